@@ -1,0 +1,109 @@
+"""The cffi builder for minarray._core (API / out-of-line mode).
+
+setup.py names this file in `cffi_modules`; running it directly builds the
+extension in place (`python csrc/build_ffi.py`), which is handy while
+working on the C code.
+
+Build switches (environment variables):
+  MINARRAY_SANITIZE=1   compile and link with AddressSanitizer and
+                        UndefinedBehaviorSanitizer (see docs/reliability.md)
+  MINARRAY_DEBUG=1      -O0 -g, assertions on
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from pathlib import Path
+
+from cffi import FFI
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(HERE))
+import codegen  # noqa: E402
+
+
+def _dlpack_cdef() -> str:
+    """The ABI declarations of csrc/dlpack.h, verbatim, so cffi (and the
+    layout tests) see exactly what the C compiler sees."""
+    text = (HERE / "dlpack.h").read_text()
+    match = re.search(r"/\* cdef-begin.*?\*/(.*)/\* cdef-end \*/", text, re.S)
+    if match is None:
+        raise RuntimeError("csrc/dlpack.h lost its cdef markers")
+    return match.group(1)
+
+
+CDEF = _dlpack_cdef() + """
+#define DLPACK_MAJOR_VERSION ...
+#define DLPACK_MINOR_VERSION ...
+#define DLPACK_FLAG_BITMASK_READ_ONLY ...
+#define DLPACK_FLAG_BITMASK_IS_COPIED ...
+#define DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED ...
+#define MA_ALIGNMENT ...
+#define MA_MAXDIMS ...
+
+typedef struct {
+  int64_t live_buffers;
+  int64_t live_bytes;
+  int64_t total_allocations;
+  int64_t live_foreign;
+  int64_t total_foreign;
+  int64_t failed_allocations;
+} ma_stats_t;
+
+void ma_stats(ma_stats_t *out);
+void ma_fail_allocation_after(int64_t n);
+int ma_install(const char *modname);
+int ma_get_num_threads(void);
+void ma_set_num_threads(int n);
+"""
+
+SOURCE = """
+#include "pyapi.h"
+#include "copy.h"
+#include "scalar.h"
+""" + codegen.generated_source()
+
+
+def _flags() -> tuple[list[str], list[str]]:
+    # -O3: gcc only vectorises the simple inner loops at -O3.  No
+    # -march=native: the wheel must load on any x86-64 (or arm64) machine;
+    # wider instruction sets are chosen at run time by the kernels.
+    # -fno-math-errno lets sqrt and friends vectorise; it changes no result.
+    compile_args = ["-std=gnu11", "-O3", "-fno-math-errno", "-Wall", "-Wno-unused-function"]
+    link_args: list[str] = []
+    if os.environ.get("MINARRAY_DEBUG") == "1":
+        compile_args = ["-std=gnu11", "-O0", "-g", "-UNDEBUG", "-Wall", "-Wno-unused-function"]
+    if os.environ.get("MINARRAY_SANITIZE") == "1":
+        san = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer", "-fno-sanitize-recover=undefined"]
+        compile_args += san + ["-g", "-O1"]
+        link_args += san
+    return compile_args, link_args
+
+
+def _sources() -> list[str]:
+    # setuptools wants paths relative to the project root.
+    return sorted(os.path.relpath(p, ROOT) for p in HERE.glob("*.c"))
+
+
+compile_args, link_args = _flags()
+ffi = FFI()
+ffi.cdef(CDEF)
+ffi.set_source(
+    "minarray._core",
+    SOURCE,
+    sources=_sources(),
+    include_dirs=[os.path.relpath(HERE, ROOT)],
+    # cffi defaults to the limited API, which lacks METH_FASTCALL and the
+    # vectorcall protocol the installed functions use.
+    define_macros=[("_CFFI_NO_LIMITED_API", None)],
+    extra_compile_args=compile_args,
+    extra_link_args=link_args,
+    libraries=["m"],
+)
+
+if __name__ == "__main__":
+    os.chdir(ROOT)
+    ffi.compile(tmpdir=str(ROOT), verbose=False)

@@ -1,0 +1,143 @@
+/*
+ * Integer-array ("advanced") indexing: gather, scatter and nonzero.
+ *
+ * Python reduces every advanced index to this form: a source view whose
+ * first k axes are indexed by k int64 arrays of one broadcast length N, and
+ * the remaining axes R are taken whole.  gather copies N blocks of shape R
+ * out; scatter writes them in.
+ */
+#include "copy.h"
+#include "pyapi.h"
+
+/* The byte offset of block n, or -1 - axis when an index is out of range. */
+static int64_t block_offset(const ma_array *src, int k, ma_array *const *idx, int64_t n,
+                            int64_t *bad_value) {
+  int64_t off = 0, item = src->t.dtype.bits / 8;
+  for (int j = 0; j < k; j++) {
+    const ma_array *ix = idx[j];
+    int64_t v = *((const int64_t *)ix->t.data + (ix->t.ndim ? n * ix->t.strides[0] : 0));
+    int64_t dim = src->t.shape[j];
+    if (v < 0) v += dim;
+    if (v < 0 || v >= dim) {
+      *bad_value = v < 0 ? v - dim : v;
+      return -1 - j;
+    }
+    off += v * src->t.strides[j] * item;
+  }
+  return off;
+}
+
+/* A stack view of the trailing axes of `a` starting at axis `first`. */
+static void tail_view(ma_array *view, const ma_array *a, int first, char *data) {
+  view->t = a->t;
+  view->t.data = data;
+  view->t.ndim = a->t.ndim - first;
+  view->t.shape = a->t.shape + first;
+  view->t.strides = a->t.strides + first;
+  view->buf = NULL;
+  view->flags = 0;
+}
+
+static int64_t run_blocks(ma_array *src, ma_array *blocks, ma_array *const *idx, int k,
+                          int64_t n_blocks, int scatter, int64_t *bad_value) {
+  int tid = ma_type_of(src->t.dtype);
+  int64_t item = src->t.dtype.bits / 8;
+  ma_array sv, bv;
+  for (int64_t n = 0; n < n_blocks; n++) {
+    int64_t off = block_offset(src, k, idx, n, bad_value);
+    if (off < 0 && off >= -k) return off;
+    char *sp = (char *)src->t.data + off;
+    char *bp = (char *)blocks->t.data + n * blocks->t.strides[0] * item;
+    if (src->t.ndim == k) { /* one element per block */
+      if (scatter) memcpy(sp, bp, (size_t)item); else memcpy(bp, sp, (size_t)item);
+      continue;
+    }
+    tail_view(&sv, src, k, sp);
+    tail_view(&bv, blocks, 1, bp);
+    const ma_array *ops[2] = {scatter ? &sv : &bv, scatter ? &bv : &sv};
+    ma_iterate(2, ops, ma_cast_loops[tid][tid], NULL);
+  }
+  return 0;
+}
+
+/* take_blocks(src, blocks, indices, scatter): see the file comment.  `blocks`
+ * has shape (N, R...) and src's dtype; each index is a 1-d int64 array of
+ * length N (or 0-d). */
+MA_FASTCALL(py_take_blocks) {
+  (void)self;
+  MA_NARGS(4, "take_blocks");
+  ma_array *src = ma_handle_get(args[0]), *blocks = src ? ma_handle_get(args[1]) : NULL;
+  if (!blocks) return NULL;
+  int scatter = PyObject_IsTrue(args[3]);
+  if (scatter && (src->flags & MA_READONLY)) {
+    PyErr_SetString(PyExc_ValueError, "assignment destination is read-only");
+    return NULL;
+  }
+  PyObject *fast = PySequence_Fast(args[2], "indices must be a sequence");
+  if (!fast) return NULL;
+  int k = (int)PySequence_Fast_GET_SIZE(fast);
+  ma_array *idx[MA_MAXDIMS];
+  for (int j = 0; j < k && j < MA_MAXDIMS; j++) {
+    idx[j] = ma_handle_get(PySequence_Fast_GET_ITEM(fast, j));
+    if (!idx[j]) { Py_DECREF(fast); return NULL; }
+  }
+  int64_t bad = 0, rc;
+  int64_t n_blocks = blocks->t.ndim ? blocks->t.shape[0] : 1;
+  Py_BEGIN_ALLOW_THREADS
+  rc = run_blocks(src, blocks, idx, k, n_blocks, scatter, &bad);
+  Py_END_ALLOW_THREADS
+  Py_DECREF(fast);
+  if (rc < 0) {
+    int axis = (int)(-1 - rc);
+    return PyErr_Format(PyExc_IndexError, "index %lld is out of bounds for axis %d with size %lld",
+                        (long long)(bad < 0 ? bad + src->t.shape[axis] : bad), axis,
+                        (long long)src->t.shape[axis]);
+  }
+  Py_RETURN_NONE;
+}
+
+/* nonzero(h) -> (count, handle of an int64 (count, ndim) array of indices) */
+MA_FASTCALL(py_nonzero) {
+  (void)self;
+  MA_NARGS(1, "nonzero");
+  ma_array *a = ma_handle_get(args[0]);
+  if (!a) return NULL;
+  int tid = ma_type_of(a->t.dtype);
+  int nd = a->t.ndim;
+  /* First, a contiguous bool copy: one pass decides truth for every type. */
+  int err = 0;
+  DLDataType bdt = {kDLBool, 8, 1};
+  ma_array *mask = ma_array_empty(bdt, nd, a->t.shape, 0, &err);
+  if (!mask) return PyErr_NoMemory();
+  const ma_array *ops[2] = {mask, a};
+  int64_t size = ma_array_size(a), count = 0;
+  Py_BEGIN_ALLOW_THREADS
+  ma_iterate(2, ops, ma_cast_loops[tid][MA_BOOL], NULL);
+  for (int64_t i = 0; i < size; i++) count += ((uint8_t *)mask->t.data)[i];
+  Py_END_ALLOW_THREADS
+  DLDataType idt = {kDLInt, 64, 1};
+  int64_t shape[2] = {count, nd};
+  ma_array *out = ma_array_empty(idt, 2, shape, 0, &err);
+  if (!out) { ma_array_free(mask); return PyErr_NoMemory(); }
+  int64_t *o = (int64_t *)out->t.data;
+  int64_t coord[MA_MAXDIMS] = {0};
+  const uint8_t *m = (const uint8_t *)mask->t.data;
+  for (int64_t i = 0; i < size; i++) {
+    if (m[i]) {
+      for (int d = 0; d < nd; d++) *o++ = coord[d];
+    }
+    for (int d = nd - 1; d >= 0; d--) {
+      if (++coord[d] < a->t.shape[d]) break;
+      coord[d] = 0;
+    }
+  }
+  ma_array_free(mask);
+  PyObject *h = ma_handle_new(out);
+  return h ? Py_BuildValue("(LN)", (long long)count, h) : NULL;
+}
+
+PyMethodDef ma_index_methods[] = {
+    {"take_blocks", (PyCFunction)(void (*)(void))py_take_blocks, METH_FASTCALL,
+     "take_blocks(src, blocks, indices, scatter)"},
+    {"nonzero", (PyCFunction)(void (*)(void))py_nonzero, METH_FASTCALL, "nonzero(h) -> (count, handle)"},
+    {NULL, NULL, 0, NULL}};

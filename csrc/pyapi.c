@@ -1,0 +1,537 @@
+#include "pyapi.h"
+
+#include "copy.h"
+#include "scalar.h"
+
+/* ---- handles ----------------------------------------------------------- */
+
+static void handle_destructor(PyObject *cap) {
+  ma_array_free((ma_array *)PyCapsule_GetPointer(cap, MA_HANDLE_NAME));
+}
+
+ma_array *ma_handle_get(PyObject *h) {
+  if (!PyCapsule_CheckExact(h)) {
+    PyErr_SetString(PyExc_TypeError, "expected a minarray array handle");
+    return NULL;
+  }
+  return (ma_array *)PyCapsule_GetPointer(h, MA_HANDLE_NAME);
+}
+
+PyObject *ma_handle_new(ma_array *a) {
+  if (!a) return PyErr_NoMemory();
+  PyObject *h = PyCapsule_New(a, MA_HANDLE_NAME, handle_destructor);
+  if (!h) ma_array_free(a);
+  return h;
+}
+
+int ma_parse_dims(PyObject *seq, int64_t *out, const char *what) {
+  PyObject *fast = PySequence_Fast(seq, "expected a sequence of integers");
+  if (!fast) return -1;
+  Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+  if (n > MA_MAXDIMS) {
+    Py_DECREF(fast);
+    PyErr_Format(PyExc_ValueError, "%s has %zd dimensions; at most %d are supported",
+                 what, n, MA_MAXDIMS);
+    return -1;
+  }
+  PyObject **items = PySequence_Fast_ITEMS(fast);
+  for (Py_ssize_t i = 0; i < n; i++) {
+    long long v = PyLong_AsLongLong(items[i]);
+    if (v == -1 && PyErr_Occurred()) {
+      Py_DECREF(fast);
+      return -1;
+    }
+    out[i] = v;
+  }
+  Py_DECREF(fast);
+  return (int)n;
+}
+
+int ma_parse_dtype(PyObject *code, PyObject *bits, DLDataType *dt) {
+  long c = PyLong_AsLong(code), b = PyLong_AsLong(bits);
+  if (PyErr_Occurred()) return -1;
+  dt->code = (uint8_t)c;
+  dt->bits = (uint8_t)b;
+  dt->lanes = 1;
+  if (ma_type_of(*dt) < 0) {
+    PyErr_Format(PyExc_TypeError, "unsupported DLPack dtype (code %ld, bits %ld)", c, b);
+    return -1;
+  }
+  return 0;
+}
+
+/* A foreign buffer's release callback for memory a Python object owns.  It
+ * may run on any thread and after the interpreter is gone (a DLPack consumer
+ * can outlive Python): then the reference is leaked on purpose. */
+static void release_pyobject(void *ctx) {
+  if (!Py_IsInitialized()) return;
+  PyGILState_STATE st = PyGILState_Ensure();
+  Py_DECREF((PyObject *)ctx);
+  PyGILState_Release(st);
+}
+
+ma_buffer *ma_buffer_for_object(PyObject *owner, void *data, size_t nbytes) {
+  ma_buffer *b = ma_buffer_foreign(data, nbytes, release_pyobject, owner);
+  if (b) Py_INCREF(owner);
+  return b;
+}
+
+/* ---- scalars ----------------------------------------------------------- */
+
+/* Write Python scalar `v` into one element of type `tid` at `dst`, with the
+ * same conversion rules as the cast kernels.  Integers must fit the target
+ * integer type (OverflowError otherwise, as NumPy 2). */
+static int store_scalar(PyObject *v, int tid, char *dst) {
+  union { uint8_t b; int64_t i; uint64_t u; double f; ma_c128 c; } tmp;
+  int src;
+  int64_t zero = 0;
+  char *ps[2];
+  if (PyBool_Check(v)) {
+    tmp.b = (uint8_t)(v == Py_True);
+    src = MA_BOOL;
+  } else if (PyLong_Check(v) || (!PyFloat_Check(v) && !PyComplex_Check(v) &&
+                                 PyIndex_Check(v))) {
+    PyObject *idx = PyNumber_Index(v);
+    if (!idx) return -1;
+    int overflow = 0;
+    long long x = PyLong_AsLongLongAndOverflow(idx, &overflow);
+    if (overflow > 0) {
+      unsigned long long ux = PyLong_AsUnsignedLongLong(idx);
+      if (ux == (unsigned long long)-1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        overflow = 2;
+      } else {
+        tmp.u = ux;
+        src = MA_UINT64;
+      }
+    } else if (overflow == 0) {
+      tmp.i = x;
+      src = MA_INT64;
+    }
+    if (overflow == 2 || overflow < 0) {
+      /* beyond 64 bits: only floating targets can hold it */
+      if (tid < MA_FLOAT16) {
+        PyErr_Format(PyExc_OverflowError, "Python integer %R out of bounds for the array's integer type", idx);
+        Py_DECREF(idx);
+        return -1;
+      }
+      tmp.f = PyLong_AsDouble(idx);
+      if (tmp.f == -1.0 && PyErr_Occurred()) { Py_DECREF(idx); return -1; }
+      src = MA_FLOAT64;
+    } else if (tid <= MA_UINT64 && tid != MA_BOOL) {
+      /* range check against the integer target */
+      static const int64_t lo[] = {0, INT8_MIN, INT16_MIN, INT32_MIN, INT64_MIN, 0, 0, 0, 0};
+      static const uint64_t hi[] = {1, INT8_MAX, INT16_MAX, INT32_MAX, INT64_MAX,
+                                    UINT8_MAX, UINT16_MAX, UINT32_MAX, UINT64_MAX};
+      int bad = src == MA_UINT64 ? tmp.u > hi[tid]
+                                 : (tmp.i < lo[tid] || (tmp.i > 0 && (uint64_t)tmp.i > hi[tid]));
+      if (bad) {
+        PyErr_Format(PyExc_OverflowError, "Python integer %R out of bounds for the array's integer type", idx);
+        Py_DECREF(idx);
+        return -1;
+      }
+    }
+    Py_DECREF(idx);
+  } else if (PyComplex_Check(v)) {
+    Py_complex c = PyComplex_AsCComplex(v);
+    tmp.c = CMPLX(c.real, c.imag);
+    src = MA_COMPLEX128;
+  } else {
+    double f = PyFloat_AsDouble(v);
+    if (f == -1.0 && PyErr_Occurred()) {
+      PyErr_Format(PyExc_TypeError, "expected a number, got %.100s", Py_TYPE(v)->tp_name);
+      return -1;
+    }
+    tmp.f = f;
+    src = MA_FLOAT64;
+  }
+  ps[0] = dst;
+  ps[1] = (char *)&tmp;
+  ma_cast_loops[src][tid](ps, &zero, 1, NULL);
+  return 0;
+}
+
+static PyObject *load_scalar(int tid, const char *p) {
+  switch (tid) {
+    case MA_BOOL: return PyBool_FromLong(*(const uint8_t *)p);
+    case MA_INT8: return PyLong_FromLong(*(const int8_t *)p);
+    case MA_INT16: return PyLong_FromLong(*(const int16_t *)p);
+    case MA_INT32: return PyLong_FromLong(*(const int32_t *)p);
+    case MA_INT64: return PyLong_FromLongLong(*(const int64_t *)p);
+    case MA_UINT8: return PyLong_FromUnsignedLong(*(const uint8_t *)p);
+    case MA_UINT16: return PyLong_FromUnsignedLong(*(const uint16_t *)p);
+    case MA_UINT32: return PyLong_FromUnsignedLong(*(const uint32_t *)p);
+    case MA_UINT64: return PyLong_FromUnsignedLongLong(*(const uint64_t *)p);
+    case MA_FLOAT16: return PyFloat_FromDouble((double)*(const ma_f16 *)p);
+    case MA_BFLOAT16: return PyFloat_FromDouble(ma_bf16_load(*(const ma_bf16 *)p));
+    case MA_FLOAT32: return PyFloat_FromDouble(*(const float *)p);
+    case MA_FLOAT64: return PyFloat_FromDouble(*(const double *)p);
+    case MA_COMPLEX64: {
+      ma_c64 c = *(const ma_c64 *)p;
+      return PyComplex_FromDoubles(crealf(c), cimagf(c));
+    }
+    case MA_COMPLEX128: {
+      ma_c128 c = *(const ma_c128 *)p;
+      return PyComplex_FromDoubles(creal(c), cimag(c));
+    }
+  }
+  PyErr_SetString(PyExc_TypeError, "unsupported dtype");
+  return NULL;
+}
+
+/* ---- core functions ---------------------------------------------------- */
+
+/* empty(shape, code, bits, zero) -> handle of a new C-contiguous array */
+MA_FASTCALL(py_empty) {
+  (void)self;
+  MA_NARGS(4, "empty");
+  int64_t shape[MA_MAXDIMS];
+  DLDataType dt;
+  int nd = ma_parse_dims(args[0], shape, "shape");
+  if (nd < 0 || ma_parse_dtype(args[1], args[2], &dt) < 0) return NULL;
+  for (int i = 0; i < nd; i++)
+    if (shape[i] < 0) {
+      PyErr_Format(PyExc_ValueError, "negative dimensions are not allowed (shape %R)", args[0]);
+      return NULL;
+    }
+  int err = 0;
+  ma_array *a = ma_array_empty(dt, nd, shape, PyObject_IsTrue(args[3]), &err);
+  if (!a) {
+    if (err == 1)
+      return PyErr_Format(PyExc_ValueError,
+                          "array of shape %R and %d-byte items is too large: its size in bytes overflows",
+                          args[0], dt.bits / 8);
+    return PyErr_Format(PyExc_MemoryError, "unable to allocate an array of shape %R (%d-byte items)",
+                        args[0], dt.bits / 8);
+  }
+  return ma_handle_new(a);
+}
+
+/* view(h, offset, shape, strides, code, bits, readonly) -> a handle over the
+ * same buffer; `offset` and `strides` in elements of the new dtype's size. */
+MA_FASTCALL(py_view) {
+  (void)self;
+  MA_NARGS(7, "view");
+  ma_array *a = ma_handle_get(args[0]);
+  if (!a) return NULL;
+  long long off = PyLong_AsLongLong(args[1]);
+  if (off == -1 && PyErr_Occurred()) return NULL;
+  int64_t shape[MA_MAXDIMS], strides[MA_MAXDIMS];
+  DLDataType dt;
+  int nd = ma_parse_dims(args[2], shape, "shape");
+  if (nd < 0) return NULL;
+  if (ma_parse_dims(args[3], strides, "strides") != nd) {
+    if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "shape and strides differ in length");
+    return NULL;
+  }
+  if (ma_parse_dtype(args[4], args[5], &dt) < 0) return NULL;
+  uint32_t flags = a->flags | (PyObject_IsTrue(args[6]) ? MA_READONLY : 0);
+  char *data = (char *)a->t.data + off * (int64_t)(dt.bits / 8);
+  return ma_handle_new(ma_array_new(a->buf, data, dt, nd, shape, strides, flags));
+}
+
+/* wrap(owner, ptr, shape, strides|None, code, bits, readonly) -> a handle
+ * over foreign memory kept alive by a reference to `owner`. */
+MA_FASTCALL(py_wrap) {
+  (void)self;
+  MA_NARGS(7, "wrap");
+  void *ptr = PyLong_AsVoidPtr(args[1]);
+  if (!ptr && PyErr_Occurred()) return NULL;
+  int64_t shape[MA_MAXDIMS], strides[MA_MAXDIMS];
+  DLDataType dt;
+  int nd = ma_parse_dims(args[2], shape, "shape");
+  if (nd < 0) return NULL;
+  int have_strides = args[3] != Py_None;
+  if (have_strides && ma_parse_dims(args[3], strides, "strides") != nd) {
+    if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "shape and strides differ in length");
+    return NULL;
+  }
+  if (ma_parse_dtype(args[4], args[5], &dt) < 0) return NULL;
+  size_t nbytes;
+  if (ma_nbytes(nd, shape, dt.bits / 8, &nbytes) != 0)
+    return PyErr_Format(PyExc_ValueError, "invalid shape %R: negative or overflowing", args[2]);
+  ma_buffer *b = ma_buffer_for_object(args[0], ptr, nbytes);
+  if (!b) return PyErr_NoMemory();
+  ma_array *a = ma_array_new(b, ptr, dt, nd, shape, have_strides ? strides : NULL,
+                             PyObject_IsTrue(args[6]) ? MA_READONLY : 0);
+  ma_buffer_release(b);
+  return ma_handle_new(a);
+}
+
+MA_FASTCALL(py_data_ptr) {
+  (void)self;
+  MA_NARGS(1, "data_ptr");
+  ma_array *a = ma_handle_get(args[0]);
+  return a ? PyLong_FromVoidPtr(a->t.data) : NULL;
+}
+
+MA_FASTCALL(py_is_readonly) {
+  (void)self;
+  MA_NARGS(1, "is_readonly");
+  ma_array *a = ma_handle_get(args[0]);
+  return a ? PyBool_FromLong(a->flags & MA_READONLY) : NULL;
+}
+
+/* buffer_info(h) -> (buffer address, buffer start, buffer bytes, owned) */
+MA_FASTCALL(py_buffer_info) {
+  (void)self;
+  MA_NARGS(1, "buffer_info");
+  ma_array *a = ma_handle_get(args[0]);
+  if (!a) return NULL;
+  return Py_BuildValue("(NNnO)", PyLong_FromVoidPtr(a->buf), PyLong_FromVoidPtr(a->buf->data),
+                       (Py_ssize_t)a->buf->nbytes, a->buf->owned ? Py_True : Py_False);
+}
+
+static int copy_checked(ma_array *dst, ma_array *src, PyObject *dsth, PyObject *srch) {
+  int rc;
+  (void)dsth;
+  (void)srch;
+  Py_BEGIN_ALLOW_THREADS rc = ma_copyto(dst, src);
+  Py_END_ALLOW_THREADS if (rc == -2) {
+    PyErr_NoMemory();
+    return -1;
+  }
+  if (rc != 0) {
+    PyErr_SetString(PyExc_ValueError, "could not broadcast the source array to the destination shape");
+    return -1;
+  }
+  return 0;
+}
+
+/* copyto(dst, src): dst[...] = src with broadcasting and casting. */
+MA_FASTCALL(py_copyto) {
+  (void)self;
+  MA_NARGS(2, "copyto");
+  ma_array *d = ma_handle_get(args[0]), *s = d ? ma_handle_get(args[1]) : NULL;
+  if (!s) return NULL;
+  if (d->flags & MA_READONLY) {
+    PyErr_SetString(PyExc_ValueError, "assignment destination is read-only");
+    return NULL;
+  }
+  if (copy_checked(d, s, args[0], args[1]) < 0) return NULL;
+  Py_RETURN_NONE;
+}
+
+/* fill(h, value): every element = value (a Python scalar). */
+MA_FASTCALL(py_fill) {
+  (void)self;
+  MA_NARGS(2, "fill");
+  ma_array *d = ma_handle_get(args[0]);
+  if (!d) return NULL;
+  if (d->flags & MA_READONLY) {
+    PyErr_SetString(PyExc_ValueError, "assignment destination is read-only");
+    return NULL;
+  }
+  int tid = ma_type_of(d->t.dtype);
+  char one[16];
+  if (store_scalar(args[1], tid, one) < 0) return NULL;
+  ma_array *s = ma_array_new(NULL, one, d->t.dtype, 0, NULL, NULL, 0);
+  if (!s) return PyErr_NoMemory();
+  int rc = copy_checked(d, s, args[0], NULL);
+  ma_array_free(s);
+  if (rc < 0) return NULL;
+  Py_RETURN_NONE;
+}
+
+/* from_scalar(value, code, bits) -> 0-d handle */
+MA_FASTCALL(py_from_scalar) {
+  (void)self;
+  MA_NARGS(3, "from_scalar");
+  DLDataType dt;
+  if (ma_parse_dtype(args[1], args[2], &dt) < 0) return NULL;
+  int err = 0;
+  ma_array *a = ma_array_empty(dt, 0, NULL, 0, &err);
+  if (!a) return PyErr_NoMemory();
+  if (store_scalar(args[0], ma_type_of(dt), (char *)a->t.data) < 0) {
+    ma_array_free(a);
+    return NULL;
+  }
+  return ma_handle_new(a);
+}
+
+/* from_flat(seq, shape, code, bits) -> handle; seq holds the elements in C
+ * order as Python scalars. */
+MA_FASTCALL(py_from_flat) {
+  (void)self;
+  MA_NARGS(4, "from_flat");
+  int64_t shape[MA_MAXDIMS];
+  DLDataType dt;
+  int nd = ma_parse_dims(args[1], shape, "shape");
+  if (nd < 0 || ma_parse_dtype(args[2], args[3], &dt) < 0) return NULL;
+  PyObject *fast = PySequence_Fast(args[0], "expected a sequence");
+  if (!fast) return NULL;
+  int err = 0;
+  ma_array *a = ma_array_empty(dt, nd, shape, 0, &err);
+  if (!a) {
+    Py_DECREF(fast);
+    return err == 1 ? PyErr_Format(PyExc_ValueError, "shape %R is too large", args[1]) : PyErr_NoMemory();
+  }
+  Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+  if (n != ma_array_size(a)) {
+    Py_DECREF(fast);
+    ma_array_free(a);
+    return PyErr_Format(PyExc_ValueError, "%zd values do not fill shape %R", n, args[1]);
+  }
+  int tid = ma_type_of(dt);
+  int64_t item = ma_type_size[tid];
+  PyObject **items = PySequence_Fast_ITEMS(fast);
+  for (Py_ssize_t i = 0; i < n; i++) {
+    if (store_scalar(items[i], tid, (char *)a->t.data + i * item) < 0) {
+      Py_DECREF(fast);
+      ma_array_free(a);
+      return NULL;
+    }
+  }
+  Py_DECREF(fast);
+  return ma_handle_new(a);
+}
+
+/* item(h, offset) -> the element `offset` elements from element 0 */
+MA_FASTCALL(py_item) {
+  (void)self;
+  MA_NARGS(2, "item");
+  ma_array *a = ma_handle_get(args[0]);
+  if (!a) return NULL;
+  long long off = PyLong_AsLongLong(args[1]);
+  if (off == -1 && PyErr_Occurred()) return NULL;
+  int tid = ma_type_of(a->t.dtype);
+  return load_scalar(tid, (const char *)a->t.data + off * ma_type_size[tid]);
+}
+
+static PyObject *tolist_rec(const ma_array *a, int tid, int dim, const char *p) {
+  if (dim == a->t.ndim) return load_scalar(tid, p);
+  int64_t n = a->t.shape[dim];
+  int64_t step = a->t.strides[dim] * ma_type_size[tid];
+  PyObject *list = PyList_New((Py_ssize_t)n);
+  if (!list) return NULL;
+  for (int64_t i = 0; i < n; i++, p += step) {
+    PyObject *v = tolist_rec(a, tid, dim + 1, p);
+    if (!v) {
+      Py_DECREF(list);
+      return NULL;
+    }
+    PyList_SET_ITEM(list, (Py_ssize_t)i, v);
+  }
+  return list;
+}
+
+MA_FASTCALL(py_tolist) {
+  (void)self;
+  MA_NARGS(1, "tolist");
+  ma_array *a = ma_handle_get(args[0]);
+  if (!a) return NULL;
+  return tolist_rec(a, ma_type_of(a->t.dtype), 0, (const char *)a->t.data);
+}
+
+
+/* A foreign buffer's release callback for a Py_buffer export. */
+static void release_pybuffer(void *ctx) {
+  if (!Py_IsInitialized()) return;
+  PyGILState_STATE st = PyGILState_Ensure();
+  PyBuffer_Release((Py_buffer *)ctx);
+  PyMem_RawFree(ctx);
+  PyGILState_Release(st);
+}
+
+/* wrap_buffer(obj, code, bits) -> (handle, shape, element strides, readonly)
+ * over a buffer-protocol export of obj, held until the last view dies. */
+MA_FASTCALL(py_wrap_buffer) {
+  (void)self;
+  MA_NARGS(3, "wrap_buffer");
+  DLDataType dt;
+  if (ma_parse_dtype(args[1], args[2], &dt) < 0) return NULL;
+  Py_buffer *view = (Py_buffer *)PyMem_RawMalloc(sizeof(Py_buffer));
+  if (!view) return PyErr_NoMemory();
+  if (PyObject_GetBuffer(args[0], view, PyBUF_RECORDS_RO) < 0) {
+    PyMem_RawFree(view);
+    return NULL;
+  }
+  int64_t shape[MA_MAXDIMS], strides[MA_MAXDIMS];
+  int nd = view->ndim;
+  int64_t item = dt.bits / 8;
+  const char *problem = NULL;
+  if (view->itemsize != item) problem = "the buffer's itemsize does not match its format";
+  if (nd > MA_MAXDIMS) problem = "the buffer has too many dimensions";
+  for (int i = 0; i < nd && !problem; i++) {
+    shape[i] = view->shape ? view->shape[i] : view->len / item;
+    int64_t s = view->strides ? view->strides[i] : item;
+    if (s % item) problem = "the buffer's strides are not multiples of its itemsize";
+    strides[i] = s / item;
+  }
+  if (!view->strides && nd > 1) /* C-contiguous without explicit strides */
+    for (int i = nd - 1, s = 1; i >= 0; s *= (int)shape[i], i--) strides[i] = s;
+  if (problem) {
+    PyBuffer_Release(view);
+    PyMem_RawFree(view);
+    PyErr_SetString(PyExc_BufferError, problem);
+    return NULL;
+  }
+  ma_buffer *b = ma_buffer_foreign(view->buf, (size_t)view->len, release_pybuffer, view);
+  if (!b) {
+    PyBuffer_Release(view);
+    PyMem_RawFree(view);
+    return PyErr_NoMemory();
+  }
+  int readonly = view->readonly;
+  ma_array *a = ma_array_new(b, view->buf, dt, nd, shape, strides, readonly ? MA_READONLY : 0);
+  ma_buffer_release(b);
+  PyObject *h = ma_handle_new(a);
+  if (!h) return NULL;
+  PyObject *sh = PyTuple_New(nd), *st = PyTuple_New(nd);
+  if (!sh || !st) { Py_XDECREF(sh); Py_XDECREF(st); Py_DECREF(h); return NULL; }
+  for (int i = 0; i < nd; i++) {
+    PyTuple_SET_ITEM(sh, i, PyLong_FromLongLong(shape[i]));
+    PyTuple_SET_ITEM(st, i, PyLong_FromLongLong(strides[i]));
+  }
+  return Py_BuildValue("(NNNO)", h, sh, st, readonly ? Py_True : Py_False);
+}
+
+/* stats() -> (live_buffers, live_bytes, total_allocations, live_foreign,
+ *             total_foreign, failed_allocations) */
+MA_FASTCALL(py_stats) {
+  (void)self;
+  (void)args;
+  MA_NARGS(0, "stats");
+  ma_stats_t s;
+  ma_stats(&s);
+  return Py_BuildValue("(LLLLLL)", (long long)s.live_buffers, (long long)s.live_bytes,
+                       (long long)s.total_allocations, (long long)s.live_foreign,
+                       (long long)s.total_foreign, (long long)s.failed_allocations);
+}
+
+#define FC(name, fn, doc) {name, (PyCFunction)(void (*)(void))fn, METH_FASTCALL, doc}
+PyMethodDef ma_core_methods[] = {
+    FC("empty", py_empty, "empty(shape, code, bits, zero) -> handle"),
+    FC("view", py_view, "view(h, offset, shape, strides, code, bits, readonly) -> handle"),
+    FC("wrap", py_wrap, "wrap(owner, ptr, shape, strides, code, bits, readonly) -> handle"),
+    FC("wrap_buffer", py_wrap_buffer, "wrap_buffer(obj, code, bits) -> (handle, shape, strides, readonly)"),
+    FC("data_ptr", py_data_ptr, "data_ptr(h) -> int"),
+    FC("is_readonly", py_is_readonly, "is_readonly(h) -> bool"),
+    FC("buffer_info", py_buffer_info, "buffer_info(h) -> (id, start, nbytes, owned)"),
+    FC("copyto", py_copyto, "copyto(dst, src)"),
+    FC("fill", py_fill, "fill(h, value)"),
+    FC("from_scalar", py_from_scalar, "from_scalar(value, code, bits) -> handle"),
+    FC("from_flat", py_from_flat, "from_flat(seq, shape, code, bits) -> handle"),
+    FC("item", py_item, "item(h, offset) -> scalar"),
+    FC("tolist", py_tolist, "tolist(h) -> list"),
+    FC("stats", py_stats, "stats() -> tuple"),
+    {NULL, NULL, 0, NULL}};
+
+/* Called once by minarray._native through cffi (so without the GIL). */
+int ma_install(const char *modname) {
+  PyGILState_STATE st = PyGILState_Ensure();
+  int rc = -1;
+  PyObject *m = PyImport_ImportModule(modname);
+  if (m) {
+    PyMethodDef *tables[] = {ma_core_methods,   ma_dlpack_methods, ma_elementwise_methods,
+                             ma_index_methods,  ma_reduce_methods, ma_linalg_methods,
+                             ma_sort_methods};
+    rc = 0;
+    for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]) && rc == 0; i++)
+      rc = PyModule_AddFunctions(m, tables[i]);
+    Py_DECREF(m);
+  }
+  if (rc < 0) PyErr_Print();
+  PyGILState_Release(st);
+  return rc;
+}

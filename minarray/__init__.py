@@ -1,0 +1,64 @@
+"""minarray: a small NumPy-like array library whose memory comes from its own
+C allocator and whose arrays speak DLPack natively.
+
+    import minarray as ma
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from minarray import dtypes as _dtypes
+from minarray._native import core as _core
+from minarray._native import lib as _lib
+from minarray.creation import *  # noqa: F403
+from minarray.creation import __all__ as _creation_all
+from minarray.dtypes import (
+    DType,
+    bfloat16,
+    bool,
+    can_cast,
+    complex64,
+    complex128,
+    float16,
+    float32,
+    float64,
+    int8,
+    int16,
+    int32,
+    int64,
+    isdtype,
+    result_type,
+    uint8,
+    uint16,
+    uint32,
+    uint64,
+)
+from minarray.indexing import nonzero
+from minarray.ndarray import NDArray
+from minarray.views import *  # noqa: F403
+from minarray.views import __all__ as _views_all
+
+__version__ = "0.1.0"
+__array_api_version__ = "2024.12"
+
+
+def allocator_stats() -> dict[str, int]:
+    """Counters of the C allocator: ``live_buffers`` (owned and foreign
+    buffers not yet freed), ``live_bytes`` (bytes of owned buffers not yet
+    freed), ``total_allocations``, ``live_foreign``, ``total_foreign`` and
+    ``failed_allocations``."""
+    keys = ("live_buffers", "live_bytes", "total_allocations", "live_foreign",
+            "total_foreign", "failed_allocations")
+    return dict(zip(keys, _core.stats()))
+
+
+def astype(x: NDArray, dtype: Any, /, *, copy: bool = True, device: Any = None) -> NDArray:
+    """Array API ``astype``."""
+    return x.astype(dtype, copy=copy, device=device)
+
+
+__all__ = [
+    "NDArray", "DType", "allocator_stats", "astype", "nonzero", "can_cast", "isdtype", "result_type",
+    *_dtypes.__all__[1:16], *_creation_all, *_views_all,
+]

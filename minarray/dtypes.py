@@ -1,0 +1,337 @@
+"""Data types: the dtype singletons, the one table mapping them to DLPack
+type codes, and the type promotion rules.
+
+Promotion follows the Array API standard (2024.12, "Type Promotion Rules");
+where it leaves mixed kinds open (integer with float, signed with unsigned
+64-bit) it follows NumPy 2.  bfloat16 promotes as in JAX/ml_dtypes.
+"""
+
+from __future__ import annotations
+
+import enum
+from functools import lru_cache
+from typing import Any, Final
+
+__all__ = [
+    "DType", "DLDataTypeCode", "bool", "int8", "int16", "int32", "int64",
+    "uint8", "uint16", "uint32", "uint64", "float16", "bfloat16", "float32",
+    "float64", "complex64", "complex128", "as_dtype", "result_type",
+    "can_cast", "isdtype", "from_dlpack_code",
+]
+
+_builtin_bool = bool
+
+
+class DLDataTypeCode(enum.IntEnum):
+    """``DLDataTypeCode`` of the DLPack 1.3 header (dlpack.h)."""
+
+    INT = 0
+    UINT = 1
+    FLOAT = 2
+    OPAQUE_HANDLE = 3
+    BFLOAT = 4
+    COMPLEX = 5
+    BOOL = 6
+    FLOAT8_E3M4 = 7
+    FLOAT8_E4M3 = 8
+    FLOAT8_E4M3B11FNUZ = 9
+    FLOAT8_E4M3FN = 10
+    FLOAT8_E4M3FNUZ = 11
+    FLOAT8_E5M2 = 12
+    FLOAT8_E5M2FNUZ = 13
+    FLOAT8_E8M0FNU = 14
+    FLOAT6_E2M3FN = 15
+    FLOAT6_E3M2FN = 16
+    FLOAT4_E2M1FN = 17
+
+
+class DType:
+    """An element type.  One instance per type: compare with ``==`` or ``is``."""
+
+    __slots__ = ("name", "itemsize", "kind", "code", "bits", "lanes", "typestr", "_np")
+
+    name: str
+    itemsize: int
+    kind: str  # "b", "i", "u", "f" or "c"
+    code: DLDataTypeCode
+    bits: int
+    lanes: int
+    typestr: str  # the array interface's typestr (little-endian), "" if none
+
+    def __init__(self, name: str, kind: str, code: DLDataTypeCode, bits: int, typestr: str) -> None:
+        self.name = name
+        self.kind = kind
+        self.code = code
+        self.bits = bits
+        self.lanes = 1
+        self.itemsize = bits // 8
+        self.typestr = typestr
+        self._np: Any = None
+
+    @property
+    def dlpack(self) -> tuple[int, int, int]:
+        """The DLPack ``(code, bits, lanes)`` triple."""
+        return (int(self.code), self.bits, self.lanes)
+
+    @property
+    def numpy(self) -> Any:
+        """The equal NumPy dtype (needs NumPy; bfloat16 needs ml_dtypes)."""
+        if self._np is None:
+            import numpy as np
+
+            if self.name == "bfloat16":
+                try:
+                    import ml_dtypes
+                except ImportError as exc:
+                    raise TypeError("NumPy has no bfloat16; install ml_dtypes for one") from exc
+                self._np = np.dtype(ml_dtypes.bfloat16)
+            else:
+                self._np = np.dtype(self.name)
+        return self._np
+
+    def __repr__(self) -> str:
+        return f"minarray.{self.name}"
+
+    def __str__(self) -> str:
+        return self.name
+
+    def __eq__(self, other: object) -> _builtin_bool:
+        if isinstance(other, DType):
+            return self is other
+        if isinstance(other, str):
+            return other == self.name
+        if type(other).__module__.startswith("numpy") or hasattr(other, "char"):
+            try:
+                return as_dtype(other) is self
+            except TypeError:
+                return False
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.name)
+
+    def __reduce__(self) -> str:
+        return self.name
+
+
+_K = DLDataTypeCode
+# The one table mapping minarray dtypes to DLPack type codes.
+bool: Final = DType("bool", "b", _K.BOOL, 8, "|b1")
+int8: Final = DType("int8", "i", _K.INT, 8, "|i1")
+int16: Final = DType("int16", "i", _K.INT, 16, "<i2")
+int32: Final = DType("int32", "i", _K.INT, 32, "<i4")
+int64: Final = DType("int64", "i", _K.INT, 64, "<i8")
+uint8: Final = DType("uint8", "u", _K.UINT, 8, "|u1")
+uint16: Final = DType("uint16", "u", _K.UINT, 16, "<u2")
+uint32: Final = DType("uint32", "u", _K.UINT, 32, "<u4")
+uint64: Final = DType("uint64", "u", _K.UINT, 64, "<u8")
+float16: Final = DType("float16", "f", _K.FLOAT, 16, "<f2")
+bfloat16: Final = DType("bfloat16", "f", _K.BFLOAT, 16, "")
+float32: Final = DType("float32", "f", _K.FLOAT, 32, "<f4")
+float64: Final = DType("float64", "f", _K.FLOAT, 64, "<f8")
+complex64: Final = DType("complex64", "c", _K.COMPLEX, 64, "<c8")
+complex128: Final = DType("complex128", "c", _K.COMPLEX, 128, "<c16")
+
+ALL: Final[tuple[DType, ...]] = (
+    bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
+    float16, bfloat16, float32, float64, complex64, complex128,
+)
+_BY_NAME: Final[dict[str, DType]] = {d.name: d for d in ALL}
+_BY_CODE: Final[dict[tuple[int, int], DType]] = {(int(d.code), d.bits): d for d in ALL}
+_BY_TYPESTR: Final[dict[str, DType]] = {d.typestr[1:]: d for d in ALL if d.typestr}
+# Spellings users type that are not the canonical names.
+_ALIASES: Final[dict[str, DType]] = {"float": float64, "int": int64, "complex": complex128,
+                                     "half": float16, "double": float64, "single": float32}
+
+default_int: Final = int64
+default_float: Final = float64
+default_complex: Final = complex128
+
+
+def from_dlpack_code(code: int, bits: int, lanes: int = 1) -> DType | None:
+    """The dtype of a DLPack ``(code, bits, lanes)``, or None if minarray has none."""
+    if lanes != 1:
+        return None
+    return _BY_CODE.get((code, bits))
+
+
+@lru_cache(maxsize=256)
+def _from_numpy_dtype(np_dtype: Any) -> DType:
+    if np_dtype.byteorder == ">" or (np_dtype.byteorder == "=" and not _native_little()):
+        raise TypeError(f"non-native byte order {np_dtype.str!r} is not supported")
+    if np_dtype.name == "bfloat16":
+        return bfloat16
+    found = _BY_NAME.get(np_dtype.name)
+    if found is None:
+        raise TypeError(f"unsupported dtype {np_dtype!s}: minarray supports {', '.join(_BY_NAME)}")
+    return found
+
+
+def _native_little() -> _builtin_bool:
+    import sys
+
+    return sys.byteorder == "little"
+
+
+def as_dtype(obj: Any) -> DType:
+    """Accept a DType, a dtype name, a NumPy dtype (or type) or a Python type."""
+    if isinstance(obj, DType):
+        return obj
+    if isinstance(obj, str):
+        found = _BY_NAME.get(obj) or _ALIASES.get(obj)
+        if found is None:
+            raise TypeError(f"unknown dtype {obj!r}: expected one of {', '.join(_BY_NAME)}")
+        return found
+    if obj is _builtin_bool:
+        return bool
+    if obj is int:
+        return default_int
+    if obj is float:
+        return default_float
+    if obj is complex:
+        return default_complex
+    mod = type(obj).__module__
+    if mod.startswith("numpy") or (isinstance(obj, type) and obj.__module__.startswith(("numpy", "ml_dtypes"))):
+        import numpy as np
+
+        return _from_numpy_dtype(np.dtype(obj))
+    if mod.startswith("torch"):
+        name = str(obj).removeprefix("torch.")
+        if name in _BY_NAME:
+            return _BY_NAME[name]
+    raise TypeError(f"cannot interpret {obj!r} as a minarray dtype")
+
+
+def isdtype(dtype: DType, kind: DType | str | tuple[DType | str, ...]) -> _builtin_bool:
+    """Array API ``isdtype``: is ``dtype`` of the given kind(s)?"""
+    if isinstance(kind, tuple):
+        return any(isdtype(dtype, k) for k in kind)
+    if not isinstance(dtype, DType):
+        raise TypeError(f"isdtype expects a minarray dtype, got {dtype!r}")
+    if isinstance(kind, DType):
+        return dtype is kind
+    kinds = {
+        "bool": "b", "signed integer": "i", "unsigned integer": "u",
+        "integral": "iu", "real floating": "f", "complex floating": "c",
+        "numeric": "iufc",
+    }
+    if kind not in kinds:
+        raise ValueError(f"unknown dtype kind {kind!r}: expected one of {', '.join(kinds)}")
+    return dtype.kind in kinds[kind]
+
+
+# ---- promotion -------------------------------------------------------------
+
+_INTS_SIGNED: Final = {8: int8, 16: int16, 32: int32, 64: int64}
+_INTS_UNSIGNED: Final = {8: uint8, 16: uint16, 32: uint32, 64: uint64}
+_FLOATS: Final = (float16, float32, float64)
+# The widest integer each float represents exactly (mantissa bits).
+_FLOAT_HOLDS: Final = {float16: 8, bfloat16: 8, float32: 16, float64: 64}
+
+
+def _float_for(int_bits: int, at_least: DType) -> DType:
+    if at_least is bfloat16:
+        return bfloat16 if int_bits <= 8 else (float32 if int_bits <= 16 else float64)
+    for f in _FLOATS:
+        if f.bits >= at_least.bits and _FLOAT_HOLDS[f] >= int_bits:
+            return f
+    return float64
+
+
+def _complex_of(f: DType) -> DType:
+    return complex64 if f in (float16, bfloat16, float32) else complex128
+
+
+def _real_of(c: DType) -> DType:
+    return float32 if c is complex64 else float64
+
+
+@lru_cache(maxsize=None)
+def promote(a: DType, b: DType) -> DType:
+    """The result type of two dtypes."""
+    if a is b:
+        return a
+    if a.kind == "b":
+        return b
+    if b.kind == "b":
+        return a
+    ka, kb = a.kind, b.kind
+    if ka in "iu" and kb in "iu":
+        if ka == kb:
+            return a if a.bits >= b.bits else b
+        s, u = (a, b) if ka == "i" else (b, a)
+        if s.bits > u.bits:
+            return s
+        if u.bits == 64:
+            return float64  # NumPy 2: no integer holds both
+        return _INTS_SIGNED[u.bits * 2]
+    if ka in "iu" or kb in "iu":
+        i, x = (a, b) if ka in "iu" else (b, a)
+        int_bits = i.bits
+        if x.kind == "f":
+            return _float_for(int_bits, x)
+        return _complex_of(_float_for(int_bits, _real_of(x)))
+    # both inexact
+    fa = a if ka == "f" else _real_of(a)
+    fb = b if kb == "f" else _real_of(b)
+    if {fa, fb} == {float16, bfloat16}:
+        f = float32
+    elif fa is fb:
+        f = fa
+    else:
+        f = fa if fa.bits > fb.bits else fb
+    if ka == "c" or kb == "c":
+        return _complex_of(f)
+    return f
+
+
+def scalar_dtype(value: Any, other: DType) -> DType:
+    """The dtype a Python scalar takes next to an array of dtype ``other``:
+    scalars are weak, so the array's dtype wins within its kind (NumPy 2)."""
+    if isinstance(value, _builtin_bool):
+        return other
+    if isinstance(value, int):
+        return other if other.kind in "iufc" else default_int
+    if isinstance(value, float):
+        return other if other.kind in "fc" else default_float
+    if isinstance(value, complex):
+        if other.kind == "c":
+            return other
+        if other.kind == "f":
+            return _complex_of(other)
+        return default_complex
+    raise TypeError(f"unsupported scalar type {type(value).__name__}")
+
+
+def result_type(*arrays_and_dtypes: Any) -> DType:
+    """Array API ``result_type``: the dtype from applying promotion to every
+    argument (arrays, dtypes, and Python scalars, which are weak)."""
+    if not arrays_and_dtypes:
+        raise ValueError("at least one array or dtype is required")
+    dts: list[DType] = []
+    scalars: list[Any] = []
+    for x in arrays_and_dtypes:
+        if isinstance(x, (_builtin_bool, int, float, complex)):
+            scalars.append(x)
+        elif hasattr(x, "dtype") and not isinstance(x, type):
+            dts.append(as_dtype(x.dtype))
+        else:
+            dts.append(as_dtype(x))
+    if not dts:
+        raise ValueError("at least one array or dtype is required (Python scalars alone have no dtype)")
+    out = dts[0]
+    for d in dts[1:]:
+        out = promote(out, d)
+    for s in scalars:
+        out = scalar_dtype(s, out)
+    return out
+
+
+def can_cast(from_: Any, to: Any, /) -> _builtin_bool:
+    """Array API ``can_cast``: can ``from_`` be cast to ``to`` without loss
+    under the promotion rules?"""
+    src = as_dtype(from_.dtype) if hasattr(from_, "dtype") and not isinstance(from_, type) else as_dtype(from_)
+    dst = as_dtype(to)
+    if src is dst:
+        return True
+    return promote(src, dst) is dst

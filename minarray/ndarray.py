@@ -1,0 +1,447 @@
+"""NDArray: a dtype, a shape, element strides and a data pointer over a
+reference-counted buffer.
+
+The metadata lives in C (an ``ma_array``, i.e. a DLTensor plus a buffer
+reference) behind an opaque handle; Python keeps copies of shape and
+strides as tuples for cheap view arithmetic.  ``.strides`` reports bytes, as
+NumPy does; internally strides count elements, as DLPack does.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any, SupportsIndex
+
+from minarray import dtypes as _dt
+from minarray._native import core
+from minarray.dtypes import DType
+
+if TYPE_CHECKING:
+    from types import CapsuleType, ModuleType
+
+__all__ = ["NDArray", "Flags"]
+
+Shape = tuple[int, ...]
+
+
+class Flags:
+    """Memory-layout flags, like ``numpy.ndarray.flags``."""
+
+    __slots__ = ("_a",)
+
+    def __init__(self, a: NDArray) -> None:
+        self._a = a
+
+    @property
+    def c_contiguous(self) -> bool:
+        return _is_contiguous(self._a._shape, self._a._strides, reverse=False)
+
+    @property
+    def f_contiguous(self) -> bool:
+        return _is_contiguous(self._a._shape, self._a._strides, reverse=True)
+
+    @property
+    def writeable(self) -> bool:
+        return not core.is_readonly(self._a._h)
+
+    @property
+    def owndata(self) -> bool:
+        return self._a._base is None
+
+    def __getitem__(self, key: str) -> bool:
+        names = {"C_CONTIGUOUS": "c_contiguous", "F_CONTIGUOUS": "f_contiguous",
+                 "WRITEABLE": "writeable", "OWNDATA": "owndata"}
+        if key.upper() not in names:
+            raise KeyError(key)
+        return bool(getattr(self, names[key.upper()]))
+
+    def __repr__(self) -> str:
+        return (f"  C_CONTIGUOUS : {self.c_contiguous}\n  F_CONTIGUOUS : {self.f_contiguous}\n"
+                f"  OWNDATA : {self.owndata}\n  WRITEABLE : {self.writeable}")
+
+
+def _is_contiguous(shape: Shape, strides: Shape, reverse: bool) -> bool:
+    expected = 1
+    dims = range(len(shape)) if reverse else range(len(shape) - 1, -1, -1)
+    for i in dims:
+        n = shape[i]
+        if n == 0:
+            return True
+        if n != 1 and strides[i] != expected:
+            return False
+        expected *= n
+    return True
+
+
+def c_strides(shape: Shape) -> Shape:
+    """Element strides of a C-contiguous array of ``shape``."""
+    out = [0] * len(shape)
+    s = 1
+    for i in range(len(shape) - 1, -1, -1):
+        out[i] = s
+        s *= shape[i] or 1
+    return tuple(out)
+
+
+class NDArray:
+    """An N-dimensional array over minarray's own (or foreign) memory."""
+
+    __slots__ = ("_h", "_shape", "_strides", "_dtype", "_base", "__weakref__")
+
+    _h: CapsuleType
+    _shape: Shape
+    _strides: Shape  # in elements
+    _dtype: DType
+    _base: Any  # the object owning the memory, or None
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        raise TypeError("NDArray cannot be constructed directly; use minarray.asarray, empty, zeros...")
+
+    # ---- construction (internal) ---------------------------------------
+    @classmethod
+    def _new(cls, h: Any, shape: Shape, strides: Shape, dtype: DType, base: Any) -> NDArray:
+        a = object.__new__(cls)
+        a._h = h
+        a._shape = shape
+        a._strides = strides
+        a._dtype = dtype
+        a._base = base
+        return a
+
+    @classmethod
+    def _empty(cls, shape: Shape, dtype: DType, zero: bool = False) -> NDArray:
+        h = core.empty(shape, dtype.code, dtype.bits, zero)
+        return cls._new(h, shape, c_strides(shape), dtype, None)
+
+    def _view(self, offset: int, shape: Shape, strides: Shape, readonly: bool = False) -> NDArray:
+        """A view sharing this array's buffer, ``offset`` elements from element 0."""
+        d = self._dtype
+        h = core.view(self._h, offset, shape, strides, d.code, d.bits, readonly)
+        return NDArray._new(h, shape, strides, d, self if self._base is None else self._base)
+
+    # ---- attributes ----------------------------------------------------
+    @property
+    def dtype(self) -> DType:
+        return self._dtype
+
+    @property
+    def shape(self) -> Shape:
+        return self._shape
+
+    @property
+    def ndim(self) -> int:
+        return len(self._shape)
+
+    @property
+    def size(self) -> int:
+        return math.prod(self._shape)
+
+    @property
+    def itemsize(self) -> int:
+        return self._dtype.itemsize
+
+    @property
+    def nbytes(self) -> int:
+        return math.prod(self._shape) * self._dtype.itemsize
+
+    @property
+    def strides(self) -> Shape:
+        """Strides in bytes, as NumPy reports them."""
+        n = self._dtype.itemsize
+        return tuple(s * n for s in self._strides)
+
+    @property
+    def device(self) -> str:
+        return "cpu"
+
+    def to_device(self, device: Any, /, *, stream: Any = None) -> NDArray:
+        if device != "cpu":
+            raise ValueError(f"unsupported device {device!r}: minarray arrays live on 'cpu'")
+        if stream is not None:
+            raise ValueError("stream must be None on the CPU")
+        return self
+
+    @property
+    def flags(self) -> Flags:
+        return Flags(self)
+
+    @property
+    def base(self) -> Any:
+        """The array (or foreign object) whose memory this one views, or None."""
+        return self._base
+
+    @property
+    def T(self) -> NDArray:
+        return self.transpose()
+
+    @property
+    def mT(self) -> NDArray:
+        if self.ndim < 2:
+            raise ValueError(f"mT needs at least 2 dimensions, the array has {self.ndim}")
+        return self.swapaxes(-1, -2)
+
+    @property
+    def real(self) -> NDArray:
+        from minarray import elementwise
+
+        return elementwise.real(self)
+
+    @property
+    def imag(self) -> NDArray:
+        from minarray import elementwise
+
+        return elementwise.imag(self)
+
+    @property
+    def data_ptr(self) -> int:
+        """Address of element 0."""
+        return int(core.data_ptr(self._h))
+
+    def __array_namespace__(self, /, *, api_version: str | None = None) -> ModuleType:
+        if api_version not in (None, "2021.12", "2022.12", "2023.12", "2024.12"):
+            raise ValueError(f"unsupported Array API version {api_version!r}")
+        import minarray
+
+        return minarray
+
+    # ---- views and copies ------------------------------------------------
+    def copy(self, order: str = "C") -> NDArray:
+        """A C-contiguous copy (``order="K"`` is accepted and means C too)."""
+        out = NDArray._empty(self._shape, self._dtype)
+        core.copyto(out._h, self._h)
+        return out
+
+    def astype(self, dtype: Any, /, *, copy: bool = True, device: Any = None) -> NDArray:
+        dt = _dt.as_dtype(dtype)
+        if device not in (None, "cpu"):
+            raise ValueError(f"unsupported device {device!r}")
+        if dt is self._dtype and not copy:
+            return self
+        out = NDArray._empty(self._shape, dt)
+        core.copyto(out._h, self._h)
+        return out
+
+    def fill(self, value: Any) -> None:
+        core.fill(self._h, value)
+
+    def transpose(self, *axes: Any) -> NDArray:
+        from minarray import views
+
+        if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list))):
+            axes = tuple(axes[0]) if axes[0] is not None else ()
+        return views.permute_dims(self, tuple(axes) if axes else tuple(range(self.ndim - 1, -1, -1)))
+
+    def swapaxes(self, axis1: int, axis2: int) -> NDArray:
+        from minarray import views
+
+        return views.swapaxes(self, axis1, axis2)
+
+    def reshape(self, *shape: Any, copy: bool | None = None) -> NDArray:
+        from minarray import views
+
+        if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+            shape = tuple(shape[0])
+        return views.reshape(self, shape, copy=copy)
+
+    def ravel(self) -> NDArray:
+        from minarray import views
+
+        return views.reshape(self, (-1,))
+
+    def flatten(self) -> NDArray:
+        return self.copy().reshape(-1)
+
+    def squeeze(self, axis: int | tuple[int, ...] | None = None) -> NDArray:
+        from minarray import views
+
+        return views.squeeze(self, axis)
+
+    # ---- indexing --------------------------------------------------------
+    def __getitem__(self, key: Any) -> NDArray:
+        from minarray import indexing
+
+        return indexing.getitem(self, key)
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        from minarray import indexing
+
+        indexing.setitem(self, key, value)
+
+    # ---- Python protocols ---------------------------------------------------
+    def tolist(self) -> Any:
+        return core.tolist(self._h)
+
+    def item(self, *args: Any) -> Any:
+        if args:
+            idx = args[0] if len(args) == 1 else args
+            if isinstance(idx, tuple):
+                return self[idx].item()
+            flat = operator.index(idx)
+            n = self.size
+            if not -n <= flat < n:
+                raise IndexError(f"index {flat} is out of bounds for size {n}")
+            coords = []
+            for dim in reversed(self._shape):
+                coords.append(flat % dim)
+                flat //= dim
+            return self[tuple(reversed(coords))].item()
+        if self.size != 1:
+            raise ValueError(f"can only convert an array of size 1 to a Python scalar, not size {self.size}")
+        return core.item(self._h, 0)
+
+    def __len__(self) -> int:
+        if not self._shape:
+            raise TypeError("len() of unsized object (a 0-d array)")
+        return self._shape[0]
+
+    def __iter__(self) -> Iterator[NDArray]:
+        if not self._shape:
+            raise TypeError("iteration over a 0-d array")
+        for i in range(self._shape[0]):
+            yield self[i]
+
+    def _scalar(self, kind: str) -> Any:
+        if self.size != 1:
+            raise TypeError(f"only arrays of size 1 can be converted to Python {kind}, not size {self.size}")
+        return core.item(self._h, 0)
+
+    def __bool__(self) -> bool:
+        if self.size != 1:
+            raise ValueError(
+                "the truth value of an array with more than one element is ambiguous; use any() or all()"
+            )
+        return bool(core.item(self._h, 0))
+
+    def __int__(self) -> int:
+        v = self._scalar("int")
+        if isinstance(v, complex):
+            raise TypeError("cannot convert a complex array to int")
+        return int(v)
+
+    def __float__(self) -> float:
+        v = self._scalar("float")
+        if isinstance(v, complex):
+            raise TypeError("cannot convert a complex array to float")
+        return float(v)
+
+    def __complex__(self) -> complex:
+        return complex(self._scalar("complex"))
+
+    def __index__(self) -> int:
+        if self._dtype.kind not in "iu":
+            raise TypeError(f"only integer arrays can be used as an index, not {self._dtype}")
+        if self._shape:
+            raise TypeError("only 0-d integer arrays can be converted to an index")
+        return int(core.item(self._h, 0))
+
+    def __repr__(self) -> str:
+        from minarray import formatting
+
+        return formatting.array_repr(self)
+
+    def __str__(self) -> str:
+        from minarray import formatting
+
+        return formatting.array_str(self)
+
+    # ---- NumPy interop -----------------------------------------------------
+    @property
+    def __array_interface__(self) -> dict[str, Any]:
+        d = self._dtype
+        if not d.typestr:
+            raise TypeError(f"{d} has no NumPy array-interface type; use DLPack (np.from_dlpack) instead")
+        n = d.itemsize
+        contiguous = _is_contiguous(self._shape, self._strides, reverse=False)
+        return {
+            "version": 3,
+            "shape": self._shape,
+            "typestr": d.typestr,
+            "data": (int(core.data_ptr(self._h)), bool(core.is_readonly(self._h))),
+            "strides": None if contiguous else tuple(s * n for s in self._strides),
+            "descr": [("", d.typestr)],
+        }
+
+    def __array__(self, dtype: Any = None, copy: bool | None = None) -> Any:
+        import numpy as np
+
+        if self._dtype is _dt.bfloat16:
+            arr = np.from_dlpack(self) if copy is not True else np.from_dlpack(self, copy=True)
+        else:
+            arr = np.asarray(_ArrayInterfaceView(self))
+            if copy:
+                arr = arr.copy()
+        if dtype is not None and np.dtype(dtype) != arr.dtype:
+            if copy is False:
+                raise ValueError(f"converting {self._dtype} to {dtype} needs a copy, but copy=False")
+            arr = arr.astype(dtype)
+        return arr
+
+    # ---- operators (delegate to the Array API functions) -----------------
+    def __pos__(self) -> NDArray:
+        return _ew().positive(self)
+
+    def __neg__(self) -> NDArray:
+        return _ew().negative(self)
+
+    def __abs__(self) -> NDArray:
+        return _ew().abs(self)
+
+    def __invert__(self) -> NDArray:
+        return _ew().bitwise_invert(self)
+
+    def __matmul__(self, other: Any) -> NDArray:
+        from minarray import linalg
+
+        return linalg.matmul(self, other)
+
+    def __rmatmul__(self, other: Any) -> NDArray:
+        from minarray import linalg
+
+        return linalg.matmul(other, self)
+
+
+class _ArrayInterfaceView:
+    """Presents an NDArray's ``__array_interface__`` to NumPy while keeping
+    the array alive (NumPy stores this object as the result's base)."""
+
+    __slots__ = ("_a", "__array_interface__")
+
+    def __init__(self, a: NDArray) -> None:
+        self._a = a
+        self.__array_interface__ = a.__array_interface__
+
+
+def _ew() -> Any:
+    from minarray import elementwise
+
+    return elementwise
+
+
+def _binary(name: str, reflected: bool = False, inplace: bool = False) -> Any:
+    if inplace:
+        def op(self: NDArray, other: Any) -> NDArray:
+            return getattr(_ew(), name)(self, other, out=self)
+    elif reflected:
+        def op(self: NDArray, other: Any) -> NDArray:
+            return getattr(_ew(), name)(other, self)
+    else:
+        def op(self: NDArray, other: Any) -> NDArray:
+            return getattr(_ew(), name)(self, other)
+    return op
+
+
+for _dunder, _fn in {
+    "add": "add", "sub": "subtract", "mul": "multiply", "truediv": "divide",
+    "floordiv": "floor_divide", "mod": "remainder", "pow": "pow",
+    "and": "bitwise_and", "or": "bitwise_or", "xor": "bitwise_xor",
+    "lshift": "bitwise_left_shift", "rshift": "bitwise_right_shift",
+}.items():
+    setattr(NDArray, f"__{_dunder}__", _binary(_fn))
+    setattr(NDArray, f"__r{_dunder}__", _binary(_fn, reflected=True))
+    setattr(NDArray, f"__i{_dunder}__", _binary(_fn, inplace=True))
+for _dunder, _fn in {"eq": "equal", "ne": "not_equal", "lt": "less", "le": "less_equal",
+                     "gt": "greater", "ge": "greater_equal"}.items():
+    setattr(NDArray, f"__{_dunder}__", _binary(_fn))
+NDArray.__hash__ = None  # type: ignore[assignment]

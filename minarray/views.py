@@ -1,0 +1,221 @@
+"""Functions that return views: new shape and strides over the same buffer.
+
+``broadcast_shapes`` here is the one place broadcast shapes are computed.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+from collections.abc import Sequence
+from typing import Any
+
+from minarray.ndarray import NDArray, c_strides
+
+__all__ = [
+    "broadcast_shapes", "broadcast_to", "broadcast_arrays", "expand_dims", "flip",
+    "moveaxis", "permute_dims", "reshape", "squeeze", "swapaxes", "matrix_transpose",
+    "normalize_axis",
+]
+
+
+def normalize_axis(axis: Any, ndim: int, what: str = "axis") -> int:
+    """An axis index in [0, ndim); IndexError outside [-ndim, ndim) (Array API)."""
+    try:
+        ax = operator.index(axis)
+    except TypeError:
+        raise TypeError(f"{what} must be an integer, got {type(axis).__name__}") from None
+    if not -ndim <= ax < ndim:
+        raise IndexError(f"{what} {ax} is out of bounds for an array of dimension {ndim}")
+    return ax % ndim if ndim else 0
+
+
+def normalize_axes(axis: Any, ndim: int) -> tuple[int, ...]:
+    """``None`` -> all axes; an int or a sequence -> sorted unique axes."""
+    if axis is None:
+        return tuple(range(ndim))
+    if isinstance(axis, (tuple, list)):
+        axes = tuple(normalize_axis(a, ndim) for a in axis)
+        if len(set(axes)) != len(axes):
+            raise ValueError(f"repeated axis in {tuple(axis)}")
+        return tuple(sorted(axes))
+    return (normalize_axis(axis, ndim),)
+
+
+def broadcast_shapes(*shapes: tuple[int, ...]) -> tuple[int, ...]:
+    """The shape arrays of ``shapes`` broadcast to (NumPy rules)."""
+    if len(shapes) == 2 and shapes[0] == shapes[1]:
+        return shapes[0]
+    ndim = max((len(s) for s in shapes), default=0)
+    out = [1] * ndim
+    for s in shapes:
+        for i, n in enumerate(s, ndim - len(s)):
+            if n == out[i] or n == 1:
+                continue
+            if out[i] == 1:
+                out[i] = n
+            else:
+                raise ValueError(
+                    "shapes " + ", ".join(str(tuple(x)) for x in shapes)
+                    + " cannot be broadcast together"
+                )
+    return tuple(out)
+
+
+def broadcast_to(x: NDArray, /, shape: Sequence[int]) -> NDArray:
+    """A read-only view of ``x`` with ``shape`` (size-1 dims get stride 0)."""
+    shape = tuple(operator.index(n) for n in shape)
+    if any(n < 0 for n in shape):
+        raise ValueError(f"negative dimensions are not allowed in shape {shape}")
+    if len(shape) < x.ndim or broadcast_shapes(x.shape, shape) != shape:
+        raise ValueError(f"cannot broadcast an array of shape {x.shape} to shape {shape}")
+    pad = len(shape) - x.ndim
+    strides = [0] * pad
+    for n, xn, s in zip(shape[pad:], x.shape, x._strides):
+        strides.append(s if xn == n else 0)
+    return x._view(0, shape, tuple(strides), readonly=True)
+
+
+def broadcast_arrays(*arrays: NDArray) -> list[NDArray]:
+    shape = broadcast_shapes(*(a.shape for a in arrays))
+    return [a if a.shape == shape else broadcast_to(a, shape) for a in arrays]
+
+
+def permute_dims(x: NDArray, /, axes: tuple[int, ...]) -> NDArray:
+    ax = tuple(normalize_axis(a, x.ndim) for a in axes)
+    if sorted(ax) != list(range(x.ndim)):
+        raise ValueError(f"axes {tuple(axes)} are not a permutation of the array's {x.ndim} dimensions")
+    return x._view(0, tuple(x.shape[a] for a in ax), tuple(x._strides[a] for a in ax))
+
+
+def swapaxes(x: NDArray, axis1: int, axis2: int) -> NDArray:
+    order = list(range(x.ndim))
+    a, b = normalize_axis(axis1, x.ndim), normalize_axis(axis2, x.ndim)
+    order[a], order[b] = order[b], order[a]
+    return permute_dims(x, tuple(order))
+
+
+def matrix_transpose(x: NDArray, /) -> NDArray:
+    if x.ndim < 2:
+        raise ValueError(f"matrix_transpose needs at least 2 dimensions, got {x.ndim}")
+    return swapaxes(x, -1, -2)
+
+
+def moveaxis(x: NDArray, source: int | tuple[int, ...], destination: int | tuple[int, ...], /) -> NDArray:
+    src = (source,) if not isinstance(source, (tuple, list)) else tuple(source)
+    dst = (destination,) if not isinstance(destination, (tuple, list)) else tuple(destination)
+    if len(src) != len(dst):
+        raise ValueError("source and destination must have the same number of axes")
+    s = [normalize_axis(a, x.ndim, "source") for a in src]
+    d = [normalize_axis(a, x.ndim, "destination") for a in dst]
+    if len(set(s)) != len(s) or len(set(d)) != len(d):
+        raise ValueError("repeated axis in moveaxis")
+    order = [n for n in range(x.ndim) if n not in s]
+    for dest, srcax in sorted(zip(d, s)):
+        order.insert(dest, srcax)
+    return permute_dims(x, tuple(order))
+
+
+def expand_dims(x: NDArray, /, axis: int | tuple[int, ...] = 0) -> NDArray:
+    axes = (axis,) if not isinstance(axis, (tuple, list)) else tuple(axis)
+    nd = x.ndim + len(axes)
+    norm = sorted(normalize_axis(a, nd) for a in axes)
+    if len(set(norm)) != len(norm):
+        raise ValueError(f"repeated axis in {axes}")
+    shape, strides = list(x.shape), list(x._strides)
+    for a in norm:
+        shape.insert(a, 1)
+        strides.insert(a, 0)
+    return x._view(0, tuple(shape), tuple(strides))
+
+
+def squeeze(x: NDArray, /, axis: int | tuple[int, ...] | None = None) -> NDArray:
+    if axis is None:
+        axes = tuple(i for i, n in enumerate(x.shape) if n == 1)
+    else:
+        axes = normalize_axes(axis, x.ndim)
+        for a in axes:
+            if x.shape[a] != 1:
+                raise ValueError(f"cannot squeeze axis {a}: its size is {x.shape[a]}, not 1")
+    keep = [i for i in range(x.ndim) if i not in axes]
+    return x._view(0, tuple(x.shape[i] for i in keep), tuple(x._strides[i] for i in keep))
+
+
+def flip(x: NDArray, /, *, axis: int | tuple[int, ...] | None = None) -> NDArray:
+    axes = normalize_axes(axis, x.ndim)
+    offset = 0
+    strides = list(x._strides)
+    for a in axes:
+        if x.shape[a] > 0:
+            offset += (x.shape[a] - 1) * strides[a]
+        strides[a] = -strides[a]
+    return x._view(offset, x.shape, tuple(strides))
+
+
+def _infer_shape(shape: Sequence[Any], size: int) -> tuple[int, ...]:
+    dims = [operator.index(n) for n in shape]
+    unknown = [i for i, n in enumerate(dims) if n == -1]
+    if len(unknown) > 1:
+        raise ValueError("can only specify one unknown dimension (-1)")
+    if any(n < -1 for n in dims):
+        raise ValueError(f"negative dimensions are not allowed in shape {tuple(dims)}")
+    known = math.prod(n for n in dims if n != -1)
+    if unknown:
+        if known == 0 or size % known:
+            raise ValueError(f"cannot reshape an array of size {size} into shape {tuple(dims)}")
+        dims[unknown[0]] = size // known
+    elif known != size:
+        raise ValueError(f"cannot reshape an array of size {size} into shape {tuple(dims)}")
+    return tuple(dims)
+
+
+def _reshape_strides(shape: tuple[int, ...], strides: tuple[int, ...], new: tuple[int, ...]) -> tuple[int, ...] | None:
+    """Strides that give ``new`` over the same memory in C order, or None if
+    the layout does not allow a view (NumPy's _attempt_nocopy_reshape)."""
+    old = [(n, s) for n, s in zip(shape, strides) if n != 1]
+    if math.prod(new) == 0:
+        return c_strides(new)
+    out = [0] * len(new)
+    oi = ni = 0
+    while oi < len(old) and ni < len(new):
+        # grow a group of old dims and new dims with equal products
+        op, np_ = old[oi][0], new[ni]
+        oj, nj = oi + 1, ni + 1
+        while op != np_:
+            if np_ < op:
+                np_ *= new[nj]
+                nj += 1
+            else:
+                op *= old[oj][0]
+                oj += 1
+        for k in range(oi, oj - 1):  # the old group must be contiguous in C order
+            if old[k][1] != old[k + 1][1] * old[k + 1][0]:
+                return None
+        s = old[oj - 1][1]
+        for k in range(nj - 1, ni - 1, -1):
+            out[k] = s
+            s *= new[k]
+        oi, ni = oj, nj
+    for k in range(ni, len(new)):  # trailing size-1 dims
+        out[k] = 1
+    for k, n in enumerate(new):
+        if n == 1 and k >= ni:
+            out[k] = 1
+    return tuple(out)
+
+
+def reshape(x: NDArray, /, shape: Sequence[Any], *, copy: bool | None = None) -> NDArray:
+    """A view when the strides allow one, else a copy (``copy=False``
+    raises ValueError instead; ``copy=True`` always copies)."""
+    if isinstance(shape, int):
+        shape = (shape,)
+    new = _infer_shape(shape, x.size)
+    if copy is True:
+        return x.copy()._view(0, new, c_strides(new))
+    strides = _reshape_strides(x.shape, x._strides, new)
+    if strides is None:
+        if copy is False:
+            raise ValueError(f"cannot reshape the array of shape {x.shape} into {new} without copying")
+        y = x.copy()
+        return y._view(0, new, c_strides(new))
+    return x._view(0, new, strides)
