@@ -22,7 +22,7 @@ from cffi import FFI
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
-import codegen  # noqa: E402
+import importlib  # noqa: E402
 
 
 def _dlpack_cdef() -> str:
@@ -60,11 +60,19 @@ int ma_get_num_threads(void);
 void ma_set_num_threads(int n);
 """
 
+def _generated() -> str:
+    """The output of every csrc/gen_*.py generator, in name order."""
+    parts = []
+    for path in sorted(HERE.glob("gen_*.py")):
+        parts.append(importlib.import_module(path.stem).source())
+    return "\n".join(parts)
+
+
 SOURCE = """
 #include "pyapi.h"
 #include "copy.h"
 #include "scalar.h"
-""" + codegen.generated_source()
+""" + _generated()
 
 
 def _flags() -> tuple[list[str], list[str]]:

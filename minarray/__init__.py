@@ -38,6 +38,25 @@ from minarray.indexing import nonzero
 from minarray.ndarray import NDArray
 from minarray.views import *  # noqa: F403
 from minarray.views import __all__ as _views_all
+from minarray.elementwise import *  # noqa: F403
+from minarray.elementwise import __all__ as _elementwise_all
+from minarray.reductions import *  # noqa: F403
+from minarray.reductions import __all__ as _reductions_all
+from minarray.searching import *  # noqa: F403
+from minarray.searching import __all__ as _searching_all
+from minarray.sorting import *  # noqa: F403
+from minarray.sorting import __all__ as _sorting_all
+from minarray.sets import *  # noqa: F403
+from minarray.sets import __all__ as _sets_all
+from minarray.manipulation import *  # noqa: F403
+from minarray.manipulation import __all__ as _manipulation_all
+from minarray.linalg import *  # noqa: F403
+from minarray.linalg import __all__ as _linalg_all
+from minarray.info import *  # noqa: F403
+from minarray.info import __all__ as _info_all
+from minarray import dlpack
+from minarray.dlpack import *  # noqa: F403
+from minarray.dlpack import __all__ as _dlpack_all
 
 __version__ = "0.1.0"
 __array_api_version__ = "2024.12"
@@ -60,5 +79,7 @@ def astype(x: NDArray, dtype: Any, /, *, copy: bool = True, device: Any = None) 
 
 __all__ = [
     "NDArray", "DType", "allocator_stats", "astype", "nonzero", "can_cast", "isdtype", "result_type",
-    *_dtypes.__all__[1:16], *_creation_all, *_views_all,
+    *_dtypes.__all__[1:16], *_creation_all, *_views_all, *_elementwise_all, *_reductions_all,
+    *_searching_all, *_sorting_all, *_sets_all, *_manipulation_all, *_linalg_all, *_info_all,
+    *_dlpack_all, "dlpack",
 ]
