@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "buffer.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -49,8 +50,20 @@ ma_buffer *ma_buffer_new(size_t nbytes, int zero) {
     ADD(failed_allocations, 1);
     return NULL;
   }
-  void *block = NULL;
-  if (posix_memalign(&block, align, total) != 0) {
+  void *block = NULL, *raw = NULL;
+  if (align > MA_ALIGNMENT) {
+    /* Huge-page alignment by hand over plain malloc: glibc serves
+     * posix_memalign(2 MiB) of a large size with a fresh mmap every time
+     * (its adaptive mmap threshold never admits the exact same request), so
+     * every large result would page-fault all its memory again; malloc'd
+     * blocks are reused from the heap once the first one is freed. */
+    size_t padded;
+    if (__builtin_add_overflow(total, align, &padded) || !(raw = malloc(padded))) {
+      ADD(failed_allocations, 1);
+      return NULL;
+    }
+    block = (void *)(((uintptr_t)raw + align - 1) & ~(uintptr_t)(align - 1));
+  } else if (posix_memalign(&block, align, total) != 0) {
     ADD(failed_allocations, 1);
     return NULL;
   }
@@ -59,7 +72,7 @@ ma_buffer *ma_buffer_new(size_t nbytes, int zero) {
   b->data = (char *)block + MA_ALIGNMENT;
   b->nbytes = nbytes;
   b->release = NULL;
-  b->ctx = NULL;
+  b->ctx = raw; /* owned buffers: the pointer to free when not the block */
   b->owned = 1;
 #ifdef MADV_HUGEPAGE
   /* First-touch page faults dominate large fresh buffers; huge pages cut
@@ -101,7 +114,7 @@ void ma_buffer_release(ma_buffer *b) {
   ADD(live_buffers, -1);
   if (b->owned) {
     ADD(live_bytes, -(int64_t)b->nbytes);
-    free(b); /* header and data are one block */
+    free(b->ctx ? b->ctx : (void *)b); /* header and data are one block */
     return;
   }
   ADD(live_foreign, -1);
