@@ -586,3 +586,14 @@ def test_large_operations_from_two_threads() -> None:
         for _ in range(5):
             want = np.sqrt(want * want + k)
         np.testing.assert_array_equal(results[k], want)
+
+
+def test_result_follows_a_transposed_inputs_layout() -> None:
+    base = np.arange(12.0).reshape(3, 4)
+    a = ma.asarray(base)
+    r = a.T + a.T  # NumPy's order="K": the result is laid out like the inputs
+    assert r.flags.f_contiguous and r.shape == (4, 3)
+    np.testing.assert_array_equal(np.asarray(r), base.T * 2)
+    s = ma.sqrt(ma.flip(a, axis=0))  # not a dense positive-stride layout: C order
+    assert s.flags.c_contiguous
+    np.testing.assert_array_equal(np.asarray(s), np.sqrt(base[::-1]))
