@@ -424,9 +424,18 @@ static PyObject *wrap_result(PyObject *h, PyObject *like, int out_tid) {
   return o;
 }
 
-/* op(x1, x2) -> result, NULL (error) or NOT_HANDLED.  With `inplace`, the
- * result goes into x1 (same dtype only). */
-static PyObject *fast_binary(int opi, PyObject *x1, PyObject *x2, int inplace) {
+/* Can `out` (any object) take the result of loop `sig` as the fast path's
+ * out=: an exact NDArray of the operands' shape and the loop's result dtype
+ * (anything else, casting included, is checked by the Python layer). */
+static int fast_out_ok(PyObject *out, PyObject *like, const ma_ew_sig *sig) {
+  return Py_IS_TYPE(out, nd_type) && tid_of(SLOT(out, off_dtype)) == sig->out &&
+         same_shape(SLOT(out, off_shape), SLOT(like, off_shape));
+}
+
+/* op(x1, x2) -> result, NULL (error) or NOT_HANDLED.  A non-NULL `out`
+ * receives the result (x1 itself for the in-place operators). */
+static PyObject *fast_binary(int opi, PyObject *x1, PyObject *x2, PyObject *out) {
+  int inplace = out == x1;
   if (!nd_type || opi < 0) return NOT_HANDLED;
   PyObject *in[2], *like;
   int t, key, lt;
@@ -458,12 +467,18 @@ static PyObject *fast_binary(int opi, PyObject *x1, PyObject *x2, int inplace) {
   if (t < 0 || key < 0 || !(lt = learned[opi][t][key])) return NOT_HANDLED;
   const ma_ew_op *op = &ma_ew_ops[opi];
   const ma_ew_sig *sig = find_sig(op, lt - 1);
-  if (inplace) {
-    if (sig->out != t) return NOT_HANDLED; /* a casting check: Python's job */
-    PyObject *r = ew_run(op, sig, SLOT(x1, off_h), in, 2);
-    if (!r) return NULL;
+  if (out) {
+    if (!fast_out_ok(out, like, sig)) return NOT_HANDLED;
+    PyObject *r = ew_run(op, sig, SLOT(out, off_h), in, 2);
+    if (!r) {
+      if (PyErr_ExceptionMatches(PyExc_OverflowError)) {
+        PyErr_Clear();
+        return NOT_HANDLED;
+      }
+      return NULL;
+    }
     Py_DECREF(r);
-    return Py_NewRef(x1);
+    return Py_NewRef(out);
   }
   PyObject *h = ew_run(op, sig, NULL, in, 2);
   if (!h) {
@@ -478,13 +493,20 @@ static PyObject *fast_binary(int opi, PyObject *x1, PyObject *x2, int inplace) {
   return wrap_result(h, like, sig->out);
 }
 
-static PyObject *fast_unary(int opi, PyObject *x) {
+static PyObject *fast_unary(int opi, PyObject *x, PyObject *out) {
   if (!nd_type || opi < 0 || !Py_IS_TYPE(x, nd_type)) return NOT_HANDLED;
   int t = tid_of(SLOT(x, off_dtype)), lt;
   if (t < 0 || !(lt = learned[opi][t][0])) return NOT_HANDLED;
   const ma_ew_op *op = &ma_ew_ops[opi];
   const ma_ew_sig *sig = find_sig(op, lt - 1);
   PyObject *in[1] = {SLOT(x, off_h)};
+  if (out) {
+    if (!fast_out_ok(out, x, sig)) return NOT_HANDLED;
+    PyObject *r = ew_run(op, sig, SLOT(out, off_h), in, 1);
+    if (!r) return NULL;
+    Py_DECREF(r);
+    return Py_NewRef(out);
+  }
   PyObject *h = ew_run(op, sig, NULL, in, 1);
   if (!h) return NULL;
   return wrap_result(h, x, sig->out);
@@ -503,18 +525,19 @@ static PyObject *slow(int opi, PyObject *x1, PyObject *x2, int mode) {
   return r;
 }
 
-/* ewfast(op, x1[, x2]) -> the result, or None when the fast path does not
- * apply (the caller then takes the general path) */
+/* ewfast(op, out, x1[, x2]) -> the result, or None when the fast path does
+ * not apply (the caller then takes the general path); `out` None allocates */
 MA_FASTCALL(py_ewfast) {
   (void)self;
-  if (nargs != 2 && nargs != 3) {
-    PyErr_SetString(PyExc_TypeError, "ewfast(op, x1[, x2])");
+  if (nargs != 3 && nargs != 4) {
+    PyErr_SetString(PyExc_TypeError, "ewfast(op, out, x1[, x2])");
     return NULL;
   }
   int opi = (int)PyLong_AsLong(args[0]);
   if (opi == -1 && PyErr_Occurred()) return NULL;
   if (opi < 0 || opi >= ma_ew_nops) return PyErr_Format(PyExc_ValueError, "no elementwise op %d", opi);
-  PyObject *r = nargs == 2 ? fast_unary(opi, args[1]) : fast_binary(opi, args[1], args[2], 0);
+  PyObject *out = args[1] == Py_None ? NULL : args[1];
+  PyObject *r = nargs == 3 ? fast_unary(opi, args[2], out) : fast_binary(opi, args[2], args[3], out);
   if (r == NOT_HANDLED) Py_RETURN_NONE;
   return r;
 }
@@ -561,28 +584,28 @@ EW_UNARY(EW_DECLARE)
 
 #define EW_BINARY_METHODS(d, name)                                             \
   static PyObject *m_##d(PyObject *self, PyObject *other) {                    \
-    PyObject *r = fast_binary(op_##d, self, other, 0);                          \
+    PyObject *r = fast_binary(op_##d, self, other, NULL);                       \
     return r != NOT_HANDLED ? r : slow(op_##d, self, other, SLOW_DUNDER);      \
   }                                                                            \
   static PyObject *m_r##d(PyObject *self, PyObject *other) {                   \
-    PyObject *r = fast_binary(op_##d, other, self, 0);                          \
+    PyObject *r = fast_binary(op_##d, other, self, NULL);                       \
     return r != NOT_HANDLED ? r : slow(op_##d, other, self, SLOW_DUNDER);      \
   }                                                                            \
   static PyObject *m_i##d(PyObject *self, PyObject *other) {                   \
-    PyObject *r = fast_binary(op_##d, self, other, 1);                          \
+    PyObject *r = fast_binary(op_##d, self, other, self);                       \
     return r != NOT_HANDLED ? r : slow(op_##d, self, other, SLOW_INPLACE);     \
   }
 EW_OPERATORS(EW_BINARY_METHODS)
 #define EW_COMPARE_METHOD(d, name)                                             \
   static PyObject *m_##d(PyObject *self, PyObject *other) {                    \
-    PyObject *r = fast_binary(op_##d, self, other, 0);                          \
+    PyObject *r = fast_binary(op_##d, self, other, NULL);                       \
     return r != NOT_HANDLED ? r : slow(op_##d, self, other, SLOW_DUNDER);      \
   }
 EW_COMPARISONS(EW_COMPARE_METHOD)
 #define EW_UNARY_METHOD(d, name)                                               \
   static PyObject *m_##d(PyObject *self, PyObject *unused) {                   \
     (void)unused;                                                              \
-    PyObject *r = fast_unary(op_##d, self);                                    \
+    PyObject *r = fast_unary(op_##d, self, NULL);                              \
     return r != NOT_HANDLED ? r : slow(op_##d, self, NULL, SLOW_DUNDER);       \
   }
 EW_UNARY(EW_UNARY_METHOD)

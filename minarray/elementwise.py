@@ -299,10 +299,9 @@ def _unary(name: str, doc: str) -> UnaryFunction:
     cache = _CACHES.setdefault(name, {})
 
     def f(x: NDArray, /, *, out: NDArray | None = None) -> NDArray:
-        if out is None:
-            r: NDArray | None = _ewfast(op, x)
-            if r is not None:
-                return r
+        r: NDArray | None = _ewfast(op, out, x)
+        if r is not None:
+            return r
         res: NDArray = _call(name, op, cache, (x,), out, False)
         return res
 
@@ -316,10 +315,9 @@ def _binary(name: str, doc: str) -> BinaryFunction:
     cache = _CACHES.setdefault(name, {})
 
     def f(x1: Operand, x2: Operand, /, *, out: NDArray | None = None) -> NDArray:
-        if out is None:
-            r: NDArray | None = _ewfast(op, x1, x2)
-            if r is not None:
-                return r
+        r: NDArray | None = _ewfast(op, out, x1, x2)
+        if r is not None:
+            return r
         res: NDArray = _call(name, op, cache, (x1, x2), out, False)
         return res
 
