@@ -553,7 +553,7 @@ MA_FASTCALL(py_ew_learn) {
     if (v[i] == -1 && PyErr_Occurred()) return NULL;
   }
   if (v[0] < 0 || v[0] >= ma_ew_nops || v[0] >= EW_MAXOPS || v[1] < 0 || v[1] >= MA_NTYPES ||
-      v[2] < 0 || v[2] >= MA_NTYPES + EW_NKINDS || v[3] < 0 || v[3] >= MA_NTYPES ||
+      v[2] < 0 || v[2] >= MA_NTYPES + EW_NKINDS || v[3] < 0 || v[3] > 100 ||
       !find_sig(&ma_ew_ops[v[0]], (int)v[3]))
     return PyErr_Format(PyExc_ValueError, "ew_learn: bad entry");
   learned[v[0]][v[1]][v[2]] = (int8_t)(v[3] + 1);

@@ -13,7 +13,9 @@
  * error (integer power with a negative exponent). */
 typedef struct {
   ma_loop loop;
-  int type; /* the loop type the Python layer selects it by */
+  int type; /* the loop type the Python layer selects it by: an ma_type, or
+              * MA_NTYPES + k for special mixed loops (int64 vs uint64
+              * comparisons: k = 0 for (int64, uint64), 1 for (uint64, int64)) */
   int out;
   int in[3];
 } ma_ew_sig;

@@ -96,6 +96,7 @@ _LOGICAL = {"logical_and", "logical_or", "logical_xor", "logical_not"}
 _COMPARISONS = {"equal", "not_equal", "less", "less_equal", "greater", "greater_equal"}
 _WEAK: dict[type, Scalar] = {bool: True, int: 0, float: 0.0, complex: 0j}
 _KIND_RANK = {"b": 0, "u": 1, "i": 2, "f": 3, "c": 4}
+_MIXED_INT_U = len(_TYPES)  # the loop type of int64-vs-uint64 comparisons (gen_elementwise.py)
 
 # c_strides per shape, so allocating a result does not loop in Python.
 _CSTRIDES: dict[tuple[int, ...], tuple[int, ...]] = {(): ()}
@@ -148,6 +149,10 @@ def _resolve(name: str, keys: tuple[Any, ...]) -> tuple[int, DType]:
         common = _dt.result_type(*dts)
     loops = _LOOPS[name]
     ct = _TID[common]
+    if name in _COMPARISONS and len(keys) == 2 and {keys[0], keys[1]} == {_dt.int64, _dt.uint64}:
+        # exact int64/uint64 comparison loops instead of float64 (NumPy 2)
+        t = _MIXED_INT_U if keys[0] is _dt.int64 else _MIXED_INT_U + 1
+        return t, _dt.bool
     if name in _LOGICAL:
         t = _TID[_dt.bool]
     elif name == "divide" and common.kind in "biu":

@@ -497,10 +497,15 @@ def test_integer_pow_negative_exponent_raises() -> None:
     assert to_numpy(a**3).tolist() == [8, 27]
 
 
-def test_int64_uint64_promote_to_float64() -> None:
-    a = ma.asarray(np.array([2**62], dtype=np.int64))
-    b = ma.asarray(np.array([3], dtype=np.uint64))
+def test_int64_uint64_promote_to_float64_but_compare_exactly() -> None:
+    a_np = np.array([2**63 - 1, -1, 0, 5, -(2**63)], dtype=np.int64)
+    b_np = np.array([2**63, 2**64 - 1, 0, 5, 0], dtype=np.uint64)
+    a, b = ma.asarray(a_np), ma.asarray(b_np)
     assert (a + b).dtype == ma.float64
+    for name in ["equal", "not_equal", "less", "less_equal", "greater", "greater_equal"]:
+        # in float64, 2**63 - 1 and 2**63 would be equal
+        assert_same(to_numpy(getattr(ma, name)(a, b)), np_fn(name)(a_np, b_np), what=name)
+        assert_same(to_numpy(getattr(ma, name)(b, a)), np_fn(name)(b_np, a_np), what=name)
 
 
 # ---- errors -----------------------------------------------------------------------------------
