@@ -392,124 +392,168 @@ static int same_shape(PyObject *s1, PyObject *s2) {
   return 1;
 }
 
-/* A new NDArray over handle `h` (stolen) with the shape of `like`. */
-static PyObject *wrap_result(PyObject *h, PyObject *like, int out_tid) {
-  PyObject *o = nd_type->tp_alloc(nd_type, 0);
-  if (!o) {
-    Py_DECREF(h);
-    return NULL;
-  }
-  ma_array *r = (ma_array *)PyCapsule_GetPointer(h, MA_HANDLE_NAME);
-  ma_array *a = (ma_array *)PyCapsule_GetPointer(SLOT(like, off_h), MA_HANDLE_NAME);
-  PyObject *strides = SLOT(like, off_strides);
-  int same = r->t.ndim == a->t.ndim;
-  for (int i = 0; same && i < r->t.ndim; i++) same = r->t.strides[i] == a->t.strides[i];
-  if (same) {
-    Py_INCREF(strides);
-  } else {
-    strides = PyTuple_New(r->t.ndim);
-    if (!strides) {
-      Py_DECREF(h);
-      Py_DECREF(o);
+static PyObject *dims_tuple(int nd, const int64_t *v) {
+  PyObject *t = PyTuple_New(nd);
+  if (!t) return NULL;
+  for (int i = 0; i < nd; i++) {
+    PyObject *x = PyLong_FromLongLong(v[i]);
+    if (!x) {
+      Py_DECREF(t);
       return NULL;
     }
-    for (int i = 0; i < r->t.ndim; i++)
-      PyTuple_SET_ITEM(strides, i, PyLong_FromLongLong(r->t.strides[i]));
+    PyTuple_SET_ITEM(t, i, x);
+  }
+  return t;
+}
+
+/* `t` (a tuple of ints) equals v[0..nd) */
+static int tuple_is(PyObject *t, int nd, const int64_t *v) {
+  if (PyTuple_GET_SIZE(t) != nd) return 0;
+  for (int i = 0; i < nd; i++)
+    if (PyLong_AsLongLong(PyTuple_GET_ITEM(t, i)) != v[i]) return 0;
+  return 1;
+}
+
+/* A new NDArray over handle `h` (stolen); its shape and strides tuples are
+ * those of the array `like` when they match (no new tuples), else new. */
+static PyObject *wrap_result(PyObject *h, PyObject *like, int out_tid) {
+  ma_array *r = (ma_array *)PyCapsule_GetPointer(h, MA_HANDLE_NAME);
+  PyObject *shape = NULL, *strides = NULL;
+  if (like) {
+    ma_array *a = (ma_array *)PyCapsule_GetPointer(SLOT(like, off_h), MA_HANDLE_NAME);
+    int nd = r->t.ndim;
+    if (a->t.ndim == nd && memcmp(a->t.shape, r->t.shape, (size_t)nd * sizeof(int64_t)) == 0) {
+      shape = Py_NewRef(SLOT(like, off_shape));
+      if (memcmp(a->t.strides, r->t.strides, (size_t)nd * sizeof(int64_t)) == 0)
+        strides = Py_NewRef(SLOT(like, off_strides));
+    }
+  }
+  if (!shape) shape = dims_tuple(r->t.ndim, r->t.shape);
+  if (shape && !strides) strides = dims_tuple(r->t.ndim, r->t.strides);
+  PyObject *o = shape && strides ? nd_type->tp_alloc(nd_type, 0) : NULL;
+  if (!o) {
+    Py_DECREF(h);
+    Py_XDECREF(shape);
+    Py_XDECREF(strides);
+    return NULL;
   }
   SLOT(o, off_h) = h;
-  SLOT(o, off_shape) = Py_NewRef(SLOT(like, off_shape));
+  SLOT(o, off_shape) = shape;
   SLOT(o, off_strides) = strides;
   SLOT(o, off_dtype) = Py_NewRef(dtype_objs[out_tid]);
   SLOT(o, off_base) = Py_NewRef(Py_None);
   return o;
 }
 
-/* Can `out` (any object) take the result of loop `sig` as the fast path's
- * out=: an exact NDArray of the operands' shape and the loop's result dtype
- * (anything else, casting included, is checked by the Python layer). */
-static int fast_out_ok(PyObject *out, PyObject *like, const ma_ew_sig *sig) {
-  return Py_IS_TYPE(out, nd_type) && tid_of(SLOT(out, off_dtype)) == sig->out &&
-         same_shape(SLOT(out, off_shape), SLOT(like, off_shape));
+/* An operand as the fast path sees it: its handle (or the Python scalar
+ * itself), its key in `learned` (type id, or MA_NTYPES + scalar kind) and
+ * the NDArray (NULL for a scalar).  0 when it is neither. */
+typedef struct {
+  PyObject *h, *arr;
+  int key;
+} fast_operand;
+
+static int decode(PyObject *x, fast_operand *o) {
+  if (Py_IS_TYPE(x, nd_type)) {
+    o->key = tid_of(SLOT(x, off_dtype));
+    o->h = SLOT(x, off_h);
+    o->arr = x;
+    return o->key >= 0;
+  }
+  int k = scalar_kind(x);
+  if (k < 0) return 0;
+  o->key = MA_NTYPES + k;
+  o->h = x;
+  o->arr = NULL;
+  return 1;
 }
 
-/* op(x1, x2) -> result, NULL (error) or NOT_HANDLED.  A non-NULL `out`
- * receives the result (x1 itself for the in-place operators). */
-static PyObject *fast_binary(int opi, PyObject *x1, PyObject *x2, PyObject *out) {
-  int inplace = out == x1;
-  if (!nd_type || opi < 0) return NOT_HANDLED;
-  PyObject *in[2], *like;
-  int t, key, lt;
-  if (Py_IS_TYPE(x1, nd_type)) {
-    t = tid_of(SLOT(x1, off_dtype));
-    in[0] = SLOT(x1, off_h);
-    like = x1;
-    if (Py_IS_TYPE(x2, nd_type)) {
-      if (!same_shape(SLOT(x1, off_shape), SLOT(x2, off_shape))) return NOT_HANDLED;
-      key = tid_of(SLOT(x2, off_dtype));
-      in[1] = SLOT(x2, off_h);
-    } else {
-      int k = scalar_kind(x2);
-      if (k < 0) return NOT_HANDLED;
-      key = MA_NTYPES + k;
-      in[1] = x2;
-    }
-  } else if (Py_IS_TYPE(x2, nd_type) && !inplace) {
-    int k = scalar_kind(x1);
-    if (k < 0) return NOT_HANDLED;
-    t = tid_of(SLOT(x2, off_dtype));
-    key = MA_NTYPES + k;
-    in[0] = x1;
-    in[1] = SLOT(x2, off_h);
-    like = x2;
-  } else {
-    return NOT_HANDLED;
-  }
-  if (t < 0 || key < 0 || !(lt = learned[opi][t][key])) return NOT_HANDLED;
+/* The learned loop for value operands a, b (at least one an array). */
+static const ma_ew_sig *learned_sig(int opi, const fast_operand *a, const fast_operand *b) {
+  int lt;
+  if (a->arr)
+    lt = learned[opi][a->key][b->key];
+  else if (b->arr)
+    lt = learned[opi][b->key][a->key]; /* resolution is symmetric */
+  else
+    return NULL;
+  return lt ? find_sig(&ma_ew_ops[opi], lt - 1) : NULL;
+}
+
+/* Run `sig` on inputs `in` into `out` (NULL: allocate); the result array,
+ * NULL (error) or NOT_HANDLED.  `like` is an input array of the result's
+ * shape, or NULL.  A Python int out of its dtype's range hands the call to
+ * the Python layer, which raises OverflowError or answers a comparison. */
+static PyObject *fast_run(int opi, const ma_ew_sig *sig, PyObject *const *in, int nin, PyObject *out,
+                          PyObject *like) {
   const ma_ew_op *op = &ma_ew_ops[opi];
-  const ma_ew_sig *sig = find_sig(op, lt - 1);
   if (out) {
-    if (!fast_out_ok(out, like, sig)) return NOT_HANDLED;
-    PyObject *r = ew_run(op, sig, SLOT(out, off_h), in, 2);
-    if (!r) {
-      if (PyErr_ExceptionMatches(PyExc_OverflowError)) {
-        PyErr_Clear();
-        return NOT_HANDLED;
-      }
-      return NULL;
-    }
-    Py_DECREF(r);
-    return Py_NewRef(out);
+    /* out= of exactly the operands' shape and the loop's result dtype;
+     * anything else (casts, broadcasting into out) is the Python layer's */
+    if (!like || !Py_IS_TYPE(out, nd_type) || tid_of(SLOT(out, off_dtype)) != sig->out ||
+        !same_shape(SLOT(out, off_shape), SLOT(like, off_shape)))
+      return NOT_HANDLED;
   }
-  PyObject *h = ew_run(op, sig, NULL, in, 2);
-  if (!h) {
-    /* a Python int out of the dtype's range: Python raises or, for a
-     * comparison, answers */
+  PyObject *r = ew_run(op, sig, out ? SLOT(out, off_h) : NULL, in, nin);
+  if (!r) {
     if (PyErr_ExceptionMatches(PyExc_OverflowError)) {
       PyErr_Clear();
       return NOT_HANDLED;
     }
     return NULL;
   }
-  return wrap_result(h, like, sig->out);
+  if (out) {
+    Py_DECREF(r);
+    return Py_NewRef(out);
+  }
+  return wrap_result(r, like, sig->out);
+}
+
+/* The array among `ops` whose shape every array operand shares, or NULL
+ * when the arrays' shapes differ (the result is then their broadcast). */
+static PyObject *common_like(const fast_operand *ops, int n) {
+  PyObject *like = NULL;
+  for (int k = 0; k < n; k++) {
+    if (!ops[k].arr) continue;
+    if (!like)
+      like = ops[k].arr;
+    else if (!same_shape(SLOT(like, off_shape), SLOT(ops[k].arr, off_shape)))
+      return NULL;
+  }
+  return like;
+}
+
+/* op(x1, x2) -> result, NULL (error) or NOT_HANDLED.  A non-NULL `out`
+ * receives the result (x1 itself for the in-place operators). */
+static PyObject *fast_binary(int opi, PyObject *x1, PyObject *x2, PyObject *out) {
+  fast_operand o[2];
+  if (!nd_type || opi < 0 || !decode(x1, &o[0]) || !decode(x2, &o[1])) return NOT_HANDLED;
+  if (out == x1 && !o[0].arr) return NOT_HANDLED;
+  const ma_ew_sig *sig = learned_sig(opi, &o[0], &o[1]);
+  if (!sig) return NOT_HANDLED;
+  PyObject *in[2] = {o[0].h, o[1].h};
+  return fast_run(opi, sig, in, 2, out, common_like(o, 2));
 }
 
 static PyObject *fast_unary(int opi, PyObject *x, PyObject *out) {
   if (!nd_type || opi < 0 || !Py_IS_TYPE(x, nd_type)) return NOT_HANDLED;
   int t = tid_of(SLOT(x, off_dtype)), lt;
   if (t < 0 || !(lt = learned[opi][t][0])) return NOT_HANDLED;
-  const ma_ew_op *op = &ma_ew_ops[opi];
-  const ma_ew_sig *sig = find_sig(op, lt - 1);
+  const ma_ew_sig *sig = find_sig(&ma_ew_ops[opi], lt - 1);
   PyObject *in[1] = {SLOT(x, off_h)};
-  if (out) {
-    if (!fast_out_ok(out, x, sig)) return NOT_HANDLED;
-    PyObject *r = ew_run(op, sig, SLOT(out, off_h), in, 1);
-    if (!r) return NULL;
-    Py_DECREF(r);
-    return Py_NewRef(out);
-  }
-  PyObject *h = ew_run(op, sig, NULL, in, 1);
-  if (!h) return NULL;
-  return wrap_result(h, x, sig->out);
+  return fast_run(opi, sig, in, 1, out, x);
+}
+
+/* where(cond, x1, x2): cond an NDArray of any dtype (cast to bool in C). */
+static PyObject *fast_where(int opi, PyObject *c, PyObject *x1, PyObject *x2, PyObject *out) {
+  fast_operand o[3];
+  if (!nd_type || !Py_IS_TYPE(c, nd_type) || !decode(c, &o[0]) || !decode(x1, &o[1]) ||
+      !decode(x2, &o[2]))
+    return NOT_HANDLED;
+  const ma_ew_sig *sig = learned_sig(opi, &o[1], &o[2]);
+  if (!sig) return NOT_HANDLED;
+  PyObject *in[3] = {o[0].h, o[1].h, o[2].h};
+  return fast_run(opi, sig, in, 3, out, common_like(o, 3));
 }
 
 static PyObject *slow(int opi, PyObject *x1, PyObject *x2, int mode) {
@@ -525,19 +569,22 @@ static PyObject *slow(int opi, PyObject *x1, PyObject *x2, int mode) {
   return r;
 }
 
-/* ewfast(op, out, x1[, x2]) -> the result, or None when the fast path does
- * not apply (the caller then takes the general path); `out` None allocates */
+/* ewfast(op, out, x1[, x2[, x3]]) -> the result, or None when the fast
+ * path does not apply (the caller then takes the general path); `out` None
+ * allocates */
 MA_FASTCALL(py_ewfast) {
   (void)self;
-  if (nargs != 3 && nargs != 4) {
-    PyErr_SetString(PyExc_TypeError, "ewfast(op, out, x1[, x2])");
+  if (nargs < 3 || nargs > 5) {
+    PyErr_SetString(PyExc_TypeError, "ewfast(op, out, x1[, x2[, x3]])");
     return NULL;
   }
   int opi = (int)PyLong_AsLong(args[0]);
   if (opi == -1 && PyErr_Occurred()) return NULL;
   if (opi < 0 || opi >= ma_ew_nops) return PyErr_Format(PyExc_ValueError, "no elementwise op %d", opi);
   PyObject *out = args[1] == Py_None ? NULL : args[1];
-  PyObject *r = nargs == 3 ? fast_unary(opi, args[2], out) : fast_binary(opi, args[2], args[3], out);
+  PyObject *r = nargs == 3   ? fast_unary(opi, args[2], out)
+                : nargs == 4 ? fast_binary(opi, args[2], args[3], out)
+                             : fast_where(opi, args[2], args[3], args[4], out);
   if (r == NOT_HANDLED) Py_RETURN_NONE;
   return r;
 }

@@ -288,6 +288,8 @@ def _teach(op: int, key: tuple[Any, ...], loop: int) -> None:
     """Record a resolved loop in the C fast path's table (csrc/elementwise.c)
     for the operand combinations it handles: one array, two arrays, or an
     array and a Python scalar on either side."""
+    if len(key) == 3 and isinstance(key[0], DType):  # where: the values decide
+        key = key[1:]
     if len(key) == 1 and isinstance(key[0], DType):
         core.ew_learn(op, _TID[key[0]], 0, loop)
     elif len(key) == 2:
@@ -449,10 +451,14 @@ def clip(x: NDArray, /, min: Operand | None = None, max: Operand | None = None, 
 def where(condition: Operand, x1: Operand, x2: Operand, /, *, out: NDArray | None = None) -> NDArray:
     """Elements of ``x1`` where ``condition`` is true, else of ``x2`` (all
     three broadcast; the values promote like a binary operation)."""
-    res: NDArray = _call("where", _OPID["where"], _WHERE_CACHE, (condition, x1, x2), out, False)
+    r: NDArray | None = _ewfast(_WHERE, out, condition, x1, x2)
+    if r is not None:
+        return r
+    res: NDArray = _call("where", _WHERE, _WHERE_CACHE, (condition, x1, x2), out, False)
     return res
 
 
+_WHERE = _OPID["where"]
 _WHERE_CACHE: dict[tuple[Any, ...], tuple[int, DType]] = {}
 
 
