@@ -63,12 +63,14 @@ class Flags:
 
 
 def _is_contiguous(shape: Shape, strides: Shape, reverse: bool) -> bool:
+    """C- (or with ``reverse``, Fortran-) contiguity as NumPy defines it:
+    size-1 axes may have any stride and an empty array is contiguous."""
+    if 0 in shape:
+        return True
     expected = 1
     dims = range(len(shape)) if reverse else range(len(shape) - 1, -1, -1)
     for i in dims:
         n = shape[i]
-        if n == 0:
-            return True
         if n != 1 and strides[i] != expected:
             return False
         expected *= n
@@ -246,12 +248,22 @@ class NDArray:
         return views.reshape(self, shape, copy=copy)
 
     def ravel(self) -> NDArray:
+        """A 1-d view when the array is C-contiguous, else a 1-d copy (NumPy's
+        rule: ``reshape(-1)`` gives a view in more cases)."""
         from minarray import views
 
-        return views.reshape(self, (-1,))
+        if _is_contiguous(self._shape, self._strides, reverse=False):
+            return views.reshape(self, (-1,))
+        return self.flatten()
 
     def flatten(self) -> NDArray:
-        return self.copy().reshape(-1)
+        """A new 1-d C-contiguous copy that owns its memory (``base`` None)."""
+        d = self._dtype
+        out = NDArray._empty((self.size,), d)
+        # copy in C order through a view of out's memory with self's shape
+        h = core.view(out._h, 0, self._shape, c_strides(self._shape), d.code, d.bits, False)
+        core.copyto(h, self._h)
+        return out
 
     def squeeze(self, axis: int | tuple[int, ...] | None = None) -> NDArray:
         from minarray import views
