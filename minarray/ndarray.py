@@ -15,11 +15,14 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, SupportsIndex
 
 from minarray import dtypes as _dt
+from minarray._dldevice import CPU_DEVICE, DLDeviceType
 from minarray._native import core
 from minarray.dtypes import DType
 
 if TYPE_CHECKING:
-    from types import CapsuleType, ModuleType
+    from types import ModuleType
+
+    from typing_extensions import CapsuleType
 
 __all__ = ["NDArray", "Flags"]
 
@@ -442,6 +445,44 @@ class NDArray:
         def __ge__(self, other: Any) -> NDArray: ...
         def __eq__(self, other: Any) -> NDArray: ...  # type: ignore[override]
         def __ne__(self, other: Any) -> NDArray: ...  # type: ignore[override]
+
+    # ---- DLPack (csrc/dlpack.c does the work; minarray/dlpack.py explains) --
+    def __dlpack__(
+        self,
+        /,
+        *,
+        stream: int | None = None,
+        max_version: tuple[int, int] | None = None,
+        dl_device: tuple[int, int] | None = None,
+        copy: bool | None = None,
+    ) -> CapsuleType:
+        """Export as a DLPack capsule (Array API ``array.__dlpack__``).
+
+        ``max_version`` None (or major 0) gives a legacy ``"dltensor"``
+        capsule, major >= 1 a ``"dltensor_versioned"`` one carrying DLPack
+        1.3.  ``stream`` must be None (CPU).  ``dl_device`` other than
+        ``(1, 0)`` raises BufferError.  ``copy=True`` exports a fresh copy
+        (flag IS_COPIED); otherwise the capsule shares this array's memory
+        and keeps it alive.  A read-only array exports with READ_ONLY, and
+        refuses a legacy export (BufferError)."""
+        return core.dlpack_export(self._h, stream, max_version, dl_device, copy)  # type: ignore[no-any-return]
+
+    def __dlpack_device__(self) -> tuple[DLDeviceType, int]:
+        """``(DLDeviceType.CPU, 0)``: minarray arrays live on the CPU."""
+        return CPU_DEVICE
+
+    # ---- operators (delegate to the Array API functions) -----------------
+    def __pos__(self) -> NDArray:
+        return _ew().positive(self)
+
+    def __neg__(self) -> NDArray:
+        return _ew().negative(self)
+
+    def __abs__(self) -> NDArray:
+        return _ew().abs(self)
+
+    def __invert__(self) -> NDArray:
+        return _ew().bitwise_invert(self)
 
     def __matmul__(self, other: Any) -> NDArray:
         from minarray import linalg
