@@ -539,14 +539,21 @@ static const DLPackExchangeAPI *exchange_api_of(PyTypeObject *tp) {
 
 /* Import through the exchange API.  Returns the array, or NULL with an
  * error set, or NULL with *fallback set when the capsule route must be
- * taken instead (the tensor is not on a CPU-accessible device and the
- * caller asked for the CPU: only __dlpack__ can ask the producer to copy). */
+ * taken instead:
+ *  - the call failed: __dlpack__ gives the producer's own, well-formed
+ *    error (PyTorch's C API raises raw C++ errors for e.g. sparse tensors)
+ *    or succeeds;
+ *  - the tensor is complex: PyTorch 2.13's C API exports a tensor with the
+ *    lazy-conjugation bit as if it were not conjugated (wrong values),
+ *    while its __dlpack__ refuses one; DLPack cannot describe such a view;
+ *  - the tensor is not on a CPU-accessible device and the caller asked for
+ *    the CPU: only __dlpack__ can ask the producer to copy. */
 static ma_array *import_via_api(const DLPackExchangeAPI *api, PyObject *x, int want_cpu, int any_device,
                                 int *copied, int *fallback) {
   DLManagedTensorVersioned *m = NULL;
   if (api->managed_tensor_from_py_object_no_sync((void *)x, &m) != 0 || !m) {
-    if (!PyErr_Occurred())
-      PyErr_SetString(PyExc_BufferError, "the producer's DLPack exchange API failed without an error");
+    PyErr_Clear();
+    *fallback = 1;
     return NULL;
   }
   if (m->version.major != DLPACK_MAJOR_VERSION) {
@@ -555,7 +562,8 @@ static ma_array *import_via_api(const DLPackExchangeAPI *api, PyObject *x, int w
     if (m->deleter) KEEPING_ERROR(m->deleter(m));
     return NULL;
   }
-  if (want_cpu && !cpu_accessible(m->dl_tensor.device.device_type)) {
+  if (m->dl_tensor.dtype.code == kDLComplex ||
+      (want_cpu && !cpu_accessible(m->dl_tensor.device.device_type))) {
     if (m->deleter) m->deleter(m);
     *fallback = 1;
     return NULL;

@@ -92,7 +92,7 @@ class Library:
     negative_strides: bool = True
     strided_import: bool = True  # False: imports only compact (maybe permuted) layouts
     dtypes: frozenset[str] = frozenset(DTYPES)
-    consumes_legacy_writable: bool = True
+    views_in_numpy: bool = False  # build the layout in NumPy, then convert
     notes: list[str] = field(default_factory=list)
 
 
@@ -177,9 +177,10 @@ def _jax_lib() -> Library:
         return _np().asarray(x)
 
     lib = Library("jax", make, lambda x, k: x[k], lambda x, p: jnp.transpose(x, p), jnp.from_dlpack,
-                  to_numpy, None, dtypes=dtypes, strided_import=False)
-    # JAX copies on import, so a view is never expected; its own views are
-    # copies too, so producer layouts are whatever XLA gives back.
+                  to_numpy, None, dtypes=dtypes, strided_import=False, views_in_numpy=True)
+    # JAX copies on import, so a view is never expected; its own "views" are
+    # copies too (each compiled once per shape: slow), so the layout is made
+    # in NumPy and JAX holds whatever compact copy it makes of it.
     lib.notes.append("JAX copies on import, imports only compact layouts"
                      + ("" if x64 else ", and has 64-bit types only with jax_enable_x64"))
     return lib
@@ -198,7 +199,7 @@ def _pydlpack_lib() -> Library:
     # pydlpack is a producer: views are taken in NumPy, then wrapped.
     return Library("pydlpack", make, lambda a, k: a[k], lambda a, p: a.transpose(p), None,
                    lambda a: a, lambda a: a.__array_interface__["data"][0],
-                   dtypes=frozenset(DTYPES) - {"bfloat16"}, consumes_legacy_writable=False)
+                   dtypes=frozenset(DTYPES) - {"bfloat16"})
 
 
 _FACTORIES: dict[str, tuple[str, Callable[[], Library]]] = {
@@ -239,8 +240,12 @@ def _build(lib: Library, case: Case, dtype: str) -> tuple[Any, Any]:
     if dtype not in lib.dtypes:
         raise Unsupported(f"{lib.name} has no DLPack {dtype}")
     ref = _ref_base(case.shape, dtype)
-    x = lib.make(ref, dtype)
     np = _np()
+    if lib.views_in_numpy:
+        for op, arg in case.ops:
+            ref = ref[arg] if op == "index" else np.transpose(ref, arg)
+        return lib.make(ref, dtype), ref
+    x = lib.make(ref, dtype)
     for op, arg in case.ops:
         if op == "index":
             x, ref = lib.index(x, arg), ref[arg]
