@@ -13,8 +13,6 @@ import ctypes
 import threading
 from typing import Any
 
-import numpy as np
-
 from minarray._native import ffi
 
 _PyCapsule_New = ctypes.PYFUNCTYPE(ctypes.py_object, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p)(

@@ -22,7 +22,7 @@ PAIRS = [("minarray", "minarray")] + [("minarray", o) for o in OTHERS if o != "p
 
 
 def test_every_installed_library_is_in_the_matrix() -> None:
-    import importlib.util  # noqa: F401 (find_spec)
+    import importlib.util
 
     for name, module in (("numpy", "numpy"), ("torch", "torch"), ("jax", "jax"), ("pydlpack", "dlpack")):
         assert (name in LIBS) == (importlib.util.find_spec(module) is not None)

@@ -187,8 +187,6 @@ def _jax_lib() -> Library:
 
 
 def _pydlpack_lib() -> Library:
-    import dlpack
-
     np = _np()
 
     def make(ref: Any, dtype: str) -> Any:
