@@ -115,6 +115,7 @@ ffi.set_source(
     # cffi defaults to the limited API, which lacks METH_FASTCALL and the
     # vectorcall protocol the installed functions use.
     define_macros=[("_CFFI_NO_LIMITED_API", None)],
+    py_limited_api=False,  # so the built file is not tagged abi3 either
     extra_compile_args=compile_args,
     extra_link_args=link_args,
     libraries=["m"],
