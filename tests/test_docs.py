@@ -248,6 +248,25 @@ def test_page_examples_run(path: Path) -> None:
         pytest.fail("\n\n".join(failures), pytrace=False)
 
 
+# ---- references to the source tree -----------------------------------------
+
+SOURCE_REF = re.compile(r"`((?:csrc|minarray|tests|benchmarks)/[\w/.-]+\.(?:py|c|h))(?:::(\w+))?`")
+
+
+def test_cited_files_and_tests_exist() -> None:
+    """Every `path` and `tests/file.py::test_name` the docs cite exists, so
+    the guide cannot point at a file or a test that was renamed away."""
+    problems = []
+    for page in pages():
+        for m in SOURCE_REF.finditer(page.read_text()):
+            path, name = ROOT / m.group(1), m.group(2)
+            if not path.is_file():
+                problems.append(f"{_page_id(page)} cites {m.group(1)}, which does not exist")
+            elif name and not re.search(rf"^\s*(?:async\s+)?(?:def|class)\s+{name}\b", path.read_text(), re.M):
+                problems.append(f"{_page_id(page)} cites {m.group(0)}, which {m.group(1)} does not define")
+    assert not problems, "\n".join(problems)
+
+
 # ---- the collector itself ---------------------------------------------------
 
 SAMPLE = """\
