@@ -137,8 +137,8 @@ def _comparable(value: Any) -> Any:
         return ("dtype", str(np.dtype(value)) if not isinstance(value, ma.DType) else value.name)
     if isinstance(value, ma.NDArray):
         return np.asarray(value)
-    if isinstance(value, (list, tuple)):
-        return type(value)(_comparable(v) for v in value)
+    if isinstance(value, (list, tuple)):  # named tuples (unique_counts) compare as tuples
+        return [_comparable(v) for v in value] if isinstance(value, list) else tuple(_comparable(v) for v in value)
     return value
 
 
