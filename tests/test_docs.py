@@ -285,6 +285,20 @@ def test_cited_files_and_tests_exist() -> None:
     assert not problems, "\n".join(problems)
 
 
+C_NAME_REF = re.compile(r"`(\w+)`,? in `((?:csrc|minarray)/[\w/.-]+\.(?:py|c|h))`")
+
+
+def test_cited_c_and_python_names_exist() -> None:
+    """"`name` in `csrc/file.c`": the file still defines or uses that name."""
+    problems = []
+    for page in pages():
+        for m in C_NAME_REF.finditer(page.read_text()):
+            name, path = m.group(1), ROOT / m.group(2)
+            if not path.is_file() or not re.search(rf"\b{name}\b", path.read_text()):
+                problems.append(f"{_page_id(page)}: {m.group(2)} has no {name}")
+    assert not problems, "\n".join(problems)
+
+
 # ---- the collector itself ---------------------------------------------------
 
 SAMPLE = """\
