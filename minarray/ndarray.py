@@ -361,33 +361,46 @@ class NDArray:
     # ---- NumPy interop -----------------------------------------------------
     @property
     def __array_interface__(self) -> dict[str, Any]:
+        """NumPy's array interface (version 3): NumPy wraps the memory
+        without copying.  bfloat16 has no typestr NumPy knows, so it has no
+        interface (AttributeError: NumPy then calls ``__array__``)."""
         d = self._dtype
         if not d.typestr:
-            raise TypeError(f"{d} has no NumPy array-interface type; use DLPack (np.from_dlpack) instead")
-        n = d.itemsize
-        contiguous = _is_contiguous(self._shape, self._strides, reverse=False)
+            raise AttributeError(f"{d} has no array-interface typestr; use np.asarray (needs ml_dtypes) or DLPack")
+        return self._interface(d.typestr)
+
+    def _interface(self, typestr: str) -> dict[str, Any]:
+        n = self._dtype.itemsize
+        # None means C order to NumPy: only when the strides are exactly C's
+        # (a contiguous array may have other strides on size-1 axes)
+        canonical = self._strides == c_strides(self._shape)
         return {
             "version": 3,
             "shape": self._shape,
-            "typestr": d.typestr,
+            "typestr": typestr,
             "data": (int(core.data_ptr(self._h)), bool(core.is_readonly(self._h))),
-            "strides": None if contiguous else tuple(s * n for s in self._strides),
-            "descr": [("", d.typestr)],
+            "strides": None if canonical else tuple(s * n for s in self._strides),
+            "descr": [("", typestr)],
         }
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> Any:
+        """``numpy.asarray(x)``: a NumPy array over the same memory (NumPy
+        2's ``copy=`` keyword: True copies, False raises ValueError when a
+        dtype conversion would need a copy).  bfloat16 arrays come back as
+        ml_dtypes' bfloat16, still without a copy."""
         import numpy as np
 
         if self._dtype is _dt.bfloat16:
-            arr = np.from_dlpack(self) if copy is not True else np.from_dlpack(self, copy=True)
+            bf16 = self._dtype.numpy  # TypeError without ml_dtypes, saying so
+            arr = np.asarray(_ArrayInterfaceView(self, "<u2")).view(bf16)
         else:
-            arr = np.asarray(_ArrayInterfaceView(self))
-            if copy:
-                arr = arr.copy()
+            arr = np.asarray(_ArrayInterfaceView(self, self._dtype.typestr))
         if dtype is not None and np.dtype(dtype) != arr.dtype:
             if copy is False:
-                raise ValueError(f"converting {self._dtype} to {dtype} needs a copy, but copy=False")
-            arr = arr.astype(dtype)
+                raise ValueError(f"converting {self._dtype} to {np.dtype(dtype)} needs a copy, but copy=False")
+            return arr.astype(dtype)
+        if copy:
+            return arr.copy()
         return arr
 
     # ---- operators (delegate to the Array API functions) -----------------
@@ -415,14 +428,14 @@ class NDArray:
 
 
 class _ArrayInterfaceView:
-    """Presents an NDArray's ``__array_interface__`` to NumPy while keeping
-    the array alive (NumPy stores this object as the result's base)."""
+    """Presents an NDArray's array interface to NumPy while keeping the
+    array alive (NumPy stores this object as the result's base)."""
 
-    __slots__ = ("_a", "__array_interface__")
+    __slots__ = ("__array_interface__", "_a")
 
-    def __init__(self, a: NDArray) -> None:
+    def __init__(self, a: NDArray, typestr: str) -> None:
         self._a = a
-        self.__array_interface__ = a.__array_interface__
+        self.__array_interface__ = a._interface(typestr)
 
 
 def _ew() -> Any:
