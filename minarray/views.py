@@ -19,6 +19,10 @@ __all__ = [
 ]
 
 
+# The largest array size in bytes (csrc/buffer.c keeps byte offsets in int64).
+_MAX_BYTES = (2**63 - 1) // 2
+
+
 def normalize_axis(axis: Any, ndim: int, what: str = "axis") -> int:
     """An axis index in [0, ndim); IndexError outside [-ndim, ndim) (Array API)."""
     try:
@@ -69,6 +73,8 @@ def broadcast_to(x: NDArray, /, shape: Sequence[int]) -> NDArray:
         raise ValueError(f"negative dimensions are not allowed in shape {shape}")
     if len(shape) < x.ndim or any(n != xn and xn != 1 for n, xn in zip(shape[len(shape) - x.ndim:], x.shape)):
         raise ValueError(f"cannot broadcast an array of shape {x.shape} to shape {shape}")
+    if math.prod(n for n in shape if n) * x.itemsize > _MAX_BYTES:
+        raise ValueError(f"cannot broadcast to shape {shape}: the array would be too big to address")
     pad = len(shape) - x.ndim
     strides = [0] * pad
     for xn, s in zip(x.shape, x._strides):
