@@ -309,10 +309,9 @@ class NDArray:
         return self._shape[0]
 
     def __iter__(self) -> Iterator[NDArray]:
-        if not self._shape:
+        if not self._shape:  # checked now, not at the first next()
             raise TypeError("iteration over a 0-d array")
-        for i in range(self._shape[0]):
-            yield self[i]
+        return (self[i] for i in range(self._shape[0]))
 
     def _scalar(self, kind: str) -> Any:
         if self.size != 1:
