@@ -77,5 +77,5 @@ def from_buffer(obj: Any) -> NDArray:
     dtype = _FORMATS.get(fmt)
     if dtype is None or dtype.itemsize != m.itemsize:
         raise TypeError(f"unsupported buffer format {m.format!r}")
-    h, shape, el, readonly = core.wrap_buffer(obj, dtype.code, dtype.bits)
+    h, shape, el, _readonly = core.wrap_buffer(obj, dtype.code, dtype.bits)
     return NDArray._new(h, shape, el, dtype, obj)

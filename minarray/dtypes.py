@@ -9,7 +9,7 @@ where it leaves mixed kinds open (integer with float, signed with unsigned
 from __future__ import annotations
 
 import enum
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any, Final
 
 __all__ = [
@@ -48,7 +48,7 @@ class DLDataTypeCode(enum.IntEnum):
 class DType:
     """An element type.  One instance per type: compare with ``==`` or ``is``."""
 
-    __slots__ = ("name", "itemsize", "kind", "code", "bits", "lanes", "typestr", "_np")
+    __slots__ = ("_np", "bits", "code", "itemsize", "kind", "lanes", "name", "typestr")
 
     name: str
     itemsize: int
@@ -262,7 +262,7 @@ def _real_of(c: DType) -> DType:
     return float32 if c is complex64 else float64
 
 
-@lru_cache(maxsize=None)
+@cache
 def promote(a: DType, b: DType) -> DType:
     """The result type of two dtypes."""
     if a is b:

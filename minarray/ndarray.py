@@ -12,14 +12,14 @@ from __future__ import annotations
 import math
 import operator
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any, SupportsIndex
+from typing import TYPE_CHECKING, Any
 
 from minarray import dtypes as _dt
 from minarray._native import core
 from minarray.dtypes import DType
 
 if TYPE_CHECKING:
-    from types import CapsuleType, ModuleType
+    from types import ModuleType
 
 __all__ = ["NDArray", "Flags"]
 
@@ -90,9 +90,9 @@ def c_strides(shape: Shape) -> Shape:
 class NDArray:
     """An N-dimensional array over minarray's own (or foreign) memory."""
 
-    __slots__ = ("_h", "_shape", "_strides", "_dtype", "_base", "__weakref__")
+    __slots__ = ("__weakref__", "_base", "_dtype", "_h", "_shape", "_strides")
 
-    _h: CapsuleType
+    _h: Any  # a PyCapsule (types.CapsuleType from Python 3.13)
     _shape: Shape
     _strides: Shape  # in elements
     _dtype: DType

@@ -91,7 +91,7 @@ def test_unknown_dtypes_raise_type_error(bad: Any) -> None:
     if bad == "int":
         assert mdt.as_dtype(bad) is ma.int64  # an accepted alias
         return
-    with pytest.raises(TypeError, match="dtype|byte order"):
+    with pytest.raises(TypeError, match=r"dtype|byte order"):
         mdt.as_dtype(bad)
     if bad is not None:
         with pytest.raises(TypeError):
