@@ -130,11 +130,12 @@ def expand_dims(x: NDArray, /, axis: int | tuple[int, ...] = 0) -> NDArray:
     norm = sorted(normalize_axis(a, nd) for a in axes)
     if len(set(norm)) != len(norm):
         raise ValueError(f"repeated axis in {axes}")
-    shape, strides = list(x.shape), list(x._strides)
+    shape = list(x.shape)
     for a in norm:
         shape.insert(a, 1)
-        strides.insert(a, 0)
-    return x._view(0, tuple(shape), tuple(strides))
+    # as NumPy: a reshape, which inserting size-1 axes never makes a copy
+    # (and which gives the new axes NumPy's strides)
+    return reshape(x, tuple(shape), copy=False)
 
 
 def squeeze(x: NDArray, /, axis: int | tuple[int, ...] | None = None) -> NDArray:
