@@ -120,8 +120,13 @@ class NDArray:
     def _view(self, offset: int, shape: Shape, strides: Shape, readonly: bool = False) -> NDArray:
         """A view sharing this array's buffer, ``offset`` elements from element 0."""
         d = self._dtype
-        h = core.view(self._h, offset, shape, strides, d.code, d.bits, readonly)
-        return NDArray._new(h, shape, strides, d, self if self._base is None else self._base)
+        a = object.__new__(NDArray)
+        a._h = core.view(self._h, offset, shape, strides, d.code, d.bits, readonly)
+        a._shape = shape
+        a._strides = strides
+        a._dtype = d
+        a._base = self if self._base is None else self._base
+        return a
 
     # ---- attributes ----------------------------------------------------
     @property
@@ -272,14 +277,10 @@ class NDArray:
 
     # ---- indexing --------------------------------------------------------
     def __getitem__(self, key: Any) -> NDArray:
-        from minarray import indexing
-
-        return indexing.getitem(self, key)
+        return _indexing().getitem(self, key)
 
     def __setitem__(self, key: Any, value: Any) -> None:
-        from minarray import indexing
-
-        indexing.setitem(self, key, value)
+        _indexing().setitem(self, key, value)
 
     # ---- Python protocols ---------------------------------------------------
     def tolist(self) -> Any:
@@ -435,6 +436,19 @@ class _ArrayInterfaceView:
     def __init__(self, a: NDArray, typestr: str) -> None:
         self._a = a
         self.__array_interface__ = a._interface(typestr)
+
+
+_indexing_module: Any = None
+
+
+def _indexing() -> Any:
+    """minarray.indexing (imported on first use: it imports this module)."""
+    global _indexing_module
+    if _indexing_module is None:
+        from minarray import indexing
+
+        _indexing_module = indexing
+    return _indexing_module
 
 
 def _ew() -> Any:
