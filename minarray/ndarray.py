@@ -77,6 +77,14 @@ def _is_contiguous(shape: Shape, strides: Shape, reverse: bool) -> bool:
     return True
 
 
+def _stride_perm(strides: Shape) -> list[int]:
+    """The axes from the largest |stride| to the smallest, ties in axis
+    order: NumPy's PyArray_CreateSortedStridePerm, which decides the memory
+    order of an ``order="K"`` copy of an array that is neither C- nor
+    Fortran-contiguous."""
+    return sorted(range(len(strides)), key=lambda i: -abs(strides[i]))
+
+
 def c_strides(shape: Shape) -> Shape:
     """Element strides of a C-contiguous array of ``shape``."""
     out = [0] * len(shape)
@@ -215,8 +223,37 @@ class NDArray:
 
     # ---- views and copies ------------------------------------------------
     def copy(self, order: str = "C") -> NDArray:
-        """A C-contiguous copy (``order="K"`` is accepted and means C too)."""
-        out = NDArray._empty(self._shape, self._dtype)
+        """A copy that owns its memory: C-contiguous (``order="C"``, the
+        default), Fortran-contiguous (``"F"``), Fortran when the array is
+        Fortran- but not C-contiguous (``"A"``), or keeping the axes' memory
+        order (``"K"``, as NumPy: the strides' order of the original)."""
+        if order not in ("C", "F", "A", "K"):
+            raise ValueError(f"order must be one of 'C', 'F', 'A', 'K', not {order!r}")
+        shape = self._shape
+        c_contig = _is_contiguous(shape, self._strides, reverse=False)
+        f_contig = _is_contiguous(shape, self._strides, reverse=True)
+        if order == "A" or order == "K":
+            if order == "A" or c_contig or f_contig:
+                order = "F" if f_contig and not c_contig else "C"
+        if order == "C" or len(shape) < 2:
+            perm = list(range(len(shape)))
+        elif order == "F":
+            perm = list(range(len(shape) - 1, -1, -1))
+        else:
+            perm = _stride_perm(self._strides)
+        d = self._dtype
+        # allocate in memory order, then view it back in the axes' order
+        mem_shape = tuple(shape[i] for i in perm)
+        buf = NDArray._empty(mem_shape, d)
+        if perm == list(range(len(shape))):
+            out = buf
+        else:
+            mem_strides = buf._strides
+            strides = [0] * len(shape)
+            for pos, axis in enumerate(perm):
+                strides[axis] = mem_strides[pos]
+            out = NDArray._new(core.view(buf._h, 0, shape, tuple(strides), d.code, d.bits, False),
+                               shape, tuple(strides), d, None)
         core.copyto(out._h, self._h)
         return out
 

@@ -411,3 +411,19 @@ def test_values_of_views_through_numpy_dtype() -> None:
         x = to_ma(arr)
         np.testing.assert_array_equal(values_of(x[::-1, 1::2]), arr[::-1, 1::2])
         assert np_dtype(x.dtype) == arr.dtype
+
+
+@SETTINGS
+@given(array_and_slice_chain(max_steps=2), st.sampled_from(["C", "F", "A", "K"]))
+def test_copy_orders_like_numpy(case: tuple[np.ndarray, list[Any]], order: str) -> None:
+    arr, keys = case
+    x = to_ma(arr)
+    v, nv = x, arr
+    for key in keys:
+        v, nv = v[key], np_view(nv, key)
+    c, nc = v.copy(order=order), nv.copy(order=order)
+    assert_like_numpy(c, nc)
+    assert c.base is None and c.flags.owndata
+    assert c.flags.c_contiguous == nc.flags.c_contiguous and c.flags.f_contiguous == nc.flags.f_contiguous
+    with pytest.raises(ValueError, match="order"):
+        v.copy(order="X")
