@@ -24,7 +24,7 @@ def _fields(obj: object) -> str:
 
 def main() -> int:
     print(f"minarray {ma.__version__}: arrays that speak DLPack {'.'.join(map(str, ma.dlpack.DLPACK_VERSION))}\n")
-    a = ma.arange(6, dtype=ma.float32).reshape(2, 3)
+    a = ma.arange(6, dtype="float32").reshape(2, 3)
     print(f"a = ma.arange(6, dtype=ma.float32).reshape(2, 3)  at {a.data_ptr:#x}")
     print("  what a DLPack consumer sees:")
     print(_fields(a))
@@ -41,9 +41,9 @@ def main() -> int:
     print(f"a.T goes as strides {np.from_dlpack(t_view).strides} bytes, still no copy")
 
     if importlib.util.find_spec("torch") is not None:
-        import torch
+        from torch.utils.dlpack import from_dlpack as torch_from_dlpack
 
-        t = torch.from_dlpack(a)
+        t = torch_from_dlpack(a)
         t += 1
         back = ma.from_dlpack(t)  # through PyTorch's C exchange API
         print(f"\nt = torch.from_dlpack(a); t += 1   at {t.data_ptr():#x}")

@@ -354,7 +354,9 @@ class NDArray:
     def __array_interface__(self) -> dict[str, Any]:
         d = self._dtype
         if not d.typestr:
-            raise TypeError(f"{d} has no NumPy array-interface type; use DLPack (np.from_dlpack) instead")
+            # AttributeError, so that NumPy falls back to __array__ (which
+            # handles bfloat16 through ml_dtypes) instead of failing.
+            raise AttributeError(f"{d} has no NumPy array-interface type")
         n = d.itemsize
         contiguous = _is_contiguous(self._shape, self._strides, reverse=False)
         return {
@@ -370,7 +372,15 @@ class NDArray:
         import numpy as np
 
         if self._dtype is _dt.bfloat16:
-            arr = np.from_dlpack(self) if copy is not True else np.from_dlpack(self, copy=True)
+            # NumPy's DLPack import has no bfloat16: view the bits as uint16
+            # and reinterpret them as ml_dtypes' bfloat16 (TypeError without it).
+            bf = self._dtype.numpy
+            u16 = _dt.uint16
+            h = core.view(self._h, 0, self._shape, self._strides, u16.code, u16.bits, False)
+            bits = NDArray._new(h, self._shape, self._strides, u16, self)
+            arr = np.asarray(_ArrayInterfaceView(bits)).view(bf)
+            if copy:
+                arr = arr.copy()
         else:
             arr = np.asarray(_ArrayInterfaceView(self))
             if copy:
@@ -405,6 +415,10 @@ class NDArray:
     def __dlpack_device__(self) -> tuple[DLDeviceType, int]:
         """``(DLDeviceType.CPU, 0)``: minarray arrays live on the CPU."""
         return CPU_DEVICE
+
+    # The DLPack 1.3 C exchange API (a "dlpack_exchange_api" capsule): lets
+    # C consumers export and import NDArrays without __dlpack__ or capsules.
+    __dlpack_c_exchange_api__ = core.dlpack_exchange_api()
 
     # ---- operators (delegate to the Array API functions) -----------------
     def __pos__(self) -> NDArray:
