@@ -419,9 +419,8 @@ static int check_tensor(const DLTensor *t, int any_device, size_t *nbytes) {
   if (t->strides) {
     int64_t reach = 0, step;
     for (int i = 0; i < t->ndim; i++) {
-      int64_t s = t->strides[i] < 0 ? -t->strides[i] : t->strides[i];
-      if (t->strides[i] == INT64_MIN || __builtin_mul_overflow(s, t->shape[i] - 1, &step) ||
-          __builtin_add_overflow(reach, step, &reach)) {
+      int64_t s = t->strides[i] == INT64_MIN ? INT64_MAX : (t->strides[i] < 0 ? -t->strides[i] : t->strides[i]);
+      if (__builtin_mul_overflow(s, t->shape[i] - 1, &step) || __builtin_add_overflow(reach, step, &reach)) {
         PyErr_SetString(PyExc_BufferError, "DLPack tensor strides overflow the address space");
         return -1;
       }

@@ -84,7 +84,7 @@ ma_buffer *ma_buffer_for_object(PyObject *owner, void *data, size_t nbytes) {
 static int store_scalar(PyObject *v, int tid, char *dst) {
   union { uint8_t b; int64_t i; uint64_t u; double f; ma_c128 c; } tmp;
   int src;
-  int64_t zero = 0;
+  int64_t zero[2] = {0, 0}; /* one byte stride per operand */
   char *ps[2];
   if (PyBool_Check(v)) {
     tmp.b = (uint8_t)(v == Py_True);
@@ -147,7 +147,7 @@ static int store_scalar(PyObject *v, int tid, char *dst) {
   }
   ps[0] = dst;
   ps[1] = (char *)&tmp;
-  ma_cast_loops[src][tid](ps, &zero, 1, NULL);
+  ma_cast_loops[src][tid](ps, zero, 1, NULL);
   return 0;
 }
 

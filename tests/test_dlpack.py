@@ -543,6 +543,7 @@ BAD_FIELDS: list[tuple[str, dict[str, Any], str]] = [
     ("negative dim", {"shape": (-1, 4)}, "negative"),
     ("size overflow", {"shape": (2**40, 2**40), "strides": (1, 1)}, "too large"),
     ("stride overflow", {"strides": (2**62, 1)}, "overflow"),
+    ("INT64_MIN stride", {"strides": (-(2**63), 1)}, "overflow"),
     ("NULL data", {"data": 0}, "NULL data"),
     ("misaligned", {"byte_offset": 3}, "aligned"),
 ]
