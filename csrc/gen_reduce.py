@@ -347,10 +347,18 @@ static void {base}_init(void *acc, int64_t n) {{
   {acc} r = s == 1 ? {base}_run_c(a, n, 1, cur) : {base}_run_s(a, n, s, cur);
   if (r {cmp} cur{nanck}) *({acc} *)acc = r;"""
     elif op in ("ALL", "ANY"):
+        # Blocks of 256 folded branch-free (vectorised), stopping at the
+        # first block that decides the answer.
         want = "0" if op == "ALL" else "1"
+        fold = "&=" if op == "ALL" else "|="
         inner_body = f"""  if (*(uint8_t *)acc == {want}) return;
-  for (int64_t i = 0; i < n; i++)
-    if ({_truth(t, "a[i * s]")} == {want}) {{ *(uint8_t *)acc = {want}; return; }}"""
+  for (int64_t b = 0; b < n; b += 256) {{
+    int64_t e = n - b < 256 ? n : b + 256;
+    uint8_t r = {1 - int(want)};
+    if (s == 1) for (int64_t i = b; i < e; i++) r {fold} {_truth(t, "a[i]")};
+    else for (int64_t i = b; i < e; i++) r {fold} {_truth(t, "a[i * s]")};
+    if (r == {want}) {{ *(uint8_t *)acc = {want}; return; }}
+  }}"""
     elif op == "COUNT":
         inner_body = f"""  uint64_t r = 0;
   if (s == 1) for (int64_t i = 0; i < n; i++) r += {_truth(t, "a[i]")};
@@ -378,16 +386,40 @@ def _arg(op: str, t: CType) -> str | None:
     acc, _ = at
     base = f"red_{op.lower()}_{t.name}"
     ident = _identity(op, t, acc)
-    v = f"({acc})({t.load.format('a[i * s]')})"
-    isnan = " || (m != m && x != x)" if t.kind == "f" else ""
+    v = lambda i: f"({acc})({t.load.format(f'a[{i}]')})"  # noqa: E731
+    # The search scans blocks of 32 with a branch-free test the compiler
+    # vectorises, then finds the hit inside the block.
+    if t.kind == "f":
+        find = f"""  if (m != m) {{
+    for (; i + 32 <= n; i += 32) {{
+      int hit = 0;
+      for (int j = 0; j < 32; j++) {{ {acc} x = {v("i + j")}; hit |= x != x; }}
+      if (hit) break;
+    }}
+    for (; i < n; i++) {{ {acc} x = {v("i")}; if (x != x) return i; }}
+    return 0;
+  }}
+"""
+    else:
+        find = ""
     return f"""
-static int64_t arg{op.lower()}_{t.name}(const void *p, int64_t n, int64_t s) {{
+MA_HOT static int64_t arg{op.lower()}_{t.name}(const void *p, int64_t n, int64_t s) {{
   const {t.ctype} *a = (const {t.ctype} *)p;
   {acc} m = s == 1 ? {base}_run_c(a, n, 1, ({acc})({ident})) : {base}_run_s(a, n, s, ({acc})({ident}));
-  for (int64_t i = 0; i < n; i++) {{
-    {acc} x = {v};
-    if (x == m{isnan}) return i;
+  if (s != 1) {{
+    for (int64_t i = 0; i < n; i++) {{
+      {acc} x = {v("i * s")};
+      if (x == m{" || (m != m && x != x)" if t.kind == "f" else ""}) return i;
+    }}
+    return 0;
   }}
+  int64_t i = 0;
+{find}  for (; i + 32 <= n; i += 32) {{
+    int hit = 0;
+    for (int j = 0; j < 32; j++) {{ {acc} x = {v("i + j")}; hit |= x == m; }}
+    if (hit) break;
+  }}
+  for (; i < n; i++) {{ {acc} x = {v("i")}; if (x == m) return i; }}
   return 0;
 }}
 """
