@@ -42,6 +42,10 @@ static struct {
 
 /* The configured thread count; 0 until first read.  __atomic only. */
 static int num_threads;
+/* Jobs handed to the workers so far (tests check they reach the pool). */
+static int64_t jobs_run;
+
+int64_t ma_pool_jobs(void) { return __atomic_load_n(&jobs_run, __ATOMIC_RELAXED); }
 
 /* ---- configuration ------------------------------------------------------ */
 
@@ -212,6 +216,7 @@ void ma_parallel_for(int64_t nchunks, ma_chunk_fn fn, void *ctx) {
     run_serial(nchunks, fn, ctx);
     return;
   }
+  __atomic_add_fetch(&jobs_run, 1, __ATOMIC_RELAXED);
   job_t j = {fn, ctx, nchunks, 0, 0};
   pthread_mutex_lock(&pool.mu);
   pool.job = &j;
