@@ -189,6 +189,8 @@ def metadata(args: dict[str, Any]) -> dict[str, Any]:
         "machine": platform.machine(),
         "cpu_count": os.cpu_count(),
         "options": args,
+        # A shared machine's other work skews times, threaded ones most.
+        "loadavg": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
     }
     for mod in ("numpy", "torch", "dlpack"):
         m = sys.modules.get(mod)
