@@ -42,6 +42,8 @@ def _parser() -> argparse.ArgumentParser:
                    help="OLD: compare this run with OLD; OLD NEW: compare two files without running")
     p.add_argument("--plot", type=Path, metavar="PATH", help="draw time per element against size (needs matplotlib)")
     p.add_argument("--markdown", action="store_true", help="print the table as Markdown")
+    p.add_argument("--update-doc", type=Path, metavar="MD",
+                   help="write the tables between the benchmark markers of this page (docs/performance.md)")
     p.add_argument("--list", action="store_true", help="list the selected cases and exit")
     return p
 
@@ -116,6 +118,8 @@ def main(argv: list[str] | None = None) -> int:
         from benchmarks.plot import plot
 
         plot(results, args.plot)
+    if args.update_doc:
+        report.update_doc(args.update_doc, meta, results)
     return 0
 
 
