@@ -54,6 +54,19 @@ static PyObject *cpu_device_arg;  /* (kDLCPU, 0) */
 
 #define SLOT(obj, off) (*(PyObject **)((char *)(obj) + (off)))
 
+/* Run `stmt` with no exception pending, then restore the one that was.
+ * Used wherever a producer's deleter may run on an error path (directly,
+ * through a buffer release, or through a capsule destructor): deleters and
+ * destructors may run Python code, which must neither see nor clear our
+ * exception (numpy#32697 is this bug). */
+#define KEEPING_ERROR(stmt)                   \
+  do {                                        \
+    PyObject *et_, *ev_, *tb_;                \
+    PyErr_Fetch(&et_, &ev_, &tb_);            \
+    stmt;                                     \
+    PyErr_Restore(et_, ev_, tb_);             \
+  } while (0)
+
 /* ---- small helpers ------------------------------------------------------ */
 
 static const char *device_label(int32_t type) {
@@ -114,7 +127,7 @@ static PyObject *make_ndarray(ma_array *a, PyObject *base) {
   if (!obj) {
     Py_XDECREF(strides);
     Py_XDECREF(shape);
-    Py_DECREF(h);
+    KEEPING_ERROR(Py_DECREF(h));
     return NULL;
   }
   if (!base) base = Py_None;
@@ -226,14 +239,14 @@ static PyObject *export_capsule(const ma_array *a, int versioned, uint64_t flags
     m->flags = flags;
     m->dl_tensor = t;
     cap = PyCapsule_New(m, NAME_VERSIONED, capsule_destructor);
-    if (!cap) export_deleter_versioned(m);
+    if (!cap) KEEPING_ERROR(export_deleter_versioned(m));
   } else {
     DLManagedTensor *m = (DLManagedTensor *)block;
     m->dl_tensor = t;
     m->manager_ctx = a->buf;
     m->deleter = export_deleter_legacy;
     cap = PyCapsule_New(m, NAME_LEGACY, capsule_destructor);
-    if (!cap) export_deleter_legacy(m);
+    if (!cap) KEEPING_ERROR(export_deleter_legacy(m));
   }
   return cap;
 }
@@ -442,7 +455,7 @@ static ma_array *adopt(const DLTensor *t, size_t nbytes, ma_release_fn release, 
   ma_array *a = ma_array_new(b, data, t->dtype, t->ndim, t->shape, t->strides, flags);
   ma_buffer_release(b); /* the view holds the only reference, or none: then release ran */
   if (!a) {
-    PyErr_NoMemory();
+    PyErr_NoMemory(); /* set after the release, which may have run the deleter */
     return NULL;
   }
   a->t.device = t->device;
@@ -526,30 +539,38 @@ static const DLPackExchangeAPI *exchange_api_of(PyTypeObject *tp) {
 
 /* Import through the exchange API.  Returns the array, or NULL with an
  * error set, or NULL with *fallback set when the capsule route must be
- * taken instead (the tensor is not on a CPU-accessible device and the
- * caller asked for the CPU: only __dlpack__ can ask the producer to copy). */
+ * taken instead:
+ *  - the call failed: __dlpack__ gives the producer's own, well-formed
+ *    error (PyTorch's C API raises raw C++ errors for e.g. sparse tensors)
+ *    or succeeds;
+ *  - the tensor is complex: PyTorch 2.13's C API exports a tensor with the
+ *    lazy-conjugation bit as if it were not conjugated (wrong values),
+ *    while its __dlpack__ refuses one; DLPack cannot describe such a view;
+ *  - the tensor is not on a CPU-accessible device and the caller asked for
+ *    the CPU: only __dlpack__ can ask the producer to copy. */
 static ma_array *import_via_api(const DLPackExchangeAPI *api, PyObject *x, int want_cpu, int any_device,
                                 int *copied, int *fallback) {
   DLManagedTensorVersioned *m = NULL;
   if (api->managed_tensor_from_py_object_no_sync((void *)x, &m) != 0 || !m) {
-    if (!PyErr_Occurred())
-      PyErr_SetString(PyExc_BufferError, "the producer's DLPack exchange API failed without an error");
+    PyErr_Clear();
+    *fallback = 1;
     return NULL;
   }
   if (m->version.major != DLPACK_MAJOR_VERSION) {
     PyErr_Format(PyExc_BufferError, "the producer exported DLPack %u.%u; minarray reads major version %d",
                  (unsigned)m->version.major, (unsigned)m->version.minor, DLPACK_MAJOR_VERSION);
-    if (m->deleter) m->deleter(m);
+    if (m->deleter) KEEPING_ERROR(m->deleter(m));
     return NULL;
   }
-  if (want_cpu && !cpu_accessible(m->dl_tensor.device.device_type)) {
+  if (m->dl_tensor.dtype.code == kDLComplex ||
+      (want_cpu && !cpu_accessible(m->dl_tensor.device.device_type))) {
     if (m->deleter) m->deleter(m);
     *fallback = 1;
     return NULL;
   }
   size_t nbytes;
   if (check_tensor(&m->dl_tensor, any_device, &nbytes) < 0) {
-    if (m->deleter) m->deleter(m);
+    if (m->deleter) KEEPING_ERROR(m->deleter(m));
     return NULL;
   }
   *copied = (m->flags & DLPACK_FLAG_BITMASK_IS_COPIED) != 0;
@@ -638,7 +659,11 @@ static ma_array *import_any(PyObject *x, int want_cpu, int copy, int any_device,
         return NULL;
       }
       a = consume_capsule(cap, any_device, legacy_readonly, &copied);
-      Py_DECREF(cap); /* used_*: its destructor does nothing; rejected: it frees */
+      /* used_*: its destructor does nothing; rejected: it frees the tensor */
+      if (a)
+        Py_DECREF(cap);
+      else
+        KEEPING_ERROR(Py_DECREF(cap));
     }
   }
   if (!a) return NULL;
@@ -647,7 +672,7 @@ static ma_array *import_any(PyObject *x, int want_cpu, int copy, int any_device,
   if (copy == 1 && !copied) {
     /* The producer did not copy (it could not be asked, or ignored it). */
     ma_array *c = copy_of(a);
-    ma_array_free(a);
+    KEEPING_ERROR(ma_array_free(a));
     a = c;
     *zero_copy = 0;
   }

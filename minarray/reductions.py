@@ -7,6 +7,7 @@ shape in the kernel's accumulator dtype, and casts that to the result dtype
 when they differ (float16 sums accumulate in float32, as NumPy's).
 
 Dtype rules (Array API 2024.12, NumPy 2 where the standard is silent):
+
 - ``sum``/``prod``/``cumulative_*``: integers widen to the default integer
   of their signedness (int64 / uint64), floats keep their dtype, unless
   ``dtype=`` is given.

@@ -9,9 +9,11 @@ element values and which memory they use.
 from __future__ import annotations
 
 import math
+import os
 from typing import Any
 
 import numpy as np
+from hypothesis import settings
 from hypothesis import strategies as st
 
 import minarray as ma
@@ -29,6 +31,16 @@ ALL_DTYPES: list[ma.DType] = [
 ]
 # dtypes NumPy itself has (no ml_dtypes needed)
 NP_DTYPES: list[ma.DType] = [d for d in ALL_DTYPES if d is not ma.bfloat16]
+
+
+# MINARRAY_FUZZ=N runs N times as many examples (for a long local run); the
+# default keeps the suite quick on a small machine.
+_FUZZ = max(1, int(os.environ.get("MINARRAY_FUZZ", "1")))
+
+
+def examples(n: int) -> settings:
+    """Hypothesis settings with ``n`` examples (times MINARRAY_FUZZ), no deadline."""
+    return settings(max_examples=n * _FUZZ, deadline=None)
 
 
 def np_dtype(d: ma.DType) -> Any:
@@ -146,9 +158,11 @@ def basic_index(draw: st.DrawFn, shape: tuple[int, ...]) -> Any:
     dim = 0
     used_ellipsis = False
     limit = draw(st.integers(0, len(shape)))
+    n_none = 0
     while dim < limit:
         choice = draw(st.integers(0, 9))
-        if choice == 0:
+        if choice == 0 and n_none < 2:
+            n_none += 1
             entries.append(None)
             continue
         if choice == 1 and not used_ellipsis:

@@ -16,17 +16,18 @@ from array_strategies import (
     assert_like_numpy,
     distinct_values,
     dtypes,
+    examples,
     np_dtype,
     shapes,
     to_ma,
     values_of,
 )
-from hypothesis import assume, given, settings
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 import minarray as ma
 
-SETTINGS = settings(max_examples=60, deadline=None)
+SETTINGS = examples(60)
 
 
 # ---- empty / zeros / ones / full -----------------------------------------------

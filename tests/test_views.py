@@ -17,18 +17,19 @@ from array_strategies import (
     assert_view_like_numpy,
     distinct_values,
     dtypes,
+    examples,
     np_dtype,
     np_view,
     shapes,
     to_ma,
     values_of,
 )
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 import minarray as ma
 
-SETTINGS = settings(max_examples=80, deadline=None)
+SETTINGS = examples(80)
 
 
 @SETTINGS
