@@ -234,7 +234,9 @@ def test_large_buffers_ask_for_huge_pages() -> None:
                 return line.split()[1:]
         return []
 
-    assert "hg" in vmflags(x.data_ptr)
+    # The advice covers the whole pages inside the block (madvise needs a
+    # page-aligned start), so look in the middle of the buffer.
+    assert "hg" in vmflags(x.data_ptr + (4 << 20))
     assert small.data_ptr % ALIGN == 0
 
 
