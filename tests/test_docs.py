@@ -347,6 +347,14 @@ def test_a_text_output_block_is_the_expected_output(tmp_path: Path) -> None:
     assert python_blocks(apart)[0].output is None  # only directly after its block
 
 
+def test_a_missing_optional_library_skips_the_rest_of_the_page(tmp_path: Path) -> None:
+    page = tmp_path / "opt.md"
+    page.write_text("```python\nx = 1\n```\n\n```python\nimport nosuchlib  # requires: nosuchlib\n```\n"
+                    "\n```python\nraise AssertionError('not reached')\n```\n")
+    with pytest.raises(pytest.skip.Exception, match="needs nosuchlib"):
+        list(run_page(page))
+
+
 def test_collector_reads_the_cheatsheet_table_rows() -> None:
     text = "| NumPy | minarray | note |\n|---|---|---|\n| `np.zeros(2)` | `ma.zeros(2)` | x |\n\nafter\n"
     assert table_rows(text) == [(3, "np.zeros(2)", "ma.zeros(2)")]
