@@ -81,7 +81,7 @@ def astype(x: NDArray, dtype: Any, /, *, copy: bool = True, device: Any = None) 
 
 __all__ = [
     "NDArray", "DType", "allocator_stats", "astype", "nonzero", "can_cast", "isdtype", "result_type",
-    *_dtypes.__all__[1:16], *_creation_all, *_views_all, *_elementwise_all, *_reductions_all,
+    *(d.name for d in _dtypes.ALL), *_creation_all, *_views_all, *_elementwise_all, *_reductions_all,
     *_searching_all, *_sorting_all, *_sets_all, *_manipulation_all, *_linalg_all, *_info_all,
     *_dlpack_all, *_threads_all, "dlpack",
 ]
