@@ -10,7 +10,7 @@ import operator
 from collections.abc import Sequence
 from typing import Any
 
-from minarray.ndarray import NDArray, c_strides
+from minarray.ndarray import NDArray, _is_contiguous, c_strides
 
 __all__ = [
     "broadcast_shapes", "broadcast_to", "broadcast_arrays", "expand_dims", "flip",
@@ -67,12 +67,13 @@ def broadcast_to(x: NDArray, /, shape: Sequence[int]) -> NDArray:
     shape = tuple(operator.index(n) for n in shape)
     if any(n < 0 for n in shape):
         raise ValueError(f"negative dimensions are not allowed in shape {shape}")
-    if len(shape) < x.ndim or broadcast_shapes(x.shape, shape) != shape:
+    if len(shape) < x.ndim or any(n != xn and xn != 1 for n, xn in zip(shape[len(shape) - x.ndim:], x.shape)):
         raise ValueError(f"cannot broadcast an array of shape {x.shape} to shape {shape}")
     pad = len(shape) - x.ndim
     strides = [0] * pad
-    for n, xn, s in zip(shape[pad:], x.shape, x._strides):
-        strides.append(s if xn == n else 0)
+    for xn, s in zip(x.shape, x._strides):
+        # a size-1 axis gets stride 0 even when it stays size 1, as in NumPy
+        strides.append(s if xn != 1 else 0)
     return x._view(0, shape, tuple(strides), readonly=True)
 
 
@@ -170,52 +171,71 @@ def _infer_shape(shape: Sequence[Any], size: int) -> tuple[int, ...]:
 
 
 def _reshape_strides(shape: tuple[int, ...], strides: tuple[int, ...], new: tuple[int, ...]) -> tuple[int, ...] | None:
-    """Strides that give ``new`` over the same memory in C order, or None if
-    the layout does not allow a view (NumPy's _attempt_nocopy_reshape)."""
+    """Element strides that lay ``new`` over the same memory in C order, or
+    None when the layout does not allow a view.
+
+    A port of NumPy's ``_attempt_nocopy_reshape`` (numpy/_core/src/
+    multiarray/shape.c), so views, copies and even the strides of size-1
+    axes come out as NumPy's: old and new axes are grouped into runs of
+    equal size; each old run must be contiguous in C order, and the new
+    run's strides are derived from the old run's innermost stride.  Only
+    called for arrays that are not C-contiguous (those simply take C
+    strides, as in NumPy).
+    """
+    # size-1 axes never affect addressing; leaving them out avoids special cases
     old = [(n, s) for n, s in zip(shape, strides) if n != 1]
-    if math.prod(new) == 0:
-        return c_strides(new)
     out = [0] * len(new)
     oi = ni = 0
-    while oi < len(old) and ni < len(new):
-        # grow a group of old dims and new dims with equal products
-        op, np_ = old[oi][0], new[ni]
-        oj, nj = oi + 1, ni + 1
-        while op != np_:
+    while ni < len(new) and oi < len(old):
+        np_, op = new[ni], old[oi][0]
+        nj, oj = ni + 1, oi + 1
+        while np_ != op:
             if np_ < op:
                 np_ *= new[nj]
                 nj += 1
             else:
                 op *= old[oj][0]
                 oj += 1
-        for k in range(oi, oj - 1):  # the old group must be contiguous in C order
-            if old[k][1] != old[k + 1][1] * old[k + 1][0]:
+        for k in range(oi, oj - 1):  # the old run must be contiguous in C order
+            if old[k][1] != old[k + 1][0] * old[k + 1][1]:
                 return None
-        s = old[oj - 1][1]
-        for k in range(nj - 1, ni - 1, -1):
-            out[k] = s
-            s *= new[k]
-        oi, ni = oj, nj
-    for k in range(ni, len(new)):  # trailing size-1 dims
-        out[k] = 1
-    for k, n in enumerate(new):
-        if n == 1 and k >= ni:
-            out[k] = 1
+        out[nj - 1] = old[oj - 1][1]
+        for k in range(nj - 1, ni, -1):
+            out[k - 1] = out[k] * new[k]
+        ni, oi = nj, oj
+    # trailing size-1 axes of `new` repeat the last stride (NumPy does the same)
+    last = out[ni - 1] if ni >= 1 else 1
+    for k in range(ni, len(new)):
+        out[k] = last
     return tuple(out)
 
 
 def reshape(x: NDArray, /, shape: Sequence[Any], *, copy: bool | None = None) -> NDArray:
     """A view when the strides allow one, else a copy (``copy=False``
-    raises ValueError instead; ``copy=True`` always copies)."""
-    if isinstance(shape, int):
+    raises ValueError instead; ``copy=True`` always copies).
+
+    Views and copies, and the strides of the views, are NumPy's
+    (``PyArray_Newshape``): the same shape as given gives a plain view, a
+    C-contiguous array takes C strides, anything else goes through
+    ``_reshape_strides``.
+    """
+    if not isinstance(shape, (tuple, list)):
         shape = (shape,)
-    new = _infer_shape(shape, x.size)
+    requested = tuple(shape)
+    new = _infer_shape(requested, x.size)
     if copy is True:
+        # as NumPy: the result is a view of a fresh copy (its base is the copy)
         return x.copy()._view(0, new, c_strides(new))
+    if requested == x.shape:
+        return x._view(0, new, x._strides)  # nothing to do: strides kept as they are
+    if _is_contiguous(x.shape, x._strides, reverse=False):
+        return x._view(0, new, c_strides(new))
     strides = _reshape_strides(x.shape, x._strides, new)
     if strides is None:
         if copy is False:
-            raise ValueError(f"cannot reshape the array of shape {x.shape} into {new} without copying")
-        y = x.copy()
-        return y._view(0, new, c_strides(new))
+            raise ValueError(
+                f"cannot reshape the array of shape {x.shape} and strides {x.strides} into shape {new} "
+                "without copying (copy=False)"
+            )
+        return x.copy()._view(0, new, c_strides(new))
     return x._view(0, new, strides)
