@@ -521,6 +521,10 @@ class NDArray:
         """``(DLDeviceType.CPU, 0)``: minarray arrays live on the CPU."""
         return CPU_DEVICE
 
+    # The DLPack 1.3 C exchange API (a "dlpack_exchange_api" capsule): lets
+    # C consumers export and import NDArrays without __dlpack__ or capsules.
+    __dlpack_c_exchange_api__ = core.dlpack_exchange_api()
+
     # ---- matrix multiplication (minarray.linalg) ---------------------------
     def __matmul__(self, other: Any) -> NDArray:
         from minarray import linalg
