@@ -89,6 +89,22 @@ class DType:
                 self._np = np.dtype(self.name)
         return self._np
 
+    @property
+    def dtype(self) -> Any:
+        """The equal NumPy dtype, so that ``np.dtype(ma.float32)`` works (NumPy
+        reads a ``dtype`` attribute; Dask relies on it).  AttributeError when
+        NumPy (or, for bfloat16, ml_dtypes) is missing."""
+        try:
+            return self.numpy
+        except (ImportError, TypeError) as exc:
+            raise AttributeError(f"{self.name} has no NumPy dtype here: {exc}") from None
+
+    @property
+    def type(self) -> Any:
+        """NumPy's scalar type (``np.float32``...), as ``np.dtype.type``;
+        code written for NumPy dtypes (Dask) reads it."""
+        return self.dtype.type
+
     def __repr__(self) -> str:
         return f"minarray.{self.name}"
 
@@ -100,7 +116,8 @@ class DType:
             return self is other
         if isinstance(other, str):
             return other == self.name
-        if type(other).__module__.startswith("numpy") or hasattr(other, "char"):
+        numpy_type = isinstance(other, type) and other.__module__.startswith("numpy")  # np.float64 itself
+        if type(other).__module__.startswith("numpy") or hasattr(other, "char") or numpy_type:
             try:
                 return as_dtype(other) is self
             except TypeError:
@@ -313,6 +330,8 @@ def result_type(*arrays_and_dtypes: Any) -> DType:
     for x in arrays_and_dtypes:
         if isinstance(x, (_builtin_bool, int, float, complex)):
             scalars.append(x)
+        elif isinstance(x, DType):
+            dts.append(x)
         elif hasattr(x, "dtype") and not isinstance(x, type):
             dts.append(as_dtype(x.dtype))
         else:
@@ -330,7 +349,8 @@ def result_type(*arrays_and_dtypes: Any) -> DType:
 def can_cast(from_: Any, to: Any, /) -> _builtin_bool:
     """Array API ``can_cast``: can ``from_`` be cast to ``to`` without loss
     under the promotion rules?"""
-    src = as_dtype(from_.dtype) if hasattr(from_, "dtype") and not isinstance(from_, type) else as_dtype(from_)
+    src = from_ if isinstance(from_, DType) else (
+        as_dtype(from_.dtype) if hasattr(from_, "dtype") and not isinstance(from_, type) else as_dtype(from_))
     dst = as_dtype(to)
     if src is dst:
         return True
