@@ -573,10 +573,134 @@ static void gemvs_init(void) {
 #endif
 }
 
+
+/* ---- small products --------------------------------------------------------
+ *
+ * Below a few thousand multiply-adds, packing and spilling ragged tiles cost
+ * more than the product: each row of C is computed a few vectors at a time,
+ * held in registers over all of k (B's rows contiguous), else as dot
+ * products.  (Accumulating into C's memory instead -- c[j] += a * b[j] --
+ * measured 4-60x slower: every step reloads and stores the row.) */
+
+#define DEFINE_SMALL_REAL(name, T, V, L, BCAST)                                          \
+  MA_INLINE void name##_body(int64_t m, int64_t n, int64_t k, mat A, mat B, mat C) {       \
+    for (int64_t i = 0; i < m; i++) {                                                     \
+      T *c = (T *)C.p + i * C.rs;                                                         \
+      const T *a = (const T *)A.p + i * A.rs;                                             \
+      int64_t j = 0;                                                                      \
+      if (B.cs == 1 && C.cs == 1) { /* 2L, then L columns held in registers */            \
+        for (; j + 2 * L <= n; j += 2 * L) {                                              \
+          V s0 = {0}, s1 = {0};                                                           \
+          const T *b = (const T *)B.p + j;                                                \
+          for (int64_t p = 0; p < k; p++, b += B.rs) {                                    \
+            V x = BCAST(a[p * A.cs]);                                                     \
+            s0 += x * LOADU(V, b);                                                        \
+            s1 += x * LOADU(V, b + L);                                                    \
+          }                                                                               \
+          STOREU(c + j, s0);                                                              \
+          STOREU(c + j + L, s1);                                                          \
+        }                                                                                 \
+        for (; j + L <= n; j += L) {                                                      \
+          V s0 = {0};                                                                     \
+          const T *b = (const T *)B.p + j;                                                \
+          for (int64_t p = 0; p < k; p++, b += B.rs) s0 += BCAST(a[p * A.cs]) * LOADU(V, b); \
+          STOREU(c + j, s0);                                                              \
+        }                                                                                 \
+      }                                                                                   \
+      for (; j < n; j++) { /* leftover columns, or any strides: dot products */           \
+        T acc = 0;                                                                        \
+        const T *b = (const T *)B.p + j * B.cs;                                           \
+        for (int64_t p = 0; p < k; p++) acc += a[p * A.cs] * b[p * B.rs];                 \
+        c[j * C.cs] = acc;                                                                \
+      }                                                                                   \
+    }                                                                                     \
+  }
+
+/* Complex, with explicit real arithmetic; `sa` = -1 conjugates A. */
+#define DEFINE_SMALL_CPLX(name, R)                                                      \
+  MA_INLINE void name##_body(int64_t m, int64_t n, int64_t k, mat A, mat B, mat C,        \
+                             R sa) {                                                    \
+    for (int64_t i = 0; i < m; i++) {                                                   \
+      R *c = (R *)C.p + 2 * i * C.rs;                                                   \
+      const R *a = (const R *)A.p + 2 * i * A.rs;                                       \
+      for (int64_t j = 0; j < n; j++) c[2 * j * C.cs] = c[2 * j * C.cs + 1] = 0;        \
+      for (int64_t p = 0; p < k; p++) {                                                 \
+        const R ar = a[2 * p * A.cs], ai = sa * a[2 * p * A.cs + 1];                    \
+        const R *b = (const R *)B.p + 2 * p * B.rs;                                     \
+        for (int64_t j = 0; j < n; j++) {                                               \
+          R br = b[2 * j * B.cs], bi = b[2 * j * B.cs + 1];                             \
+          c[2 * j * C.cs] += ar * br - ai * bi;                                         \
+          c[2 * j * C.cs + 1] += ar * bi + ai * br;                                     \
+        }                                                                               \
+      }                                                                                 \
+    }                                                                                   \
+  }
+
+DEFINE_SMALL_REAL(small_f64, double, v4d, 4, BCAST4)
+DEFINE_SMALL_REAL(small_f32, float, v8f, 8, BCAST8)
+DEFINE_SMALL_REAL(small_i64, uint64_t, v4u, 4, BCAST4)
+DEFINE_SMALL_CPLX(small_c128, double)
+DEFINE_SMALL_CPLX(small_c64, float)
+
+typedef void (*smallfn)(int64_t m, int64_t n, int64_t k, mat A, mat B, mat C, int conj);
+
+#define SMALL_FNS(suffix, attr)                                                           \
+  attr static void small_f64_##suffix(int64_t m, int64_t n, int64_t k, mat A, mat B, mat C, \
+                                      int conj) {                                       \
+    (void)conj;                                                                         \
+    small_f64_body(m, n, k, A, B, C);                                                   \
+  }                                                                                     \
+  attr static void small_f32_##suffix(int64_t m, int64_t n, int64_t k, mat A, mat B, mat C, \
+                                      int conj) {                                       \
+    (void)conj;                                                                         \
+    small_f32_body(m, n, k, A, B, C);                                                   \
+  }                                                                                     \
+  attr static void small_i64_##suffix(int64_t m, int64_t n, int64_t k, mat A, mat B, mat C, \
+                                      int conj) {                                       \
+    (void)conj;                                                                         \
+    small_i64_body(m, n, k, A, B, C);                                                   \
+  }                                                                                     \
+  attr static void small_c128_##suffix(int64_t m, int64_t n, int64_t k, mat A, mat B,     \
+                                       mat C, int conj) {                               \
+    small_c128_body(m, n, k, A, B, C, conj ? -1.0 : 1.0);                               \
+  }                                                                                     \
+  attr static void small_c64_##suffix(int64_t m, int64_t n, int64_t k, mat A, mat B, mat C, \
+                                      int conj) {                                       \
+    small_c64_body(m, n, k, A, B, C, conj ? -1.0f : 1.0f);                              \
+  }
+SMALL_FNS(plain, )
+#ifdef MA_X86
+SMALL_FNS(avx2, AVX2)
+#endif
+
+static smallfn smalls[G_NTYPES];
+
+static void smalls_init(void) {
+  smalls[G_F64] = small_f64_plain;
+  smalls[G_F32] = small_f32_plain;
+  smalls[G_C128] = small_c128_plain;
+  smalls[G_C64] = small_c64_plain;
+  smalls[G_I64] = small_i64_plain;
+#ifdef MA_X86
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
+    smalls[G_F64] = small_f64_avx2;
+    smalls[G_F32] = small_f32_avx2;
+    smalls[G_C128] = small_c128_avx2;
+    smalls[G_C64] = small_c64_avx2;
+    smalls[G_I64] = small_i64_avx2;
+  }
+#endif
+}
+
 static void init_once(void) {
   impls_init();
   gemvs_init();
+  smalls_init();
 }
+
+/* Products of at most this many multiply-adds take the direct path
+ * (measured on Zen 4: the blocked path wins from about 20 x 20 x 20 on). */
+#define MA_GEMM_SMALL 8192
 
 /* ---- one product, any shape ---------------------------------------------- */
 
@@ -602,6 +726,10 @@ static void product(int gt, int64_t m, int64_t n, int64_t k, mat A, mat B, mat C
   if (m == 1) { /* y^T = B^T . a[0, :]^T, the conjugation moves to x */
     mat Bt = {B.p, B.cs, B.rs};
     gemvs[gt](n, k, Bt, A.p, A.cs, C.p, C.cs, 0, conj);
+    return;
+  }
+  if ((double)m * (double)n * (double)k <= MA_GEMM_SMALL || !ws->pa) {
+    smalls[gt](m, n, k, A, B, C, conj);
     return;
   }
   gemm_blocked(g, m, n, k, A, B, C, conj, ws);
@@ -645,7 +773,7 @@ static void run_tasks(job *j, int64_t t0, int64_t t1) {
       step_m = ((tiles + j->parts - 1) / j->parts) * g->mr;
     }
   }
-  if (j->m > 1 && j->n > 1 && j->k > 0) {
+  if (j->m > 1 && j->n > 1 && j->k > 0 && (double)j->m * (double)j->n * (double)j->k > MA_GEMM_SMALL) {
     int64_t nn = step_n < g->nc ? step_n : g->nc;
     nn = (nn + g->nr - 1) / g->nr * g->nr;
     int64_t kk = j->k < g->kc ? j->k : g->kc;

@@ -91,12 +91,19 @@ class DType:
 
     @property
     def dtype(self) -> Any:
-        """The equal NumPy dtype, so that ``numpy.dtype(ma.float32)`` and
-        ``numpy.zeros(3, dtype=ma.float32)`` work (NumPy reads ``.dtype``)."""
+        """The equal NumPy dtype, so that ``np.dtype(ma.float32)`` works (NumPy
+        reads a ``dtype`` attribute; Dask relies on it).  AttributeError when
+        NumPy (or, for bfloat16, ml_dtypes) is missing."""
         try:
             return self.numpy
-        except ImportError as exc:
-            raise AttributeError(f"{self.name}.dtype needs NumPy") from exc
+        except (ImportError, TypeError) as exc:
+            raise AttributeError(f"{self.name} has no NumPy dtype here: {exc}") from None
+
+    @property
+    def type(self) -> Any:
+        """NumPy's scalar type (``np.float32``...), as ``np.dtype.type``;
+        code written for NumPy dtypes (Dask) reads it."""
+        return self.dtype.type
 
     def __repr__(self) -> str:
         return f"minarray.{self.name}"

@@ -443,6 +443,65 @@ class NDArray:
             return arr.copy()
         return arr
 
+    # NumPy's dispatch protocols (NEP 18, NEP 13): np.sum(x), np.exp(x)...
+    # run minarray's functions where they exist; see minarray/_numpy_dispatch.py.
+    # The priority (above ndarray's 0.0) makes code that picks among mixed
+    # chunk types by it, as Dask does, choose minarray's implementations.
+    __array_priority__ = 1.0
+
+    def __array_function__(self, func: Any, types: Any, args: Any, kwargs: Any) -> Any:
+        from minarray._numpy_dispatch import array_function
+
+        return array_function(func, types, args, kwargs)
+
+    def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
+        from minarray._numpy_dispatch import array_ufunc
+
+        return array_ufunc(ufunc, method, inputs, kwargs)
+
+    # ---- NumPy-style reduction methods: x.sum(axis=0), x.mean()... with
+    # NumPy's signatures (out= is not supported); see _numpy_dispatch.py.
+    def sum(self, axis: Any = None, dtype: Any = None, out: None = None, keepdims: bool = False) -> NDArray:
+        return _method("sum", self, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
+
+    def prod(self, axis: Any = None, dtype: Any = None, out: None = None, keepdims: bool = False) -> NDArray:
+        return _method("prod", self, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
+
+    def mean(self, axis: Any = None, dtype: Any = None, out: None = None, keepdims: bool = False) -> NDArray:
+        return _method("mean", self, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
+
+    def var(self, axis: Any = None, dtype: Any = None, out: None = None, ddof: float = 0,
+            keepdims: bool = False) -> NDArray:
+        return _method("var", self, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims)
+
+    def std(self, axis: Any = None, dtype: Any = None, out: None = None, ddof: float = 0,
+            keepdims: bool = False) -> NDArray:
+        return _method("std", self, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims)
+
+    def max(self, axis: Any = None, out: None = None, keepdims: bool = False) -> NDArray:
+        return _method("max", self, axis=axis, out=out, keepdims=keepdims)
+
+    def min(self, axis: Any = None, out: None = None, keepdims: bool = False) -> NDArray:
+        return _method("min", self, axis=axis, out=out, keepdims=keepdims)
+
+    def any(self, axis: Any = None, out: None = None, keepdims: bool = False) -> NDArray:
+        return _method("any", self, axis=axis, out=out, keepdims=keepdims)
+
+    def all(self, axis: Any = None, out: None = None, keepdims: bool = False) -> NDArray:
+        return _method("all", self, axis=axis, out=out, keepdims=keepdims)
+
+    def argmax(self, axis: int | None = None, out: None = None, *, keepdims: bool = False) -> NDArray:
+        return _method("argmax", self, axis=axis, out=out, keepdims=keepdims)
+
+    def argmin(self, axis: int | None = None, out: None = None, *, keepdims: bool = False) -> NDArray:
+        return _method("argmin", self, axis=axis, out=out, keepdims=keepdims)
+
+    def cumsum(self, axis: int | None = None, dtype: Any = None, out: None = None) -> NDArray:
+        return _method("cumsum", self, axis=axis, dtype=dtype, out=out)
+
+    def cumprod(self, axis: int | None = None, dtype: Any = None, out: None = None) -> NDArray:
+        return _method("cumprod", self, axis=axis, dtype=dtype, out=out)
+
     # ---- operators ---------------------------------------------------------
     # The arithmetic, comparison, bitwise and unary operators (and their
     # reflected and in-place forms) are the elementwise functions themselves,
@@ -535,6 +594,13 @@ class NDArray:
         from minarray import linalg
 
         return linalg.matmul(other, self)
+
+
+def _method(name: str, x: NDArray, **kwargs: Any) -> NDArray:
+    from minarray._numpy_dispatch import array_method
+
+    result: NDArray = array_method(name, x, **kwargs)
+    return result
 
 
 class _ArrayInterfaceView:
