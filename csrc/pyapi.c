@@ -202,6 +202,10 @@ static int store_scalar(PyObject *v, int tid, char *dst) {
   return 0;
 }
 
+/* Exported for the elementwise engine (csrc/elementwise.c): Python scalar
+ * operands are converted with exactly these rules. */
+int ma_store_scalar(PyObject *v, int tid, char *dst) { return store_scalar(v, tid, dst); }
+
 static PyObject *load_scalar(int tid, const char *p) {
   switch (tid) {
     case MA_BOOL: return PyBool_FromLong(*(const uint8_t *)p);

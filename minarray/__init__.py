@@ -54,6 +54,8 @@ from minarray.linalg import *  # noqa: F403
 from minarray.linalg import __all__ as _linalg_all
 from minarray.info import *  # noqa: F403
 from minarray.info import __all__ as _info_all
+from minarray.threads import *  # noqa: F403
+from minarray.threads import __all__ as _threads_all
 from minarray import dlpack
 from minarray.dlpack import *  # noqa: F403
 from minarray.dlpack import __all__ as _dlpack_all
@@ -81,5 +83,5 @@ __all__ = [
     "NDArray", "DType", "allocator_stats", "astype", "nonzero", "can_cast", "isdtype", "result_type",
     *_dtypes.__all__[1:16], *_creation_all, *_views_all, *_elementwise_all, *_reductions_all,
     *_searching_all, *_sorting_all, *_sets_all, *_manipulation_all, *_linalg_all, *_info_all,
-    *_dlpack_all, "dlpack",
+    *_dlpack_all, *_threads_all, "dlpack",
 ]

@@ -15,7 +15,6 @@ from minarray.ndarray import NDArray, c_strides
 __all__ = [
     "asarray", "empty", "empty_like", "zeros", "zeros_like", "ones", "ones_like",
     "full", "full_like", "arange", "linspace", "eye", "tril", "triu", "meshgrid",
-    "from_numpy",
 ]
 
 _SCALARS = (bool, int, float, complex)
@@ -391,15 +390,3 @@ def _finish(arr: NDArray, dt: _dt.DType | None, copy: bool | None, fresh: bool) 
         return arr.copy()
     return arr
 
-
-def from_numpy(arr: Any, /, *, copy: bool | None = None) -> NDArray:
-    """Zero-copy view of a NumPy array through its array interface (no
-    capsule).  Keeps ``arr`` alive and respects its read-only flag.
-    Unsupported layouts raise BufferError unless ``copy=True``."""
-    from minarray.arrayinterface import from_array_interface
-
-    if copy:
-        import numpy as np
-
-        return from_array_interface(np.array(arr, copy=True, order="C"))
-    return from_array_interface(arr)

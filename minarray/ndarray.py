@@ -15,11 +15,14 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from minarray import dtypes as _dt
+from minarray._dldevice import CPU_DEVICE, DLDeviceType
 from minarray._native import core
 from minarray.dtypes import DType
 
 if TYPE_CHECKING:
     from types import ModuleType
+
+    from typing_extensions import CapsuleType
 
 __all__ = ["NDArray", "Flags"]
 
@@ -133,7 +136,11 @@ class NDArray:
         a._shape = shape
         a._strides = strides
         a._dtype = d
-        a._base = self if self._base is None else self._base
+        # NumPy's rule: the base is the first array owning the memory, or the
+        # first array whose own base is a foreign object (a NumPy array, a
+        # bytearray...): chains of views collapse, foreign owners do not.
+        base = self._base
+        a._base = base if type(base) is NDArray else self
         return a
 
     # ---- attributes ----------------------------------------------------
@@ -184,7 +191,10 @@ class NDArray:
 
     @property
     def base(self) -> Any:
-        """The array (or foreign object) whose memory this one views, or None."""
+        """What this array views, or None when it owns its memory: as in
+        NumPy, the array owning the memory, or the array that wraps a foreign
+        owner (a view of ``ma.asarray(numpy_array)`` has that NDArray as
+        base; the NDArray's own base is the NumPy array)."""
         return self._base
 
     @property
@@ -440,19 +450,85 @@ class NDArray:
             return arr.copy()
         return arr
 
-    # ---- operators (delegate to the Array API functions) -----------------
-    def __pos__(self) -> NDArray:
-        return _ew().positive(self)
+    # ---- operators ---------------------------------------------------------
+    # The arithmetic, comparison, bitwise and unary operators (and their
+    # reflected and in-place forms) are the elementwise functions themselves,
+    # installed on this class by minarray.elementwise at import; these
+    # declarations only tell type checkers they exist.
+    if TYPE_CHECKING:
+        def __pos__(self) -> NDArray: ...
+        def __neg__(self) -> NDArray: ...
+        def __abs__(self) -> NDArray: ...
+        def __invert__(self) -> NDArray: ...
+        def __add__(self, other: Any) -> NDArray: ...
+        def __radd__(self, other: Any) -> NDArray: ...
+        def __iadd__(self, other: Any) -> NDArray: ...
+        def __sub__(self, other: Any) -> NDArray: ...
+        def __rsub__(self, other: Any) -> NDArray: ...
+        def __isub__(self, other: Any) -> NDArray: ...
+        def __mul__(self, other: Any) -> NDArray: ...
+        def __rmul__(self, other: Any) -> NDArray: ...
+        def __imul__(self, other: Any) -> NDArray: ...
+        def __truediv__(self, other: Any) -> NDArray: ...
+        def __rtruediv__(self, other: Any) -> NDArray: ...
+        def __itruediv__(self, other: Any) -> NDArray: ...
+        def __floordiv__(self, other: Any) -> NDArray: ...
+        def __rfloordiv__(self, other: Any) -> NDArray: ...
+        def __ifloordiv__(self, other: Any) -> NDArray: ...
+        def __mod__(self, other: Any) -> NDArray: ...
+        def __rmod__(self, other: Any) -> NDArray: ...
+        def __imod__(self, other: Any) -> NDArray: ...
+        def __pow__(self, other: Any) -> NDArray: ...
+        def __rpow__(self, other: Any) -> NDArray: ...
+        def __ipow__(self, other: Any) -> NDArray: ...
+        def __and__(self, other: Any) -> NDArray: ...
+        def __rand__(self, other: Any) -> NDArray: ...
+        def __iand__(self, other: Any) -> NDArray: ...
+        def __or__(self, other: Any) -> NDArray: ...
+        def __ror__(self, other: Any) -> NDArray: ...
+        def __ior__(self, other: Any) -> NDArray: ...
+        def __xor__(self, other: Any) -> NDArray: ...
+        def __rxor__(self, other: Any) -> NDArray: ...
+        def __ixor__(self, other: Any) -> NDArray: ...
+        def __lshift__(self, other: Any) -> NDArray: ...
+        def __rlshift__(self, other: Any) -> NDArray: ...
+        def __ilshift__(self, other: Any) -> NDArray: ...
+        def __rshift__(self, other: Any) -> NDArray: ...
+        def __rrshift__(self, other: Any) -> NDArray: ...
+        def __irshift__(self, other: Any) -> NDArray: ...
+        def __lt__(self, other: Any) -> NDArray: ...
+        def __le__(self, other: Any) -> NDArray: ...
+        def __gt__(self, other: Any) -> NDArray: ...
+        def __ge__(self, other: Any) -> NDArray: ...
+        def __eq__(self, other: Any) -> NDArray: ...  # type: ignore[override]
+        def __ne__(self, other: Any) -> NDArray: ...  # type: ignore[override]
 
-    def __neg__(self) -> NDArray:
-        return _ew().negative(self)
+    # ---- DLPack (csrc/dlpack.c does the work; minarray/dlpack.py explains) --
+    def __dlpack__(
+        self,
+        /,
+        *,
+        stream: int | None = None,
+        max_version: tuple[int, int] | None = None,
+        dl_device: tuple[int, int] | None = None,
+        copy: bool | None = None,
+    ) -> CapsuleType:
+        """Export as a DLPack capsule (Array API ``array.__dlpack__``).
 
-    def __abs__(self) -> NDArray:
-        return _ew().abs(self)
+        ``max_version`` None (or major 0) gives a legacy ``"dltensor"``
+        capsule, major >= 1 a ``"dltensor_versioned"`` one carrying DLPack
+        1.3.  ``stream`` must be None (CPU).  ``dl_device`` other than
+        ``(1, 0)`` raises BufferError.  ``copy=True`` exports a fresh copy
+        (flag IS_COPIED); otherwise the capsule shares this array's memory
+        and keeps it alive.  A read-only array exports with READ_ONLY, and
+        refuses a legacy export (BufferError)."""
+        return core.dlpack_export(self._h, stream, max_version, dl_device, copy)  # type: ignore[no-any-return]
 
-    def __invert__(self) -> NDArray:
-        return _ew().bitwise_invert(self)
+    def __dlpack_device__(self) -> tuple[DLDeviceType, int]:
+        """``(DLDeviceType.CPU, 0)``: minarray arrays live on the CPU."""
+        return CPU_DEVICE
 
+    # ---- matrix product (delegates to minarray.linalg) ---------------------
     def __matmul__(self, other: Any) -> NDArray:
         from minarray import linalg
 
@@ -488,35 +564,4 @@ def _indexing() -> Any:
     return _indexing_module
 
 
-def _ew() -> Any:
-    from minarray import elementwise
-
-    return elementwise
-
-
-def _binary(name: str, reflected: bool = False, inplace: bool = False) -> Any:
-    if inplace:
-        def op(self: NDArray, other: Any) -> NDArray:
-            return getattr(_ew(), name)(self, other, out=self)
-    elif reflected:
-        def op(self: NDArray, other: Any) -> NDArray:
-            return getattr(_ew(), name)(other, self)
-    else:
-        def op(self: NDArray, other: Any) -> NDArray:
-            return getattr(_ew(), name)(self, other)
-    return op
-
-
-for _dunder, _fn in {
-    "add": "add", "sub": "subtract", "mul": "multiply", "truediv": "divide",
-    "floordiv": "floor_divide", "mod": "remainder", "pow": "pow",
-    "and": "bitwise_and", "or": "bitwise_or", "xor": "bitwise_xor",
-    "lshift": "bitwise_left_shift", "rshift": "bitwise_right_shift",
-}.items():
-    setattr(NDArray, f"__{_dunder}__", _binary(_fn))
-    setattr(NDArray, f"__r{_dunder}__", _binary(_fn, reflected=True))
-    setattr(NDArray, f"__i{_dunder}__", _binary(_fn, inplace=True))
-for _dunder, _fn in {"eq": "equal", "ne": "not_equal", "lt": "less", "le": "less_equal",
-                     "gt": "greater", "ge": "greater_equal"}.items():
-    setattr(NDArray, f"__{_dunder}__", _binary(_fn))
 NDArray.__hash__ = None  # type: ignore[assignment]

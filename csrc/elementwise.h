@@ -1,0 +1,46 @@
+/*
+ * The elementwise engine: generated inner loops (csrc/gen_elementwise.py)
+ * described by signature tables, run through ma_iterate by csrc/elementwise.c.
+ */
+#ifndef MINARRAY_ELEMENTWISE_H
+#define MINARRAY_ELEMENTWISE_H
+
+#include "iterate.h"
+
+/* One inner loop of an operation: inputs of types in[0..nin) (the loop
+ * type, or bool for where's condition) and an output of type `out`.  The
+ * loop's `aux` is an int* error flag that a loop sets to report a domain
+ * error (integer power with a negative exponent). */
+typedef struct {
+  ma_loop loop;
+  int type; /* the loop type the Python layer selects it by */
+  int out;
+  int in[3];
+} ma_ew_sig;
+
+typedef struct {
+  const char *name;
+  int nin;
+  int nsigs;
+  const ma_ew_sig *sigs;
+} ma_ew_op;
+
+extern const ma_ew_op ma_ew_ops[];
+extern const int ma_ew_nops;
+
+/* Vectorised libm (glibc's libmvec, looked up at run time) for contiguous
+ * float32/float64 data.  Each returns 1 when it wrote d[0..n), 0 when the
+ * caller must use its scalar loop (no libmvec, or no AVX2 on this CPU). */
+#define MA_VM_LIST(X)                                                          \
+  X(EXP, exp) X(EXPM1, expm1) X(LOG, log) X(LOG1P, log1p) X(LOG2, log2)        \
+  X(LOG10, log10) X(SIN, sin) X(COS, cos) X(TAN, tan) X(ASIN, asin)            \
+  X(ACOS, acos) X(ATAN, atan) X(SINH, sinh) X(COSH, cosh) X(TANH, tanh)        \
+  X(ASINH, asinh) X(ACOSH, acosh) X(ATANH, atanh)
+#define MA_VM_ENUM(E, n) MA_VM_##E,
+enum { MA_VM_LIST(MA_VM_ENUM) MA_VM_COUNT };
+#undef MA_VM_ENUM
+
+int ma_vecmath_float32(int fn, float *d, const float *s, int64_t n);
+int ma_vecmath_float64(int fn, double *d, const double *s, int64_t n);
+
+#endif

@@ -1,0 +1,391 @@
+"""Elementwise loops: one C inner loop per (operation, loop dtype), and the
+dispatch tables csrc/elementwise.c reads (ma_ew_ops).
+
+Each operation is declared once below as C expression templates per dtype
+kind; `source()` expands them over the dtype table of codegen.py.  In a
+template `{x}`, `{y}` are the loaded operands (float16 and bfloat16 load as
+float, so they compute in float32 and round once on store), `{T}` is the
+value type, `{U}` an unsigned type wide enough for wrap-around arithmetic,
+`{F}` the libm suffix ("f" for float, "" for double), `{R}` the real type of
+a complex value and `{BITS}` the integer width.
+
+Loop types and result types follow NumPy 2 (which agrees with the Array API
+standard 2024.12 wherever the standard specifies them); the Python layer
+(minarray/elementwise.py) picks the loop for given input dtypes from the
+table this module emits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from codegen import TYPES, CType
+
+BY_NAME = {t.name: t for t in TYPES}
+B = ["bool"]
+SI = ["int8", "int16", "int32", "int64"]
+UI = ["uint8", "uint16", "uint32", "uint64"]
+I = SI + UI
+F = ["float16", "bfloat16", "float32", "float64"]
+C = ["complex64", "complex128"]
+R = I + F
+N = I + F + C
+ALL = B + N
+
+Template = str | Callable[[CType], str | None] | None
+
+
+@dataclass
+class Op:
+    name: str
+    nin: int
+    # template per kind letter ("b", "i" (signed), "u", "f", "c"); a kind
+    # absent here is not supported
+    t: dict[str, Template]
+    out: str = "same"  # "same", "bool" or "real" (complex -> its real type)
+    types: list[str] = field(default_factory=list)  # filled from t
+    # names of element types to skip even though the kind is supported
+    skip: tuple[str, ...] = ()
+    # the loop vectorises: compile AVX2 clones for it (x86-64)
+    simd: bool = True
+
+
+def _fs(t: CType) -> str:
+    """libm suffix for the value type."""
+    if t.kind == "c":
+        return "f" if t.name == "complex64" else ""
+    return "" if t.vtype == "double" else "f"
+
+
+def _real(t: CType) -> str:
+    return "float" if t.name == "complex64" else "double"
+
+
+def _wide_u(t: CType) -> str:
+    return "uint64_t" if t.ctype in ("int64_t", "uint64_t") else "uint32_t"
+
+
+def _bits(t: CType) -> int:
+    return {"int8_t": 8, "uint8_t": 8, "int16_t": 16, "uint16_t": 16, "int32_t": 32,
+            "uint32_t": 32, "int64_t": 64, "uint64_t": 64}[t.ctype]
+
+
+def _fmt(tpl: str, t: CType) -> str:
+    return (tpl.replace("{T}", t.vtype).replace("{U}", _wide_u(t) if t.kind in "iu" else "")
+            .replace("{F}", _fs(t)).replace("{R}", _real(t) if t.kind == "c" else t.vtype)
+            .replace("{BITS}", str(_bits(t)) if t.kind in "iu" else "0")
+            .replace("{C}", t.ctype))
+
+
+# ---- the operations ----------------------------------------------------------
+
+WRAP = "({C})(({U}){x} {op} ({U}){y})"  # integer arithmetic wraps (no signed overflow UB)
+
+
+def arith(op: str, bool_expr: str | None) -> dict[str, Template]:
+    d: dict[str, Template] = {
+        "i": WRAP.replace("{op}", op), "u": WRAP.replace("{op}", op),
+        "f": "{x} " + op + " {y}",
+    }
+    d["c"] = "ma_cmul{F}({x}, {y})" if op == "*" else "{x} " + op + " {y}"
+    if bool_expr:
+        d["b"] = bool_expr
+    return d
+
+
+def fmath(fn: str, cfn: str | None = None) -> dict[str, Template]:
+    """A libm function on floats and its complex counterpart."""
+    return {"f": fn + "{F}({x})", "c": (cfn or ("c" + fn)) + "{F}({x})"}
+
+
+def nextafter(t: CType) -> str:
+    if t.name == "float16":
+        return "ma_nextafter_f16({x}, {y})"
+    if t.name == "bfloat16":
+        return "ma_nextafter_bf16({x}, {y})"
+    return "nextafter{F}({x}, {y})"
+
+
+def cmp(op: str, cfn: str | None) -> dict[str, Template]:
+    d: dict[str, Template] = {k: "{x} " + op + " {y}" for k in "biuf"}
+    if cfn is None:
+        d["c"] = "{x} " + op + " {y}"
+    else:
+        d["c"] = cfn
+    return d
+
+
+LN2_INV = "1.442695040888963407359924681001892137"
+LN10_INV = "0.434294481903251827651128918916605082"
+
+OPS: list[Op] = [
+    # -- arithmetic
+    Op("add", 2, arith("+", "{x} | {y}")),
+    Op("subtract", 2, arith("-", None)),
+    Op("multiply", 2, arith("*", "{x} & {y}")),
+    Op("divide", 2, {"f": "{x} / {y}", "c": "ma_cdiv{F}({x}, {y})"}),
+    Op("floor_divide", 2, {
+        # x // 0 is 0; MIN // -1 wraps to MIN (NumPy)
+        "i": "({y} == 0 ? 0 : (({y} == -1) ? ({C})(0u - ({U}){x}) : "
+             "({C})({x} / {y} - (({x} % {y} != 0) & (({x} < 0) != ({y} < 0))))))",
+        "u": "({y} == 0 ? 0 : {x} / {y})",
+        "f": "ma_floordiv{F}({x}, {y})",
+    }, simd=False),
+    Op("remainder", 2, {
+        "i": "({y} == 0 || {y} == -1 ? 0 : ({C})({x} % {y} + "
+             "((({x} % {y}) != 0 && ((({x} % {y}) < 0) != ({y} < 0))) ? {y} : 0)))",
+        "u": "({y} == 0 ? 0 : {x} % {y})",
+        "f": "ma_remainder{F}({x}, {y})",
+    }, simd=False),
+    Op("pow", 2, {
+        # a negative integer exponent sets the error flag (ValueError, as NumPy)
+        "i": "(({y} < 0 ? (*(int *)aux = 1) : 0), ({C})ma_upow((uint64_t){x}, (uint64_t){y}))",
+        "u": "({C})ma_upow((uint64_t){x}, (uint64_t){y})",
+        "f": "pow{F}({x}, {y})",
+        "c": "ma_cpow{F}({x}, {y})",
+    }, simd=False),
+    Op("atan2", 2, {"f": "atan2{F}({x}, {y})"}),
+    Op("copysign", 2, {"f": "copysign{F}({x}, {y})"}),
+    Op("hypot", 2, {"f": "hypot{F}({x}, {y})"}),
+    Op("logaddexp", 2, {"f": "ma_logaddexp{F}({x}, {y})"}, simd=False),
+    Op("nextafter", 2, {"f": nextafter}, simd=False),
+    # NaN-propagating; on equal values the second operand (NumPy's SIMD loops)
+    Op("maximum", 2, {"b": "{x} | {y}", "i": "({x} > {y} ? {x} : {y})", "u": "({x} > {y} ? {x} : {y})",
+                      "f": "(({x} > {y} || {x} != {x}) ? {x} : {y})", "c": "ma_cmax{F}({x}, {y})"}),
+    Op("minimum", 2, {"b": "{x} & {y}", "i": "({x} < {y} ? {x} : {y})", "u": "({x} < {y} ? {x} : {y})",
+                      "f": "(({x} < {y} || {x} != {x}) ? {x} : {y})", "c": "ma_cmin{F}({x}, {y})"}),
+    # -- comparisons (complex: lexicographic, as NumPy)
+    Op("equal", 2, cmp("==", None), out="bool"),
+    Op("not_equal", 2, cmp("!=", None), out="bool"),
+    Op("less", 2, cmp("<", "ma_clt{F}({x}, {y})"), out="bool"),
+    Op("less_equal", 2, cmp("<=", "ma_cle{F}({x}, {y})"), out="bool"),
+    Op("greater", 2, cmp(">", "ma_clt{F}({y}, {x})"), out="bool"),
+    Op("greater_equal", 2, cmp(">=", "ma_cle{F}({y}, {x})"), out="bool"),
+    # -- logic and bits
+    Op("logical_and", 2, {"b": "{x} & {y}"}),
+    Op("logical_or", 2, {"b": "{x} | {y}"}),
+    Op("logical_xor", 2, {"b": "{x} ^ {y}"}),
+    Op("bitwise_and", 2, {"b": "{x} & {y}", "i": "{x} & {y}", "u": "{x} & {y}"}),
+    Op("bitwise_or", 2, {"b": "{x} | {y}", "i": "{x} | {y}", "u": "{x} | {y}"}),
+    Op("bitwise_xor", 2, {"b": "{x} ^ {y}", "i": "{x} ^ {y}", "u": "{x} ^ {y}"}),
+    # shifts by a negative or too large amount give 0 (or -1 for negative
+    # x >> n), as NumPy
+    Op("bitwise_left_shift", 2, {
+        "i": "((uint64_t){y} < {BITS} ? ({C})(({U}){x} << {y}) : 0)",
+        "u": "((uint64_t){y} < {BITS} ? ({C})(({U}){x} << {y}) : 0)"}),
+    Op("bitwise_right_shift", 2, {
+        "i": "((uint64_t){y} < {BITS} ? ({C})({x} >> {y}) : ({x} < 0 ? -1 : 0))",
+        "u": "((uint64_t){y} < {BITS} ? ({C})({x} >> {y}) : 0)"}),
+    # -- unary
+    Op("abs", 1, {"b": "{x}", "i": "({x} < 0 ? ({C})(0u - ({U}){x}) : {x})", "u": "{x}",
+                  "f": "fabs{F}({x})", "c": "cabs{F}({x})"}, out="real"),
+    Op("negative", 1, {"i": "({C})(0u - ({U}){x})", "u": "({C})(0u - ({U}){x})", "f": "-{x}", "c": "-{x}"}),
+    Op("positive", 1, {"i": "{x}", "u": "{x}", "f": "{x}", "c": "{x}"}),
+    Op("bitwise_invert", 1, {"b": "!{x}", "i": "({C})~{x}", "u": "({C})~{x}"}),
+    Op("logical_not", 1, {"b": "!{x}"}),
+    Op("conj", 1, {"i": "{x}", "u": "{x}", "f": "{x}", "c": "conj{F}({x})"}),
+    Op("real", 1, {"b": "{x}", "i": "{x}", "u": "{x}", "f": "{x}", "c": "creal{F}({x})"}, out="real"),
+    Op("imag", 1, {"b": "0", "i": "0", "u": "0", "f": "0", "c": "cimag{F}({x})"}, out="real"),
+    Op("ceil", 1, {"b": "{x}", "i": "{x}", "u": "{x}", "f": "ceil{F}({x})"}),
+    Op("floor", 1, {"b": "{x}", "i": "{x}", "u": "{x}", "f": "floor{F}({x})"}),
+    Op("trunc", 1, {"b": "{x}", "i": "{x}", "u": "{x}", "f": "trunc{F}({x})"}),
+    # half to even (the default rounding mode), as the standard requires
+    Op("round", 1, {"i": "{x}", "u": "{x}", "f": "nearbyint{F}({x})", "c": "ma_cround{F}({x})"}),
+    Op("sign", 1, {"i": "({x} > 0) - ({x} < 0)", "u": "({x} > 0)", "f": "ma_sign{F}({x})",
+                   "c": "ma_csign{F}({x})"}),
+    # on the bits: gcc 12 crashes compiling signbit() of a loaded bfloat16
+    Op("signbit", 1, {"f": "ma_signbit{F}({x})"}, out="bool"),
+    Op("isfinite", 1, {"b": "1", "i": "1", "u": "1", "f": "isfinite({x})",
+                       "c": "isfinite(creal{F}({x})) && isfinite(cimag{F}({x}))"}, out="bool"),
+    Op("isinf", 1, {"b": "0", "i": "0", "u": "0", "f": "isinf({x})",
+                    "c": "isinf(creal{F}({x})) || isinf(cimag{F}({x}))"}, out="bool"),
+    Op("isnan", 1, {"b": "0", "i": "0", "u": "0", "f": "isnan({x})",
+                    "c": "isnan(creal{F}({x})) || isnan(cimag{F}({x}))"}, out="bool"),
+    Op("square", 1, {"i": "({C})(({U}){x} * ({U}){x})", "u": "({C})(({U}){x} * ({U}){x})",
+                     "f": "{x} * {x}", "c": "ma_cmul{F}({x}, {x})"}),
+    # integer 1/x truncates; 1/0 gives 0 instead of trapping
+    Op("reciprocal", 1, {"i": "({x} == 0 ? 0 : 1 / {x})", "u": "({x} == 0 ? 0 : 1 / {x})",
+                         "f": "1 / {x}", "c": "ma_crecip{F}({x})"}, simd=False),
+    Op("sqrt", 1, fmath("sqrt")),
+    Op("exp", 1, fmath("exp")),
+    Op("expm1", 1, fmath("expm1", "ma_cexpm1")),
+    Op("log", 1, fmath("log")),
+    Op("log1p", 1, fmath("log1p", "ma_clog1p")),
+    Op("log2", 1, {"f": "log2{F}({x})", "c": "ma_cscale{F}(clog{F}({x}), " + LN2_INV + ")"}),
+    Op("log10", 1, {"f": "log10{F}({x})", "c": "ma_cscale{F}(clog{F}({x}), " + LN10_INV + ")"}),
+    Op("sin", 1, fmath("sin")),
+    Op("cos", 1, fmath("cos")),
+    Op("tan", 1, fmath("tan")),
+    Op("asin", 1, fmath("asin")),
+    Op("acos", 1, fmath("acos")),
+    Op("atan", 1, fmath("atan")),
+    Op("sinh", 1, fmath("sinh")),
+    Op("cosh", 1, fmath("cosh")),
+    Op("tanh", 1, fmath("tanh")),
+    Op("asinh", 1, fmath("asinh")),
+    Op("acosh", 1, fmath("acosh")),
+    Op("atanh", 1, fmath("atanh")),
+]
+
+# Vectorised libm (glibc's libmvec, reached through csrc/vecmath.c) for
+# these functions on contiguous float32/float64 data.
+VECMATH = ["exp", "expm1", "log", "log1p", "log2", "log10", "sin", "cos", "tan",
+           "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh"]
+
+
+def _template(op: Op, t: CType) -> str | None:
+    tpl = op.t.get(t.kind)
+    if tpl is None or t.name in op.skip:
+        return None
+    if callable(tpl):
+        tpl = tpl(t)
+        if tpl is None:
+            return None
+    return _fmt(tpl, t)
+
+
+def _out_type(op: Op, t: CType) -> CType:
+    if op.out == "bool":
+        return BY_NAME["bool"]
+    if op.out == "real" and t.kind == "c":
+        return BY_NAME["float32" if t.name == "complex64" else "float64"]
+    return t
+
+
+CLONES = "MA_SIMD_CLONES"
+
+
+def _loop(op: Op, t: CType, expr: str) -> str:
+    o = _out_type(op, t)
+    fname = f"ew_{op.name}_{t.name}"
+    # the result expression of the value expression `e`
+    if op.out == "bool":
+        def store(e: str) -> str:
+            return f"(uint8_t)({e})"
+    else:
+        def store(e: str) -> str:
+            return o.store.format(f"({o.vtype})({e})")
+    attr = f"{CLONES} " if op.simd else ""
+    src, vt = t.ctype, t.vtype
+    ld = t.load
+
+    def sub(e: str, x: str, y: str = "") -> str:
+        return e.replace("{x}", f"({x})").replace("{y}", f"({y})")
+
+    if op.nin == 1:
+        body_c = store(sub(expr, ld.format("s[i]")))
+        body_s = store(sub(expr, ld.format(f"*(const {src} *)ps")))
+        vec = ""
+        if op.name in VECMATH and t.name in ("float32", "float64"):
+            vec = (f"    if (ma_vecmath_{t.name}(MA_VM_{op.name.upper()}, d, s, n)) return;\n")
+        return f"""
+{attr}static void {fname}(char **p, const int64_t *st, int64_t n, const void *aux) {{
+  (void)aux;
+  if (st[0] == (int64_t)sizeof({o.ctype}) && st[1] == (int64_t)sizeof({src})) {{
+    {o.ctype} *restrict d = ({o.ctype} *)p[0];
+    const {src} *restrict s = (const {src} *)p[1];
+    (void)s;
+{vec}    for (int64_t i = 0; i < n; i++) d[i] = {body_c};
+    return;
+  }}
+  char *pd = p[0];
+  const char *ps = p[1];
+  (void)ps;
+  for (int64_t i = 0; i < n; i++, pd += st[0], ps += st[1])
+    *({o.ctype} *)pd = {body_s};
+}}
+"""
+    la = ld.format("a[i]")
+    lb = ld.format("b[i]")
+    return f"""
+{attr}static void {fname}(char **p, const int64_t *st, int64_t n, const void *aux) {{
+  (void)aux;
+  {o.ctype} *restrict d = ({o.ctype} *)p[0];
+  const {src} *restrict a = (const {src} *)p[1];
+  const {src} *restrict b = (const {src} *)p[2];
+  if (st[0] == (int64_t)sizeof({o.ctype})) {{
+    if (st[1] == (int64_t)sizeof({src}) && st[2] == (int64_t)sizeof({src})) {{
+      for (int64_t i = 0; i < n; i++) d[i] = {store(sub(expr, la, lb))};
+      return;
+    }}
+    if (st[1] == (int64_t)sizeof({src}) && st[2] == 0) {{
+      const {vt} y = {ld.format("b[0]")};
+      for (int64_t i = 0; i < n; i++) d[i] = {store(sub(expr, la, "y"))};
+      return;
+    }}
+    if (st[1] == 0 && st[2] == (int64_t)sizeof({src})) {{
+      const {vt} x = {ld.format("a[0]")};
+      for (int64_t i = 0; i < n; i++) d[i] = {store(sub(expr, "x", lb))};
+      return;
+    }}
+  }}
+  char *pd = p[0];
+  const char *pa = p[1], *pb = p[2];
+  for (int64_t i = 0; i < n; i++, pd += st[0], pa += st[1], pb += st[2])
+    *({o.ctype} *)pd = {store(sub(expr, ld.format(f"*(const {src} *)pa"), ld.format(f"*(const {src} *)pb")))};
+}}
+"""
+
+
+def _where_loop(t: CType) -> str:
+    c = t.ctype
+    return f"""
+static void ew_where_{t.name}(char **p, const int64_t *st, int64_t n, const void *aux) {{
+  (void)aux;
+  if (st[0] == (int64_t)sizeof({c}) && st[1] == 1 && st[2] == (int64_t)sizeof({c}) &&
+      st[3] == (int64_t)sizeof({c})) {{
+    {c} *restrict d = ({c} *)p[0];
+    const uint8_t *restrict m = (const uint8_t *)p[1];
+    const {c} *restrict a = (const {c} *)p[2], *restrict b = (const {c} *)p[3];
+    for (int64_t i = 0; i < n; i++) d[i] = m[i] ? a[i] : b[i];
+    return;
+  }}
+  char *pd = p[0];
+  const char *pm = p[1], *pa = p[2], *pb = p[3];
+  for (int64_t i = 0; i < n; i++, pd += st[0], pm += st[1], pa += st[2], pb += st[3])
+    *({c} *)pd = *pm ? *(const {c} *)pa : *(const {c} *)pb;
+}}
+"""
+
+
+def source() -> str:
+    out = [
+        "/* Generated by csrc/gen_elementwise.py: elementwise loops and ma_ew_ops. */",
+        '#include "ew_math.h"',
+        '#include "elementwise.h"',
+        "#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__linux__)",
+        '#define MA_SIMD_CLONES __attribute__((target_clones("avx2", "default")))',
+        "#else",
+        "#define MA_SIMD_CLONES",
+        "#endif",
+    ]
+    entries = []
+    for op in OPS:
+        sigs = []
+        for t in TYPES:
+            expr = _template(op, t)
+            if expr is None:
+                continue
+            out.append(_loop(op, t, expr))
+            o = _out_type(op, t)
+            ins = ", ".join([t.enum] * op.nin)
+            sigs.append(f"{{ew_{op.name}_{t.name}, {t.enum}, {o.enum}, {{{ins}}}}}")
+        entries.append((op.name, op.nin, sigs))
+    where_sigs = []
+    for t in TYPES:
+        out.append(_where_loop(t))
+        where_sigs.append(f"{{ew_where_{t.name}, {t.enum}, {t.enum}, {{MA_BOOL, {t.enum}, {t.enum}}}}}")
+    entries.append(("where", 3, where_sigs))
+    for name, _nin, sigs in entries:
+        out.append(f"static const ma_ew_sig sigs_{name}[] = {{\n  " + ",\n  ".join(sigs) + "\n};")
+    out.append("const ma_ew_op ma_ew_ops[] = {")
+    for name, nin, sigs in entries:
+        out.append(f'  {{"{name}", {nin}, {len(sigs)}, sigs_{name}}},')
+    out.append("};")
+    out.append(f"const int ma_ew_nops = {len(entries)};")
+    return "\n".join(out)
+
+
+if __name__ == "__main__":
+    print(source())

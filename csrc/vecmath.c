@@ -1,0 +1,91 @@
+/*
+ * Vectorised transcendental functions for contiguous float32/float64 loops.
+ *
+ * glibc ships SIMD versions of libm (libmvec: _ZGVdN4v_exp is exp on four
+ * doubles with AVX2, following the x86-64 vector function ABI; glibc
+ * documents their error as at most 4 ULP).  They are looked up with dlopen at
+ * first use instead of linked, so the extension still loads where libmvec
+ * or AVX2 is missing (musl, macOS, old CPUs): the loops then fall back to
+ * scalar libm.  The CPU check is done at run time; nothing here needs
+ * -march flags.
+ */
+#include "elementwise.h"
+
+#if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__) && !defined(MA_NO_LIBMVEC)
+#include <dlfcn.h>
+#include <immintrin.h>
+#include <pthread.h>
+#include <string.h>
+
+typedef __m256d (*vec_f64)(__m256d);
+typedef __m256 (*vec_f32)(__m256);
+
+static vec_f64 f64[MA_VM_COUNT];
+static vec_f32 f32[MA_VM_COUNT];
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+static void load(void) {
+  __builtin_cpu_init();
+  if (!__builtin_cpu_supports("avx2")) return;
+  void *lib = dlopen("libmvec.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!lib) return;
+#define MA_VM_LOAD(E, n)                                                       \
+  f64[MA_VM_##E] = (vec_f64)dlsym(lib, "_ZGVdN4v_" #n);                        \
+  f32[MA_VM_##E] = (vec_f32)dlsym(lib, "_ZGVdN8v_" #n "f");
+  MA_VM_LIST(MA_VM_LOAD)
+#undef MA_VM_LOAD
+  /* the library stays loaded for the life of the process */
+}
+
+/* The tail is computed on a padded vector, so every element goes through
+ * the same implementation (results do not depend on the array's length). */
+__attribute__((target("avx2"))) static void run_f64(vec_f64 f, double *d, const double *s,
+                                                    int64_t n) {
+  int64_t i = 0;
+  for (; i + 4 <= n; i += 4) _mm256_storeu_pd(d + i, f(_mm256_loadu_pd(s + i)));
+  if (i < n) {
+    double tmp[4] = {0, 0, 0, 0};
+    memcpy(tmp, s + i, (size_t)(n - i) * sizeof(double));
+    _mm256_storeu_pd(tmp, f(_mm256_loadu_pd(tmp)));
+    memcpy(d + i, tmp, (size_t)(n - i) * sizeof(double));
+  }
+}
+
+__attribute__((target("avx2"))) static void run_f32(vec_f32 f, float *d, const float *s,
+                                                    int64_t n) {
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8) _mm256_storeu_ps(d + i, f(_mm256_loadu_ps(s + i)));
+  if (i < n) {
+    float tmp[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    memcpy(tmp, s + i, (size_t)(n - i) * sizeof(float));
+    _mm256_storeu_ps(tmp, f(_mm256_loadu_ps(tmp)));
+    memcpy(d + i, tmp, (size_t)(n - i) * sizeof(float));
+  }
+}
+
+int ma_vecmath_float64(int fn, double *d, const double *s, int64_t n) {
+  pthread_once(&once, load);
+  if (!f64[fn]) return 0;
+  run_f64(f64[fn], d, s, n);
+  return 1;
+}
+
+int ma_vecmath_float32(int fn, float *d, const float *s, int64_t n) {
+  pthread_once(&once, load);
+  if (!f32[fn]) return 0;
+  run_f32(f32[fn], d, s, n);
+  return 1;
+}
+
+#else
+
+int ma_vecmath_float64(int fn, double *d, const double *s, int64_t n) {
+  (void)fn, (void)d, (void)s, (void)n;
+  return 0;
+}
+int ma_vecmath_float32(int fn, float *d, const float *s, int64_t n) {
+  (void)fn, (void)d, (void)s, (void)n;
+  return 0;
+}
+
+#endif
