@@ -324,7 +324,8 @@ class NDArray:
 
     # ---- indexing --------------------------------------------------------
     def __getitem__(self, key: Any) -> NDArray:
-        return _indexing().getitem(self, key)
+        out: NDArray = _indexing().getitem(self, key)
+        return out
 
     def __setitem__(self, key: Any, value: Any) -> None:
         _indexing().setitem(self, key, value)
