@@ -136,7 +136,11 @@ class NDArray:
         a._shape = shape
         a._strides = strides
         a._dtype = d
-        a._base = self if self._base is None else self._base
+        # NumPy's rule: the base is the first array owning the memory, or the
+        # first array whose own base is a foreign object (a NumPy array, a
+        # bytearray...): chains of views collapse, foreign owners do not.
+        base = self._base
+        a._base = base if type(base) is NDArray else self
         return a
 
     # ---- attributes ----------------------------------------------------
@@ -187,7 +191,10 @@ class NDArray:
 
     @property
     def base(self) -> Any:
-        """The array (or foreign object) whose memory this one views, or None."""
+        """What this array views, or None when it owns its memory: as in
+        NumPy, the array owning the memory, or the array that wraps a foreign
+        owner (a view of ``ma.asarray(numpy_array)`` has that NDArray as
+        base; the NDArray's own base is the NumPy array)."""
         return self._base
 
     @property
@@ -317,7 +324,8 @@ class NDArray:
 
     # ---- indexing --------------------------------------------------------
     def __getitem__(self, key: Any) -> NDArray:
-        return _indexing().getitem(self, key)
+        out: NDArray = _indexing().getitem(self, key)
+        return out
 
     def __setitem__(self, key: Any, value: Any) -> None:
         _indexing().setitem(self, key, value)
