@@ -14,19 +14,22 @@ static int64_t fail_countdown;
 #define GET(field) __atomic_load_n(&stats.field, __ATOMIC_RELAXED)
 
 int ma_nbytes(int ndim, const int64_t *shape, size_t itemsize, size_t *out) {
+  /* The product of the non-zero dimensions must fit even when another one
+   * is zero (NumPy's rule): the C-contiguous strides of an empty array are
+   * products of those dimensions, and they must not wrap. */
   size_t n = itemsize;
   int empty = 0;
   for (int i = 0; i < ndim; i++) {
     if (shape[i] < 0) return -1;
-    if (shape[i] == 0) empty = 1;
-  }
-  if (empty) { *out = 0; return 0; }
-  for (int i = 0; i < ndim; i++) {
+    if (shape[i] == 0) {
+      empty = 1;
+      continue;
+    }
     if (__builtin_mul_overflow(n, (size_t)shape[i], &n)) return -1;
   }
   /* Keep sizes addressable with signed 64-bit byte offsets. */
   if (n > (size_t)INT64_MAX / 2) return -1;
-  *out = n;
+  *out = empty ? 0 : n;
   return 0;
 }
 

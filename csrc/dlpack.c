@@ -405,19 +405,22 @@ static int check_tensor(const DLTensor *t, int any_device, size_t *nbytes) {
     return -1;
   }
   if (*nbytes == 0) return 0; /* nothing is read: data and strides do not matter */
-  /* The farthest element must be addressable: sum |stride| * (n - 1) * item
-   * without overflow (strides NULL means C-contiguous, already checked). */
+  /* The lowest and the highest element, as signed element offsets from the
+   * first one, must be computable without overflow (strides NULL means
+   * C-contiguous: within nbytes, already checked).  Sign by sign, not with
+   * |stride|: negating INT64_MIN would itself overflow. */
+  int64_t lo = 0, hi = (int64_t)*nbytes - item;
   if (t->strides) {
-    int64_t reach = 0, step;
+    hi = 0;
     for (int i = 0; i < t->ndim; i++) {
-      int64_t s = t->strides[i] < 0 ? -t->strides[i] : t->strides[i];
-      if (t->strides[i] == INT64_MIN || __builtin_mul_overflow(s, t->shape[i] - 1, &step) ||
-          __builtin_add_overflow(reach, step, &reach)) {
+      int64_t step;
+      if (__builtin_mul_overflow(t->strides[i], t->shape[i] - 1, &step) ||
+          __builtin_add_overflow(step < 0 ? lo : hi, step, step < 0 ? &lo : &hi)) {
         PyErr_SetString(PyExc_BufferError, "DLPack tensor strides overflow the address space");
         return -1;
       }
     }
-    if (__builtin_mul_overflow(reach, item, &reach)) {
+    if (__builtin_mul_overflow(lo, item, &lo) || __builtin_mul_overflow(hi, item, &hi)) {
       PyErr_SetString(PyExc_BufferError, "DLPack tensor strides overflow the address space");
       return -1;
     }
@@ -430,7 +433,19 @@ static int check_tensor(const DLTensor *t, int any_device, size_t *nbytes) {
     PyErr_SetString(PyExc_BufferError, "DLPack tensor byte_offset is out of range");
     return -1;
   }
-  uintptr_t first = (uintptr_t)t->data + (uintptr_t)t->byte_offset;
+  /* Every element's address must exist: data + byte_offset, and the span
+   * from the lowest to the past-the-end byte of the highest element, may
+   * not wrap around the address space (the kernels' pointer arithmetic
+   * would be undefined). */
+  uintptr_t first, below = (uintptr_t)0 - (uintptr_t)lo, end;
+  if (__builtin_add_overflow((uintptr_t)t->data, (uintptr_t)t->byte_offset, &first) || first < below ||
+      __builtin_add_overflow(first, (uintptr_t)hi + (uintptr_t)item, &end)) {
+    PyErr_Format(PyExc_BufferError,
+                 "DLPack tensor data (%p + byte_offset %llu) with its shape and strides reaches "
+                 "beyond the address space",
+                 t->data, (unsigned long long)t->byte_offset);
+    return -1;
+  }
   if (first % (uintptr_t)element_alignment(tid)) {
     PyErr_Format(PyExc_BufferError,
                  "DLPack tensor data (%p + byte_offset %llu) is not aligned to its %lld-byte elements",
