@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import os
 import re
 import sys
 from pathlib import Path
@@ -41,6 +42,8 @@ def _parser() -> argparse.ArgumentParser:
                    help="OLD: compare this run with OLD; OLD NEW: compare two files without running")
     p.add_argument("--plot", type=Path, metavar="PATH", help="draw time per element against size (needs matplotlib)")
     p.add_argument("--markdown", action="store_true", help="print the table as Markdown")
+    p.add_argument("--update-doc", type=Path, metavar="MD",
+                   help="write the tables between the benchmark markers of this page (docs/performance.md)")
     p.add_argument("--list", action="store_true", help="list the selected cases and exit")
     return p
 
@@ -81,6 +84,7 @@ def main(argv: list[str] | None = None) -> int:
             setter(args.threads)
         options = {"filter": args.filter, "max_size": args.max_size, "quick": args.quick,
                    "repeats": repeats, "min_time": min_time, "threads": args.threads}
+        load_before = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
         results = []
         tty = sys.stderr.isatty()
         for i, case in enumerate(cases, 1):
@@ -91,6 +95,7 @@ def main(argv: list[str] | None = None) -> int:
         if tty:
             print("\r\033[K", end="", file=sys.stderr, flush=True)
         meta = report.metadata(options)
+        meta["loadavg_before"] = load_before
 
     print(report.table(results, markdown=args.markdown))
     print()
@@ -98,6 +103,11 @@ def main(argv: list[str] | None = None) -> int:
     threads = meta.get("minarray_threads")
     print(f"minarray threads: {threads}; numpy {meta.get('numpy')}; python {meta.get('python')}; "
           f"{meta.get('cpu_count')} CPUs")
+    busy = [x for x in (meta.get("loadavg_before"), (meta.get("loadavg") or [None])[0]) if x is not None]
+    cpus = meta.get("cpu_count") or 1
+    if busy and max(busy) > 0.5 * cpus:
+        print(f"warning: the machine was busy (1-minute load average up to {max(busy):.1f} on {cpus} CPUs): "
+              "times are inflated and threaded ones most; rerun on a quiet machine")
     if args.json and not args.load:
         report.save(args.json, meta, results)
     if args.compare:
@@ -108,6 +118,8 @@ def main(argv: list[str] | None = None) -> int:
         from benchmarks.plot import plot
 
         plot(results, args.plot)
+    if args.update_doc:
+        report.update_doc(args.update_doc, meta, results)
     return 0
 
 

@@ -170,6 +170,40 @@ def table(results: list[Result], markdown: bool = False) -> str:
     return "\n".join(out)
 
 
+BEGIN = "<!-- benchmarks:begin -->"
+END = "<!-- benchmarks:end -->"
+
+
+def markdown_section(meta: dict[str, Any], results: list[Result]) -> str:
+    """The generated part of docs/performance.md: the run's conditions and
+    one table per group."""
+    load = meta.get("loadavg") or [None]
+    opts = meta.get("options", {})
+    lines = [
+        f"Run of {meta.get('date', '?')}: {meta.get('cpu_count')} CPUs, {meta.get('platform', '?')}, "
+        f"Python {meta.get('python')}, NumPy {meta.get('numpy')}, PyTorch {meta.get('torch')}; "
+        f"minarray threads: {meta.get('minarray_threads')}; {opts.get('repeats')} repeats; "
+        f"1-minute load average {meta.get('loadavg_before')} before, {load[0]} after.",
+        "",
+    ]
+    groups: dict[str, list[Result]] = {}
+    for r in results:
+        groups.setdefault(r.group, []).append(r)
+    for group, rows in groups.items():
+        lines += [f"#### {group}", "", table(rows, markdown=True), ""]
+    return "\n".join(lines)
+
+
+def update_doc(path: Path, meta: dict[str, Any], results: list[Result]) -> None:
+    """Replace what lies between the BEGIN and END markers of `path`."""
+    text = path.read_text()
+    if BEGIN not in text or END not in text:
+        raise SystemExit(f"{path} has no {BEGIN} ... {END} markers to fill")
+    head, rest = text.split(BEGIN, 1)
+    _, tail = rest.split(END, 1)
+    path.write_text(f"{head}{BEGIN}\n{markdown_section(meta, results)}\n{END}{tail}")
+
+
 def legend() -> str:
     return ("ratio = minarray median / reference median (below 1: minarray is faster); "
             "spread = interquartile range / median, minarray/reference; "
@@ -189,6 +223,8 @@ def metadata(args: dict[str, Any]) -> dict[str, Any]:
         "machine": platform.machine(),
         "cpu_count": os.cpu_count(),
         "options": args,
+        # A shared machine's other work skews times, threaded ones most.
+        "loadavg": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
     }
     for mod in ("numpy", "torch", "dlpack"):
         m = sys.modules.get(mod)

@@ -14,17 +14,14 @@ static int64_t fail_countdown;
 #define GET(field) __atomic_load_n(&stats.field, __ATOMIC_RELAXED)
 
 int ma_nbytes(int ndim, const int64_t *shape, size_t itemsize, size_t *out) {
-  /* The product of the non-zero dimensions must fit even when another one
-   * is zero (NumPy's rule): the C-contiguous strides of an empty array are
-   * products of those dimensions, and they must not wrap. */
+  /* As NumPy: the product must fit even when a zero dimension makes the
+   * array empty (its strides are computed from the other dims, and they
+   * must stay addressable). */
   size_t n = itemsize;
   int empty = 0;
   for (int i = 0; i < ndim; i++) {
     if (shape[i] < 0) return -1;
-    if (shape[i] == 0) {
-      empty = 1;
-      continue;
-    }
+    if (shape[i] == 0) { empty = 1; continue; }
     if (__builtin_mul_overflow(n, (size_t)shape[i], &n)) return -1;
   }
   /* Keep sizes addressable with signed 64-bit byte offsets. */
@@ -43,10 +40,19 @@ void ma_fail_allocation_after(int64_t n) {
   __atomic_store_n(&fail_countdown, n < 0 ? 0 : n, __ATOMIC_RELAXED);
 }
 
+/* Above this, glibc's malloc always maps fresh memory (its dynamic mmap
+ * threshold stops growing at 32 MiB on 64-bit): such blocks are aligned to
+ * a huge page so every 2 MiB of them can be one.  Below it, freed blocks go
+ * back to the heap and the next allocation of that size reuses them with
+ * their pages already mapped, as NumPy's arrays do: a 2 MiB alignment
+ * there would force a fresh mapping every time (measured: writing a fresh
+ * 8 MiB buffer 0.27 ms that way, 0.08 ms reused). */
+#define MA_MMAP_SIZE ((size_t)32 << 20)
+
 /* Owned buffers are one allocation: the header in the first MA_ALIGNMENT
  * bytes, then the data, so the data is aligned like the block. */
 ma_buffer *ma_buffer_new(size_t nbytes, int zero) {
-  size_t align = nbytes >= MA_HUGEPAGE_THRESHOLD ? (2u << 20) : MA_ALIGNMENT;
+  size_t align = nbytes >= MA_MMAP_SIZE ? (2u << 20) : MA_ALIGNMENT;
   size_t total;
   if (should_fail() || __builtin_add_overflow(nbytes, (size_t)MA_ALIGNMENT, &total)) {
     ADD(failed_allocations, 1);
@@ -67,7 +73,12 @@ ma_buffer *ma_buffer_new(size_t nbytes, int zero) {
 #ifdef MADV_HUGEPAGE
   /* First-touch page faults dominate large fresh buffers; huge pages cut
    * their number 512-fold (NumPy does the same for >= 4 MiB). */
-  if (nbytes >= MA_HUGEPAGE_THRESHOLD) madvise(block, total, MADV_HUGEPAGE);
+  if (nbytes >= MA_HUGEPAGE_THRESHOLD) {
+    /* madvise wants a page-aligned start: advise the whole pages inside. */
+    uintptr_t lo = ((uintptr_t)block + 4095) & ~(uintptr_t)4095;
+    uintptr_t hi = ((uintptr_t)block + total) & ~(uintptr_t)4095;
+    if (hi > lo) madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+  }
 #endif
   if (zero && nbytes) memset(b->data, 0, nbytes);
   ADD(live_buffers, 1);

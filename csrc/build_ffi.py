@@ -62,6 +62,7 @@ int ma_default_num_threads(void);
 int64_t ma_get_parallel_min(void);
 void ma_set_parallel_min(int64_t n);
 void ma_iterate_counts(int64_t *out);
+int64_t ma_pool_jobs(void);
 int64_t ma_get_tile_min_span(void);
 void ma_set_tile_min_span(int64_t n);
 

@@ -35,10 +35,10 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "pyapi.h"
 #include "scalar.h"
+#include "threads.h"
 
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
 #define MA_X86 1
@@ -376,7 +376,6 @@ static gemm_impl impls[G_NTYPES] = {
 };
 
 static pthread_once_t impls_once = PTHREAD_ONCE_INIT;
-static int max_threads = 1;
 
 static void impls_init(void) {
 #ifdef MA_X86
@@ -389,10 +388,6 @@ static void impls_init(void) {
     impls[G_I64].kern = kern_i64_avx2;
   }
 #endif
-  long n = sysconf(_SC_NPROCESSORS_ONLN);
-  const char *env = getenv("MINARRAY_NUM_THREADS");
-  if (env && *env) n = strtol(env, NULL, 10);
-  max_threads = n < 1 ? 1 : (n > 64 ? 64 : (int)n);
 }
 
 /* One strided matrix operand: element 0 and element strides. */
@@ -626,10 +621,6 @@ typedef struct {
   int failed;                       /* a pack buffer could not be allocated */
 } job;
 
-typedef struct {
-  job *j;
-  int64_t t0, t1; /* task range */
-} worker_arg;
 
 static void *aligned_buffer(size_t bytes) {
   void *p = NULL;
@@ -701,55 +692,37 @@ static void run_tasks(job *j, int64_t t0, int64_t t1) {
   free(ws.pb);
 }
 
-static void *worker(void *arg) {
-  worker_arg *w = (worker_arg *)arg;
-  run_tasks(w->j, w->t0, w->t1);
-  return NULL;
+/* Chunk i of the pool job: an equal share of the tasks. */
+static void run_chunk(void *ctx, int64_t i) {
+  job *j = (job *)ctx;
+  int64_t t0, t1;
+  ma_chunk_range(j->nbatch * j->parts, j->nthreads, i, &t0, &t1);
+  run_tasks(j, t0, t1);
 }
 
-/* Below this many multiply-adds per thread, starting a thread costs more
- * than it saves (~30 us to create and join). */
+/* Below this many multiply-adds per thread, handing work to the pool costs
+ * more than it saves. */
 #define MA_GEMM_MIN_WORK_PER_THREAD (1 << 20)
 
 /* Returns 0, or -2 when out of memory. */
 static int run_job(job *j) {
   double work = (double)j->nbatch * (double)j->m * (double)j->n * (double)(j->k ? j->k : 1);
-  int64_t nt = work / MA_GEMM_MIN_WORK_PER_THREAD > max_threads
-                   ? max_threads
-                   : (int64_t)(work / MA_GEMM_MIN_WORK_PER_THREAD);
+  int64_t nt = ma_get_num_threads();
+  if (work / MA_GEMM_MIN_WORK_PER_THREAD < (double)nt) nt = (int64_t)(work / MA_GEMM_MIN_WORK_PER_THREAD);
   if (nt < 1) nt = 1;
   /* Split each product only when the batch alone cannot feed the threads;
    * vector products are memory-bound and stay whole. */
   j->parts = 1;
   j->split_n = j->n >= j->m;
-  if (j->nbatch < nt && j->m > 1 && j->n > 1) {
-    j->parts = (nt + j->nbatch - 1) / j->nbatch;
-  }
+  if (j->nbatch < nt && j->m > 1 && j->n > 1) j->parts = (nt + j->nbatch - 1) / j->nbatch;
   int64_t tasks = j->nbatch * j->parts;
   if (nt > tasks) nt = tasks;
+  j->nthreads = (int)nt;
   j->failed = 0;
-  if (nt <= 1) {
+  if (nt <= 1)
     run_tasks(j, 0, tasks);
-    return j->failed ? -2 : 0;
-  }
-  pthread_t tid[64];
-  worker_arg args[64];
-  int started[64] = {0};
-  for (int64_t t = 0; t < nt; t++) {
-    args[t].j = j;
-    args[t].t0 = tasks * t / nt;
-    args[t].t1 = tasks * (t + 1) / nt;
-  }
-  /* thread 0's share runs on the calling thread */
-  for (int64_t t = 1; t < nt; t++)
-    started[t] = pthread_create(&tid[t], NULL, worker, &args[t]) == 0;
-  run_tasks(j, args[0].t0, args[0].t1);
-  for (int64_t t = 1; t < nt; t++) {
-    if (started[t])
-      pthread_join(tid[t], NULL);
-    else
-      run_tasks(j, args[t].t0, args[t].t1); /* could not start: do it here */
-  }
+  else
+    ma_parallel_for(nt, run_chunk, j);
   return j->failed ? -2 : 0;
 }
 
@@ -833,15 +806,6 @@ bad_batch:
   return NULL;
 }
 
-/* matmul_threads() -> the most threads one product may use. */
-MA_FASTCALL(py_matmul_threads) {
-  (void)self;
-  (void)args;
-  MA_NARGS(0, "matmul_threads");
-  pthread_once(&impls_once, init_once);
-  return PyLong_FromLong(max_threads);
-}
-
 /* The copy kernels of manipulation.py live in csrc/manipulation.c; pyapi.c
  * installs one table per C area, so they are listed here. */
 PyObject *ma_py_repeat(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
@@ -850,8 +814,6 @@ PyObject *ma_py_take_along_axis(PyObject *self, PyObject *const *args, Py_ssize_
 PyMethodDef ma_linalg_methods[] = {
     {"matmul", (PyCFunction)(void (*)(void))py_matmul, METH_FASTCALL,
      "matmul(a, b, out, conj_a): out = conj?(a) @ b over broadcast batches"},
-    {"matmul_threads", (PyCFunction)(void (*)(void))py_matmul_threads, METH_FASTCALL,
-     "matmul_threads() -> the most threads one product may use"},
     {"repeat", (PyCFunction)(void (*)(void))ma_py_repeat, METH_FASTCALL,
      "repeat(src, counts, axis) -> (total, handle)"},
     {"take_along_axis", (PyCFunction)(void (*)(void))ma_py_take_along_axis, METH_FASTCALL,

@@ -56,9 +56,7 @@ def _int_acc(d: DType) -> DType:
     return _dt.uint64 if d.kind == "u" else _dt.int64
 
 
-def acc_dtype(op: int, d: DType) -> DType:
-    """The accumulator dtype of kernel ``op`` on input dtype ``d``
-    (mirrors csrc/gen_reduce.py)."""
+def _acc_dtype(op: int, d: DType) -> DType:
     if op in (ALL, ANY):
         return _dt.bool
     if op == COUNT:
@@ -75,45 +73,67 @@ def acc_dtype(op: int, d: DType) -> DType:
     return _dt.float32 if d in _HALF else d
 
 
-def _keepdims_view(out: NDArray, ndim: int, axes: tuple[int, ...]) -> NDArray:
-    shape = list(out.shape)
-    for a in axes:
-        shape.insert(a, 1)
-    shp = tuple(shape)
+# (op, input dtype) -> accumulator dtype, mirroring csrc/gen_reduce.py.
+_ACC: dict[tuple[int, DType], DType] = {(op, d): _acc_dtype(op, d) for op in range(9) for d in _dt.ALL}
+
+
+def acc_dtype(op: int, d: DType) -> DType:
+    """The accumulator dtype of kernel ``op`` on input dtype ``d``."""
+    return _ACC[op, d]
+
+
+def _axes(axis: Axis, ndim: int) -> tuple[int, ...] | None:
+    """Sorted, normalized axes; None (all axes) stays None, the fast path."""
+    return None if axis is None else normalize_axes(axis, ndim)
+
+
+def _keepdims_view(out: NDArray, ndim: int, axes: tuple[int, ...] | None) -> NDArray:
+    if axes is None:
+        shp: tuple[int, ...] = (1,) * ndim
+    else:
+        shape = list(out.shape)
+        for a in axes:
+            shape.insert(a, 1)
+        shp = tuple(shape)
     return out._view(0, shp, c_strides(shp))
 
 
-def reduce_axes(op: int, x: NDArray, axes: tuple[int, ...], *, extra: NDArray | None = None,
+def reduce_axes(op: int, x: NDArray, axes: tuple[int, ...] | None, *, extra: NDArray | None = None,
                 divisor: float = -1.0, take_sqrt: bool = False) -> NDArray:
-    """Run kernel ``op`` over the (normalized, sorted) ``axes`` of ``x``;
-    returns the accumulator array of the kept shape."""
-    nd = x.ndim
-    kept = [d for d in range(nd) if d not in axes]
-    if axes != tuple(range(nd - len(axes), nd)):
-        order = (*kept, *axes)
-        x = x._view(0, tuple(x.shape[d] for d in order), tuple(x._strides[d] for d in order))
-    out = NDArray._empty(tuple(x.shape[d] for d in range(len(kept))), acc_dtype(op, x.dtype))
-    core.reduce(op, x._h, out._h, len(axes), None if extra is None else extra._h, float(divisor), take_sqrt)
-    return out
+    """Run kernel ``op`` over the (normalized, sorted) ``axes`` of ``x``
+    (None: all of them); returns the accumulator array of the kept shape."""
+    nd = len(x._shape)
+    if axes is None:
+        nred = nd
+    else:
+        nred = len(axes)
+        if axes != tuple(range(nd - nred, nd)):
+            order = (*[d for d in range(nd) if d not in axes], *axes)
+            x = x._view(0, tuple(x._shape[d] for d in order), tuple(x._strides[d] for d in order))
+    h = core.reduce(op, x._h, None, nred, None if extra is None else extra._h, divisor, take_sqrt)
+    kshape = x._shape[:nd - nred]
+    return NDArray._new(h, kshape, c_strides(kshape), _ACC[op, x._dtype], None)
 
 
-def _finish(out: NDArray, result: DType, x: NDArray, axes: tuple[int, ...], keepdims: bool) -> NDArray:
-    if out.dtype is not result:
+def _finish(out: NDArray, result: DType, x: NDArray, axes: tuple[int, ...] | None, keepdims: bool) -> NDArray:
+    if out._dtype is not result:
         out = out.astype(result)
     if keepdims:
         out = _keepdims_view(out, x.ndim, axes)
     return out
 
 
-def _count(x: NDArray, axes: tuple[int, ...]) -> int:
-    return math.prod(x.shape[a] for a in axes)
+def _count(x: NDArray, axes: tuple[int, ...] | None) -> int:
+    if axes is None:
+        return math.prod(x._shape)
+    return math.prod(x._shape[a] for a in axes)
 
 
 def _sum_like(op: int, x: Any, axis: Axis, dtype: Any, keepdims: bool) -> NDArray:
     x = _array(x)
-    axes = normalize_axes(axis, x.ndim)
+    axes = _axes(axis, x.ndim)
     if dtype is None:
-        result = _int_acc(x.dtype) if x.dtype.kind in "biu" else x.dtype
+        result = _int_acc(x._dtype) if x._dtype.kind in "biu" else x._dtype
     else:
         result = _dt.as_dtype(dtype)
         if result.kind == "b":
@@ -141,7 +161,7 @@ def _minmax(op: int, name: str, x: Any, axis: Axis, keepdims: bool) -> NDArray:
     x = _array(x)
     if x.dtype.kind == "c":
         raise TypeError(f"{name} is not defined for complex dtypes ({x.dtype}): complex numbers are unordered")
-    axes = normalize_axes(axis, x.ndim)
+    axes = _axes(axis, x.ndim)
     if _count(x, axes) == 0:
         raise ValueError(f"zero-size array to reduction operation {name}, which has no identity "
                          f"(shape {x.shape}, axis {axis})")
@@ -169,7 +189,7 @@ def mean(x: NDArray, /, *, axis: Axis = None, keepdims: bool = False) -> NDArray
     inputs give float64 (NumPy)."""
     x = _array(x)
     result = _float_result(x, "mean", True)
-    axes = normalize_axes(axis, x.ndim)
+    axes = _axes(axis, x.ndim)
     out = reduce_axes(FSUM, x, axes, divisor=float(_count(x, axes)))
     return _finish(out, result, x, axes, keepdims)
 
@@ -182,7 +202,7 @@ def _var(x: Any, axis: Axis, correction: int | float, keepdims: bool, take_sqrt:
             correction = operator.index(correction)
         except TypeError:
             raise TypeError(f"correction must be a real number, got {type(correction).__name__}") from None
-    axes = normalize_axes(axis, x.ndim)
+    axes = _axes(axis, x.ndim)
     n = _count(x, axes)
     # Two passes: the mean, then the sum of squared deviations from it, each
     # pairwise; NumPy does the same.  N - correction below zero acts as zero
@@ -205,21 +225,21 @@ def std(x: NDArray, /, *, axis: Axis = None, correction: int | float = 0.0, keep
 def all(x: NDArray, /, *, axis: Axis = None, keepdims: bool = False) -> NDArray:
     """Logical AND over ``axis`` (True for an empty reduction)."""
     x = _array(x)
-    axes = normalize_axes(axis, x.ndim)
+    axes = _axes(axis, x.ndim)
     return _finish(reduce_axes(ALL, x, axes), _dt.bool, x, axes, keepdims)
 
 
 def any(x: NDArray, /, *, axis: Axis = None, keepdims: bool = False) -> NDArray:
     """Logical OR over ``axis`` (False for an empty reduction)."""
     x = _array(x)
-    axes = normalize_axes(axis, x.ndim)
+    axes = _axes(axis, x.ndim)
     return _finish(reduce_axes(ANY, x, axes), _dt.bool, x, axes, keepdims)
 
 
 def count_nonzero(x: NDArray, /, *, axis: Axis = None, keepdims: bool = False) -> NDArray:
     """Number of non-zero elements over ``axis``, as int64."""
     x = _array(x)
-    axes = normalize_axes(axis, x.ndim)
+    axes = _axes(axis, x.ndim)
     return _finish(reduce_axes(COUNT, x, axes), _dt.int64, x, axes, keepdims)
 
 
