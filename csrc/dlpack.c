@@ -266,10 +266,21 @@ static int int_pair(PyObject *o, const char *what, long *x, long *y) {
     PyErr_Format(PyExc_TypeError, "%s must be a tuple of two integers or None, got %R", what, o);
     return -1;
   }
-  *x = PyLong_AsLong(PyTuple_GET_ITEM(o, 0));
-  if (*x == -1 && PyErr_Occurred()) return -1;
-  *y = PyLong_AsLong(PyTuple_GET_ITEM(o, 1));
-  if (*y == -1 && PyErr_Occurred()) return -1;
+  for (int i = 0; i < 2; i++) {
+    long v = PyLong_AsLong(PyTuple_GET_ITEM(o, i));
+    if (v == -1 && PyErr_Occurred()) {
+      /* Name the argument: "Python int too large to convert to C long"
+       * alone does not say which one. */
+      int overflow = PyErr_ExceptionMatches(PyExc_OverflowError);
+      if (!overflow && !PyErr_ExceptionMatches(PyExc_TypeError)) return -1;
+      PyErr_Clear();
+      PyErr_Format(overflow ? PyExc_ValueError : PyExc_TypeError,
+                   overflow ? "%s entries are out of range, got %R" : "%s must be a tuple of two integers or None, got %R",
+                   what, o);
+      return -1;
+    }
+    *(i ? y : x) = v;
+  }
   return 0;
 }
 
