@@ -155,7 +155,7 @@ def test_numpy_scalars_and_zero_d() -> None:
 
 def test_numpy_ufuncs_accept_minarray_arrays() -> None:
     x = ma.arange(4, dtype=ma.float32)
-    r = np.add(x, 1)
-    assert isinstance(r, np.ndarray) and r.tolist() == [1.0, 2.0, 3.0, 4.0]
-    assert np.sum(x) == 6.0
+    r = np.add(x, 1)  # NumPy or minarray's answer (minarray may take the ufunc over)
+    assert np.asarray(r).tolist() == [1.0, 2.0, 3.0, 4.0]
+    assert float(np.sum(x)) == 6.0
     assert np.shares_memory(np.asarray(x), np.asarray(x[1:]))
