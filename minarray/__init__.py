@@ -6,6 +6,7 @@ C allocator and whose arrays speak DLPack natively.
 
 from __future__ import annotations
 
+import builtins as _builtins
 from typing import Any
 
 from minarray import dtypes as _dtypes
@@ -74,7 +75,7 @@ def allocator_stats() -> dict[str, int]:
     return dict(zip(keys, _core.stats()))
 
 
-def astype(x: NDArray, dtype: Any, /, *, copy: bool = True, device: Any = None) -> NDArray:
+def astype(x: NDArray, dtype: Any, /, *, copy: _builtins.bool = True, device: Any = None) -> NDArray:
     """Array API ``astype``."""
     return x.astype(dtype, copy=copy, device=device)
 
