@@ -37,7 +37,8 @@ def _parser() -> argparse.ArgumentParser:
                    help="seconds one block of calls lasts at least (default 0.02, --quick 0.002)")
     p.add_argument("--threads", type=int, metavar="N", help="call minarray.set_num_threads(N) first")
     p.add_argument("--json", type=Path, metavar="PATH", help="save the results as JSON")
-    p.add_argument("--load", type=Path, metavar="PATH", help="read results from a JSON file instead of running")
+    p.add_argument("--load", type=Path, nargs="+", metavar="PATH",
+                   help="read results from JSON files (concatenated, the first one's metadata) instead of running")
     p.add_argument("--compare", type=Path, nargs="+", metavar="JSON",
                    help="OLD: compare this run with OLD; OLD NEW: compare two files without running")
     p.add_argument("--plot", type=Path, metavar="PATH", help="draw time per element against size (needs matplotlib)")
@@ -64,7 +65,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     if args.load:
-        meta, results = report.load(args.load)
+        meta, results = report.load(args.load[0])
+        for more in args.load[1:]:
+            results += report.load(more)[1]
     else:
         cases = select(all_cases(), args.filter, args.max_size)
         if args.list:

@@ -183,7 +183,8 @@ def markdown_section(meta: dict[str, Any], results: list[Result]) -> str:
         f"Run of {meta.get('date', '?')}: {meta.get('cpu_count')} CPUs, {meta.get('platform', '?')}, "
         f"Python {meta.get('python')}, NumPy {meta.get('numpy')}, PyTorch {meta.get('torch')}; "
         f"minarray threads: {meta.get('minarray_threads')}; {opts.get('repeats')} repeats; "
-        f"1-minute load average {meta.get('loadavg_before')} before, {load[0]} after.",
+        f"1-minute load average {meta.get('loadavg_before')} before, {load[0]} after; "
+        f"scheduler {meta.get('scheduler')}.",
         "",
     ]
     groups: dict[str, list[Result]] = {}
@@ -226,6 +227,14 @@ def metadata(args: dict[str, Any]) -> dict[str, Any]:
         # A shared machine's other work skews times, threaded ones most.
         "loadavg": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
     }
+    # How this process was scheduled: on a busy shared machine a run may be
+    # given real-time priority (chrt) to stand in for a dedicated one.
+    if hasattr(os, "sched_getscheduler"):
+        policy = os.sched_getscheduler(0)
+        names = {getattr(os, n): n for n in ("SCHED_OTHER", "SCHED_FIFO", "SCHED_RR", "SCHED_BATCH", "SCHED_IDLE")
+                 if hasattr(os, n)}
+        meta["scheduler"] = names.get(policy, str(policy))
+        meta["nice"] = os.nice(0)
     for mod in ("numpy", "torch", "dlpack"):
         m = sys.modules.get(mod)
         meta[mod] = getattr(m, "__version__", None) if m else None
