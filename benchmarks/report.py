@@ -76,7 +76,7 @@ def _short(exc: BaseException) -> str:
     return text if len(text) <= 160 else text[:157] + "..."
 
 
-def run_case(case: Case, repeats: int, min_time: float) -> Result:
+def run_case(case: Case, repeats: int, min_time: float, rest: float = 0.0) -> Result:
     """Time one case.  Never raises for a failing side: the row says why."""
     res = Result(case.id, case.group, case.name, case.size, case.unit, case.vs, OK)
     inputs = case.setup()
@@ -96,12 +96,12 @@ def run_case(case: Case, repeats: int, min_time: float) -> Result:
         res.note = res.note or str(e)
     try:
         if fa is not None and fb is not None:
-            ta, tb = timing.compare(fa, fb, repeats, min_time)
+            ta, tb = timing.compare(fa, fb, repeats, min_time, rest)
             res.minarray, res.reference = Side.of(ta), Side.of(tb)
         elif fb is not None:
-            res.reference = Side.of(timing.measure(fb, repeats, min_time))
+            res.reference = Side.of(timing.measure(fb, repeats, min_time, rest))
         elif fa is not None:
-            res.minarray = Side.of(timing.measure(fa, repeats, min_time))
+            res.minarray = Side.of(timing.measure(fa, repeats, min_time, rest))
     except Exception as e:
         res.status, res.note = ERROR, _short(e)
         res.minarray = res.reference = None
