@@ -36,8 +36,12 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--min-time", type=float, metavar="S",
                    help="seconds one block of calls lasts at least (default 0.02, --quick 0.002)")
     p.add_argument("--threads", type=int, metavar="N", help="call minarray.set_num_threads(N) first")
+    p.add_argument("--rest", type=float, default=0.0, metavar="F",
+                   help="sleep F times each block's length after it (keeps a real-time-priority run, "
+                   "e.g. under chrt, below the kernel's real-time budget)")
     p.add_argument("--json", type=Path, metavar="PATH", help="save the results as JSON")
-    p.add_argument("--load", type=Path, metavar="PATH", help="read results from a JSON file instead of running")
+    p.add_argument("--load", type=Path, nargs="+", metavar="PATH",
+                   help="read results from JSON files (concatenated, the first one's metadata) instead of running")
     p.add_argument("--compare", type=Path, nargs="+", metavar="JSON",
                    help="OLD: compare this run with OLD; OLD NEW: compare two files without running")
     p.add_argument("--plot", type=Path, metavar="PATH", help="draw time per element against size (needs matplotlib)")
@@ -64,7 +68,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
 
     if args.load:
-        meta, results = report.load(args.load)
+        meta, results = report.load(args.load[0])
+        for more in args.load[1:]:
+            results += report.load(more)[1]
     else:
         cases = select(all_cases(), args.filter, args.max_size)
         if args.list:
@@ -83,14 +89,14 @@ def main(argv: list[str] | None = None) -> int:
                 raise SystemExit("--threads: this minarray has no set_num_threads")
             setter(args.threads)
         options = {"filter": args.filter, "max_size": args.max_size, "quick": args.quick,
-                   "repeats": repeats, "min_time": min_time, "threads": args.threads}
+                   "repeats": repeats, "min_time": min_time, "threads": args.threads, "rest": args.rest}
         load_before = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
         results = []
         tty = sys.stderr.isatty()
         for i, case in enumerate(cases, 1):
             if tty:
                 print(f"\r[{i}/{len(cases)}] {case.label}\033[K", end="", file=sys.stderr, flush=True)
-            results.append(report.run_case(case, repeats, min_time))
+            results.append(report.run_case(case, repeats, min_time, args.rest))
             gc.collect()  # drop the case's inputs before the next one allocates
         if tty:
             print("\r\033[K", end="", file=sys.stderr, flush=True)

@@ -76,7 +76,7 @@ def _short(exc: BaseException) -> str:
     return text if len(text) <= 160 else text[:157] + "..."
 
 
-def run_case(case: Case, repeats: int, min_time: float) -> Result:
+def run_case(case: Case, repeats: int, min_time: float, rest: float = 0.0) -> Result:
     """Time one case.  Never raises for a failing side: the row says why."""
     res = Result(case.id, case.group, case.name, case.size, case.unit, case.vs, OK)
     inputs = case.setup()
@@ -96,12 +96,12 @@ def run_case(case: Case, repeats: int, min_time: float) -> Result:
         res.note = res.note or str(e)
     try:
         if fa is not None and fb is not None:
-            ta, tb = timing.compare(fa, fb, repeats, min_time)
+            ta, tb = timing.compare(fa, fb, repeats, min_time, rest)
             res.minarray, res.reference = Side.of(ta), Side.of(tb)
         elif fb is not None:
-            res.reference = Side.of(timing.measure(fb, repeats, min_time))
+            res.reference = Side.of(timing.measure(fb, repeats, min_time, rest))
         elif fa is not None:
-            res.minarray = Side.of(timing.measure(fa, repeats, min_time))
+            res.minarray = Side.of(timing.measure(fa, repeats, min_time, rest))
     except Exception as e:
         res.status, res.note = ERROR, _short(e)
         res.minarray = res.reference = None
@@ -183,7 +183,8 @@ def markdown_section(meta: dict[str, Any], results: list[Result]) -> str:
         f"Run of {meta.get('date', '?')}: {meta.get('cpu_count')} CPUs, {meta.get('platform', '?')}, "
         f"Python {meta.get('python')}, NumPy {meta.get('numpy')}, PyTorch {meta.get('torch')}; "
         f"minarray threads: {meta.get('minarray_threads')}; {opts.get('repeats')} repeats; "
-        f"1-minute load average {meta.get('loadavg_before')} before, {load[0]} after.",
+        f"1-minute load average {meta.get('loadavg_before')} before, {load[0]} after; "
+        f"scheduler {meta.get('scheduler')}.",
         "",
     ]
     groups: dict[str, list[Result]] = {}
@@ -226,6 +227,14 @@ def metadata(args: dict[str, Any]) -> dict[str, Any]:
         # A shared machine's other work skews times, threaded ones most.
         "loadavg": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
     }
+    # How this process was scheduled: on a busy shared machine a run may be
+    # given real-time priority (chrt) to stand in for a dedicated one.
+    if hasattr(os, "sched_getscheduler"):
+        policy = os.sched_getscheduler(0)
+        names = {getattr(os, n): n for n in ("SCHED_OTHER", "SCHED_FIFO", "SCHED_RR", "SCHED_BATCH", "SCHED_IDLE")
+                 if hasattr(os, n)}
+        meta["scheduler"] = names.get(policy, str(policy))
+        meta["nice"] = os.nice(0)
     for mod in ("numpy", "torch", "dlpack"):
         m = sys.modules.get(mod)
         meta[mod] = getattr(m, "__version__", None) if m else None

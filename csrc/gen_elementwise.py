@@ -234,6 +234,12 @@ VECMATH = ["exp", "expm1", "log", "log1p", "log2", "log10", "sin", "cos", "tan",
            "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh"]
 
 
+# Operations costing about a nanosecond per element or more: the
+# iterator splits them over threads from fewer elements (measured on the
+# reference 2-core machine, docs/performance.md).
+HEAVY = set(VECMATH) | {"pow", "atan2", "hypot", "logaddexp"}
+
+
 def _template(op: Op, t: CType) -> str | None:
     tpl = op.t.get(t.kind)
     if tpl is None or t.name in op.skip:
@@ -399,7 +405,8 @@ def source() -> str:
         out.append(f"static const ma_ew_sig sigs_{name}[] = {{\n  " + ",\n  ".join(sigs) + "\n};")
     out.append("const ma_ew_op ma_ew_ops[] = {")
     for name, nin, sigs in entries:
-        out.append(f'  {{"{name}", {nin}, {len(sigs)}, sigs_{name}}},')
+        heavy = int(name in HEAVY)
+        out.append(f'  {{"{name}", {nin}, {len(sigs)}, sigs_{name}, {heavy}}},')
     out.append("};")
     out.append(f"const int ma_ew_nops = {len(entries)};")
     return "\n".join(out)

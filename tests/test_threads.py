@@ -451,3 +451,14 @@ def test_transcendental_result_does_not_depend_on_layout(name: str, dtype: str) 
         ma.set_num_threads(n)
         assert np.asarray(f(a[::2, ::3])).tobytes() == np.ascontiguousarray(whole[::2, ::3]).tobytes()
         assert np.asarray(f(a.T)).tobytes() == np.ascontiguousarray(whole.T).tobytes()
+
+
+def test_expensive_operations_split_from_fewer_elements() -> None:
+    """exp splits over threads from 16384 doubles; add waits for 65536."""
+    ma.set_num_threads(2)
+    x = ma.asarray(np.linspace(0.0, 1.0, 20_000), copy=True)
+    before = threads._iterate_counts()[0]
+    ma.add(x, x)
+    assert threads._iterate_counts()[0] == before
+    ma.exp(x)
+    assert threads._iterate_counts()[0] == before + 1
