@@ -442,7 +442,38 @@ def _scan(op: str, t: CType) -> str:
         term = f"({vt})({t.load.format('a[i * s]')})"
     sym = "+" if op == "SUM" else "*"
     ident = "0" if op == "SUM" else "1"
+    step_term = term
     return f"""
+MA_HOT static void scanstep_{op.lower()}_{t.name}(const void *p, int64_t n, int64_t s, const void *prev, int64_t ps,
+                                  void *out, int64_t os) {{
+  const {t.ctype} *a = (const {t.ctype} *)p;
+  const {rtype} *q = (const {rtype} *)prev;
+  {rtype} *restrict o = ({rtype} *)out;
+  if (!a) {{
+    for (int64_t i = 0; i < n; i++) o[i * os] = {store.format(f"({vt})({ident})")};
+    return;
+  }}
+  if (!q) {{
+    for (int64_t i = 0; i < n; i++) {{
+      {vt} r = ({vt})({ident});
+      r = r {sym} {step_term};
+      o[i * os] = {store.format("r")};
+    }}
+    return;
+  }}
+  if (s == 1 && ps == 1 && os == 1) {{
+    for (int64_t i = 0; i < n; i++) {{
+      {vt} r = {load.format("q[i]")}; r = r {sym} {step_term.replace("a[i * s]", "a[i]")}; o[i] = {store.format("r")};
+    }}
+    return;
+  }}
+  for (int64_t i = 0; i < n; i++) {{
+    {vt} r = {load.format("q[i * ps]")};
+    r = r {sym} {step_term};
+    o[i * os] = {store.format("r")};
+  }}
+}}
+
 static void scan_{op.lower()}_{t.name}(const void *p, int64_t n, int64_t s, void *out, int64_t os, int incl) {{
   const {t.ctype} *a = (const {t.ctype} *)p;
   {rtype} *o = ({rtype} *)out;
@@ -532,6 +563,10 @@ def source() -> str:
     out.append("const ma_scan_kernel ma_scan_kernels[2][MA_NTYPES] = {")
     for row in scans:
         out.append("  {" + ", ".join(row) + "},")
+    out.append("};")
+    out.append("const ma_scan_step ma_scan_steps[2][MA_NTYPES] = {")
+    for row in scans:
+        out.append("  {" + ", ".join(r.replace("scan_", "scanstep_") for r in row) + "},")
     out.append("};")
     for t in TYPES:
         out.append(_sub(t))

@@ -469,6 +469,38 @@ MA_FASTCALL(py_argreduce) {
   Py_RETURN_NONE;
 }
 
+/* The scans along x's last axis, stepped side by side along dim j. */
+static void scan_across(const ma_array *x, ma_array *out, int j, ma_scan_step step, int incl, int64_t isz,
+                        int64_t osz) {
+  int nd = x->t.ndim;
+  int64_t n = x->t.shape[nd - 1], s = x->t.strides[nd - 1], os = out->t.strides[nd - 1];
+  int64_t m = x->t.shape[j], xs = x->t.strides[j], ojs = out->t.strides[j];
+  Py_BEGIN_ALLOW_THREADS
+  int64_t idx[MA_MAXDIMS] = {0};
+  const char *p = (const char *)x->t.data;
+  char *q = (char *)out->t.data;
+  for (;;) {
+    if (incl) step(NULL, m, xs, NULL, ojs, q, ojs);
+    for (int64_t k = 0; k < n; k++) {
+      char *o = q + (k + incl) * os * osz;
+      const char *prev = (k + incl) ? o - os * osz : NULL;
+      step(p + k * s * isz, m, xs, prev, ojs, o, ojs);
+    }
+    int d = nd - 2;
+    for (; d >= 0; d--) {
+      if (d == j) continue;
+      p += x->t.strides[d] * isz;
+      q += out->t.strides[d] * osz;
+      if (++idx[d] < x->t.shape[d]) break;
+      p -= x->t.strides[d] * x->t.shape[d] * isz;
+      q -= out->t.strides[d] * x->t.shape[d] * osz;
+      idx[d] = 0;
+    }
+    if (d < 0) break;
+  }
+  Py_END_ALLOW_THREADS
+}
+
 /* scan(op, x, out, include_initial): cumulative sum (op 0) / product (1)
  * along the last axis.  out: any strides, shape x.shape[:-1] + (n + incl,),
  * dtype the scan kernel's result type. */
@@ -497,6 +529,17 @@ MA_FASTCALL(py_scan) {
   int64_t rows = 1;
   for (int d = 0; d < nd - 1; d++) rows *= x->t.shape[d];
   if (ma_array_size(out) == 0) Py_RETURN_NONE;
+  /* Scanning along a strided axis: when another axis is denser, step all
+   * the scans along that axis at once (vectorised, cache-friendly). */
+  int j = -1;
+  for (int d = 0; d < nd - 1; d++)
+    if (x->t.shape[d] >= 8 && iabs64(x->t.strides[d]) < iabs64(s) &&
+        (j < 0 || iabs64(x->t.strides[d]) < iabs64(x->t.strides[j])))
+      j = d;
+  if (j >= 0) {
+    scan_across(x, out, j, ma_scan_steps[op][tid], incl, isz, osz);
+    Py_RETURN_NONE;
+  }
   Py_BEGIN_ALLOW_THREADS
   int64_t idx[MA_MAXDIMS] = {0};
   const char *p = (const char *)x->t.data;

@@ -65,6 +65,12 @@ extern const ma_arg_kernel ma_arg_kernels[2][MA_NTYPES];
  * the identity first when incl. */
 typedef void (*ma_scan_kernel)(const void *p, int64_t n, int64_t s, void *out, int64_t os, int incl);
 extern const ma_scan_kernel ma_scan_kernels[2][MA_NTYPES];
+/* One step of n independent scans side by side (scanning along a strided
+ * axis): out[i*os] = prev[i*ps] (op) p[i*s]; prev NULL: the identity
+ * instead; p NULL: out = the identity. */
+typedef void (*ma_scan_step)(const void *p, int64_t n, int64_t s, const void *prev, int64_t ps, void *out,
+                             int64_t os);
+extern const ma_scan_step ma_scan_steps[2][MA_NTYPES];
 
 /* out = a - b for one dtype (xor for bool), iterator loops: diff. */
 extern const ma_loop ma_sub_loops[MA_NTYPES];
