@@ -433,7 +433,7 @@ static void gemm_blocked(const gemm_impl *g, int64_t m, int64_t n, int64_t k, ma
  * or as axpy updates down the columns (columns contiguous): either way one
  * streaming pass over A. */
 
-#define DEFINE_GEMV_REAL(name, T, V, L)                                                     \
+#define DEFINE_GEMV_REAL(name, T, V, L, BC)                                                   \
   MA_INLINE void name##_body(int64_t m, int64_t k, mat A, const T *x, int64_t incx, T *y,       \
                              int64_t incy) {                                                  \
     if (A.rs != 1 || m == 1) { /* dot products along rows */                                  \
@@ -441,13 +441,19 @@ static void gemm_blocked(const gemm_impl *g, int64_t m, int64_t n, int64_t k, ma
         const T *a = (const T *)A.p + i * A.rs;                                               \
         T sum = 0;                                                                            \
         int64_t p = 0;                                                                        \
-        if (A.cs == 1 && incx == 1 && k >= 2 * L) { /* two vector accumulators */             \
-          V s0 = {0}, s1 = {0};                                                               \
+        if (A.cs == 1 && incx == 1 && k >= 2 * L) { /* independent vector accumulators */     \
+          V s0 = {0}, s1 = {0}, s2 = {0}, s3 = {0};                                           \
+          for (; p + 4 * L <= k; p += 4 * L) {                                                \
+            s0 += LOADU(V, a + p) * LOADU(V, x + p);                                          \
+            s1 += LOADU(V, a + p + L) * LOADU(V, x + p + L);                                  \
+            s2 += LOADU(V, a + p + 2 * L) * LOADU(V, x + p + 2 * L);                          \
+            s3 += LOADU(V, a + p + 3 * L) * LOADU(V, x + p + 3 * L);                          \
+          }                                                                                   \
           for (; p + 2 * L <= k; p += 2 * L) {                                                \
             s0 += LOADU(V, a + p) * LOADU(V, x + p);                                          \
             s1 += LOADU(V, a + p + L) * LOADU(V, x + p + L);                                  \
           }                                                                                   \
-          s0 += s1;                                                                           \
+          s0 += s1 + (s2 + s3);                                                               \
           T lanes[L];                                                                         \
           memcpy(lanes, &s0, sizeof(lanes));                                                  \
           for (int q = 0; q < L; q++) sum += lanes[q];                                        \
@@ -455,22 +461,34 @@ static void gemm_blocked(const gemm_impl *g, int64_t m, int64_t n, int64_t k, ma
         for (; p < k; p++) sum += a[p * A.cs] * x[p * incx];                                  \
         y[i * incy] = sum;                                                                    \
       }                                                                                       \
-    } else { /* columns contiguous: y += x[p] * A[:, p] */                                    \
+    } else { /* columns contiguous: y += A[:, p:p+4] . x[p:p+4], y in L1 */           \
       for (int64_t i = 0; i < m; i++) y[i * incy] = 0;                                        \
-      for (int64_t p = 0; p < k; p++) {                                                       \
+      int64_t p = 0;                                                                          \
+      for (; p + 4 <= k; p += 4) {                                                            \
+        const T *a0 = (const T *)A.p + p * A.cs, *a1 = a0 + A.cs, *a2 = a1 + A.cs,            \
+                *a3 = a2 + A.cs;                                                              \
+        const T x0 = x[p * incx], x1 = x[(p + 1) * incx], x2 = x[(p + 2) * incx],             \
+                x3 = x[(p + 3) * incx];                                                       \
+        int64_t i = 0;                                                                        \
+        if (incy == 1) {                                                                      \
+          const V v0 = BC(x0), v1 = BC(x1), v2 = BC(x2), v3 = BC(x3);                         \
+          for (; i + L <= m; i += L)                                                          \
+            STOREU(y + i, LOADU(V, y + i) + v0 * LOADU(V, a0 + i) + v1 * LOADU(V, a1 + i) +    \
+                              v2 * LOADU(V, a2 + i) + v3 * LOADU(V, a3 + i));                 \
+        }                                                                                     \
+        for (; i < m; i++) y[i * incy] += x0 * a0[i] + x1 * a1[i] + x2 * a2[i] + x3 * a3[i];  \
+      }                                                                                       \
+      for (; p < k; p++) {                                                                    \
         const T *a = (const T *)A.p + p * A.cs;                                               \
-        T xp = x[p * incx];                                                                   \
-        if (incy == 1)                                                                        \
-          for (int64_t i = 0; i < m; i++) y[i] += xp * a[i];                                  \
-        else                                                                                  \
-          for (int64_t i = 0; i < m; i++) y[i * incy] += xp * a[i];                           \
+        const T xp = x[p * incx];                                                             \
+        for (int64_t i = 0; i < m; i++) y[i * incy] += xp * a[i];                             \
       }                                                                                       \
     }                                                                                         \
   }
 
-DEFINE_GEMV_REAL(gemv_f64, double, v4d, 4)
-DEFINE_GEMV_REAL(gemv_f32, float, v8f, 8)
-DEFINE_GEMV_REAL(gemv_i64, uint64_t, v4u, 4)
+DEFINE_GEMV_REAL(gemv_f64, double, v4d, 4, BCAST4)
+DEFINE_GEMV_REAL(gemv_f32, float, v8f, 8, BCAST8)
+DEFINE_GEMV_REAL(gemv_i64, uint64_t, v4u, 4, BCAST4)
 
 /* Complex: explicit real arithmetic (C's complex `*` checks for NaN/inf
  * recovery after every product, which blocks vectorisation).  ca/cx
