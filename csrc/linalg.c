@@ -433,40 +433,62 @@ static void gemm_blocked(const gemm_impl *g, int64_t m, int64_t n, int64_t k, ma
  * or as axpy updates down the columns (columns contiguous): either way one
  * streaming pass over A. */
 
-#define DEFINE_GEMV_REAL(name, T)                                                             \
+#define DEFINE_GEMV_REAL(name, T, V, L, BC)                                                   \
   MA_INLINE void name##_body(int64_t m, int64_t k, mat A, const T *x, int64_t incx, T *y,       \
                              int64_t incy) {                                                  \
     if (A.rs != 1 || m == 1) { /* dot products along rows */                                  \
       for (int64_t i = 0; i < m; i++) {                                                       \
         const T *a = (const T *)A.p + i * A.rs;                                               \
-        T s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0, s5 = 0, s6 = 0, s7 = 0;                     \
+        T sum = 0;                                                                            \
         int64_t p = 0;                                                                        \
-        if (A.cs == 1 && incx == 1)                                                           \
-          for (; p + 8 <= k; p += 8) {                                                        \
-            s0 += a[p] * x[p]; s1 += a[p + 1] * x[p + 1];                                     \
-            s2 += a[p + 2] * x[p + 2]; s3 += a[p + 3] * x[p + 3];                             \
-            s4 += a[p + 4] * x[p + 4]; s5 += a[p + 5] * x[p + 5];                             \
-            s6 += a[p + 6] * x[p + 6]; s7 += a[p + 7] * x[p + 7];                             \
+        if (A.cs == 1 && incx == 1 && k >= 2 * L) { /* independent vector accumulators */     \
+          V s0 = {0}, s1 = {0}, s2 = {0}, s3 = {0};                                           \
+          for (; p + 4 * L <= k; p += 4 * L) {                                                \
+            s0 += LOADU(V, a + p) * LOADU(V, x + p);                                          \
+            s1 += LOADU(V, a + p + L) * LOADU(V, x + p + L);                                  \
+            s2 += LOADU(V, a + p + 2 * L) * LOADU(V, x + p + 2 * L);                          \
+            s3 += LOADU(V, a + p + 3 * L) * LOADU(V, x + p + 3 * L);                          \
           }                                                                                   \
-        for (; p < k; p++) s0 += a[p * A.cs] * x[p * incx];                                   \
-        y[i * incy] = ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7));                      \
+          for (; p + 2 * L <= k; p += 2 * L) {                                                \
+            s0 += LOADU(V, a + p) * LOADU(V, x + p);                                          \
+            s1 += LOADU(V, a + p + L) * LOADU(V, x + p + L);                                  \
+          }                                                                                   \
+          s0 += s1 + (s2 + s3);                                                               \
+          T lanes[L];                                                                         \
+          memcpy(lanes, &s0, sizeof(lanes));                                                  \
+          for (int q = 0; q < L; q++) sum += lanes[q];                                        \
+        }                                                                                     \
+        for (; p < k; p++) sum += a[p * A.cs] * x[p * incx];                                  \
+        y[i * incy] = sum;                                                                    \
       }                                                                                       \
-    } else { /* columns contiguous: y += x[p] * A[:, p] */                                    \
+    } else { /* columns contiguous: y += A[:, p:p+4] . x[p:p+4], y in L1 */           \
       for (int64_t i = 0; i < m; i++) y[i * incy] = 0;                                        \
-      for (int64_t p = 0; p < k; p++) {                                                       \
+      int64_t p = 0;                                                                          \
+      for (; p + 4 <= k; p += 4) {                                                            \
+        const T *a0 = (const T *)A.p + p * A.cs, *a1 = a0 + A.cs, *a2 = a1 + A.cs,            \
+                *a3 = a2 + A.cs;                                                              \
+        const T x0 = x[p * incx], x1 = x[(p + 1) * incx], x2 = x[(p + 2) * incx],             \
+                x3 = x[(p + 3) * incx];                                                       \
+        int64_t i = 0;                                                                        \
+        if (incy == 1) {                                                                      \
+          const V v0 = BC(x0), v1 = BC(x1), v2 = BC(x2), v3 = BC(x3);                         \
+          for (; i + L <= m; i += L)                                                          \
+            STOREU(y + i, LOADU(V, y + i) + v0 * LOADU(V, a0 + i) + v1 * LOADU(V, a1 + i) +    \
+                              v2 * LOADU(V, a2 + i) + v3 * LOADU(V, a3 + i));                 \
+        }                                                                                     \
+        for (; i < m; i++) y[i * incy] += x0 * a0[i] + x1 * a1[i] + x2 * a2[i] + x3 * a3[i];  \
+      }                                                                                       \
+      for (; p < k; p++) {                                                                    \
         const T *a = (const T *)A.p + p * A.cs;                                               \
-        T xp = x[p * incx];                                                                   \
-        if (incy == 1)                                                                        \
-          for (int64_t i = 0; i < m; i++) y[i] += xp * a[i];                                  \
-        else                                                                                  \
-          for (int64_t i = 0; i < m; i++) y[i * incy] += xp * a[i];                           \
+        const T xp = x[p * incx];                                                             \
+        for (int64_t i = 0; i < m; i++) y[i * incy] += xp * a[i];                             \
       }                                                                                       \
     }                                                                                         \
   }
 
-DEFINE_GEMV_REAL(gemv_f64, double)
-DEFINE_GEMV_REAL(gemv_f32, float)
-DEFINE_GEMV_REAL(gemv_i64, uint64_t)
+DEFINE_GEMV_REAL(gemv_f64, double, v4d, 4, BCAST4)
+DEFINE_GEMV_REAL(gemv_f32, float, v8f, 8, BCAST8)
+DEFINE_GEMV_REAL(gemv_i64, uint64_t, v4u, 4, BCAST4)
 
 /* Complex: explicit real arithmetic (C's complex `*` checks for NaN/inf
  * recovery after every product, which blocks vectorisation).  ca/cx
@@ -515,20 +537,20 @@ DEFINE_GEMV_CPLX(gemv_c128, double)
 DEFINE_GEMV_CPLX(gemv_c64, float)
 
 /* y (m) = conj_a?(A) (m x k) . conj_x?(x) (k); returns after m outputs. */
-typedef void (*gemvfn)(int64_t m, int64_t k, mat A, const void *x, int64_t incx, void *y,
+typedef void (*gemvfn)(int64_t m, int64_t k, const mat *A, const void *x, int64_t incx, void *y,
                        int64_t incy, int ca, int cx);
 
 #define GEMV_WRAP_REAL(name, T, attr)                                                           \
-  attr static void name(int64_t m, int64_t k, mat A, const void *x, int64_t incx, void *y,       \
+  attr static void name(int64_t m, int64_t k, const mat *A, const void *x, int64_t incx, void *y, \
                         int64_t incy, int ca, int cx) {                                         \
     (void)ca;                                                                                   \
     (void)cx;                                                                                   \
-    name##_impl(m, k, A, (const T *)x, incx, (T *)y, incy);                                     \
+    name##_impl(m, k, *A, (const T *)x, incx, (T *)y, incy);                                    \
   }
 #define GEMV_WRAP_CPLX(name, R, attr)                                                           \
-  attr static void name(int64_t m, int64_t k, mat A, const void *x, int64_t incx, void *y,       \
+  attr static void name(int64_t m, int64_t k, const mat *A, const void *x, int64_t incx, void *y, \
                         int64_t incy, int ca, int cx) {                                         \
-    name##_impl(m, k, A, (const R *)x, incx, (R *)y, incy, ca, cx);                             \
+    name##_impl(m, k, *A, (const R *)x, incx, (R *)y, incy, ca, cx);                            \
   }
 #define gemv_f64_plain_impl gemv_f64_body
 #define gemv_f32_plain_impl gemv_f32_body
@@ -642,32 +664,21 @@ DEFINE_SMALL_REAL(small_i64, uint64_t, v4u, 4, BCAST4)
 DEFINE_SMALL_CPLX(small_c128, double)
 DEFINE_SMALL_CPLX(small_c64, float)
 
-typedef void (*smallfn)(int64_t m, int64_t n, int64_t k, mat A, mat B, mat C, int conj);
+typedef void (*smallfn)(int64_t m, int64_t n, int64_t k, const mat *A, const mat *B, const mat *C,
+                        int conj);
 
-#define SMALL_FNS(suffix, attr)                                                           \
-  attr static void small_f64_##suffix(int64_t m, int64_t n, int64_t k, mat A, mat B, mat C, \
-                                      int conj) {                                       \
-    (void)conj;                                                                         \
-    small_f64_body(m, n, k, A, B, C);                                                   \
-  }                                                                                     \
-  attr static void small_f32_##suffix(int64_t m, int64_t n, int64_t k, mat A, mat B, mat C, \
-                                      int conj) {                                       \
-    (void)conj;                                                                         \
-    small_f32_body(m, n, k, A, B, C);                                                   \
-  }                                                                                     \
-  attr static void small_i64_##suffix(int64_t m, int64_t n, int64_t k, mat A, mat B, mat C, \
-                                      int conj) {                                       \
-    (void)conj;                                                                         \
-    small_i64_body(m, n, k, A, B, C);                                                   \
-  }                                                                                     \
-  attr static void small_c128_##suffix(int64_t m, int64_t n, int64_t k, mat A, mat B,     \
-                                       mat C, int conj) {                               \
-    small_c128_body(m, n, k, A, B, C, conj ? -1.0 : 1.0);                               \
-  }                                                                                     \
-  attr static void small_c64_##suffix(int64_t m, int64_t n, int64_t k, mat A, mat B, mat C, \
-                                      int conj) {                                       \
-    small_c64_body(m, n, k, A, B, C, conj ? -1.0f : 1.0f);                              \
+#define SMALL_FN(name, suffix, attr, ...)                                                  \
+  attr static void name##_##suffix(int64_t m, int64_t n, int64_t k, const mat *A,          \
+                                   const mat *B, const mat *C, int conj) {                 \
+    (void)conj;                                                                           \
+    name##_body(m, n, k, *A, *B, *C __VA_ARGS__);                                         \
   }
+#define SMALL_FNS(suffix, attr)                                                           \
+  SMALL_FN(small_f64, suffix, attr)                                                       \
+  SMALL_FN(small_f32, suffix, attr)                                                       \
+  SMALL_FN(small_i64, suffix, attr)                                                       \
+  SMALL_FN(small_c128, suffix, attr, , conj ? -1.0 : 1.0)                                 \
+  SMALL_FN(small_c64, suffix, attr, , conj ? -1.0f : 1.0f)
 SMALL_FNS(plain, )
 #ifdef MA_X86
 SMALL_FNS(avx2, AVX2)
@@ -720,16 +731,16 @@ static void product(int gt, int64_t m, int64_t n, int64_t k, mat A, mat B, mat C
     return;
   }
   if (n == 1) { /* y = A . b[:, 0] */
-    gemvs[gt](m, k, A, B.p, B.rs, C.p, C.rs, conj, 0);
+    gemvs[gt](m, k, &A, B.p, B.rs, C.p, C.rs, conj, 0);
     return;
   }
   if (m == 1) { /* y^T = B^T . a[0, :]^T, the conjugation moves to x */
     mat Bt = {B.p, B.cs, B.rs};
-    gemvs[gt](n, k, Bt, A.p, A.cs, C.p, C.cs, 0, conj);
+    gemvs[gt](n, k, &Bt, A.p, A.cs, C.p, C.cs, 0, conj);
     return;
   }
   if ((double)m * (double)n * (double)k <= MA_GEMM_SMALL || !ws->pa) {
-    smalls[gt](m, n, k, A, B, C, conj);
+    smalls[gt](m, n, k, &A, &B, &C, conj);
     return;
   }
   gemm_blocked(g, m, n, k, A, B, C, conj, ws);
@@ -788,34 +799,50 @@ static void run_tasks(job *j, int64_t t0, int64_t t1) {
       return;
     }
   }
+  if (t0 >= t1) goto done;
+  /* Batch index of task t0, then an odometer: no division per task (the
+   * divisions dominated batches of tiny products). */
+  int64_t idx[MA_MAXDIMS];
+  int64_t part = t0 % j->parts, rem = t0 / j->parts;
+  char *pa = j->A.p, *pb = j->B.p, *pc = j->C.p;
+  for (int d = j->nbatch_dims - 1; d >= 0; d--) {
+    idx[d] = rem % j->bshape[d];
+    rem /= j->bshape[d];
+    pa += idx[d] * j->bsa[d] * es;
+    pb += idx[d] * j->bsb[d] * es;
+    pc += idx[d] * j->bsc[d] * es;
+  }
   for (int64_t t = t0; t < t1; t++) {
-    int64_t b = t / j->parts, part = t % j->parts;
-    /* unravel the batch index into offsets */
-    mat A = j->A, B = j->B, C = j->C;
-    int64_t rem = b;
-    for (int d = j->nbatch_dims - 1; d >= 0; d--) {
-      int64_t idx = rem % j->bshape[d];
-      rem /= j->bshape[d];
-      A.p += idx * j->bsa[d] * es;
-      B.p += idx * j->bsb[d] * es;
-      C.p += idx * j->bsc[d] * es;
-    }
-    int64_t m = j->m, n = j->n;
-    if (j->split_n) {
+    mat A = {pa, j->A.rs, j->A.cs}, B = {pb, j->B.rs, j->B.cs}, C = {pc, j->C.rs, j->C.cs};
+    int64_t m = j->m, n = j->n, skip = 0;
+    if (j->parts > 1 && j->split_n) {
       int64_t j0 = part * step_n;
-      if (j0 >= n) continue;
+      skip = j0 >= n;
       n = n - j0 < step_n ? n - j0 : step_n;
       B.p += j0 * B.cs * es;
       C.p += j0 * C.cs * es;
-    } else {
+    } else if (j->parts > 1) {
       int64_t i0 = part * step_m;
-      if (i0 >= m) continue;
+      skip = i0 >= m;
       m = m - i0 < step_m ? m - i0 : step_m;
       A.p += i0 * A.rs * es;
       C.p += i0 * C.rs * es;
     }
-    product(j->gt, m, n, j->k, A, B, C, j->conj, &ws);
+    if (!skip) product(j->gt, m, n, j->k, A, B, C, j->conj, &ws);
+    if (++part < j->parts) continue;
+    part = 0;
+    for (int d = j->nbatch_dims - 1; d >= 0; d--) {
+      pa += j->bsa[d] * es;
+      pb += j->bsb[d] * es;
+      pc += j->bsc[d] * es;
+      if (++idx[d] < j->bshape[d]) break;
+      pa -= j->bsa[d] * j->bshape[d] * es;
+      pb -= j->bsb[d] * j->bshape[d] * es;
+      pc -= j->bsc[d] * j->bshape[d] * es;
+      idx[d] = 0;
+    }
   }
+done:
   free(ws.pa);
   free(ws.pb);
 }
