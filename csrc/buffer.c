@@ -14,19 +14,19 @@ static int64_t fail_countdown;
 #define GET(field) __atomic_load_n(&stats.field, __ATOMIC_RELAXED)
 
 int ma_nbytes(int ndim, const int64_t *shape, size_t itemsize, size_t *out) {
+  /* As NumPy: the product must fit even when a zero dimension makes the
+   * array empty (its strides are computed from the other dims, and they
+   * must stay addressable). */
   size_t n = itemsize;
   int empty = 0;
   for (int i = 0; i < ndim; i++) {
     if (shape[i] < 0) return -1;
-    if (shape[i] == 0) empty = 1;
-  }
-  if (empty) { *out = 0; return 0; }
-  for (int i = 0; i < ndim; i++) {
+    if (shape[i] == 0) { empty = 1; continue; }
     if (__builtin_mul_overflow(n, (size_t)shape[i], &n)) return -1;
   }
   /* Keep sizes addressable with signed 64-bit byte offsets. */
   if (n > (size_t)INT64_MAX / 2) return -1;
-  *out = n;
+  *out = empty ? 0 : n;
   return 0;
 }
 

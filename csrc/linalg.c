@@ -35,10 +35,10 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "pyapi.h"
 #include "scalar.h"
+#include "threads.h"
 
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
 #define MA_X86 1
@@ -376,7 +376,6 @@ static gemm_impl impls[G_NTYPES] = {
 };
 
 static pthread_once_t impls_once = PTHREAD_ONCE_INIT;
-static int max_threads = 1;
 
 static void impls_init(void) {
 #ifdef MA_X86
@@ -389,10 +388,6 @@ static void impls_init(void) {
     impls[G_I64].kern = kern_i64_avx2;
   }
 #endif
-  long n = sysconf(_SC_NPROCESSORS_ONLN);
-  const char *env = getenv("MINARRAY_NUM_THREADS");
-  if (env && *env) n = strtol(env, NULL, 10);
-  max_threads = n < 1 ? 1 : (n > 64 ? 64 : (int)n);
 }
 
 /* One strided matrix operand: element 0 and element strides. */
@@ -438,40 +433,62 @@ static void gemm_blocked(const gemm_impl *g, int64_t m, int64_t n, int64_t k, ma
  * or as axpy updates down the columns (columns contiguous): either way one
  * streaming pass over A. */
 
-#define DEFINE_GEMV_REAL(name, T)                                                             \
+#define DEFINE_GEMV_REAL(name, T, V, L, BC)                                                   \
   MA_INLINE void name##_body(int64_t m, int64_t k, mat A, const T *x, int64_t incx, T *y,       \
                              int64_t incy) {                                                  \
     if (A.rs != 1 || m == 1) { /* dot products along rows */                                  \
       for (int64_t i = 0; i < m; i++) {                                                       \
         const T *a = (const T *)A.p + i * A.rs;                                               \
-        T s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0, s5 = 0, s6 = 0, s7 = 0;                     \
+        T sum = 0;                                                                            \
         int64_t p = 0;                                                                        \
-        if (A.cs == 1 && incx == 1)                                                           \
-          for (; p + 8 <= k; p += 8) {                                                        \
-            s0 += a[p] * x[p]; s1 += a[p + 1] * x[p + 1];                                     \
-            s2 += a[p + 2] * x[p + 2]; s3 += a[p + 3] * x[p + 3];                             \
-            s4 += a[p + 4] * x[p + 4]; s5 += a[p + 5] * x[p + 5];                             \
-            s6 += a[p + 6] * x[p + 6]; s7 += a[p + 7] * x[p + 7];                             \
+        if (A.cs == 1 && incx == 1 && k >= 2 * L) { /* independent vector accumulators */     \
+          V s0 = {0}, s1 = {0}, s2 = {0}, s3 = {0};                                           \
+          for (; p + 4 * L <= k; p += 4 * L) {                                                \
+            s0 += LOADU(V, a + p) * LOADU(V, x + p);                                          \
+            s1 += LOADU(V, a + p + L) * LOADU(V, x + p + L);                                  \
+            s2 += LOADU(V, a + p + 2 * L) * LOADU(V, x + p + 2 * L);                          \
+            s3 += LOADU(V, a + p + 3 * L) * LOADU(V, x + p + 3 * L);                          \
           }                                                                                   \
-        for (; p < k; p++) s0 += a[p * A.cs] * x[p * incx];                                   \
-        y[i * incy] = ((s0 + s1) + (s2 + s3)) + ((s4 + s5) + (s6 + s7));                      \
+          for (; p + 2 * L <= k; p += 2 * L) {                                                \
+            s0 += LOADU(V, a + p) * LOADU(V, x + p);                                          \
+            s1 += LOADU(V, a + p + L) * LOADU(V, x + p + L);                                  \
+          }                                                                                   \
+          s0 += s1 + (s2 + s3);                                                               \
+          T lanes[L];                                                                         \
+          memcpy(lanes, &s0, sizeof(lanes));                                                  \
+          for (int q = 0; q < L; q++) sum += lanes[q];                                        \
+        }                                                                                     \
+        for (; p < k; p++) sum += a[p * A.cs] * x[p * incx];                                  \
+        y[i * incy] = sum;                                                                    \
       }                                                                                       \
-    } else { /* columns contiguous: y += x[p] * A[:, p] */                                    \
+    } else { /* columns contiguous: y += A[:, p:p+4] . x[p:p+4], y in L1 */           \
       for (int64_t i = 0; i < m; i++) y[i * incy] = 0;                                        \
-      for (int64_t p = 0; p < k; p++) {                                                       \
+      int64_t p = 0;                                                                          \
+      for (; p + 4 <= k; p += 4) {                                                            \
+        const T *a0 = (const T *)A.p + p * A.cs, *a1 = a0 + A.cs, *a2 = a1 + A.cs,            \
+                *a3 = a2 + A.cs;                                                              \
+        const T x0 = x[p * incx], x1 = x[(p + 1) * incx], x2 = x[(p + 2) * incx],             \
+                x3 = x[(p + 3) * incx];                                                       \
+        int64_t i = 0;                                                                        \
+        if (incy == 1) {                                                                      \
+          const V v0 = BC(x0), v1 = BC(x1), v2 = BC(x2), v3 = BC(x3);                         \
+          for (; i + L <= m; i += L)                                                          \
+            STOREU(y + i, LOADU(V, y + i) + v0 * LOADU(V, a0 + i) + v1 * LOADU(V, a1 + i) +    \
+                              v2 * LOADU(V, a2 + i) + v3 * LOADU(V, a3 + i));                 \
+        }                                                                                     \
+        for (; i < m; i++) y[i * incy] += x0 * a0[i] + x1 * a1[i] + x2 * a2[i] + x3 * a3[i];  \
+      }                                                                                       \
+      for (; p < k; p++) {                                                                    \
         const T *a = (const T *)A.p + p * A.cs;                                               \
-        T xp = x[p * incx];                                                                   \
-        if (incy == 1)                                                                        \
-          for (int64_t i = 0; i < m; i++) y[i] += xp * a[i];                                  \
-        else                                                                                  \
-          for (int64_t i = 0; i < m; i++) y[i * incy] += xp * a[i];                           \
+        const T xp = x[p * incx];                                                             \
+        for (int64_t i = 0; i < m; i++) y[i * incy] += xp * a[i];                             \
       }                                                                                       \
     }                                                                                         \
   }
 
-DEFINE_GEMV_REAL(gemv_f64, double)
-DEFINE_GEMV_REAL(gemv_f32, float)
-DEFINE_GEMV_REAL(gemv_i64, uint64_t)
+DEFINE_GEMV_REAL(gemv_f64, double, v4d, 4, BCAST4)
+DEFINE_GEMV_REAL(gemv_f32, float, v8f, 8, BCAST8)
+DEFINE_GEMV_REAL(gemv_i64, uint64_t, v4u, 4, BCAST4)
 
 /* Complex: explicit real arithmetic (C's complex `*` checks for NaN/inf
  * recovery after every product, which blocks vectorisation).  ca/cx
@@ -520,20 +537,20 @@ DEFINE_GEMV_CPLX(gemv_c128, double)
 DEFINE_GEMV_CPLX(gemv_c64, float)
 
 /* y (m) = conj_a?(A) (m x k) . conj_x?(x) (k); returns after m outputs. */
-typedef void (*gemvfn)(int64_t m, int64_t k, mat A, const void *x, int64_t incx, void *y,
+typedef void (*gemvfn)(int64_t m, int64_t k, const mat *A, const void *x, int64_t incx, void *y,
                        int64_t incy, int ca, int cx);
 
 #define GEMV_WRAP_REAL(name, T, attr)                                                           \
-  attr static void name(int64_t m, int64_t k, mat A, const void *x, int64_t incx, void *y,       \
+  attr static void name(int64_t m, int64_t k, const mat *A, const void *x, int64_t incx, void *y, \
                         int64_t incy, int ca, int cx) {                                         \
     (void)ca;                                                                                   \
     (void)cx;                                                                                   \
-    name##_impl(m, k, A, (const T *)x, incx, (T *)y, incy);                                     \
+    name##_impl(m, k, *A, (const T *)x, incx, (T *)y, incy);                                    \
   }
 #define GEMV_WRAP_CPLX(name, R, attr)                                                           \
-  attr static void name(int64_t m, int64_t k, mat A, const void *x, int64_t incx, void *y,       \
+  attr static void name(int64_t m, int64_t k, const mat *A, const void *x, int64_t incx, void *y, \
                         int64_t incy, int ca, int cx) {                                         \
-    name##_impl(m, k, A, (const R *)x, incx, (R *)y, incy, ca, cx);                             \
+    name##_impl(m, k, *A, (const R *)x, incx, (R *)y, incy, ca, cx);                            \
   }
 #define gemv_f64_plain_impl gemv_f64_body
 #define gemv_f32_plain_impl gemv_f32_body
@@ -578,10 +595,123 @@ static void gemvs_init(void) {
 #endif
 }
 
+
+/* ---- small products --------------------------------------------------------
+ *
+ * Below a few thousand multiply-adds, packing and spilling ragged tiles cost
+ * more than the product: each row of C is computed a few vectors at a time,
+ * held in registers over all of k (B's rows contiguous), else as dot
+ * products.  (Accumulating into C's memory instead -- c[j] += a * b[j] --
+ * measured 4-60x slower: every step reloads and stores the row.) */
+
+#define DEFINE_SMALL_REAL(name, T, V, L, BCAST)                                          \
+  MA_INLINE void name##_body(int64_t m, int64_t n, int64_t k, mat A, mat B, mat C) {       \
+    for (int64_t i = 0; i < m; i++) {                                                     \
+      T *c = (T *)C.p + i * C.rs;                                                         \
+      const T *a = (const T *)A.p + i * A.rs;                                             \
+      int64_t j = 0;                                                                      \
+      if (B.cs == 1 && C.cs == 1) { /* 2L, then L columns held in registers */            \
+        for (; j + 2 * L <= n; j += 2 * L) {                                              \
+          V s0 = {0}, s1 = {0};                                                           \
+          const T *b = (const T *)B.p + j;                                                \
+          for (int64_t p = 0; p < k; p++, b += B.rs) {                                    \
+            V x = BCAST(a[p * A.cs]);                                                     \
+            s0 += x * LOADU(V, b);                                                        \
+            s1 += x * LOADU(V, b + L);                                                    \
+          }                                                                               \
+          STOREU(c + j, s0);                                                              \
+          STOREU(c + j + L, s1);                                                          \
+        }                                                                                 \
+        for (; j + L <= n; j += L) {                                                      \
+          V s0 = {0};                                                                     \
+          const T *b = (const T *)B.p + j;                                                \
+          for (int64_t p = 0; p < k; p++, b += B.rs) s0 += BCAST(a[p * A.cs]) * LOADU(V, b); \
+          STOREU(c + j, s0);                                                              \
+        }                                                                                 \
+      }                                                                                   \
+      for (; j < n; j++) { /* leftover columns, or any strides: dot products */           \
+        T acc = 0;                                                                        \
+        const T *b = (const T *)B.p + j * B.cs;                                           \
+        for (int64_t p = 0; p < k; p++) acc += a[p * A.cs] * b[p * B.rs];                 \
+        c[j * C.cs] = acc;                                                                \
+      }                                                                                   \
+    }                                                                                     \
+  }
+
+/* Complex, with explicit real arithmetic; `sa` = -1 conjugates A. */
+#define DEFINE_SMALL_CPLX(name, R)                                                      \
+  MA_INLINE void name##_body(int64_t m, int64_t n, int64_t k, mat A, mat B, mat C,        \
+                             R sa) {                                                    \
+    for (int64_t i = 0; i < m; i++) {                                                   \
+      R *c = (R *)C.p + 2 * i * C.rs;                                                   \
+      const R *a = (const R *)A.p + 2 * i * A.rs;                                       \
+      for (int64_t j = 0; j < n; j++) c[2 * j * C.cs] = c[2 * j * C.cs + 1] = 0;        \
+      for (int64_t p = 0; p < k; p++) {                                                 \
+        const R ar = a[2 * p * A.cs], ai = sa * a[2 * p * A.cs + 1];                    \
+        const R *b = (const R *)B.p + 2 * p * B.rs;                                     \
+        for (int64_t j = 0; j < n; j++) {                                               \
+          R br = b[2 * j * B.cs], bi = b[2 * j * B.cs + 1];                             \
+          c[2 * j * C.cs] += ar * br - ai * bi;                                         \
+          c[2 * j * C.cs + 1] += ar * bi + ai * br;                                     \
+        }                                                                               \
+      }                                                                                 \
+    }                                                                                   \
+  }
+
+DEFINE_SMALL_REAL(small_f64, double, v4d, 4, BCAST4)
+DEFINE_SMALL_REAL(small_f32, float, v8f, 8, BCAST8)
+DEFINE_SMALL_REAL(small_i64, uint64_t, v4u, 4, BCAST4)
+DEFINE_SMALL_CPLX(small_c128, double)
+DEFINE_SMALL_CPLX(small_c64, float)
+
+typedef void (*smallfn)(int64_t m, int64_t n, int64_t k, const mat *A, const mat *B, const mat *C,
+                        int conj);
+
+#define SMALL_FN(name, suffix, attr, ...)                                                  \
+  attr static void name##_##suffix(int64_t m, int64_t n, int64_t k, const mat *A,          \
+                                   const mat *B, const mat *C, int conj) {                 \
+    (void)conj;                                                                           \
+    name##_body(m, n, k, *A, *B, *C __VA_ARGS__);                                         \
+  }
+#define SMALL_FNS(suffix, attr)                                                           \
+  SMALL_FN(small_f64, suffix, attr)                                                       \
+  SMALL_FN(small_f32, suffix, attr)                                                       \
+  SMALL_FN(small_i64, suffix, attr)                                                       \
+  SMALL_FN(small_c128, suffix, attr, , conj ? -1.0 : 1.0)                                 \
+  SMALL_FN(small_c64, suffix, attr, , conj ? -1.0f : 1.0f)
+SMALL_FNS(plain, )
+#ifdef MA_X86
+SMALL_FNS(avx2, AVX2)
+#endif
+
+static smallfn smalls[G_NTYPES];
+
+static void smalls_init(void) {
+  smalls[G_F64] = small_f64_plain;
+  smalls[G_F32] = small_f32_plain;
+  smalls[G_C128] = small_c128_plain;
+  smalls[G_C64] = small_c64_plain;
+  smalls[G_I64] = small_i64_plain;
+#ifdef MA_X86
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
+    smalls[G_F64] = small_f64_avx2;
+    smalls[G_F32] = small_f32_avx2;
+    smalls[G_C128] = small_c128_avx2;
+    smalls[G_C64] = small_c64_avx2;
+    smalls[G_I64] = small_i64_avx2;
+  }
+#endif
+}
+
 static void init_once(void) {
   impls_init();
   gemvs_init();
+  smalls_init();
 }
+
+/* Products of at most this many multiply-adds take the direct path
+ * (measured on Zen 4: the blocked path wins from about 20 x 20 x 20 on). */
+#define MA_GEMM_SMALL 8192
 
 /* ---- one product, any shape ---------------------------------------------- */
 
@@ -601,12 +731,16 @@ static void product(int gt, int64_t m, int64_t n, int64_t k, mat A, mat B, mat C
     return;
   }
   if (n == 1) { /* y = A . b[:, 0] */
-    gemvs[gt](m, k, A, B.p, B.rs, C.p, C.rs, conj, 0);
+    gemvs[gt](m, k, &A, B.p, B.rs, C.p, C.rs, conj, 0);
     return;
   }
   if (m == 1) { /* y^T = B^T . a[0, :]^T, the conjugation moves to x */
     mat Bt = {B.p, B.cs, B.rs};
-    gemvs[gt](n, k, Bt, A.p, A.cs, C.p, C.cs, 0, conj);
+    gemvs[gt](n, k, &Bt, A.p, A.cs, C.p, C.cs, 0, conj);
+    return;
+  }
+  if ((double)m * (double)n * (double)k <= MA_GEMM_SMALL || !ws->pa) {
+    smalls[gt](m, n, k, &A, &B, &C, conj);
     return;
   }
   gemm_blocked(g, m, n, k, A, B, C, conj, ws);
@@ -626,10 +760,6 @@ typedef struct {
   int failed;                       /* a pack buffer could not be allocated */
 } job;
 
-typedef struct {
-  job *j;
-  int64_t t0, t1; /* task range */
-} worker_arg;
 
 static void *aligned_buffer(size_t bytes) {
   void *p = NULL;
@@ -654,7 +784,7 @@ static void run_tasks(job *j, int64_t t0, int64_t t1) {
       step_m = ((tiles + j->parts - 1) / j->parts) * g->mr;
     }
   }
-  if (j->m > 1 && j->n > 1 && j->k > 0) {
+  if (j->m > 1 && j->n > 1 && j->k > 0 && (double)j->m * (double)j->n * (double)j->k > MA_GEMM_SMALL) {
     int64_t nn = step_n < g->nc ? step_n : g->nc;
     nn = (nn + g->nr - 1) / g->nr * g->nr;
     int64_t kk = j->k < g->kc ? j->k : g->kc;
@@ -669,87 +799,85 @@ static void run_tasks(job *j, int64_t t0, int64_t t1) {
       return;
     }
   }
+  if (t0 >= t1) goto done;
+  /* Batch index of task t0, then an odometer: no division per task (the
+   * divisions dominated batches of tiny products). */
+  int64_t idx[MA_MAXDIMS];
+  int64_t part = t0 % j->parts, rem = t0 / j->parts;
+  char *pa = j->A.p, *pb = j->B.p, *pc = j->C.p;
+  for (int d = j->nbatch_dims - 1; d >= 0; d--) {
+    idx[d] = rem % j->bshape[d];
+    rem /= j->bshape[d];
+    pa += idx[d] * j->bsa[d] * es;
+    pb += idx[d] * j->bsb[d] * es;
+    pc += idx[d] * j->bsc[d] * es;
+  }
   for (int64_t t = t0; t < t1; t++) {
-    int64_t b = t / j->parts, part = t % j->parts;
-    /* unravel the batch index into offsets */
-    mat A = j->A, B = j->B, C = j->C;
-    int64_t rem = b;
-    for (int d = j->nbatch_dims - 1; d >= 0; d--) {
-      int64_t idx = rem % j->bshape[d];
-      rem /= j->bshape[d];
-      A.p += idx * j->bsa[d] * es;
-      B.p += idx * j->bsb[d] * es;
-      C.p += idx * j->bsc[d] * es;
-    }
-    int64_t m = j->m, n = j->n;
-    if (j->split_n) {
+    mat A = {pa, j->A.rs, j->A.cs}, B = {pb, j->B.rs, j->B.cs}, C = {pc, j->C.rs, j->C.cs};
+    int64_t m = j->m, n = j->n, skip = 0;
+    if (j->parts > 1 && j->split_n) {
       int64_t j0 = part * step_n;
-      if (j0 >= n) continue;
+      skip = j0 >= n;
       n = n - j0 < step_n ? n - j0 : step_n;
       B.p += j0 * B.cs * es;
       C.p += j0 * C.cs * es;
-    } else {
+    } else if (j->parts > 1) {
       int64_t i0 = part * step_m;
-      if (i0 >= m) continue;
+      skip = i0 >= m;
       m = m - i0 < step_m ? m - i0 : step_m;
       A.p += i0 * A.rs * es;
       C.p += i0 * C.rs * es;
     }
-    product(j->gt, m, n, j->k, A, B, C, j->conj, &ws);
+    if (!skip) product(j->gt, m, n, j->k, A, B, C, j->conj, &ws);
+    if (++part < j->parts) continue;
+    part = 0;
+    for (int d = j->nbatch_dims - 1; d >= 0; d--) {
+      pa += j->bsa[d] * es;
+      pb += j->bsb[d] * es;
+      pc += j->bsc[d] * es;
+      if (++idx[d] < j->bshape[d]) break;
+      pa -= j->bsa[d] * j->bshape[d] * es;
+      pb -= j->bsb[d] * j->bshape[d] * es;
+      pc -= j->bsc[d] * j->bshape[d] * es;
+      idx[d] = 0;
+    }
   }
+done:
   free(ws.pa);
   free(ws.pb);
 }
 
-static void *worker(void *arg) {
-  worker_arg *w = (worker_arg *)arg;
-  run_tasks(w->j, w->t0, w->t1);
-  return NULL;
+/* Chunk i of the pool job: an equal share of the tasks. */
+static void run_chunk(void *ctx, int64_t i) {
+  job *j = (job *)ctx;
+  int64_t t0, t1;
+  ma_chunk_range(j->nbatch * j->parts, j->nthreads, i, &t0, &t1);
+  run_tasks(j, t0, t1);
 }
 
-/* Below this many multiply-adds per thread, starting a thread costs more
- * than it saves (~30 us to create and join). */
+/* Below this many multiply-adds per thread, handing work to the pool costs
+ * more than it saves. */
 #define MA_GEMM_MIN_WORK_PER_THREAD (1 << 20)
 
 /* Returns 0, or -2 when out of memory. */
 static int run_job(job *j) {
   double work = (double)j->nbatch * (double)j->m * (double)j->n * (double)(j->k ? j->k : 1);
-  int64_t nt = work / MA_GEMM_MIN_WORK_PER_THREAD > max_threads
-                   ? max_threads
-                   : (int64_t)(work / MA_GEMM_MIN_WORK_PER_THREAD);
+  int64_t nt = ma_get_num_threads();
+  if (work / MA_GEMM_MIN_WORK_PER_THREAD < (double)nt) nt = (int64_t)(work / MA_GEMM_MIN_WORK_PER_THREAD);
   if (nt < 1) nt = 1;
   /* Split each product only when the batch alone cannot feed the threads;
    * vector products are memory-bound and stay whole. */
   j->parts = 1;
   j->split_n = j->n >= j->m;
-  if (j->nbatch < nt && j->m > 1 && j->n > 1) {
-    j->parts = (nt + j->nbatch - 1) / j->nbatch;
-  }
+  if (j->nbatch < nt && j->m > 1 && j->n > 1) j->parts = (nt + j->nbatch - 1) / j->nbatch;
   int64_t tasks = j->nbatch * j->parts;
   if (nt > tasks) nt = tasks;
+  j->nthreads = (int)nt;
   j->failed = 0;
-  if (nt <= 1) {
+  if (nt <= 1)
     run_tasks(j, 0, tasks);
-    return j->failed ? -2 : 0;
-  }
-  pthread_t tid[64];
-  worker_arg args[64];
-  int started[64] = {0};
-  for (int64_t t = 0; t < nt; t++) {
-    args[t].j = j;
-    args[t].t0 = tasks * t / nt;
-    args[t].t1 = tasks * (t + 1) / nt;
-  }
-  /* thread 0's share runs on the calling thread */
-  for (int64_t t = 1; t < nt; t++)
-    started[t] = pthread_create(&tid[t], NULL, worker, &args[t]) == 0;
-  run_tasks(j, args[0].t0, args[0].t1);
-  for (int64_t t = 1; t < nt; t++) {
-    if (started[t])
-      pthread_join(tid[t], NULL);
-    else
-      run_tasks(j, args[t].t0, args[t].t1); /* could not start: do it here */
-  }
+  else
+    ma_parallel_for(nt, run_chunk, j);
   return j->failed ? -2 : 0;
 }
 
@@ -833,15 +961,6 @@ bad_batch:
   return NULL;
 }
 
-/* matmul_threads() -> the most threads one product may use. */
-MA_FASTCALL(py_matmul_threads) {
-  (void)self;
-  (void)args;
-  MA_NARGS(0, "matmul_threads");
-  pthread_once(&impls_once, init_once);
-  return PyLong_FromLong(max_threads);
-}
-
 /* The copy kernels of manipulation.py live in csrc/manipulation.c; pyapi.c
  * installs one table per C area, so they are listed here. */
 PyObject *ma_py_repeat(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
@@ -850,8 +969,6 @@ PyObject *ma_py_take_along_axis(PyObject *self, PyObject *const *args, Py_ssize_
 PyMethodDef ma_linalg_methods[] = {
     {"matmul", (PyCFunction)(void (*)(void))py_matmul, METH_FASTCALL,
      "matmul(a, b, out, conj_a): out = conj?(a) @ b over broadcast batches"},
-    {"matmul_threads", (PyCFunction)(void (*)(void))py_matmul_threads, METH_FASTCALL,
-     "matmul_threads() -> the most threads one product may use"},
     {"repeat", (PyCFunction)(void (*)(void))ma_py_repeat, METH_FASTCALL,
      "repeat(src, counts, axis) -> (total, handle)"},
     {"take_along_axis", (PyCFunction)(void (*)(void))ma_py_take_along_axis, METH_FASTCALL,

@@ -124,30 +124,29 @@ static void run_inner(const red_plan *P, int64_t o0, int64_t o1) {
   }
 }
 
-/* Outer walk: runs along kept dim j, elements [j0, j1) of it. */
+/* Outer walk: runs along kept dim j, elements [j0, j1) of it; the
+ * innermost reduced dim is handed to the kernel as its rows. */
 static void run_outer(const red_plan *P, int j, int64_t j0, int64_t j1) {
   int64_t kidx[MA_MAXDIMS] = {0}, ridx[MA_MAXDIMS] = {0};
   int64_t n = j1 - j0, s = P->ks[j], os = P->ko[j];
+  int last = P->nr - 1;
+  int64_t rows = P->rn[last], rstride = P->rs[last];
   const char *pk = P->in + j0 * s * P->isz;
   int64_t ok = j0 * os;
   for (;;) {
     char *acc = P->out + ok * P->asz;
     const char *ext = P->extra ? P->extra + ok * P->asz : NULL;
     const char *p = pk;
-    if (P->nr == 0) {
-      P->k->outer(p, n, s, acc, os, ext);
-    } else {
-      for (;;) {
-        P->k->outer(p, n, s, acc, os, ext);
-        int d = P->nr - 1;
-        for (; d >= 0; d--) {
-          p += P->rs[d] * P->isz;
-          if (++ridx[d] < P->rn[d]) break;
-          p -= P->rs[d] * P->rn[d] * P->isz;
-          ridx[d] = 0;
-        }
-        if (d < 0) break;
+    for (;;) {
+      P->k->outer(p, n, s, rstride, rows, acc, os, ext);
+      int d = last - 1;
+      for (; d >= 0; d--) {
+        p += P->rs[d] * P->isz;
+        if (++ridx[d] < P->rn[d]) break;
+        p -= P->rs[d] * P->rn[d] * P->isz;
+        ridx[d] = 0;
       }
+      if (d < 0) break;
     }
     int d = P->nk - 1;
     for (; d >= 0; d--) {
@@ -373,7 +372,8 @@ static int check_out(const ma_array *out, const ma_array *x, int nkept, int tid,
 
 /* reduce(op, x, out, nred, extra, divisor, sqrt): out[...] = op over the
  * last nred axes of x.  out: C-contiguous, the kept shape, the kernel's
- * accumulator dtype.  extra: None or the mean (out's dtype and shape) for
+ * accumulator dtype; or None: then a new one is allocated and its handle
+ * returned.  extra: None or the mean (out's dtype and shape) for
  * SSD.  divisor >= 0: divide every result by it (mean, var), then sqrt if
  * asked (std). */
 MA_FASTCALL(py_reduce) {
@@ -384,9 +384,10 @@ MA_FASTCALL(py_reduce) {
   double divisor = PyFloat_AsDouble(args[5]);
   int take_sqrt = PyObject_IsTrue(args[6]);
   if (PyErr_Occurred()) return NULL;
-  ma_array *x = ma_handle_get(args[1]), *out = x ? ma_handle_get(args[2]) : NULL;
-  if (!out) return NULL;
-  ma_array *extra = NULL;
+  ma_array *x = ma_handle_get(args[1]);
+  if (!x) return NULL;
+  ma_array *out = NULL, *extra = NULL;
+  if (args[2] != Py_None && !(out = ma_handle_get(args[2]))) return NULL;
   if (args[4] != Py_None && !(extra = ma_handle_get(args[4]))) return NULL;
   int tid = ma_type_of(x->t.dtype);
   if (op < 0 || op >= MA_R_NOPS || tid < 0 || nred < 0 || nred > x->t.ndim)
@@ -394,9 +395,22 @@ MA_FASTCALL(py_reduce) {
   const ma_red_kernel *k = &ma_red_kernels[op][tid];
   if (!k->init) return PyErr_Format(PyExc_TypeError, "reduce: operation %d does not support this dtype", op);
   int nkept = x->t.ndim - nred;
-  if (!check_out(out, x, nkept, k->acc, "the output")) return NULL;
+  if (out && !check_out(out, x, nkept, k->acc, "the output")) return NULL;
   if ((op == MA_R_SSD) != (extra != NULL) || (extra && !check_out(extra, x, nkept, k->acc, "the mean")))
     return extra ? NULL : PyErr_Format(PyExc_ValueError, "reduce: the mean is required for SSD only");
+  PyObject *result = NULL; /* the new output's handle when we allocate it */
+  if (!out) {
+    int err = 0;
+    DLDataType adt = {0, (uint8_t)(ma_type_size[k->acc] * 8), 1};
+    static const uint8_t codes[MA_NTYPES] = {kDLBool, kDLInt, kDLInt, kDLInt, kDLInt, kDLUInt, kDLUInt, kDLUInt,
+                                             kDLUInt, kDLFloat, kDLBfloat, kDLFloat, kDLFloat, kDLComplex,
+                                             kDLComplex};
+    adt.code = codes[k->acc];
+    out = ma_array_empty(adt, nkept, x->t.shape, 0, &err);
+    if (!out)
+      return err == 1 ? PyErr_Format(PyExc_ValueError, "reduce: output too large") : PyErr_NoMemory();
+    if (!(result = ma_handle_new(out))) return NULL;
+  }
 
   red_plan P;
   P.k = k;
@@ -414,6 +428,7 @@ MA_FASTCALL(py_reduce) {
   if (nin > 0) red_walk(&P, op, tid, nout, nin);
   if (divisor >= 0) finalize(k->acc, P.out, nout, divisor, take_sqrt);
   Py_END_ALLOW_THREADS
+  if (result) return result;
   Py_RETURN_NONE;
 }
 
@@ -454,6 +469,38 @@ MA_FASTCALL(py_argreduce) {
   Py_RETURN_NONE;
 }
 
+/* The scans along x's last axis, stepped side by side along dim j. */
+static void scan_across(const ma_array *x, ma_array *out, int j, ma_scan_step step, int incl, int64_t isz,
+                        int64_t osz) {
+  int nd = x->t.ndim;
+  int64_t n = x->t.shape[nd - 1], s = x->t.strides[nd - 1], os = out->t.strides[nd - 1];
+  int64_t m = x->t.shape[j], xs = x->t.strides[j], ojs = out->t.strides[j];
+  Py_BEGIN_ALLOW_THREADS
+  int64_t idx[MA_MAXDIMS] = {0};
+  const char *p = (const char *)x->t.data;
+  char *q = (char *)out->t.data;
+  for (;;) {
+    if (incl) step(NULL, m, xs, NULL, ojs, q, ojs);
+    for (int64_t k = 0; k < n; k++) {
+      char *o = q + (k + incl) * os * osz;
+      const char *prev = (k + incl) ? o - os * osz : NULL;
+      step(p + k * s * isz, m, xs, prev, ojs, o, ojs);
+    }
+    int d = nd - 2;
+    for (; d >= 0; d--) {
+      if (d == j) continue;
+      p += x->t.strides[d] * isz;
+      q += out->t.strides[d] * osz;
+      if (++idx[d] < x->t.shape[d]) break;
+      p -= x->t.strides[d] * x->t.shape[d] * isz;
+      q -= out->t.strides[d] * x->t.shape[d] * osz;
+      idx[d] = 0;
+    }
+    if (d < 0) break;
+  }
+  Py_END_ALLOW_THREADS
+}
+
 /* scan(op, x, out, include_initial): cumulative sum (op 0) / product (1)
  * along the last axis.  out: any strides, shape x.shape[:-1] + (n + incl,),
  * dtype the scan kernel's result type. */
@@ -482,6 +529,17 @@ MA_FASTCALL(py_scan) {
   int64_t rows = 1;
   for (int d = 0; d < nd - 1; d++) rows *= x->t.shape[d];
   if (ma_array_size(out) == 0) Py_RETURN_NONE;
+  /* Scanning along a strided axis: when another axis is denser, step all
+   * the scans along that axis at once (vectorised, cache-friendly). */
+  int j = -1;
+  for (int d = 0; d < nd - 1; d++)
+    if (x->t.shape[d] >= 8 && iabs64(x->t.strides[d]) < iabs64(s) &&
+        (j < 0 || iabs64(x->t.strides[d]) < iabs64(x->t.strides[j])))
+      j = d;
+  if (j >= 0) {
+    scan_across(x, out, j, ma_scan_steps[op][tid], incl, isz, osz);
+    Py_RETURN_NONE;
+  }
   Py_BEGIN_ALLOW_THREADS
   int64_t idx[MA_MAXDIMS] = {0};
   const char *p = (const char *)x->t.data;

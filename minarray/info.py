@@ -10,6 +10,7 @@ binary16 and bfloat16 (8 exponent bits, 7 stored mantissa bits).
 from __future__ import annotations
 
 import math
+import struct
 from dataclasses import dataclass
 from typing import Any
 
@@ -112,7 +113,13 @@ class iinfo_object:
     dtype: DType
 
 
-def _float_info(dtype: DType, mant: int, emax: int, precision: int) -> finfo_object:
+def _round_to(value: float, fmt: str) -> float:
+    """``value`` rounded to a narrower IEEE format ('e': binary16, 'f':
+    binary32), as NumPy stores finfo's figures in the type itself."""
+    return float(struct.unpack(fmt, struct.pack(fmt, value))[0])
+
+
+def _float_info(dtype: DType, mant: int, emax: int, precision: int, fmt: str = "d") -> finfo_object:
     # mant: stored mantissa bits; emax: the largest unbiased exponent.
     biggest = math.ldexp(2.0 - math.ldexp(1.0, -mant), emax)
     return finfo_object(
@@ -123,14 +130,14 @@ def _float_info(dtype: DType, mant: int, emax: int, precision: int) -> finfo_obj
         smallest_normal=math.ldexp(1.0, 1 - emax),
         dtype=dtype,
         precision=precision,
-        resolution=10.0 ** -precision,
+        resolution=_round_to(10.0 ** -precision, fmt),
     )
 
 
 _FINFO: dict[DType, finfo_object] = {
-    _dt.float16: _float_info(_dt.float16, 10, 15, 3),
+    _dt.float16: _float_info(_dt.float16, 10, 15, 3, "e"),
     _dt.bfloat16: _float_info(_dt.bfloat16, 7, 127, 2),
-    _dt.float32: _float_info(_dt.float32, 23, 127, 6),
+    _dt.float32: _float_info(_dt.float32, 23, 127, 6, "f"),
     _dt.float64: _float_info(_dt.float64, 52, 1023, 15),
 }
 

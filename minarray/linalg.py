@@ -67,16 +67,19 @@ def _run(a: NDArray, b: NDArray, out_shape: Shape, dt: DType, kt: DType, conj: b
     one ndim with broadcastable batch dims, into a new C-contiguous array of
     ``out_shape`` (the broadcast (..., m, n) with size-1 dims dropped or
     dims merged) and dtype ``dt``."""
-    batch = broadcast_shapes(a.shape[:-2], b.shape[:-2])
-    full = (*batch, a.shape[-2], b.shape[-1])
+    ash, bsh = a._shape, b._shape
+    full = (*broadcast_shapes(ash[:-2], bsh[:-2]), ash[-2], bsh[-1]) if len(ash) > 2 else (ash[0], bsh[1])
     out = NDArray._empty(out_shape, kt)
-    core.matmul(a._h, b._h, out._view(0, full, c_strides(full))._h, conj)
+    core.matmul(a._h, b._h, out._h if full == out_shape else out._view(0, full, c_strides(full))._h, conj)
     return out if kt is dt else out.astype(dt)
 
 
 def _pad(x: NDArray, shape: Shape, strides: Shape, nd: int) -> NDArray:
-    """A view of ``x`` with ``shape``/``strides``, left-padded to ``nd`` dims."""
+    """A view of ``x`` with ``shape``/``strides``, left-padded to ``nd`` dims
+    (``x`` itself when that is what it already is)."""
     pad = nd - len(shape)
+    if not pad and shape == x._shape and strides == x._strides:
+        return x
     return x._view(0, (1,) * pad + shape, (0,) * pad + strides)
 
 
