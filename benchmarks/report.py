@@ -76,7 +76,7 @@ def _short(exc: BaseException) -> str:
     return text if len(text) <= 160 else text[:157] + "..."
 
 
-def run_case(case: Case, repeats: int, min_time: float) -> Result:
+def run_case(case: Case, repeats: int, min_time: float, rest: float = 0.0) -> Result:
     """Time one case.  Never raises for a failing side: the row says why."""
     res = Result(case.id, case.group, case.name, case.size, case.unit, case.vs, OK)
     inputs = case.setup()
@@ -96,12 +96,12 @@ def run_case(case: Case, repeats: int, min_time: float) -> Result:
         res.note = res.note or str(e)
     try:
         if fa is not None and fb is not None:
-            ta, tb = timing.compare(fa, fb, repeats, min_time)
+            ta, tb = timing.compare(fa, fb, repeats, min_time, rest)
             res.minarray, res.reference = Side.of(ta), Side.of(tb)
         elif fb is not None:
-            res.reference = Side.of(timing.measure(fb, repeats, min_time))
+            res.reference = Side.of(timing.measure(fb, repeats, min_time, rest))
         elif fa is not None:
-            res.minarray = Side.of(timing.measure(fa, repeats, min_time))
+            res.minarray = Side.of(timing.measure(fa, repeats, min_time, rest))
     except Exception as e:
         res.status, res.note = ERROR, _short(e)
         res.minarray = res.reference = None
@@ -170,6 +170,41 @@ def table(results: list[Result], markdown: bool = False) -> str:
     return "\n".join(out)
 
 
+BEGIN = "<!-- benchmarks:begin -->"
+END = "<!-- benchmarks:end -->"
+
+
+def markdown_section(meta: dict[str, Any], results: list[Result]) -> str:
+    """The generated part of docs/performance.md: the run's conditions and
+    one table per group."""
+    load = meta.get("loadavg") or [None]
+    opts = meta.get("options", {})
+    lines = [
+        f"Run of {meta.get('date', '?')}: {meta.get('cpu_count')} CPUs, {meta.get('platform', '?')}, "
+        f"Python {meta.get('python')}, NumPy {meta.get('numpy')}, PyTorch {meta.get('torch')}; "
+        f"minarray threads: {meta.get('minarray_threads')}; {opts.get('repeats')} repeats; "
+        f"1-minute load average {meta.get('loadavg_before')} before, {load[0]} after; "
+        f"scheduler {meta.get('scheduler')}.",
+        "",
+    ]
+    groups: dict[str, list[Result]] = {}
+    for r in results:
+        groups.setdefault(r.group, []).append(r)
+    for group, rows in groups.items():
+        lines += [f"#### {group}", "", table(rows, markdown=True), ""]
+    return "\n".join(lines)
+
+
+def update_doc(path: Path, meta: dict[str, Any], results: list[Result]) -> None:
+    """Replace what lies between the BEGIN and END markers of `path`."""
+    text = path.read_text()
+    if BEGIN not in text or END not in text:
+        raise SystemExit(f"{path} has no {BEGIN} ... {END} markers to fill")
+    head, rest = text.split(BEGIN, 1)
+    _, tail = rest.split(END, 1)
+    path.write_text(f"{head}{BEGIN}\n{markdown_section(meta, results)}\n{END}{tail}")
+
+
 def legend() -> str:
     return ("ratio = minarray median / reference median (below 1: minarray is faster); "
             "spread = interquartile range / median, minarray/reference; "
@@ -189,7 +224,17 @@ def metadata(args: dict[str, Any]) -> dict[str, Any]:
         "machine": platform.machine(),
         "cpu_count": os.cpu_count(),
         "options": args,
+        # A shared machine's other work skews times, threaded ones most.
+        "loadavg": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
     }
+    # How this process was scheduled: on a busy shared machine a run may be
+    # given real-time priority (chrt) to stand in for a dedicated one.
+    if hasattr(os, "sched_getscheduler"):
+        policy = os.sched_getscheduler(0)
+        names = {getattr(os, n): n for n in ("SCHED_OTHER", "SCHED_FIFO", "SCHED_RR", "SCHED_BATCH", "SCHED_IDLE")
+                 if hasattr(os, n)}
+        meta["scheduler"] = names.get(policy, str(policy))
+        meta["nice"] = os.nice(0)
     for mod in ("numpy", "torch", "dlpack"):
         m = sys.modules.get(mod)
         meta[mod] = getattr(m, "__version__", None) if m else None

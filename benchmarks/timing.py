@@ -65,20 +65,32 @@ def calibrate(fn: Call, min_time: float) -> int:
         scale *= 10
 
 
-def compare(fa: Call, fb: Call, repeats: int, min_time: float) -> tuple[Timing, Timing]:
-    """Time `fa` and `fb` in alternating blocks; `repeats` blocks each."""
+def _rested_block(fn: Call, loops: int, rest: float) -> float:
+    """A block, then a sleep of `rest` times its length (see compare)."""
+    per_call = _block(fn, loops)
+    if rest > 0:
+        time.sleep(per_call * loops * rest)
+    return per_call
+
+
+def compare(fa: Call, fb: Call, repeats: int, min_time: float, rest: float = 0.0) -> tuple[Timing, Timing]:
+    """Time `fa` and `fb` in alternating blocks; `repeats` blocks each.
+
+    `rest` > 0 sleeps that fraction of each block's length after it: a run
+    given real-time priority must stay under the kernel's real-time budget
+    (95% of each second by default), or the throttled blocks come out slow."""
     ta = Timing(calibrate(fa, min_time))
     tb = Timing(calibrate(fb, min_time))
     for r in range(repeats):
         order = ((fa, ta), (fb, tb)) if r % 2 == 0 else ((fb, tb), (fa, ta))
         for fn, t in order:
-            t.samples.append(_block(fn, t.loops))
+            t.samples.append(_rested_block(fn, t.loops, rest))
     return ta, tb
 
 
-def measure(fn: Call, repeats: int, min_time: float) -> Timing:
+def measure(fn: Call, repeats: int, min_time: float, rest: float = 0.0) -> Timing:
     """Time one callable alone (a case whose other side is unavailable)."""
     t = Timing(calibrate(fn, min_time))
     for _ in range(repeats):
-        t.samples.append(_block(fn, t.loops))
+        t.samples.append(_rested_block(fn, t.loops, rest))
     return t

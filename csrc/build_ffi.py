@@ -62,8 +62,18 @@ int ma_default_num_threads(void);
 int64_t ma_get_parallel_min(void);
 void ma_set_parallel_min(int64_t n);
 void ma_iterate_counts(int64_t *out);
+int64_t ma_pool_jobs(void);
 int64_t ma_get_tile_min_span(void);
 void ma_set_tile_min_span(int64_t n);
+
+/* csrc/testing.c: the tests' fake DLPack producer */
+typedef struct { int64_t calls; uint64_t last_thread; } ma_test_counter;
+void ma_test_deleter_versioned(DLManagedTensorVersioned *self);
+void ma_test_deleter_legacy(DLManagedTensor *self);
+int64_t ma_test_calls(const ma_test_counter *c);
+void *ma_test_capsule_destructor(void);
+void *ma_test_context(int versioned);
+void *ma_test_exchange_api(void);
 """
 
 def _generated() -> str:
@@ -80,6 +90,7 @@ SOURCE = """
 #include "iterate.h"
 #include "threads.h"
 #include "scalar.h"
+#include "testing.h"
 """ + _generated()
 
 

@@ -208,17 +208,18 @@ static void capsule_destructor(PyObject *cap) {
   PyErr_Restore(et, ev, tb);
 }
 
-/* One allocation: the managed struct, then shape[ndim], then strides[ndim].
+/* One allocation: the managed struct, then shape[ndim], then strides[ndim];
+ * NULL when out of memory (no error set: callers without the GIL use it).
  * data points at element 0 and byte_offset is 0: older PyTorch, IREE and
  * cuda.core ignored byte_offset (dlpack-notes, pitfall 4), and the header's
  * 256-byte alignment rule is ignored by every major producer.  A size-0
  * array keeps its (valid, non-NULL) pointer: some consumers reject NULL
  * (cccl#11605) while none rejects a pointer. */
-static PyObject *export_capsule(const ma_array *a, int versioned, uint64_t flags) {
+static void *managed_new(const ma_array *a, int versioned, uint64_t flags) {
   int nd = a->t.ndim;
   size_t head = versioned ? sizeof(DLManagedTensorVersioned) : sizeof(DLManagedTensor);
   char *block = (char *)malloc(head + 2 * (size_t)nd * sizeof(int64_t));
-  if (!block) return PyErr_NoMemory();
+  if (!block) return NULL;
   int64_t *dims = (int64_t *)(block + head);
   if (nd) {
     memcpy(dims, a->t.shape, (size_t)nd * sizeof(int64_t));
@@ -229,7 +230,6 @@ static PyObject *export_capsule(const ma_array *a, int versioned, uint64_t flags
   t.strides = dims + nd; /* always filled: mandatory since DLPack 1.2 */
   t.byte_offset = 0;
   ma_buffer_retain(a->buf);
-  PyObject *cap;
   if (versioned) {
     DLManagedTensorVersioned *m = (DLManagedTensorVersioned *)block;
     m->version.major = DLPACK_MAJOR_VERSION;
@@ -238,15 +238,24 @@ static PyObject *export_capsule(const ma_array *a, int versioned, uint64_t flags
     m->deleter = export_deleter_versioned;
     m->flags = flags;
     m->dl_tensor = t;
-    cap = PyCapsule_New(m, NAME_VERSIONED, capsule_destructor);
-    if (!cap) KEEPING_ERROR(export_deleter_versioned(m));
   } else {
     DLManagedTensor *m = (DLManagedTensor *)block;
     m->dl_tensor = t;
     m->manager_ctx = a->buf;
     m->deleter = export_deleter_legacy;
-    cap = PyCapsule_New(m, NAME_LEGACY, capsule_destructor);
-    if (!cap) KEEPING_ERROR(export_deleter_legacy(m));
+  }
+  return block;
+}
+
+static PyObject *export_capsule(const ma_array *a, int versioned, uint64_t flags) {
+  void *m = managed_new(a, versioned, flags);
+  if (!m) return PyErr_NoMemory();
+  PyObject *cap = PyCapsule_New(m, versioned ? NAME_VERSIONED : NAME_LEGACY, capsule_destructor);
+  if (!cap) {
+    if (versioned)
+      KEEPING_ERROR(export_deleter_versioned((DLManagedTensorVersioned *)m));
+    else
+      KEEPING_ERROR(export_deleter_legacy((DLManagedTensor *)m));
   }
   return cap;
 }
@@ -257,10 +266,21 @@ static int int_pair(PyObject *o, const char *what, long *x, long *y) {
     PyErr_Format(PyExc_TypeError, "%s must be a tuple of two integers or None, got %R", what, o);
     return -1;
   }
-  *x = PyLong_AsLong(PyTuple_GET_ITEM(o, 0));
-  if (*x == -1 && PyErr_Occurred()) return -1;
-  *y = PyLong_AsLong(PyTuple_GET_ITEM(o, 1));
-  if (*y == -1 && PyErr_Occurred()) return -1;
+  for (int i = 0; i < 2; i++) {
+    long v = PyLong_AsLong(PyTuple_GET_ITEM(o, i));
+    if (v == -1 && PyErr_Occurred()) {
+      /* Name the argument: "Python int too large to convert to C long"
+       * alone does not say which one. */
+      int overflow = PyErr_ExceptionMatches(PyExc_OverflowError);
+      if (!overflow && !PyErr_ExceptionMatches(PyExc_TypeError)) return -1;
+      PyErr_Clear();
+      PyErr_Format(overflow ? PyExc_ValueError : PyExc_TypeError,
+                   overflow ? "%s entries are out of range, got %R" : "%s must be a tuple of two integers or None, got %R",
+                   what, o);
+      return -1;
+    }
+    *(i ? y : x) = v;
+  }
   return 0;
 }
 
@@ -405,19 +425,22 @@ static int check_tensor(const DLTensor *t, int any_device, size_t *nbytes) {
     return -1;
   }
   if (*nbytes == 0) return 0; /* nothing is read: data and strides do not matter */
-  /* The farthest element must be addressable: sum |stride| * (n - 1) * item
-   * without overflow (strides NULL means C-contiguous, already checked). */
+  /* The lowest and the highest element, as signed element offsets from the
+   * first one, must be computable without overflow (strides NULL means
+   * C-contiguous: within nbytes, already checked).  Sign by sign, not with
+   * |stride|: negating INT64_MIN would itself overflow. */
+  int64_t lo = 0, hi = (int64_t)*nbytes - item;
   if (t->strides) {
-    int64_t reach = 0, step;
+    hi = 0;
     for (int i = 0; i < t->ndim; i++) {
-      int64_t s = t->strides[i] < 0 ? -t->strides[i] : t->strides[i];
-      if (t->strides[i] == INT64_MIN || __builtin_mul_overflow(s, t->shape[i] - 1, &step) ||
-          __builtin_add_overflow(reach, step, &reach)) {
+      int64_t step;
+      if (__builtin_mul_overflow(t->strides[i], t->shape[i] - 1, &step) ||
+          __builtin_add_overflow(step < 0 ? lo : hi, step, step < 0 ? &lo : &hi)) {
         PyErr_SetString(PyExc_BufferError, "DLPack tensor strides overflow the address space");
         return -1;
       }
     }
-    if (__builtin_mul_overflow(reach, item, &reach)) {
+    if (__builtin_mul_overflow(lo, item, &lo) || __builtin_mul_overflow(hi, item, &hi)) {
       PyErr_SetString(PyExc_BufferError, "DLPack tensor strides overflow the address space");
       return -1;
     }
@@ -430,7 +453,19 @@ static int check_tensor(const DLTensor *t, int any_device, size_t *nbytes) {
     PyErr_SetString(PyExc_BufferError, "DLPack tensor byte_offset is out of range");
     return -1;
   }
-  uintptr_t first = (uintptr_t)t->data + (uintptr_t)t->byte_offset;
+  /* Every element's address must exist: data + byte_offset, and the span
+   * from the lowest to the past-the-end byte of the highest element, may
+   * not wrap around the address space (the kernels' pointer arithmetic
+   * would be undefined). */
+  uintptr_t first, below = (uintptr_t)0 - (uintptr_t)lo, end;
+  if (__builtin_add_overflow((uintptr_t)t->data, (uintptr_t)t->byte_offset, &first) || first < below ||
+      __builtin_add_overflow(first, (uintptr_t)hi + (uintptr_t)item, &end)) {
+    PyErr_Format(PyExc_BufferError,
+                 "DLPack tensor data (%p + byte_offset %llu) with its shape and strides reaches "
+                 "beyond the address space",
+                 t->data, (unsigned long long)t->byte_offset);
+    return -1;
+  }
   if (first % (uintptr_t)element_alignment(tid)) {
     PyErr_Format(PyExc_BufferError,
                  "DLPack tensor data (%p + byte_offset %llu) is not aligned to its %lld-byte elements",
@@ -694,6 +729,10 @@ MA_FASTCALL(py_from_dlpack) {
   int zero_copy = 0;
   ma_array *a = import_any(x, want_cpu, copy, 0, 1, &zero_copy);
   if (!a) return NULL;
+  /* Pinned or managed memory is CPU memory to minarray: the array reports
+   * (and re-exports as) CPU, like every NDArray. */
+  a->t.device.device_type = kDLCPU;
+  a->t.device.device_id = 0;
   /* A shared result keeps its producer visible as .base; a private copy
    * owns its data (base None), like a fresh array. */
   return make_ndarray(a, zero_copy ? x : NULL);
@@ -830,6 +869,121 @@ MA_FASTCALL(py_from_numpy_fast) {
 }
 
 /* ======================================================================== */
+/* The C exchange API minarray publishes (DLPack 1.3)                       */
+/* ======================================================================== */
+
+/* NDArray.__dlpack_c_exchange_api__: the same export and import as above,
+ * callable from C without Python method calls or capsules (dlpack.h,
+ * "DLPackExchangeAPI").  Every function but the allocator is called with
+ * the GIL held; the allocator touches no Python object and reports errors
+ * through SetError. */
+
+static ma_array *api_array_of(void *py_obj) {
+  PyObject *obj = (PyObject *)py_obj;
+  if (!nd_type || !PyObject_TypeCheck(obj, nd_type)) {
+    PyErr_Format(PyExc_TypeError, "expected a minarray NDArray, got %.200s", Py_TYPE(obj)->tp_name);
+    return NULL;
+  }
+  PyObject *h = SLOT(obj, off_h);
+  return h ? ma_handle_get(h) : NULL;
+}
+
+static int api_from_py_object(void *py_obj, DLManagedTensorVersioned **out) {
+  ma_array *a = api_array_of(py_obj);
+  if (!a) return -1;
+  uint64_t flags = (a->flags & MA_READONLY) ? DLPACK_FLAG_BITMASK_READ_ONLY : 0;
+  DLManagedTensorVersioned *m = (DLManagedTensorVersioned *)managed_new(a, 1, flags);
+  if (!m) {
+    PyErr_NoMemory();
+    return -1;
+  }
+  *out = m;
+  return 0;
+}
+
+static int api_dltensor_from_py_object(void *py_obj, DLTensor *out) {
+  ma_array *a = api_array_of(py_obj);
+  if (!a) return -1;
+  *out = a->t; /* shape and strides point into the array's own metadata */
+  return 0;
+}
+
+static int api_to_py_object(DLManagedTensorVersioned *m, void **out) {
+  size_t nbytes;
+  if (m->version.major != DLPACK_MAJOR_VERSION) {
+    PyErr_Format(PyExc_BufferError, "DLPack %u.%u tensor; minarray reads major version %d",
+                 (unsigned)m->version.major, (unsigned)m->version.minor, DLPACK_MAJOR_VERSION);
+    if (m->deleter) KEEPING_ERROR(m->deleter(m));
+    return -1;
+  }
+  if (check_tensor(&m->dl_tensor, 0, &nbytes) < 0) {
+    if (m->deleter) KEEPING_ERROR(m->deleter(m)); /* ownership was passed to us */
+    return -1;
+  }
+  uint32_t flags = (m->flags & DLPACK_FLAG_BITMASK_READ_ONLY) ? MA_READONLY : 0;
+  ma_array *a = adopt(&m->dl_tensor, nbytes, release_versioned, m, flags);
+  if (!a) return -1;
+  a->t.device.device_type = kDLCPU;
+  a->t.device.device_id = 0;
+  PyObject *obj = make_ndarray(a, NULL);
+  if (!obj) return -1;
+  *out = obj;
+  return 0;
+}
+
+static int api_allocator(DLTensor *proto, DLManagedTensorVersioned **out, void *error_ctx,
+                         void (*set_error)(void *, const char *, const char *)) {
+  if (!cpu_accessible(proto->device.device_type)) {
+    set_error(error_ctx, "BufferError", "minarray allocates CPU memory only");
+    return -1;
+  }
+  if (proto->ndim < 0 || proto->ndim > MA_MAXDIMS || (proto->ndim && !proto->shape) ||
+      ma_type_of(proto->dtype) < 0) {
+    set_error(error_ctx, "BufferError", "minarray cannot allocate this shape or dtype");
+    return -1;
+  }
+  int err = 0;
+  ma_array *a = ma_array_empty(proto->dtype, proto->ndim, proto->shape, 0, &err);
+  if (!a) {
+    set_error(error_ctx, err == 1 ? "ValueError" : "MemoryError",
+              err == 1 ? "invalid or overflowing shape" : "out of memory");
+    return -1;
+  }
+  DLManagedTensorVersioned *m = (DLManagedTensorVersioned *)managed_new(a, 1, 0);
+  ma_array_free(a); /* the managed tensor holds its own buffer reference */
+  if (!m) {
+    set_error(error_ctx, "MemoryError", "out of memory");
+    return -1;
+  }
+  *out = m;
+  return 0;
+}
+
+static int api_current_work_stream(DLDeviceType type, int32_t id, void **out) {
+  (void)type;
+  (void)id;
+  *out = NULL; /* the CPU has no stream */
+  return 0;
+}
+
+static DLPackExchangeAPI exchange_api = {
+    {{DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION}, NULL},
+    api_allocator,
+    api_from_py_object,
+    api_to_py_object,
+    api_dltensor_from_py_object,
+    api_current_work_stream,
+};
+
+/* exchange_api() -> the "dlpack_exchange_api" capsule over the static table. */
+MA_FASTCALL(py_exchange_api) {
+  (void)self;
+  (void)args;
+  MA_NARGS(0, "exchange_api");
+  return PyCapsule_New(&exchange_api, NAME_EXCHANGE_API, NULL);
+}
+
+/* ======================================================================== */
 /* Inspection                                                               */
 /* ======================================================================== */
 
@@ -961,5 +1115,6 @@ PyMethodDef ma_dlpack_methods[] = {
        "dlpack_import_handle(x) -> (handle, device_type, device_id, readonly)"),
     FC("dlpack_set_device", py_set_device, "dlpack_set_device(h, device_type, device_id)"),
     FC("dlpack_from_numpy", py_from_numpy_fast, "dlpack_from_numpy(arr) -> NDArray or None"),
+    FC("dlpack_exchange_api", py_exchange_api, "dlpack_exchange_api() -> capsule"),
     FC("dlpack_capsule_peek", py_capsule_peek, "dlpack_capsule_peek(capsule) -> (name, address)"),
     {NULL, NULL, 0, NULL}};

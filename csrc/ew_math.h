@@ -146,7 +146,7 @@ static inline float ma_nextafter_bf16(float x, float y) {
       bi = IM(b);                                                     \
     if (br == 0 && bi == 0) return MK(1, 0);                          \
     if (ar == 0 && ai == 0) {                                                  \
-      if (br > 0 && bi == 0) return MK(0, 0);                         \
+      if (br > 0) return MK(0, 0);                         \
       return MK(NAN, NAN);                                            \
     }                                                                          \
     if (bi == 0 && br >= -100 && br <= 100 && (T)(int)br == br) {              \
@@ -186,9 +186,14 @@ static inline float ma_nextafter_bf16(float x, float y) {
     return MK(expm1##S(x) * cos##S(y) - 2 * h * h,                    \
                        exp##S(x) * sin##S(y));                                 \
   }                                                                            \
+  /* log(1 + z); for small |z| the real part is log1p(2x + x^2 + y^2) / 2,  \
+   * which keeps the digits that forming 1 + x would lose. */                  \
   static inline C ma_clog1p##S(C a) {                                          \
-    T x = RE(a) + 1, y = IM(a);                             \
-    return MK(log##S(hypot##S(x, y)), atan2##S(y, x));                \
+    T x = RE(a), y = IM(a);                                                    \
+    T re = (fabs##S(x) < (T)0.5 && fabs##S(y) < (T)0.5)                        \
+               ? (T)0.5 * log1p##S(x * (2 + x) + y * y)                         \
+               : log##S(hypot##S(x + 1, y));                                   \
+    return MK(re, atan2##S(y, x + 1));                                         \
   }                                                                            \
   static inline C ma_cround##S(C a) {                                          \
     return MK(nearbyint##S(RE(a)),                          \

@@ -139,7 +139,7 @@ def _complex_pairwise(name: str, t: CType, contig: bool) -> str:
     real = "float" if t.name == "complex64" else "double"
     s = "1" if contig else "s"
     return f"""
-static {t.ctype} {name}(const {t.ctype} *restrict a, int64_t n, int64_t s, {t.ctype} m) {{
+MA_HOT static {t.ctype} {name}(const {t.ctype} *restrict a, int64_t n, int64_t s, {t.ctype} m) {{
   (void)s; (void)m;
   const {real} *f = (const {real} *)a;
   if (n < 4) {{
@@ -175,14 +175,14 @@ def _minmax_run(name: str, op: str, t: CType, acc: str, contig: bool) -> str:
     v = lambda idx: f"({acc})({t.load.format(f'a[({idx}) * {s}]')})"  # noqa: E731
     if t.kind != "f":
         return f"""
-static {acc} {name}(const {t.ctype} *restrict a, int64_t n, int64_t s, {acc} r) {{
+MA_HOT static {acc} {name}(const {t.ctype} *restrict a, int64_t n, int64_t s, {acc} r) {{
   (void)s;
   for (int64_t i = 0; i < n; i++) {{ {acc} x = {v("i")}; r = x {cmp} r ? x : r; }}
   return r;
 }}
 """
     return f"""
-static {acc} {name}(const {t.ctype} *restrict a, int64_t n, int64_t s, {acc} init) {{
+MA_HOT static {acc} {name}(const {t.ctype} *restrict a, int64_t n, int64_t s, {acc} init) {{
   (void)s;
   {acc} r[8];
   int nan[8];
@@ -198,6 +198,106 @@ static {acc} {name}(const {t.ctype} *restrict a, int64_t n, int64_t s, {acc} ini
   int anynan = init != init;
   for (int j = 0; j < 8; j++) {{ res = r[j] {cmp} res ? r[j] : res; anynan |= nan[j]; }}
   for (; i < n; i++) {{ {acc} x = {v("i")}; res = x {cmp} res ? x : res; anynan |= x != x; }}
+  return anynan ? NAN : res;
+}}
+"""
+
+
+def _fold(op: str, t: CType, acc: str, var: str, elem: str) -> str:
+    """A C statement folding element `elem` (storage lvalue) into the
+    accumulator variable `var` (`m` holds the mean for SSD)."""
+    if op in ("SUM", "FSUM", "SSD"):
+        return f"{var} += {_term(op, t, acc, elem)};"
+    if op == "PROD":
+        return f"{var} *= {_term(op, t, acc, elem)};"
+    if op in ("MIN", "MAX"):
+        cmp = "<" if op == "MIN" else ">"
+        nan = " || x != x" if t.kind == "f" else ""
+        return f"{{ {acc} x = ({acc})({t.load.format(elem)}); {var} = (x {cmp} {var}{nan}) ? x : {var}; }}"
+    if op == "ALL":
+        return f"{var} &= {_truth(t, elem)};"
+    if op in ("ANY",):
+        return f"{var} |= {_truth(t, elem)};"
+    if op == "COUNT":
+        return f"{var} += {_truth(t, elem)};"
+    raise ValueError(op)
+
+
+def _outer(base: str, op: str, t: CType, acc: str) -> str:
+    """Fold `nrows` runs (row stride rs) elementwise into the accumulators.
+    Four rows go through each accumulator per trip in the contiguous case:
+    the same order of operations as one row at a time, a quarter of the
+    accumulator traffic."""
+    mdecl = f"const {acc} *e = (const {acc} *)extra;" if op == "SSD" else "(void)extra;"
+    mc = f"{acc} m = e[i];" if op == "SSD" else ""
+    ms = f"{acc} m = e[i * as];" if op == "SSD" else ""
+    f4 = " ".join(_fold(op, t, acc, "v", f"a{k}[i]") for k in range(4))
+    return f"""
+MA_HOT static void {base}_outer(const void *p, int64_t n, int64_t s, int64_t rs, int64_t nrows, void *acc,
+                                int64_t as, const void *extra) {{
+  const {t.ctype} *a = (const {t.ctype} *)p;
+  {acc} *restrict o = ({acc} *)acc;
+  {mdecl}
+  int64_t r = 0;
+  if (s == 1 && as == 1) {{
+    for (; r + 4 <= nrows; r += 4) {{
+      const {t.ctype} *a0 = a + r * rs, *a1 = a0 + rs, *a2 = a1 + rs, *a3 = a2 + rs;
+      for (int64_t i = 0; i < n; i++) {{ {mc} {acc} v = o[i]; {f4} o[i] = v; }}
+    }}
+    for (; r < nrows; r++) {{
+      const {t.ctype} *a0 = a + r * rs;
+      for (int64_t i = 0; i < n; i++) {{ {mc} {acc} v = o[i]; {_fold(op, t, acc, "v", "a0[i]")} o[i] = v; }}
+    }}
+    return;
+  }}
+  for (; r < nrows; r++) {{
+    const {t.ctype} *a0 = a + r * rs;
+    for (int64_t i = 0; i < n; i++) {{ {ms} {acc} v = o[i * as]; {_fold(op, t, acc, "v", "a0[i * s]")} o[i * as] = v; }}
+  }}
+}}
+"""
+
+
+def _vector_minmax(name: str, op: str, t: CType) -> str:
+    """Min/max of a contiguous float32/float64 run with GCC vector types:
+    four 32-byte accumulators of compare-and-select, and a mask remembering
+    NaNs (the compiler does not vectorise the scalar form without
+    -ffast-math)."""
+    c = t.ctype
+    it = "int32_t" if c == "float" else "int64_t"
+    lanes = 8 if c == "float" else 4
+    cmp = "<" if op == "MIN" else ">"
+    return f"""
+MA_HOT static {c} {name}(const {c} *restrict a, int64_t n, int64_t s, {c} init) {{
+  (void)s;
+  typedef {c} vf __attribute__((vector_size(32)));
+  typedef {it} vi __attribute__((vector_size(32)));
+  vf r0, r1, r2, r3;
+  vi nan = {{0}};
+  for (int j = 0; j < {lanes}; j++) r0[j] = init;
+  r1 = r0; r2 = r0; r3 = r0;
+  int64_t i = 0;
+  for (; i + {4 * lanes} <= n; i += {4 * lanes}) {{
+    vf x0, x1, x2, x3;
+    memcpy(&x0, a + i, 32);
+    memcpy(&x1, a + i + {lanes}, 32);
+    memcpy(&x2, a + i + {2 * lanes}, 32);
+    memcpy(&x3, a + i + {3 * lanes}, 32);
+    vi m0 = x0 {cmp} r0, m1 = x1 {cmp} r1, m2 = x2 {cmp} r2, m3 = x3 {cmp} r3;
+    r0 = (vf)(((vi)x0 & m0) | ((vi)r0 & ~m0));
+    r1 = (vf)(((vi)x1 & m1) | ((vi)r1 & ~m1));
+    r2 = (vf)(((vi)x2 & m2) | ((vi)r2 & ~m2));
+    r3 = (vf)(((vi)x3 & m3) | ((vi)r3 & ~m3));
+    nan |= (x0 != x0) | (x1 != x1) | (x2 != x2) | (x3 != x3);
+  }}
+  {c} res = init;
+  int anynan = init != init;
+  for (int j = 0; j < {lanes}; j++) {{
+    {c} v[4] = {{r0[j], r1[j], r2[j], r3[j]}};
+    for (int k = 0; k < 4; k++) res = v[k] {cmp} res ? v[k] : res;
+    anynan |= nan[j] != 0;
+  }}
+  for (; i < n; i++) {{ {c} x = a[i]; res = x {cmp} res ? x : res; anynan |= x != x; }}
   return anynan ? NAN : res;
 }}
 """
@@ -229,83 +329,51 @@ static void {base}_init(void *acc, int64_t n) {{
         m = f"*(const {acc} *)extra" if op == "SSD" else "0"
         inner_body = f"""  {acc} m = {m};
   *({acc} *)acc += s == 1 ? {base}_pw_c(a, n, 1, m) : {base}_pw_s(a, n, s, m);"""
-        mrow = f"const {acc} *e = (const {acc} *)extra;" if op == "SSD" else ""
-        mi = "e[i * as]" if op == "SSD" else "0"
-        mc = "e[i]" if op == "SSD" else "0"
-        outer_body = f"""  {mrow}
-  if (s == 1 && as == 1) {{
-    for (int64_t i = 0; i < n; i++) {{ {acc} m = {mc}; (void)m; o[i] += {_term(op, t, acc, "a[i]")}; }}
-    return;
-  }}
-  for (int64_t i = 0; i < n; i++) {{ {acc} m = {mi}; (void)m; o[i * as] += {_term(op, t, acc, "a[i * s]")}; }}"""
     elif op in ("SUM", "PROD"):
         sym = "+" if op == "SUM" else "*"
         inner_body = f"""  {acc} r = *({acc} *)acc;
   if (s == 1) for (int64_t i = 0; i < n; i++) r {sym}= {_term(op, t, acc, "a[i]")};
   else for (int64_t i = 0; i < n; i++) r {sym}= {_term(op, t, acc, "a[i * s]")};
   *({acc} *)acc = r;"""
-        outer_body = f"""  if (s == 1 && as == 1) {{
-    for (int64_t i = 0; i < n; i++) o[i] {sym}= {_term(op, t, acc, "a[i]")};
-    return;
-  }}
-  for (int64_t i = 0; i < n; i++) o[i * as] {sym}= {_term(op, t, acc, "a[i * s]")};"""
-    elif op == "FSUM":  # unreachable: FSUM is always floating
-        raise AssertionError
     elif op in ("MIN", "MAX"):
-        out.append(_minmax_run(f"{base}_run_c", op, t, acc, True))
+        if t.name in ("float32", "float64"):
+            out.append(_vector_minmax(f"{base}_run_c", op, t))
+        else:
+            out.append(_minmax_run(f"{base}_run_c", op, t, acc, True))
         out.append(_minmax_run(f"{base}_run_s", op, t, acc, False))
         cmp = "<" if op == "MIN" else ">"
         nanck = " || r != r" if t.kind == "f" else ""
         inner_body = f"""  {acc} cur = *({acc} *)acc;
   {acc} r = s == 1 ? {base}_run_c(a, n, 1, cur) : {base}_run_s(a, n, s, cur);
   if (r {cmp} cur{nanck}) *({acc} *)acc = r;"""
-        xv = lambda idx: f"({acc})({t.load.format(f'a[{idx}]')})"  # noqa: E731
-        nanx = " || x != x" if t.kind == "f" else ""
-        outer_body = f"""  if (s == 1 && as == 1) {{
-    for (int64_t i = 0; i < n; i++) {{ {acc} x = {xv("i")}; o[i] = (x {cmp} o[i]{nanx}) ? x : o[i]; }}
-    return;
-  }}
-  for (int64_t i = 0; i < n; i++) {{
-    {acc} x = {xv("i * s")};
-    o[i * as] = (x {cmp} o[i * as]{nanx}) ? x : o[i * as];
-  }}"""
     elif op in ("ALL", "ANY"):
+        # Blocks of 256 folded branch-free (vectorised), stopping at the
+        # first block that decides the answer.
         want = "0" if op == "ALL" else "1"
-        inner_body = f"""  if (*(uint8_t *)acc == {want}) return;
-  for (int64_t i = 0; i < n; i++)
-    if ({_truth(t, "a[i * s]")} == {want}) {{ *(uint8_t *)acc = {want}; return; }}"""
         fold = "&=" if op == "ALL" else "|="
-        outer_body = f"""  if (s == 1 && as == 1) {{
-    for (int64_t i = 0; i < n; i++) o[i] {fold} {_truth(t, "a[i]")};
-    return;
-  }}
-  for (int64_t i = 0; i < n; i++) o[i * as] {fold} {_truth(t, "a[i * s]")};"""
+        inner_body = f"""  if (*(uint8_t *)acc == {want}) return;
+  for (int64_t b = 0; b < n; b += 256) {{
+    int64_t e = n - b < 256 ? n : b + 256;
+    uint8_t r = {1 - int(want)};
+    if (s == 1) for (int64_t i = b; i < e; i++) r {fold} {_truth(t, "a[i]")};
+    else for (int64_t i = b; i < e; i++) r {fold} {_truth(t, "a[i * s]")};
+    if (r == {want}) {{ *(uint8_t *)acc = {want}; return; }}
+  }}"""
     elif op == "COUNT":
         inner_body = f"""  uint64_t r = 0;
   if (s == 1) for (int64_t i = 0; i < n; i++) r += {_truth(t, "a[i]")};
   else for (int64_t i = 0; i < n; i++) r += {_truth(t, "a[i * s]")};
   *(uint64_t *)acc += r;"""
-        outer_body = f"""  if (s == 1 && as == 1) {{
-    for (int64_t i = 0; i < n; i++) o[i] += {_truth(t, "a[i]")};
-    return;
-  }}
-  for (int64_t i = 0; i < n; i++) o[i * as] += {_truth(t, "a[i * s]")};"""
     else:
         raise ValueError(op)
     out.append(f"""
-static void {base}_inner(const void *p, int64_t n, int64_t s, void *acc, const void *extra) {{
+MA_HOT static void {base}_inner(const void *p, int64_t n, int64_t s, void *acc, const void *extra) {{
   (void)extra;
   {a}
 {inner_body}
 }}
-
-static void {base}_outer(const void *p, int64_t n, int64_t s, void *acc, int64_t as, const void *extra) {{
-  (void)extra;
-  {a}
-  {acc} *o = ({acc} *)acc;
-{outer_body}
-}}
 """)
+    out.append(_outer(base, op, t, acc))
     return "".join(out)
 
 
@@ -318,16 +386,40 @@ def _arg(op: str, t: CType) -> str | None:
     acc, _ = at
     base = f"red_{op.lower()}_{t.name}"
     ident = _identity(op, t, acc)
-    v = f"({acc})({t.load.format('a[i * s]')})"
-    isnan = " || (m != m && x != x)" if t.kind == "f" else ""
+    v = lambda i: f"({acc})({t.load.format(f'a[{i}]')})"  # noqa: E731
+    # The search scans blocks of 32 with a branch-free test the compiler
+    # vectorises, then finds the hit inside the block.
+    if t.kind == "f":
+        find = f"""  if (m != m) {{
+    for (; i + 32 <= n; i += 32) {{
+      int hit = 0;
+      for (int j = 0; j < 32; j++) {{ {acc} x = {v("i + j")}; hit |= x != x; }}
+      if (hit) break;
+    }}
+    for (; i < n; i++) {{ {acc} x = {v("i")}; if (x != x) return i; }}
+    return 0;
+  }}
+"""
+    else:
+        find = ""
     return f"""
-static int64_t arg{op.lower()}_{t.name}(const void *p, int64_t n, int64_t s) {{
+MA_HOT static int64_t arg{op.lower()}_{t.name}(const void *p, int64_t n, int64_t s) {{
   const {t.ctype} *a = (const {t.ctype} *)p;
   {acc} m = s == 1 ? {base}_run_c(a, n, 1, ({acc})({ident})) : {base}_run_s(a, n, s, ({acc})({ident}));
-  for (int64_t i = 0; i < n; i++) {{
-    {acc} x = {v};
-    if (x == m{isnan}) return i;
+  if (s != 1) {{
+    for (int64_t i = 0; i < n; i++) {{
+      {acc} x = {v("i * s")};
+      if (x == m{" || (m != m && x != x)" if t.kind == "f" else ""}) return i;
+    }}
+    return 0;
   }}
+  int64_t i = 0;
+{find}  for (; i + 32 <= n; i += 32) {{
+    int hit = 0;
+    for (int j = 0; j < 32; j++) {{ {acc} x = {v("i + j")}; hit |= x == m; }}
+    if (hit) break;
+  }}
+  for (; i < n; i++) {{ {acc} x = {v("i")}; if (x == m) return i; }}
   return 0;
 }}
 """
@@ -350,7 +442,38 @@ def _scan(op: str, t: CType) -> str:
         term = f"({vt})({t.load.format('a[i * s]')})"
     sym = "+" if op == "SUM" else "*"
     ident = "0" if op == "SUM" else "1"
+    step_term = term
     return f"""
+MA_HOT static void scanstep_{op.lower()}_{t.name}(const void *p, int64_t n, int64_t s, const void *prev, int64_t ps,
+                                  void *out, int64_t os) {{
+  const {t.ctype} *a = (const {t.ctype} *)p;
+  const {rtype} *q = (const {rtype} *)prev;
+  {rtype} *restrict o = ({rtype} *)out;
+  if (!a) {{
+    for (int64_t i = 0; i < n; i++) o[i * os] = {store.format(f"({vt})({ident})")};
+    return;
+  }}
+  if (!q) {{
+    for (int64_t i = 0; i < n; i++) {{
+      {vt} r = ({vt})({ident});
+      r = r {sym} {step_term};
+      o[i * os] = {store.format("r")};
+    }}
+    return;
+  }}
+  if (s == 1 && ps == 1 && os == 1) {{
+    for (int64_t i = 0; i < n; i++) {{
+      {vt} r = {load.format("q[i]")}; r = r {sym} {step_term.replace("a[i * s]", "a[i]")}; o[i] = {store.format("r")};
+    }}
+    return;
+  }}
+  for (int64_t i = 0; i < n; i++) {{
+    {vt} r = {load.format("q[i * ps]")};
+    r = r {sym} {step_term};
+    o[i * os] = {store.format("r")};
+  }}
+}}
+
 static void scan_{op.lower()}_{t.name}(const void *p, int64_t n, int64_t s, void *out, int64_t os, int incl) {{
   const {t.ctype} *a = (const {t.ctype} *)p;
   {rtype} *o = ({rtype} *)out;
@@ -440,6 +563,10 @@ def source() -> str:
     out.append("const ma_scan_kernel ma_scan_kernels[2][MA_NTYPES] = {")
     for row in scans:
         out.append("  {" + ", ".join(row) + "},")
+    out.append("};")
+    out.append("const ma_scan_step ma_scan_steps[2][MA_NTYPES] = {")
+    for row in scans:
+        out.append("  {" + ", ".join(r.replace("scan_", "scanstep_") for r in row) + "},")
     out.append("};")
     for t in TYPES:
         out.append(_sub(t))

@@ -318,7 +318,10 @@ int ma_iterate_ex(int nops, const ma_array *const *ops, ma_loop loop,
     p.units = outer * p.nbands;
   }
   int nt = 1;
-  if (pmin <= 0) pmin = ma_get_parallel_min();
+  /* The per-call count can only lower the global one (which tests lower
+   * to reach the threaded paths on small arrays). */
+  int64_t global_min = ma_get_parallel_min();
+  if (pmin <= 0 || pmin > global_min) pmin = global_min;
   if (split && !(flags & MA_ITER_SERIAL) && total >= pmin) nt = ma_get_num_threads();
   if (nt <= 1 || p.units < 2) {
     walk(&p, 0, p.units);

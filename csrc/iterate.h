@@ -62,8 +62,8 @@ int ma_iterate(int nops, const ma_array *const *ops, ma_loop loop,
 
 /* ma_iterate with `flags` (MA_ITER_*) and the element count from which to
  * use threads: `parallel_min` <= 0 means the global setting
- * (ma_get_parallel_min).  An expensive loop (exp, sin) may pass a smaller
- * count than a memory-bound one. */
+ * (ma_get_parallel_min), a larger count is capped at it.  An expensive loop
+ * (exp, sin) passes a smaller count than a memory-bound one. */
 int ma_iterate_ex(int nops, const ma_array *const *ops, ma_loop loop,
                   const void *aux, unsigned flags, int64_t parallel_min);
 

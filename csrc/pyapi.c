@@ -378,7 +378,7 @@ MA_FASTCALL(py_fill) {
     return NULL;
   }
   int tid = ma_type_of(d->t.dtype);
-  char one[16];
+  _Alignas(16) char one[16]; /* one element of any dtype, aligned for it */
   if (store_scalar(args[1], tid, one) < 0) return NULL;
   ma_array *s = ma_array_new(NULL, one, d->t.dtype, 0, NULL, NULL, 0);
   if (!s) return PyErr_NoMemory();
@@ -514,7 +514,7 @@ MA_FASTCALL(py_wrap_buffer) {
     strides[i] = s / item;
   }
   if (!view->strides && nd > 1) /* C-contiguous without explicit strides */
-    for (int i = nd - 1, s = 1; i >= 0; s *= (int)shape[i], i--) strides[i] = s;
+    for (int64_t i = nd - 1, s = 1; i >= 0; s *= shape[i] ? shape[i] : 1, i--) strides[i] = s;
   if (problem) {
     PyBuffer_Release(view);
     PyMem_RawFree(view);

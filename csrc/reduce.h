@@ -16,6 +16,15 @@
 
 #include "iterate.h"
 
+/* Hot kernels get an AVX2 clone chosen at load time (GCC function
+ * multiversioning) while the baseline build stays portable x86-64.  AVX2
+ * without FMA: the clones round exactly as the baseline code does. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
+#define MA_HOT __attribute__((target_clones("avx2", "default")))
+#else
+#define MA_HOT
+#endif
+
 enum {
   MA_R_SUM,   /* integers: int64/uint64 wrapping; floats: pairwise */
   MA_R_FSUM,  /* pairwise in floating point (the sum behind mean) */
@@ -34,9 +43,10 @@ typedef void (*ma_red_init)(void *acc, int64_t n);
 /* *acc = *acc (op) reduce(p[0], p[s], ... p[(n-1)s]); strides in elements;
  * extra points at this output's mean (SSD) or is NULL. */
 typedef void (*ma_red_inner)(const void *p, int64_t n, int64_t s, void *acc, const void *extra);
-/* acc[i*as] = acc[i*as] (op) p[i*s] for i < n; extra has acc's layout. */
-typedef void (*ma_red_outer)(const void *p, int64_t n, int64_t s, void *acc, int64_t as,
-                             const void *extra);
+/* For each row r < nrows: acc[i*as] = acc[i*as] (op) p[r*rs + i*s],
+ * i < n, rows in order; extra has acc's layout. */
+typedef void (*ma_red_outer)(const void *p, int64_t n, int64_t s, int64_t rs, int64_t nrows, void *acc,
+                             int64_t as, const void *extra);
 
 typedef struct {
   ma_red_init init;
@@ -55,6 +65,12 @@ extern const ma_arg_kernel ma_arg_kernels[2][MA_NTYPES];
  * the identity first when incl. */
 typedef void (*ma_scan_kernel)(const void *p, int64_t n, int64_t s, void *out, int64_t os, int incl);
 extern const ma_scan_kernel ma_scan_kernels[2][MA_NTYPES];
+/* One step of n independent scans side by side (scanning along a strided
+ * axis): out[i*os] = prev[i*ps] (op) p[i*s]; prev NULL: the identity
+ * instead; p NULL: out = the identity. */
+typedef void (*ma_scan_step)(const void *p, int64_t n, int64_t s, const void *prev, int64_t ps, void *out,
+                             int64_t os);
+extern const ma_scan_step ma_scan_steps[2][MA_NTYPES];
 
 /* out = a - b for one dtype (xor for bool), iterator loops: diff. */
 extern const ma_loop ma_sub_loops[MA_NTYPES];

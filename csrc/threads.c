@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
+#include <time.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -16,7 +17,8 @@ typedef struct job {
   void *ctx;
   int64_t nchunks;
   int64_t next; /* next chunk to claim; __atomic only */
-  int active;   /* workers inside the job; under pool.mu */
+  int active;   /* workers inside the job; changed under pool.mu, with
+                   __atomic so the caller may also spin on it */
 } job_t;
 
 static struct {
@@ -27,7 +29,9 @@ static struct {
   pthread_mutex_t mu;
   pthread_cond_t wake;
   pthread_cond_t idle;
-  uint64_t gen; /* bumped for every job: a worker's signal to look */
+  uint64_t gen; /* bumped for every job: a worker's signal to look (written
+                   under mu, read by spinning workers with __atomic) */
+  int sleepers; /* workers blocked on `wake` */
   job_t *job;   /* the job workers may join, or NULL */
   int stop;     /* workers exit when set */
   int nworkers; /* running worker threads */
@@ -42,6 +46,10 @@ static struct {
 
 /* The configured thread count; 0 until first read.  __atomic only. */
 static int num_threads;
+/* Jobs handed to the workers so far (tests check they reach the pool). */
+static int64_t jobs_run;
+
+int64_t ma_pool_jobs(void) { return __atomic_load_n(&jobs_run, __ATOMIC_RELAXED); }
 
 /* ---- configuration ------------------------------------------------------ */
 
@@ -94,22 +102,64 @@ static void run_chunks(job_t *j) {
   }
 }
 
+/* After a job a worker watches for the next one this long before it goes
+ * to sleep: numeric code tends to run large operations back to back, and
+ * waking a sleeping thread (a futex wake, on a VM an inter-processor
+ * interrupt to an idle vCPU) costs tens of microseconds, as much as a
+ * chunk of work.  Short enough that an idle pool gives its core back at
+ * once on the scale of a Python program. */
+#define SPIN_NS 50000
+
+static uint64_t now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static inline void cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  __asm__ __volatile__("yield");
+#endif
+}
+
+/* Spin until pool.gen moves past `seen`, the pool stops, or SPIN_NS pass. */
+static void spin_for_job(uint64_t seen) {
+  uint64_t start = now_ns();
+  for (int i = 0;; i++) {
+    if (__atomic_load_n(&pool.gen, __ATOMIC_ACQUIRE) != seen ||
+        __atomic_load_n(&pool.stop, __ATOMIC_RELAXED))
+      return;
+    cpu_relax();
+    if ((i & 255) == 255 && now_ns() - start > SPIN_NS) return;
+  }
+}
+
 static void *worker(void *arg) {
   /* `arg` is the generation at creation, so a job announced between
    * pthread_create and this thread's first look is not missed. */
   uint64_t seen = (uint64_t)(uintptr_t)arg;
   pthread_mutex_lock(&pool.mu);
   for (;;) {
-    while (pool.gen == seen && !pool.stop) pthread_cond_wait(&pool.wake, &pool.mu);
+    if (pool.gen == seen && !pool.stop) {
+      pthread_mutex_unlock(&pool.mu);
+      spin_for_job(seen);
+      pthread_mutex_lock(&pool.mu);
+      pool.sleepers++;
+      while (pool.gen == seen && !pool.stop) pthread_cond_wait(&pool.wake, &pool.mu);
+      pool.sleepers--;
+    }
     if (pool.stop) break;
     seen = pool.gen;
     job_t *j = pool.job;
     if (!j) continue; /* that job is already over */
-    j->active++;
+    __atomic_add_fetch(&j->active, 1, __ATOMIC_RELAXED);
     pthread_mutex_unlock(&pool.mu);
     run_chunks(j);
     pthread_mutex_lock(&pool.mu);
-    if (--j->active == 0) pthread_cond_signal(&pool.idle);
+    /* release: the chunks' results are visible to a caller that sees 0 */
+    if (__atomic_sub_fetch(&j->active, 1, __ATOMIC_RELEASE) == 0) pthread_cond_signal(&pool.idle);
   }
   pthread_mutex_unlock(&pool.mu);
   return NULL;
@@ -120,7 +170,7 @@ static void stop_workers(void) {
   pool.built_for = 0;
   if (pool.nworkers == 0) return;
   pthread_mutex_lock(&pool.mu);
-  pool.stop = 1;
+  __atomic_store_n(&pool.stop, 1, __ATOMIC_RELAXED);
   pthread_cond_broadcast(&pool.wake);
   pthread_mutex_unlock(&pool.mu);
   for (int i = 0; i < pool.nworkers; i++) pthread_join(pool.tid[i], NULL);
@@ -162,6 +212,7 @@ static void atfork_parent(void) {
 }
 
 static void atfork_child(void) {
+  pool.sleepers = 0;
   pool.nworkers = 0;
   pool.built_for = 0;
   pool.stop = 0;
@@ -212,18 +263,30 @@ void ma_parallel_for(int64_t nchunks, ma_chunk_fn fn, void *ctx) {
     run_serial(nchunks, fn, ctx);
     return;
   }
+  __atomic_add_fetch(&jobs_run, 1, __ATOMIC_RELAXED);
   job_t j = {fn, ctx, nchunks, 0, 0};
   pthread_mutex_lock(&pool.mu);
   pool.job = &j;
-  pool.gen++;
-  pthread_cond_broadcast(&pool.wake);
+  __atomic_store_n(&pool.gen, pool.gen + 1, __ATOMIC_RELEASE);
+  if (pool.sleepers) pthread_cond_broadcast(&pool.wake);
   pthread_mutex_unlock(&pool.mu);
 
   run_chunks(&j);
 
   pthread_mutex_lock(&pool.mu);
   pool.job = NULL; /* no worker joins from now on */
-  while (j.active > 0) pthread_cond_wait(&pool.idle, &pool.mu);
+  if (j.active > 0) {
+    /* The workers are usually a chunk's length from done: watch for them
+     * a moment before sleeping (the same reasoning as SPIN_NS). */
+    pthread_mutex_unlock(&pool.mu);
+    uint64_t start = now_ns();
+    for (int i = 0; __atomic_load_n(&j.active, __ATOMIC_ACQUIRE) > 0; i++) {
+      cpu_relax();
+      if ((i & 255) == 255 && now_ns() - start > SPIN_NS) break;
+    }
+    pthread_mutex_lock(&pool.mu);
+    while (j.active > 0) pthread_cond_wait(&pool.idle, &pool.mu);
+  }
   pthread_mutex_unlock(&pool.mu);
   pthread_mutex_unlock(&pool.busy);
 }

@@ -44,6 +44,10 @@ void ma_set_num_threads(int n);
 /* The default a process starts with (MINARRAY_NUM_THREADS or CPU count). */
 int ma_default_num_threads(void);
 
+/* How many jobs were handed to the pool's workers so far (not counting
+ * calls that ran serially): tests use it to check they reach the pool. */
+int64_t ma_pool_jobs(void);
+
 /* Chunk i of `nchunks` equal parts of [0, n): [*begin, *end).  The first
  * n % nchunks chunks are one longer. */
 static inline void ma_chunk_range(int64_t n, int64_t nchunks, int64_t i,

@@ -6,6 +6,7 @@ C allocator and whose arrays speak DLPack natively.
 
 from __future__ import annotations
 
+import builtins as _builtins
 from typing import Any
 
 from minarray import dtypes as _dtypes
@@ -74,14 +75,14 @@ def allocator_stats() -> dict[str, int]:
     return dict(zip(keys, _core.stats()))
 
 
-def astype(x: NDArray, dtype: Any, /, *, copy: bool = True, device: Any = None) -> NDArray:
+def astype(x: NDArray, dtype: Any, /, *, copy: _builtins.bool = True, device: Any = None) -> NDArray:
     """Array API ``astype``."""
     return x.astype(dtype, copy=copy, device=device)
 
 
 __all__ = [
     "NDArray", "DType", "allocator_stats", "astype", "nonzero", "can_cast", "isdtype", "result_type",
-    *_dtypes.__all__[1:16], *_creation_all, *_views_all, *_elementwise_all, *_reductions_all,
+    *(d.name for d in _dtypes.ALL), *_creation_all, *_views_all, *_elementwise_all, *_reductions_all,
     *_searching_all, *_sorting_all, *_sets_all, *_manipulation_all, *_linalg_all, *_info_all,
     *_dlpack_all, *_threads_all, "dlpack",
 ]

@@ -18,6 +18,7 @@ __all__ = [
 ]
 
 _SCALARS = (bool, int, float, complex)
+_NATIVE_ORDER = "<" if sys.byteorder == "little" else ">"
 
 
 def _shape(shape: Any) -> tuple[int, ...]:
@@ -306,17 +307,29 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | 
     dt = _dt.as_dtype(dtype) if dtype is not None else None
     if isinstance(obj, NDArray):
         return _finish(obj, dt, copy, fresh=False)
-    if isinstance(obj, _SCALARS):
+    if isinstance(obj, _SCALARS) and not _numpy_generic(obj):  # np.float64 is a float too
         if copy is False:
             raise ValueError("copy=False is impossible for a Python scalar: it has no memory to share")
         return _scalar_array(obj, dt)
-    if _numpy_generic(obj) and copy is not False:
-        # a NumPy scalar: a fresh writeable 0-d array (wrapping the scalar's
-        # own memory would give a read-only one)
-        return _scalar_array(obj.item(), dt or _dt.as_dtype(obj.dtype))
+    if _numpy_generic(obj):
+        if copy is not False:
+            # a NumPy scalar: a fresh writeable 0-d array
+            return _scalar_array(obj.item(), dt or _dt.as_dtype(obj.dtype))
+        from minarray.arrayinterface import from_array_interface
+
+        # Sharing is possible, but read-only: NumPy scalars are immutable
+        # (their interface claims otherwise).
+        shared = from_array_interface(obj)
+        return _finish(shared._view(0, (), (), readonly=True), dt, copy, fresh=False)
     if hasattr(obj, "__array_interface__") and not isinstance(obj, type):
         from minarray.arrayinterface import from_array_interface
 
+        order = getattr(getattr(obj, "dtype", None), "byteorder", "=")
+        if order not in ("=", "|", _NATIVE_ORDER) and hasattr(obj, "astype"):
+            # byte-swapped NumPy data: minarray's kernels read native order only
+            if copy is False:
+                raise ValueError("the source's byte order is not native: a copy is needed, but copy=False")
+            return _finish(from_array_interface(obj.astype(obj.dtype.newbyteorder("="))), dt, None, fresh=True)
         try:
             arr = from_array_interface(obj)
         except BufferError:

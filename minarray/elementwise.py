@@ -137,11 +137,13 @@ def _resolve(name: str, keys: tuple[Any, ...]) -> tuple[int, DType]:
         common = dts[0]
         for d in dts[1:]:
             common = _dt.promote(common, d)
-        for k in vals:
-            if not isinstance(k, DType):
-                common = _dt.promote(common, _dt.scalar_dtype(_WEAK[k], common))
+        weak = [_dt.scalar_dtype(_WEAK[k], common) for k in vals if not isinstance(k, DType)]
+        for d in weak:
+            common = _dt.promote(common, d)
+        dts = dts + weak
     else:  # only scalars among the values (where): their default dtypes
-        common = _dt.result_type(*(_dt.as_dtype(k) for k in vals))
+        dts = [_dt.as_dtype(k) for k in vals]
+        common = _dt.result_type(*dts)
     loops = _LOOPS[name]
     ct = _TID[common]
     if name in _LOGICAL:
@@ -153,9 +155,11 @@ def _resolve(name: str, keys: tuple[Any, ...]) -> tuple[int, DType]:
     elif common is _dt.bool and name in _NO_BOOL:
         raise TypeError(f"{name}: {_NO_BOOL[name]}")
     else:
+        # NumPy's rule: the first loop every operand casts to safely (so
+        # atan2(int8, uint8) is float16, though int8 and uint8 promote to int16)
         order = _ORDER_FLOATS_FIRST if name == "round" else _ORDER
         for t in order:
-            if t in loops and _dt.promote(common, _TYPES[t]) is _TYPES[t]:
+            if t in loops and all(_dt.promote(d, _TYPES[t]) is _TYPES[t] for d in dts):
                 break
         else:
             shown = " and ".join(str(k) if isinstance(k, DType) else f"Python {k.__name__}" for k in keys)

@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import math
 import struct
-from decimal import Decimal
 from collections.abc import Callable
+from decimal import Decimal
 from typing import Any
 
 from minarray import dtypes as _dt

@@ -201,7 +201,46 @@ def _prepare_advanced(view: NDArray, advanced: list[tuple[int, NDArray]], adjace
     return src, flat, bshape, tuple(view.shape[i] for i in rest), position
 
 
+def _simple_view(x: NDArray, key: Any) -> NDArray | None:
+    """The view for a key of plain ints and slices only (the common case),
+    without the general machinery; None for any other key."""
+    xshape = x._shape
+    if type(key) is int and xshape:  # x[i]: the most common index of all
+        n = xshape[0]
+        if not -n <= key < n:
+            raise IndexError(f"index {key} is out of bounds for axis 0 with size {n}")
+        return x._view((key + n if key < 0 else key) * x._strides[0], xshape[1:], x._strides[1:])
+    keys = key if type(key) is tuple else (key,)
+    if len(keys) > x.ndim:
+        return None
+    shape: list[int] = []
+    strides: list[int] = []
+    offset = 0
+    xstrides = x._strides
+    for dim, k in enumerate(keys):
+        t = type(k)
+        if t is int:
+            n = xshape[dim]
+            if not -n <= k < n:
+                raise IndexError(f"index {k} is out of bounds for axis {dim} with size {n}")
+            offset += (k + n if k < 0 else k) * xstrides[dim]
+        elif t is slice:
+            start, stop, step = k.indices(xshape[dim])
+            length = len(range(start, stop, step))
+            if length:
+                offset += start * xstrides[dim]
+            shape.append(length)
+            strides.append(xstrides[dim] * step)
+        else:
+            return None
+    n = len(keys)
+    return x._view(offset, (*shape, *xshape[n:]), (*strides, *xstrides[n:]))
+
+
 def getitem(x: NDArray, key: Any) -> NDArray:
+    view = _simple_view(x, key)
+    if view is not None:
+        return view
     entries = _expand(key, x.ndim)
     view, advanced, adjacent = _basic(x, entries)
     if not advanced:

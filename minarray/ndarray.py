@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import operator
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any, SupportsIndex
+from typing import TYPE_CHECKING, Any
 
 from minarray import dtypes as _dt
 from minarray._dldevice import CPU_DEVICE, DLDeviceType
@@ -80,6 +80,14 @@ def _is_contiguous(shape: Shape, strides: Shape, reverse: bool) -> bool:
     return True
 
 
+def _stride_perm(strides: Shape) -> list[int]:
+    """The axes from the largest |stride| to the smallest, ties in axis
+    order: NumPy's PyArray_CreateSortedStridePerm, which decides the memory
+    order of an ``order="K"`` copy of an array that is neither C- nor
+    Fortran-contiguous."""
+    return sorted(range(len(strides)), key=lambda i: -abs(strides[i]))
+
+
 def c_strides(shape: Shape) -> Shape:
     """Element strides of a C-contiguous array of ``shape``."""
     out = [0] * len(shape)
@@ -93,9 +101,9 @@ def c_strides(shape: Shape) -> Shape:
 class NDArray:
     """An N-dimensional array over minarray's own (or foreign) memory."""
 
-    __slots__ = ("_h", "_shape", "_strides", "_dtype", "_base", "__weakref__")
+    __slots__ = ("__weakref__", "_base", "_dtype", "_h", "_shape", "_strides")
 
-    _h: CapsuleType
+    _h: Any  # a PyCapsule (types.CapsuleType from Python 3.13)
     _shape: Shape
     _strides: Shape  # in elements
     _dtype: DType
@@ -123,8 +131,17 @@ class NDArray:
     def _view(self, offset: int, shape: Shape, strides: Shape, readonly: bool = False) -> NDArray:
         """A view sharing this array's buffer, ``offset`` elements from element 0."""
         d = self._dtype
-        h = core.view(self._h, offset, shape, strides, d.code, d.bits, readonly)
-        return NDArray._new(h, shape, strides, d, self if self._base is None else self._base)
+        a = object.__new__(NDArray)
+        a._h = core.view(self._h, offset, shape, strides, d.code, d.bits, readonly)
+        a._shape = shape
+        a._strides = strides
+        a._dtype = d
+        # NumPy's rule: the base is the first array owning the memory, or the
+        # first array whose own base is a foreign object (a NumPy array, a
+        # bytearray...): chains of views collapse, foreign owners do not.
+        base = self._base
+        a._base = base if type(base) is NDArray else self
+        return a
 
     # ---- attributes ----------------------------------------------------
     @property
@@ -174,7 +191,10 @@ class NDArray:
 
     @property
     def base(self) -> Any:
-        """The array (or foreign object) whose memory this one views, or None."""
+        """What this array views, or None when it owns its memory: as in
+        NumPy, the array owning the memory, or the array that wraps a foreign
+        owner (a view of ``ma.asarray(numpy_array)`` has that NDArray as
+        base; the NDArray's own base is the NumPy array)."""
         return self._base
 
     @property
@@ -213,8 +233,37 @@ class NDArray:
 
     # ---- views and copies ------------------------------------------------
     def copy(self, order: str = "C") -> NDArray:
-        """A C-contiguous copy (``order="K"`` is accepted and means C too)."""
-        out = NDArray._empty(self._shape, self._dtype)
+        """A copy that owns its memory: C-contiguous (``order="C"``, the
+        default), Fortran-contiguous (``"F"``), Fortran when the array is
+        Fortran- but not C-contiguous (``"A"``), or keeping the axes' memory
+        order (``"K"``, as NumPy: the strides' order of the original)."""
+        if order not in ("C", "F", "A", "K"):
+            raise ValueError(f"order must be one of 'C', 'F', 'A', 'K', not {order!r}")
+        shape = self._shape
+        c_contig = _is_contiguous(shape, self._strides, reverse=False)
+        f_contig = _is_contiguous(shape, self._strides, reverse=True)
+        if order == "A" or order == "K":
+            if order == "A" or c_contig or f_contig:
+                order = "F" if f_contig and not c_contig else "C"
+        if order == "C" or len(shape) < 2:
+            perm = list(range(len(shape)))
+        elif order == "F":
+            perm = list(range(len(shape) - 1, -1, -1))
+        else:
+            perm = _stride_perm(self._strides)
+        d = self._dtype
+        # allocate in memory order, then view it back in the axes' order
+        mem_shape = tuple(shape[i] for i in perm)
+        buf = NDArray._empty(mem_shape, d)
+        if perm == list(range(len(shape))):
+            out = buf
+        else:
+            mem_strides = buf._strides
+            strides = [0] * len(shape)
+            for pos, axis in enumerate(perm):
+                strides[axis] = mem_strides[pos]
+            out = NDArray._new(core.view(buf._h, 0, shape, tuple(strides), d.code, d.bits, False),
+                               shape, tuple(strides), d, None)
         core.copyto(out._h, self._h)
         return out
 
@@ -275,14 +324,11 @@ class NDArray:
 
     # ---- indexing --------------------------------------------------------
     def __getitem__(self, key: Any) -> NDArray:
-        from minarray import indexing
-
-        return indexing.getitem(self, key)
+        out: NDArray = _indexing().getitem(self, key)
+        return out
 
     def __setitem__(self, key: Any, value: Any) -> None:
-        from minarray import indexing
-
-        indexing.setitem(self, key, value)
+        _indexing().setitem(self, key, value)
 
     # ---- Python protocols ---------------------------------------------------
     def tolist(self) -> Any:
@@ -312,10 +358,9 @@ class NDArray:
         return self._shape[0]
 
     def __iter__(self) -> Iterator[NDArray]:
-        if not self._shape:
+        if not self._shape:  # checked now, not at the first next()
             raise TypeError("iteration over a 0-d array")
-        for i in range(self._shape[0]):
-            yield self[i]
+        return (self[i] for i in range(self._shape[0]))
 
     def _scalar(self, kind: str) -> Any:
         if self.size != 1:
@@ -364,33 +409,46 @@ class NDArray:
     # ---- NumPy interop -----------------------------------------------------
     @property
     def __array_interface__(self) -> dict[str, Any]:
+        """NumPy's array interface (version 3): NumPy wraps the memory
+        without copying.  bfloat16 has no typestr NumPy knows, so it has no
+        interface (AttributeError: NumPy then calls ``__array__``)."""
         d = self._dtype
         if not d.typestr:
-            raise TypeError(f"{d} has no NumPy array-interface type; use DLPack (np.from_dlpack) instead")
-        n = d.itemsize
-        contiguous = _is_contiguous(self._shape, self._strides, reverse=False)
+            raise AttributeError(f"{d} has no array-interface typestr; use np.asarray (needs ml_dtypes) or DLPack")
+        return self._interface(d.typestr)
+
+    def _interface(self, typestr: str) -> dict[str, Any]:
+        n = self._dtype.itemsize
+        # None means C order to NumPy: only when the strides are exactly C's
+        # (a contiguous array may have other strides on size-1 axes)
+        canonical = self._strides == c_strides(self._shape)
         return {
             "version": 3,
             "shape": self._shape,
-            "typestr": d.typestr,
+            "typestr": typestr,
             "data": (int(core.data_ptr(self._h)), bool(core.is_readonly(self._h))),
-            "strides": None if contiguous else tuple(s * n for s in self._strides),
-            "descr": [("", d.typestr)],
+            "strides": None if canonical else tuple(s * n for s in self._strides),
+            "descr": [("", typestr)],
         }
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> Any:
+        """``numpy.asarray(x)``: a NumPy array over the same memory (NumPy
+        2's ``copy=`` keyword: True copies, False raises ValueError when a
+        dtype conversion would need a copy).  bfloat16 arrays come back as
+        ml_dtypes' bfloat16, still without a copy."""
         import numpy as np
 
         if self._dtype is _dt.bfloat16:
-            arr = np.from_dlpack(self) if copy is not True else np.from_dlpack(self, copy=True)
+            bf16 = self._dtype.numpy  # TypeError without ml_dtypes, saying so
+            arr = np.asarray(_ArrayInterfaceView(self, "<u2")).view(bf16)
         else:
-            arr = np.asarray(_ArrayInterfaceView(self))
-            if copy:
-                arr = arr.copy()
+            arr = np.asarray(_ArrayInterfaceView(self, self._dtype.typestr))
         if dtype is not None and np.dtype(dtype) != arr.dtype:
             if copy is False:
-                raise ValueError(f"converting {self._dtype} to {dtype} needs a copy, but copy=False")
-            arr = arr.astype(dtype)
+                raise ValueError(f"converting {self._dtype} to {np.dtype(dtype)} needs a copy, but copy=False")
+            return arr.astype(dtype)
+        if copy:
+            return arr.copy()
         return arr
 
     # NumPy's dispatch protocols (NEP 18, NEP 13): np.sum(x), np.exp(x)...
@@ -530,19 +588,11 @@ class NDArray:
         """``(DLDeviceType.CPU, 0)``: minarray arrays live on the CPU."""
         return CPU_DEVICE
 
-    # ---- operators (delegate to the Array API functions) -----------------
-    def __pos__(self) -> NDArray:
-        return _ew().positive(self)
+    # The DLPack 1.3 C exchange API (a "dlpack_exchange_api" capsule): lets
+    # C consumers export and import NDArrays without __dlpack__ or capsules.
+    __dlpack_c_exchange_api__ = core.dlpack_exchange_api()
 
-    def __neg__(self) -> NDArray:
-        return _ew().negative(self)
-
-    def __abs__(self) -> NDArray:
-        return _ew().abs(self)
-
-    def __invert__(self) -> NDArray:
-        return _ew().bitwise_invert(self)
-
+    # ---- matrix multiplication (minarray.linalg) ---------------------------
     def __matmul__(self, other: Any) -> NDArray:
         from minarray import linalg
 
@@ -562,14 +612,27 @@ def _method(name: str, x: NDArray, **kwargs: Any) -> NDArray:
 
 
 class _ArrayInterfaceView:
-    """Presents an NDArray's ``__array_interface__`` to NumPy while keeping
-    the array alive (NumPy stores this object as the result's base)."""
+    """Presents an NDArray's array interface to NumPy while keeping the
+    array alive (NumPy stores this object as the result's base)."""
 
-    __slots__ = ("_a", "__array_interface__")
+    __slots__ = ("__array_interface__", "_a")
 
-    def __init__(self, a: NDArray) -> None:
+    def __init__(self, a: NDArray, typestr: str) -> None:
         self._a = a
-        self.__array_interface__ = a.__array_interface__
+        self.__array_interface__ = a._interface(typestr)
+
+
+_indexing_module: Any = None
+
+
+def _indexing() -> Any:
+    """minarray.indexing (imported on first use: it imports this module)."""
+    global _indexing_module
+    if _indexing_module is None:
+        from minarray import indexing
+
+        _indexing_module = indexing
+    return _indexing_module
 
 
 NDArray.__hash__ = None  # type: ignore[assignment]

@@ -39,7 +39,7 @@ __all__ = [
 Axis = int | tuple[int, ...] | None
 
 # Operation codes of csrc/reduce.h (MA_R_*).
-SUM, FSUM, PROD, MIN, MAX, ALL, ANY, COUNT, SSD = range(9)
+_SUM, _FSUM, _PROD, _MIN, _MAX, _ALL, _ANY, _COUNT, _SSD = range(9)
 _HALF = (_dt.float16, _dt.bfloat16)
 
 
@@ -56,64 +56,79 @@ def _int_acc(d: DType) -> DType:
     return _dt.uint64 if d.kind == "u" else _dt.int64
 
 
-def acc_dtype(op: int, d: DType) -> DType:
-    """The accumulator dtype of kernel ``op`` on input dtype ``d``
-    (mirrors csrc/gen_reduce.py)."""
-    if op in (ALL, ANY):
+def _acc_dtype(op: int, d: DType) -> DType:
+    if op in (_ALL, _ANY):
         return _dt.bool
-    if op == COUNT:
+    if op == _COUNT:
         return _dt.int64
-    if op in (SUM, PROD):
+    if op in (_SUM, _PROD):
         if d.kind in "biu":
             return _int_acc(d)
         return _dt.float32 if d in _HALF else d
-    if op in (FSUM, SSD):
+    if op in (_FSUM, _SSD):
         if d.kind in "biu":
             return _dt.float64
         return _dt.float32 if d in _HALF else d
-    # MIN, MAX
+    # _MIN, _MAX
     return _dt.float32 if d in _HALF else d
 
 
-def _keepdims_view(out: NDArray, ndim: int, axes: tuple[int, ...]) -> NDArray:
-    shape = list(out.shape)
-    for a in axes:
-        shape.insert(a, 1)
-    shp = tuple(shape)
+# (op, input dtype) -> accumulator dtype, mirroring csrc/gen_reduce.py.
+_ACC: dict[tuple[int, DType], DType] = {(op, d): _acc_dtype(op, d) for op in range(9) for d in _dt.ALL}
+
+
+def _axes(axis: Axis, ndim: int) -> tuple[int, ...] | None:
+    """Sorted, normalized axes; None (all axes) stays None, the fast path."""
+    return None if axis is None else normalize_axes(axis, ndim)
+
+
+def _keepdims_view(out: NDArray, ndim: int, axes: tuple[int, ...] | None) -> NDArray:
+    if axes is None:
+        shp: tuple[int, ...] = (1,) * ndim
+    else:
+        shape = list(out.shape)
+        for a in axes:
+            shape.insert(a, 1)
+        shp = tuple(shape)
     return out._view(0, shp, c_strides(shp))
 
 
-def reduce_axes(op: int, x: NDArray, axes: tuple[int, ...], *, extra: NDArray | None = None,
+def _reduce_axes(op: int, x: NDArray, axes: tuple[int, ...] | None, *, extra: NDArray | None = None,
                 divisor: float = -1.0, take_sqrt: bool = False) -> NDArray:
-    """Run kernel ``op`` over the (normalized, sorted) ``axes`` of ``x``;
-    returns the accumulator array of the kept shape."""
-    nd = x.ndim
-    kept = [d for d in range(nd) if d not in axes]
-    if axes != tuple(range(nd - len(axes), nd)):
-        order = (*kept, *axes)
-        x = x._view(0, tuple(x.shape[d] for d in order), tuple(x._strides[d] for d in order))
-    out = NDArray._empty(tuple(x.shape[d] for d in range(len(kept))), acc_dtype(op, x.dtype))
-    core.reduce(op, x._h, out._h, len(axes), None if extra is None else extra._h, float(divisor), take_sqrt)
-    return out
+    """Run kernel ``op`` over the (normalized, sorted) ``axes`` of ``x``
+    (None: all of them); returns the accumulator array of the kept shape."""
+    nd = len(x._shape)
+    if axes is None:
+        nred = nd
+    else:
+        nred = len(axes)
+        if axes != tuple(range(nd - nred, nd)):
+            order = (*[d for d in range(nd) if d not in axes], *axes)
+            x = x._view(0, tuple(x._shape[d] for d in order), tuple(x._strides[d] for d in order))
+    h = core.reduce(op, x._h, None, nred, None if extra is None else extra._h, divisor, take_sqrt)
+    kshape = x._shape[:nd - nred]
+    return NDArray._new(h, kshape, c_strides(kshape), _ACC[op, x._dtype], None)
 
 
-def _finish(out: NDArray, result: DType, x: NDArray, axes: tuple[int, ...], keepdims: bool) -> NDArray:
-    if out.dtype is not result:
+def _finish(out: NDArray, result: DType, x: NDArray, axes: tuple[int, ...] | None, keepdims: bool) -> NDArray:
+    if out._dtype is not result:
         out = out.astype(result)
     if keepdims:
         out = _keepdims_view(out, x.ndim, axes)
     return out
 
 
-def _count(x: NDArray, axes: tuple[int, ...]) -> int:
-    return math.prod(x.shape[a] for a in axes)
+def _count(x: NDArray, axes: tuple[int, ...] | None) -> int:
+    if axes is None:
+        return math.prod(x._shape)
+    return math.prod(x._shape[a] for a in axes)
 
 
 def _sum_like(op: int, x: Any, axis: Axis, dtype: Any, keepdims: bool) -> NDArray:
     x = _array(x)
-    axes = normalize_axes(axis, x.ndim)
+    axes = _axes(axis, x.ndim)
     if dtype is None:
-        result = _int_acc(x.dtype) if x.dtype.kind in "biu" else x.dtype
+        result = _int_acc(x._dtype) if x._dtype.kind in "biu" else x._dtype
     else:
         result = _dt.as_dtype(dtype)
         if result.kind == "b":
@@ -123,39 +138,39 @@ def _sum_like(op: int, x: Any, axis: Axis, dtype: Any, keepdims: bool) -> NDArra
             # wrapping sum (equal modulo 2**bits); everything else is
             # computed in the requested dtype, as NumPy does.
             x = x.astype(result, copy=False)
-    out = reduce_axes(op, x, axes)
+    out = _reduce_axes(op, x, axes)
     return _finish(out, result, x, axes, keepdims)
 
 
 def sum(x: NDArray, /, *, axis: Axis = None, dtype: Any = None, keepdims: bool = False) -> NDArray:
     """Sum over ``axis`` (pairwise summation for floating point)."""
-    return _sum_like(SUM, x, axis, dtype, keepdims)
+    return _sum_like(_SUM, x, axis, dtype, keepdims)
 
 
 def prod(x: NDArray, /, *, axis: Axis = None, dtype: Any = None, keepdims: bool = False) -> NDArray:
     """Product over ``axis``."""
-    return _sum_like(PROD, x, axis, dtype, keepdims)
+    return _sum_like(_PROD, x, axis, dtype, keepdims)
 
 
 def _minmax(op: int, name: str, x: Any, axis: Axis, keepdims: bool) -> NDArray:
     x = _array(x)
     if x.dtype.kind == "c":
         raise TypeError(f"{name} is not defined for complex dtypes ({x.dtype}): complex numbers are unordered")
-    axes = normalize_axes(axis, x.ndim)
+    axes = _axes(axis, x.ndim)
     if _count(x, axes) == 0:
         raise ValueError(f"zero-size array to reduction operation {name}, which has no identity "
                          f"(shape {x.shape}, axis {axis})")
-    return _finish(reduce_axes(op, x, axes), x.dtype, x, axes, keepdims)
+    return _finish(_reduce_axes(op, x, axes), x.dtype, x, axes, keepdims)
 
 
 def min(x: NDArray, /, *, axis: Axis = None, keepdims: bool = False) -> NDArray:
     """Minimum over ``axis``; NaN propagates."""
-    return _minmax(MIN, "min", x, axis, keepdims)
+    return _minmax(_MIN, "min", x, axis, keepdims)
 
 
 def max(x: NDArray, /, *, axis: Axis = None, keepdims: bool = False) -> NDArray:
     """Maximum over ``axis``; NaN propagates."""
-    return _minmax(MAX, "max", x, axis, keepdims)
+    return _minmax(_MAX, "max", x, axis, keepdims)
 
 
 def _float_result(x: NDArray, name: str, complex_ok: bool) -> DType:
@@ -169,8 +184,8 @@ def mean(x: NDArray, /, *, axis: Axis = None, keepdims: bool = False) -> NDArray
     inputs give float64 (NumPy)."""
     x = _array(x)
     result = _float_result(x, "mean", True)
-    axes = normalize_axes(axis, x.ndim)
-    out = reduce_axes(FSUM, x, axes, divisor=float(_count(x, axes)))
+    axes = _axes(axis, x.ndim)
+    out = _reduce_axes(_FSUM, x, axes, divisor=float(_count(x, axes)))
     return _finish(out, result, x, axes, keepdims)
 
 
@@ -182,13 +197,13 @@ def _var(x: Any, axis: Axis, correction: int | float, keepdims: bool, take_sqrt:
             correction = operator.index(correction)
         except TypeError:
             raise TypeError(f"correction must be a real number, got {type(correction).__name__}") from None
-    axes = normalize_axes(axis, x.ndim)
+    axes = _axes(axis, x.ndim)
     n = _count(x, axes)
     # Two passes: the mean, then the sum of squared deviations from it, each
     # pairwise; NumPy does the same.  N - correction below zero acts as zero
     # (NumPy), so the result is inf or NaN there.
-    m = reduce_axes(FSUM, x, axes, divisor=float(n))
-    out = reduce_axes(SSD, x, axes, extra=m, divisor=float(builtins.max(n - correction, 0)), take_sqrt=take_sqrt)
+    m = _reduce_axes(_FSUM, x, axes, divisor=float(n))
+    out = _reduce_axes(_SSD, x, axes, extra=m, divisor=float(builtins.max(n - correction, 0)), take_sqrt=take_sqrt)
     return _finish(out, result, x, axes, keepdims)
 
 
@@ -205,22 +220,22 @@ def std(x: NDArray, /, *, axis: Axis = None, correction: int | float = 0.0, keep
 def all(x: NDArray, /, *, axis: Axis = None, keepdims: bool = False) -> NDArray:
     """Logical AND over ``axis`` (True for an empty reduction)."""
     x = _array(x)
-    axes = normalize_axes(axis, x.ndim)
-    return _finish(reduce_axes(ALL, x, axes), _dt.bool, x, axes, keepdims)
+    axes = _axes(axis, x.ndim)
+    return _finish(_reduce_axes(_ALL, x, axes), _dt.bool, x, axes, keepdims)
 
 
 def any(x: NDArray, /, *, axis: Axis = None, keepdims: bool = False) -> NDArray:
     """Logical OR over ``axis`` (False for an empty reduction)."""
     x = _array(x)
-    axes = normalize_axes(axis, x.ndim)
-    return _finish(reduce_axes(ANY, x, axes), _dt.bool, x, axes, keepdims)
+    axes = _axes(axis, x.ndim)
+    return _finish(_reduce_axes(_ANY, x, axes), _dt.bool, x, axes, keepdims)
 
 
 def count_nonzero(x: NDArray, /, *, axis: Axis = None, keepdims: bool = False) -> NDArray:
     """Number of non-zero elements over ``axis``, as int64."""
     x = _array(x)
-    axes = normalize_axes(axis, x.ndim)
-    return _finish(reduce_axes(COUNT, x, axes), _dt.int64, x, axes, keepdims)
+    axes = _axes(axis, x.ndim)
+    return _finish(_reduce_axes(_COUNT, x, axes), _dt.int64, x, axes, keepdims)
 
 
 # ---- scans -----------------------------------------------------------------

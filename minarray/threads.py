@@ -85,6 +85,11 @@ def _set_tile_min_span(n: int) -> None:
     lib.ma_set_tile_min_span(n)
 
 
+def _pool_jobs() -> int:
+    """Jobs handed to the thread pool's workers so far (internal)."""
+    return int(lib.ma_pool_jobs())
+
+
 def _iterate_counts() -> tuple[int, int]:
     """(iterations split over threads, iterations walked in tiles) so far,
     process-wide (internal; tests use it to check they reach those paths)."""

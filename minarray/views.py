@@ -19,6 +19,10 @@ __all__ = [
 ]
 
 
+# The largest array size in bytes (csrc/buffer.c keeps byte offsets in int64).
+_MAX_BYTES = (2**63 - 1) // 2
+
+
 def normalize_axis(axis: Any, ndim: int, what: str = "axis") -> int:
     """An axis index in [0, ndim); IndexError outside [-ndim, ndim) (Array API)."""
     try:
@@ -67,11 +71,14 @@ def broadcast_to(x: NDArray, /, shape: Sequence[int]) -> NDArray:
     shape = tuple(operator.index(n) for n in shape)
     if any(n < 0 for n in shape):
         raise ValueError(f"negative dimensions are not allowed in shape {shape}")
-    if len(shape) < x.ndim or any(n != xn and xn != 1 for n, xn in zip(shape[len(shape) - x.ndim:], x.shape)):
+    tail = shape[len(shape) - x.ndim:]
+    if len(shape) < x.ndim or any(n != xn and xn != 1 for n, xn in zip(tail, x.shape, strict=True)):
         raise ValueError(f"cannot broadcast an array of shape {x.shape} to shape {shape}")
+    if math.prod(n for n in shape if n) * x.itemsize > _MAX_BYTES:
+        raise ValueError(f"cannot broadcast to shape {shape}: the array would be too big to address")
     pad = len(shape) - x.ndim
     strides = [0] * pad
-    for xn, s in zip(x.shape, x._strides):
+    for xn, s in zip(x.shape, x._strides, strict=True):
         # a size-1 axis gets stride 0 even when it stays size 1, as in NumPy
         strides.append(s if xn != 1 else 0)
     return x._view(0, shape, tuple(strides), readonly=True)
@@ -112,7 +119,7 @@ def moveaxis(x: NDArray, source: int | tuple[int, ...], destination: int | tuple
     if len(set(s)) != len(s) or len(set(d)) != len(d):
         raise ValueError("repeated axis in moveaxis")
     order = [n for n in range(x.ndim) if n not in s]
-    for dest, srcax in sorted(zip(d, s)):
+    for dest, srcax in sorted(zip(d, s, strict=True)):
         order.insert(dest, srcax)
     return permute_dims(x, tuple(order))
 
@@ -123,11 +130,12 @@ def expand_dims(x: NDArray, /, axis: int | tuple[int, ...] = 0) -> NDArray:
     norm = sorted(normalize_axis(a, nd) for a in axes)
     if len(set(norm)) != len(norm):
         raise ValueError(f"repeated axis in {axes}")
-    shape, strides = list(x.shape), list(x._strides)
+    shape = list(x.shape)
     for a in norm:
         shape.insert(a, 1)
-        strides.insert(a, 0)
-    return x._view(0, tuple(shape), tuple(strides))
+    # as NumPy: a reshape, which inserting size-1 axes never makes a copy
+    # (and which gives the new axes NumPy's strides)
+    return reshape(x, tuple(shape), copy=False)
 
 
 def squeeze(x: NDArray, /, axis: int | tuple[int, ...] | None = None) -> NDArray:
@@ -183,7 +191,7 @@ def _reshape_strides(shape: tuple[int, ...], strides: tuple[int, ...], new: tupl
     strides, as in NumPy).
     """
     # size-1 axes never affect addressing; leaving them out avoids special cases
-    old = [(n, s) for n, s in zip(shape, strides) if n != 1]
+    old = [(n, s) for n, s in zip(shape, strides, strict=True) if n != 1]
     out = [0] * len(new)
     oi = ni = 0
     while ni < len(new) and oi < len(old):

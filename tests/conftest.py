@@ -59,3 +59,12 @@ def no_leaks(request: pytest.FixtureRequest) -> Iterator[None]:
     if after != before:
         after = live()
     assert after == before, f"allocator not back to its start: {before} -> {after} (live buffers, bytes)"
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Freeze what collection created (test modules, and PyTorch or JAX if a
+    module imported them: ~10^6 objects) out of the cyclic GC's reach, so
+    the two gc.collect() of every test scan only the test's own objects
+    (0.45 s -> microseconds each with both loaded)."""
+    gc.collect()
+    gc.freeze()

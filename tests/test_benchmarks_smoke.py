@@ -121,3 +121,17 @@ def test_results_round_trip_through_json(tmp_path: Path) -> None:
 def test_case_ids_are_unique() -> None:
     ids = [c.id for c in all_cases()]
     assert len(ids) == len(set(ids))
+
+
+def test_update_doc_fills_the_marked_section(tmp_path: Path) -> None:
+    run = tmp_path / "run.json"
+    proc = _run("--quick", "--repeats", "1", "--filter", "allocation ones uint8 10$", "--json", str(run))
+    assert proc.returncode == 0, proc.stderr
+    page = tmp_path / "page.md"
+    page.write_text(f"# Title\n\nprose\n\n{report.BEGIN}\nold table\n{report.END}\n\nmore prose\n")
+    proc = _run("--load", str(run), "--update-doc", str(page))
+    assert proc.returncode == 0, proc.stderr
+    text = page.read_text()
+    assert "old table" not in text and text.startswith("# Title\n\nprose\n")
+    assert text.endswith(f"{report.END}\n\nmore prose\n")
+    assert "| allocation: ones uint8 | 10 B |" in text and "#### allocation" in text

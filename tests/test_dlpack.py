@@ -543,6 +543,7 @@ BAD_FIELDS: list[tuple[str, dict[str, Any], str]] = [
     ("negative dim", {"shape": (-1, 4)}, "negative"),
     ("size overflow", {"shape": (2**40, 2**40), "strides": (1, 1)}, "too large"),
     ("stride overflow", {"strides": (2**62, 1)}, "overflow"),
+    ("INT64_MIN stride", {"strides": (-(2**63), 1)}, "overflow"),
     ("NULL data", {"data": 0}, "NULL data"),
     ("misaligned", {"byte_offset": 3}, "aligned"),
 ]
@@ -599,3 +600,120 @@ def test_32_dims_round_trip() -> None:
     back = np.from_dlpack(a)
     np.testing.assert_array_equal(back, x)
     assert back.strides == x.strides
+
+
+# ---- the C exchange API minarray publishes ----------------------------------------
+
+def _api() -> Any:
+    from minarray._native import core, ffi
+
+    cap = ma.NDArray.__dlpack_c_exchange_api__
+    name, addr = core.dlpack_capsule_peek(cap)
+    assert name == "dlpack_exchange_api"
+    return ffi.cast("DLPackExchangeAPI *", addr)
+
+
+def _fn(api: Any, field: str, restype: Any, *argtypes: Any, gil: bool = True) -> Any:
+    """A ctypes function over one table entry; PYFUNCTYPE keeps the GIL held,
+    as the spec requires for every entry but the allocator."""
+    import ctypes
+
+    from minarray._native import ffi
+
+    proto = (ctypes.PYFUNCTYPE if gil else ctypes.CFUNCTYPE)(restype, *argtypes)
+    return proto(int(ffi.cast("uintptr_t", getattr(api, field))))
+
+
+def test_exchange_api_table() -> None:
+    api = _api()
+    assert (api.header.version.major, api.header.version.minor) == (1, 3)
+    assert api.header.prev_api == ma.dlpack.ffi.NULL
+    for field in ("managed_tensor_allocator", "managed_tensor_from_py_object_no_sync",
+                  "managed_tensor_to_py_object_no_sync", "dltensor_from_py_object_no_sync",
+                  "current_work_stream"):
+        assert getattr(api, field) != ma.dlpack.ffi.NULL
+
+
+def test_own_exchange_api_is_used_by_from_dlpack(monkeypatch: pytest.MonkeyPatch) -> None:
+    a = arange((3, 4))[:, ::2]
+
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("__dlpack__ called: the C exchange API should have been used")
+
+    monkeypatch.setattr(ma.NDArray, "__dlpack__", refuse)
+    b = ma.from_dlpack(a)
+    assert b.data_ptr == a.data_ptr and b.strides == a.strides and b.base is a
+    ro = ma.from_numpy(_readonly(np.arange(3.0)))
+    assert not ma.from_dlpack(ro).flags.writeable  # READ_ONLY carried by the C API too
+
+
+def test_exchange_api_round_trip_through_c() -> None:
+    import ctypes
+
+    from minarray._native import ffi
+
+    api = _api()
+    to_managed = _fn(api, "managed_tensor_from_py_object_no_sync", ctypes.c_int, ctypes.py_object,
+                     ctypes.POINTER(ctypes.c_void_p))
+    to_object = _fn(api, "managed_tensor_to_py_object_no_sync", ctypes.c_int, ctypes.c_void_p,
+                    ctypes.POINTER(ctypes.py_object))
+    view = _fn(api, "dltensor_from_py_object_no_sync", ctypes.c_int, ctypes.py_object, ctypes.c_void_p)
+    stream = _fn(api, "current_work_stream", ctypes.c_int, ctypes.c_int, ctypes.c_int32,
+                 ctypes.POINTER(ctypes.c_void_p))
+
+    a = arange((2, 3), ma.int32).T
+    m = ctypes.c_void_p()
+    assert to_managed(a, ctypes.byref(m)) == 0
+    mt = ffi.cast("DLManagedTensorVersioned *", m.value)
+    assert (mt.version.major, mt.dl_tensor.ndim, mt.dl_tensor.strides[0]) == (1, 2, 1)
+    out = ctypes.py_object()
+    assert to_object(m, ctypes.byref(out)) == 0  # ownership passes back to minarray
+    b = out.value
+    # the C function handed over a new reference that ctypes never releases
+    ctypes.pythonapi.Py_DecRef(ctypes.py_object(b))
+    assert isinstance(b, ma.NDArray) and b.data_ptr == a.data_ptr and b.shape == (3, 2)
+    assert b.tolist() == a.tolist()
+
+    t = ffi.new("DLTensor *")
+    assert view(a, ctypes.c_void_p(int(ffi.cast("uintptr_t", t)))) == 0
+    assert int(ffi.cast("uintptr_t", t.data)) == a.data_ptr and list(t.shape[0:2]) == [3, 2]
+    s = ctypes.c_void_p(1)
+    assert stream(1, 0, ctypes.byref(s)) == 0 and not s.value
+    with pytest.raises(TypeError, match="NDArray"):
+        to_managed([1, 2], ctypes.byref(m))
+
+
+def test_exchange_api_allocator() -> None:
+    import ctypes
+
+    from minarray._native import ffi
+
+    api = _api()
+    errors: list[tuple[bytes, bytes]] = []
+    set_error_t = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p)
+    set_error = set_error_t(lambda ctx, kind, msg: errors.append((kind, msg)))
+    alloc = _fn(api, "managed_tensor_allocator", ctypes.c_int, ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p),
+                ctypes.c_void_p, set_error_t, gil=False)
+    proto = ffi.new("DLTensor *")
+    shape = ffi.new("int64_t[]", [4, 5])
+    proto.ndim, proto.shape = 2, shape
+    proto.dtype.code, proto.dtype.bits, proto.dtype.lanes = 2, 64, 1
+    proto.device.device_type = 1
+    m = ctypes.c_void_p()
+    before = ma.allocator_stats()["live_buffers"]
+    assert alloc(int(ffi.cast("uintptr_t", proto)), ctypes.byref(m), None, set_error) == 0
+    assert ma.allocator_stats()["live_buffers"] == before + 1
+    mt = ffi.cast("DLManagedTensorVersioned *", m.value)
+    assert list(mt.dl_tensor.shape[0:2]) == [4, 5] and list(mt.dl_tensor.strides[0:2]) == [5, 1]
+    mt.deleter(mt)
+    assert ma.allocator_stats()["live_buffers"] == before
+    proto.device.device_type = 2
+    assert alloc(int(ffi.cast("uintptr_t", proto)), ctypes.byref(m), None, set_error) == -1
+    assert errors and errors[-1][0] == b"BufferError"
+
+
+def test_pinned_memory_import_reports_cpu() -> None:
+    x = np.arange(3.0)
+    a = ma.from_dlpack(Producer(x, device=(3, 0)).capsule())
+    info = describe(a.__dlpack__(max_version=(1, 0), dl_device=(1, 0)))
+    assert info.tensor is not None and info.tensor.dl_tensor.device == ma.dlpack.DLDevice(DLDeviceType.CPU, 0)

@@ -338,3 +338,15 @@ def test_dldatatype_mirror() -> None:
         DLDataType(DLDataTypeCode.FLOAT8_E4M3FN, 8).to_dtype()
     assert str(DLDevice(DLDeviceType.CUDA, 1)) == "CUDA:1"
     assert str(ma.dlpack.DLPackVersion(1, 3)) == "1.3"
+
+
+def test_numpy_asarray_of_bfloat16_shares_memory() -> None:
+    ml_dtypes = pytest.importorskip("ml_dtypes")
+    a = ma.asarray([1.0, 2.5, -3.0]).astype(ma.bfloat16)
+    n = np.asarray(a)
+    assert n.dtype == ml_dtypes.bfloat16 and ptr(n) == a.data_ptr
+    assert n.astype(np.float32).tolist() == [1.0, 2.5, -3.0]
+    r = np.asarray(a[::-1])
+    assert r.astype(np.float32).tolist() == [-3.0, 2.5, 1.0]
+    c = np.array(a)
+    assert ptr(c) != a.data_ptr

@@ -6,8 +6,12 @@ The collector reads each page of ``docs/`` (and the README), takes its
 * a block whose first line starts with ``>>>`` is a doctest: its shown
   output is checked (ELLIPSIS and NORMALIZE_WHITESPACE are on, so ``...``
   stands for addresses that change from run to run);
-* any other block is executed as a script and must not raise.  Such blocks
-  show no output; a page that shows output uses a doctest block.
+* any other block is executed as a script and must not raise.  When a
+  ```` ```text output ```` block follows it (nothing but blank lines in
+  between), that is the script's expected standard output, checked like a
+  doctest's (ELLIPSIS, NORMALIZE_WHITESPACE); it suits long output with
+  blank lines, which a doctest cannot show.  Without one, a script block
+  shows no output;
 * a block containing ``# requires: torch`` (any importable module names,
   comma separated) needs those modules; when one is missing, the rest of the
   page is skipped with a reason, since later blocks build on earlier ones.
@@ -22,6 +26,7 @@ ulps, since libm implementations differ in the last bits).
 from __future__ import annotations
 
 import builtins
+import contextlib
 import doctest
 import gc
 import importlib.util
@@ -48,6 +53,7 @@ class Block:
 
     source: str
     line: int  # 1-based line of the first code line
+    output: str | None = None  # the ```text output block that follows, if any
 
     @property
     def is_doctest(self) -> bool:
@@ -71,6 +77,7 @@ def python_blocks(text: str) -> list[Block]:
     lines = text.splitlines()
     blocks: list[Block] = []
     directives: list[str] = []  # fences of the open directives, innermost last
+    last_python_end: int | None = None  # line of the last python block's closing fence
     i = 0
     while i < len(lines):
         m = FENCE.match(lines[i])
@@ -99,6 +106,10 @@ def python_blocks(text: str) -> list[Block]:
         words = info.split()
         if words and words[0] in ("python", "py", "python3"):
             blocks.append(Block("\n".join(body) + "\n", i + 2))
+            last_python_end = j
+        elif words == ["text", "output"] and blocks and last_python_end is not None \
+                and all(not ln.strip() for ln in lines[last_python_end + 1:i]):
+            blocks[-1].output = "\n".join(body) + "\n"
         i = j + 1
     return blocks
 
@@ -137,8 +148,8 @@ def _comparable(value: Any) -> Any:
         return ("dtype", str(np.dtype(value)) if not isinstance(value, ma.DType) else value.name)
     if isinstance(value, ma.NDArray):
         return np.asarray(value)
-    if isinstance(value, (list, tuple)):
-        return type(value)(_comparable(v) for v in value)
+    if isinstance(value, (list, tuple)):  # named tuples (unique_counts) compare as tuples
+        return [_comparable(v) for v in value] if isinstance(value, list) else tuple(_comparable(v) for v in value)
     return value
 
 
@@ -193,12 +204,19 @@ def _run_doctest(block: Block, ns: dict[str, Any], path: Path) -> str | None:
 def _run_script(block: Block, ns: dict[str, Any], path: Path) -> str | None:
     # Pad with newlines so tracebacks name the page's own line numbers.
     code = compile("\n" * (block.line - 1) + block.source, str(path), "exec")
+    out = io.StringIO()
     try:
-        exec(code, ns)
+        with contextlib.redirect_stdout(out):
+            exec(code, ns)
     except Exception as exc:  # reported as the test failure
         import traceback
 
         return "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+    if block.output is not None:
+        checker = doctest.OutputChecker()
+        if not checker.check_output(block.output, out.getvalue(), DOCTEST_FLAGS):
+            example = doctest.Example(block.source, block.output)
+            return checker.output_difference(example, out.getvalue(), DOCTEST_FLAGS)
     return None
 
 
@@ -267,6 +285,20 @@ def test_cited_files_and_tests_exist() -> None:
     assert not problems, "\n".join(problems)
 
 
+C_NAME_REF = re.compile(r"`(\w+)`,? in `((?:csrc|minarray)/[\w/.-]+\.(?:py|c|h))`")
+
+
+def test_cited_c_and_python_names_exist() -> None:
+    """"`name` in `csrc/file.c`": the file still defines or uses that name."""
+    problems = []
+    for page in pages():
+        for m in C_NAME_REF.finditer(page.read_text()):
+            name, path = m.group(1), ROOT / m.group(2)
+            if not path.is_file() or not re.search(rf"\b{name}\b", path.read_text()):
+                problems.append(f"{_page_id(page)}: {m.group(2)} has no {name}")
+    assert not problems, "\n".join(problems)
+
+
 # ---- the collector itself ---------------------------------------------------
 
 SAMPLE = """\
@@ -300,6 +332,27 @@ def test_collector_finds_blocks_inside_directives_and_skips_other_languages() ->
     assert [b.line for b in blocks] == [4, 9, 19]
     assert [b.is_doctest for b in blocks] == [False, True, False]
     assert blocks[2].requires == ["torch", "numpy"]
+
+
+def test_a_text_output_block_is_the_expected_output(tmp_path: Path) -> None:
+    page = tmp_path / "out.md"
+    good = "```python\nprint('a')\nprint()\nprint('b 0x1234')\n```\n\n```text output\na\n\nb 0x...\n```\n"
+    page.write_text(good)
+    assert python_blocks(good)[0].output == "a\n\nb 0x...\n"
+    assert list(run_page(page)) == []
+    page.write_text(good.replace("print('a')", "print('c')"))
+    failures = list(run_page(page))
+    assert len(failures) == 1 and "Expected:" in failures[0]
+    apart = "```python\nprint('a')\n```\n\nprose\n\n```text output\na\n```\n"
+    assert python_blocks(apart)[0].output is None  # only directly after its block
+
+
+def test_a_missing_optional_library_skips_the_rest_of_the_page(tmp_path: Path) -> None:
+    page = tmp_path / "opt.md"
+    page.write_text("```python\nx = 1\n```\n\n```python\nimport nosuchlib  # requires: nosuchlib\n```\n"
+                    "\n```python\nraise AssertionError('not reached')\n```\n")
+    with pytest.raises(pytest.skip.Exception, match="needs nosuchlib"):
+        list(run_page(page))
 
 
 def test_collector_reads_the_cheatsheet_table_rows() -> None:

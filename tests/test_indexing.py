@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 import pytest
 from array_strategies import (
+    array_and_slice_chain,
     assert_equal_values,
     assert_like_numpy,
     distinct_values,
@@ -373,3 +374,31 @@ def test_getitem_views_do_not_copy() -> None:
         assert v.base is x.base
         assert x.data_ptr <= v.data_ptr < x.data_ptr + x.nbytes
     assert x[0, 1, 2].shape == () and x[0, 1, 2].base is x.base
+
+
+@SETTINGS
+@given(array_and_slice_chain(max_steps=2), st.data())
+def test_advanced_indexing_of_views_matches_numpy(case: tuple[np.ndarray, list[Any]], data: st.DataObject) -> None:
+    """Advanced indices into strided, reversed and broadcast views (negative
+    byte offsets from element 0 included), read and written."""
+    arr, keys = case
+    x = to_ma(arr)
+    v, nv = x, arr
+    for key in keys:
+        v, nv = v[key], np_view(nv, key)
+    if nv.ndim == 0:
+        return
+    key = data.draw(advanced_index(nv.shape))
+    mkey = _as_ma_key(key, data.draw(st.sampled_from(["numpy", "list", "ma"])))
+    try:
+        expected = nv[key]
+    except IndexError:
+        with pytest.raises(IndexError):
+            v[mkey]
+        return
+    assert_like_numpy(v[mkey], np.asarray(expected), check_strides=False)
+    if arr.dtype != np_dtype(ma.bfloat16):
+        fill = distinct_values((), x.dtype)
+        nv[key] = fill
+        v[mkey] = to_ma(fill)
+        assert_equal_values(values_of(x), arr)

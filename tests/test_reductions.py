@@ -324,3 +324,48 @@ def test_min_max_integer_extremes(dtype: str) -> None:
     a = np.array([info.max, info.min, 0, info.max], dtype=dtype)
     x = ma.asarray(a)
     assert ma.min(x).item() == info.min and ma.max(x).item() == info.max
+
+
+# ---- bfloat16 (NumPy needs ml_dtypes for it) ----------------------------------
+
+def test_bfloat16_reductions_follow_float32() -> None:
+    ml_dtypes = pytest.importorskip("ml_dtypes", reason="NumPy has no bfloat16 without ml_dtypes")
+    rng = np.random.default_rng(4)
+    a32 = rng.standard_normal((6, 50)).astype(np.float32)
+    a = a32.astype(ml_dtypes.bfloat16)
+    wide = a.astype(np.float32)
+    x = ma.asarray(a)
+
+    def back(r: ma.NDArray) -> np.ndarray:
+        assert r.dtype == ma.bfloat16
+        return np.asarray(r.astype(ma.float32))  # exact: bfloat16 is a truncated float32
+
+    for axis in (None, 0, 1):
+        # bfloat16 sums accumulate in float32 and round once, as float16's
+        for name in ("sum", "mean", "max", "min", "var", "std"):
+            expected = getattr(np, name)(wide, axis=axis)
+            tol = 2.0**-7 * (np.max(np.abs(wide)) * (a.size if name == "sum" else 4))
+            np.testing.assert_allclose(back(getattr(ma, name)(x, axis=axis)), expected, rtol=2.0**-7, atol=tol)
+    np.testing.assert_array_equal(np.asarray(ma.argmax(x, axis=1)), np.argmax(wide, axis=1))
+    np.testing.assert_array_equal(back(ma.sort(x, axis=1)), np.sort(wide, axis=1))
+    np.testing.assert_array_equal(np.asarray(ma.argsort(x, axis=0)), np.argsort(wide, axis=0, stable=True))
+    np.testing.assert_array_equal(back(ma.unique_values(x)), np.unique(wide))
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "int8", "uint16", "complex64", "bool"])
+@pytest.mark.parametrize("include", [False, True])
+def test_scans_along_strided_axes(dtype: str, include: bool) -> None:
+    # Along axis 0 of a C array the scans are stepped side by side across
+    # axis 1; the result must be the one of scanning each column alone,
+    # bit for bit (float16 rounds after every step either way).
+    rng = np.random.default_rng(9)
+    a = values(rng, dtype, (40, 3, 33), "prod")
+    x = ma.asarray(a)
+    for fn, ref in ((ma.cumulative_sum, np.cumulative_sum), (ma.cumulative_prod, np.cumulative_prod)):
+        got = np.asarray(fn(x, axis=0, include_initial=include))
+        alone = np.asarray(fn(ma.asarray(np.ascontiguousarray(np.moveaxis(a, 0, -1))), axis=-1,
+                              include_initial=include))
+        np.testing.assert_array_equal(got, np.moveaxis(alone, -1, 0))
+        expected = ref(a, axis=0, include_initial=include)
+        assert_matches(fn(x, axis=0, include_initial=include), expected, ulps=64,
+                       scale=ref(np.abs(a.astype(np.complex128)), axis=0, include_initial=include))

@@ -376,3 +376,89 @@ def test_fork_child_recreates_the_pool() -> None:
 def test_no_warning_at_import_without_the_variable() -> None:
     proc = _python("import warnings; warnings.simplefilter('error'); import minarray", None)
     assert proc.returncode == 0, proc.stderr
+
+
+# ---- reductions -------------------------------------------------------------------
+
+
+def _reduction_input(dtype: str, shape: tuple[int, ...]) -> np.ndarray:
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal(shape) * 1000
+    if dtype.startswith("complex"):
+        x = x + 1j * rng.standard_normal(shape)
+    return x.astype(dtype)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "complex128"])
+@pytest.mark.parametrize("view", ["contiguous", "every third"])
+def test_sum_of_one_run_has_numpys_bits_for_every_thread_count(dtype: str, view: str) -> None:
+    """The run is cut along the pairwise tree: NumPy's exact bits whatever
+    the thread count."""
+    xn = _reduction_input(dtype, (300_007,))
+    x = ma.asarray(xn, copy=True)
+    if view == "every third":
+        xn, x = xn[::3], x[::3]
+    before = threads._pool_jobs()
+    results = per_thread_count(lambda: ma.sum(x), split=False)
+    assert threads._pool_jobs() > before
+    assert_identical(results)
+    assert results[0].tobytes() == np.asarray(np.sum(xn)).tobytes()
+    means = per_thread_count(lambda: ma.mean(x), split=False)
+    assert_identical(means)
+
+
+@pytest.mark.parametrize("op", ["sum", "mean", "var", "std", "max", "min", "prod"])
+@pytest.mark.parametrize("axis", [None, 0, 1])
+def test_reductions_identical_over_thread_counts(op: str, axis: int | None) -> None:
+    xn = _reduction_input("float64", (700, 900)) / (1000 if op == "prod" else 1)
+    x = ma.asarray(xn, copy=True)
+    results = per_thread_count(lambda: getattr(ma, op)(x, axis=axis), split=False)
+    assert_identical(results)
+    np.testing.assert_allclose(results[0], getattr(np, op)(xn, axis=axis), rtol=1e-10)
+
+
+@pytest.mark.parametrize("op", ["sum", "max", "min", "prod", "all", "any"])
+def test_integer_and_bool_reductions_over_thread_counts(op: str) -> None:
+    rng = np.random.default_rng(8)
+    xn = rng.integers(-(2**40), 2**40, 400_001) if op not in ("all", "any") else rng.random(400_001) > 1e-6
+    x = ma.asarray(xn, copy=True)
+    results = per_thread_count(lambda: getattr(ma, op)(x), split=False)
+    assert_identical(results)
+    expected = getattr(np, op)(xn)
+    assert results[0] == expected  # integer arithmetic wraps like NumPy's
+
+
+def test_nan_propagates_through_split_max() -> None:
+    xn = np.arange(500_000, dtype=np.float64)
+    xn[123_456] = np.nan
+    x = ma.asarray(xn, copy=True)
+    for r in per_thread_count(lambda: ma.max(x), split=False):
+        assert np.isnan(r)
+
+
+@pytest.mark.parametrize("name", ["exp", "sin", "log", "tanh"])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_transcendental_result_does_not_depend_on_layout(name: str, dtype: str) -> None:
+    """Contiguous, strided and transposed (tiled) inputs go through the same
+    vector code: equal inputs give equal bits wherever they sit."""
+    rng = np.random.default_rng(9)
+    an = rng.uniform(0.1, 3.0, (300, 400)).astype(dtype)
+    a = ma.asarray(an, copy=True)
+    f = getattr(ma, name)
+    whole = np.asarray(f(a))
+    threads._set_tile_min_span(1)
+    for n in (1, 2):
+        ma.set_num_threads(n)
+        assert np.asarray(f(a[::2, ::3])).tobytes() == np.ascontiguousarray(whole[::2, ::3]).tobytes()
+        assert np.asarray(f(a.T)).tobytes() == np.ascontiguousarray(whole.T).tobytes()
+
+
+def test_expensive_operations_split_from_fewer_elements() -> None:
+    """exp splits over threads from 16384 doubles; add waits for 65536."""
+    ma.set_num_threads(2)
+    x = ma.asarray(np.linspace(0.0, 1.0, 20_000), copy=True)
+    before = threads._iterate_counts()[0]
+    ma.add(x, x)
+    assert threads._iterate_counts()[0] == before
+    ma.exp(x)
+    assert threads._iterate_counts()[0] == before + 1

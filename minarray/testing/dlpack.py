@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import minarray as ma
+from minarray import dtypes as _dt
 
 __all__ = ["Case", "CASES", "DTYPES", "Library", "libraries", "Result", "check", "run", "main", "LegacyOnly"]
 
@@ -121,8 +122,8 @@ def _minarray_lib() -> Library:
         return ma.asarray(ref).astype(dtype) if dtype == "bfloat16" else ma.from_numpy(ref, copy=True)
 
     def to_numpy(a: Any) -> Any:
-        if a.dtype == ma.bfloat16:
-            a = a.astype(ma.float32)
+        if a.dtype == _dt.bfloat16:
+            a = a.astype(_dt.float32)
         return _np().asarray(a)
 
     return Library("minarray", make, lambda a, k: a[k], lambda a, p: ma.permute_dims(a, p),
@@ -144,6 +145,7 @@ def _numpy_lib() -> Library:
 
 def _torch_lib() -> Library:
     import torch
+    from torch.utils.dlpack import from_dlpack as torch_from_dlpack
 
     def make(ref: Any, dtype: str) -> Any:
         t = torch.from_numpy(_np().array(ref, copy=True))
@@ -154,7 +156,7 @@ def _torch_lib() -> Library:
             t = t.float()
         return t.resolve_conj().numpy()
 
-    return Library("torch", make, lambda t, k: t[k], lambda t, p: t.permute(p), torch.from_dlpack,
+    return Library("torch", make, lambda t, k: t[k], lambda t, p: t.permute(p), torch_from_dlpack,
                    to_numpy, lambda t: t.data_ptr(), negative_strides=False)
 
 
@@ -162,7 +164,7 @@ def _jax_lib() -> Library:
     import jax
     import jax.numpy as jnp
 
-    x64 = bool(jax.config.jax_enable_x64)
+    x64 = bool(jax.config.read("jax_enable_x64"))  # type: ignore[no-untyped-call]
     wide = {"int64", "uint64", "float64", "complex128"}
     dtypes = frozenset(DTYPES) if x64 else frozenset(DTYPES) - wide
 

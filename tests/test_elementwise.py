@@ -1,0 +1,588 @@
+"""Elementwise functions against NumPy as the oracle.
+
+Every function x every dtype NumPy accepts for it (plus bfloat16 against
+ml_dtypes), on broadcast shapes and on contiguous, strided, reversed and
+transposed views.  Tolerances (see ewhelpers): exact functions match NumPy
+bit for bit, signed zeros included; transcendental functions are within
+4 ULP of the result computed in higher precision (1 ULP for float16 and
+bfloat16); complex results within 8 eps of the modulus per component.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import warnings
+from typing import Any
+
+import numpy as np
+import pytest
+from ewhelpers import (
+    EXACT,
+    HALF_ULP,
+    NP_DTYPES,
+    TRANSCENDENTAL_ULP,
+    assert_same,
+    np_fn,
+    operand,
+    to_numpy,
+)
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+import minarray as ma
+
+# Each example of the per-function tests runs every dtype; raise the count
+# for a thorough run with MINARRAY_EW_EXAMPLES=200.
+EXAMPLES = int(os.environ.get("MINARRAY_EW_EXAMPLES", "10"))
+SETTINGS = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+UNARY = ["abs", "acos", "acosh", "asin", "asinh", "atan", "atanh", "bitwise_invert", "ceil", "conj",
+         "cos", "cosh", "exp", "expm1", "floor", "imag", "isfinite", "isinf", "isnan", "log", "log1p",
+         "log2", "log10", "logical_not", "negative", "positive", "real", "reciprocal", "round", "sign",
+         "signbit", "sin", "sinh", "square", "sqrt", "tan", "tanh", "trunc"]
+BINARY = ["add", "atan2", "bitwise_and", "bitwise_left_shift", "bitwise_or", "bitwise_right_shift",
+          "bitwise_xor", "copysign", "divide", "equal", "floor_divide", "greater", "greater_equal",
+          "hypot", "less", "less_equal", "logaddexp", "logical_and", "logical_or", "logical_xor",
+          "maximum", "minimum", "multiply", "nextafter", "not_equal", "pow", "remainder", "subtract"]
+
+
+def test_namespace_exports_every_function() -> None:
+    for name in [*UNARY, *BINARY, "clip", "where"]:
+        assert name in ma.elementwise.__all__
+        assert callable(getattr(ma, name))
+
+
+# Complex products and quotients: NumPy's SIMD loops use fused multiply-add,
+# which rounds differently and turns some overflows (inf - inf) into
+# infinities where the standard's componentwise rule gives NaN; they are
+# compared on moderate values within the complex tolerance.
+COMPLEX_PRODUCTS = {"multiply", "square", "divide", "reciprocal", "pow"}
+
+
+def _elements(name: str, dtype: str, which: int = 0) -> st.SearchStrategy[Any] | None:
+    kind = np.dtype(dtype).kind
+    if kind == "c" and name in COMPLEX_PRODUCTS:
+        lim = 2.0**50 if dtype == "complex64" else 2.0**500
+        part = st.floats(-lim, lim, width=32 if dtype == "complex64" else 64)
+        return st.builds(complex, part, part)
+    if kind in "iu":
+        info = np.iinfo(dtype)
+        if name == "pow" and which == 1:
+            return st.integers(0, 9)  # negative integer exponents raise (tested apart)
+        if name == "reciprocal":
+            return st.integers(int(info.min), int(info.max)).filter(lambda v: v != 0)
+    return None
+
+
+def _reference(name: str, want_dtype: np.dtype[Any], *xs: np.ndarray) -> tuple[np.ndarray, int]:
+    """The oracle value and its tolerance in ULP for a floating result."""
+    rk = want_dtype.kind
+    if name == "abs" and xs[0].dtype.kind == "c":
+        return np_fn(name)(*xs), 1  # hypot: NumPy's SIMD loop is within 1 ULP, as glibc's
+    if rk == "c" and name in COMPLEX_PRODUCTS:
+        return np_fn(name)(*xs), 1
+    if name in EXACT or rk in "biu":
+        return np_fn(name)(*xs), 0
+    # the loop computes in the result's precision: integer operands are
+    # converted to it first, then evaluated in higher precision
+    xs = tuple(x.astype(want_dtype) if x.dtype.kind in "biu" else x for x in xs)
+    if rk == "c" and name == "log1p":
+        # NumPy's own complex log1p forms 1 + z and loses small |z| entirely;
+        # log|1 + z| = log1p(2x + x^2 + y^2) / 2, in long double, does not
+        z = xs[0].astype(np.clongdouble)
+        x, y = z.real, z.imag
+        re = np.log1p(x * (2 + x) + y * y) / 2
+        return (re + 1j * np.arctan2(y, 1 + x)).astype(want_dtype), 1
+    if rk == "c":
+        hi = [x.astype(np.clongdouble) for x in xs]
+        return np_fn(name)(*hi).astype(want_dtype), 1
+    if want_dtype.itemsize == 2:  # float16: from float64, rounded once
+        return np_fn(name)(*[x.astype(np.float64) for x in xs]).astype(want_dtype), HALF_ULP
+    hi_t = np.float64 if want_dtype == np.float32 else np.longdouble
+    return np_fn(name)(*[x.astype(hi_t) for x in xs]).astype(want_dtype), TRANSCENDENTAL_ULP
+
+
+def _check(name: str, ma_args: list[Any], np_args: list[Any]) -> None:
+    what = f"{name}({', '.join(str(a.dtype) for a in np_args)})"
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            want = np_fn(name)(*np_args)
+        except TypeError:
+            with pytest.raises(TypeError):
+                getattr(ma, name)(*ma_args)
+            return
+        want = np.asarray(want)
+        ref, ulps = _reference(name, want.dtype, *[np.asarray(a) for a in np_args])
+    got = to_numpy(getattr(ma, name)(*ma_args))
+    assert got.dtype == want.dtype, f"{what}: dtype {got.dtype}, NumPy gives {want.dtype}"
+    # which zero maximum(+0, -0) returns is unspecified by the standard (and
+    # differs between NumPy's own float16 and float32 loops)
+    # differs between NumPy's own float16 and float32 loops); NumPy's float16
+    # nextafter(x, y) returns x, not y, for x == y (so nextafter(-0, +0) is -0,
+    # where the standard and C say +0: checked in test_special_cases)
+    signed = name not in ("maximum", "minimum") and not (name == "nextafter" and want.dtype == np.float16)
+    assert_same(got, np.asarray(ref, dtype=want.dtype), ulps, signed_zeros=signed, what=what)
+
+
+# One test per function; every example runs each dtype (so each dtype gets
+# max_examples draws without a test item, and leak check, per dtype).
+
+
+@pytest.mark.parametrize("name", UNARY)
+@SETTINGS
+@given(data=st.data())
+def test_unary_matches_numpy(name: str, data: st.DataObject) -> None:
+    shape = data.draw(hnp.array_shapes(min_dims=0, max_dims=3, min_side=0, max_side=5))
+    for dtype in NP_DTYPES:
+        x_np, x = data.draw(operand(dtype, shape, _elements(name, dtype)))
+        _check(name, [x], [x_np])
+
+
+@pytest.mark.parametrize("name", BINARY)
+@SETTINGS
+@given(data=st.data())
+def test_binary_matches_numpy(name: str, data: st.DataObject) -> None:
+    shapes = data.draw(hnp.mutually_broadcastable_shapes(num_shapes=2, max_dims=3, max_side=4))
+    for dtype in NP_DTYPES:
+        a_np, a = data.draw(operand(dtype, shapes.input_shapes[0], _elements(name, dtype, 0)))
+        b_np, b = data.draw(operand(dtype, shapes.input_shapes[1], _elements(name, dtype, 1)))
+        _check(name, [a, b], [a_np, b_np])
+
+
+# ---- bfloat16 against ml_dtypes -------------------------------------------------
+
+@pytest.mark.parametrize("name", [n for n in UNARY + BINARY if n not in (
+    "bitwise_invert", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift",
+    "bitwise_right_shift", "conj", "real", "imag")])
+@settings(max_examples=20, deadline=None)
+@given(data=st.data())
+def test_bfloat16_matches_ml_dtypes(name: str, data: st.DataObject) -> None:
+    mld = pytest.importorskip("ml_dtypes", reason="ml_dtypes provides the bfloat16 oracle")
+    nin = 2 if name in BINARY else 1
+    shape = data.draw(hnp.array_shapes(min_dims=1, max_dims=2, max_side=5))
+    vals = [data.draw(hnp.arrays(np.float32, shape, elements=st.floats(width=32)))
+            .astype(mld.bfloat16) for _ in range(nin)]
+    xs = [ma.asarray(v.astype(np.float32)).astype(ma.bfloat16) for v in vals]
+    with np.errstate(all="ignore"):
+        want = np_fn(name)(*vals)
+    got = getattr(ma, name)(*xs)
+    if want.dtype == np.bool_:
+        assert got.dtype == ma.bool
+        np.testing.assert_array_equal(np.asarray(got), want)
+        return
+    assert got.dtype == ma.bfloat16
+    ulps = 0 if name in EXACT else HALF_ULP
+    # bfloat16 values compared as float32: one bfloat16 ULP is 2**16 float32
+    # ULPs.  ml_dtypes' sign(-0.0) is -0.0, NumPy's float sign (which minarray
+    # follows for every float dtype) +0.0.
+    signed = ulps == 0 and name not in ("sign", "maximum", "minimum")
+    assert_same(to_numpy(got), want.astype(np.float32), ulps << 16, signed_zeros=signed, what=name)
+
+
+# ---- promotion ------------------------------------------------------------------------
+
+ALL = [getattr(ma, n) for n in NP_DTYPES]
+
+
+def test_result_type_matches_numpy() -> None:
+    for d1, d2 in itertools.product(NP_DTYPES, NP_DTYPES):
+        want = np.result_type(d1, d2)
+        got = ma.result_type(getattr(ma, d1), getattr(ma, d2))
+        assert got.name == want.name, f"result_type({d1}, {d2}) = {got}, NumPy {want}"
+        assert ma.can_cast(getattr(ma, d1), getattr(ma, d2)) == np.can_cast(d1, d2), (d1, d2)
+
+
+@pytest.mark.parametrize("name", ["add", "subtract", "multiply", "divide", "floor_divide", "remainder",
+                                  "pow", "maximum", "less", "equal", "bitwise_and", "atan2", "hypot",
+                                  "copysign", "logical_or", "bitwise_left_shift"])
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_mixed_dtypes_match_numpy(name: str, data: st.DataObject) -> None:
+    d1, d2 = data.draw(st.sampled_from(NP_DTYPES)), data.draw(st.sampled_from(NP_DTYPES))
+    shapes = data.draw(hnp.mutually_broadcastable_shapes(num_shapes=2, max_dims=2, max_side=3))
+    a_np, a = data.draw(operand(d1, shapes.input_shapes[0], _elements(name, d1, 0)))
+    b_np, b = data.draw(operand(d2, shapes.input_shapes[1], _elements(name, d2, 1)))
+    _check(name, [a, b], [a_np, b_np])
+
+
+SCALARS = [True, False, 0, 1, -1, 3, 200, -200, 1000, 2**40, 2.5, -0.0, float("inf"), float("nan"), 1 + 2j]
+
+
+@pytest.mark.parametrize("name", ["add", "subtract", "multiply", "divide", "floor_divide", "pow",
+                                  "equal", "less", "greater_equal", "not_equal", "maximum",
+                                  "bitwise_or", "remainder"])
+def test_weak_python_scalars_match_numpy(name: str) -> None:
+    for dtype in NP_DTYPES:
+        _check_scalars(name, dtype)
+
+
+def _check_scalars(name: str, dtype: str) -> None:
+    base = np.array([0, 1, 2, 5], dtype=dtype) if dtype != "bool" else np.array([True, False, True, False])
+    x = ma.asarray(base)
+    for s in SCALARS:
+        for order in (0, 1):
+            np_args = [base, s] if order == 0 else [s, base]
+            ma_args = [x, s] if order == 0 else [s, x]
+            with np.errstate(all="ignore"), warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                try:
+                    want = np.asarray(np_fn(name)(*np_args))
+                except (TypeError, OverflowError, ValueError) as exc:
+                    kind = type(exc) if not issubclass(type(exc), TypeError) else TypeError
+                    with pytest.raises(kind):
+                        getattr(ma, name)(*ma_args)
+                    continue
+            got = to_numpy(getattr(ma, name)(*ma_args))
+            assert_same(got, want, 1 if name == "pow" else 0, signed_zeros=name != "maximum",
+                        what=f"{name}({np_args[0]!r}, {np_args[1]!r})")
+
+
+def test_operators_with_scalars_both_sides() -> None:
+    a_np = np.array([1.5, -2.0, 3.25], dtype=np.float32)
+    a = ma.asarray(a_np)
+    pairs = [
+        (a + 2, a_np + 2), (2 + a, 2 + a_np), (a - 2, a_np - 2), (2 - a, 2 - a_np), (a * 3, a_np * 3),
+        (3 * a, 3 * a_np), (a / 2, a_np / 2), (2 / a, 2 / a_np), (a // 2, a_np // 2), (7 // a, 7 // a_np),
+        (a % 2, a_np % 2), (7 % a, 7 % a_np), (a**2, a_np**2), (2**a, 2**a_np), (-a, -a_np), (+a, +a_np),
+        (abs(a), abs(a_np)), (a < 2, a_np < 2), (2 < a, 2 < a_np), (a >= 1.5, a_np >= 1.5),
+        (a == 3.25, a_np == 3.25), (a != 3.25, a_np != 3.25),
+    ]
+    for got, want in pairs:
+        assert_same(to_numpy(got), want)
+    i_np = np.array([1, 6, -8], dtype=np.int16)
+    i = ma.asarray(i_np)
+    for got, want in [(i & 3, i_np & 3), (3 | i, 3 | i_np), (i ^ 5, i_np ^ 5), (i << 2, i_np << 2),
+                      (1 << i.__abs__(), 1 << abs(i_np)), (i >> 1, i_np >> 1), (~i, ~i_np)]:
+        assert_same(to_numpy(got), want)
+
+
+# ---- in-place and out= -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("op", ["__iadd__", "__isub__", "__imul__", "__itruediv__", "__ifloordiv__",
+                                "__iand__", "__ilshift__"])
+def test_inplace_casting_rule_matches_numpy(op: str) -> None:
+    for d1, d2 in itertools.product(NP_DTYPES, NP_DTYPES):
+        a_np = np.array([1, 2, 3], dtype=d1)
+        b_np = np.array([1, 1, 2], dtype=d2)
+        a = ma.asarray(a_np.copy())
+        b = ma.asarray(b_np)
+        with np.errstate(all="ignore"):
+            try:
+                res_np = getattr(a_np, op)(b_np)
+            except TypeError:
+                with pytest.raises(TypeError):
+                    getattr(a, op)(b)
+                continue
+        res = getattr(a, op)(b)
+        assert res is a
+        assert_same(to_numpy(a), res_np, what=f"{d1} {op} {d2}")
+
+
+def test_inplace_keeps_identity_and_dtype() -> None:
+    a = ma.asarray(np.arange(6, dtype=np.int8).reshape(2, 3))
+    before = a
+    a += 100
+    a *= 3  # wraps
+    assert a is before and a.dtype == ma.int8
+    want = ((np.arange(6, dtype=np.int8).reshape(2, 3) + np.int8(100)) * np.int8(3)).astype(np.int8)
+    np.testing.assert_array_equal(np.asarray(a), want)
+    with pytest.raises(TypeError, match="same_kind"):
+        a += 1.5
+    f = ma.asarray(np.ones(3, dtype=np.float32))
+    f += ma.asarray(np.ones(3))  # float64 into float32: same kind
+    assert f.dtype == ma.float32
+
+
+@pytest.mark.parametrize("name", ["add", "multiply", "maximum", "less", "atan2"])
+@settings(max_examples=25, deadline=None)
+@given(data=st.data())
+def test_out_matches_numpy(name: str, data: st.DataObject) -> None:
+    dtype = data.draw(st.sampled_from(["int16", "float32", "float64"]))
+    out_dtype = data.draw(st.sampled_from(["float64", "float32", "complex128", "int64", "bool"]))
+    shapes = data.draw(hnp.mutually_broadcastable_shapes(num_shapes=2, max_dims=3, max_side=4))
+    a_np, a = data.draw(operand(dtype, shapes.input_shapes[0]))
+    b_np, b = data.draw(operand(dtype, shapes.input_shapes[1]))
+    out_np = np.zeros(shapes.result_shape, dtype=out_dtype)
+    out = ma.asarray(out_np.copy())
+    with np.errstate(all="ignore"):
+        try:
+            np_fn(name)(a_np, b_np, out=out_np)
+        except TypeError:
+            with pytest.raises(TypeError):
+                getattr(ma, name)(a, b, out=out)
+            return
+    res = getattr(ma, name)(a, b, out=out)
+    assert res is out
+    if name == "atan2" and out_dtype != "bool":
+        np.testing.assert_allclose(np.asarray(out), out_np, rtol=4 * np.finfo(np.float32).eps)
+    else:
+        np.testing.assert_array_equal(np.asarray(out), out_np)
+
+
+def test_out_errors() -> None:
+    a = ma.asarray(np.arange(6.0).reshape(2, 3))
+    with pytest.raises(ValueError, match=r"\(3,\).*\(2, 3\)"):
+        ma.add(a, a, out=ma.zeros((3,)))
+    ro = ma.broadcast_to(ma.zeros((3,)), (2, 3))
+    with pytest.raises(ValueError, match="read-only"):
+        ma.add(a, a, out=ro)
+    with pytest.raises(TypeError, match="same_kind"):
+        ma.divide(a, a, out=ma.zeros((2, 3), dtype=ma.int64))
+    with pytest.raises(TypeError, match="NDArray"):
+        ma.add(a, a, out=np.zeros((2, 3)))  # type: ignore[arg-type]
+    # out with more dims than the inputs: the inputs broadcast to it
+    out = ma.zeros((4, 2, 3))
+    ma.add(a, 1.0, out=out)
+    np.testing.assert_array_equal(np.asarray(out), np.broadcast_to(np.arange(6.0).reshape(2, 3) + 1, (4, 2, 3)))
+
+
+@settings(max_examples=30, deadline=None)
+@given(data=st.data())
+def test_overlapping_out_reads_inputs_first(data: st.DataObject) -> None:
+    n = data.draw(st.integers(2, 40))
+    k = data.draw(st.integers(1, n - 1))
+    base = np.arange(n, dtype=np.float64)
+    a_np, a = base.copy(), ma.asarray(base.copy())
+    np.add(a_np[k:], a_np[:-k], out=a_np[k:])
+    ma.add(a[k:], a[:-k], out=a[k:])
+    np.testing.assert_array_equal(np.asarray(a), a_np)
+    m_np = np.arange(16.0).reshape(4, 4)
+    m = ma.asarray(m_np.copy())
+    np.subtract(m_np, m_np.T, out=m_np)
+    ma.subtract(m, m.T, out=m)
+    np.testing.assert_array_equal(np.asarray(m), m_np)
+    r_np = base.copy()
+    r = ma.asarray(base.copy())
+    np.multiply(r_np[::-1], 2, out=r_np)
+    ma.multiply(ma.flip(r, axis=0), 2, out=r)
+    np.testing.assert_array_equal(np.asarray(r), r_np)
+
+
+# ---- where and clip ----------------------------------------------------------------------
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_where_matches_numpy(data: st.DataObject) -> None:
+    d1, d2 = data.draw(st.sampled_from(NP_DTYPES)), data.draw(st.sampled_from(NP_DTYPES))
+    shapes = data.draw(hnp.mutually_broadcastable_shapes(num_shapes=3, max_dims=3, max_side=4))
+    c_np, c = data.draw(operand("bool", shapes.input_shapes[0]))
+    a_np, a = data.draw(operand(d1, shapes.input_shapes[1]))
+    b_np, b = data.draw(operand(d2, shapes.input_shapes[2]))
+    assert_same(to_numpy(ma.where(c, a, b)), np.where(c_np, a_np, b_np))
+    assert_same(to_numpy(ma.where(c, a, 0)), np.where(c_np, a_np, 0))  # a weak scalar
+
+
+@pytest.mark.parametrize("dtype", ["int8", "uint8", "int32", "float16", "float32", "float64"])
+@settings(max_examples=20, deadline=None)
+@given(data=st.data())
+def test_clip_matches_numpy(dtype: str, data: st.DataObject) -> None:
+    shape = data.draw(hnp.array_shapes(min_dims=0, max_dims=3, min_side=0, max_side=5))
+    x_np, x = data.draw(operand(dtype, shape))
+    lo_np, lo = data.draw(operand(dtype, ()))
+    hi_np, hi = data.draw(operand(dtype, shape[-1:] if shape else ()))
+    with np.errstate(all="ignore"):
+        want = np.minimum(np.maximum(x_np, lo_np), hi_np)
+    got = to_numpy(ma.clip(x, lo, hi))
+    assert_same(got, want.astype(dtype), signed_zeros=False)
+    assert ma.clip(x, None, None).dtype == x.dtype
+    if dtype == "int8":
+        np.testing.assert_array_equal(to_numpy(ma.clip(x, -1000, 5)), np.clip(x_np, -128, 5))
+
+
+# ---- special cases (Array API 2024.12 special-case tables) ---------------------------------
+
+INF, NAN = float("inf"), float("nan")
+SPECIAL = [
+    # (function, inputs, expected)
+    ("sqrt", (-0.0,), -0.0), ("sqrt", (-1.0,), NAN), ("sqrt", (INF,), INF),
+    ("exp", (-INF,), 0.0), ("exp", (INF,), INF), ("exp", (-0.0,), 1.0), ("exp", (NAN,), NAN),
+    ("expm1", (-0.0,), -0.0), ("expm1", (-INF,), -1.0),
+    ("log", (0.0,), -INF), ("log", (-0.0,), -INF), ("log", (-1.0,), NAN), ("log", (1.0,), 0.0),
+    ("log1p", (-1.0,), -INF), ("log1p", (-0.0,), -0.0), ("log1p", (-2.0,), NAN),
+    ("log2", (0.0,), -INF), ("log10", (INF,), INF),
+    ("sin", (-0.0,), -0.0), ("sin", (INF,), NAN), ("cos", (-0.0,), 1.0), ("cos", (-INF,), NAN),
+    ("tan", (-0.0,), -0.0), ("tanh", (-INF,), -1.0), ("tanh", (-0.0,), -0.0),
+    ("asin", (2.0,), NAN), ("asin", (-0.0,), -0.0), ("acos", (1.0,), 0.0), ("atan", (-INF,), -np.pi / 2),
+    ("sinh", (-0.0,), -0.0), ("cosh", (-INF,), INF), ("asinh", (-0.0,), -0.0), ("acosh", (1.0,), 0.0),
+    ("acosh", (0.5,), NAN), ("atanh", (1.0,), INF), ("atanh", (-1.0,), -INF), ("atanh", (-0.0,), -0.0),
+    ("ceil", (-0.5,), -0.0), ("floor", (-0.0,), -0.0), ("trunc", (-0.7,), -0.0),
+    ("round", (2.5,), 2.0), ("round", (-0.5,), -0.0), ("round", (3.5,), 4.0),
+    ("sign", (-0.0,), 0.0), ("sign", (NAN,), NAN), ("sign", (-INF,), -1.0),
+    ("abs", (-0.0,), 0.0), ("abs", (-INF,), INF), ("negative", (0.0,), -0.0),
+    ("square", (-INF,), INF), ("reciprocal", (-0.0,), -INF),
+    ("signbit", (-0.0,), True), ("signbit", (0.0,), False), ("signbit", (-NAN,), True),
+    ("add", (INF, -INF), NAN), ("add", (-0.0, -0.0), -0.0), ("add", (-0.0, 0.0), 0.0),
+    ("subtract", (INF, INF), NAN), ("multiply", (0.0, INF), NAN), ("multiply", (-0.0, 5.0), -0.0),
+    ("divide", (1.0, 0.0), INF), ("divide", (1.0, -0.0), -INF), ("divide", (0.0, 0.0), NAN),
+    ("divide", (INF, INF), NAN),
+    ("pow", (NAN, 0.0), 1.0), ("pow", (1.0, NAN), 1.0), ("pow", (-0.0, -3.0), -INF),
+    ("pow", (-0.0, 3.0), -0.0), ("pow", (-1.0, INF), 1.0), ("pow", (-2.0, 0.5), NAN),
+    ("pow", (0.5, INF), 0.0), ("pow", (INF, -1.0), 0.0),
+    ("atan2", (0.0, -0.0), np.pi), ("atan2", (-0.0, -0.0), -np.pi), ("atan2", (-0.0, 1.0), -0.0),
+    ("atan2", (INF, INF), np.pi / 4), ("atan2", (1.0, -INF), np.pi),
+    ("hypot", (INF, NAN), INF), ("hypot", (NAN, -INF), INF), ("hypot", (NAN, 1.0), NAN),
+    ("copysign", (1.0, -0.0), -1.0), ("copysign", (-INF, NAN), INF),
+    ("logaddexp", (INF, INF), INF), ("logaddexp", (-INF, -INF), -INF), ("logaddexp", (NAN, 1.0), NAN),
+    ("maximum", (NAN, 1.0), NAN), ("maximum", (1.0, NAN), NAN), ("minimum", (NAN, -INF), NAN),
+    ("floor_divide", (5.0, 0.0), INF), ("floor_divide", (-5.0, 0.0), -INF), ("floor_divide", (0.0, 0.0), NAN),
+    ("floor_divide", (-7.0, 2.0), -4.0), ("floor_divide", (7.0, -2.0), -4.0),
+    ("remainder", (-7.0, 2.0), 1.0), ("remainder", (7.0, -2.0), -1.0), ("remainder", (5.0, 0.0), NAN),
+    ("remainder", (-0.0, 3.0), 0.0), ("remainder", (INF, 3.0), NAN), ("remainder", (3.0, INF), 3.0),
+    ("nextafter", (0.0, 1.0), 5e-324), ("nextafter", (1.0, 1.0), 1.0), ("nextafter", (0.0, -0.0), -0.0),
+    ("equal", (NAN, NAN), False), ("not_equal", (NAN, NAN), True), ("less", (-0.0, 0.0), False),
+    ("isnan", (NAN,), True), ("isinf", (-INF,), True), ("isfinite", (INF,), False),
+]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_special_cases(dtype: str) -> None:
+    for name, args, expected in SPECIAL:
+        _check_special(name, args, expected, dtype)
+
+
+def _check_special(name: str, args: tuple[float, ...], expected: Any, dtype: str) -> None:
+    xs = [ma.asarray(np.array([v] * 9, dtype=dtype)) for v in args]  # 9: vector body and tail
+    got = to_numpy(getattr(ma, name)(*xs))
+    if isinstance(expected, bool):
+        assert got.tolist() == [expected] * 9
+        return
+    want = np.array([expected] * 9, dtype=dtype)
+    if name in ("nextafter",) and dtype == "float32" and expected == 5e-324:
+        want = np.array([np.nextafter(np.float32(0), np.float32(1))] * 9)
+    tol = 0 if name in EXACT else TRANSCENDENTAL_ULP
+    assert_same(got, want, tol, what=f"{name}{args}")
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_complex_branch_cuts_follow_c99(dtype: str) -> None:
+    z = np.array([complex(-4, 0.0), complex(-4, -0.0), complex(2, 0.0), complex(2, -0.0),
+                  complex(0, 2), complex(-0.0, -2), complex(-INF, 1), complex(NAN, 0), 0j], dtype=dtype)
+    x = ma.asarray(z)
+    for name in ["sqrt", "log", "asin", "acos", "atan", "asinh", "acosh", "atanh", "exp", "sin", "tanh"]:
+        got = to_numpy(getattr(ma, name)(x))
+        with np.errstate(all="ignore"):
+            want = np_fn(name)(z.astype(np.clongdouble)).astype(dtype)
+        assert_same(got, want, 1, what=f"{name}{z}")
+        # the sign of the imaginary part on the cut decides the side
+        finite = np.isfinite(want.imag) & (want.imag != 0)
+        np.testing.assert_array_equal(np.sign(got.imag[finite]), np.sign(want.imag[finite]))
+
+
+# ---- integers -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("dtype", ["int8", "int16", "int32", "int64", "uint8", "uint64"])
+def test_integer_division_by_zero_and_overflow(dtype: str) -> None:
+    info = np.iinfo(dtype)
+    a_np = np.array([info.min, info.max, 7, -7 if info.min < 0 else 0, 0], dtype=dtype)
+    b_np = np.array([-1 if info.min < 0 else 1, 0, 0, 2, 0], dtype=dtype)
+    a, b = ma.asarray(a_np), ma.asarray(b_np)
+    with np.errstate(all="ignore"):
+        for name in ["floor_divide", "remainder", "add", "subtract", "multiply"]:
+            assert_same(to_numpy(getattr(ma, name)(a, b)), np_fn(name)(a_np, b_np), what=name)
+        assert_same(to_numpy(ma.abs(a)), np.abs(a_np))
+        assert_same(to_numpy(-a), -a_np)
+    assert to_numpy(ma.floor_divide(a, ma.zeros_like(a))).tolist() == [0] * 5
+
+
+def test_integer_pow_negative_exponent_raises() -> None:
+    a = ma.asarray(np.array([2, 3], dtype=np.int32))
+    with pytest.raises(ValueError, match="negative integer powers"):
+        ma.pow(a, ma.asarray(np.array([1, -1], dtype=np.int32)))
+    assert to_numpy(a**3).tolist() == [8, 27]
+
+
+def test_int64_uint64_promote_to_float64() -> None:
+    a = ma.asarray(np.array([2**62], dtype=np.int64))
+    b = ma.asarray(np.array([3], dtype=np.uint64))
+    assert (a + b).dtype == ma.float64
+
+
+# ---- errors -----------------------------------------------------------------------------------
+
+
+def test_broadcast_error_names_both_shapes() -> None:
+    a, b = ma.zeros((2, 3)), ma.zeros((4,))
+    with pytest.raises(ValueError, match=r"\(2, 3\).*\(4,\)"):
+        ma.add(a, b)
+    with pytest.raises(ValueError, match=r"\(2, 3\).*\(4,\)"):
+        _ = a < b
+
+
+def test_unsupported_dtype_raises_type_error() -> None:
+    f = ma.zeros((3,))
+    for fn in (ma.bitwise_and, ma.bitwise_left_shift, ma.bitwise_xor):
+        with pytest.raises(TypeError, match="float64"):
+            fn(f, f)
+    with pytest.raises(TypeError):
+        ma.bitwise_invert(f)
+    with pytest.raises(TypeError):
+        ma.floor(ma.zeros((2,), dtype=ma.complex64))
+    with pytest.raises(TypeError, match="bool"):
+        ma.subtract(ma.asarray([True]), ma.asarray([False]))
+    with pytest.raises(TypeError, match="Python scalars"):
+        ma.add(1, 2)
+    with pytest.raises(TypeError):
+        ma.add(f, "x")  # type: ignore[arg-type]
+
+
+def test_dunders_return_notimplemented_for_foreign_objects() -> None:
+    a = ma.zeros((2,))
+    assert a.__add__("x") is NotImplemented
+    assert a.__eq__(None) is NotImplemented
+    assert (a == None) is False  # noqa: E711 (Python falls back to identity)
+    assert (a != None) is True  # noqa: E711
+    with pytest.raises(TypeError):
+        _ = a + "x"  # type: ignore[operator]
+
+
+def test_lists_and_numpy_arrays_are_accepted() -> None:
+    a = ma.asarray([1.0, 2.0])
+    np.testing.assert_array_equal(np.asarray(a + [1.0, 1.0]), [2.0, 3.0])  # noqa: RUF005
+    np.testing.assert_array_equal(np.asarray(ma.add(np.array([1, 2]), a)), [2.0, 4.0])
+
+
+def test_comparisons_with_out_of_range_python_ints() -> None:
+    u = ma.asarray(np.array([0, 255], dtype=np.uint8))
+    assert (u == -1).tolist() == [False, False]
+    assert (u != 300).tolist() == [True, True]
+    assert (u < 300).tolist() == [True, True]
+    assert (u > -5).tolist() == [True, True]
+    assert (-5 < u).tolist() == [True, True]
+    assert (300 <= u).tolist() == [False, False]
+    with pytest.raises(OverflowError):
+        ma.add(u, 300)
+
+
+# ---- threads -------------------------------------------------------------------------------
+
+
+def test_large_operations_from_two_threads() -> None:
+    import threading
+
+    n = 1 << 18
+    a = ma.asarray(np.arange(n, dtype=np.float64))
+    results: list[Any] = [None, None]
+
+    def work(k: int) -> None:
+        r = a
+        for _ in range(5):
+            r = ma.sqrt(r * r + k)
+        results[k] = to_numpy(r)
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in (0, 1)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    x = np.arange(n, dtype=np.float64)
+    for k in (0, 1):
+        want = x
+        for _ in range(5):
+            want = np.sqrt(want * want + k)
+        np.testing.assert_array_equal(results[k], want)
