@@ -415,6 +415,8 @@ def check_import(s: Spec) -> None:
     else:
         cap = _capsule(b.address, s.name, s.versioned)
         source = cap if s.route in ("capsule", "asdlpack") else CapsuleProducer(cap)
+        if s.route == "capsule" and 0 <= s.ndim <= 64:
+            _check_describe(s, cap)
     result: Any = None
     error: BaseException | None = None
     try:
@@ -460,6 +462,27 @@ def check_import(s: Spec) -> None:
     del source, result
     cap = None
     assert b.calls == (1 if s.deleter else 0), f"deleter called {b.calls} times: {s}"
+
+
+def _check_describe(s: Spec, cap: Any) -> None:
+    """describe() reads a capsule without consuming it, whatever it holds
+    (it reads at most ndim entries of shape and strides, and the test
+    allocated exactly that many)."""
+    if s.name not in (VERSIONED, LEGACY):
+        if s.name in USED:
+            assert ma.describe(cap).consumed
+        else:
+            with pytest.raises(BufferError, match="not a DLPack tensor capsule"):
+                ma.describe(cap)
+        return
+    info = ma.describe(cap)
+    assert not info.consumed and info.tensor is not None
+    assert _PyCapsule_GetName(cap) == s.name
+    if not s.versioned or s.version[0] == 1:
+        t = info.tensor.dl_tensor
+        assert t.ndim == s.ndim and t.byte_offset == s.byte_offset
+        assert t.shape == (None if s.shape is None else tuple(s.shape))
+        assert str(info)  # every field formats
 
 
 def _check_array(s: Spec, a: ma.NDArray) -> None:
