@@ -379,6 +379,30 @@ static int64_t element_alignment(int tid) {
   return (tid == MA_COMPLEX64 || tid == MA_COMPLEX128) ? s / 2 : s;
 }
 
+/* The byte offsets, from the first element, of the lowest element and of the
+ * highest one that views of `t` can address: -1 if they overflow.  Sign by
+ * sign, not with |stride| (negating INT64_MIN would itself overflow); axes
+ * of length 0 have no element to reach. */
+static int strided_span(const DLTensor *t, int64_t item, int64_t *lo, int64_t *hi) {
+  *lo = *hi = 0;
+  for (int i = 0; i < t->ndim; i++) {
+    int64_t step;
+    if (t->shape[i] == 0) continue;
+    if (__builtin_mul_overflow(t->strides[i], t->shape[i] - 1, &step) ||
+        __builtin_add_overflow(step < 0 ? *lo : *hi, step, step < 0 ? lo : hi))
+      return -1;
+  }
+  return __builtin_mul_overflow(*lo, item, lo) || __builtin_mul_overflow(*hi, item, hi) ? -1 : 0;
+}
+
+/* Whether every byte from first + lo to the end of the element at first + hi
+ * has an address: the span may not wrap around the address space (the
+ * kernels' pointer arithmetic would be undefined). */
+static int span_fits(uintptr_t first, int64_t lo, int64_t hi, int64_t item) {
+  uintptr_t end;
+  return first >= (uintptr_t)0 - (uintptr_t)lo && !__builtin_add_overflow(first, (uintptr_t)hi + (uintptr_t)item, &end);
+}
+
 /* Validate every field minarray will read, before anything is taken over.
  * On failure: BufferError naming the field, and nothing touched.  On
  * success *nbytes is size * itemsize. */
@@ -425,25 +449,11 @@ static int check_tensor(const DLTensor *t, int any_device, size_t *nbytes) {
     return -1;
   }
   if (*nbytes == 0) return 0; /* nothing is read: data and strides do not matter */
-  /* The lowest and the highest element, as signed element offsets from the
-   * first one, must be computable without overflow (strides NULL means
-   * C-contiguous: within nbytes, already checked).  Sign by sign, not with
-   * |stride|: negating INT64_MIN would itself overflow. */
+  /* strides NULL means C-contiguous: within nbytes, already checked */
   int64_t lo = 0, hi = (int64_t)*nbytes - item;
-  if (t->strides) {
-    hi = 0;
-    for (int i = 0; i < t->ndim; i++) {
-      int64_t step;
-      if (__builtin_mul_overflow(t->strides[i], t->shape[i] - 1, &step) ||
-          __builtin_add_overflow(step < 0 ? lo : hi, step, step < 0 ? &lo : &hi)) {
-        PyErr_SetString(PyExc_BufferError, "DLPack tensor strides overflow the address space");
-        return -1;
-      }
-    }
-    if (__builtin_mul_overflow(lo, item, &lo) || __builtin_mul_overflow(hi, item, &hi)) {
-      PyErr_SetString(PyExc_BufferError, "DLPack tensor strides overflow the address space");
-      return -1;
-    }
+  if (t->strides && strided_span(t, item, &lo, &hi) < 0) {
+    PyErr_SetString(PyExc_BufferError, "DLPack tensor strides overflow the address space");
+    return -1;
   }
   if (!t->data) {
     PyErr_SetString(PyExc_BufferError, "DLPack tensor has a NULL data pointer but is not empty");
@@ -453,13 +463,9 @@ static int check_tensor(const DLTensor *t, int any_device, size_t *nbytes) {
     PyErr_SetString(PyExc_BufferError, "DLPack tensor byte_offset is out of range");
     return -1;
   }
-  /* Every element's address must exist: data + byte_offset, and the span
-   * from the lowest to the past-the-end byte of the highest element, may
-   * not wrap around the address space (the kernels' pointer arithmetic
-   * would be undefined). */
-  uintptr_t first, below = (uintptr_t)0 - (uintptr_t)lo, end;
-  if (__builtin_add_overflow((uintptr_t)t->data, (uintptr_t)t->byte_offset, &first) || first < below ||
-      __builtin_add_overflow(first, (uintptr_t)hi + (uintptr_t)item, &end)) {
+  uintptr_t first;
+  if (__builtin_add_overflow((uintptr_t)t->data, (uintptr_t)t->byte_offset, &first) ||
+      !span_fits(first, lo, hi, item)) {
     PyErr_Format(PyExc_BufferError,
                  "DLPack tensor data (%p + byte_offset %llu) with its shape and strides reaches "
                  "beyond the address space",
@@ -480,14 +486,25 @@ static int check_tensor(const DLTensor *t, int any_device, size_t *nbytes) {
  * tensor: on failure the deleter has run and MemoryError is set. */
 static ma_array *adopt(const DLTensor *t, size_t nbytes, ma_release_fn release, void *ctx,
                        uint32_t flags) {
-  char *data = t->data ? (char *)t->data + t->byte_offset : NULL;
+  /* The sum in integers: an empty tensor's data and byte_offset were not
+   * checked (nothing is ever read), so as pointers they may not add up. */
+  char *data = t->data ? (char *)((uintptr_t)t->data + (uintptr_t)t->byte_offset) : NULL;
   ma_buffer *b = ma_buffer_foreign(data, nbytes, release, ctx);
   if (!b) {
     release(ctx);
     PyErr_NoMemory();
     return NULL;
   }
-  ma_array *a = ma_array_new(b, data, t->dtype, t->ndim, t->shape, t->strides, flags);
+  /* An empty tensor's strides were not checked either, yet views of it
+   * compute element offsets from them: keep them only when those offsets
+   * stay inside the address space, else take C-contiguous ones (which
+   * ma_nbytes bounded). */
+  const int64_t *strides = t->strides;
+  int64_t lo, hi, item = ma_type_size[ma_type_of(t->dtype)];
+  if (nbytes == 0 && strides &&
+      (strided_span(t, item, &lo, &hi) < 0 || !span_fits((uintptr_t)data, lo, hi, item)))
+    strides = NULL;
+  ma_array *a = ma_array_new(b, data, t->dtype, t->ndim, t->shape, strides, flags);
   ma_buffer_release(b); /* the view holds the only reference, or none: then release ran */
   if (!a) {
     PyErr_NoMemory(); /* set after the release, which may have run the deleter */
