@@ -403,6 +403,28 @@ static int span_fits(uintptr_t first, int64_t lo, int64_t hi, int64_t item) {
   return first >= (uintptr_t)0 - (uintptr_t)lo && !__builtin_add_overflow(first, (uintptr_t)hi + (uintptr_t)item, &end);
 }
 
+/* Where an empty tensor's element 0 is: data + byte_offset in integers (they
+ * may not add up as pointers), NULL when data is NULL. */
+static uintptr_t empty_first(const DLTensor *t) {
+  return t->data ? (uintptr_t)t->data + (uintptr_t)t->byte_offset : 0;
+}
+
+/* An empty tensor is never read, but views and loops still compute element
+ * addresses from its data pointer and strides, and those must not wrap the
+ * address space either.  1: its own strides are safe; 0: they are not (or
+ * NULL) but C-contiguous ones are; -1: not even those. */
+static int empty_layout(const DLTensor *t, int64_t item) {
+  uintptr_t first = empty_first(t);
+  int64_t lo, hi;
+  if (t->strides && strided_span(t, item, &lo, &hi) == 0 && span_fits(first, lo, hi, item)) return 1;
+  /* C-contiguous strides reach (product of the non-zero dims - 1) elements,
+   * which ma_nbytes bounded */
+  int64_t n = 1;
+  for (int i = 0; i < t->ndim; i++)
+    if (t->shape[i]) n *= t->shape[i];
+  return span_fits(first, 0, (n - 1) * item, item) ? 0 : -1;
+}
+
 /* Validate every field minarray will read, before anything is taken over.
  * On failure: BufferError naming the field, and nothing touched.  On
  * success *nbytes is size * itemsize. */
@@ -448,7 +470,15 @@ static int check_tensor(const DLTensor *t, int any_device, size_t *nbytes) {
     PyErr_SetString(PyExc_BufferError, "DLPack tensor is too large: its size in bytes overflows");
     return -1;
   }
-  if (*nbytes == 0) return 0; /* nothing is read: data and strides do not matter */
+  if (*nbytes == 0) {
+    /* nothing is read: data and strides need not point at memory */
+    if (empty_layout(t, item) >= 0) return 0;
+    PyErr_Format(PyExc_BufferError,
+                 "empty DLPack tensor data (%p + byte_offset %llu) is so close to the end of the "
+                 "address space that its element offsets would wrap around it",
+                 t->data, (unsigned long long)t->byte_offset);
+    return -1;
+  }
   /* strides NULL means C-contiguous: within nbytes, already checked */
   int64_t lo = 0, hi = (int64_t)*nbytes - item;
   if (t->strides && strided_span(t, item, &lo, &hi) < 0) {
@@ -486,24 +516,19 @@ static int check_tensor(const DLTensor *t, int any_device, size_t *nbytes) {
  * tensor: on failure the deleter has run and MemoryError is set. */
 static ma_array *adopt(const DLTensor *t, size_t nbytes, ma_release_fn release, void *ctx,
                        uint32_t flags) {
-  /* The sum in integers: an empty tensor's data and byte_offset were not
-   * checked (nothing is ever read), so as pointers they may not add up. */
-  char *data = t->data ? (char *)((uintptr_t)t->data + (uintptr_t)t->byte_offset) : NULL;
+  /* For an empty tensor the sum is done in integers (empty_first) */
+  char *data = nbytes ? (char *)t->data + t->byte_offset : (char *)empty_first(t);
   ma_buffer *b = ma_buffer_foreign(data, nbytes, release, ctx);
   if (!b) {
     release(ctx);
     PyErr_NoMemory();
     return NULL;
   }
-  /* An empty tensor's strides were not checked either, yet views of it
-   * compute element offsets from them: keep them only when those offsets
-   * stay inside the address space, else take C-contiguous ones (which
-   * ma_nbytes bounded). */
+  /* An empty tensor keeps its strides when the element offsets views
+   * compute from them stay inside the address space, else it takes
+   * C-contiguous ones (check_tensor made sure those do). */
   const int64_t *strides = t->strides;
-  int64_t lo, hi, item = ma_type_size[ma_type_of(t->dtype)];
-  if (nbytes == 0 && strides &&
-      (strided_span(t, item, &lo, &hi) < 0 || !span_fits((uintptr_t)data, lo, hi, item)))
-    strides = NULL;
+  if (nbytes == 0 && empty_layout(t, ma_type_size[ma_type_of(t->dtype)]) == 0) strides = NULL;
   ma_array *a = ma_array_new(b, data, t->dtype, t->ndim, t->shape, strides, flags);
   ma_buffer_release(b); /* the view holds the only reference, or none: then release ran */
   if (!a) {

@@ -230,7 +230,7 @@ def specs(draw: st.DrawFn) -> Spec:
         byte_offset = draw(st.integers(1, 7))
     elif _rarely(draw, 6):
         byte_offset = item * draw(st.integers(-4, 8))
-        data -= min(byte_offset, 0)
+        data = (data - min(byte_offset, 0)) % UINT64
         byte_offset = max(byte_offset, 0)
     route = draw(st.sampled_from(["capsule", "capsule", "producer", "asdlpack", "exchange"]))
     if route == "exchange" and not versioned:
@@ -271,8 +271,8 @@ def expected_problem(s: Spec) -> str | None:
     nonzero = math.prod(d for d in dims if d)
     if nonzero * item > INT64_MAX // 2:
         return "too large"
-    if 0 in dims:
-        return None  # empty: nothing is ever read
+    if 0 in dims:  # nothing is read, but views compute addresses: they must not wrap
+        return None if empty_strides(s, dims) is not None else "empty, address space"
     if s.strides is None:
         lo, hi = 0, (nonzero - 1) * item
     else:
@@ -314,16 +314,19 @@ def span(strides: tuple[int, ...], dims: tuple[int, ...], item: int) -> tuple[in
     return lo * item, hi * item
 
 
-def empty_strides(s: Spec, dims: tuple[int, ...]) -> tuple[int, ...]:
-    """The element strides an empty import takes: its own when the offsets
-    they give views stay inside the address space, else C-contiguous ones."""
+def empty_strides(s: Spec, dims: tuple[int, ...]) -> tuple[int, ...] | None:
+    """The element strides an empty import takes: its own when the addresses
+    views compute from them stay inside the address space, else C-contiguous
+    ones if those do, else None (refused)."""
     item = _itemsize(s.dtype)
+    first = (s.data + s.byte_offset) % UINT64 if s.data else 0  # NULL stays NULL
     if s.strides is not None:
         reach = span(tuple(s.strides[:len(dims)]), dims, item)
-        first = (s.data + s.byte_offset) % UINT64 if s.data else 0  # NULL stays NULL
         if reach is not None and first + reach[0] >= 0 and first + reach[1] + item < UINT64:
             return tuple(s.strides[:len(dims)])
-    return _c_strides(dims)
+    if first + math.prod(d for d in dims if d) * item < UINT64:
+        return _c_strides(dims)
+    return None
 
 
 def _c_strides(shape: tuple[int, ...]) -> tuple[int, ...]:
@@ -418,14 +421,14 @@ def check_import(s: Spec) -> None:
         if s.route == "capsule" and 0 <= s.ndim <= 64:
             _check_describe(s, cap)
     result: Any = None
-    error: BaseException | None = None
+    error: str | None = None  # "Type: message"; the exception itself would keep frames alive
     try:
         if s.route == "asdlpack":
             result = ma.asdlpack(source)
         else:
             result = ma.from_dlpack(source)
     except (BufferError, TypeError, ValueError) as exc:
-        error = exc
+        error = f"{type(exc).__name__}: {exc}"
     taken = cap is not None and _PyCapsule_GetName(cap) in USED and s.name not in USED
 
     if problem is None and s.route == "asdlpack" and error is not None:
@@ -433,28 +436,27 @@ def check_import(s: Spec) -> None:
         # device type DLPack does not define: minarray took the tensor and
         # let it go again
         assert s.device[0] not in {int(d) for d in ma.dlpack.DLDeviceType}, (s, error)
-        assert isinstance(error, BufferError) and "device type" in str(error), (s, error)
+        assert error.startswith("BufferError: ") and "device type" in error, (s, error)
         assert taken
-        del error
         assert b.calls == (1 if s.deleter else 0), s
         return
     if problem is not None:
         assert error is not None, f"accepted a tensor that must be refused ({problem}): {s}"
-        assert str(error), s
+        assert not error.endswith(": "), f"an empty message: {error}"
         if s.route == "exchange":
             # ownership passed with the struct: minarray deleted it at once
             assert b.calls == (1 if s.deleter else 0), s
         else:
             assert not taken, f"a refused capsule was renamed: {s}"
             assert b.calls == 0, f"minarray called the deleter of a capsule it refused: {s}"
-            del error, source
+            del source
             cap = None  # the producer's capsule destructor deletes it now
             if s.name in USED:
                 assert b.calls == 0, s  # a used_* capsule belongs to a consumer: nobody deletes
             else:
                 assert b.calls == (1 if s.deleter else 0), s
         return
-    assert error is None, f"refused a valid tensor: {s}: {error!r}"
+    assert error is None, f"refused a valid tensor: {s}: {error}"
     assert cap is None or taken, s
     assert b.calls == 0, "deleted while still in use"
     if s.route != "asdlpack":
@@ -496,7 +498,8 @@ def _check_array(s: Spec, a: ma.NDArray) -> None:
     if 0 in shape:
         # nothing of an empty tensor is read, but views compute offsets from
         # its strides: unless they are safe it takes C-contiguous ones
-        assert a.strides == tuple(x * item for x in empty_strides(s, shape))
+        strides = empty_strides(s, shape)
+        assert strides is not None and a.strides == tuple(x * item for x in strides)
         for k in range(len(shape)):
             if shape[k]:
                 assert a[(slice(None),) * k + (shape[k] - 1,)].size == 0
@@ -545,6 +548,9 @@ PINNED = {
     "empty with huge dims": {"shape": (0, 2**62), "strides": (1, 1)},
     "empty, NULL data": {"shape": (0, 3), "data": 0},
     "empty, data + byte_offset wraps": {"shape": (3, 0), "data": UINT64 - 2**20, "byte_offset": 2**62},
+    "empty, wild data, C strides fit": {"shape": (4, 0), "strides": (2**30, 1), "data": UINT64 - 2**20},
+    "empty, wild data, nothing fits": {"ndim": 3, "shape": (4, 0, 8), "strides": (8, 8, 1), "dtype": (5, 128, 1),
+                                       "data": UINT64 - 16},
     "empty, huge strides": {"shape": (4, 0), "strides": (2**61, -(2**63))},
     "empty, strides kept": {"shape": (3, 0), "strides": (-5, 7)},
     "empty, NULL data, negative stride": {"shape": (3, 0), "strides": (-5, 7), "data": 0},
