@@ -138,6 +138,61 @@ static PyObject *broadcast_error(const ma_array *const *ins, int nin) {
 
 /* ---- ewise ----------------------------------------------------------------- */
 
+/* Is `a` dense with positive strides in some order of its dims (C order,
+ * F order, any transpose of a contiguous block), but not C-contiguous? */
+static int dense_permuted(const ma_array *a) {
+  int nd = a->t.ndim, order[MA_MAXDIMS];
+  int64_t expect = 1;
+  int c_order = 1;
+  for (int i = 0; i < nd; i++) {
+    if (a->t.strides[i] <= 0) return 0;
+    order[i] = i;
+  }
+  /* dims by decreasing stride (insertion sort; nd is small) */
+  for (int i = 1; i < nd; i++)
+    for (int j = i; j > 0 && a->t.strides[order[j]] > a->t.strides[order[j - 1]]; j--) {
+      int t = order[j];
+      order[j] = order[j - 1];
+      order[j - 1] = t;
+    }
+  for (int i = nd - 1; i >= 0; i--) {
+    if (a->t.strides[order[i]] != expect) return 0;
+    expect *= a->t.shape[order[i]];
+    if (order[i] != i) c_order = 0;
+  }
+  return !c_order;
+}
+
+/* A new result array of `shape`: laid out like the first input of that
+ * shape when that input is a dense transpose (so A.T + B.T and sqrt(A.T)
+ * walk memory in order, as NumPy's order="K"), C-contiguous otherwise.
+ * NULL with an exception set, or NULL alone when out of memory. */
+static ma_array *alloc_like(DLDataType dt, int nd, const int64_t *shape, const ma_array *const *ins,
+                            int nin) {
+  const int64_t *strides = NULL;
+  for (int k = 0; k < nin && nd >= 2 && !strides; k++) {
+    const ma_array *a = ins[k];
+    if (a->t.ndim != nd || memcmp(a->t.shape, shape, (size_t)nd * sizeof(int64_t)) != 0) continue;
+    if (ma_array_size(a) > 1 && dense_permuted(a)) strides = a->t.strides;
+  }
+  if (!strides) {
+    int err = 0;
+    ma_array *r = ma_array_empty(dt, nd, shape, 0, &err);
+    if (!r && err == 1) PyErr_SetString(PyExc_ValueError, "result is too large");
+    return r;
+  }
+  size_t nbytes;
+  if (ma_nbytes(nd, shape, (size_t)(dt.bits / 8), &nbytes) != 0) {
+    PyErr_SetString(PyExc_ValueError, "result is too large");
+    return NULL;
+  }
+  ma_buffer *buf = ma_buffer_new(nbytes, 0);
+  if (!buf) return NULL;
+  ma_array *r = ma_array_new(buf, buf->data, dt, nd, shape, strides, 0);
+  ma_buffer_release(buf);
+  return r;
+}
+
 /* Run operation `op` with loop `sig` on inputs `xs` (handles or Python
  * scalars) into `outh` (a handle, or NULL to allocate).  Returns a new
  * handle (when allocating), Py_None (new reference) or NULL. */
@@ -181,9 +236,8 @@ static PyObject *ew_run(const ma_ew_op *op, const ma_ew_sig *sig, PyObject *outh
         shape[off + i] = s;
       }
     }
-    int err = 0;
-    out = ma_array_empty(type_dl[sig->out], nd, shape, 0, &err);
-    if (!out) return err == 1 ? PyErr_Format(PyExc_ValueError, "result is too large") : PyErr_NoMemory();
+    out = alloc_like(type_dl[sig->out], nd, shape, ins, nin);
+    if (!out) return PyErr_Occurred() ? NULL : PyErr_NoMemory();
     fresh = 1;
   } else {
     out = ma_handle_get(outh);
@@ -606,6 +660,18 @@ MA_FASTCALL(py_ew_setup) {
   Py_RETURN_NONE;
 }
 
+/* ew_strides(h) -> the element strides of a handle (a tuple) */
+MA_FASTCALL(py_ew_strides) {
+  (void)self;
+  MA_NARGS(1, "ew_strides");
+  ma_array *a = ma_handle_get(args[0]);
+  if (!a) return NULL;
+  PyObject *t = PyTuple_New(a->t.ndim);
+  if (!t) return NULL;
+  for (int i = 0; i < a->t.ndim; i++) PyTuple_SET_ITEM(t, i, PyLong_FromLongLong(a->t.strides[i]));
+  return t;
+}
+
 /* ew_ops() -> ((name, nin, ((loop_type, out_type, (in_types...)), ...)), ...) */
 MA_FASTCALL(py_ew_ops) {
   (void)self;
@@ -634,6 +700,7 @@ PyMethodDef ma_elementwise_methods[] = {
     FC("ewise", py_ewise, "ewise(op, loop_type, out, *inputs) -> handle or None"),
     FC("ew_ops", py_ew_ops, "ew_ops() -> the elementwise operation table"),
     FC("ewfast", py_ewfast, "ewfast(op, x1[, x2]) -> result, or None when the fast path does not apply"),
+    FC("ew_strides", py_ew_strides, "ew_strides(h) -> element strides"),
     FC("ew_learn", py_ew_learn, "ew_learn(op, t1, key, loop_type)"),
     FC("ew_setup", py_ew_setup, "ew_setup(NDArray, dtypes, slow)"),
     {NULL, NULL, 0, NULL}};

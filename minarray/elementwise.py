@@ -114,7 +114,8 @@ def _wrap(h: Any, shape: tuple[int, ...], dtype: DType) -> NDArray:
     o: NDArray = _onew(NDArray)
     o._h = h
     o._shape = shape
-    o._strides = _cstrides(shape)
+    # results of 2+ dims may follow a transposed input's layout (ew_run)
+    o._strides = _cstrides(shape) if len(shape) < 2 else core.ew_strides(h)
     o._dtype = dtype
     o._base = None
     return o

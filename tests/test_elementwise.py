@@ -106,7 +106,7 @@ def _reference(name: str, want_dtype: np.dtype[Any], *xs: np.ndarray) -> tuple[n
             # 700 digits hold 2a + a^2 + b^2 exactly for any pair of doubles
             with mpmath.workdps(700):
                 exact = []
-                for a, b in zip(x[finite].astype(np.float64), y[finite].astype(np.float64)):
+                for a, b in zip(x[finite].astype(np.float64), y[finite].astype(np.float64), strict=True):
                     ma_, mb = mpmath.mpf(float(a)), mpmath.mpf(float(b))
                     exact.append(float(mpmath.log1p(2 * ma_ + ma_ * ma_ + mb * mb) / 2))
             re = np.asarray(re)
@@ -605,3 +605,14 @@ def test_large_operations_from_two_threads() -> None:
         for _ in range(5):
             want = np.sqrt(want * want + k)
         np.testing.assert_array_equal(results[k], want)
+
+
+def test_result_follows_a_transposed_inputs_layout() -> None:
+    base = np.arange(12.0).reshape(3, 4)
+    a = ma.asarray(base)
+    r = a.T + a.T  # NumPy's order="K": the result is laid out like the inputs
+    assert r.flags.f_contiguous and r.shape == (4, 3)
+    np.testing.assert_array_equal(np.asarray(r), base.T * 2)
+    s = ma.sqrt(ma.flip(a, axis=0))  # not a dense positive-stride layout: C order
+    assert s.flags.c_contiguous
+    np.testing.assert_array_equal(np.asarray(s), np.sqrt(base[::-1]))
