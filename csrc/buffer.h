@@ -24,7 +24,7 @@ typedef struct ma_buffer {
   void *data;            /* first byte of the memory (never NULL for owned) */
   size_t nbytes;         /* bytes counted in the statistics */
   ma_release_fn release; /* NULL for owned memory */
-  void *ctx;             /* argument of `release`; owned: the block to free, or NULL */
+  void *ctx;             /* argument of `release`; owned: the block to free */
   int owned;             /* 1: minarray's own memory, freed with the header */
 } ma_buffer;
 

@@ -58,6 +58,22 @@ void ma_fail_allocation_after(int64_t n);
 int ma_install(const char *modname);
 int ma_get_num_threads(void);
 void ma_set_num_threads(int n);
+int ma_default_num_threads(void);
+int64_t ma_get_parallel_min(void);
+void ma_set_parallel_min(int64_t n);
+void ma_iterate_counts(int64_t *out);
+int64_t ma_pool_jobs(void);
+int64_t ma_get_tile_min_span(void);
+void ma_set_tile_min_span(int64_t n);
+
+/* csrc/testing.c: the tests' fake DLPack producer */
+typedef struct { int64_t calls; uint64_t last_thread; } ma_test_counter;
+void ma_test_deleter_versioned(DLManagedTensorVersioned *self);
+void ma_test_deleter_legacy(DLManagedTensor *self);
+int64_t ma_test_calls(const ma_test_counter *c);
+void *ma_test_capsule_destructor(void);
+void *ma_test_context(int versioned);
+void *ma_test_exchange_api(void);
 """
 
 def _generated() -> str:
@@ -71,7 +87,10 @@ def _generated() -> str:
 SOURCE = """
 #include "pyapi.h"
 #include "copy.h"
+#include "iterate.h"
+#include "threads.h"
 #include "scalar.h"
+#include "testing.h"
 """ + _generated()
 
 
@@ -107,6 +126,7 @@ ffi.set_source(
     # cffi defaults to the limited API, which lacks METH_FASTCALL and the
     # vectorcall protocol the installed functions use.
     define_macros=[("_CFFI_NO_LIMITED_API", None)],
+    py_limited_api=False,  # so the built file is not tagged abi3 either
     extra_compile_args=compile_args,
     extra_link_args=link_args,
     libraries=["m"],

@@ -51,6 +51,7 @@ def unary_loop(fname: str, src: CType, dst: CType, expr: str) -> str:
     src[i], with a contiguous
     fast path the compiler vectorises."""
     body = dst.store.format(expr.replace("{x}", src.load.format("s[i]")))
+    body0 = dst.store.format(expr.replace("{x}", src.load.format("s[0]")))
     sbody = dst.store.format(expr.replace("{x}", src.load.format(f"*({src.ctype} *)ps")))
     return f"""
 static void {fname}(char **p, const int64_t *st, int64_t n, const void *aux) {{
@@ -59,6 +60,15 @@ static void {fname}(char **p, const int64_t *st, int64_t n, const void *aux) {{
     {dst.ctype} *restrict d = ({dst.ctype} *)p[0];
     const {src.ctype} *restrict s = (const {src.ctype} *)p[1];
     for (int64_t i = 0; i < n; i++) d[i] = {body};
+    return;
+  }}
+  if (st[0] == (int64_t)sizeof({dst.ctype}) && st[1] == 0) {{
+    /* one value broadcast (fill, ones, x[...] = scalar): convert it once;
+     * the store loop vectorises */
+    {dst.ctype} *restrict d = ({dst.ctype} *)p[0];
+    const {src.ctype} *restrict s = (const {src.ctype} *)p[1];
+    const {dst.ctype} v = {body0};
+    for (int64_t i = 0; i < n; i++) d[i] = v;
     return;
   }}
   char *pd = p[0];

@@ -1,4 +1,1162 @@
-/* DLPack export and import (filled in by the DLPack work). */
+/*
+ * DLPack in C: export (NDArray.__dlpack__), import (from_dlpack), the NumPy
+ * fast path (from_numpy) and the capsule peeking describe() needs.
+ *
+ * Why C: a DLPack exchange costs per call, not per byte.  Building the
+ * managed tensor, the capsule and its destructor here, and consuming a
+ * producer's capsule here, keeps an exchange within a few hundred
+ * nanoseconds; the deleter and the capsule destructor must be C anyway,
+ * because they run on any thread, at interpreter shutdown, and after the
+ * exporting NDArray is gone (python_spec.rst, "Syntax for data interchange
+ * with DLPack").
+ *
+ * Ownership in one picture:
+ *
+ *   export:  NDArray --handle--> ma_array --buf--> ma_buffer (refcount)
+ *            capsule --> [DLManagedTensor(Versioned) | shape | strides]
+ *                         manager_ctx = the ma_buffer, one reference
+ *            The deleter drops that reference and frees the block.
+ *
+ *   import:  producer capsule --(validated, renamed used_*)--> managed
+ *            tensor; a foreign ma_buffer whose release callback calls the
+ *            producer's deleter, exactly once, when the last view dies.
+ */
+#include <stdarg.h>
+#include <string.h>
+
+#include "copy.h"
 #include "pyapi.h"
 
-PyMethodDef ma_dlpack_methods[] = {{NULL, NULL, 0, NULL}};
+#include <structmember.h> /* T_OBJECT_EX: how __slots__ entries are stored */
+
+/* Capsule names are part of the protocol; they must be static strings
+ * (PyCapsule keeps the pointer, not a copy). */
+static const char NAME_VERSIONED[] = "dltensor_versioned";
+static const char NAME_USED_VERSIONED[] = "used_dltensor_versioned";
+static const char NAME_LEGACY[] = "dltensor";
+static const char NAME_USED_LEGACY[] = "used_dltensor";
+static const char NAME_EXCHANGE_API[] = "dlpack_exchange_api";
+
+/* ---- state set once by setup() ------------------------------------------ */
+
+static PyTypeObject *nd_type;  /* minarray.ndarray.NDArray */
+/* Byte offsets of NDArray's __slots__ inside an instance, so imports build
+ * the result without a Python-level constructor call. */
+static Py_ssize_t off_h, off_shape, off_strides, off_dtype, off_base;
+static PyObject *dtype_objs[MA_NTYPES]; /* DType singleton of each ma_type */
+static PyTypeObject *np_ndarray;        /* numpy.ndarray, found lazily */
+
+static PyObject *str_dlpack, *str_dlpack_device, *str_exchange_api;
+/* kwnames tuples for vectorcall: max_version [+ dl_device] [+ copy] */
+static PyObject *kw_v, *kw_vd, *kw_vc, *kw_vdc;
+static PyObject *max_version_arg; /* (1, 3): the version minarray reads */
+static PyObject *cpu_device_arg;  /* (kDLCPU, 0) */
+
+#define SLOT(obj, off) (*(PyObject **)((char *)(obj) + (off)))
+
+/* Run `stmt` with no exception pending, then restore the one that was.
+ * Used wherever a producer's deleter may run on an error path (directly,
+ * through a buffer release, or through a capsule destructor): deleters and
+ * destructors may run Python code, which must neither see nor clear our
+ * exception (numpy#32697 is this bug). */
+#define KEEPING_ERROR(stmt)                   \
+  do {                                        \
+    PyObject *et_, *ev_, *tb_;                \
+    PyErr_Fetch(&et_, &ev_, &tb_);            \
+    stmt;                                     \
+    PyErr_Restore(et_, ev_, tb_);             \
+  } while (0)
+
+/* ---- small helpers ------------------------------------------------------ */
+
+static const char *device_label(int32_t type) {
+  switch (type) {
+    case kDLCPU: return "CPU";
+    case kDLCUDA: return "CUDA";
+    case kDLCUDAHost: return "CUDAHost";
+    case kDLOpenCL: return "OpenCL";
+    case kDLVulkan: return "Vulkan";
+    case kDLMetal: return "Metal";
+    case kDLVPI: return "VPI";
+    case kDLROCM: return "ROCM";
+    case kDLROCMHost: return "ROCMHost";
+    case kDLExtDev: return "ExtDev";
+    case kDLCUDAManaged: return "CUDAManaged";
+    case kDLOneAPI: return "OneAPI";
+    case kDLWebGPU: return "WebGPU";
+    case kDLHexagon: return "Hexagon";
+    case kDLMAIA: return "MAIA";
+    case kDLTrn: return "Trn";
+  }
+  return "unknown device type";
+}
+
+/* Memory the CPU can address directly: plain host memory, pinned host
+ * memory and CUDA managed (unified) memory. */
+static int cpu_accessible(int32_t type) {
+  return type == kDLCPU || type == kDLCUDAHost || type == kDLROCMHost || type == kDLCUDAManaged;
+}
+
+static PyObject *dims_tuple(const int64_t *v, int n) {
+  PyObject *t = PyTuple_New(n);
+  if (!t) return NULL;
+  for (int i = 0; i < n; i++) {
+    PyObject *x = PyLong_FromLongLong(v[i]);
+    if (!x) {
+      Py_DECREF(t);
+      return NULL;
+    }
+    PyTuple_SET_ITEM(t, i, x);
+  }
+  return t;
+}
+
+/* An NDArray over `a` (owned: freed on failure) with the given base. */
+static PyObject *make_ndarray(ma_array *a, PyObject *base) {
+  if (!nd_type) {
+    ma_array_free(a);
+    PyErr_SetString(PyExc_RuntimeError, "minarray.dlpack is not initialised");
+    return NULL;
+  }
+  int tid = ma_type_of(a->t.dtype);
+  PyObject *h = ma_handle_new(a); /* owns `a` from here on */
+  if (!h) return NULL;
+  PyObject *shape = dims_tuple(a->t.shape, a->t.ndim);
+  PyObject *strides = shape ? dims_tuple(a->t.strides, a->t.ndim) : NULL;
+  PyObject *obj = strides ? nd_type->tp_alloc(nd_type, 0) : NULL;
+  if (!obj) {
+    Py_XDECREF(strides);
+    Py_XDECREF(shape);
+    KEEPING_ERROR(Py_DECREF(h));
+    return NULL;
+  }
+  if (!base) base = Py_None;
+  Py_INCREF(dtype_objs[tid]);
+  Py_INCREF(base);
+  SLOT(obj, off_h) = h;
+  SLOT(obj, off_shape) = shape;
+  SLOT(obj, off_strides) = strides;
+  SLOT(obj, off_dtype) = dtype_objs[tid];
+  SLOT(obj, off_base) = base;
+  return obj;
+}
+
+/* A C-contiguous copy of `a` in a fresh owned buffer (device CPU). */
+static ma_array *copy_of(const ma_array *a) {
+  int err = 0;
+  ma_array *c = ma_array_empty(a->t.dtype, a->t.ndim, a->t.shape, 0, &err);
+  if (!c) {
+    if (err == 1)
+      PyErr_SetString(PyExc_ValueError, "cannot copy the array: its size overflows");
+    else
+      PyErr_NoMemory();
+    return NULL;
+  }
+  int rc;
+  Py_BEGIN_ALLOW_THREADS rc = ma_copyto(c, a);
+  Py_END_ALLOW_THREADS if (rc != 0) {
+    ma_array_free(c);
+    PyErr_NoMemory();
+    return NULL;
+  }
+  return c;
+}
+
+/* ======================================================================== */
+/* Export                                                                   */
+/* ======================================================================== */
+
+/* The deleters: drop the managed tensor's buffer reference and free the one
+ * block holding struct, shape and strides.  Releasing an owned buffer
+ * touches no Python object, so they need no GIL; a foreign buffer's release
+ * callback (pyapi.c, below) takes the GIL itself when it needs it. */
+static void export_deleter_versioned(DLManagedTensorVersioned *self) {
+  ma_buffer_release((ma_buffer *)self->manager_ctx);
+  free(self);
+}
+
+static void export_deleter_legacy(DLManagedTensor *self) {
+  ma_buffer_release((ma_buffer *)self->manager_ctx);
+  free(self);
+}
+
+/* The capsule destructor (spec: "the producer's destructor").  A used_*
+ * capsule belongs to its consumer: do nothing.  Otherwise the capsule was
+ * never consumed, so free the tensor, keeping any exception that is being
+ * raised while the capsule dies intact (numpy#32697 shows the bug). */
+static void capsule_destructor(PyObject *cap) {
+  const char *name = PyCapsule_GetName(cap);
+  int versioned;
+  if (name && strcmp(name, NAME_VERSIONED) == 0)
+    versioned = 1;
+  else if (name && strcmp(name, NAME_LEGACY) == 0)
+    versioned = 0;
+  else
+    return;
+  PyObject *et, *ev, *tb;
+  PyErr_Fetch(&et, &ev, &tb);
+  void *p = PyCapsule_GetPointer(cap, name);
+  if (!p) {
+    PyErr_WriteUnraisable(cap);
+  } else if (versioned) {
+    DLManagedTensorVersioned *m = (DLManagedTensorVersioned *)p;
+    if (m->deleter) m->deleter(m);
+  } else {
+    DLManagedTensor *m = (DLManagedTensor *)p;
+    if (m->deleter) m->deleter(m);
+  }
+  PyErr_Restore(et, ev, tb);
+}
+
+/* One allocation: the managed struct, then shape[ndim], then strides[ndim];
+ * NULL when out of memory (no error set: callers without the GIL use it).
+ * data points at element 0 and byte_offset is 0: older PyTorch, IREE and
+ * cuda.core ignored byte_offset (dlpack-notes, pitfall 4), and the header's
+ * 256-byte alignment rule is ignored by every major producer.  A size-0
+ * array keeps its (valid, non-NULL) pointer: some consumers reject NULL
+ * (cccl#11605) while none rejects a pointer. */
+static void *managed_new(const ma_array *a, int versioned, uint64_t flags) {
+  int nd = a->t.ndim;
+  size_t head = versioned ? sizeof(DLManagedTensorVersioned) : sizeof(DLManagedTensor);
+  char *block = (char *)malloc(head + 2 * (size_t)nd * sizeof(int64_t));
+  if (!block) return NULL;
+  int64_t *dims = (int64_t *)(block + head);
+  if (nd) {
+    memcpy(dims, a->t.shape, (size_t)nd * sizeof(int64_t));
+    memcpy(dims + nd, a->t.strides, (size_t)nd * sizeof(int64_t));
+  }
+  DLTensor t = a->t;
+  t.shape = dims;        /* for ndim 0 a valid pointer to no entries */
+  t.strides = dims + nd; /* always filled: mandatory since DLPack 1.2 */
+  t.byte_offset = 0;
+  ma_buffer_retain(a->buf);
+  if (versioned) {
+    DLManagedTensorVersioned *m = (DLManagedTensorVersioned *)block;
+    m->version.major = DLPACK_MAJOR_VERSION;
+    m->version.minor = DLPACK_MINOR_VERSION;
+    m->manager_ctx = a->buf;
+    m->deleter = export_deleter_versioned;
+    m->flags = flags;
+    m->dl_tensor = t;
+  } else {
+    DLManagedTensor *m = (DLManagedTensor *)block;
+    m->dl_tensor = t;
+    m->manager_ctx = a->buf;
+    m->deleter = export_deleter_legacy;
+  }
+  return block;
+}
+
+static PyObject *export_capsule(const ma_array *a, int versioned, uint64_t flags) {
+  void *m = managed_new(a, versioned, flags);
+  if (!m) return PyErr_NoMemory();
+  PyObject *cap = PyCapsule_New(m, versioned ? NAME_VERSIONED : NAME_LEGACY, capsule_destructor);
+  if (!cap) {
+    if (versioned)
+      KEEPING_ERROR(export_deleter_versioned((DLManagedTensorVersioned *)m));
+    else
+      KEEPING_ERROR(export_deleter_legacy((DLManagedTensor *)m));
+  }
+  return cap;
+}
+
+/* Reads a (int, int) tuple; -1 with TypeError otherwise. */
+static int int_pair(PyObject *o, const char *what, long *x, long *y) {
+  if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) != 2) {
+    PyErr_Format(PyExc_TypeError, "%s must be a tuple of two integers or None, got %R", what, o);
+    return -1;
+  }
+  for (int i = 0; i < 2; i++) {
+    long v = PyLong_AsLong(PyTuple_GET_ITEM(o, i));
+    if (v == -1 && PyErr_Occurred()) {
+      /* Name the argument: "Python int too large to convert to C long"
+       * alone does not say which one. */
+      int overflow = PyErr_ExceptionMatches(PyExc_OverflowError);
+      if (!overflow && !PyErr_ExceptionMatches(PyExc_TypeError)) return -1;
+      PyErr_Clear();
+      PyErr_Format(overflow ? PyExc_ValueError : PyExc_TypeError,
+                   overflow ? "%s entries are out of range, got %R" : "%s must be a tuple of two integers or None, got %R",
+                   what, o);
+      return -1;
+    }
+    *(i ? y : x) = v;
+  }
+  return 0;
+}
+
+/* export(h, stream, max_version, dl_device, copy) -> capsule
+ *
+ * The body of __dlpack__ (python_spec.rst and the Array API's
+ * array.__dlpack__):
+ *  - max_version None or major < 1: the legacy "dltensor" capsule; major
+ *    >= 1: "dltensor_versioned" carrying the version minarray implements;
+ *  - stream: on the CPU only None is valid (ValueError, as NumPy);
+ *  - dl_device: must name the array's own device (BufferError otherwise);
+ *  - copy: True always copies and sets IS_COPIED; False and None never
+ *    copy (a CPU array never needs one);
+ *  - read-only arrays: the versioned struct says so with READ_ONLY; the
+ *    legacy struct cannot, so that request raises BufferError. */
+MA_FASTCALL(py_export) {
+  (void)self;
+  MA_NARGS(5, "export");
+  ma_array *a = ma_handle_get(args[0]);
+  if (!a) return NULL;
+  PyObject *stream = args[1], *max_version = args[2], *dl_device = args[3], *copy = args[4];
+  DLDevice dev = a->t.device;
+  if (stream != Py_None && dev.device_type == kDLCPU)
+    return PyErr_Format(PyExc_ValueError,
+                        "stream must be None for an array on the CPU (got %R): there is no stream "
+                        "to synchronise with",
+                        stream);
+  int versioned = 0;
+  if (max_version != Py_None) {
+    long major, minor;
+    if (int_pair(max_version, "max_version", &major, &minor) < 0) return NULL;
+    versioned = major >= 1;
+  }
+  if (dl_device != Py_None) {
+    long type, id;
+    if (int_pair(dl_device, "dl_device", &type, &id) < 0) return NULL;
+    if (type != dev.device_type || id != dev.device_id)
+      return PyErr_Format(PyExc_BufferError,
+                          "cannot export to device (%ld, %ld): the array lives on %s:%d (%d, %d) "
+                          "and minarray does not copy between devices",
+                          type, id, device_label(dev.device_type), (int)dev.device_id,
+                          (int)dev.device_type, (int)dev.device_id);
+  }
+  int want_copy = 0;
+  if (copy != Py_None && (want_copy = PyObject_IsTrue(copy)) < 0) return NULL;
+  if (!a->buf) {
+    PyErr_SetString(PyExc_BufferError, "this array has no buffer to export");
+    return NULL;
+  }
+  if (want_copy) {
+    if (dev.device_type != kDLCPU)
+      return PyErr_Format(PyExc_BufferError,
+                          "copy=True: minarray cannot copy memory that lives on %s:%d",
+                          device_label(dev.device_type), (int)dev.device_id);
+    ma_array *c = copy_of(a);
+    if (!c) return NULL;
+    PyObject *cap = export_capsule(c, versioned, DLPACK_FLAG_BITMASK_IS_COPIED);
+    ma_array_free(c); /* the capsule holds its own buffer reference */
+    return cap;
+  }
+  uint64_t flags = 0;
+  if (a->flags & MA_READONLY) {
+    if (!versioned) {
+      PyErr_SetString(PyExc_BufferError,
+                      "cannot export a read-only array as a legacy DLPack capsule: the legacy "
+                      "struct has no read-only flag (pass max_version=(1, 0) or later, or "
+                      "copy=True)");
+      return NULL;
+    }
+    flags |= DLPACK_FLAG_BITMASK_READ_ONLY;
+  }
+  return export_capsule(a, versioned, flags);
+}
+
+/* ======================================================================== */
+/* Import                                                                   */
+/* ======================================================================== */
+
+/* Release callbacks of the foreign buffer over an imported tensor: call the
+ * producer's deleter, exactly once (ma_buffer guarantees once).  The spec
+ * requires producers' deleters to be callable without the GIL (NumPy's
+ * takes it itself), so none is taken here. */
+static void release_versioned(void *ctx) {
+  DLManagedTensorVersioned *m = (DLManagedTensorVersioned *)ctx;
+  if (m->deleter) m->deleter(m);
+}
+
+static void release_legacy(void *ctx) {
+  DLManagedTensor *m = (DLManagedTensor *)ctx;
+  if (m->deleter) m->deleter(m);
+}
+
+/* Required alignment of an element's address (complex: that of its parts). */
+static int64_t element_alignment(int tid) {
+  int64_t s = ma_type_size[tid];
+  return (tid == MA_COMPLEX64 || tid == MA_COMPLEX128) ? s / 2 : s;
+}
+
+/* The byte offsets, from the first element, of the lowest element and of the
+ * highest one that views of `t` can address: -1 if they overflow.  Sign by
+ * sign, not with |stride| (negating INT64_MIN would itself overflow); axes
+ * of length 0 have no element to reach. */
+static int strided_span(const DLTensor *t, int64_t item, int64_t *lo, int64_t *hi) {
+  *lo = *hi = 0;
+  for (int i = 0; i < t->ndim; i++) {
+    int64_t step;
+    if (t->shape[i] == 0) continue;
+    if (__builtin_mul_overflow(t->strides[i], t->shape[i] - 1, &step) ||
+        __builtin_add_overflow(step < 0 ? *lo : *hi, step, step < 0 ? lo : hi))
+      return -1;
+  }
+  return __builtin_mul_overflow(*lo, item, lo) || __builtin_mul_overflow(*hi, item, hi) ? -1 : 0;
+}
+
+/* Whether every byte from first + lo to the end of the element at first + hi
+ * has an address: the span may not wrap around the address space (the
+ * kernels' pointer arithmetic would be undefined). */
+static int span_fits(uintptr_t first, int64_t lo, int64_t hi, int64_t item) {
+  uintptr_t end;
+  return first >= (uintptr_t)0 - (uintptr_t)lo && !__builtin_add_overflow(first, (uintptr_t)hi + (uintptr_t)item, &end);
+}
+
+/* Where an empty tensor's element 0 is: data + byte_offset in integers (they
+ * may not add up as pointers), NULL when data is NULL. */
+static uintptr_t empty_first(const DLTensor *t) {
+  return t->data ? (uintptr_t)t->data + (uintptr_t)t->byte_offset : 0;
+}
+
+/* An empty tensor is never read, but views and loops still compute element
+ * addresses from its data pointer and strides, and those must not wrap the
+ * address space either.  1: its own strides are safe; 0: they are not (or
+ * NULL) but C-contiguous ones are; -1: not even those. */
+static int empty_layout(const DLTensor *t, int64_t item) {
+  uintptr_t first = empty_first(t);
+  int64_t lo, hi;
+  if (t->strides && strided_span(t, item, &lo, &hi) == 0 && span_fits(first, lo, hi, item)) return 1;
+  /* C-contiguous strides reach (product of the non-zero dims - 1) elements,
+   * which ma_nbytes bounded */
+  int64_t n = 1;
+  for (int i = 0; i < t->ndim; i++)
+    if (t->shape[i]) n *= t->shape[i];
+  return span_fits(first, 0, (n - 1) * item, item) ? 0 : -1;
+}
+
+/* Validate every field minarray will read, before anything is taken over.
+ * On failure: BufferError naming the field, and nothing touched.  On
+ * success *nbytes is size * itemsize. */
+static int check_tensor(const DLTensor *t, int any_device, size_t *nbytes) {
+  if (t->ndim < 0 || t->ndim > MA_MAXDIMS) {
+    PyErr_Format(PyExc_BufferError, "DLPack tensor has ndim=%d; minarray supports 0 to %d dimensions",
+                 (int)t->ndim, MA_MAXDIMS);
+    return -1;
+  }
+  int tid = ma_type_of(t->dtype);
+  if (tid < 0) {
+    if (t->dtype.lanes != 1)
+      PyErr_Format(PyExc_BufferError,
+                   "DLPack dtype (code %d, bits %d, lanes %d) is a vector type; minarray needs lanes=1",
+                   (int)t->dtype.code, (int)t->dtype.bits, (int)t->dtype.lanes);
+    else
+      PyErr_Format(PyExc_BufferError,
+                   "DLPack dtype (code %d, bits %d) has no minarray equivalent (supported: bool, "
+                   "int8-64, uint8-64, float16, bfloat16, float32, float64, complex64, complex128)",
+                   (int)t->dtype.code, (int)t->dtype.bits);
+    return -1;
+  }
+  if (!any_device && !cpu_accessible(t->device.device_type)) {
+    PyErr_Format(PyExc_BufferError,
+                 "the DLPack tensor lives on %s:%d (device type %d); minarray arrays live on the "
+                 "CPU: pass device='cpu' to ask the producer for a copy",
+                 device_label(t->device.device_type), (int)t->device.device_id,
+                 (int)t->device.device_type);
+    return -1;
+  }
+  if (t->ndim > 0 && !t->shape) {
+    PyErr_Format(PyExc_BufferError, "DLPack tensor has ndim=%d but a NULL shape", (int)t->ndim);
+    return -1;
+  }
+  for (int i = 0; i < t->ndim; i++)
+    if (t->shape[i] < 0) {
+      PyErr_Format(PyExc_BufferError, "DLPack tensor has a negative dimension (shape[%d] = %lld)", i,
+                   (long long)t->shape[i]);
+      return -1;
+    }
+  int64_t item = ma_type_size[tid];
+  if (ma_nbytes(t->ndim, t->shape, (size_t)item, nbytes) != 0) {
+    PyErr_SetString(PyExc_BufferError, "DLPack tensor is too large: its size in bytes overflows");
+    return -1;
+  }
+  if (*nbytes == 0) {
+    /* nothing is read: data and strides need not point at memory */
+    if (empty_layout(t, item) >= 0) return 0;
+    PyErr_Format(PyExc_BufferError,
+                 "empty DLPack tensor data (%p + byte_offset %llu) is so close to the end of the "
+                 "address space that its element offsets would wrap around it",
+                 t->data, (unsigned long long)t->byte_offset);
+    return -1;
+  }
+  /* strides NULL means C-contiguous: within nbytes, already checked */
+  int64_t lo = 0, hi = (int64_t)*nbytes - item;
+  if (t->strides && strided_span(t, item, &lo, &hi) < 0) {
+    PyErr_SetString(PyExc_BufferError, "DLPack tensor strides overflow the address space");
+    return -1;
+  }
+  if (!t->data) {
+    PyErr_SetString(PyExc_BufferError, "DLPack tensor has a NULL data pointer but is not empty");
+    return -1;
+  }
+  if (t->byte_offset > (uint64_t)INT64_MAX) {
+    PyErr_SetString(PyExc_BufferError, "DLPack tensor byte_offset is out of range");
+    return -1;
+  }
+  uintptr_t first;
+  if (__builtin_add_overflow((uintptr_t)t->data, (uintptr_t)t->byte_offset, &first) ||
+      !span_fits(first, lo, hi, item)) {
+    PyErr_Format(PyExc_BufferError,
+                 "DLPack tensor data (%p + byte_offset %llu) with its shape and strides reaches "
+                 "beyond the address space",
+                 t->data, (unsigned long long)t->byte_offset);
+    return -1;
+  }
+  if (first % (uintptr_t)element_alignment(tid)) {
+    PyErr_Format(PyExc_BufferError,
+                 "DLPack tensor data (%p + byte_offset %llu) is not aligned to its %lld-byte elements",
+                 t->data, (unsigned long long)t->byte_offset, (long long)item);
+    return -1;
+  }
+  return 0;
+}
+
+/* Take over a validated tensor: a foreign buffer whose release calls
+ * `release(ctx)`, and a view honouring byte_offset.  Always consumes the
+ * tensor: on failure the deleter has run and MemoryError is set. */
+static ma_array *adopt(const DLTensor *t, size_t nbytes, ma_release_fn release, void *ctx,
+                       uint32_t flags) {
+  /* For an empty tensor the sum is done in integers (empty_first) */
+  char *data = nbytes ? (char *)t->data + t->byte_offset : (char *)empty_first(t);
+  ma_buffer *b = ma_buffer_foreign(data, nbytes, release, ctx);
+  if (!b) {
+    release(ctx);
+    PyErr_NoMemory();
+    return NULL;
+  }
+  /* An empty tensor keeps its strides when the element offsets views
+   * compute from them stay inside the address space, else it takes
+   * C-contiguous ones (check_tensor made sure those do). */
+  const int64_t *strides = t->strides;
+  if (nbytes == 0 && empty_layout(t, ma_type_size[ma_type_of(t->dtype)]) == 0) strides = NULL;
+  ma_array *a = ma_array_new(b, data, t->dtype, t->ndim, t->shape, strides, flags);
+  ma_buffer_release(b); /* the view holds the only reference, or none: then release ran */
+  if (!a) {
+    PyErr_NoMemory(); /* set after the release, which may have run the deleter */
+    return NULL;
+  }
+  a->t.device = t->device;
+  return a;
+}
+
+/* Consume a DLPack capsule: choose the struct by the capsule's name, check
+ * the version and every field, and only then rename it to used_* (a
+ * rejected capsule stays its producer's to free).  *copied: IS_COPIED. */
+static ma_array *consume_capsule(PyObject *cap, int any_device, int legacy_readonly, int *copied) {
+  const char *name = PyCapsule_GetName(cap);
+  if (!name && PyErr_Occurred()) return NULL;
+  int versioned;
+  if (name && strcmp(name, NAME_VERSIONED) == 0) {
+    versioned = 1;
+  } else if (name && strcmp(name, NAME_LEGACY) == 0) {
+    versioned = 0;
+  } else if (name && (strcmp(name, NAME_USED_VERSIONED) == 0 || strcmp(name, NAME_USED_LEGACY) == 0)) {
+    PyErr_SetString(PyExc_BufferError,
+                    "this DLPack capsule was already consumed (its name is used_*): a capsule can "
+                    "be imported only once; call __dlpack__() again for a new one");
+    return NULL;
+  } else {
+    PyErr_Format(PyExc_BufferError,
+                 "not a DLPack capsule: its name is %s%s%s; expected 'dltensor_versioned' or 'dltensor'",
+                 name ? "'" : "", name ? name : "NULL", name ? "'" : "");
+    return NULL;
+  }
+  void *p = PyCapsule_GetPointer(cap, name);
+  if (!p) return NULL;
+  const DLTensor *t;
+  uint32_t flags = 0;
+  *copied = 0;
+  if (versioned) {
+    DLManagedTensorVersioned *m = (DLManagedTensorVersioned *)p;
+    /* The version and flags fields are frozen across 1.x; a different major
+     * version may lay out everything after them differently. */
+    if (m->version.major != DLPACK_MAJOR_VERSION) {
+      PyErr_Format(PyExc_BufferError,
+                   "the producer exported DLPack %u.%u; minarray reads major version %d",
+                   (unsigned)m->version.major, (unsigned)m->version.minor, DLPACK_MAJOR_VERSION);
+      return NULL;
+    }
+    t = &m->dl_tensor;
+    if (m->flags & DLPACK_FLAG_BITMASK_READ_ONLY) flags |= MA_READONLY;
+    *copied = (m->flags & DLPACK_FLAG_BITMASK_IS_COPIED) != 0;
+  } else {
+    t = &((DLManagedTensor *)p)->dl_tensor;
+    /* The legacy struct cannot say whether the memory may be written, so
+     * (as NumPy >= 2.2.5) an import of one is read-only. */
+    if (legacy_readonly) flags |= MA_READONLY;
+  }
+  size_t nbytes;
+  if (check_tensor(t, any_device, &nbytes) < 0) return NULL;
+  if (PyCapsule_SetName(cap, versioned ? NAME_USED_VERSIONED : NAME_USED_LEGACY) < 0) return NULL;
+  return adopt(t, nbytes, versioned ? release_versioned : release_legacy, p, flags);
+}
+
+/* The DLPack C exchange API of x's type (DLPack 1.3: the type attribute
+ * __dlpack_c_exchange_api__, a "dlpack_exchange_api" capsule), or NULL.
+ * _PyType_Lookup goes through CPython's per-type attribute cache, so this
+ * is the per-type cache the spec asks consumers to keep, and a miss raises
+ * no AttributeError. */
+static const DLPackExchangeAPI *exchange_api_of(PyTypeObject *tp) {
+  PyObject *cap = _PyType_Lookup(tp, str_exchange_api); /* borrowed */
+  if (!cap || !PyCapsule_CheckExact(cap)) return NULL;
+  const char *name = PyCapsule_GetName(cap);
+  if (!name || strcmp(name, NAME_EXCHANGE_API) != 0) {
+    PyErr_Clear();
+    return NULL;
+  }
+  const DLPackExchangeAPI *api = (const DLPackExchangeAPI *)PyCapsule_GetPointer(cap, name);
+  if (!api) {
+    PyErr_Clear();
+    return NULL;
+  }
+  if (api->header.version.major != DLPACK_MAJOR_VERSION || !api->managed_tensor_from_py_object_no_sync)
+    return NULL;
+  return api;
+}
+
+/* Import through the exchange API.  Returns the array, or NULL with an
+ * error set, or NULL with *fallback set when the capsule route must be
+ * taken instead:
+ *  - the call failed: __dlpack__ gives the producer's own, well-formed
+ *    error (PyTorch's C API raises raw C++ errors for e.g. sparse tensors)
+ *    or succeeds;
+ *  - the tensor is complex: PyTorch 2.13's C API exports a tensor with the
+ *    lazy-conjugation bit as if it were not conjugated (wrong values),
+ *    while its __dlpack__ refuses one; DLPack cannot describe such a view;
+ *  - the tensor is not on a CPU-accessible device and the caller asked for
+ *    the CPU: only __dlpack__ can ask the producer to copy. */
+static ma_array *import_via_api(const DLPackExchangeAPI *api, PyObject *x, int want_cpu, int any_device,
+                                int *copied, int *fallback) {
+  DLManagedTensorVersioned *m = NULL;
+  if (api->managed_tensor_from_py_object_no_sync((void *)x, &m) != 0 || !m) {
+    PyErr_Clear();
+    *fallback = 1;
+    return NULL;
+  }
+  if (m->version.major != DLPACK_MAJOR_VERSION) {
+    PyErr_Format(PyExc_BufferError, "the producer exported DLPack %u.%u; minarray reads major version %d",
+                 (unsigned)m->version.major, (unsigned)m->version.minor, DLPACK_MAJOR_VERSION);
+    if (m->deleter) KEEPING_ERROR(m->deleter(m));
+    return NULL;
+  }
+  if (m->dl_tensor.dtype.code == kDLComplex ||
+      (want_cpu && !cpu_accessible(m->dl_tensor.device.device_type))) {
+    if (m->deleter) m->deleter(m);
+    *fallback = 1;
+    return NULL;
+  }
+  size_t nbytes;
+  if (check_tensor(&m->dl_tensor, any_device, &nbytes) < 0) {
+    if (m->deleter) KEEPING_ERROR(m->deleter(m));
+    return NULL;
+  }
+  *copied = (m->flags & DLPACK_FLAG_BITMASK_IS_COPIED) != 0;
+  uint32_t flags = (m->flags & DLPACK_FLAG_BITMASK_READ_ONLY) ? MA_READONLY : 0;
+  return adopt(&m->dl_tensor, nbytes, release_versioned, m, flags);
+}
+
+/* x.__dlpack__(max_version=(1, 3)[, dl_device=(1, 0)][, copy=...]) through
+ * vectorcall with interned keyword names.  A producer that predates those
+ * keywords raises TypeError: retry with none (python_spec.rst), when the
+ * request still makes sense without them; *honoured reports whether the
+ * producer saw dl_device/copy. */
+static PyObject *call_dlpack(PyObject *x, int want_cpu, int copy, int *honoured) {
+  PyObject *stack[5];
+  PyObject **argv = stack + 1; /* stack[0] is scratch for PY_VECTORCALL_ARGUMENTS_OFFSET */
+  size_t n = 1;
+  argv[0] = x;
+  argv[n++] = max_version_arg;
+  if (want_cpu) argv[n++] = cpu_device_arg;
+  if (copy >= 0) argv[n++] = copy ? Py_True : Py_False;
+  PyObject *kw = want_cpu ? (copy >= 0 ? kw_vdc : kw_vd) : (copy >= 0 ? kw_vc : kw_v);
+  *honoured = 1;
+  PyObject *cap = PyObject_VectorcallMethod(str_dlpack, argv, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, kw);
+  if (cap) return cap;
+  if (PyErr_ExceptionMatches(PyExc_AttributeError) && !_PyType_Lookup(Py_TYPE(x), str_dlpack)) {
+    PyErr_Clear();
+    return PyErr_Format(PyExc_TypeError,
+                        "from_dlpack() needs an object with __dlpack__ (or a DLPack capsule); got %.200s",
+                        Py_TYPE(x)->tp_name);
+  }
+  if (!PyErr_ExceptionMatches(PyExc_TypeError)) return NULL;
+  /* An older producer (`__dlpack__(self, stream=None)`). */
+  PyObject *et, *ev, *tb;
+  PyErr_Fetch(&et, &ev, &tb);
+  if (want_cpu) {
+    /* It cannot be asked to move the data: fine only if it is on the CPU. */
+    PyObject *dev = PyObject_CallMethodNoArgs(x, str_dlpack_device);
+    long type = -1, id = 0;
+    if (!dev || int_pair(dev, "__dlpack_device__()", &type, &id) < 0) {
+      Py_XDECREF(dev);
+      Py_XDECREF(et);
+      Py_XDECREF(ev);
+      Py_XDECREF(tb);
+      return NULL;
+    }
+    Py_DECREF(dev);
+    if (!cpu_accessible((int32_t)type)) {
+      Py_XDECREF(et);
+      Py_XDECREF(ev);
+      Py_XDECREF(tb);
+      return PyErr_Format(PyExc_BufferError,
+                          "the producer lives on %s:%ld and its __dlpack__ does not accept "
+                          "dl_device, so it cannot be asked for a CPU copy",
+                          device_label((int32_t)type), id);
+    }
+  }
+  Py_XDECREF(et);
+  Py_XDECREF(ev);
+  Py_XDECREF(tb);
+  *honoured = 0;
+  return PyObject_VectorcallMethod(str_dlpack, argv, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+}
+
+/* The shared import: capsule or producer object -> ma_array.  copy is -1
+ * (None), 0 or 1.  *zero_copy tells whether the result shares x's memory. */
+static ma_array *import_any(PyObject *x, int want_cpu, int copy, int any_device, int legacy_readonly,
+                            int *zero_copy) {
+  int copied = 0, honoured = 1;
+  ma_array *a = NULL;
+  if (PyCapsule_CheckExact(x)) {
+    a = consume_capsule(x, any_device, legacy_readonly, &copied);
+  } else {
+    const DLPackExchangeAPI *api = exchange_api_of(Py_TYPE(x));
+    int fallback = 0;
+    if (api) {
+      a = import_via_api(api, x, want_cpu, any_device, &copied, &fallback);
+      if (!a && !fallback) return NULL;
+    }
+    if (!a) {
+      PyObject *cap = call_dlpack(x, want_cpu, copy, &honoured);
+      if (!cap) return NULL;
+      if (!PyCapsule_CheckExact(cap)) {
+        PyErr_Format(PyExc_TypeError, "%.200s.__dlpack__() returned %.200s, not a DLPack capsule",
+                     Py_TYPE(x)->tp_name, Py_TYPE(cap)->tp_name);
+        Py_DECREF(cap);
+        return NULL;
+      }
+      a = consume_capsule(cap, any_device, legacy_readonly, &copied);
+      /* used_*: its destructor does nothing; rejected: it frees the tensor */
+      if (a)
+        Py_DECREF(cap);
+      else
+        KEEPING_ERROR(Py_DECREF(cap));
+    }
+  }
+  if (!a) return NULL;
+  (void)honoured;
+  *zero_copy = !copied;
+  if (copy == 1 && !copied) {
+    /* The producer did not copy (it could not be asked, or ignored it). */
+    ma_array *c = copy_of(a);
+    KEEPING_ERROR(ma_array_free(a));
+    a = c;
+    *zero_copy = 0;
+  }
+  return a;
+}
+
+/* from_dlpack(x, want_cpu, copy) -> NDArray
+ *
+ * x: an object with __dlpack__ or a bare DLPack capsule; want_cpu: the
+ * caller passed device="cpu"; copy: None, True or False. */
+MA_FASTCALL(py_from_dlpack) {
+  (void)self;
+  MA_NARGS(3, "from_dlpack");
+  PyObject *x = args[0];
+  int want_cpu = PyObject_IsTrue(args[1]);
+  if (want_cpu < 0) return NULL;
+  int copy = -1;
+  if (args[2] != Py_None && (copy = PyObject_IsTrue(args[2])) < 0) return NULL;
+  int zero_copy = 0;
+  ma_array *a = import_any(x, want_cpu, copy, 0, 1, &zero_copy);
+  if (!a) return NULL;
+  /* Pinned or managed memory is CPU memory to minarray: the array reports
+   * (and re-exports as) CPU, like every NDArray. */
+  a->t.device.device_type = kDLCPU;
+  a->t.device.device_id = 0;
+  /* A shared result keeps its producer visible as .base; a private copy
+   * owns its data (base None), like a fresh array. */
+  return make_ndarray(a, zero_copy ? x : NULL);
+}
+
+/* import_handle(x) -> (handle, device_type, device_id, readonly)
+ *
+ * For asdlpack: take over x's DLPack export on whatever device it lives
+ * (the data is never touched, only re-exported), legacy capsules keeping
+ * their (unknown, hence writable) status. */
+MA_FASTCALL(py_import_handle) {
+  (void)self;
+  MA_NARGS(1, "import_handle");
+  int zero_copy = 0;
+  ma_array *a = import_any(args[0], 0, -1, 1, 0, &zero_copy);
+  if (!a) return NULL;
+  DLDevice d = a->t.device;
+  int ro = (a->flags & MA_READONLY) != 0;
+  PyObject *h = ma_handle_new(a);
+  if (!h) return NULL;
+  return Py_BuildValue("(Niii)", h, (int)d.device_type, (int)d.device_id, ro);
+}
+
+/* set_device(h, device_type, device_id): mark a handle's memory as living
+ * on another device (asdlpack of a __cuda_array_interface__ object).  Such
+ * handles are only ever re-exported, never given to a kernel. */
+MA_FASTCALL(py_set_device) {
+  (void)self;
+  MA_NARGS(3, "set_device");
+  ma_array *a = ma_handle_get(args[0]);
+  if (!a) return NULL;
+  long type = PyLong_AsLong(args[1]), id = PyLong_AsLong(args[2]);
+  if (PyErr_Occurred()) return NULL;
+  a->t.device.device_type = (DLDeviceType)type;
+  a->t.device.device_id = (int32_t)id;
+  Py_RETURN_NONE;
+}
+
+/* ======================================================================== */
+/* NumPy fast path                                                          */
+/* ======================================================================== */
+
+/* The leading fields of NumPy's array object (numpy/ndarraytypes.h,
+ * PyArrayObject_fields).  Every compiled NumPy extension reads them through
+ * macros such as PyArray_DATA, so NumPy keeps this prefix stable across
+ * 1.x and 2.x; reading it needs no NumPy headers at build time.  This is
+ * the same information __array_interface__ reports, without building a
+ * dict (about 1 us) per call. */
+typedef struct {
+  PyObject_HEAD
+  char *data;
+  int nd;
+  Py_ssize_t *dimensions;
+  Py_ssize_t *strides; /* bytes */
+  PyObject *base;
+  PyObject *descr;
+  int flags;
+} np_array_prefix;
+
+/* The leading fields of PyArray_Descr, common to NumPy 1.x and 2.x. */
+typedef struct {
+  PyObject_HEAD
+  PyTypeObject *typeobj;
+  char kind;
+  char type;
+  char byteorder;
+  char former_flags;
+  int type_num;
+} np_descr_prefix;
+
+#define NP_ARRAY_ALIGNED 0x0100
+#define NP_ARRAY_WRITEABLE 0x0400
+
+/* NPY_TYPES number -> ma_type, -1 for types minarray lacks. */
+static int np_type(int num) {
+  switch (num) {
+    case 0: return MA_BOOL;
+    case 1: return MA_INT8;
+    case 2: return MA_UINT8;
+    case 3: return MA_INT16;
+    case 4: return MA_UINT16;
+    case 5: return sizeof(int) == 4 ? MA_INT32 : -1;
+    case 6: return sizeof(int) == 4 ? MA_UINT32 : -1;
+    case 7: return sizeof(long) == 8 ? MA_INT64 : MA_INT32;    /* NPY_LONG */
+    case 8: return sizeof(long) == 8 ? MA_UINT64 : MA_UINT32;  /* NPY_ULONG */
+    case 9: return MA_INT64;
+    case 10: return MA_UINT64;
+    case 11: return MA_FLOAT32;
+    case 12: return MA_FLOAT64;
+    case 14: return MA_COMPLEX64;
+    case 15: return MA_COMPLEX128;
+    case 23: return MA_FLOAT16;
+  }
+  return -1;
+}
+
+static const DLDataType ma_dltypes[MA_NTYPES] = {
+    {kDLBool, 8, 1},    {kDLInt, 8, 1},    {kDLInt, 16, 1},      {kDLInt, 32, 1},
+    {kDLInt, 64, 1},    {kDLUInt, 8, 1},   {kDLUInt, 16, 1},     {kDLUInt, 32, 1},
+    {kDLUInt, 64, 1},   {kDLFloat, 16, 1}, {kDLBfloat, 16, 1},   {kDLFloat, 32, 1},
+    {kDLFloat, 64, 1},  {kDLComplex, 64, 1}, {kDLComplex, 128, 1}};
+
+/* from_numpy_fast(arr) -> NDArray, or None when arr is not a plain
+ * numpy.ndarray minarray can view as is (the caller then takes the
+ * __array_interface__ route, which explains what is wrong). */
+MA_FASTCALL(py_from_numpy_fast) {
+  (void)self;
+  MA_NARGS(1, "from_numpy_fast");
+  PyObject *obj = args[0];
+  if (!np_ndarray || Py_TYPE(obj) != np_ndarray) Py_RETURN_NONE;
+  np_array_prefix *arr = (np_array_prefix *)obj;
+  np_descr_prefix *d = (np_descr_prefix *)arr->descr;
+  int tid = np_type(d->type_num);
+  char native = PY_LITTLE_ENDIAN ? '<' : '>';
+  if (tid < 0 || arr->nd > MA_MAXDIMS || !(arr->flags & NP_ARRAY_ALIGNED) ||
+      !(d->byteorder == '=' || d->byteorder == '|' || d->byteorder == native))
+    Py_RETURN_NONE;
+  int nd = arr->nd;
+  int64_t item = ma_type_size[tid], shape[MA_MAXDIMS], strides[MA_MAXDIMS];
+  for (int i = 0; i < nd; i++) {
+    shape[i] = arr->dimensions[i];
+    if (arr->strides[i] % item) Py_RETURN_NONE;
+    strides[i] = arr->strides[i] / item;
+  }
+  size_t nbytes;
+  if (ma_nbytes(nd, shape, (size_t)item, &nbytes) != 0) Py_RETURN_NONE;
+  ma_buffer *b = ma_buffer_for_object(obj, arr->data, nbytes);
+  if (!b) return PyErr_NoMemory();
+  ma_array *a = ma_array_new(b, arr->data, ma_dltypes[tid], nd, shape, strides,
+                             (arr->flags & NP_ARRAY_WRITEABLE) ? 0 : MA_READONLY);
+  ma_buffer_release(b);
+  if (!a) return PyErr_NoMemory();
+  return make_ndarray(a, obj);
+}
+
+/* ======================================================================== */
+/* The C exchange API minarray publishes (DLPack 1.3)                       */
+/* ======================================================================== */
+
+/* NDArray.__dlpack_c_exchange_api__: the same export and import as above,
+ * callable from C without Python method calls or capsules (dlpack.h,
+ * "DLPackExchangeAPI").  Every function but the allocator is called with
+ * the GIL held; the allocator touches no Python object and reports errors
+ * through SetError. */
+
+static ma_array *api_array_of(void *py_obj) {
+  PyObject *obj = (PyObject *)py_obj;
+  if (!nd_type || !PyObject_TypeCheck(obj, nd_type)) {
+    PyErr_Format(PyExc_TypeError, "expected a minarray NDArray, got %.200s", Py_TYPE(obj)->tp_name);
+    return NULL;
+  }
+  PyObject *h = SLOT(obj, off_h);
+  return h ? ma_handle_get(h) : NULL;
+}
+
+static int api_from_py_object(void *py_obj, DLManagedTensorVersioned **out) {
+  ma_array *a = api_array_of(py_obj);
+  if (!a) return -1;
+  uint64_t flags = (a->flags & MA_READONLY) ? DLPACK_FLAG_BITMASK_READ_ONLY : 0;
+  DLManagedTensorVersioned *m = (DLManagedTensorVersioned *)managed_new(a, 1, flags);
+  if (!m) {
+    PyErr_NoMemory();
+    return -1;
+  }
+  *out = m;
+  return 0;
+}
+
+static int api_dltensor_from_py_object(void *py_obj, DLTensor *out) {
+  ma_array *a = api_array_of(py_obj);
+  if (!a) return -1;
+  *out = a->t; /* shape and strides point into the array's own metadata */
+  return 0;
+}
+
+static int api_to_py_object(DLManagedTensorVersioned *m, void **out) {
+  size_t nbytes;
+  if (m->version.major != DLPACK_MAJOR_VERSION) {
+    PyErr_Format(PyExc_BufferError, "DLPack %u.%u tensor; minarray reads major version %d",
+                 (unsigned)m->version.major, (unsigned)m->version.minor, DLPACK_MAJOR_VERSION);
+    if (m->deleter) KEEPING_ERROR(m->deleter(m));
+    return -1;
+  }
+  if (check_tensor(&m->dl_tensor, 0, &nbytes) < 0) {
+    if (m->deleter) KEEPING_ERROR(m->deleter(m)); /* ownership was passed to us */
+    return -1;
+  }
+  uint32_t flags = (m->flags & DLPACK_FLAG_BITMASK_READ_ONLY) ? MA_READONLY : 0;
+  ma_array *a = adopt(&m->dl_tensor, nbytes, release_versioned, m, flags);
+  if (!a) return -1;
+  a->t.device.device_type = kDLCPU;
+  a->t.device.device_id = 0;
+  PyObject *obj = make_ndarray(a, NULL);
+  if (!obj) return -1;
+  *out = obj;
+  return 0;
+}
+
+static int api_allocator(DLTensor *proto, DLManagedTensorVersioned **out, void *error_ctx,
+                         void (*set_error)(void *, const char *, const char *)) {
+  if (!cpu_accessible(proto->device.device_type)) {
+    set_error(error_ctx, "BufferError", "minarray allocates CPU memory only");
+    return -1;
+  }
+  if (proto->ndim < 0 || proto->ndim > MA_MAXDIMS || (proto->ndim && !proto->shape) ||
+      ma_type_of(proto->dtype) < 0) {
+    set_error(error_ctx, "BufferError", "minarray cannot allocate this shape or dtype");
+    return -1;
+  }
+  int err = 0;
+  ma_array *a = ma_array_empty(proto->dtype, proto->ndim, proto->shape, 0, &err);
+  if (!a) {
+    set_error(error_ctx, err == 1 ? "ValueError" : "MemoryError",
+              err == 1 ? "invalid or overflowing shape" : "out of memory");
+    return -1;
+  }
+  DLManagedTensorVersioned *m = (DLManagedTensorVersioned *)managed_new(a, 1, 0);
+  ma_array_free(a); /* the managed tensor holds its own buffer reference */
+  if (!m) {
+    set_error(error_ctx, "MemoryError", "out of memory");
+    return -1;
+  }
+  *out = m;
+  return 0;
+}
+
+static int api_current_work_stream(DLDeviceType type, int32_t id, void **out) {
+  (void)type;
+  (void)id;
+  *out = NULL; /* the CPU has no stream */
+  return 0;
+}
+
+static DLPackExchangeAPI exchange_api = {
+    {{DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION}, NULL},
+    api_allocator,
+    api_from_py_object,
+    api_to_py_object,
+    api_dltensor_from_py_object,
+    api_current_work_stream,
+};
+
+/* exchange_api() -> the "dlpack_exchange_api" capsule over the static table. */
+MA_FASTCALL(py_exchange_api) {
+  (void)self;
+  (void)args;
+  MA_NARGS(0, "exchange_api");
+  return PyCapsule_New(&exchange_api, NAME_EXCHANGE_API, NULL);
+}
+
+/* ======================================================================== */
+/* Inspection                                                               */
+/* ======================================================================== */
+
+/* capsule_peek(capsule) -> (name or None, address): what describe() reads,
+ * without consuming the capsule.  The address is 0 for a used_* capsule,
+ * whose struct may already be freed. */
+MA_FASTCALL(py_capsule_peek) {
+  (void)self;
+  MA_NARGS(1, "capsule_peek");
+  PyObject *cap = args[0];
+  if (!PyCapsule_CheckExact(cap))
+    return PyErr_Format(PyExc_TypeError, "expected a PyCapsule, got %.200s", Py_TYPE(cap)->tp_name);
+  const char *name = PyCapsule_GetName(cap);
+  if (!name && PyErr_Occurred()) return NULL;
+  void *p = NULL;
+  if (name && (strcmp(name, NAME_VERSIONED) == 0 || strcmp(name, NAME_LEGACY) == 0 ||
+               strcmp(name, NAME_EXCHANGE_API) == 0)) {
+    p = PyCapsule_GetPointer(cap, name);
+    if (!p) return NULL;
+  }
+  PyObject *n = name ? PyUnicode_FromString(name) : Py_NewRef(Py_None);
+  if (!n) return NULL;
+  return Py_BuildValue("(NN)", n, PyLong_FromVoidPtr(p));
+}
+
+/* ======================================================================== */
+/* Setup                                                                    */
+/* ======================================================================== */
+
+static int slot_offset(PyTypeObject *tp, const char *name, Py_ssize_t *off) {
+  PyObject *key = PyUnicode_InternFromString(name);
+  if (!key) return -1;
+  PyObject *d = _PyType_Lookup(tp, key);
+  Py_DECREF(key);
+  if (!d || !PyObject_TypeCheck(d, &PyMemberDescr_Type) ||
+      ((PyMemberDescrObject *)d)->d_member->type != T_OBJECT_EX) {
+    PyErr_Format(PyExc_TypeError, "%.200s has no __slots__ entry %s", tp->tp_name, name);
+    return -1;
+  }
+  *off = ((PyMemberDescrObject *)d)->d_member->offset;
+  return 0;
+}
+
+static PyObject *tuple_of_strings(int n, ...) {
+  va_list ap;
+  va_start(ap, n);
+  PyObject *t = PyTuple_New(n);
+  for (int i = 0; t && i < n; i++) {
+    PyObject *s = PyUnicode_InternFromString(va_arg(ap, const char *));
+    if (!s) {
+      Py_CLEAR(t);
+      break;
+    }
+    PyTuple_SET_ITEM(t, i, s);
+  }
+  va_end(ap);
+  return t;
+}
+
+/* setup(NDArray, dtypes) where dtypes lists the DType singletons in ma_type
+ * order, each checked against its DLPack code and bits. */
+MA_FASTCALL(py_setup) {
+  (void)self;
+  MA_NARGS(2, "setup");
+  if (!PyType_Check(args[0]) || !PyTuple_Check(args[1]) || PyTuple_GET_SIZE(args[1]) != MA_NTYPES) {
+    PyErr_SetString(PyExc_TypeError, "setup(NDArray, dtypes) expects a type and a tuple of all dtypes");
+    return NULL;
+  }
+  PyTypeObject *tp = (PyTypeObject *)args[0];
+  if (slot_offset(tp, "_h", &off_h) < 0 || slot_offset(tp, "_shape", &off_shape) < 0 ||
+      slot_offset(tp, "_strides", &off_strides) < 0 || slot_offset(tp, "_dtype", &off_dtype) < 0 ||
+      slot_offset(tp, "_base", &off_base) < 0)
+    return NULL;
+  for (int i = 0; i < MA_NTYPES; i++) {
+    PyObject *dt = PyTuple_GET_ITEM(args[1], i);
+    PyObject *code = PyObject_GetAttrString(dt, "code"), *bits = PyObject_GetAttrString(dt, "bits");
+    long c = code ? PyLong_AsLong(code) : -1, b = bits ? PyLong_AsLong(bits) : -1;
+    Py_XDECREF(code);
+    Py_XDECREF(bits);
+    if (PyErr_Occurred()) return NULL;
+    if (c != ma_dltypes[i].code || b != ma_dltypes[i].bits)
+      return PyErr_Format(PyExc_ValueError, "dtype %R is out of ma_type order (position %d)", dt, i);
+    Py_INCREF(dt);
+    Py_XSETREF(dtype_objs[i], dt);
+  }
+  Py_INCREF(tp);
+  Py_XSETREF(nd_type, tp);
+  if (!str_dlpack) {
+    str_dlpack = PyUnicode_InternFromString("__dlpack__");
+    str_dlpack_device = PyUnicode_InternFromString("__dlpack_device__");
+    str_exchange_api = PyUnicode_InternFromString("__dlpack_c_exchange_api__");
+    kw_v = tuple_of_strings(1, "max_version");
+    kw_vd = tuple_of_strings(2, "max_version", "dl_device");
+    kw_vc = tuple_of_strings(2, "max_version", "copy");
+    kw_vdc = tuple_of_strings(3, "max_version", "dl_device", "copy");
+    max_version_arg = Py_BuildValue("(ii)", DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION);
+    cpu_device_arg = Py_BuildValue("(ii)", kDLCPU, 0);
+    if (!str_dlpack || !str_dlpack_device || !str_exchange_api || !kw_v || !kw_vd || !kw_vc ||
+        !kw_vdc || !max_version_arg || !cpu_device_arg)
+      return NULL;
+  }
+  Py_RETURN_NONE;
+}
+
+/* set_numpy(numpy.ndarray): enables the from_numpy fast path. */
+MA_FASTCALL(py_set_numpy) {
+  (void)self;
+  MA_NARGS(1, "set_numpy");
+  if (!PyType_Check(args[0])) {
+    PyErr_SetString(PyExc_TypeError, "set_numpy expects numpy.ndarray");
+    return NULL;
+  }
+  if (((PyTypeObject *)args[0])->tp_basicsize < (Py_ssize_t)sizeof(np_array_prefix)) {
+    PyErr_SetString(PyExc_TypeError, "numpy.ndarray is smaller than the array struct minarray reads");
+    return NULL;
+  }
+  Py_INCREF(args[0]);
+  Py_XSETREF(np_ndarray, (PyTypeObject *)args[0]);
+  Py_RETURN_NONE;
+}
+
+#define FC(name, fn, doc) {name, (PyCFunction)(void (*)(void))fn, METH_FASTCALL, doc}
+PyMethodDef ma_dlpack_methods[] = {
+    FC("dlpack_setup", py_setup, "dlpack_setup(NDArray, dtypes)"),
+    FC("dlpack_set_numpy", py_set_numpy, "dlpack_set_numpy(numpy.ndarray)"),
+    FC("dlpack_export", py_export, "dlpack_export(h, stream, max_version, dl_device, copy) -> capsule"),
+    FC("dlpack_import", py_from_dlpack, "dlpack_import(x, want_cpu, copy) -> NDArray"),
+    FC("dlpack_import_handle", py_import_handle,
+       "dlpack_import_handle(x) -> (handle, device_type, device_id, readonly)"),
+    FC("dlpack_set_device", py_set_device, "dlpack_set_device(h, device_type, device_id)"),
+    FC("dlpack_from_numpy", py_from_numpy_fast, "dlpack_from_numpy(arr) -> NDArray or None"),
+    FC("dlpack_exchange_api", py_exchange_api, "dlpack_exchange_api() -> capsule"),
+    FC("dlpack_capsule_peek", py_capsule_peek, "dlpack_capsule_peek(capsule) -> (name, address)"),
+    {NULL, NULL, 0, NULL}};

@@ -25,6 +25,8 @@ typedef struct {
   int nin;
   int nsigs;
   const ma_ew_sig *sigs;
+  int heavy; /* costs ~1 ns or more per element (exp, sin, pow...): worth
+                threads from fewer elements (see ew_parallel_min) */
 } ma_ew_op;
 
 extern const ma_ew_op ma_ew_ops[];

@@ -15,6 +15,11 @@ def convert(src: CType, dst: CType, x: str) -> str:
     if dst.kind == "c":
         return f"({dst.vtype})({x})"
     if dst.kind == "f":
+        if dst.name == "float16" and src.name in ("float64", "complex128"):
+            # Straight from double: going through float would round twice
+            # (NumPy rounds once).  bfloat16 does go through float, as
+            # ml_dtypes and PyTorch do.
+            return f"(ma_f16)creal({x})" if src.kind == "c" else f"(ma_f16)({x})"
         if src.kind == "c":
             return f"({dst.vtype})creal({x})"
         return f"({dst.vtype})({x})"

@@ -234,6 +234,12 @@ VECMATH = ["exp", "expm1", "log", "log1p", "log2", "log10", "sin", "cos", "tan",
            "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh"]
 
 
+# Operations costing about a nanosecond per element or more: the
+# iterator splits them over threads from fewer elements (measured on the
+# reference 2-core machine, docs/performance.md).
+HEAVY = set(VECMATH) | {"pow", "atan2", "hypot", "logaddexp"}
+
+
 def _template(op: Op, t: CType) -> str | None:
     tpl = op.t.get(t.kind)
     if tpl is None or t.name in op.skip:
@@ -276,9 +282,27 @@ def _loop(op: Op, t: CType, expr: str) -> str:
     if op.nin == 1:
         body_c = store(sub(expr, ld.format("s[i]")))
         body_s = store(sub(expr, ld.format(f"*(const {src} *)ps")))
-        vec = ""
+        vec = svec = ""
         if op.name in VECMATH and t.name in ("float32", "float64"):
-            vec = (f"    if (ma_vecmath_{t.name}(MA_VM_{op.name.upper()}, d, s, n)) return;\n")
+            vm = f"ma_vecmath_{t.name}"
+            fn = f"MA_VM_{op.name.upper()}"
+            vec = f"    if ({vm}({fn}, d, s, n)) return;\n"
+            # Strided data goes through a stack buffer to the same vector
+            # function, so an element's result does not depend on the
+            # layout it sits in (and x[::2] runs at vector speed too).
+            svec = f"""  {src} buf[256];
+  if ({vm}({fn}, NULL, NULL, 0)) {{  /* available? (n = 0 touches nothing) */
+    for (int64_t i = 0; i < n; i += 256) {{
+      int64_t m = n - i < 256 ? n - i : 256;
+      const char *ps = p[1] + i * st[1];
+      char *pd = p[0] + i * st[0];
+      for (int64_t k = 0; k < m; k++) buf[k] = *(const {src} *)(ps + k * st[1]);
+      {vm}({fn}, buf, buf, m);
+      for (int64_t k = 0; k < m; k++) *({o.ctype} *)(pd + k * st[0]) = buf[k];
+    }}
+    return;
+  }}
+"""
         return f"""
 {attr}static void {fname}(char **p, const int64_t *st, int64_t n, const void *aux) {{
   (void)aux;
@@ -289,7 +313,7 @@ def _loop(op: Op, t: CType, expr: str) -> str:
 {vec}    for (int64_t i = 0; i < n; i++) d[i] = {body_c};
     return;
   }}
-  char *pd = p[0];
+{svec}  char *pd = p[0];
   const char *ps = p[1];
   (void)ps;
   for (int64_t i = 0; i < n; i++, pd += st[0], ps += st[1])
@@ -423,7 +447,8 @@ def source() -> str:
         out.append(f"static const ma_ew_sig sigs_{name}[] = {{\n  " + ",\n  ".join(sigs) + "\n};")
     out.append("const ma_ew_op ma_ew_ops[] = {")
     for name, nin, sigs in entries:
-        out.append(f'  {{"{name}", {nin}, {len(sigs)}, sigs_{name}}},')
+        heavy = int(name in HEAVY)
+        out.append(f'  {{"{name}", {nin}, {len(sigs)}, sigs_{name}, {heavy}}},')
     out.append("};")
     out.append(f"const int ma_ew_nops = {len(entries)};")
     return "\n".join(out)

@@ -9,22 +9,24 @@
 #include "copy.h"
 #include "pyapi.h"
 
-/* The byte offset of block n, or -1 - axis when an index is out of range. */
-static int64_t block_offset(const ma_array *src, int k, ma_array *const *idx, int64_t n,
-                            int64_t *bad_value) {
-  int64_t off = 0, item = src->t.dtype.bits / 8;
+/* The byte offset of block n in *off (negative strides make it negative),
+ * 0; or -1 - axis when an index is out of range, the index in *bad_value. */
+static int block_offset(const ma_array *src, int k, ma_array *const *idx, int64_t n,
+                        int64_t *off, int64_t *bad_value) {
+  int64_t o = 0, item = src->t.dtype.bits / 8;
   for (int j = 0; j < k; j++) {
     const ma_array *ix = idx[j];
     int64_t v = *((const int64_t *)ix->t.data + (ix->t.ndim ? n * ix->t.strides[0] : 0));
     int64_t dim = src->t.shape[j];
-    if (v < 0) v += dim;
-    if (v < 0 || v >= dim) {
-      *bad_value = v < 0 ? v - dim : v;
+    if (v < -dim || v >= dim) {
+      *bad_value = v;
       return -1 - j;
     }
-    off += v * src->t.strides[j] * item;
+    if (v < 0) v += dim;
+    o += v * src->t.strides[j] * item;
   }
-  return off;
+  *off = o;
+  return 0;
 }
 
 /* A stack view of the trailing axes of `a` starting at axis `first`. */
@@ -44,8 +46,9 @@ static int64_t run_blocks(ma_array *src, ma_array *blocks, ma_array *const *idx,
   int64_t item = src->t.dtype.bits / 8;
   ma_array sv, bv;
   for (int64_t n = 0; n < n_blocks; n++) {
-    int64_t off = block_offset(src, k, idx, n, bad_value);
-    if (off < 0 && off >= -k) return off;
+    int64_t off;
+    int rc = block_offset(src, k, idx, n, &off, bad_value);
+    if (rc < 0) return rc;
     char *sp = (char *)src->t.data + off;
     char *bp = (char *)blocks->t.data + n * blocks->t.strides[0] * item;
     if (src->t.ndim == k) { /* one element per block */
@@ -90,8 +93,7 @@ MA_FASTCALL(py_take_blocks) {
   if (rc < 0) {
     int axis = (int)(-1 - rc);
     return PyErr_Format(PyExc_IndexError, "index %lld is out of bounds for axis %d with size %lld",
-                        (long long)(bad < 0 ? bad + src->t.shape[axis] : bad), axis,
-                        (long long)src->t.shape[axis]);
+                        (long long)bad, axis, (long long)src->t.shape[axis]);
   }
   Py_RETURN_NONE;
 }

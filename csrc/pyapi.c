@@ -1,5 +1,7 @@
 #include "pyapi.h"
 
+#include <pthread.h>
+
 #include "copy.h"
 #include "scalar.h"
 
@@ -38,6 +40,10 @@ int ma_parse_dims(PyObject *seq, int64_t *out, const char *what) {
   for (Py_ssize_t i = 0; i < n; i++) {
     long long v = PyLong_AsLongLong(items[i]);
     if (v == -1 && PyErr_Occurred()) {
+      if (PyErr_ExceptionMatches(PyExc_OverflowError)) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_ValueError, "%s entry %R does not fit in 64 bits", what, items[i]);
+      }
       Py_DECREF(fast);
       return -1;
     }
@@ -78,55 +84,67 @@ ma_buffer *ma_buffer_for_object(PyObject *owner, void *data, size_t nbytes) {
 
 /* ---- scalars ----------------------------------------------------------- */
 
-/* Write Python scalar `v` into one element of type `tid` at `dst`, with the
- * same conversion rules as the cast kernels.  Integers must fit the target
- * integer type (OverflowError otherwise, as NumPy 2). */
+static const char *const type_names[MA_NTYPES] = {
+    "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+    "float16", "bfloat16", "float32", "float64", "complex64", "complex128"};
+
+/* Range of each integer type, indexed by ma_type (bool unused). */
+static const int64_t int_lo[] = {0, INT8_MIN, INT16_MIN, INT32_MIN, INT64_MIN, 0, 0, 0, 0};
+static const uint64_t int_hi[] = {1, INT8_MAX, INT16_MAX, INT32_MAX, INT64_MAX,
+                                  UINT8_MAX, UINT16_MAX, UINT32_MAX, UINT64_MAX};
+
+static int is_integer_type(int tid) { return tid > MA_BOOL && tid <= MA_UINT64; }
+
+/* Write Python scalar `v` into one element of type `tid` at `dst`.  The
+ * rules are NumPy 2's for assigning a Python scalar to an array element:
+ *   - an integer must fit an integer target (OverflowError otherwise);
+ *   - a float going to an integer type is truncated toward zero and must
+ *     then fit (NaN: ValueError, infinity: OverflowError);
+ *   - a complex number cannot go to a real type (TypeError), only to bool;
+ *   - everything else converts like the cast kernels. */
 static int store_scalar(PyObject *v, int tid, char *dst) {
   union { uint8_t b; int64_t i; uint64_t u; double f; ma_c128 c; } tmp;
   int src;
-  int64_t zero[2] = {0, 0}; /* the cast loop reads a stride per operand */
+  int64_t zero[MA_MAXOPS] = {0}; /* strides of a one-element "loop" */
   char *ps[2];
   if (PyBool_Check(v)) {
     tmp.b = (uint8_t)(v == Py_True);
     src = MA_BOOL;
-  } else if (PyLong_Check(v) || (!PyFloat_Check(v) && !PyComplex_Check(v) &&
-                                 PyIndex_Check(v))) {
+  } else if (PyLong_Check(v) || (!PyFloat_Check(v) && !PyComplex_Check(v) && PyIndex_Check(v))) {
     PyObject *idx = PyNumber_Index(v);
     if (!idx) return -1;
     int overflow = 0;
     long long x = PyLong_AsLongLongAndOverflow(idx, &overflow);
+    if (x == -1 && PyErr_Occurred()) { Py_DECREF(idx); return -1; }
+    int fits64 = overflow == 0;
     if (overflow > 0) {
       unsigned long long ux = PyLong_AsUnsignedLongLong(idx);
       if (ux == (unsigned long long)-1 && PyErr_Occurred()) {
         PyErr_Clear();
-        overflow = 2;
       } else {
         tmp.u = ux;
         src = MA_UINT64;
+        fits64 = 1;
       }
     } else if (overflow == 0) {
       tmp.i = x;
       src = MA_INT64;
     }
-    if (overflow == 2 || overflow < 0) {
+    if (!fits64) {
       /* beyond 64 bits: only floating targets can hold it */
       if (tid < MA_FLOAT16) {
-        PyErr_Format(PyExc_OverflowError, "Python integer %R out of bounds for the array's integer type", idx);
+        PyErr_Format(PyExc_OverflowError, "Python integer %R out of bounds for %s", idx, type_names[tid]);
         Py_DECREF(idx);
         return -1;
       }
       tmp.f = PyLong_AsDouble(idx);
       if (tmp.f == -1.0 && PyErr_Occurred()) { Py_DECREF(idx); return -1; }
       src = MA_FLOAT64;
-    } else if (tid <= MA_UINT64 && tid != MA_BOOL) {
-      /* range check against the integer target */
-      static const int64_t lo[] = {0, INT8_MIN, INT16_MIN, INT32_MIN, INT64_MIN, 0, 0, 0, 0};
-      static const uint64_t hi[] = {1, INT8_MAX, INT16_MAX, INT32_MAX, INT64_MAX,
-                                    UINT8_MAX, UINT16_MAX, UINT32_MAX, UINT64_MAX};
-      int bad = src == MA_UINT64 ? tmp.u > hi[tid]
-                                 : (tmp.i < lo[tid] || (tmp.i > 0 && (uint64_t)tmp.i > hi[tid]));
+    } else if (is_integer_type(tid)) {
+      int bad = src == MA_UINT64 ? tmp.u > int_hi[tid]
+                                 : (tmp.i < int_lo[tid] || (tmp.i > 0 && (uint64_t)tmp.i > int_hi[tid]));
       if (bad) {
-        PyErr_Format(PyExc_OverflowError, "Python integer %R out of bounds for the array's integer type", idx);
+        PyErr_Format(PyExc_OverflowError, "Python integer %R out of bounds for %s", idx, type_names[tid]);
         Py_DECREF(idx);
         return -1;
       }
@@ -134,16 +152,49 @@ static int store_scalar(PyObject *v, int tid, char *dst) {
     Py_DECREF(idx);
   } else if (PyComplex_Check(v)) {
     Py_complex c = PyComplex_AsCComplex(v);
+    if (tid < MA_COMPLEX64 && tid != MA_BOOL) {
+      PyErr_Format(PyExc_TypeError, "cannot store the complex number %R in an array of %s", v, type_names[tid]);
+      return -1;
+    }
     tmp.c = CMPLX(c.real, c.imag);
     src = MA_COMPLEX128;
   } else {
     double f = PyFloat_AsDouble(v);
     if (f == -1.0 && PyErr_Occurred()) {
-      PyErr_Format(PyExc_TypeError, "expected a number, got %.100s", Py_TYPE(v)->tp_name);
+      PyErr_Clear();
+      PyErr_Format(PyExc_TypeError, "expected a number (bool, int, float or complex), got %.100s",
+                   Py_TYPE(v)->tp_name);
       return -1;
     }
-    tmp.f = f;
-    src = MA_FLOAT64;
+    if (is_integer_type(tid)) {
+      /* As int(f) followed by the integer rules above. */
+      if (isnan(f)) {
+        PyErr_Format(PyExc_ValueError, "cannot convert float NaN to integer (%s)", type_names[tid]);
+        return -1;
+      }
+      if (isinf(f)) {
+        PyErr_Format(PyExc_OverflowError, "cannot convert float infinity to integer (%s)", type_names[tid]);
+        return -1;
+      }
+      double t = trunc(f);
+      int bad;
+      if (t < 0) {
+        bad = t < -9223372036854775808.0 || (int64_t)t < int_lo[tid];
+        tmp.i = bad ? 0 : (int64_t)t;
+        src = MA_INT64;
+      } else {
+        bad = t >= 18446744073709551616.0 || (uint64_t)t > int_hi[tid];
+        tmp.u = bad ? 0 : (uint64_t)t;
+        src = MA_UINT64;
+      }
+      if (bad) {
+        PyErr_Format(PyExc_OverflowError, "Python float %R out of bounds for %s", v, type_names[tid]);
+        return -1;
+      }
+    } else {
+      tmp.f = f;
+      src = MA_FLOAT64;
+    }
   }
   ps[0] = dst;
   ps[1] = (char *)&tmp;
@@ -327,7 +378,7 @@ MA_FASTCALL(py_fill) {
     return NULL;
   }
   int tid = ma_type_of(d->t.dtype);
-  char one[16];
+  _Alignas(16) char one[16]; /* one element of any dtype, aligned for it */
   if (store_scalar(args[1], tid, one) < 0) return NULL;
   ma_array *s = ma_array_new(NULL, one, d->t.dtype, 0, NULL, NULL, 0);
   if (!s) return PyErr_NoMemory();
@@ -463,7 +514,7 @@ MA_FASTCALL(py_wrap_buffer) {
     strides[i] = s / item;
   }
   if (!view->strides && nd > 1) /* C-contiguous without explicit strides */
-    for (int i = nd - 1, s = 1; i >= 0; s *= (int)shape[i], i--) strides[i] = s;
+    for (int64_t i = nd - 1, s = 1; i >= 0; s *= shape[i] ? shape[i] : 1, i--) strides[i] = s;
   if (problem) {
     PyBuffer_Release(view);
     PyMem_RawFree(view);
@@ -488,6 +539,344 @@ MA_FASTCALL(py_wrap_buffer) {
     PyTuple_SET_ITEM(st, i, PyLong_FromLongLong(strides[i]));
   }
   return Py_BuildValue("(NNNO)", h, sh, st, readonly ? Py_True : Py_False);
+}
+
+/* ---- nested sequences ---------------------------------------------------- */
+
+/* What a walk over nested lists/tuples found: the shape, and the kinds of
+ * the Python scalars at the leaves. */
+typedef struct {
+  int ndim;  /* depth of the leaves; -1 until the first leaf or empty list */
+  int known; /* how many leading entries of shape are fixed */
+  int64_t shape[MA_MAXDIMS];
+  int kind;  /* 0 bool, 1 int, 2 float, 3 complex */
+  int small_int, big_int, huge_int; /* ints in int64 / in (INT64_MAX, UINT64_MAX] / beyond */
+  int other; /* met a leaf that is not a Python bool/int/float/complex */
+} nest_info;
+
+static int ragged(void) {
+  PyErr_SetString(PyExc_ValueError,
+                  "the nested sequence is ragged: its sub-sequences differ in length or depth, so it "
+                  "has no array shape");
+  return -1;
+}
+
+static int discover(PyObject *o, int depth, nest_info *ni) {
+  if (PyList_Check(o) || PyTuple_Check(o)) {
+    Py_ssize_t n = PyList_Check(o) ? PyList_GET_SIZE(o) : PyTuple_GET_SIZE(o);
+    if (ni->ndim >= 0 && depth >= ni->ndim) return ragged();
+    if (depth >= MA_MAXDIMS) {
+      PyErr_Format(PyExc_ValueError, "the nested sequence is deeper than %d levels", MA_MAXDIMS);
+      return -1;
+    }
+    if (depth < ni->known) {
+      if (ni->shape[depth] != n) return ragged();
+    } else {
+      ni->shape[depth] = n;
+      ni->known = depth + 1;
+    }
+    if (n == 0) {
+      if (ni->ndim >= 0 && ni->ndim != depth + 1) return ragged();
+      ni->ndim = depth + 1;
+      return 0;
+    }
+    if (Py_EnterRecursiveCall(" while converting a nested sequence")) return -1;
+    int rc = 0;
+    for (Py_ssize_t i = 0; i < n && rc == 0 && !ni->other; i++) {
+      /* the list cannot change here: only C code runs during the walk */
+      PyObject *item = PyList_Check(o) ? PyList_GET_ITEM(o, i) : PyTuple_GET_ITEM(o, i);
+      rc = discover(item, depth + 1, ni);
+    }
+    Py_LeaveRecursiveCall();
+    return rc;
+  }
+  if (ni->ndim >= 0 && ni->ndim != depth) return ragged();
+  ni->ndim = depth;
+  if (PyBool_Check(o)) return 0;
+  if (PyLong_Check(o)) {
+    if (ni->kind < 1) ni->kind = 1;
+    int overflow = 0;
+    long long x = PyLong_AsLongLongAndOverflow(o, &overflow);
+    if (x == -1 && PyErr_Occurred()) return -1;
+    if (overflow == 0) {
+      ni->small_int = 1;
+    } else if (overflow > 0) {
+      unsigned long long ux = PyLong_AsUnsignedLongLong(o);
+      if (ux == (unsigned long long)-1 && PyErr_Occurred()) {
+        PyErr_Clear();
+        ni->huge_int = 1;
+      } else {
+        ni->big_int = 1;
+      }
+    } else {
+      ni->huge_int = 1;
+    }
+    return 0;
+  }
+  if (PyFloat_Check(o)) {
+    if (ni->kind < 2) ni->kind = 2;
+    return 0;
+  }
+  if (PyComplex_Check(o)) {
+    ni->kind = 3;
+    return 0;
+  }
+  ni->other = 1;
+  return 0;
+}
+
+/* nested_info(seq) -> (shape, kind, small_int, big_int, huge_int), or None
+ * when a leaf is not a Python scalar (NumPy scalars, arrays...: the caller
+ * converts those itself).  kind: 0 bool, 1 int, 2 float, 3 complex.
+ * ValueError when the sequence is ragged. */
+MA_FASTCALL(py_nested_info) {
+  (void)self;
+  MA_NARGS(1, "nested_info");
+  nest_info ni;
+  memset(&ni, 0, sizeof(ni));
+  ni.ndim = -1;
+  if (discover(args[0], 0, &ni) < 0) return NULL;
+  if (ni.other) Py_RETURN_NONE;
+  PyObject *shape = PyTuple_New(ni.ndim);
+  if (!shape) return NULL;
+  for (int i = 0; i < ni.ndim; i++) PyTuple_SET_ITEM(shape, i, PyLong_FromLongLong(ni.shape[i]));
+  return Py_BuildValue("(Niiii)", shape, ni.kind, ni.small_int, ni.big_int, ni.huge_int);
+}
+
+static int fill_nested(PyObject *o, int depth, const ma_array *a, int tid, char **p) {
+  if (depth == a->t.ndim) {
+    if (store_scalar(o, tid, *p) < 0) return -1;
+    *p += ma_type_size[tid];
+    return 0;
+  }
+  if (!(PyList_Check(o) || PyTuple_Check(o)) ||
+      (PyList_Check(o) ? PyList_GET_SIZE(o) : PyTuple_GET_SIZE(o)) != a->t.shape[depth]) {
+    PyErr_SetString(PyExc_RuntimeError, "the nested sequence changed while it was converted");
+    return -1;
+  }
+  for (int64_t i = 0; i < a->t.shape[depth]; i++) {
+    PyObject *item = PyList_Check(o) ? PyList_GET_ITEM(o, i) : PyTuple_GET_ITEM(o, i);
+    if (fill_nested(item, depth + 1, a, tid, p) < 0) return -1;
+  }
+  return 0;
+}
+
+/* from_nested(seq, shape, code, bits) -> handle of a new C-contiguous array
+ * holding the leaves of `seq` (which nested_info accepted). */
+MA_FASTCALL(py_from_nested) {
+  (void)self;
+  MA_NARGS(4, "from_nested");
+  int64_t shape[MA_MAXDIMS];
+  DLDataType dt;
+  int nd = ma_parse_dims(args[1], shape, "shape");
+  if (nd < 0 || ma_parse_dtype(args[2], args[3], &dt) < 0) return NULL;
+  int err = 0;
+  ma_array *a = ma_array_empty(dt, nd, shape, 0, &err);
+  if (!a) return err == 1 ? PyErr_Format(PyExc_ValueError, "shape %R is too large", args[1]) : PyErr_NoMemory();
+  char *p = (char *)a->t.data;
+  if (fill_nested(args[0], 0, a, ma_type_of(dt), &p) < 0) {
+    ma_array_free(a);
+    return NULL;
+  }
+  return ma_handle_new(a);
+}
+
+/* ---- arange, linspace, tril/triu --------------------------------------------- */
+
+/* arange_fill(h, first, second): NumPy's algorithm.  Elements 0 and 1 are
+ * assigned `first` and `second` (= start + step) like any scalar, then
+ * element i = e0 + i * (e1 - e0), computed in the dtype's own arithmetic
+ * (integers wrap, float16/bfloat16 in float), so results match NumPy's
+ * arange bit for bit.  `h` is 1-d and contiguous. */
+MA_FASTCALL(py_arange_fill) {
+  (void)self;
+  MA_NARGS(3, "arange_fill");
+  ma_array *a = ma_handle_get(args[0]);
+  if (!a) return NULL;
+  int tid = ma_type_of(a->t.dtype);
+  int64_t n = a->t.ndim ? a->t.shape[0] : 1;
+  char *d = (char *)a->t.data;
+  if (n >= 1 && store_scalar(args[1], tid, d) < 0) return NULL;
+  if (n >= 2 && store_scalar(args[2], tid, d + ma_type_size[tid]) < 0) return NULL;
+  if (n <= 2) Py_RETURN_NONE;
+  if (tid == MA_BOOL) {
+    PyErr_SetString(PyExc_ValueError, "arange of more than 2 elements is not defined for bool");
+    return NULL;
+  }
+  Py_BEGIN_ALLOW_THREADS
+#define MA_FILL_INT(T)                                          \
+  {                                                             \
+    T *o = (T *)d;                                              \
+    uint64_t s = (uint64_t)o[0], delta = (uint64_t)o[1] - s;    \
+    for (int64_t i = 2; i < n; i++) o[i] = (T)(s + (uint64_t)i * delta); \
+  }
+#define MA_FILL_REAL(T, V, LOAD, STORE)                         \
+  {                                                             \
+    T *o = (T *)d;                                              \
+    V s = LOAD(o[0]), delta = LOAD(o[1]) - s;                   \
+    for (int64_t i = 2; i < n; i++) o[i] = STORE(s + (V)i * delta); \
+  }
+#define MA_ID(x) (x)
+  switch (tid) {
+    case MA_INT8: MA_FILL_INT(int8_t) break;
+    case MA_INT16: MA_FILL_INT(int16_t) break;
+    case MA_INT32: MA_FILL_INT(int32_t) break;
+    case MA_INT64: MA_FILL_INT(int64_t) break;
+    case MA_UINT8: MA_FILL_INT(uint8_t) break;
+    case MA_UINT16: MA_FILL_INT(uint16_t) break;
+    case MA_UINT32: MA_FILL_INT(uint32_t) break;
+    case MA_UINT64: MA_FILL_INT(uint64_t) break;
+    case MA_FLOAT16: MA_FILL_REAL(ma_f16, float, (float), (ma_f16)) break;
+    case MA_BFLOAT16: MA_FILL_REAL(ma_bf16, float, ma_bf16_load, ma_bf16_store) break;
+    case MA_FLOAT32: MA_FILL_REAL(float, float, MA_ID, MA_ID) break;
+    case MA_FLOAT64: MA_FILL_REAL(double, double, MA_ID, MA_ID) break;
+    case MA_COMPLEX64: {
+      float *o = (float *)d;
+      float sr = o[0], si = o[1], dr = o[2] - sr, di = o[3] - si;
+      for (int64_t i = 2; i < n; i++) { o[2 * i] = sr + (float)i * dr; o[2 * i + 1] = si + (float)i * di; }
+      break;
+    }
+    case MA_COMPLEX128: {
+      double *o = (double *)d;
+      double sr = o[0], si = o[1], dr = o[2] - sr, di = o[3] - si;
+      for (int64_t i = 2; i < n; i++) { o[2 * i] = sr + (double)i * dr; o[2 * i + 1] = si + (double)i * di; }
+      break;
+    }
+  }
+#undef MA_FILL_INT
+#undef MA_FILL_REAL
+#undef MA_ID
+  Py_END_ALLOW_THREADS
+  Py_RETURN_NONE;
+}
+
+/* linspace_fill(h, start, stop, div, endpoint, floor): NumPy's linspace
+ * in float64 (complex128 when `h` is complex128): y[i] = i * step + start
+ * with step = (stop - start) / div, or (i / div) * delta + start when the
+ * step underflows to 0; the last element is `stop` exactly when
+ * `endpoint`; `floor` rounds down (NumPy does so for integer dtypes).  `h`
+ * is a contiguous 1-d float64 or complex128 array. */
+MA_FASTCALL(py_linspace_fill) {
+  (void)self;
+  MA_NARGS(6, "linspace_fill");
+  ma_array *a = ma_handle_get(args[0]);
+  if (!a) return NULL;
+  int tid = ma_type_of(a->t.dtype);
+  if (a->t.ndim != 1 || (tid != MA_FLOAT64 && tid != MA_COMPLEX128)) {
+    PyErr_SetString(PyExc_TypeError, "linspace_fill needs a 1-d float64 or complex128 array");
+    return NULL;
+  }
+  Py_complex start = PyComplex_AsCComplex(args[1]), stop = PyComplex_AsCComplex(args[2]);
+  if (PyErr_Occurred()) return NULL;
+  long long div = PyLong_AsLongLong(args[3]);
+  if (div == -1 && PyErr_Occurred()) return NULL;
+  int endpoint = PyObject_IsTrue(args[4]), do_floor = PyObject_IsTrue(args[5]);
+  int64_t n = a->t.shape[0];
+  int cplx = tid == MA_COMPLEX128;
+  double *o = (double *)a->t.data;
+  Py_BEGIN_ALLOW_THREADS
+  /* real and imaginary parts are independent: (i + 0j) * step only scales */
+  for (int part = 0; part < (cplx ? 2 : 1); part++) {
+    double s = part ? start.imag : start.real, e = part ? stop.imag : stop.real;
+    double delta = e - s;
+    double step = div > 0 ? delta / (double)div : NAN;
+    int stride = cplx ? 2 : 1;
+    for (int64_t i = 0; i < n; i++) {
+      double y;
+      if (div > 0 && step == 0) y = ((double)i / (double)div) * delta + s;
+      else if (div > 0) y = (double)i * step + s;
+      else y = (double)i * delta + s; /* num == 1: only i = 0 */
+      o[i * stride + part] = y;
+    }
+    if (endpoint && n > 1) o[(n - 1) * stride + part] = e;
+    if (do_floor)
+      for (int64_t i = 0; i < n; i++) o[i * stride + part] = floor(o[i * stride + part]);
+  }
+  Py_END_ALLOW_THREADS
+  Py_RETURN_NONE;
+}
+
+/* tri_zero(h, k, lower): zero the elements outside the triangle of every
+ * matrix in a C-contiguous array (last two axes): above diagonal k for
+ * tril (`lower`), below it for triu.  Zero bytes are zero in every dtype. */
+MA_FASTCALL(py_tri_zero) {
+  (void)self;
+  MA_NARGS(3, "tri_zero");
+  ma_array *a = ma_handle_get(args[0]);
+  if (!a) return NULL;
+  long long k = PyLong_AsLongLong(args[1]);
+  if (k == -1 && PyErr_Occurred()) return NULL;
+  int lower = PyObject_IsTrue(args[2]);
+  int nd = a->t.ndim;
+  if (nd < 2) {
+    PyErr_SetString(PyExc_ValueError, "tri_zero needs at least 2 dimensions");
+    return NULL;
+  }
+  int64_t rows = a->t.shape[nd - 2], cols = a->t.shape[nd - 1];
+  int64_t item = ma_type_size[ma_type_of(a->t.dtype)];
+  int64_t size = ma_array_size(a);
+  int64_t mats = rows && cols ? size / (rows * cols) : 0;
+  char *base = (char *)a->t.data;
+  Py_BEGIN_ALLOW_THREADS
+  for (int64_t m = 0; m < mats; m++) {
+    for (int64_t i = 0; i < rows; i++) {
+      char *row = base + (m * rows + i) * cols * item;
+      /* tril keeps j <= i + k; triu keeps j >= i + k */
+      int64_t lo, hi;
+      if (lower) { lo = i + k + 1; hi = cols; }
+      else { lo = 0; hi = i + k; }
+      if (lo < 0) lo = 0;
+      if (hi > cols) hi = cols;
+      if (lo < hi) memset(row + lo * item, 0, (size_t)((hi - lo) * item));
+    }
+  }
+  Py_END_ALLOW_THREADS
+  Py_RETURN_NONE;
+}
+
+/* ---- test hooks ---------------------------------------------------------- */
+
+typedef struct {
+  ma_buffer *buf;
+  int64_t iters;
+} stress_arg;
+
+static void *stress_worker(void *p) {
+  stress_arg *s = (stress_arg *)p;
+  for (int64_t i = 0; i < s->iters; i++) {
+    ma_buffer_retain(s->buf);
+    ma_buffer_retain(s->buf);
+    ma_buffer_release(s->buf);
+    ma_buffer_release(s->buf);
+  }
+  return NULL;
+}
+
+/* stress_refcount(h, threads, iters) -> the buffer's refcount afterwards.
+ * `threads` OS threads retain and release the array's buffer `iters` times
+ * each, without the GIL: with atomic counts the result is the count before. */
+MA_FASTCALL(py_stress_refcount) {
+  (void)self;
+  MA_NARGS(3, "stress_refcount");
+  ma_array *a = ma_handle_get(args[0]);
+  if (!a) return NULL;
+  long nt = PyLong_AsLong(args[1]);
+  long long iters = PyLong_AsLongLong(args[2]);
+  if (PyErr_Occurred()) return NULL;
+  if (nt < 1 || nt > 64) {
+    PyErr_SetString(PyExc_ValueError, "threads must be in 1..64");
+    return NULL;
+  }
+  pthread_t tids[64];
+  stress_arg arg = {a->buf, iters};
+  int started = 0;
+  Py_BEGIN_ALLOW_THREADS
+  for (; started < nt; started++)
+    if (pthread_create(&tids[started], NULL, stress_worker, &arg) != 0) break;
+  for (int i = 0; i < started; i++) pthread_join(tids[i], NULL);
+  Py_END_ALLOW_THREADS
+  if (started != nt) return PyErr_Format(PyExc_RuntimeError, "could only start %d threads", started);
+  return PyLong_FromLongLong(__atomic_load_n(&a->buf->refcount, __ATOMIC_SEQ_CST));
 }
 
 /* stats() -> (live_buffers, live_bytes, total_allocations, live_foreign,
@@ -519,6 +908,12 @@ PyMethodDef ma_core_methods[] = {
     FC("item", py_item, "item(h, offset) -> scalar"),
     FC("tolist", py_tolist, "tolist(h) -> list"),
     FC("stats", py_stats, "stats() -> tuple"),
+    FC("nested_info", py_nested_info, "nested_info(seq) -> (shape, kind, small, big, huge) | None"),
+    FC("from_nested", py_from_nested, "from_nested(seq, shape, code, bits) -> handle"),
+    FC("arange_fill", py_arange_fill, "arange_fill(h, first, second)"),
+    FC("linspace_fill", py_linspace_fill, "linspace_fill(h, start, stop, div, endpoint, floor)"),
+    FC("tri_zero", py_tri_zero, "tri_zero(h, k, lower)"),
+    FC("stress_refcount", py_stress_refcount, "stress_refcount(h, threads, iters) -> refcount"),
     {NULL, NULL, 0, NULL}};
 
 /* Called once by minarray._native through cffi (so without the GIL). */

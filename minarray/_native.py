@@ -9,7 +9,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from minarray import _core
+try:
+    import minarray._core as _core
+except ImportError as exc:  # pragma: no cover - depends on how it was installed
+    raise ImportError(
+        "minarray's C core (minarray._core) is not built here. In a source checkout run "
+        "`pip install -e .` (or `python csrc/build_ffi.py`); after a plain `pip install .`, "
+        "run Python from outside the checkout so the installed package is imported."
+    ) from exc
 
 ffi: Any = _core.ffi
 lib: Any = _core.lib

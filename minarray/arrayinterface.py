@@ -1,41 +1,72 @@
 """Zero-copy import through NumPy's array interface (version 3) and the
-buffer protocol: no capsule, no NumPy import needed."""
+buffer protocol: no capsule, no NumPy import needed.
+
+``from_numpy`` (minarray/dlpack.py) reads plain NumPy arrays in C and comes
+here for everything else, so the error messages for what minarray cannot
+view live here."""
 
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import Any, Final
 
 from minarray import dtypes as _dt
 from minarray._native import core
-from minarray.ndarray import NDArray
+from minarray.ndarray import NDArray, c_strides
 
-__all__ = ["from_array_interface", "from_buffer"]
+__all__ = ["from_array_interface", "from_buffer", "buffer_dtype"]
 
 _NATIVE = "<" if sys.byteorder == "little" else ">"
-# struct-module format characters of the buffer protocol
-_FORMATS = {
-    "?": _dt.bool, "b": _dt.int8, "B": _dt.uint8, "h": _dt.int16, "H": _dt.uint16,
-    "i": _dt.int32, "I": _dt.uint32, "l": _dt.int64, "L": _dt.uint64, "q": _dt.int64,
-    "Q": _dt.uint64, "e": _dt.float16, "f": _dt.float32, "d": _dt.float64,
-    "Zf": _dt.complex64, "Zd": _dt.complex128, "c": _dt.uint8,
+_NATIVE_PREFIXES: Final = ("", "@", "=", _NATIVE)
+
+# struct-module format characters of the buffer protocol, by kind; the size
+# comes from the buffer's itemsize (``l`` is 4 bytes on Windows, 8 elsewhere).
+_KIND_OF_FORMAT: Final = {
+    "?": "b", "b": "i", "h": "i", "i": "i", "l": "i", "q": "i", "n": "i",
+    "B": "u", "H": "u", "I": "u", "L": "u", "Q": "u", "N": "u", "c": "u",
+    "e": "f", "f": "f", "d": "f", "Zf": "c", "Zd": "c",
 }
+_BY_KIND_SIZE: Final = {(d.kind, d.itemsize): d for d in _dt.ALL if d is not _dt.bfloat16}
+# The formats plain bytes-like objects report, for the asdlpack fast path.
+BUFFER_FORMATS: Final = {"B": _dt.uint8, "b": _dt.int8, "c": _dt.uint8}
+
+
+def buffer_dtype(m: memoryview) -> _dt.DType:
+    """The dtype of a buffer export; TypeError for formats minarray lacks
+    (non-native byte order, structs, pointers, long double...)."""
+    fmt = m.format
+    prefix = fmt[0] if fmt and fmt[0] in "@=<>!" else ""
+    if prefix not in _NATIVE_PREFIXES:
+        raise TypeError(f"non-native byte order in buffer format {fmt!r} is not supported")
+    kind = _KIND_OF_FORMAT.get(fmt[len(prefix):])
+    found = _BY_KIND_SIZE.get((kind, m.itemsize)) if kind is not None else None
+    if found is None:
+        raise TypeError(f"unsupported buffer format {fmt!r} (itemsize {m.itemsize})")
+    return found
 
 
 def _dtype_of_typestr(typestr: str) -> _dt.DType:
     order, code = typestr[0], typestr[1:]
     if order not in ("|", "=", _NATIVE) and not (code.endswith("1") or code == "b1"):
-        raise TypeError(f"non-native byte order in typestr {typestr!r} is not supported")
+        raise TypeError(
+            f"non-native byte order in typestr {typestr!r} is not supported (from_numpy(..., copy=True) converts it)"
+        )
     found = _dt._BY_TYPESTR.get(code)
     if found is None:
-        raise TypeError(f"unsupported array-interface typestr {typestr!r}")
+        raise TypeError(f"unsupported array-interface typestr {typestr!r}: minarray has no such dtype")
     return found
+
+
+def _alignment(dtype: _dt.DType) -> int:
+    # complex numbers align like their parts
+    return dtype.itemsize // 2 if dtype.kind == "c" else dtype.itemsize
 
 
 def from_array_interface(obj: Any, iface: dict[str, Any] | None = None) -> NDArray:
     """Wrap ``obj``'s memory without copying.  Raises TypeError for dtypes
     minarray lacks and non-native byte order, BufferError when the strides
-    are not whole elements (element strides cannot describe them)."""
+    are not whole elements (element strides cannot describe them) or the
+    data is not aligned to its elements."""
     if iface is None:
         iface = obj.__array_interface__
     if iface.get("version", 3) != 3:
@@ -47,35 +78,52 @@ def from_array_interface(obj: Any, iface: dict[str, Any] | None = None) -> NDArr
         dtype = _dtype_of_typestr(typestr)
     if iface.get("mask") is not None:
         raise TypeError("masked arrays are not supported")
-    data = iface["data"]
-    if data is None or not isinstance(data, tuple):
-        raise TypeError("array interface without a (pointer, read-only) data tuple is not supported")
-    ptr, readonly = data
+    data = iface.get("data")
     shape = tuple(iface["shape"])
     offset = iface.get("offset", 0) or 0
     strides = iface.get("strides")
     n = dtype.itemsize
     if strides is not None:
         if any(s % n for s in strides):
-            raise BufferError(f"strides {tuple(strides)} are not multiples of the itemsize {n}")
+            raise BufferError(
+                f"strides {tuple(strides)} (bytes) are not multiples of the itemsize {n}: element strides "
+                f"cannot describe them (copy=True makes a contiguous copy)"
+            )
         el = tuple(s // n for s in strides)
     else:
         el = None
     if offset % n:
         raise BufferError(f"offset {offset} is not a multiple of the itemsize {n}")
-    h = core.wrap(obj, ptr + offset, shape, el, dtype.code, dtype.bits, bool(readonly))
-    from minarray.ndarray import c_strides
-
+    if data is None or not isinstance(data, tuple):
+        # Version 3 lets `data` be None (or a buffer object): the memory is
+        # then obj's (or that object's) buffer-protocol export.
+        holder = obj if data is None else data
+        h, _, _, readonly = core.wrap_buffer(holder, _dt.uint8.code, _dt.uint8.bits)
+        ptr, owner = int(core.data_ptr(h)), _Both(holder, h)
+    else:
+        ptr, readonly = data
+        owner = obj
+    ptr += offset
+    if ptr % _alignment(dtype):
+        raise BufferError(f"data pointer {ptr:#x} is not aligned to {dtype} elements (copy=True copies it)")
+    h = core.wrap(owner, ptr, shape, el, dtype.code, dtype.bits, bool(readonly))
     return NDArray._new(h, shape, el if el is not None else c_strides(shape), dtype, obj)
+
+
+class _Both:
+    """Keeps an object and the handle of its buffer export alive together."""
+
+    __slots__ = ("a", "b")
+
+    def __init__(self, a: Any, b: Any) -> None:
+        self.a = a
+        self.b = b
 
 
 def from_buffer(obj: Any) -> NDArray:
     """Wrap a buffer-protocol object (bytes, bytearray, memoryview,
     array.array, mmap) without copying."""
-    m = memoryview(obj)
-    fmt = m.format.lstrip("@=<")
-    dtype = _FORMATS.get(fmt)
-    if dtype is None or dtype.itemsize != m.itemsize:
-        raise TypeError(f"unsupported buffer format {m.format!r}")
-    h, shape, el, readonly = core.wrap_buffer(obj, dtype.code, dtype.bits)
+    with memoryview(obj) as m:
+        dtype = buffer_dtype(m)
+    h, shape, el, _readonly = core.wrap_buffer(obj, dtype.code, dtype.bits)
     return NDArray._new(h, shape, el, dtype, obj)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 import operator
-from collections.abc import Sequence
+import sys
 from typing import Any
 
 from minarray import dtypes as _dt
@@ -15,10 +15,10 @@ from minarray.ndarray import NDArray, c_strides
 __all__ = [
     "asarray", "empty", "empty_like", "zeros", "zeros_like", "ones", "ones_like",
     "full", "full_like", "arange", "linspace", "eye", "tril", "triu", "meshgrid",
-    "from_numpy",
 ]
 
 _SCALARS = (bool, int, float, complex)
+_NATIVE_ORDER = "<" if sys.byteorder == "little" else ">"
 
 
 def _shape(shape: Any) -> tuple[int, ...]:
@@ -44,16 +44,21 @@ def _device(device: Any) -> None:
 
 
 def empty(shape: Any, *, dtype: Any = None, device: Any = None) -> NDArray:
+    """A new array of ``shape`` whose contents are whatever the memory held (default dtype
+    float64)."""
     _device(device)
     return NDArray._empty(_shape(shape), _dt.as_dtype(dtype) if dtype is not None else _dt.float64)
 
 
 def zeros(shape: Any, *, dtype: Any = None, device: Any = None) -> NDArray:
+    """A new array of ``shape`` filled with zeros (default dtype float64)."""
     _device(device)
     return NDArray._empty(_shape(shape), _dt.as_dtype(dtype) if dtype is not None else _dt.float64, zero=True)
 
 
 def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None) -> NDArray:
+    """A new array of ``shape`` filled with ``fill_value``; without ``dtype`` the value decides
+    it (bool, int64, float64 or complex128)."""
     _device(device)
     if isinstance(fill_value, NDArray):
         fill_value = fill_value.item()
@@ -67,6 +72,7 @@ def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None) 
 
 
 def ones(shape: Any, *, dtype: Any = None, device: Any = None) -> NDArray:
+    """A new array of ``shape`` filled with ones (default dtype float64)."""
     return full(shape, 1, dtype=dtype if dtype is not None else _dt.float64, device=device)
 
 
@@ -75,18 +81,22 @@ def _like(x: NDArray, dtype: Any) -> _dt.DType:
 
 
 def empty_like(x: NDArray, /, *, dtype: Any = None, device: Any = None) -> NDArray:
+    """An uninitialised array with the shape (and, unless given, the dtype) of ``x``."""
     return empty(x.shape, dtype=_like(x, dtype), device=device)
 
 
 def zeros_like(x: NDArray, /, *, dtype: Any = None, device: Any = None) -> NDArray:
+    """Zeros with the shape (and, unless given, the dtype) of ``x``."""
     return zeros(x.shape, dtype=_like(x, dtype), device=device)
 
 
 def ones_like(x: NDArray, /, *, dtype: Any = None, device: Any = None) -> NDArray:
+    """Ones with the shape (and, unless given, the dtype) of ``x``."""
     return ones(x.shape, dtype=_like(x, dtype), device=device)
 
 
 def full_like(x: NDArray, /, fill_value: Any, *, dtype: Any = None, device: Any = None) -> NDArray:
+    """``fill_value`` in the shape (and, unless given, the dtype) of ``x``."""
     return full(x.shape, fill_value, dtype=_like(x, dtype), device=device)
 
 
@@ -102,45 +112,75 @@ def _scalar_dtype(v: Any) -> _dt.DType:
     raise TypeError(f"expected a Python scalar (bool, int, float, complex), got {type(v).__name__}")
 
 
+def _real_number(v: Any, what: str) -> int | float:
+    """``v`` as a Python int or float (NumPy scalars and 0-d arrays too)."""
+    if isinstance(v, bool) or (hasattr(v, "dtype") and getattr(v.dtype, "kind", "") == "b"):
+        raise TypeError(f"{what} must be an int or a float, not a bool")
+    if isinstance(v, (int, float)):
+        return v
+    try:
+        return operator.index(v)
+    except TypeError:
+        pass
+    if isinstance(v, complex) or not hasattr(v, "__float__"):
+        raise TypeError(f"{what} must be an int or a float, got {type(v).__name__}")
+    return float(v)
+
+
 def arange(start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None, device: Any = None) -> NDArray:
+    """Array API ``arange``: values from ``start`` to ``stop`` (excluded) by ``step``.
+
+    The length is ``ceil((stop - start) / step)`` and the values are NumPy's
+    bit for bit: elements 0 and 1 are ``start`` and ``start + step``, the
+    rest ``e0 + i * (e1 - e0)`` in the dtype's arithmetic (filled in C)."""
     _device(device)
     if stop is None:
         start, stop = 0, start
+    start = _real_number(start, "start")
+    stop = _real_number(stop, "stop")
+    step = _real_number(step, "step")
     if step == 0:
         raise ValueError("arange step must not be zero")
-    for v in (start, stop, step):
-        if not isinstance(v, (int, float)) or isinstance(v, bool):
-            raise TypeError(f"arange takes int or float arguments, got {type(v).__name__}")
+    if not all(math.isfinite(v) for v in (start, stop, step)):
+        raise ValueError(f"arange arguments must be finite, got start={start}, stop={stop}, step={step}")
     n = max(0, math.ceil((stop - start) / step))
     if dtype is None:
         dt = _dt.int64 if all(isinstance(v, int) for v in (start, stop, step)) else _dt.float64
     else:
         dt = _dt.as_dtype(dtype)
-    # start + i*step computed in Python would be per element; instead fill
-    # 0..n-1 in C and scale with the elementwise engine when it is needed.
-    values = [start + i * step for i in range(n)] if dt.kind in "iu" else [start + i * step for i in range(n)]
-    return NDArray._new(core.from_flat(values, (n,), dt.code, dt.bits), (n,), (1,), dt, None)
+    out = NDArray._empty((n,), dt)
+    core.arange_fill(out._h, start, start + step)
+    return out
 
 
 def linspace(start: Any, stop: Any, /, num: int, *, dtype: Any = None, device: Any = None,
              endpoint: bool = True) -> NDArray:
+    """Array API ``linspace``: ``num`` evenly spaced values from ``start`` to
+    ``stop``.  Computed like NumPy (in float64, or complex128 for complex
+    bounds, ``i * step + start``, the last value exactly ``stop``), then cast;
+    integer dtypes round down first, as NumPy does."""
     _device(device)
     num = operator.index(num)
     if num < 0:
         raise ValueError(f"number of samples must be non-negative, got {num}")
-    if dtype is None:
-        dt = _dt.complex128 if isinstance(start, complex) or isinstance(stop, complex) else _dt.float64
-    else:
-        dt = _dt.as_dtype(dtype)
+    is_complex = any(isinstance(v, complex) or getattr(getattr(v, "dtype", None), "kind", "") == "c"
+                     for v in (start, stop))
+    if not is_complex:
+        start = _real_number(start, "start")
+        stop = _real_number(stop, "stop")
+    dt = _dt.as_dtype(dtype) if dtype is not None else (_dt.complex128 if is_complex else _dt.float64)
+    if is_complex and dt.kind != "c":
+        raise TypeError(f"linspace with complex bounds needs a complex dtype, not {dt}")
+    work_dt = _dt.complex128 if is_complex else _dt.float64
     div = (num - 1) if endpoint else num
-    step = (stop - start) / div if div > 0 else 0
-    values = [start + i * step for i in range(num)]
-    if endpoint and num > 1:
-        values[-1] = stop
-    return NDArray._new(core.from_flat(values, (num,), dt.code, dt.bits), (num,), (1,), dt, None)
+    work = NDArray._empty((num,), work_dt)
+    core.linspace_fill(work._h, start, stop, div, bool(endpoint), dt.kind in "iu")
+    return work if dt is work_dt else work.astype(dt)
 
 
 def eye(n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: Any = None, device: Any = None) -> NDArray:
+    """A 2-d array with ones on diagonal ``k`` (0: main, >0: above, <0: below) and zeros
+    elsewhere."""
     n_cols = n_rows if n_cols is None else n_cols
     out = zeros((n_rows, n_cols), dtype=dtype, device=device)
     if n_rows and n_cols:
@@ -155,30 +195,24 @@ def eye(n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: Any = N
 def _tri(x: NDArray, k: int, lower: bool) -> NDArray:
     if x.ndim < 2:
         raise ValueError(f"{'tril' if lower else 'triu'} needs at least 2 dimensions, got {x.ndim}")
-    out = x.copy()
-    rows, cols = x.shape[-2:]
-    for i in range(rows):
-        # zero the part of row i outside the triangle: one strided fill per row
-        if lower:
-            lo = max(0, i + k + 1)
-            if lo < cols:
-                core.fill(out[..., i, lo:]._h, 0)
-        else:
-            hi = min(cols, max(0, i + k))
-            if hi > 0:
-                core.fill(out[..., i, :hi]._h, 0)
+    out = x.copy()  # C-contiguous: the C kernel zeroes the other triangle row by row
+    core.tri_zero(out._h, operator.index(k), lower)
     return out
 
 
 def tril(x: NDArray, /, *, k: int = 0) -> NDArray:
+    """A copy of ``x`` with the elements above diagonal ``k`` of its last two axes set to zero."""
     return _tri(x, k, True)
 
 
 def triu(x: NDArray, /, *, k: int = 0) -> NDArray:
+    """A copy of ``x`` with the elements below diagonal ``k`` of its last two axes set to zero."""
     return _tri(x, k, False)
 
 
 def meshgrid(*arrays: NDArray, indexing: str = "xy") -> list[NDArray]:
+    """Coordinate arrays from 1-d arrays: ``indexing="xy"`` (Cartesian, the default) or ``"ij"``
+    (matrix)."""
     if indexing not in ("xy", "ij"):
         raise ValueError(f"indexing must be 'xy' or 'ij', got {indexing!r}")
     for a in arrays:
@@ -204,80 +238,114 @@ def meshgrid(*arrays: NDArray, indexing: str = "xy") -> list[NDArray]:
 
 # ---- asarray ----------------------------------------------------------------
 
-def _nested(obj: Any) -> tuple[list[Any], tuple[int, ...]]:
-    """Flatten a nested sequence; ValueError when it is ragged."""
-    if isinstance(obj, NDArray):
-        return list(_flat_values(obj)), obj.shape
-    if isinstance(obj, (list, tuple)):
-        if not obj:
-            return [], (0,)
-        parts = [_nested(x) for x in obj]
-        inner = parts[0][1]
-        for _, s in parts:
-            if s != inner:
-                raise ValueError(
-                    f"the nested sequence is ragged: it mixes sub-sequences of shapes {inner} and {s}"
-                )
-        flat: list[Any] = []
-        for f, _ in parts:
-            flat.extend(f)
-        return flat, (len(obj), *inner)
-    if isinstance(obj, _SCALARS) or hasattr(obj, "__index__") or hasattr(obj, "__float__"):
-        if hasattr(obj, "dtype") and hasattr(obj, "item"):  # a NumPy scalar
-            return [obj.item()], ()
-        return [obj], ()
-    raise TypeError(f"cannot convert {type(obj).__name__} to a minarray array: expected numbers or sequences")
+def _numpy_generic(obj: Any) -> bool:
+    """Is ``obj`` a NumPy scalar (np.float32(1), np.True_...)?  Checked
+    without importing NumPy: if NumPy is not loaded, it cannot be one."""
+    np = sys.modules.get("numpy")
+    return np is not None and isinstance(obj, np.generic)
 
 
-def _flat_values(a: NDArray) -> list[Any]:
-    v = a.tolist()
-    if a.ndim == 0:
-        return [v]
-    out: list[Any] = []
+def _int_dtype(small: bool, big: bool, huge: bool, sample: Any) -> _dt.DType:
+    """The dtype NumPy gives Python ints: int64, uint64 when every one needs
+    it, float64 when both kinds mix; beyond 64 bits NumPy would make an
+    object array, which minarray does not have."""
+    if huge:
+        raise OverflowError(
+            f"Python integer in {_short(sample)} does not fit in 64 bits; pass dtype=float64 to store it as a float"
+        )
+    if big:
+        return _dt.float64 if small else _dt.uint64
+    return _dt.int64
 
-    def walk(x: Any, d: int) -> None:
-        if d == a.ndim:
-            out.append(x)
+
+def _short(obj: Any) -> str:
+    text = repr(obj)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _scalar_array(v: Any, dt: _dt.DType | None) -> NDArray:
+    if dt is None:
+        if isinstance(v, bool):
+            dt = _dt.bool
+        elif isinstance(v, int):
+            dt = _int_dtype(-(2**63) <= v < 2**63, 2**63 <= v < 2**64, not -(2**63) <= v < 2**64, v)
         else:
-            for y in x:
-                walk(y, d + 1)
+            dt = _scalar_dtype(v)
+    return NDArray._new(core.from_scalar(v, dt.code, dt.bits), (), (), dt, None)
 
-    walk(v, 0)
+
+def _from_sequence(obj: Any, dt: _dt.DType | None) -> NDArray:
+    """A new array from nested lists/tuples.  Python scalars at the leaves
+    are walked and converted in C; anything else (NumPy scalars, arrays,
+    other sequences) is converted element by element along the first axis
+    and copied in, with the dtypes promoted as NumPy coerces them."""
+    info = core.nested_info(obj)
+    if info is not None:
+        shape, kind, small, big, huge = info
+        if dt is None:
+            if math.prod(shape) == 0:
+                dt = _dt.float64  # no elements to tell: NumPy's default
+            elif kind == 1:
+                dt = _int_dtype(small, big, huge, obj)
+            else:
+                dt = (_dt.bool, _dt.int64, _dt.float64, _dt.complex128)[kind]
+        h = core.from_nested(obj, shape, dt.code, dt.bits)
+        return NDArray._new(h, shape, c_strides(shape), dt, None)
+    parts = [asarray(item) for item in obj]
+    inner = parts[0].shape
+    for p in parts:
+        if p.shape != inner:
+            raise ValueError(
+                f"the nested sequence is ragged: it mixes elements of shapes {inner} and {p.shape}, so it "
+                "has no array shape"
+            )
+    if dt is None:
+        dt = parts[0].dtype
+        for p in parts[1:]:
+            dt = _dt.promote(dt, p.dtype)
+    out = NDArray._empty((len(parts), *inner), dt)
+    for i, p in enumerate(parts):
+        core.copyto(out[i]._h, p._h)
     return out
 
 
-def _infer(values: list[Any]) -> _dt.DType:
-    kind = "b"
-    for v in values:
-        if isinstance(v, bool):
-            continue
-        if isinstance(v, int):
-            kind = "i" if kind == "b" else kind
-        elif isinstance(v, float):
-            kind = "f" if kind in "bi" else kind
-        elif isinstance(v, complex):
-            kind = "c"
-        else:
-            raise TypeError(f"cannot convert {v!r} ({type(v).__name__}) to a number")
-    return {"b": _dt.bool, "i": _dt.int64, "f": _dt.float64, "c": _dt.complex128}[kind]
-
-
 def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | None = None) -> NDArray:
-    """Array API ``asarray``.  Zero-copy for NDArrays, NumPy arrays and
-    buffer-protocol objects when dtype and layout allow; ``copy=False`` raises
-    ValueError when a copy would be needed, ``copy=True`` always copies."""
+    """Array API ``asarray``.
+
+    Accepts Python scalars, nested lists/tuples (of scalars, NumPy scalars or
+    arrays), NDArrays, objects with ``__array_interface__`` (NumPy arrays),
+    ``__dlpack__`` or the buffer protocol.  Arrays are shared without a copy
+    when dtype and layout allow.  ``copy=True`` always copies; ``copy=False``
+    never does and raises ValueError when a copy would be needed (Array API
+    2024.12); ``copy=None`` copies only when needed.
+    """
     _device(device)
     dt = _dt.as_dtype(dtype) if dtype is not None else None
     if isinstance(obj, NDArray):
         return _finish(obj, dt, copy, fresh=False)
-    if isinstance(obj, _SCALARS):
-        target = dt or _scalar_dtype(obj)
+    if isinstance(obj, _SCALARS) and not _numpy_generic(obj):  # np.float64 is a float too
         if copy is False:
             raise ValueError("copy=False is impossible for a Python scalar: it has no memory to share")
-        return NDArray._new(core.from_scalar(obj, target.code, target.bits), (), (), target, None)
+        return _scalar_array(obj, dt)
+    if _numpy_generic(obj):
+        if copy is not False:
+            # a NumPy scalar: a fresh writeable 0-d array
+            return _scalar_array(obj.item(), dt or _dt.as_dtype(obj.dtype))
+        from minarray.arrayinterface import from_array_interface
+
+        # Sharing is possible, but read-only: NumPy scalars are immutable
+        # (their interface claims otherwise).
+        shared = from_array_interface(obj)
+        return _finish(shared._view(0, (), (), readonly=True), dt, copy, fresh=False)
     if hasattr(obj, "__array_interface__") and not isinstance(obj, type):
         from minarray.arrayinterface import from_array_interface
 
+        order = getattr(getattr(obj, "dtype", None), "byteorder", "=")
+        if order not in ("=", "|", _NATIVE_ORDER) and hasattr(obj, "astype"):
+            # byte-swapped NumPy data: minarray's kernels read native order only
+            if copy is False:
+                raise ValueError("the source's byte order is not native: a copy is needed, but copy=False")
+            return _finish(from_array_interface(obj.astype(obj.dtype.newbyteorder("="))), dt, None, fresh=True)
         try:
             arr = from_array_interface(obj)
         except BufferError:
@@ -287,7 +355,7 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | 
 
             return _finish(from_array_interface(np.ascontiguousarray(obj)), dt, copy, fresh=True)
         return _finish(arr, dt, copy, fresh=False)
-    if hasattr(obj, "__dlpack__"):
+    if hasattr(obj, "__dlpack__") and not isinstance(obj, type):
         from minarray import dlpack
 
         return _finish(dlpack.from_dlpack(obj), dt, copy, fresh=False)
@@ -295,12 +363,28 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | 
         from minarray.arrayinterface import from_buffer
 
         return _finish(from_buffer(obj), dt, copy, fresh=False)
-    if copy is False:
-        raise ValueError(f"copy=False is impossible for a {type(obj).__name__}: it has no array memory to share")
-    values, shape = _nested(obj)
-    target = dt or _infer(values)
-    h = core.from_flat(values, shape, target.code, target.bits)
-    return NDArray._new(h, shape, c_strides(shape), target, None)
+    if isinstance(obj, (list, tuple, range)):
+        if copy is False:
+            raise ValueError(f"copy=False is impossible for a {type(obj).__name__}: it has no array memory to share")
+        return _from_sequence(list(obj) if isinstance(obj, range) else obj, dt)
+    if isinstance(obj, (str, bytes)) or obj is None:
+        raise TypeError(f"cannot convert {type(obj).__name__} {_short(obj)} to a minarray array: not a number")
+    if hasattr(obj, "__index__") or hasattr(obj, "__float__") or hasattr(obj, "__complex__"):
+        if copy is False:
+            raise ValueError(f"copy=False is impossible for a {type(obj).__name__}: it has no memory to share")
+        return _scalar_array(_to_python_scalar(obj), dt)
+    raise TypeError(
+        f"cannot convert {type(obj).__name__} to a minarray array: expected a number, a nested sequence of "
+        "numbers, or an object with __array_interface__, __dlpack__ or the buffer protocol"
+    )
+
+
+def _to_python_scalar(obj: Any) -> bool | int | float | complex:
+    if hasattr(obj, "__index__"):
+        return operator.index(obj)
+    if hasattr(obj, "__float__"):
+        return float(obj)
+    return complex(obj)
 
 
 def _has_buffer(obj: Any) -> bool:
@@ -322,15 +406,3 @@ def _finish(arr: NDArray, dt: _dt.DType | None, copy: bool | None, fresh: bool) 
         return arr.copy()
     return arr
 
-
-def from_numpy(arr: Any, /, *, copy: bool | None = None) -> NDArray:
-    """Zero-copy view of a NumPy array through its array interface (no
-    capsule).  Keeps ``arr`` alive and respects its read-only flag.
-    Unsupported layouts raise BufferError unless ``copy=True``."""
-    from minarray.arrayinterface import from_array_interface
-
-    if copy:
-        import numpy as np
-
-        return from_array_interface(np.array(arr, copy=True, order="C"))
-    return from_array_interface(arr)

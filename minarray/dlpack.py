@@ -1,5 +1,591 @@
-"""DLPack: export, import, from_pointer, describe, asdlpack, typing protocols."""
+"""DLPack, both ways, natively.
+
+* Export: ``NDArray.__dlpack__`` / ``__dlpack_device__`` (any DLPack consumer,
+  e.g. ``np.from_dlpack(a)``, ``torch.from_dlpack(a)``).
+* Import: :func:`from_dlpack` (any producer, or a bare capsule),
+  :func:`from_numpy` (NumPy without a capsule), :func:`from_pointer` (raw
+  memory owned by ctypes, cffi or a C library).
+* Re-export: :func:`asdlpack` gives anything that has ``__dlpack__``, the
+  NumPy array interface, the CUDA array interface or the buffer protocol a
+  ``__dlpack__``.
+* Inspection: :func:`describe` shows every field a consumer would read;
+  :class:`DLPackVersion`, :class:`DLDevice`, :class:`DLDataType`,
+  :class:`DLTensor`, :class:`DLManagedTensor` mirror the C structs.
+* Typing: :class:`CanDLPack`, :class:`CanDLPackDevice`, :class:`DLDeviceType`,
+  :class:`DLDataTypeCode`.
+
+The capsule work (managed tensor in one allocation, deleter, capsule
+destructor, validation, renaming, adoption) is C: ``csrc/dlpack.c``.  The
+rules come from the DLPack 1.3 header and its Python specification
+(``python_spec.rst``) and from the Array API standard's ``__dlpack__`` and
+``from_dlpack``.
+
+Read-only data: a versioned capsule carries a READ_ONLY flag, which
+minarray honours both ways.  A legacy (unversioned) capsule cannot say, so
+:func:`from_dlpack` imports one read-only, as NumPy does since 2.2.5, and a
+read-only array refuses a legacy export (BufferError).
+"""
 
 from __future__ import annotations
 
-__all__: list[str] = []
+import ctypes
+import enum
+import sys
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Final, Protocol, TypeVar, runtime_checkable
+
+from minarray import dtypes as _dt
+from minarray._dldevice import CPU_ACCESSIBLE, CPU_DEVICE, DLDeviceType
+from minarray._native import core, ffi
+from minarray.arrayinterface import BUFFER_FORMATS, buffer_dtype, from_array_interface
+from minarray.dtypes import DLDataTypeCode
+from minarray.ndarray import NDArray, c_strides
+
+if TYPE_CHECKING:
+    from typing_extensions import CapsuleType
+
+__all__ = [
+    "from_dlpack", "from_numpy", "asdlpack", "from_pointer", "describe",
+    "DLDeviceType", "DLDataTypeCode", "DLPackFlags", "CanDLPack", "CanDLPackDevice",
+    "DLPackObject", "DLPackVersion", "DLDevice", "DLDataType", "DLTensor", "DLManagedTensor",
+    "DLPackInfo",
+]
+
+# The DLPack version minarray implements (csrc/dlpack.h).
+DLPACK_VERSION: Final[tuple[int, int]] = (1, 3)
+
+
+class DLPackFlags(enum.IntFlag):
+    """Bits of ``DLManagedTensorVersioned.flags`` (DLPack >= 1.0)."""
+
+    READ_ONLY = 1 << 0
+    IS_COPIED = 1 << 1
+    IS_SUBBYTE_TYPE_PADDED = 1 << 2
+
+
+# The C side builds NDArrays itself (no Python constructor call on the hot
+# path): tell it the class and the dtype of each kernel type, in the order
+# of csrc/array.h's ma_type enum.
+core.dlpack_setup(NDArray, (
+    _dt.bool, _dt.int8, _dt.int16, _dt.int32, _dt.int64, _dt.uint8, _dt.uint16, _dt.uint32,
+    _dt.uint64, _dt.float16, _dt.bfloat16, _dt.float32, _dt.float64, _dt.complex64, _dt.complex128,
+))
+_numpy_ready = False
+
+
+def _enable_numpy_fast_path() -> None:
+    """Hand numpy.ndarray to the C fast path once NumPy is imported (minarray
+    never imports NumPy itself: it is optional)."""
+    global _numpy_ready
+    np = sys.modules.get("numpy")
+    if np is not None:
+        core.dlpack_set_numpy(np.ndarray)
+        _numpy_ready = True
+
+
+# ---- typing -----------------------------------------------------------------
+
+_T_co = TypeVar("_T_co", covariant=True)
+_D_co = TypeVar("_D_co", bound=int, covariant=True)
+
+
+# Covariant as optype's CanDLPack[+T, +D], so CanDLPack[DLDeviceType, int] is
+# a CanDLPack[int, int]; mypy would rather have them contravariant because
+# they also type the dl_device parameter.
+@runtime_checkable
+class CanDLPack(Protocol[_T_co, _D_co]):  # type: ignore[misc]
+    """An object with ``__dlpack__`` (the Array API signature, as optype's).
+
+    ``CanDLPack[DLDeviceType, int]`` accepts minarray, NumPy and PyTorch
+    arrays.  ``T`` is the device-type type and ``D`` the device-id type."""
+
+    def __dlpack__(
+        self,
+        /,
+        *,
+        stream: int | None = None,
+        max_version: tuple[int, int] | None = None,
+        dl_device: tuple[_T_co, _D_co] | None = None,
+        copy: bool | None = None,
+    ) -> CapsuleType: ...
+
+
+@runtime_checkable
+class CanDLPackDevice(Protocol[_T_co, _D_co]):
+    """An object with ``__dlpack_device__() -> (device_type, device_id)``."""
+
+    def __dlpack_device__(self, /) -> tuple[_T_co, _D_co]: ...
+
+
+# ---- import -----------------------------------------------------------------
+
+def _want_cpu(device: Any) -> bool:
+    if device is None:
+        return False
+    if device == "cpu" or (isinstance(device, tuple) and len(device) == 2 and tuple(device) == (1, 0)):
+        return True
+    raise ValueError(f"unsupported device {device!r}: minarray arrays live on 'cpu' (pass None or 'cpu')")
+
+
+def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> NDArray:
+    """An NDArray over the memory of ``x``, an object with ``__dlpack__`` or a
+    DLPack capsule, without copying when possible (Array API ``from_dlpack``).
+
+    ``device=None`` keeps the data where it is, which must be memory the CPU
+    can address (BufferError naming the device otherwise); ``device="cpu"``
+    asks the producer to copy it there (``dl_device=(1, 0)``).
+    ``copy=True`` always gives a private copy; ``copy=False`` never copies.
+
+    The producer is asked for ``max_version=(1, 3)``; one that does not know
+    the newer keywords is asked again with none.  When ``type(x)`` publishes
+    the DLPack C exchange API (``__dlpack_c_exchange_api__``, e.g. PyTorch),
+    that is used instead of a capsule.  The result shares memory with ``x``
+    and calls the producer's deleter once, when the last view of it dies.
+    Read-only exports import read-only, and so do legacy (unversioned)
+    capsules, which cannot say whether writing is allowed (as NumPy).
+
+    Raises TypeError for an object without ``__dlpack__`` and BufferError
+    for data minarray cannot view (device, dtype, layout), or a capsule
+    already consumed.
+    """
+    return core.dlpack_import(x, device is not None and _want_cpu(device), copy)  # type: ignore[no-any-return]
+
+
+def from_numpy(arr: Any, /, *, copy: bool | None = None) -> NDArray:
+    """A view of a NumPy array (or any ``__array_interface__`` v3 object)
+    without a capsule, the fastest way in from NumPy.
+
+    Zero-copy: the result shares ``arr``'s memory, keeps ``arr`` alive and is
+    read-only when ``arr`` is.  What minarray cannot view in place raises:
+    BufferError for strides that are not whole elements or a misaligned data
+    pointer, TypeError for non-native byte order or a dtype minarray lacks.
+    ``copy=True`` instead returns a private copy (converting byte order)."""
+    if copy is True:
+        return _numpy_copy(arr)
+    if not _numpy_ready:
+        _enable_numpy_fast_path()
+    out = core.dlpack_from_numpy(arr)
+    if out is not None:
+        return out  # type: ignore[no-any-return]
+    # The general route explains what is wrong, or handles what the C path
+    # leaves to it (subclasses, ml_dtypes' bfloat16, other producers).
+    _reject_masked(arr)
+    return from_array_interface(arr)
+
+
+def _reject_masked(arr: Any) -> None:
+    np = sys.modules.get("numpy")
+    if np is not None and isinstance(arr, np.ma.MaskedArray):
+        raise TypeError("masked arrays are not supported: take arr.filled() or arr.data explicitly")
+
+
+def _numpy_copy(arr: Any) -> NDArray:
+    import numpy as np
+
+    _reject_masked(arr)
+    a = np.asarray(arr)
+    dt = a.dtype
+    if dt.byteorder not in ("=", "|"):
+        dt = dt.newbyteorder("=")
+    if not _numpy_ready:
+        _enable_numpy_fast_path()
+    c = np.array(a, dtype=dt, order="C", copy=True)
+    view = core.dlpack_from_numpy(c)
+    if view is None:
+        view = from_array_interface(c)
+    out: NDArray = view.copy()  # into minarray's own memory; `c` dies here
+    return out
+
+
+def from_pointer(
+    ptr: Any,
+    shape: Any,
+    dtype: Any,
+    *,
+    strides: Any = None,
+    device: tuple[int, int] = CPU_DEVICE,
+    owner: Any = None,
+    readonly: bool = False,
+) -> NDArray:
+    """An NDArray over memory someone else owns: an address as an int, a
+    ctypes pointer or array, or a cffi pointer.
+
+    ``strides`` count elements (DLPack's convention), C-contiguous when
+    None.  ``owner`` is kept alive as long as any view of the memory (pass
+    the ctypes/cffi object that owns it).  ``device`` must be memory the CPU
+    can address (CPU, CUDA host/managed, ROCm host)."""
+    addr = _address(ptr)
+    dev_type, dev_id = int(device[0]), int(device[1])
+    if dev_type not in CPU_ACCESSIBLE:
+        raise BufferError(
+            f"device ({dev_type}, {dev_id}) is not memory the CPU can address: minarray arrays live on the CPU"
+        )
+    dt = _dt.as_dtype(dtype)
+    dims = (shape,) if isinstance(shape, int) else tuple(shape)
+    for n in dims:
+        if not isinstance(n, int) or n < 0:
+            raise ValueError(f"shape must be non-negative integers, got {shape!r}")
+    el = None if strides is None else tuple(int(s) for s in strides)
+    if el is not None and len(el) != len(dims):
+        raise ValueError(f"strides {el} and shape {dims} differ in length")
+    size = 1
+    for n in dims:
+        size *= n
+    if addr == 0 and size:
+        raise ValueError("NULL pointer for a non-empty array")
+    if addr % (dt.itemsize // 2 if dt.kind == "c" else dt.itemsize):
+        raise BufferError(f"address {addr:#x} is not aligned to {dt} elements")
+    keep = owner if owner is not None else (ptr if not isinstance(ptr, int) else None)
+    h = core.wrap(keep, addr, dims, el, dt.code, dt.bits, readonly)
+    return NDArray._new(h, dims, el if el is not None else c_strides(dims), dt, keep)
+
+
+def _address(ptr: Any) -> int:
+    if isinstance(ptr, int):
+        return ptr
+    if isinstance(ptr, ctypes.c_void_p):
+        return ptr.value or 0
+    if isinstance(ptr, (ctypes._Pointer, ctypes.Array, ctypes._SimpleCData)):
+        return ctypes.cast(ptr, ctypes.c_void_p).value or 0
+    if type(ptr).__name__ in ("CData", "_CDataBase") or type(ptr).__module__ == "_cffi_backend":
+        return int(ffi.cast("uintptr_t", ptr))
+    raise TypeError(f"cannot read an address from {type(ptr).__name__}: pass an int, a ctypes or a cffi pointer")
+
+
+# ---- asdlpack -----------------------------------------------------------------
+
+class DLPackObject:
+    """What :func:`asdlpack` returns: ``__dlpack__`` and ``__dlpack_device__``
+    over memory some other object owns (kept alive here)."""
+
+    __slots__ = ("_device", "_h", "_source")
+
+    _h: Any
+    _device: tuple[DLDeviceType, int]
+    _source: Any
+
+    def __init__(self, h: Any, device: tuple[DLDeviceType, int], source: Any) -> None:
+        self._h = h
+        self._device = device
+        self._source = source
+
+    def __dlpack__(
+        self,
+        /,
+        *,
+        stream: Any = None,
+        max_version: tuple[int, int] | None = None,
+        dl_device: tuple[int, int] | None = None,
+        copy: bool | None = None,
+    ) -> CapsuleType:
+        """Export, as ``NDArray.__dlpack__``.  On CUDA the data was made ready
+        when asdlpack ran; ``stream`` is accepted and not used."""
+        return core.dlpack_export(self._h, stream, max_version, dl_device, copy)  # type: ignore[no-any-return]
+
+    def __dlpack_device__(self) -> tuple[DLDeviceType, int]:
+        return self._device
+
+    @property
+    def source(self) -> Any:
+        """The object whose memory this exports."""
+        return self._source
+
+    def __repr__(self) -> str:
+        t, i = self._device
+        return f"<DLPackObject on {t.name}:{i} over {type(self._source).__name__}>"
+
+
+def asdlpack(obj: Any) -> DLPackObject:
+    """Give ``obj`` the DLPack protocol, without copying.
+
+    Accepts anything with ``__dlpack__`` (or a DLPack capsule), NumPy's array
+    interface v3, the CUDA array interface v2/v3 (device CUDA, pointer passed
+    through untouched) and the buffer protocol (bytes, bytearray,
+    memoryview, array.array, mmap).  The result keeps ``obj`` alive and
+    marks read-only sources read-only; it can be exported any number of
+    times, e.g. ``torch.from_dlpack(ma.asdlpack(b"Hello!"))``."""
+    tp = type(obj)
+    if tp is NDArray:
+        return DLPackObject(obj._h, CPU_DEVICE, obj)
+    if tp in _PLAIN_BUFFERS:
+        return DLPackObject(_buffer_handle(obj), CPU_DEVICE, obj)
+    if not _numpy_ready:
+        _enable_numpy_fast_path()
+    view = core.dlpack_from_numpy(obj)
+    if view is not None:
+        return DLPackObject(view._h, CPU_DEVICE, obj)
+    if hasattr(obj, "__dlpack__") or tp.__name__ == "PyCapsule":
+        h, dev_type, dev_id, _ = core.dlpack_import_handle(obj)
+        return DLPackObject(h, CPU_DEVICE if dev_type == 1 and dev_id == 0 else (_device_type(dev_type), dev_id), obj)
+    if hasattr(obj, "__array_interface__"):
+        _reject_masked(obj)
+        return DLPackObject(from_array_interface(obj)._h, CPU_DEVICE, obj)
+    if hasattr(obj, "__cuda_array_interface__"):
+        return _from_cuda_array_interface(obj)
+    try:
+        return DLPackObject(_buffer_handle(obj), CPU_DEVICE, obj)
+    except _NoBuffer:
+        raise TypeError(
+            f"asdlpack() needs __dlpack__, __array_interface__, __cuda_array_interface__ or the buffer "
+            f"protocol; {tp.__name__} has none"
+        ) from None
+
+
+_PLAIN_BUFFERS: Final = frozenset({bytes, bytearray, memoryview})
+
+
+class _NoBuffer(TypeError):
+    pass
+
+
+def _buffer_handle(obj: Any) -> Any:
+    """A handle over a buffer-protocol export of ``obj`` (held until the last
+    view dies), read-only when the export is."""
+    try:
+        m = memoryview(obj)
+    except TypeError:
+        raise _NoBuffer from None
+    with m:
+        dtype = BUFFER_FORMATS.get(m.format) or buffer_dtype(m)
+    return core.wrap_buffer(obj, dtype.code, dtype.bits)[0]
+
+
+def _device_type(v: int) -> DLDeviceType:
+    try:
+        return DLDeviceType(v)
+    except ValueError:
+        raise BufferError(f"unknown DLPack device type {v}") from None
+
+
+def _from_cuda_array_interface(obj: Any) -> DLPackObject:
+    """The CUDA array interface (numba, CuPy): version 2 or 3, described in
+    numba's docs.  The device pointer is passed through; minarray never
+    reads it, so nothing is synchronised or copied."""
+    iface = obj.__cuda_array_interface__
+    version = iface.get("version", 0)
+    if version < 2:
+        raise TypeError(f"CUDA array interface version {version} is not supported (need 2 or 3)")
+    if iface.get("mask") is not None:
+        raise TypeError("masked CUDA arrays are not supported")
+    from minarray.arrayinterface import _dtype_of_typestr
+
+    dt = _dtype_of_typestr(iface["typestr"])
+    ptr, readonly = iface["data"]
+    shape = tuple(iface["shape"])
+    strides = iface.get("strides")
+    el = None
+    if strides is not None:
+        if any(s % dt.itemsize for s in strides):
+            raise BufferError(f"strides {tuple(strides)} are not multiples of the itemsize {dt.itemsize}")
+        el = tuple(s // dt.itemsize for s in strides)
+    dev_id = _cuda_device_of(obj, ptr)
+    # wrap() validates the shape and keeps obj alive; the data is never read.
+    h = core.wrap(obj, ptr, shape, el, dt.code, dt.bits, bool(readonly))
+    core.dlpack_set_device(h, DLDeviceType.CUDA, dev_id)
+    return DLPackObject(h, (DLDeviceType.CUDA, dev_id), obj)
+
+
+def _cuda_device_of(obj: Any, ptr: int) -> int:
+    """The CUDA device ordinal of ``ptr``: from the driver when it is loaded
+    (cuPointerGetAttribute), else from the object's ``device`` attribute,
+    else 0."""
+    try:
+        libcuda = ctypes.CDLL("libcuda.so.1")
+        ordinal = ctypes.c_int(-1)
+        # CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL = 9 (cuda.h)
+        if ptr and libcuda.cuPointerGetAttribute(ctypes.byref(ordinal), 9, ctypes.c_void_p(ptr)) == 0:
+            return ordinal.value
+    except OSError:
+        pass
+    dev = getattr(obj, "device", None)
+    for attr in ("id", "index"):
+        v = getattr(dev, attr, None)
+        if isinstance(v, int):
+            return v
+    return 0
+
+
+# ---- struct mirrors and describe() ------------------------------------------------
+
+@dataclass(frozen=True)
+class DLPackVersion:
+    """``DLPackVersion``: the ABI version a versioned managed tensor carries."""
+
+    major: int
+    minor: int
+
+    def __str__(self) -> str:
+        return f"{self.major}.{self.minor}"
+
+
+@dataclass(frozen=True)
+class DLDevice:
+    """``DLDevice``: where the memory lives."""
+
+    device_type: DLDeviceType | int
+    device_id: int
+
+    def __str__(self) -> str:
+        t = self.device_type
+        return f"{t.name if isinstance(t, DLDeviceType) else t}:{self.device_id}"
+
+
+@dataclass(frozen=True)
+class DLDataType:
+    """``DLDataType``: ``(code, bits, lanes)``; float32 is ``(FLOAT, 32, 1)``."""
+
+    code: DLDataTypeCode | int
+    bits: int
+    lanes: int = 1
+
+    @classmethod
+    def from_dtype(cls, dtype: Any) -> DLDataType:
+        """The DLPack type of a minarray (or NumPy) dtype."""
+        d = _dt.as_dtype(dtype)
+        return cls(d.code, d.bits, d.lanes)
+
+    def to_dtype(self) -> _dt.DType:
+        """The minarray dtype; TypeError when minarray has none."""
+        d = _dt.from_dlpack_code(int(self.code), self.bits, self.lanes)
+        if d is None:
+            raise TypeError(f"DLPack type {self} has no minarray dtype")
+        return d
+
+    def __str__(self) -> str:
+        c = self.code
+        name = c.name if isinstance(c, DLDataTypeCode) else str(c)
+        return f"({name}, bits={self.bits}, lanes={self.lanes})"
+
+
+@dataclass(frozen=True)
+class DLTensor:
+    """``DLTensor``: a strided view.  ``shape``/``strides`` are None where the
+    struct holds NULL; strides count elements."""
+
+    data: int
+    device: DLDevice
+    ndim: int
+    dtype: DLDataType
+    shape: tuple[int, ...] | None
+    strides: tuple[int, ...] | None
+    byte_offset: int
+
+
+@dataclass(frozen=True)
+class DLManagedTensor:
+    """``DLManagedTensor`` (legacy) or, with ``version`` and ``flags`` set,
+    ``DLManagedTensorVersioned``.  Addresses are ints."""
+
+    dl_tensor: DLTensor
+    manager_ctx: int
+    deleter: int
+    version: DLPackVersion | None = None
+    flags: DLPackFlags = DLPackFlags.READ_ONLY & 0
+
+
+@dataclass(frozen=True)
+class DLPackInfo:
+    """What :func:`describe` reports: the capsule and every field a consumer
+    reads.  ``tensor`` is None for a consumed (``used_*``) capsule, whose
+    struct now belongs to its consumer and may be gone."""
+
+    capsule_name: str
+    consumed: bool
+    tensor: DLManagedTensor | None
+
+    def __str__(self) -> str:
+        lines = [f"capsule      {self.capsule_name!r}" + ("  (consumed)" if self.consumed else "")]
+        m = self.tensor
+        if m is not None:
+            t = m.dl_tensor
+            lines += [
+                f"version      {m.version if m.version is not None else '(legacy struct: none)'}",
+                f"flags        {_flag_names(m.flags)}",
+                f"data         {t.data:#x}",
+                f"device       {t.device}  ({int(t.device.device_type)}, {t.device.device_id})",
+                f"ndim         {t.ndim}",
+                f"dtype        code={int(t.dtype.code)} ({_code_name(t.dtype.code)}) bits={t.dtype.bits} "
+                f"lanes={t.dtype.lanes}",
+                f"shape        {t.shape if t.shape is not None else 'NULL'}",
+                f"strides      {t.strides if t.strides is not None else 'NULL'}  (elements)",
+                f"byte_offset  {t.byte_offset}",
+                f"manager_ctx  {m.manager_ctx:#x}",
+                f"deleter      {m.deleter:#x}",
+            ]
+        return "\n".join(lines)
+
+
+def _flag_names(f: DLPackFlags) -> str:
+    names = [m.name for m in DLPackFlags if m in f and m.name]
+    return f"{int(f)} ({' | '.join(names)})" if names else "0"
+
+
+def _code_name(code: int) -> str:
+    try:
+        return DLDataTypeCode(code).name
+    except ValueError:
+        return "unknown"
+
+
+def describe(obj: Any) -> DLPackInfo:
+    """Every field of a DLPack export, readable, without consuming anything.
+
+    ``obj`` is a capsule (left unconsumed) or an object with ``__dlpack__``
+    (asked for a versioned capsule, read, then released)."""
+    if type(obj).__name__ == "PyCapsule":
+        return _describe_capsule(obj)
+    if not hasattr(obj, "__dlpack__"):
+        raise TypeError(f"describe() needs a DLPack capsule or an object with __dlpack__, got {type(obj).__name__}")
+    try:
+        cap = obj.__dlpack__(max_version=DLPACK_VERSION)
+    except TypeError:
+        cap = obj.__dlpack__()
+    return _describe_capsule(cap)
+
+
+def _describe_capsule(cap: Any) -> DLPackInfo:
+    name, addr = core.dlpack_capsule_peek(cap)
+    name = name if name is not None else "NULL"
+    if name in ("used_dltensor", "used_dltensor_versioned"):
+        return DLPackInfo(name, True, None)
+    if name not in ("dltensor", "dltensor_versioned"):
+        raise BufferError(f"not a DLPack tensor capsule: its name is {name!r}")
+    if name == "dltensor_versioned":
+        mv = ffi.cast("DLManagedTensorVersioned *", addr)
+        version: DLPackVersion | None = DLPackVersion(mv.version.major, mv.version.minor)
+        if mv.version.major != DLPACK_VERSION[0]:
+            # Beyond the frozen prefix the layout may differ: read no further.
+            tensor = DLTensor(0, DLDevice(0, 0), 0, DLDataType(0, 0, 0), None, None, 0)
+            return DLPackInfo(name, False, DLManagedTensor(tensor, _addr(mv.manager_ctx), _addr(mv.deleter),
+                                                           version, DLPackFlags(mv.flags)))
+        flags = DLPackFlags(int(mv.flags) & 0x7)
+        return DLPackInfo(name, False, DLManagedTensor(_read_tensor(mv.dl_tensor), _addr(mv.manager_ctx),
+                                                       _addr(mv.deleter), version, flags))
+    ml = ffi.cast("DLManagedTensor *", addr)
+    return DLPackInfo(name, False, DLManagedTensor(_read_tensor(ml.dl_tensor), _addr(ml.manager_ctx),
+                                                   _addr(ml.deleter)))
+
+
+def _addr(p: Any) -> int:
+    return int(ffi.cast("uintptr_t", p))
+
+
+def _read_tensor(t: Any) -> DLTensor:
+    nd = int(t.ndim)
+    dev_type: DLDeviceType | int = int(t.device.device_type)
+    try:
+        dev_type = DLDeviceType(dev_type)
+    except ValueError:
+        pass
+    code: DLDataTypeCode | int = int(t.dtype.code)
+    try:
+        code = DLDataTypeCode(code)
+    except ValueError:
+        pass
+    # Read at most 64 entries: describe() must not walk off a broken struct.
+    n = max(0, min(nd, 64))
+    shape = None if t.shape == ffi.NULL else tuple(int(t.shape[i]) for i in range(n))
+    strides = None if t.strides == ffi.NULL else tuple(int(t.strides[i]) for i in range(n))
+    return DLTensor(_addr(t.data), DLDevice(dev_type, int(t.device.device_id)), nd,
+                    DLDataType(code, int(t.dtype.bits), int(t.dtype.lanes)), shape, strides,
+                    int(t.byte_offset))

@@ -9,7 +9,7 @@ where it leaves mixed kinds open (integer with float, signed with unsigned
 from __future__ import annotations
 
 import enum
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any, Final
 
 __all__ = [
@@ -48,7 +48,7 @@ class DLDataTypeCode(enum.IntEnum):
 class DType:
     """An element type.  One instance per type: compare with ``==`` or ``is``."""
 
-    __slots__ = ("name", "itemsize", "kind", "code", "bits", "lanes", "typestr", "_np")
+    __slots__ = ("_np", "bits", "code", "itemsize", "kind", "lanes", "name", "typestr")
 
     name: str
     itemsize: int
@@ -89,6 +89,22 @@ class DType:
                 self._np = np.dtype(self.name)
         return self._np
 
+    @property
+    def dtype(self) -> Any:
+        """The equal NumPy dtype, so that ``np.dtype(ma.float32)`` works (NumPy
+        reads a ``dtype`` attribute; Dask relies on it).  AttributeError when
+        NumPy (or, for bfloat16, ml_dtypes) is missing."""
+        try:
+            return self.numpy
+        except (ImportError, TypeError) as exc:
+            raise AttributeError(f"{self.name} has no NumPy dtype here: {exc}") from None
+
+    @property
+    def type(self) -> Any:
+        """NumPy's scalar type (``np.float32``...), as ``np.dtype.type``;
+        code written for NumPy dtypes (Dask) reads it."""
+        return self.dtype.type
+
     def __repr__(self) -> str:
         return f"minarray.{self.name}"
 
@@ -100,7 +116,7 @@ class DType:
             return self is other
         if isinstance(other, str):
             return other == self.name
-        if type(other).__module__.startswith("numpy") or hasattr(other, "char"):
+        if _numpy_like(other):
             try:
                 return as_dtype(other) is self
             except TypeError:
@@ -112,6 +128,13 @@ class DType:
 
     def __reduce__(self) -> str:
         return self.name
+
+
+def _numpy_like(obj: Any) -> _builtin_bool:
+    """A NumPy dtype or scalar type (ml_dtypes' too)?"""
+    if isinstance(obj, type):
+        return obj.__module__.startswith(("numpy", "ml_dtypes"))
+    return type(obj).__module__.startswith("numpy")
 
 
 _K = DLDataTypeCode
@@ -190,11 +213,11 @@ def as_dtype(obj: Any) -> DType:
         return default_float
     if obj is complex:
         return default_complex
-    mod = type(obj).__module__
-    if mod.startswith("numpy") or (isinstance(obj, type) and obj.__module__.startswith(("numpy", "ml_dtypes"))):
+    if _numpy_like(obj):
         import numpy as np
 
         return _from_numpy_dtype(np.dtype(obj))
+    mod = type(obj).__module__
     if mod.startswith("torch"):
         name = str(obj).removeprefix("torch.")
         if name in _BY_NAME:
@@ -246,7 +269,7 @@ def _real_of(c: DType) -> DType:
     return float32 if c is complex64 else float64
 
 
-@lru_cache(maxsize=None)
+@cache
 def promote(a: DType, b: DType) -> DType:
     """The result type of two dtypes."""
     if a is b:
@@ -313,6 +336,8 @@ def result_type(*arrays_and_dtypes: Any) -> DType:
     for x in arrays_and_dtypes:
         if isinstance(x, (_builtin_bool, int, float, complex)):
             scalars.append(x)
+        elif isinstance(x, (DType, str)):
+            dts.append(as_dtype(x))
         elif hasattr(x, "dtype") and not isinstance(x, type):
             dts.append(as_dtype(x.dtype))
         else:
@@ -330,7 +355,10 @@ def result_type(*arrays_and_dtypes: Any) -> DType:
 def can_cast(from_: Any, to: Any, /) -> _builtin_bool:
     """Array API ``can_cast``: can ``from_`` be cast to ``to`` without loss
     under the promotion rules?"""
-    src = as_dtype(from_.dtype) if hasattr(from_, "dtype") and not isinstance(from_, type) else as_dtype(from_)
+    if isinstance(from_, (DType, str)) or isinstance(from_, type) or not hasattr(from_, "dtype"):
+        src = as_dtype(from_)
+    else:
+        src = as_dtype(from_.dtype)  # an array
     dst = as_dtype(to)
     if src is dst:
         return True

@@ -17,148 +17,246 @@ from minarray.ndarray import NDArray, c_strides
 
 __all__ = ["getitem", "setitem", "nonzero"]
 
-_ADVANCED = "advanced"
+_INVALID = (
+    "only integers, slices (`:`), ellipsis (`...`), None and integer or boolean arrays are valid indices"
+)
 
 
-def _is_index_array(k: Any) -> bool:
+class _Mask:
+    """A boolean index (Python/NumPy bool or bool array): covers ``ndim`` axes."""
+
+    __slots__ = ("a",)
+
+    def __init__(self, a: NDArray) -> None:
+        self.a = a
+
+
+def _index_array(arr: NDArray) -> Any:
+    """An array used as an index: a mask, an integer array, or (0-d
+    integer) a plain integer, which NumPy and the Array API treat as one."""
+    if arr.dtype is _dt.bool:
+        return _Mask(arr)
+    if arr.dtype.kind in "iu":
+        return int(core.item(arr._h, 0)) if arr.ndim == 0 else arr
+    if arr.size == 0 and arr.dtype is _dt.float64:  # `x[[]]`: an empty list is float64 by default
+        return arr.astype(_dt.int64)
+    raise IndexError(f"arrays used as indices must be of integer or boolean type, not {arr.dtype}")
+
+
+def _entry(k: Any) -> Any:
+    """One entry of an index, normalised: None, Ellipsis, slice, int,
+    _Mask or an integer NDArray."""
+    if k is None or k is Ellipsis or isinstance(k, slice):
+        return k
+    if isinstance(k, bool):
+        return _Mask(NDArray._new(core.from_scalar(k, _dt.bool.code, 8), (), (), _dt.bool, None))
+    if isinstance(k, int):
+        return k
     if isinstance(k, NDArray):
-        return k.ndim > 0 or k.dtype is _dt.bool
-    return isinstance(k, (list, tuple)) or hasattr(k, "__array_interface__") or hasattr(k, "__dlpack__")
+        return _index_array(k)
+    if isinstance(k, (list, tuple)) or hasattr(k, "__array_interface__") or hasattr(k, "__dlpack__"):
+        if getattr(k, "ndim", None) == 0 and getattr(getattr(k, "dtype", None), "kind", "") in "iu":
+            return operator.index(k)  # a NumPy integer scalar or 0-d array
+        from minarray.creation import asarray
 
-
-def _as_index_array(k: Any) -> NDArray:
-    from minarray.creation import asarray
-
-    arr = asarray(k)
-    if arr.dtype.kind not in "iub":
-        if arr.size == 0 and arr.dtype.kind == "f":
-            return arr.astype(_dt.int64)
-        raise IndexError(f"arrays used as indices must be of integer or boolean type, not {arr.dtype}")
-    return arr
+        try:
+            arr = asarray(k)
+        except (TypeError, ValueError) as exc:
+            raise IndexError(f"{_INVALID}; this one could not be made an array: {exc}") from None
+        return _index_array(arr)
+    try:
+        return operator.index(k)
+    except TypeError:
+        raise IndexError(f"{_INVALID}, not {type(k).__name__}") from None
 
 
 def _expand(key: Any, ndim: int) -> list[Any]:
-    """The key as a list of entries with ``...`` replaced by full slices."""
+    """The key as a list of normalised entries, ``...`` replaced by full
+    slices and missing trailing axes filled in.  When the key has array
+    entries, its integers become 0-d index arrays: NumPy counts them as
+    advanced indices (that decides where the broadcast axes go)."""
     if not isinstance(key, tuple):
         key = (key,)
-    entries: list[Any] = []
-    for k in key:
-        if k is None or k is Ellipsis or isinstance(k, slice):
-            entries.append(k)
-        elif isinstance(k, bool) or (isinstance(k, NDArray) and k.ndim == 0 and k.dtype is _dt.bool):
-            entries.append(_as_index_array(k))
-        elif _is_index_array(k):
-            entries.append(_as_index_array(k))
-        else:
-            try:
-                entries.append(operator.index(k))
-            except TypeError:
-                raise IndexError(
-                    f"only integers, slices (`:`), ellipsis (`...`), None and integer or boolean "
-                    f"arrays are valid indices, not {type(k).__name__}"
-                ) from None
+    entries = [_entry(k) for k in key]
     n_ellipsis = sum(1 for k in entries if k is Ellipsis)
     if n_ellipsis > 1:
         raise IndexError("an index can only have a single ellipsis ('...')")
-    consumed = sum(
-        (k.ndim if isinstance(k, NDArray) and k.dtype is _dt.bool else 1)
-        for k in entries if k is not None and k is not Ellipsis
-    )
+    consumed = sum(k.a.ndim if isinstance(k, _Mask) else 1
+                   for k in entries if k is not None and k is not Ellipsis)
     if consumed > ndim:
         raise IndexError(f"too many indices for array: array is {ndim}-dimensional, but {consumed} were indexed")
     if n_ellipsis:
-        i = entries.index(Ellipsis)
-        entries[i:i + 1] = [slice(None)] * (ndim - consumed)
+        # an ellipsis standing for no axes stays, as a marker: NumPy counts
+        # it as a basic index between advanced ones (they are then not
+        # adjacent); _basic skips it
+        i = next(j for j, k in enumerate(entries) if k is Ellipsis)
+        if ndim > consumed:
+            entries[i:i + 1] = [slice(None)] * (ndim - consumed)
     else:
         entries.extend([slice(None)] * (ndim - consumed))
+    if any(isinstance(k, (_Mask, NDArray)) for k in entries):
+        entries = [
+            NDArray._new(core.from_scalar(k, _dt.int64.code, 64), (), (), _dt.int64, None)
+            if isinstance(k, int) else k
+            for k in entries
+        ]
     return entries
 
 
-def _basic(x: NDArray, entries: list[Any]) -> tuple[NDArray, list[tuple[int, NDArray]]]:
-    """Apply the basic entries; advanced ones stay as full axes.  Returns the
-    view and (axis in the view, index array) for each advanced entry."""
+def _basic(x: NDArray, entries: list[Any]) -> tuple[NDArray, list[tuple[int, NDArray]], bool]:
+    """Apply the basic entries; each advanced one keeps its axis whole.
+    Returns the view, (axis in the view, index array) per advanced entry (a
+    k-d mask becomes k index arrays: its nonzero coordinates), and whether
+    the advanced entries are adjacent in the key (NumPy's rule: any basic
+    entry between them, even ``None`` or an empty ``...``, separates them)."""
     shape: list[int] = []
     strides: list[int] = []
     offset = 0
     advanced: list[tuple[int, NDArray]] = []
+    where: list[int] = []  # entry numbers of the advanced entries
     dim = 0
-    for k in entries:
+    xshape, xstrides = x._shape, x._strides
+    for e, k in enumerate(entries):
+        if k is Ellipsis:
+            continue
+        if isinstance(k, (_Mask, NDArray)):
+            where.append(e)
         if k is None:
             shape.append(1)
             strides.append(0)
         elif isinstance(k, slice):
-            n, s = x.shape[dim], x._strides[dim]
+            n, s = xshape[dim], xstrides[dim]
             start, stop, step = k.indices(n)
             length = len(range(start, stop, step))
             if length:
                 offset += start * s
             shape.append(length)
-            strides.append(s * step)
+            # An empty axis is never stepped along: keep its
+            # stride rather than a product that can leave 64 bits (empty
+            # imports may carry any stride).
+            strides.append(s * step if length else s)
             dim += 1
         elif isinstance(k, int):
-            n = x.shape[dim]
+            n = xshape[dim]
             if not -n <= k < n:
                 raise IndexError(f"index {k} is out of bounds for axis {dim} with size {n}")
-            offset += (k % n) * x._strides[dim]
+            offset += (k % n) * xstrides[dim]
             dim += 1
-        elif k.dtype is _dt.bool:
-            # a k-d mask covers k axes; it becomes k integer index arrays
-            mshape = x.shape[dim:dim + k.ndim]
-            if k.ndim and k.shape != mshape:
-                raise IndexError(
-                    f"boolean index of shape {k.shape} does not match the indexed dimensions {mshape}"
-                )
-            idx = nonzero(k) if k.ndim else nonzero(k.reshape(1))
-            if k.ndim == 0:  # a scalar bool adds an axis of length 1 (True) or 0 (False)
+        elif isinstance(k, _Mask):
+            m = k.a
+            mshape = xshape[dim:dim + m.ndim]
+            if m.shape != mshape:
+                for j, (a, b) in enumerate(zip(mshape, m.shape, strict=True)):
+                    if a != b:
+                        raise IndexError(
+                            f"boolean index did not match the indexed array along axis {dim + j}: the axis "
+                            f"has size {a} but the boolean index has size {b}"
+                        )
+            if m.ndim == 0:
+                # a scalar bool adds an axis of length 1 (True) or 0 (False)
                 shape.append(1)
                 strides.append(0)
-                advanced.append((len(shape) - 1, idx[0]))
+                advanced.append((len(shape) - 1, nonzero(m.reshape(1))[0]))
             else:
-                for j, ix in enumerate(idx):
-                    shape.append(x.shape[dim + j])
-                    strides.append(x._strides[dim + j])
+                for j, ix in enumerate(nonzero(m)):
+                    shape.append(xshape[dim + j])
+                    strides.append(xstrides[dim + j])
                     advanced.append((len(shape) - 1, ix))
-                dim += k.ndim
+                dim += m.ndim
         else:
-            shape.append(x.shape[dim])
-            strides.append(x._strides[dim])
+            shape.append(xshape[dim])
+            strides.append(xstrides[dim])
             advanced.append((len(shape) - 1, k))
             dim += 1
-    return x._view(offset, tuple(shape), tuple(strides)), advanced
+    adjacent = where == list(range(where[0], where[0] + len(where))) if where else True
+    return x._view(offset, tuple(shape), tuple(strides)), advanced, adjacent
 
 
-def _prepare_advanced(view: NDArray, advanced: list[tuple[int, NDArray]]) -> tuple[NDArray, list[NDArray], tuple[int, ...], tuple[int, ...], int]:
+def _prepare_advanced(view: NDArray, advanced: list[tuple[int, NDArray]], adjacent: bool) -> tuple[
+        NDArray, list[NDArray], tuple[int, ...], tuple[int, ...], int]:
     """Move the indexed axes first; broadcast the index arrays to one flat
-    int64 length.  Returns (source, flat indices, broadcast shape, rest shape,
-    where the broadcast dims go in the result)."""
+    int64 length.  Returns (source, flat indices, broadcast shape, rest
+    shape, where the broadcast axes go in the result).
+
+    NumPy's rule for the broadcast axes: where the first advanced index was
+    when the advanced indices are adjacent in the key, else first."""
     from minarray.views import broadcast_shapes, broadcast_to, permute_dims
 
     axes = [a for a, _ in advanced]
     rest = [i for i in range(view.ndim) if i not in axes]
     src = permute_dims(view, tuple(axes + rest))
-    bshape = broadcast_shapes(*(ix.shape for _, ix in advanced))
+    try:
+        bshape = broadcast_shapes(*(ix.shape for _, ix in advanced))
+    except ValueError:
+        shapes = " ".join(str(ix.shape) for _, ix in advanced)
+        raise IndexError(f"shape mismatch: indexing arrays could not be broadcast together with shapes {shapes}") \
+            from None
+    size = 1
+    for d in bshape:
+        size *= d
     flat = []
     for _, ix in advanced:
         b = broadcast_to(ix, bshape) if ix.shape != bshape else ix
-        flat.append(b.astype(_dt.int64).reshape((b.size,)))
-    adjacent = axes == list(range(axes[0], axes[0] + len(axes)))
+        if b.dtype is not _dt.int64 or not b.flags.c_contiguous:
+            b = b.astype(_dt.int64)
+        flat.append(b.reshape((size,)))
     position = axes[0] if adjacent else 0
     return src, flat, bshape, tuple(view.shape[i] for i in rest), position
 
 
+def _simple_view(x: NDArray, key: Any) -> NDArray | None:
+    """The view for a key of plain ints and slices only (the common case),
+    without the general machinery; None for any other key."""
+    xshape = x._shape
+    if type(key) is int and xshape:  # x[i]: the most common index of all
+        n = xshape[0]
+        if not -n <= key < n:
+            raise IndexError(f"index {key} is out of bounds for axis 0 with size {n}")
+        return x._view((key + n if key < 0 else key) * x._strides[0], xshape[1:], x._strides[1:])
+    keys = key if type(key) is tuple else (key,)
+    if len(keys) > x.ndim:
+        return None
+    shape: list[int] = []
+    strides: list[int] = []
+    offset = 0
+    xstrides = x._strides
+    for dim, k in enumerate(keys):
+        t = type(k)
+        if t is int:
+            n = xshape[dim]
+            if not -n <= k < n:
+                raise IndexError(f"index {k} is out of bounds for axis {dim} with size {n}")
+            offset += (k + n if k < 0 else k) * xstrides[dim]
+        elif t is slice:
+            start, stop, step = k.indices(xshape[dim])
+            length = len(range(start, stop, step))
+            if length:
+                offset += start * xstrides[dim]
+            shape.append(length)
+            strides.append(xstrides[dim] * step if length else xstrides[dim])  # see _basic
+        else:
+            return None
+    n = len(keys)
+    return x._view(offset, (*shape, *xshape[n:]), (*strides, *xstrides[n:]))
+
+
 def getitem(x: NDArray, key: Any) -> NDArray:
+    view = _simple_view(x, key)
+    if view is not None:
+        return view
     entries = _expand(key, x.ndim)
-    view, advanced = _basic(x, entries)
+    view, advanced, adjacent = _basic(x, entries)
     if not advanced:
         return view
-    src, flat, bshape, rest, position = _prepare_advanced(view, advanced)
+    src, flat, bshape, rest, position = _prepare_advanced(view, advanced, adjacent)
     n = 1
     for d in bshape:
         n *= d
     blocks = NDArray._empty((n, *rest), x.dtype)
-    core.take_blocks(src._h, blocks._h, [f._h for f in flat], False)
+    _take_blocks(src, blocks, flat, False, x, entries)
     out = blocks.reshape(bshape + rest)
     if position:
+        # the layout NumPy gives too: blocks in index order, axes moved
         from minarray.views import moveaxis
 
         nb = len(bshape)
@@ -166,33 +264,84 @@ def getitem(x: NDArray, key: Any) -> NDArray:
     return out
 
 
-def setitem(x: NDArray, key: Any, value: Any) -> None:
-    from minarray.creation import asarray
+def _take_blocks(src: NDArray, blocks: NDArray, flat: list[NDArray], scatter: bool, x: NDArray,
+                 entries: list[Any]) -> None:
+    try:
+        core.take_blocks(src._h, blocks._h, [f._h for f in flat], scatter)
+    except IndexError as exc:
+        # C names the axis among the indexed ones; say which axis of x it is
+        axes = _advanced_axes(entries)
+        msg = str(exc)
+        head, sep, tail = msg.partition(" for axis ")
+        if sep and tail.split(" ", 1)[0].isdigit():
+            j = int(tail.split(" ", 1)[0])
+            if j < len(axes):
+                msg = f"{head} for axis {axes[j]} {tail.split(' ', 1)[1]}"
+        raise IndexError(msg) from None
 
+
+def _advanced_axes(entries: list[Any]) -> list[int]:
+    """The axis of x each advanced index array (in order) indexes."""
+    out: list[int] = []
+    dim = 0
+    for k in entries:
+        if k is None or k is Ellipsis:
+            continue
+        if isinstance(k, _Mask):
+            out.extend(range(dim, dim + max(k.a.ndim, 1)))
+            dim += k.a.ndim
+        elif isinstance(k, NDArray):
+            out.append(dim)
+            dim += 1
+        else:
+            dim += 1
+    return out
+
+
+def _broadcastable_value(val: NDArray, shape: tuple[int, ...]) -> NDArray:
+    """``val`` ready to broadcast into ``shape``: NumPy lets a value have
+    extra leading axes of size 1; anything else that does not fit is a
+    ValueError naming both shapes."""
+    if val.ndim > len(shape):
+        extra = val.ndim - len(shape)
+        if all(n == 1 for n in val.shape[:extra]):
+            val = val._view(0, val.shape[extra:], val._strides[extra:])
+    ok = val.ndim <= len(shape) and all(
+        v == 1 or v == s for v, s in zip(val.shape, shape[len(shape) - val.ndim:], strict=True)
+    )
+    if not ok:
+        raise ValueError(f"could not broadcast input array from shape {val.shape} into shape {shape}")
+    return val
+
+
+def setitem(x: NDArray, key: Any, value: Any) -> None:
     entries = _expand(key, x.ndim)
-    view, advanced = _basic(x, entries)
+    view, advanced, adjacent = _basic(x, entries)
     if not advanced:
         if isinstance(value, (bool, int, float, complex)):
             core.fill(view._h, value)
         else:
-            core.copyto(view._h, _value_array(value, x.dtype)._h)
+            core.copyto(view._h, _broadcastable_value(_value_array(value, x.dtype), view.shape)._h)
         return
-    src, flat, bshape, rest, position = _prepare_advanced(view, advanced)
-    val = _value_array(value, x.dtype)
+    if not view.flags.writeable:
+        raise ValueError("assignment destination is read-only")
+    src, flat, bshape, rest, position = _prepare_advanced(view, advanced, adjacent)
+    result_shape = rest[:position] + bshape + rest[position:]
+    val = _broadcastable_value(_value_array(value, x.dtype), result_shape)
     nb = len(bshape)
     if position and val.ndim:
-        # The value is shaped like getitem's result (broadcast dims at
-        # `position`); move those dims first to match the source order.
+        # The value is shaped like getitem's result (broadcast axes at
+        # `position`); move those axes first to match the source order.
         from minarray.views import broadcast_to, moveaxis
 
-        full = broadcast_to(val, rest[:position] + bshape + rest[position:])
+        full = broadcast_to(val, result_shape)
         val = moveaxis(full, tuple(range(position, position + nb)), tuple(range(nb)))
     blocks = NDArray._empty(bshape + rest, x.dtype)
     core.copyto(blocks._h, val._h)  # broadcasts and casts the value
     n = 1
     for d in bshape:
         n *= d
-    core.take_blocks(src._h, blocks.reshape((n, *rest))._h, [f._h for f in flat], True)
+    _take_blocks(src, blocks.reshape((n, *rest)), flat, True, x, entries)
 
 
 def _value_array(value: Any, dtype: _dt.DType) -> NDArray:

@@ -1,5 +1,232 @@
-"""Linear algebra core: matmul, tensordot, vecdot, outer."""
+"""Linear algebra in the core namespace (Array API 2024.12): ``matmul`` (and
+``@``), ``tensordot``, ``vecdot`` and ``outer``; ``matrix_transpose`` is a
+view, defined in :mod:`minarray.views` and re-exported here so that
+``minarray.linalg`` holds all five.
+
+Every product ends in one C call, ``core.matmul`` (csrc/linalg.c): a
+cache-blocked, multi-threaded kernel over broadcast batches that reads any
+strides (transposed or sliced operands are not copied) and releases the GIL.
+It computes in five types; the others are cast in and out here, which
+reproduces NumPy's results: float16 and bfloat16 accumulate in float32,
+integer products wrap modulo 2**bits, and bool gives "some pair both true".
+"""
 
 from __future__ import annotations
 
-__all__: list[str] = []
+import operator
+from collections.abc import Sequence
+from typing import Any
+
+from minarray import dtypes as _dt
+from minarray._native import core
+from minarray.dtypes import DType
+from minarray.ndarray import NDArray, c_strides
+from minarray.views import broadcast_shapes, matrix_transpose, normalize_axis
+
+__all__ = ["matmul", "tensordot", "vecdot", "outer", "matrix_transpose"]
+
+Shape = tuple[int, ...]
+
+# The type the kernel computes in, for each dtype.
+_KERNEL: dict[DType, DType] = {
+    _dt.float64: _dt.float64, _dt.float32: _dt.float32,
+    _dt.complex128: _dt.complex128, _dt.complex64: _dt.complex64,
+    _dt.float16: _dt.float32, _dt.bfloat16: _dt.float32,
+    _dt.int64: _dt.int64, _dt.uint64: _dt.uint64,
+    _dt.int8: _dt.int64, _dt.int16: _dt.int64, _dt.int32: _dt.int64,
+    _dt.uint8: _dt.uint64, _dt.uint16: _dt.uint64, _dt.uint32: _dt.uint64,
+    _dt.bool: _dt.int64,
+}
+
+
+def _array(x: Any, fname: str) -> NDArray:
+    if isinstance(x, NDArray):
+        return x
+    from minarray.creation import asarray
+
+    try:
+        return asarray(x)
+    except TypeError:
+        raise TypeError(f"{fname} expects arrays, got {type(x).__name__}") from None
+
+
+def _operands(fname: str, x1: Any, x2: Any) -> tuple[NDArray, NDArray, DType, DType]:
+    """Both inputs as arrays in the kernel's dtype, the result dtype and the
+    kernel dtype."""
+    a, b = _array(x1, fname), _array(x2, fname)
+    dt = _dt.promote(a.dtype, b.dtype)
+    kt = _KERNEL[dt]
+    if a.dtype is not kt:
+        a = a.astype(kt)
+    if b.dtype is not kt:
+        b = b.astype(kt)
+    return a, b, dt, kt
+
+
+def _run(a: NDArray, b: NDArray, out_shape: Shape, dt: DType, kt: DType, conj: bool = False) -> NDArray:
+    """``a`` (..., m, k) times ``b`` (..., k, n), both of dtype ``kt`` and of
+    one ndim with broadcastable batch dims, into a new C-contiguous array of
+    ``out_shape`` (the broadcast (..., m, n) with size-1 dims dropped or
+    dims merged) and dtype ``dt``."""
+    ash, bsh = a._shape, b._shape
+    full = (*broadcast_shapes(ash[:-2], bsh[:-2]), ash[-2], bsh[-1]) if len(ash) > 2 else (ash[0], bsh[1])
+    out = NDArray._empty(out_shape, kt)
+    core.matmul(a._h, b._h, out._h if full == out_shape else out._view(0, full, c_strides(full))._h, conj)
+    return out if kt is dt else out.astype(dt)
+
+
+def _pad(x: NDArray, shape: Shape, strides: Shape, nd: int) -> NDArray:
+    """A view of ``x`` with ``shape``/``strides``, left-padded to ``nd`` dims
+    (``x`` itself when that is what it already is)."""
+    pad = nd - len(shape)
+    if not pad and shape == x._shape and strides == x._strides:
+        return x
+    return x._view(0, (1,) * pad + shape, (0,) * pad + strides)
+
+
+def matmul(x1: Any, x2: Any, /) -> NDArray:
+    """Matrix product (Array API ``matmul``, the ``@`` operator).
+
+    Arrays of 2 or more dimensions are stacks of matrices whose batch
+    dimensions broadcast; a 1-d first argument is a row vector and a 1-d
+    second argument a column vector, and the added dimension is removed
+    from the result.  0-d arrays raise ValueError (use ``multiply``), as do
+    mismatched inner dimensions.
+    """
+    a, b, dt, kt = _operands("matmul", x1, x2)
+    if a.ndim == 0 or b.ndim == 0:
+        raise ValueError(
+            f"matmul: operands must have at least one dimension, got shapes {a.shape} and {b.shape} "
+            "(use multiply for products with scalars)"
+        )
+    # Array API: a 1-d x1 is (1, k) and a 1-d x2 is (k, 1); both extra
+    # dimensions are removed from the result.
+    ash, ast = ((1, *a.shape), (0, *a._strides)) if a.ndim == 1 else (a.shape, a._strides)
+    bsh, bst = ((*b.shape, 1), (*b._strides, 0)) if b.ndim == 1 else (b.shape, b._strides)
+    if ash[-1] != bsh[-2]:
+        raise ValueError(
+            f"matmul: the last dimension of x1 ({ash[-1]}, shape {a.shape}) must equal the "
+            f"second-to-last dimension of x2 ({bsh[-2]}, shape {b.shape})"
+        )
+    try:
+        batch = broadcast_shapes(ash[:-2], bsh[:-2])
+    except ValueError:
+        raise ValueError(
+            f"matmul: the batch dimensions of shapes {a.shape} and {b.shape} do not broadcast"
+        ) from None
+    out_shape = batch + ((ash[-2],) if a.ndim > 1 else ()) + ((bsh[-1],) if b.ndim > 1 else ())
+    nd = max(len(ash), len(bsh))
+    return _run(_pad(a, ash, ast, nd), _pad(b, bsh, bst, nd), out_shape, dt, kt)
+
+
+def _axes_list(axes: Any, ndim: int, which: str) -> list[int]:
+    seq = [axes] if not isinstance(axes, (tuple, list)) else list(axes)
+    out = [normalize_axis(ax, ndim, f"tensordot axis of {which}") for ax in seq]
+    if len(set(out)) != len(out):
+        raise ValueError(f"tensordot: repeated axis in the axes of {which}: {tuple(seq)}")
+    return out
+
+
+def tensordot(x1: Any, x2: Any, /, *, axes: int | tuple[Sequence[int], Sequence[int]] = 2) -> NDArray:
+    """Sum products over the given axes (Array API ``tensordot``).
+
+    ``axes=N`` contracts the last N axes of x1 with the first N of x2; a
+    pair of sequences names the axes of each.  Contracted axes must have
+    equal sizes: the standard forbids broadcasting them.  The result has
+    x1's free axes, then x2's, in order.
+    """
+    a, b, dt, kt = _operands("tensordot", x1, x2)
+    if isinstance(axes, (tuple, list)):
+        if len(axes) != 2:
+            raise ValueError(f"tensordot: axes must be an integer or a pair of sequences, got {axes!r}")
+        ax1, ax2 = _axes_list(axes[0], a.ndim, "x1"), _axes_list(axes[1], b.ndim, "x2")
+        if len(ax1) != len(ax2):
+            raise ValueError(f"tensordot: x1 and x2 need as many axes each, got {axes[0]!r} and {axes[1]!r}")
+    else:
+        try:
+            n = operator.index(axes)
+        except TypeError:
+            raise TypeError(f"tensordot: axes must be an integer or a pair of sequences, got {axes!r}") from None
+        if n < 0:
+            raise ValueError(f"tensordot: axes must be non-negative, got {n}")
+        if n > a.ndim or n > b.ndim:
+            raise ValueError(f"tensordot: cannot contract {n} axes of arrays with shapes {a.shape} and {b.shape}")
+        ax1, ax2 = list(range(a.ndim - n, a.ndim)), list(range(n))
+    for i, j in zip(ax1, ax2, strict=True):
+        if a.shape[i] != b.shape[j]:
+            raise ValueError(
+                f"tensordot: contracted axes differ in size: axis {i} of x1 (shape {a.shape}) has "
+                f"{a.shape[i]}, axis {j} of x2 (shape {b.shape}) has {b.shape[j]}"
+            )
+    free1 = [i for i in range(a.ndim) if i not in ax1]
+    free2 = [j for j in range(b.ndim) if j not in ax2]
+    m = _prod(a.shape[i] for i in free1)
+    n_ = _prod(b.shape[j] for j in free2)
+    k = _prod(a.shape[i] for i in ax1)
+    # Group the free axes and the contracted axes; a view when the strides
+    # allow it, otherwise reshape copies.
+    a2 = a._view(0, tuple(a.shape[i] for i in free1 + ax1), tuple(a._strides[i] for i in free1 + ax1))
+    b2 = b._view(0, tuple(b.shape[j] for j in ax2 + free2), tuple(b._strides[j] for j in ax2 + free2))
+    a2 = a2.reshape((m, k))
+    b2 = b2.reshape((k, n_))
+    out_shape = tuple(a.shape[i] for i in free1) + tuple(b.shape[j] for j in free2)
+    return _run(a2, b2, out_shape, dt, kt)
+
+
+def vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> NDArray:
+    """Dot products of vectors along ``axis``, conjugating x1 when complex
+    (Array API ``vecdot``): ``sum(conj(x1) * x2, axis=axis)``.
+
+    The other dimensions broadcast.  ``axis`` counts from the end, in
+    [-N, -1] with N the smaller ndim; a non-negative axis is accepted when
+    both arrays have the same ndim (NumPy's reading).  The vector axis must
+    have one size in both: the standard forbids broadcasting it.
+    """
+    a, b, dt, kt = _operands("vecdot", x1, x2)
+    if a.ndim == 0 or b.ndim == 0:
+        raise ValueError(f"vecdot: operands must have at least one dimension, got shapes {a.shape} and {b.shape}")
+    try:
+        ax = operator.index(axis)
+    except TypeError:
+        raise TypeError(f"vecdot: axis must be an integer, got {type(axis).__name__}") from None
+    n_min = min(a.ndim, b.ndim)
+    if ax >= 0 and a.ndim == b.ndim and ax < a.ndim:
+        ax -= a.ndim
+    if not -n_min <= ax <= -1:
+        raise IndexError(
+            f"vecdot: axis {axis} is out of bounds for shapes {a.shape} and {b.shape} "
+            f"(expected a value in [{-n_min}, -1])"
+        )
+    ia, ib = a.ndim + ax, b.ndim + ax
+    if a.shape[ia] != b.shape[ib]:
+        raise ValueError(
+            f"vecdot: the vector axis {axis} has size {a.shape[ia]} in x1 (shape {a.shape}) and "
+            f"{b.shape[ib]} in x2 (shape {b.shape})"
+        )
+    k = a.shape[ia]
+    # Move the vector axis last: x1 becomes (..., 1, k) and x2 (..., k, 1).
+    ra = [i for i in range(a.ndim) if i != ia]
+    rb = [i for i in range(b.ndim) if i != ib]
+    batch = broadcast_shapes(tuple(a.shape[i] for i in ra), tuple(b.shape[i] for i in rb))
+    nd = len(batch) + 2
+    a2 = _pad(a, (*(a.shape[i] for i in ra), 1, k), (*(a._strides[i] for i in ra), 0, a._strides[ia]), nd)
+    b2 = _pad(b, (*(b.shape[i] for i in rb), k, 1), (*(b._strides[i] for i in rb), b._strides[ib], 0), nd)
+    return _run(a2, b2, batch, dt, kt, conj=dt.kind == "c")
+
+
+def outer(x1: Any, x2: Any, /) -> NDArray:
+    """Outer product of two 1-d arrays (Array API ``outer``): shape (N, M)."""
+    a, b, dt, kt = _operands("outer", x1, x2)
+    if a.ndim != 1 or b.ndim != 1:
+        raise ValueError(f"outer: expected two 1-d arrays, got shapes {a.shape} and {b.shape}")
+    # (N, 1) @ (1, M): a product with k = 1.
+    a2 = a._view(0, (a.shape[0], 1), (a._strides[0], 0))
+    b2 = b._view(0, (1, b.shape[0]), (0, b._strides[0]))
+    return _run(a2, b2, (a.shape[0], b.shape[0]), dt, kt)
+
+
+def _prod(values: Any) -> int:
+    out = 1
+    for v in values:
+        out *= v
+    return out

@@ -1,5 +1,404 @@
-"""Array manipulation that copies: concat, stack, tile, repeat, roll, take..."""
+"""Manipulation functions that copy (Array API 2024.12): ``concat`` (NumPy's
+``concatenate``), ``stack``, ``unstack``, ``repeat``, ``roll``, ``tile``, and
+the gathers ``take`` and ``take_along_axis``.  The view-returning ones
+(``reshape``, ``permute_dims``, ``broadcast_to``...) live in
+:mod:`minarray.views`.
+
+Each result is allocated once, C-contiguous, and filled by a few C copies
+into views of it (``core.copyto`` broadcasts and casts): no Python work per
+element.  ``repeat`` with per-element counts and ``take_along_axis`` have
+their own kernels (csrc/manipulation.c); ``take`` reuses the gather kernel
+of advanced indexing (csrc/index.c).
+"""
 
 from __future__ import annotations
 
-__all__: list[str] = []
+import itertools
+import operator
+from collections.abc import Sequence
+from typing import Any
+
+from minarray import dtypes as _dt
+from minarray._native import core
+from minarray.ndarray import NDArray, c_strides
+from minarray.views import broadcast_shapes, broadcast_to, normalize_axis
+
+__all__ = [
+    "concat", "concatenate", "stack", "unstack", "repeat", "roll", "tile",
+    "take", "take_along_axis",
+]
+
+Shape = tuple[int, ...]
+
+# ma_array's dimension limit (MA_MAXDIMS in csrc/array.h).
+_MAXDIMS = 64
+
+
+def _as_array(x: Any, fname: str) -> NDArray:
+    if isinstance(x, NDArray):
+        return x
+    from minarray.creation import asarray
+
+    try:
+        return asarray(x)
+    except TypeError:
+        raise TypeError(f"{fname} expects arrays, got {type(x).__name__}") from None
+
+
+def _arrays(arrays: Any, fname: str) -> list[NDArray]:
+    if isinstance(arrays, NDArray) or not isinstance(arrays, (tuple, list)):
+        raise TypeError(f"{fname} expects a tuple or list of arrays, got {type(arrays).__name__}")
+    if not arrays:
+        raise ValueError(f"{fname} needs at least one array")
+    return [_as_array(a, fname) for a in arrays]
+
+
+def _result_dtype(arrs: list[NDArray]) -> _dt.DType:
+    out = arrs[0].dtype
+    for a in arrs[1:]:
+        out = _dt.promote(out, a.dtype)
+    return out
+
+
+def _drop(t: Shape, i: int) -> Shape:
+    return t[:i] + t[i + 1:]
+
+
+# ---- joining -----------------------------------------------------------------
+
+def concat(arrays: Sequence[NDArray] | tuple[NDArray, ...], /, *, axis: int | None = 0) -> NDArray:
+    """Join arrays along an existing axis (Array API ``concat``).
+
+    All arrays need the same ndim (at least 1) and equal sizes except along
+    ``axis``; the result dtype follows the promotion rules.  ``axis=None``
+    joins the flattened arrays.
+    """
+    arrs = _arrays(arrays, "concat")
+    dt = _result_dtype(arrs)
+    if axis is None:
+        out = NDArray._empty((sum(a.size for a in arrs),), dt)
+        off = 0
+        for a in arrs:
+            if a.size:
+                # a C-contiguous stretch of the result seen with a's shape
+                core.copyto(out._view(off, a.shape, c_strides(a.shape))._h, a._h)
+            off += a.size
+        return out
+    first = arrs[0]
+    nd = first.ndim
+    if nd == 0:
+        raise ValueError("concat: zero-dimensional arrays cannot be concatenated (use stack)")
+    for i, a in enumerate(arrs):
+        if a.ndim != nd:
+            raise ValueError(
+                f"concat: all arrays need the same number of dimensions, but array 0 has {nd} "
+                f"and array {i} has {a.ndim}"
+            )
+    ax = normalize_axis(axis, nd)
+    for i, a in enumerate(arrs):
+        if _drop(a.shape, ax) != _drop(first.shape, ax):
+            raise ValueError(
+                f"concat: array shapes must match except along axis {ax}, but array 0 has shape "
+                f"{first.shape} and array {i} has shape {a.shape}"
+            )
+    shape = (*first.shape[:ax], sum(a.shape[ax] for a in arrs), *first.shape[ax + 1:])
+    out = NDArray._empty(shape, dt)
+    step = out._strides[ax]
+    off = 0
+    for a in arrs:
+        n = a.shape[ax]
+        if n and a.size:
+            core.copyto(out._view(off * step, a.shape, out._strides)._h, a._h)
+        off += n
+    return out
+
+
+def concatenate(arrays: Sequence[NDArray] | tuple[NDArray, ...], axis: int | None = 0) -> NDArray:
+    """NumPy's spelling of :func:`concat` (``axis`` may be positional)."""
+    return concat(arrays, axis=axis)
+
+
+def stack(arrays: Sequence[NDArray] | tuple[NDArray, ...], /, *, axis: int = 0) -> NDArray:
+    """Join arrays of one shape along a new axis (Array API ``stack``).
+    ``axis`` indexes the result, so it lies in [-(ndim + 1), ndim]."""
+    arrs = _arrays(arrays, "stack")
+    shape = arrs[0].shape
+    for i, a in enumerate(arrs):
+        if a.shape != shape:
+            raise ValueError(
+                f"stack: all arrays need the same shape, but array 0 has shape {shape} "
+                f"and array {i} has shape {a.shape}"
+            )
+    ax = normalize_axis(axis, len(shape) + 1)
+    out = NDArray._empty((*shape[:ax], len(arrs), *shape[ax:]), _result_dtype(arrs))
+    step = out._strides[ax]
+    strides = _drop(out._strides, ax)
+    if out.size:
+        for i, a in enumerate(arrs):
+            core.copyto(out._view(i * step, shape, strides)._h, a._h)
+    return out
+
+
+def unstack(x: NDArray, /, *, axis: int = 0) -> tuple[NDArray, ...]:
+    """Split ``x`` along ``axis`` into a tuple of views (Array API
+    ``unstack``), the inverse of :func:`stack`."""
+    x = _as_array(x, "unstack")
+    if x.ndim == 0:
+        raise ValueError("unstack: a 0-dimensional array has no axis to split along")
+    ax = normalize_axis(axis, x.ndim)
+    shape, strides, step = _drop(x.shape, ax), _drop(x._strides, ax), x._strides[ax]
+    return tuple(x._view(i * step, shape, strides) for i in range(x.shape[ax]))
+
+
+# ---- repeating -----------------------------------------------------------------
+
+def repeat(x: NDArray, repeats: int | NDArray, /, *, axis: int | None = None) -> NDArray:
+    """Repeat each element (``axis=None``: of the flattened array) or each
+    slice along ``axis`` (Array API ``repeat``).
+
+    ``repeats`` is a non-negative integer or a 1-d integer array with one
+    count per slice (or a single count, which broadcasts).
+    """
+    x = _as_array(x, "repeat")
+    if axis is None:
+        x = x.reshape((-1,))
+        ax = 0
+    else:
+        ax = normalize_axis(axis, x.ndim)
+    n = x.shape[ax]
+    counts: NDArray | None = None
+    if isinstance(repeats, NDArray) or isinstance(repeats, (list, tuple)) or hasattr(repeats, "__array_interface__"):
+        counts = _as_array(repeats, "repeat")
+        if counts.dtype.kind not in "iub":
+            raise TypeError(f"repeat: repeats must have an integer dtype, got {counts.dtype}")
+        if counts.ndim > 1:
+            raise ValueError(f"repeat: repeats must be an integer or a 1-d array, got shape {counts.shape}")
+        if counts.size == 1:
+            repeats, counts = int(counts.reshape(()).item()), None
+        elif counts.shape[0] != n:
+            raise ValueError(
+                f"repeat: {counts.shape[0]} repeats do not match the {n} elements along axis {ax}"
+            )
+    if counts is None:
+        try:
+            r = operator.index(repeats)
+        except TypeError:
+            raise TypeError(f"repeat: repeats must be an integer or an integer array, got {repeats!r}") from None
+        if r < 0:
+            raise ValueError(f"repeat: repeats must be non-negative, got {r}")
+        if x.ndim < _MAXDIMS:
+            return _repeat_scalar(x, r, ax)
+        # splitting an axis needs one more dimension than the limit allows
+        from minarray.creation import full
+
+        counts = full((n,), r, dtype=_dt.int64)
+    counts = counts.astype(_dt.int64, copy=False)
+    src = x if x.flags.c_contiguous else x.copy()
+    total, h = core.repeat(src._h, counts._h, ax)
+    shape = (*x.shape[:ax], total, *x.shape[ax + 1:])
+    return NDArray._new(h, shape, c_strides(shape), x.dtype, None)
+
+
+def _repeat_scalar(x: NDArray, r: int, ax: int) -> NDArray:
+    n = x.shape[ax]
+    shape = (*x.shape[:ax], n * r, *x.shape[ax + 1:])
+    out = NDArray._empty(shape, x.dtype)
+    if out.size == 0:
+        return out
+    # Split the result's axis into (n, r) and copy x in with the r axis
+    # broadcast: one C call.
+    st = out._strides
+    split = (*x.shape[:ax], n, r, *x.shape[ax + 1:])
+    dst = out._view(0, split, (*st[:ax], r * st[ax], st[ax], *st[ax + 1:]))
+    xst = x._strides
+    src = x._view(0, (*x.shape[:ax], n, 1, *x.shape[ax + 1:]), (*xst[:ax], xst[ax], 0, *xst[ax + 1:]))
+    core.copyto(dst._h, src._h)
+    return out
+
+
+def tile(x: NDArray, repetitions: Sequence[int] | int, /) -> NDArray:
+    """Repeat the whole array ``repetitions[i]`` times along each axis (Array
+    API ``tile``).  Shorter ``repetitions`` are padded with leading 1s;
+    a shorter ``x`` is treated as if it had leading size-1 axes."""
+    x = _as_array(x, "tile")
+    reps_seq = (repetitions,) if not isinstance(repetitions, (tuple, list)) else tuple(repetitions)
+    try:
+        reps = tuple(operator.index(r) for r in reps_seq)
+    except TypeError:
+        raise TypeError(f"tile: repetitions must be a tuple of integers, got {repetitions!r}") from None
+    if any(r < 0 for r in reps):
+        raise ValueError(f"tile: repetitions must be non-negative, got {reps}")
+    nd = max(x.ndim, len(reps))
+    reps = (1,) * (nd - len(reps)) + reps
+    xs = (1,) * (nd - x.ndim) + x.shape
+    xst = (0,) * (nd - x.ndim) + x._strides
+    if nd > _MAXDIMS:
+        raise ValueError(f"tile: the result would have {nd} dimensions; at most {_MAXDIMS} are supported")
+    out = NDArray._empty(tuple(r * s for r, s in zip(reps, xs, strict=True)), x.dtype)
+    if out.size:
+        _tile_into(out, x, xs, xst, reps)
+    return out
+
+
+def _tile_into(out: NDArray, x: NDArray, xs: Shape, xst: Shape, reps: Shape) -> None:
+    # Each repeated axis i of the result splits into (reps[i], xs[i]); x is
+    # read with stride 0 along the reps part.  Axes with reps 1 stay whole.
+    dshape: list[int] = []
+    dstr: list[int] = []
+    sshape: list[int] = []
+    sstr: list[int] = []
+    for r, s, xsd, ost in zip(reps, xs, xst, out._strides, strict=True):
+        if r != 1:
+            dshape += [r, s]
+            dstr += [s * ost, ost]
+            sshape += [1, s]
+            sstr += [0, xsd]
+        else:
+            dshape.append(s)
+            dstr.append(ost)
+            sshape.append(s)
+            sstr.append(xsd)
+    if len(dshape) <= _MAXDIMS:
+        core.copyto(out._view(0, tuple(dshape), tuple(dstr))._h, x._view(0, tuple(sshape), tuple(sstr))._h)
+        return
+    # Too many dimensions for one copy: fill the first tile, then copy it
+    # along the leading repeated axis.
+    i = next(k for k, r in enumerate(reps) if r != 1)
+    first = list(out.shape)
+    first[i] = xs[i]
+    one = out._view(0, tuple(first), out._strides)
+    _tile_into(one, x, xs, xst, (1,) * (i + 1) + reps[i + 1:])
+    for k in range(1, reps[i]):
+        core.copyto(out._view(k * xs[i] * out._strides[i], one.shape, out._strides)._h, one._h)
+
+
+def roll(x: NDArray, /, shift: int | tuple[int, ...], *, axis: int | tuple[int, ...] | None = None) -> NDArray:
+    """Shift elements along axes, wrapping around (Array API ``roll``).
+
+    ``axis=None`` rolls the flattened array and restores the shape.  A
+    tuple ``shift`` needs a tuple ``axis`` of the same length; a scalar on
+    either side is broadcast to the other (NumPy); shifts of a repeated
+    axis add up.
+    """
+    x = _as_array(x, "roll")
+    shifts = shift if isinstance(shift, (tuple, list)) else (shift,)
+    try:
+        shifts = tuple(operator.index(s) for s in shifts)
+    except TypeError:
+        raise TypeError(f"roll: shift must be an integer or a tuple of integers, got {shift!r}") from None
+    out = NDArray._empty(x.shape, x.dtype)
+    if axis is None:
+        flat = x if x.flags.c_contiguous else x.copy()
+        src = flat._view(0, (x.size,), (1,))
+        dst = out._view(0, (x.size,), (1,))
+        _roll_into(dst, src, {0: sum(shifts)})
+        return out
+    axes = axis if isinstance(axis, (tuple, list)) else (axis,)
+    if len(shifts) == 1 and len(axes) > 1:
+        shifts = shifts * len(axes)
+    elif len(axes) == 1 and len(shifts) > 1:
+        axes = tuple(axes) * len(shifts)
+    if len(shifts) != len(axes):
+        raise ValueError(f"roll: shift {shift!r} and axis {axis!r} must have the same length")
+    total: dict[int, int] = {}
+    for s, a in zip(shifts, axes, strict=True):
+        ax = normalize_axis(a, x.ndim)
+        total[ax] = total.get(ax, 0) + s
+    _roll_into(out, x, total)
+    return out
+
+
+def _roll_into(out: NDArray, x: NDArray, shifts: dict[int, int]) -> None:
+    if out.size == 0:
+        return
+    # Per rolled axis: the two pieces (dst start, src start, length).  One
+    # copy per combination of pieces, at most 2 ** (rolled axes).
+    pieces: list[list[tuple[int, int, int, int]]] = []
+    for ax, s in sorted(shifts.items()):
+        n = x.shape[ax]
+        k = s % n
+        if k:
+            pieces.append([(ax, k, 0, n - k), (ax, 0, n - k, k)])
+    for combo in itertools.product(*pieces):
+        shape = list(x.shape)
+        doff = soff = 0
+        for ax, dstart, sstart, length in combo:
+            shape[ax] = length
+            doff += dstart * out._strides[ax]
+            soff += sstart * x._strides[ax]
+        core.copyto(out._view(doff, tuple(shape), out._strides)._h, x._view(soff, tuple(shape), x._strides)._h)
+
+
+# ---- gathers -------------------------------------------------------------------
+
+def _index_array(indices: Any, fname: str) -> NDArray:
+    idx = _as_array(indices, fname)
+    if idx.dtype.kind not in "iu":
+        raise TypeError(f"{fname}: indices must have an integer dtype, got {idx.dtype}")
+    return idx
+
+
+def take(x: NDArray, indices: NDArray, /, *, axis: int | None = None) -> NDArray:
+    """Elements of ``x`` at ``indices`` along ``axis`` (Array API ``take``).
+
+    The result has x's shape with the axis replaced by the index array's
+    shape.  Negative indices count from the end; out-of-range ones raise
+    IndexError.  ``axis=None`` indexes the flattened array (NumPy; the
+    standard requires an axis for arrays of more than one dimension).
+    """
+    x = _as_array(x, "take")
+    idx = _index_array(indices, "take")
+    if axis is None:
+        x = x.reshape((-1,))
+        ax = 0
+    else:
+        ax = normalize_axis(axis, x.ndim)
+    pre, post = x.shape[:ax], x.shape[ax + 1:]
+    out = NDArray._empty(pre + idx.shape + post, x.dtype)
+    if out.size == 0:
+        return out
+    flat = idx.astype(_dt.int64, copy=False).reshape((-1,))
+    # Source with the indexed axis first; the result seen as (N, pre, post)
+    # blocks, N running over the (C-contiguous) index dims.
+    src = x._view(0, (x.shape[ax], *pre, *post), (x._strides[ax], *_drop(x._strides, ax)))
+    ost = out._strides
+    blocks = out._view(0, (flat.shape[0], *pre, *post),
+                       (ost[ax + idx.ndim - 1] if idx.ndim else 0, *ost[:ax], *ost[ax + idx.ndim:]))
+    core.take_blocks(src._h, blocks._h, [flat._h], False)
+    return out
+
+
+def take_along_axis(x: NDArray, indices: NDArray, /, *, axis: int = -1) -> NDArray:
+    """Pick values along ``axis`` at positions given per 1-d slice (Array API
+    ``take_along_axis``), e.g. with the output of ``argsort``.
+
+    ``indices`` has x's ndim; its other dimensions broadcast against x's.
+    """
+    x = _as_array(x, "take_along_axis")
+    idx = _index_array(indices, "take_along_axis")
+    if x.ndim == 0:
+        raise ValueError("take_along_axis: x must have at least one dimension")
+    if idx.ndim != x.ndim:
+        raise ValueError(
+            f"take_along_axis: indices must have the same number of dimensions as x, "
+            f"got {idx.ndim} and {x.ndim}"
+        )
+    ax = normalize_axis(axis, x.ndim)
+    xs = (*x.shape[:ax], 1, *x.shape[ax + 1:])
+    try:
+        shape = broadcast_shapes(xs, idx.shape)
+    except ValueError:
+        raise ValueError(
+            f"take_along_axis: indices of shape {idx.shape} do not broadcast against x of shape {x.shape} "
+            f"outside axis {ax}"
+        ) from None
+    out = NDArray._empty(shape, x.dtype)
+    if out.size == 0:
+        return out
+    idx64 = idx.astype(_dt.int64, copy=False)
+    if idx64.shape != shape:
+        idx64 = broadcast_to(idx64, shape)
+    sshape = (*shape[:ax], x.shape[ax], *shape[ax + 1:])
+    sstr = tuple(0 if (d != ax and x.shape[d] != shape[d]) else s for d, s in enumerate(x._strides))
+    core.take_along_axis(x._view(0, sshape, sstr)._h, idx64._h, out._h, ax)
+    return out

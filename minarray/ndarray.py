@@ -12,14 +12,17 @@ from __future__ import annotations
 import math
 import operator
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any, SupportsIndex
+from typing import TYPE_CHECKING, Any
 
 from minarray import dtypes as _dt
+from minarray._dldevice import CPU_DEVICE, DLDeviceType
 from minarray._native import core
 from minarray.dtypes import DType
 
 if TYPE_CHECKING:
-    from types import CapsuleType, ModuleType
+    from types import ModuleType
+
+    from typing_extensions import CapsuleType
 
 __all__ = ["NDArray", "Flags"]
 
@@ -63,16 +66,26 @@ class Flags:
 
 
 def _is_contiguous(shape: Shape, strides: Shape, reverse: bool) -> bool:
+    """C- (or with ``reverse``, Fortran-) contiguity as NumPy defines it:
+    size-1 axes may have any stride and an empty array is contiguous."""
+    if 0 in shape:
+        return True
     expected = 1
     dims = range(len(shape)) if reverse else range(len(shape) - 1, -1, -1)
     for i in dims:
         n = shape[i]
-        if n == 0:
-            return True
         if n != 1 and strides[i] != expected:
             return False
         expected *= n
     return True
+
+
+def _stride_perm(strides: Shape) -> list[int]:
+    """The axes from the largest |stride| to the smallest, ties in axis
+    order: NumPy's PyArray_CreateSortedStridePerm, which decides the memory
+    order of an ``order="K"`` copy of an array that is neither C- nor
+    Fortran-contiguous."""
+    return sorted(range(len(strides)), key=lambda i: -abs(strides[i]))
 
 
 def c_strides(shape: Shape) -> Shape:
@@ -88,9 +101,9 @@ def c_strides(shape: Shape) -> Shape:
 class NDArray:
     """An N-dimensional array over minarray's own (or foreign) memory."""
 
-    __slots__ = ("_h", "_shape", "_strides", "_dtype", "_base", "__weakref__")
+    __slots__ = ("__weakref__", "_base", "_dtype", "_h", "_shape", "_strides")
 
-    _h: CapsuleType
+    _h: Any  # a PyCapsule (types.CapsuleType from Python 3.13)
     _shape: Shape
     _strides: Shape  # in elements
     _dtype: DType
@@ -118,32 +131,47 @@ class NDArray:
     def _view(self, offset: int, shape: Shape, strides: Shape, readonly: bool = False) -> NDArray:
         """A view sharing this array's buffer, ``offset`` elements from element 0."""
         d = self._dtype
-        h = core.view(self._h, offset, shape, strides, d.code, d.bits, readonly)
-        return NDArray._new(h, shape, strides, d, self if self._base is None else self._base)
+        a = object.__new__(NDArray)
+        a._h = core.view(self._h, offset, shape, strides, d.code, d.bits, readonly)
+        a._shape = shape
+        a._strides = strides
+        a._dtype = d
+        # NumPy's rule: the base is the first array owning the memory, or the
+        # first array whose own base is a foreign object (a NumPy array, a
+        # bytearray...): chains of views collapse, foreign owners do not.
+        base = self._base
+        a._base = base if type(base) is NDArray else self
+        return a
 
     # ---- attributes ----------------------------------------------------
     @property
     def dtype(self) -> DType:
+        """The element type."""
         return self._dtype
 
     @property
     def shape(self) -> Shape:
+        """The length of each axis."""
         return self._shape
 
     @property
     def ndim(self) -> int:
+        """The number of axes."""
         return len(self._shape)
 
     @property
     def size(self) -> int:
+        """The number of elements."""
         return math.prod(self._shape)
 
     @property
     def itemsize(self) -> int:
+        """Bytes per element."""
         return self._dtype.itemsize
 
     @property
     def nbytes(self) -> int:
+        """Bytes the elements occupy (size * itemsize)."""
         return math.prod(self._shape) * self._dtype.itemsize
 
     @property
@@ -154,9 +182,11 @@ class NDArray:
 
     @property
     def device(self) -> str:
+        """Where the data lives: always ``"cpu"``."""
         return "cpu"
 
     def to_device(self, device: Any, /, *, stream: Any = None) -> NDArray:
+        """This array on ``device``; only ``"cpu"`` exists, so it is returned as is."""
         if device != "cpu":
             raise ValueError(f"unsupported device {device!r}: minarray arrays live on 'cpu'")
         if stream is not None:
@@ -165,31 +195,39 @@ class NDArray:
 
     @property
     def flags(self) -> Flags:
+        """Layout flags: ``c_contiguous``, ``f_contiguous``, ``writeable``, ``owndata``."""
         return Flags(self)
 
     @property
     def base(self) -> Any:
-        """The array (or foreign object) whose memory this one views, or None."""
+        """What this array views, or None when it owns its memory: as in
+        NumPy, the array owning the memory, or the array that wraps a foreign
+        owner (a view of ``ma.asarray(numpy_array)`` has that NDArray as
+        base; the NDArray's own base is the NumPy array)."""
         return self._base
 
     @property
     def T(self) -> NDArray:
+        """The array with its axes reversed (a view)."""
         return self.transpose()
 
     @property
     def mT(self) -> NDArray:
+        """The array with its last two axes exchanged (a view; needs 2+ dimensions)."""
         if self.ndim < 2:
             raise ValueError(f"mT needs at least 2 dimensions, the array has {self.ndim}")
         return self.swapaxes(-1, -2)
 
     @property
     def real(self) -> NDArray:
+        """The real part (a new array)."""
         from minarray import elementwise
 
         return elementwise.real(self)
 
     @property
     def imag(self) -> NDArray:
+        """The imaginary part (a new array; zeros for real dtypes)."""
         from minarray import elementwise
 
         return elementwise.imag(self)
@@ -208,12 +246,43 @@ class NDArray:
 
     # ---- views and copies ------------------------------------------------
     def copy(self, order: str = "C") -> NDArray:
-        """A C-contiguous copy (``order="K"`` is accepted and means C too)."""
-        out = NDArray._empty(self._shape, self._dtype)
+        """A copy that owns its memory: C-contiguous (``order="C"``, the
+        default), Fortran-contiguous (``"F"``), Fortran when the array is
+        Fortran- but not C-contiguous (``"A"``), or keeping the axes' memory
+        order (``"K"``, as NumPy: the strides' order of the original)."""
+        if order not in ("C", "F", "A", "K"):
+            raise ValueError(f"order must be one of 'C', 'F', 'A', 'K', not {order!r}")
+        shape = self._shape
+        c_contig = _is_contiguous(shape, self._strides, reverse=False)
+        f_contig = _is_contiguous(shape, self._strides, reverse=True)
+        if order == "A" or order == "K":
+            if order == "A" or c_contig or f_contig:
+                order = "F" if f_contig and not c_contig else "C"
+        if order == "C" or len(shape) < 2:
+            perm = list(range(len(shape)))
+        elif order == "F":
+            perm = list(range(len(shape) - 1, -1, -1))
+        else:
+            perm = _stride_perm(self._strides)
+        d = self._dtype
+        # allocate in memory order, then view it back in the axes' order
+        mem_shape = tuple(shape[i] for i in perm)
+        buf = NDArray._empty(mem_shape, d)
+        if perm == list(range(len(shape))):
+            out = buf
+        else:
+            mem_strides = buf._strides
+            strides = [0] * len(shape)
+            for pos, axis in enumerate(perm):
+                strides[axis] = mem_strides[pos]
+            out = NDArray._new(core.view(buf._h, 0, shape, tuple(strides), d.code, d.bits, False),
+                               shape, tuple(strides), d, None)
         core.copyto(out._h, self._h)
         return out
 
     def astype(self, dtype: Any, /, *, copy: bool = True, device: Any = None) -> NDArray:
+        """A copy converted to ``dtype`` (C cast kernels for every pair); with ``copy=False``
+        the array itself when the dtype already matches."""
         dt = _dt.as_dtype(dtype)
         if device not in (None, "cpu"):
             raise ValueError(f"unsupported device {device!r}")
@@ -224,9 +293,12 @@ class NDArray:
         return out
 
     def fill(self, value: Any) -> None:
+        """Set every element to the Python scalar ``value`` (cast to the array's dtype)."""
         core.fill(self._h, value)
 
     def transpose(self, *axes: Any) -> NDArray:
+        """A view with the axes permuted (reversed when none are given), as NumPy's
+        ``transpose``."""
         from minarray import views
 
         if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list))):
@@ -234,11 +306,14 @@ class NDArray:
         return views.permute_dims(self, tuple(axes) if axes else tuple(range(self.ndim - 1, -1, -1)))
 
     def swapaxes(self, axis1: int, axis2: int) -> NDArray:
+        """A view with ``axis1`` and ``axis2`` exchanged."""
         from minarray import views
 
         return views.swapaxes(self, axis1, axis2)
 
     def reshape(self, *shape: Any, copy: bool | None = None) -> NDArray:
+        """The same elements in a new shape: a view when the strides allow one, else a copy
+        (``copy=False`` raises ValueError then); one dimension may be -1."""
         from minarray import views
 
         if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
@@ -246,34 +321,45 @@ class NDArray:
         return views.reshape(self, shape, copy=copy)
 
     def ravel(self) -> NDArray:
+        """A 1-d view when the array is C-contiguous, else a 1-d copy (NumPy's
+        rule: ``reshape(-1)`` gives a view in more cases)."""
         from minarray import views
 
-        return views.reshape(self, (-1,))
+        if _is_contiguous(self._shape, self._strides, reverse=False):
+            return views.reshape(self, (-1,))
+        return self.flatten()
 
     def flatten(self) -> NDArray:
-        return self.copy().reshape(-1)
+        """A new 1-d C-contiguous copy that owns its memory (``base`` None)."""
+        d = self._dtype
+        out = NDArray._empty((self.size,), d)
+        # copy in C order through a view of out's memory with self's shape
+        h = core.view(out._h, 0, self._shape, c_strides(self._shape), d.code, d.bits, False)
+        core.copyto(h, self._h)
+        return out
 
     def squeeze(self, axis: int | tuple[int, ...] | None = None) -> NDArray:
+        """A view without length-1 axes (those in ``axis``, or all)."""
         from minarray import views
 
         return views.squeeze(self, axis)
 
     # ---- indexing --------------------------------------------------------
     def __getitem__(self, key: Any) -> NDArray:
-        from minarray import indexing
-
-        return indexing.getitem(self, key)
+        out: NDArray = _indexing().getitem(self, key)
+        return out
 
     def __setitem__(self, key: Any, value: Any) -> None:
-        from minarray import indexing
-
-        indexing.setitem(self, key, value)
+        _indexing().setitem(self, key, value)
 
     # ---- Python protocols ---------------------------------------------------
     def tolist(self) -> Any:
+        """The elements as nested Python lists of Python scalars (a scalar for 0-d)."""
         return core.tolist(self._h)
 
     def item(self, *args: Any) -> Any:
+        """One element as a Python scalar: the only one, or the one at a flat index or index
+        tuple."""
         if args:
             idx = args[0] if len(args) == 1 else args
             if isinstance(idx, tuple):
@@ -297,10 +383,9 @@ class NDArray:
         return self._shape[0]
 
     def __iter__(self) -> Iterator[NDArray]:
-        if not self._shape:
+        if not self._shape:  # checked now, not at the first next()
             raise TypeError("iteration over a 0-d array")
-        for i in range(self._shape[0]):
-            yield self[i]
+        return (self[i] for i in range(self._shape[0]))
 
     def _scalar(self, kind: str) -> Any:
         if self.size != 1:
@@ -349,34 +434,119 @@ class NDArray:
     # ---- NumPy interop -----------------------------------------------------
     @property
     def __array_interface__(self) -> dict[str, Any]:
+        """NumPy's array interface (version 3): NumPy wraps the memory
+        without copying.  bfloat16 has no typestr NumPy knows, so it has no
+        interface (AttributeError: NumPy then calls ``__array__``)."""
         d = self._dtype
         if not d.typestr:
-            raise TypeError(f"{d} has no NumPy array-interface type; use DLPack (np.from_dlpack) instead")
-        n = d.itemsize
-        contiguous = _is_contiguous(self._shape, self._strides, reverse=False)
+            raise AttributeError(f"{d} has no array-interface typestr; use np.asarray (needs ml_dtypes) or DLPack")
+        return self._interface(d.typestr)
+
+    def _interface(self, typestr: str) -> dict[str, Any]:
+        n = self._dtype.itemsize
+        # None means C order to NumPy: only when the strides are exactly C's
+        # (a contiguous array may have other strides on size-1 axes)
+        canonical = self._strides == c_strides(self._shape)
         return {
             "version": 3,
             "shape": self._shape,
-            "typestr": d.typestr,
+            "typestr": typestr,
             "data": (int(core.data_ptr(self._h)), bool(core.is_readonly(self._h))),
-            "strides": None if contiguous else tuple(s * n for s in self._strides),
-            "descr": [("", d.typestr)],
+            "strides": None if canonical else tuple(s * n for s in self._strides),
+            "descr": [("", typestr)],
         }
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> Any:
+        """``numpy.asarray(x)``: a NumPy array over the same memory (NumPy
+        2's ``copy=`` keyword: True copies, False raises ValueError when a
+        dtype conversion would need a copy).  bfloat16 arrays come back as
+        ml_dtypes' bfloat16, still without a copy."""
         import numpy as np
 
         if self._dtype is _dt.bfloat16:
-            arr = np.from_dlpack(self) if copy is not True else np.from_dlpack(self, copy=True)
+            bf16 = self._dtype.numpy  # TypeError without ml_dtypes, saying so
+            arr = np.asarray(_ArrayInterfaceView(self, "<u2")).view(bf16)
         else:
-            arr = np.asarray(_ArrayInterfaceView(self))
-            if copy:
-                arr = arr.copy()
+            arr = np.asarray(_ArrayInterfaceView(self, self._dtype.typestr))
         if dtype is not None and np.dtype(dtype) != arr.dtype:
             if copy is False:
-                raise ValueError(f"converting {self._dtype} to {dtype} needs a copy, but copy=False")
-            arr = arr.astype(dtype)
+                raise ValueError(f"converting {self._dtype} to {np.dtype(dtype)} needs a copy, but copy=False")
+            return arr.astype(dtype)
+        if copy:
+            return arr.copy()
         return arr
+
+    # NumPy's dispatch protocols (NEP 18, NEP 13): np.sum(x), np.exp(x)...
+    # run minarray's functions where they exist; see minarray/_numpy_dispatch.py.
+    # The priority (above ndarray's 0.0) makes code that picks among mixed
+    # chunk types by it, as Dask does, choose minarray's implementations.
+    __array_priority__ = 1.0
+
+    def __array_function__(self, func: Any, types: Any, args: Any, kwargs: Any) -> Any:
+        from minarray._numpy_dispatch import array_function
+
+        return array_function(func, types, args, kwargs)
+
+    def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
+        from minarray._numpy_dispatch import array_ufunc
+
+        return array_ufunc(ufunc, method, inputs, kwargs)
+
+    # ---- NumPy-style reduction methods: x.sum(axis=0), x.mean()... with
+    # NumPy's signatures (out= is not supported); see _numpy_dispatch.py.
+    def sum(self, axis: Any = None, dtype: Any = None, out: None = None, keepdims: bool = False) -> NDArray:
+        """NumPy's method spelling of :func:`minarray.sum`."""
+        return _method("sum", self, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
+
+    def prod(self, axis: Any = None, dtype: Any = None, out: None = None, keepdims: bool = False) -> NDArray:
+        """NumPy's method spelling of :func:`minarray.prod`."""
+        return _method("prod", self, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
+
+    def mean(self, axis: Any = None, dtype: Any = None, out: None = None, keepdims: bool = False) -> NDArray:
+        """NumPy's method spelling of :func:`minarray.mean`."""
+        return _method("mean", self, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
+
+    def var(self, axis: Any = None, dtype: Any = None, out: None = None, ddof: float = 0,
+            keepdims: bool = False) -> NDArray:
+        """NumPy's method spelling of :func:`minarray.var` (``ddof`` is the standard's ``correction``)."""
+        return _method("var", self, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims)
+
+    def std(self, axis: Any = None, dtype: Any = None, out: None = None, ddof: float = 0,
+            keepdims: bool = False) -> NDArray:
+        """NumPy's method spelling of :func:`minarray.std` (``ddof`` is the standard's ``correction``)."""
+        return _method("std", self, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims)
+
+    def max(self, axis: Any = None, out: None = None, keepdims: bool = False) -> NDArray:
+        """NumPy's method spelling of :func:`minarray.max`."""
+        return _method("max", self, axis=axis, out=out, keepdims=keepdims)
+
+    def min(self, axis: Any = None, out: None = None, keepdims: bool = False) -> NDArray:
+        """NumPy's method spelling of :func:`minarray.min`."""
+        return _method("min", self, axis=axis, out=out, keepdims=keepdims)
+
+    def any(self, axis: Any = None, out: None = None, keepdims: bool = False) -> NDArray:
+        """NumPy's method spelling of :func:`minarray.any`."""
+        return _method("any", self, axis=axis, out=out, keepdims=keepdims)
+
+    def all(self, axis: Any = None, out: None = None, keepdims: bool = False) -> NDArray:
+        """NumPy's method spelling of :func:`minarray.all`."""
+        return _method("all", self, axis=axis, out=out, keepdims=keepdims)
+
+    def argmax(self, axis: int | None = None, out: None = None, *, keepdims: bool = False) -> NDArray:
+        """NumPy's method spelling of :func:`minarray.argmax`."""
+        return _method("argmax", self, axis=axis, out=out, keepdims=keepdims)
+
+    def argmin(self, axis: int | None = None, out: None = None, *, keepdims: bool = False) -> NDArray:
+        """NumPy's method spelling of :func:`minarray.argmin`."""
+        return _method("argmin", self, axis=axis, out=out, keepdims=keepdims)
+
+    def cumsum(self, axis: int | None = None, dtype: Any = None, out: None = None) -> NDArray:
+        """NumPy's method spelling of :func:`minarray.cumulative_sum`."""
+        return _method("cumsum", self, axis=axis, dtype=dtype, out=out)
+
+    def cumprod(self, axis: int | None = None, dtype: Any = None, out: None = None) -> NDArray:
+        """NumPy's method spelling of :func:`minarray.cumulative_prod`."""
+        return _method("cumprod", self, axis=axis, dtype=dtype, out=out)
 
     # ---- operators ---------------------------------------------------------
     # The arithmetic, comparison, bitwise and unary operators (and their
@@ -431,6 +601,36 @@ class NDArray:
         def __eq__(self, other: Any) -> NDArray: ...  # type: ignore[override]
         def __ne__(self, other: Any) -> NDArray: ...  # type: ignore[override]
 
+    # ---- DLPack (csrc/dlpack.c does the work; minarray/dlpack.py explains) --
+    def __dlpack__(
+        self,
+        /,
+        *,
+        stream: int | None = None,
+        max_version: tuple[int, int] | None = None,
+        dl_device: tuple[int, int] | None = None,
+        copy: bool | None = None,
+    ) -> CapsuleType:
+        """Export as a DLPack capsule (Array API ``array.__dlpack__``).
+
+        ``max_version`` None (or major 0) gives a legacy ``"dltensor"``
+        capsule, major >= 1 a ``"dltensor_versioned"`` one carrying DLPack
+        1.3.  ``stream`` must be None (CPU).  ``dl_device`` other than
+        ``(1, 0)`` raises BufferError.  ``copy=True`` exports a fresh copy
+        (flag IS_COPIED); otherwise the capsule shares this array's memory
+        and keeps it alive.  A read-only array exports with READ_ONLY, and
+        refuses a legacy export (BufferError)."""
+        return core.dlpack_export(self._h, stream, max_version, dl_device, copy)  # type: ignore[no-any-return]
+
+    def __dlpack_device__(self) -> tuple[DLDeviceType, int]:
+        """``(DLDeviceType.CPU, 0)``: minarray arrays live on the CPU."""
+        return CPU_DEVICE
+
+    # The DLPack 1.3 C exchange API (a "dlpack_exchange_api" capsule): lets
+    # C consumers export and import NDArrays without __dlpack__ or capsules.
+    __dlpack_c_exchange_api__ = core.dlpack_exchange_api()
+
+    # ---- matrix multiplication (minarray.linalg) ---------------------------
     def __matmul__(self, other: Any) -> NDArray:
         from minarray import linalg
 
@@ -442,15 +642,35 @@ class NDArray:
         return linalg.matmul(other, self)
 
 
+def _method(name: str, x: NDArray, **kwargs: Any) -> NDArray:
+    from minarray._numpy_dispatch import array_method
+
+    result: NDArray = array_method(name, x, **kwargs)
+    return result
+
+
 class _ArrayInterfaceView:
-    """Presents an NDArray's ``__array_interface__`` to NumPy while keeping
-    the array alive (NumPy stores this object as the result's base)."""
+    """Presents an NDArray's array interface to NumPy while keeping the
+    array alive (NumPy stores this object as the result's base)."""
 
-    __slots__ = ("_a", "__array_interface__")
+    __slots__ = ("__array_interface__", "_a")
 
-    def __init__(self, a: NDArray) -> None:
+    def __init__(self, a: NDArray, typestr: str) -> None:
         self._a = a
-        self.__array_interface__ = a.__array_interface__
+        self.__array_interface__ = a._interface(typestr)
+
+
+_indexing_module: Any = None
+
+
+def _indexing() -> Any:
+    """minarray.indexing (imported on first use: it imports this module)."""
+    global _indexing_module
+    if _indexing_module is None:
+        from minarray import indexing
+
+        _indexing_module = indexing
+    return _indexing_module
 
 
 NDArray.__hash__ = None  # type: ignore[assignment]

@@ -1,5 +1,82 @@
-"""Sorting: sort and argsort."""
+"""Sorting (Array API "Sorting Functions"): sort and argsort, plus the
+binary search behind ``searchsorted``.
+
+All sorts are stable (csrc/sort.c: an LSD radix sort on order-preserving
+integer keys), whatever ``stable`` says: the standard allows a stable sort
+where an unstable one is permitted.  NaNs sort to the end (to the front
+when ``descending``: a NaN counts as the largest value, as in NumPy), and
+``descending=True`` keeps equal elements in their original order.
+"""
 
 from __future__ import annotations
 
-__all__: list[str] = []
+from typing import Any
+
+from minarray import dtypes as _dt
+from minarray._native import core
+from minarray.ndarray import NDArray
+from minarray.reductions import _array
+from minarray.views import normalize_axis
+
+__all__ = ["argsort", "sort"]
+
+
+def _check_sortable(x: NDArray, name: str) -> None:
+    if x.dtype.kind == "c":
+        raise TypeError(f"{name} is not defined for complex dtypes ({x.dtype}): complex numbers are unordered")
+
+
+def _sort(x: Any, axis: int, descending: bool, arg: bool, name: str) -> NDArray:
+    x = _array(x)
+    _check_sortable(x, name)
+    if x.ndim == 0:
+        raise ValueError(f"{name} needs an array of at least one dimension, not a 0-d array")
+    ax = normalize_axis(axis, x.ndim)
+    out = NDArray._empty(x.shape, _dt.int64 if arg else x.dtype)
+    nd = x.ndim
+    if ax != nd - 1:
+        order = (*[d for d in range(nd) if d != ax], ax)
+        xv = x._view(0, tuple(x.shape[d] for d in order), tuple(x._strides[d] for d in order))
+        ov = out._view(0, tuple(out.shape[d] for d in order), tuple(out._strides[d] for d in order))
+    else:
+        xv, ov = x, out
+    core.sort(xv._h, ov._h, bool(descending), arg)
+    return out
+
+
+def sort(x: NDArray, /, *, axis: int = -1, descending: bool = False, stable: bool = True) -> NDArray:
+    """A sorted copy of ``x`` along ``axis``."""
+    return _sort(x, axis, descending, False, "sort")
+
+
+def argsort(x: NDArray, /, *, axis: int = -1, descending: bool = False, stable: bool = True) -> NDArray:
+    """The int64 indices that sort ``x`` along ``axis`` (stable: equal
+    elements keep their order, ascending or descending)."""
+    return _sort(x, axis, descending, True, "argsort")
+
+
+def _searchsorted(x1: Any, x2: Any, side: str, sorter: Any) -> NDArray:
+    x1 = _array(x1)
+    if x1.ndim != 1:
+        raise ValueError(f"searchsorted needs a 1-d sorted array x1, got {x1.ndim}-d")
+    if side not in ("left", "right"):
+        raise ValueError(f"side must be 'left' or 'right', not {side!r}")
+    if isinstance(x2, (bool, int, float)):
+        from minarray.creation import asarray
+
+        x2 = asarray(x2, dtype=_dt.scalar_dtype(x2, x1.dtype))
+    else:
+        x2 = _array(x2)
+    _check_sortable(x1, "searchsorted")
+    _check_sortable(x2, "searchsorted")
+    if sorter is not None:
+        s = _array(sorter)
+        if s.ndim != 1 or s.shape[0] != x1.shape[0] or s.dtype.kind not in "iu":
+            raise ValueError(f"sorter must be a 1-d integer array of x1's length {x1.shape[0]}")
+        x1 = x1[s]
+    common = _dt.promote(x1.dtype, x2.dtype)
+    x1 = x1.astype(common, copy=False)
+    x2 = x2.astype(common, copy=False)
+    out = NDArray._empty(x2.shape, _dt.int64)
+    core.searchsorted(x1._h, x2._h, out._h, side == "right")
+    return out

@@ -10,13 +10,17 @@ import operator
 from collections.abc import Sequence
 from typing import Any
 
-from minarray.ndarray import NDArray, c_strides
+from minarray.ndarray import NDArray, _is_contiguous, c_strides
 
 __all__ = [
     "broadcast_shapes", "broadcast_to", "broadcast_arrays", "expand_dims", "flip",
     "moveaxis", "permute_dims", "reshape", "squeeze", "swapaxes", "matrix_transpose",
     "normalize_axis",
 ]
+
+
+# The largest array size in bytes (csrc/buffer.c keeps byte offsets in int64).
+_MAX_BYTES = (2**63 - 1) // 2
 
 
 def normalize_axis(axis: Any, ndim: int, what: str = "axis") -> int:
@@ -67,21 +71,27 @@ def broadcast_to(x: NDArray, /, shape: Sequence[int]) -> NDArray:
     shape = tuple(operator.index(n) for n in shape)
     if any(n < 0 for n in shape):
         raise ValueError(f"negative dimensions are not allowed in shape {shape}")
-    if len(shape) < x.ndim or broadcast_shapes(x.shape, shape) != shape:
+    tail = shape[len(shape) - x.ndim:]
+    if len(shape) < x.ndim or any(n != xn and xn != 1 for n, xn in zip(tail, x.shape, strict=True)):
         raise ValueError(f"cannot broadcast an array of shape {x.shape} to shape {shape}")
+    if math.prod(n for n in shape if n) * x.itemsize > _MAX_BYTES:
+        raise ValueError(f"cannot broadcast to shape {shape}: the array would be too big to address")
     pad = len(shape) - x.ndim
     strides = [0] * pad
-    for n, xn, s in zip(shape[pad:], x.shape, x._strides):
-        strides.append(s if xn == n else 0)
+    for xn, s in zip(x.shape, x._strides, strict=True):
+        # a size-1 axis gets stride 0 even when it stays size 1, as in NumPy
+        strides.append(s if xn != 1 else 0)
     return x._view(0, shape, tuple(strides), readonly=True)
 
 
 def broadcast_arrays(*arrays: NDArray) -> list[NDArray]:
+    """The arrays broadcast against each other: read-only views of one common shape."""
     shape = broadcast_shapes(*(a.shape for a in arrays))
     return [a if a.shape == shape else broadcast_to(a, shape) for a in arrays]
 
 
 def permute_dims(x: NDArray, /, axes: tuple[int, ...]) -> NDArray:
+    """A view of ``x`` with its axes reordered as ``axes`` (a permutation of ``range(x.ndim)``)."""
     ax = tuple(normalize_axis(a, x.ndim) for a in axes)
     if sorted(ax) != list(range(x.ndim)):
         raise ValueError(f"axes {tuple(axes)} are not a permutation of the array's {x.ndim} dimensions")
@@ -89,6 +99,7 @@ def permute_dims(x: NDArray, /, axes: tuple[int, ...]) -> NDArray:
 
 
 def swapaxes(x: NDArray, axis1: int, axis2: int) -> NDArray:
+    """A view of ``x`` with ``axis1`` and ``axis2`` exchanged."""
     order = list(range(x.ndim))
     a, b = normalize_axis(axis1, x.ndim), normalize_axis(axis2, x.ndim)
     order[a], order[b] = order[b], order[a]
@@ -96,12 +107,14 @@ def swapaxes(x: NDArray, axis1: int, axis2: int) -> NDArray:
 
 
 def matrix_transpose(x: NDArray, /) -> NDArray:
+    """A view of ``x`` with its last two axes exchanged (needs at least 2 dimensions)."""
     if x.ndim < 2:
         raise ValueError(f"matrix_transpose needs at least 2 dimensions, got {x.ndim}")
     return swapaxes(x, -1, -2)
 
 
 def moveaxis(x: NDArray, source: int | tuple[int, ...], destination: int | tuple[int, ...], /) -> NDArray:
+    """A view of ``x`` with the axes ``source`` moved to positions ``destination``."""
     src = (source,) if not isinstance(source, (tuple, list)) else tuple(source)
     dst = (destination,) if not isinstance(destination, (tuple, list)) else tuple(destination)
     if len(src) != len(dst):
@@ -111,25 +124,29 @@ def moveaxis(x: NDArray, source: int | tuple[int, ...], destination: int | tuple
     if len(set(s)) != len(s) or len(set(d)) != len(d):
         raise ValueError("repeated axis in moveaxis")
     order = [n for n in range(x.ndim) if n not in s]
-    for dest, srcax in sorted(zip(d, s)):
+    for dest, srcax in sorted(zip(d, s, strict=True)):
         order.insert(dest, srcax)
     return permute_dims(x, tuple(order))
 
 
 def expand_dims(x: NDArray, /, axis: int | tuple[int, ...] = 0) -> NDArray:
+    """A view of ``x`` with a new axis of length 1 at each position in ``axis``."""
     axes = (axis,) if not isinstance(axis, (tuple, list)) else tuple(axis)
     nd = x.ndim + len(axes)
     norm = sorted(normalize_axis(a, nd) for a in axes)
     if len(set(norm)) != len(norm):
         raise ValueError(f"repeated axis in {axes}")
-    shape, strides = list(x.shape), list(x._strides)
+    shape = list(x.shape)
     for a in norm:
         shape.insert(a, 1)
-        strides.insert(a, 0)
-    return x._view(0, tuple(shape), tuple(strides))
+    # as NumPy: a reshape, which inserting size-1 axes never makes a copy
+    # (and which gives the new axes NumPy's strides)
+    return reshape(x, tuple(shape), copy=False)
 
 
 def squeeze(x: NDArray, /, axis: int | tuple[int, ...] | None = None) -> NDArray:
+    """A view of ``x`` without the length-1 axes in ``axis`` (all of them when None); ValueError
+    for an axis whose length is not 1."""
     if axis is None:
         axes = tuple(i for i, n in enumerate(x.shape) if n == 1)
     else:
@@ -142,6 +159,8 @@ def squeeze(x: NDArray, /, axis: int | tuple[int, ...] | None = None) -> NDArray
 
 
 def flip(x: NDArray, /, *, axis: int | tuple[int, ...] | None = None) -> NDArray:
+    """A view of ``x`` with the order of elements reversed along ``axis`` (all axes when None):
+    negative strides, no copy."""
     axes = normalize_axes(axis, x.ndim)
     offset = 0
     strides = list(x._strides)
@@ -170,52 +189,71 @@ def _infer_shape(shape: Sequence[Any], size: int) -> tuple[int, ...]:
 
 
 def _reshape_strides(shape: tuple[int, ...], strides: tuple[int, ...], new: tuple[int, ...]) -> tuple[int, ...] | None:
-    """Strides that give ``new`` over the same memory in C order, or None if
-    the layout does not allow a view (NumPy's _attempt_nocopy_reshape)."""
-    old = [(n, s) for n, s in zip(shape, strides) if n != 1]
-    if math.prod(new) == 0:
-        return c_strides(new)
+    """Element strides that lay ``new`` over the same memory in C order, or
+    None when the layout does not allow a view.
+
+    A port of NumPy's ``_attempt_nocopy_reshape`` (numpy/_core/src/
+    multiarray/shape.c), so views, copies and even the strides of size-1
+    axes come out as NumPy's: old and new axes are grouped into runs of
+    equal size; each old run must be contiguous in C order, and the new
+    run's strides are derived from the old run's innermost stride.  Only
+    called for arrays that are not C-contiguous (those simply take C
+    strides, as in NumPy).
+    """
+    # size-1 axes never affect addressing; leaving them out avoids special cases
+    old = [(n, s) for n, s in zip(shape, strides, strict=True) if n != 1]
     out = [0] * len(new)
     oi = ni = 0
-    while oi < len(old) and ni < len(new):
-        # grow a group of old dims and new dims with equal products
-        op, np_ = old[oi][0], new[ni]
-        oj, nj = oi + 1, ni + 1
-        while op != np_:
+    while ni < len(new) and oi < len(old):
+        np_, op = new[ni], old[oi][0]
+        nj, oj = ni + 1, oi + 1
+        while np_ != op:
             if np_ < op:
                 np_ *= new[nj]
                 nj += 1
             else:
                 op *= old[oj][0]
                 oj += 1
-        for k in range(oi, oj - 1):  # the old group must be contiguous in C order
-            if old[k][1] != old[k + 1][1] * old[k + 1][0]:
+        for k in range(oi, oj - 1):  # the old run must be contiguous in C order
+            if old[k][1] != old[k + 1][0] * old[k + 1][1]:
                 return None
-        s = old[oj - 1][1]
-        for k in range(nj - 1, ni - 1, -1):
-            out[k] = s
-            s *= new[k]
-        oi, ni = oj, nj
-    for k in range(ni, len(new)):  # trailing size-1 dims
-        out[k] = 1
-    for k, n in enumerate(new):
-        if n == 1 and k >= ni:
-            out[k] = 1
+        out[nj - 1] = old[oj - 1][1]
+        for k in range(nj - 1, ni, -1):
+            out[k - 1] = out[k] * new[k]
+        ni, oi = nj, oj
+    # trailing size-1 axes of `new` repeat the last stride (NumPy does the same)
+    last = out[ni - 1] if ni >= 1 else 1
+    for k in range(ni, len(new)):
+        out[k] = last
     return tuple(out)
 
 
 def reshape(x: NDArray, /, shape: Sequence[Any], *, copy: bool | None = None) -> NDArray:
     """A view when the strides allow one, else a copy (``copy=False``
-    raises ValueError instead; ``copy=True`` always copies)."""
-    if isinstance(shape, int):
+    raises ValueError instead; ``copy=True`` always copies).
+
+    Views and copies, and the strides of the views, are NumPy's
+    (``PyArray_Newshape``): the same shape as given gives a plain view, a
+    C-contiguous array takes C strides, anything else goes through
+    ``_reshape_strides``.
+    """
+    if not isinstance(shape, (tuple, list)):
         shape = (shape,)
-    new = _infer_shape(shape, x.size)
+    requested = tuple(shape)
+    new = _infer_shape(requested, x.size)
     if copy is True:
+        # as NumPy: the result is a view of a fresh copy (its base is the copy)
         return x.copy()._view(0, new, c_strides(new))
+    if requested == x.shape:
+        return x._view(0, new, x._strides)  # nothing to do: strides kept as they are
+    if _is_contiguous(x.shape, x._strides, reverse=False):
+        return x._view(0, new, c_strides(new))
     strides = _reshape_strides(x.shape, x._strides, new)
     if strides is None:
         if copy is False:
-            raise ValueError(f"cannot reshape the array of shape {x.shape} into {new} without copying")
-        y = x.copy()
-        return y._view(0, new, c_strides(new))
+            raise ValueError(
+                f"cannot reshape the array of shape {x.shape} and strides {x.strides} into shape {new} "
+                "without copying (copy=False)"
+            )
+        return x.copy()._view(0, new, c_strides(new))
     return x._view(0, new, strides)

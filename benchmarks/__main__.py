@@ -1,0 +1,133 @@
+"""python -m benchmarks: time minarray against its references, print a table.
+
+Examples:
+  python -m benchmarks                          # every case (a few minutes)
+  python -m benchmarks --quick --filter 'add float64 contiguous'
+  python -m benchmarks --json new.json --compare old.json
+  python -m benchmarks --compare old.json new.json   # no run: compare two files
+  python -m benchmarks --load new.json --plot perf.png
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import os
+import re
+import sys
+from pathlib import Path
+
+from benchmarks import report
+from benchmarks.cases import Case, all_cases
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="python -m benchmarks",
+        description="Time minarray and its reference (NumPy, PyTorch, pydlpack) side by side, interleaved, "
+        "in one process.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=report.legend(),
+    )
+    p.add_argument("--filter", metavar="REGEX", help="only cases whose 'group name size' matches (re.search)")
+    p.add_argument("--max-size", type=int, metavar="N", help="only cases of at most N elements (bytes)")
+    p.add_argument("--quick", action="store_true", help="3 repeats of short blocks: a smoke run, not a measurement")
+    p.add_argument("--repeats", type=int, metavar="N", help="blocks per side (default 9, --quick 3)")
+    p.add_argument("--min-time", type=float, metavar="S",
+                   help="seconds one block of calls lasts at least (default 0.02, --quick 0.002)")
+    p.add_argument("--threads", type=int, metavar="N", help="call minarray.set_num_threads(N) first")
+    p.add_argument("--rest", type=float, default=0.0, metavar="F",
+                   help="sleep F times each block's length after it (keeps a real-time-priority run, "
+                   "e.g. under chrt, below the kernel's real-time budget)")
+    p.add_argument("--json", type=Path, metavar="PATH", help="save the results as JSON")
+    p.add_argument("--load", type=Path, nargs="+", metavar="PATH",
+                   help="read results from JSON files (concatenated, the first one's metadata) instead of running")
+    p.add_argument("--compare", type=Path, nargs="+", metavar="JSON",
+                   help="OLD: compare this run with OLD; OLD NEW: compare two files without running")
+    p.add_argument("--plot", type=Path, metavar="PATH", help="draw time per element against size (needs matplotlib)")
+    p.add_argument("--markdown", action="store_true", help="print the table as Markdown")
+    p.add_argument("--update-doc", type=Path, metavar="MD",
+                   help="write the tables between the benchmark markers of this page (docs/performance.md)")
+    p.add_argument("--list", action="store_true", help="list the selected cases and exit")
+    return p
+
+
+def select(cases: list[Case], pattern: str | None, max_size: int | None) -> list[Case]:
+    rx = re.compile(pattern) if pattern else None
+    return [c for c in cases if (rx is None or rx.search(c.label)) and (max_size is None or c.size <= max_size)]
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    if args.compare and len(args.compare) > 2:
+        raise SystemExit("--compare takes OLD.json or OLD.json NEW.json")
+    if args.compare and len(args.compare) == 2:
+        _, old = report.load(args.compare[0])
+        _, new = report.load(args.compare[1])
+        report.compare(old, new, sys.stdout)
+        return 0
+
+    if args.load:
+        meta, results = report.load(args.load[0])
+        for more in args.load[1:]:
+            results += report.load(more)[1]
+    else:
+        cases = select(all_cases(), args.filter, args.max_size)
+        if args.list:
+            for c in cases:
+                print(c.label)
+            return 0
+        if not cases:
+            raise SystemExit("no case matches the filter")
+        repeats = args.repeats or (3 if args.quick else 9)
+        min_time = args.min_time if args.min_time is not None else (0.002 if args.quick else 0.02)
+        if args.threads is not None:
+            import minarray
+
+            setter = getattr(minarray, "set_num_threads", None)
+            if setter is None:
+                raise SystemExit("--threads: this minarray has no set_num_threads")
+            setter(args.threads)
+        options = {"filter": args.filter, "max_size": args.max_size, "quick": args.quick,
+                   "repeats": repeats, "min_time": min_time, "threads": args.threads, "rest": args.rest}
+        load_before = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
+        results = []
+        tty = sys.stderr.isatty()
+        for i, case in enumerate(cases, 1):
+            if tty:
+                print(f"\r[{i}/{len(cases)}] {case.label}\033[K", end="", file=sys.stderr, flush=True)
+            results.append(report.run_case(case, repeats, min_time, args.rest))
+            gc.collect()  # drop the case's inputs before the next one allocates
+        if tty:
+            print("\r\033[K", end="", file=sys.stderr, flush=True)
+        meta = report.metadata(options)
+        meta["loadavg_before"] = load_before
+
+    print(report.table(results, markdown=args.markdown))
+    print()
+    print(report.legend())
+    threads = meta.get("minarray_threads")
+    print(f"minarray threads: {threads}; numpy {meta.get('numpy')}; python {meta.get('python')}; "
+          f"{meta.get('cpu_count')} CPUs")
+    busy = [x for x in (meta.get("loadavg_before"), (meta.get("loadavg") or [None])[0]) if x is not None]
+    cpus = meta.get("cpu_count") or 1
+    if busy and max(busy) > 0.5 * cpus:
+        print(f"warning: the machine was busy (1-minute load average up to {max(busy):.1f} on {cpus} CPUs): "
+              "times are inflated and threaded ones most; rerun on a quiet machine")
+    if args.json and not args.load:
+        report.save(args.json, meta, results)
+    if args.compare:
+        _, old = report.load(args.compare[0])
+        print()
+        report.compare(old, results, sys.stdout)
+    if args.plot:
+        from benchmarks.plot import plot
+
+        plot(results, args.plot)
+    if args.update_doc:
+        report.update_doc(args.update_doc, meta, results)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

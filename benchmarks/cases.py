@@ -1,0 +1,314 @@
+"""The benchmark cases, as data.
+
+A case is a name, a size and three callables: ``setup()`` builds the inputs
+once (NumPy arrays, shared by both sides so they compute the same thing),
+``minarray(inputs)`` and ``reference(inputs)`` each return the zero-argument
+call to time.  Inputs are built just before a case runs and dropped after,
+so the 100 MB cases do not all live at once.
+
+A factory raises :class:`Missing` when minarray does not have the function
+yet: the table says "missing" rather than dropping or faking the case.  It
+raises :class:`Unavailable` when the reference library is not installed.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+Call = Callable[[], object]
+Inputs = dict[str, Any]
+
+
+class Missing(Exception):
+    """minarray does not (yet) provide what the case measures."""
+
+
+class Unavailable(Exception):
+    """The reference library of a case is not installed."""
+
+
+@dataclass(frozen=True)
+class Case:
+    group: str  # allocation, elementwise, reduction, linalg, dlpack
+    name: str  # what is measured, e.g. "add float32 contiguous"
+    size: int  # elements (bytes for allocation cases)
+    unit: str  # "elements" or "bytes"
+    vs: str  # the reference, e.g. "numpy" or "torch.from_numpy"
+    setup: Callable[[], Inputs]
+    minarray: Callable[[Inputs], Call]
+    reference: Callable[[Inputs], Call]
+
+    @property
+    def id(self) -> str:
+        """Stable key used to match runs in ``--compare``."""
+        return f"{self.group}/{self.name}/{self.size}"
+
+    @property
+    def label(self) -> str:
+        """What ``--filter`` searches: group, name and size."""
+        return f"{self.group} {self.name} {self.size}"
+
+
+# ---- helpers ---------------------------------------------------------------
+
+
+def ma_get(path: str) -> Any:
+    """``minarray.<path>`` or :class:`Missing`."""
+    obj: Any = importlib.import_module("minarray")
+    for part in path.split("."):
+        try:
+            obj = getattr(obj, part)
+        except AttributeError:
+            raise Missing(f"minarray.{path}") from None
+    return obj
+
+
+def ref_module(name: str) -> Any:
+    """An optional reference library, or :class:`Unavailable`."""
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        raise Unavailable(f"{name} is not installed") from None
+
+
+def to_ma(x: np.ndarray) -> Any:
+    """A copy of `x` in minarray's own memory (not a view of NumPy's, so
+    alignment and huge-page treatment are minarray's)."""
+    return ma_get("asarray")(x, copy=True)
+
+
+def _rng() -> np.random.Generator:
+    return np.random.default_rng(20261126)
+
+
+def _uniform(shape: tuple[int, ...], dtype: str) -> np.ndarray:
+    # (0.1, 3): valid for sqrt, no overflow in exp, sin on its core range.
+    return _rng().uniform(0.1, 3.0, size=shape).astype(dtype)
+
+
+# ---- sizes ---------------------------------------------------------------------
+
+ALLOC_BYTES = (10, 10**3, 10**5, 10**6, 10**7, 10**8)
+ELEM_SIZES = (1, 100, 10**4, 10**6, 16 * 10**6)
+STRIDED_SIZES = (10**4, 10**6, 16 * 10**6)
+SQUARE_SIDES = (1000, 4000)
+REDUCE_SIZES = (100, 10**4, 10**6, 16 * 10**6)
+MATMUL_SIDES = (16, 128, 512)
+DLPACK_SIZES = (10**3, 10**6)
+FLOATS = ("float32", "float64")
+UNARY = ("sqrt", "exp", "sin")
+BINARY = ("add", "multiply")
+
+
+# ---- allocation ----------------------------------------------------------------
+
+
+def _allocation() -> Iterator[Case]:
+    for fname in ("empty", "zeros", "ones"):
+        for nbytes in ALLOC_BYTES:
+            def mk(inp: Inputs, fname: str = fname, n: int = nbytes) -> Call:
+                f, dt = ma_get(fname), ma_get("uint8")
+                return lambda: f((n,), dtype=dt)
+
+            def rf(inp: Inputs, fname: str = fname, n: int = nbytes) -> Call:
+                f = getattr(np, fname)
+                return lambda: f((n,), dtype=np.uint8)
+
+            yield Case("allocation", f"{fname} uint8", nbytes, "bytes", "numpy", dict, mk, rf)
+
+
+# ---- elementwise ---------------------------------------------------------------
+
+
+def _ew_case(op: str, dtype: str, layout: str, size: int, shapes: list[tuple[int, ...]],
+             views: list[Callable[[Any], Any]]) -> Case:
+    """`op` applied to inputs of `shapes`, input k passed through `views[k]`
+    (slicing, transposing) on both sides, outside the timed call."""
+
+    def setup() -> Inputs:
+        return {"args": [_uniform(s, dtype) for s in shapes]}
+
+    def mk(inp: Inputs) -> Call:
+        f = ma_get(op)
+        args = [v(to_ma(a)) for v, a in zip(views, inp["args"], strict=True)]
+        return lambda: f(*args)
+
+    def rf(inp: Inputs) -> Call:
+        f = getattr(np, op)
+        args = [v(a) for v, a in zip(views, inp["args"], strict=True)]
+        return lambda: f(*args)
+
+    return Case("elementwise", f"{op} {dtype} {layout}", size, "elements", "numpy", setup, mk, rf)
+
+
+def _ident(x: Any) -> Any:
+    return x
+
+
+def _every_other(x: Any) -> Any:
+    return x[::2]
+
+
+def _transpose(x: Any) -> Any:
+    return x.T
+
+
+def _elementwise() -> Iterator[Case]:
+    for op in BINARY + UNARY:
+        arity = 2 if op in BINARY else 1
+        for dtype in FLOATS:
+            for n in ELEM_SIZES:
+                yield _ew_case(op, dtype, "contiguous", n, [(n,)] * arity, [_ident] * arity)
+            for n in STRIDED_SIZES:
+                yield _ew_case(op, dtype, "x[::2]", n, [(2 * n,)] * arity, [_every_other] * arity)
+            if arity == 2:
+                for m in SQUARE_SIDES:
+                    yield _ew_case(op, dtype, f"broadcast ({m},{m}) with ({m},)", m * m, [(m, m), (m,)], [_ident] * 2)
+                for m in SQUARE_SIDES:
+                    # A.T + B: the first operand transposed, the second not,
+                    # so no loop order walks both contiguously.
+                    yield _ew_case(op, dtype, f"transposed A.T with B ({m},{m})", m * m, [(m, m), (m, m)],
+                                   [_transpose, _ident])
+
+
+# ---- reductions ----------------------------------------------------------------
+
+
+def _reduce_case(op: str, dtype: str, shape: tuple[int, ...], axis: int | None) -> Case:
+    # 1-D cases differ only by size; 2-D ones name their shape and axis.
+    where = "all" if axis is None else f"({','.join(map(str, shape))}) axis={axis}"
+
+    def setup() -> Inputs:
+        return {"x": _uniform(shape, dtype)}
+
+    def mk(inp: Inputs) -> Call:
+        f = ma_get(op)
+        x = to_ma(inp["x"])
+        return lambda: f(x, axis=axis)
+
+    def rf(inp: Inputs) -> Call:
+        f = getattr(np, op)
+        x = inp["x"]
+        return lambda: f(x, axis=axis)
+
+    size = int(np.prod(shape))
+    return Case("reduction", f"{op} {dtype} {where}", size, "elements", "numpy", setup, mk, rf)
+
+
+def _reductions() -> Iterator[Case]:
+    for op in ("sum", "max", "mean"):
+        for dtype in FLOATS:
+            for n in REDUCE_SIZES:
+                yield _reduce_case(op, dtype, (n,), None)
+            for m in SQUARE_SIDES:
+                for axis in (0, 1):
+                    yield _reduce_case(op, dtype, (m, m), axis)
+
+
+# ---- linalg --------------------------------------------------------------------
+
+
+def _linalg() -> Iterator[Case]:
+    for dtype in FLOATS:
+        for m in MATMUL_SIDES:
+            def setup(m: int = m, dtype: str = dtype) -> Inputs:
+                return {"a": _uniform((m, m), dtype), "b": _uniform((m, m), dtype)}
+
+            def mk(inp: Inputs) -> Call:
+                f = ma_get("matmul")
+                a, b = to_ma(inp["a"]), to_ma(inp["b"])
+                return lambda: f(a, b)
+
+            def rf(inp: Inputs) -> Call:
+                a, b = inp["a"], inp["b"]
+                return lambda: np.matmul(a, b)
+
+            yield Case("linalg", f"matmul {dtype} ({m},{m})@({m},{m})", m * m, "elements", "numpy", setup, mk, rf)
+
+
+# ---- DLPack --------------------------------------------------------------------
+
+
+def _ma_exports_dlpack() -> None:
+    if not hasattr(ma_get("NDArray"), "__dlpack__"):
+        raise Missing("minarray.NDArray.__dlpack__")
+
+
+def _dlpack() -> Iterator[Case]:
+    for n in DLPACK_SIZES:
+        def setup(n: int = n) -> Inputs:
+            return {"x": _uniform((n,), "float32")}
+
+        def np_from_ma(inp: Inputs) -> Call:
+            _ma_exports_dlpack()
+            x = to_ma(inp["x"])
+            return lambda: np.from_dlpack(x)
+
+        def np_from_np(inp: Inputs) -> Call:
+            x = inp["x"]
+            return lambda: np.from_dlpack(x)
+
+        yield Case("dlpack", "np.from_dlpack(ma)", n, "elements", "np.from_dlpack(np)", setup, np_from_ma, np_from_np)
+
+        def ma_from_np(inp: Inputs) -> Call:
+            f, x = ma_get("from_dlpack"), inp["x"]
+            return lambda: f(x)
+
+        yield Case("dlpack", "ma.from_dlpack(np)", n, "elements", "np.from_dlpack(np)", setup, ma_from_np, np_from_np)
+
+        def ma_from_torch(inp: Inputs) -> Call:
+            f = ma_get("from_dlpack")
+            t = ref_module("torch").from_numpy(inp["x"])
+            return lambda: f(t)
+
+        def np_from_torch(inp: Inputs) -> Call:
+            t = ref_module("torch").from_numpy(inp["x"])
+            return lambda: np.from_dlpack(t)
+
+        yield Case("dlpack", "ma.from_dlpack(torch)", n, "elements", "np.from_dlpack(torch)", setup,
+                   ma_from_torch, np_from_torch)
+
+        def torch_from_ma(inp: Inputs) -> Call:
+            torch = ref_module("torch")
+            _ma_exports_dlpack()
+            x = to_ma(inp["x"])
+            return lambda: torch.from_dlpack(x)
+
+        def torch_from_np(inp: Inputs) -> Call:
+            torch, x = ref_module("torch"), inp["x"]
+            return lambda: torch.from_dlpack(x)
+
+        yield Case("dlpack", "torch.from_dlpack(ma)", n, "elements", "torch.from_dlpack(np)", setup,
+                   torch_from_ma, torch_from_np)
+
+        def ma_from_numpy(inp: Inputs) -> Call:
+            f, x = ma_get("from_numpy"), inp["x"]
+            return lambda: f(x)
+
+        def torch_from_numpy(inp: Inputs) -> Call:
+            torch, x = ref_module("torch"), inp["x"]
+            return lambda: torch.from_numpy(x)
+
+        yield Case("dlpack", "ma.from_numpy", n, "elements", "torch.from_numpy", setup, ma_from_numpy,
+                   torch_from_numpy)
+
+        def ma_asdlpack(inp: Inputs) -> Call:
+            f, x = ma_get("asdlpack"), inp["x"]
+            return lambda: f(x)
+
+        def pydlpack_asdlpack(inp: Inputs) -> Call:
+            f, x = ref_module("dlpack").asdlpack, inp["x"]
+            return lambda: f(x)
+
+        yield Case("dlpack", "ma.asdlpack(np)", n, "elements", "pydlpack asdlpack", setup, ma_asdlpack,
+                   pydlpack_asdlpack)
+
+
+def all_cases() -> list[Case]:
+    """Every case, in the order the table prints them."""
+    return [*_allocation(), *_elementwise(), *_reductions(), *_linalg(), *_dlpack()]

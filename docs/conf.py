@@ -1,0 +1,54 @@
+"""Sphinx configuration for the minarray documentation.
+
+Prose is MyST Markdown; the API reference comes from the docstrings through
+autodoc.  Nothing here reaches the network (no intersphinx), so the build
+works offline and `sphinx-build -W` fails only on problems in this tree.
+Autodoc imports minarray from the checkout, so build the C core first
+(`pip install -e .` or `python csrc/build_ffi.py`).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+project = "minarray"
+author = "The minarray developers"
+copyright = "the minarray developers"
+
+import minarray  # noqa: E402 - after the path is set
+
+release = minarray.__version__
+version = release
+
+extensions = [
+    "myst_parser",
+    "sphinx.ext.autodoc",
+    "sphinx.ext.napoleon",
+]
+
+source_suffix = {".md": "markdown"}
+root_doc = "index"
+exclude_patterns = ["_build"]
+
+# Headings get anchors so pages can link to sections: [text](page.md#slug).
+myst_heading_anchors = 3
+myst_enable_extensions = ["colon_fence"]
+
+autodoc_default_options = {
+    "members": True,
+    # Public functions without a docstring are still listed (with their
+    # signature), so the reference is complete even where prose is missing.
+    "undoc-members": True,
+}
+autodoc_member_order = "bysource"
+autodoc_typehints = "signature"
+napoleon_google_docstring = True
+napoleon_numpy_docstring = True
+
+html_theme = "alabaster"
+html_title = f"minarray {release}"
+html_static_path: list[str] = []

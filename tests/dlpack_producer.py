@@ -1,0 +1,135 @@
+"""A hand-made DLPack producer for the tests: every field of the managed
+tensor is set explicitly (so tests can break any of them), the memory is a
+NumPy array kept alive here, and the deleter counts its calls.
+
+The struct is built with cffi (minarray's ffi knows the DLPack structs) and
+wrapped in a capsule through ctypes.pythonapi, with a capsule destructor
+that frees an unconsumed tensor, as the spec asks of producers.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import threading
+from typing import Any
+
+from minarray._native import ffi
+
+_PyCapsule_New = ctypes.PYFUNCTYPE(ctypes.py_object, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p)(
+    ("PyCapsule_New", ctypes.pythonapi))
+# The destructor receives a capsule whose reference count is already 0: it
+# must be passed around as a raw address, never as a py_object (which would
+# revive it and free it twice).  Private function pointers, so the argtypes
+# set here do not leak into other users of ctypes.pythonapi.
+_PyCapsule_GetName = ctypes.CFUNCTYPE(ctypes.c_char_p, ctypes.c_void_p)(("PyCapsule_GetName", ctypes.pythonapi))
+_PyCapsule_GetPointer = ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p, ctypes.c_char_p)(
+    ("PyCapsule_GetPointer", ctypes.pythonapi))
+
+# Capsule names must outlive the capsules: module-level bytes.
+NAMES = {True: b"dltensor_versioned", False: b"dltensor"}
+
+_DESTRUCTOR = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
+
+_NP_CODES = {"b": 6, "i": 0, "u": 1, "f": 2, "c": 5}
+
+# A real producer's struct outlives the Python objects that made it; here
+# each Producer stays alive until its deleter has run.
+_LIVE: set[Producer] = set()
+
+
+class Producer:
+    """One managed tensor over ``arr``; ``capsule()`` wraps it once.
+
+    Keyword arguments override fields: ``version``, ``flags``, ``device``,
+    ``dtype`` ((code, bits, lanes)), ``ndim``, ``shape``/``strides`` (a
+    tuple, or None for NULL), ``byte_offset``, ``data`` (an int address)."""
+
+    def __init__(self, arr: Any, *, versioned: bool = True, **fields: Any) -> None:
+        self.arr = arr
+        self.versioned = versioned
+        self.deleted = 0
+        self.delete_threads: list[int] = []
+        self._lock = threading.Lock()
+        kind = "DLManagedTensorVersioned" if versioned else "DLManagedTensor"
+        self.struct = ffi.new(kind + " *")
+        m = self.struct
+        t = m.dl_tensor
+        item = arr.dtype.itemsize
+        shape = fields.get("shape", tuple(arr.shape))
+        strides = fields.get("strides", tuple(s // item for s in arr.strides))
+        self._shape = ffi.new("int64_t[]", list(shape)) if shape is not None else ffi.NULL
+        self._strides = ffi.new("int64_t[]", list(strides)) if strides is not None else ffi.NULL
+        t.data = ffi.cast("void *", fields.get("data", arr.__array_interface__["data"][0]))
+        t.device.device_type, t.device.device_id = fields.get("device", (1, 0))
+        t.ndim = fields.get("ndim", arr.ndim)
+        code, bits, lanes = fields.get("dtype", (_NP_CODES[arr.dtype.kind], item * 8, 1))
+        t.dtype.code, t.dtype.bits, t.dtype.lanes = code, bits, lanes
+        t.shape = self._shape
+        t.strides = self._strides
+        t.byte_offset = fields.get("byte_offset", 0)
+        if versioned:
+            m.version.major, m.version.minor = fields.get("version", (1, 3))
+            m.flags = fields.get("flags", 0)
+            self._deleter = ffi.callback("void(DLManagedTensorVersioned *)", self._on_delete)
+        else:
+            self._deleter = ffi.callback("void(DLManagedTensor *)", self._on_delete)
+        m.deleter = self._deleter
+        self._destructor = _DESTRUCTOR(self._on_capsule_death)
+        _LIVE.add(self)
+
+    @property
+    def address(self) -> int:
+        return int(ffi.cast("uintptr_t", self.struct))
+
+    def _on_delete(self, ptr: Any) -> None:
+        assert int(ffi.cast("uintptr_t", ptr)) == self.address, "deleter called with a foreign pointer"
+        with self._lock:
+            self.deleted += 1
+            self.delete_threads.append(threading.get_ident())
+            _LIVE.discard(self)
+
+    def _on_capsule_death(self, cap: int) -> None:
+        # The spec's producer destructor: an unconsumed capsule frees its tensor.
+        name = _PyCapsule_GetName(cap)
+        if name == NAMES[self.versioned]:
+            self._on_delete(ffi.cast("void *", _PyCapsule_GetPointer(cap, name)))
+
+    def capsule(self) -> Any:
+        return _PyCapsule_New(self.address, NAMES[self.versioned], ctypes.cast(self._destructor, ctypes.c_void_p))
+
+
+class Recorder:
+    """An object with ``__dlpack__`` that records the keywords it was asked
+    with and answers with NumPy's export of ``arr``."""
+
+    def __init__(self, arr: Any, device: tuple[int, int] = (1, 0)) -> None:
+        self.arr = arr
+        self.device = device
+        self.calls: list[dict[str, Any]] = []
+
+    def __dlpack__(self, **kwargs: Any) -> Any:
+        self.calls.append(kwargs)
+        dl_device = kwargs.get("dl_device")
+        if self.device != (1, 0) and dl_device != (1, 0):
+            return Producer(self.arr, device=self.device).capsule()
+        copy = kwargs.get("copy")
+        return self.arr.__dlpack__(max_version=(1, 0), copy=copy)
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        return self.device
+
+
+class OldProducer:
+    """A producer from before DLPack 1.0: ``__dlpack__(stream=None)`` only."""
+
+    def __init__(self, arr: Any, device: tuple[int, int] = (1, 0)) -> None:
+        self.arr = arr
+        self.device = device
+        self.calls = 0
+
+    def __dlpack__(self, stream: Any = None) -> Any:
+        self.calls += 1
+        return self.arr.__dlpack__()
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        return self.device

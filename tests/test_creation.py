@@ -1,0 +1,443 @@
+"""Array creation against NumPy: empty/zeros/ones/full and their _like
+forms, arange, linspace, eye, tril/triu, meshgrid and asarray."""
+
+from __future__ import annotations
+
+import array
+import math
+from typing import Any
+
+import numpy as np
+import pytest
+from array_strategies import (
+    ALL_DTYPES,
+    NP_DTYPES,
+    assert_equal_values,
+    assert_like_numpy,
+    distinct_values,
+    dtypes,
+    examples,
+    np_dtype,
+    shapes,
+    to_ma,
+    values_of,
+)
+from hypothesis import assume, given
+from hypothesis import strategies as st
+
+import minarray as ma
+
+SETTINGS = examples(60)
+
+
+# ---- empty / zeros / ones / full -----------------------------------------------
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=str)
+def test_fill_functions_every_dtype(dtype: ma.DType) -> None:
+    for shape in [(), (0,), (3,), (2, 3), (2, 0, 4)]:
+        z = ma.zeros(shape, dtype=dtype)
+        o = ma.ones(shape, dtype=dtype)
+        e = ma.empty(shape, dtype=dtype)
+        f = ma.full(shape, 1, dtype=dtype)
+        for a in (z, o, e, f):
+            assert a.shape == shape and a.dtype is dtype and a.flags.c_contiguous and a.flags.writeable
+            assert a.base is None and a.flags.owndata
+        assert_equal_values(values_of(z), np.zeros(shape, np_dtype(dtype)))
+        assert_equal_values(values_of(o), np.ones(shape, np_dtype(dtype)))
+        assert_equal_values(values_of(f), np.ones(shape, np_dtype(dtype)))
+
+
+def test_default_dtypes_and_full_inference() -> None:
+    assert ma.zeros(3).dtype is ma.float64
+    assert ma.ones(3).dtype is ma.float64
+    assert ma.empty(3).dtype is ma.float64
+    assert ma.full(3, 7).dtype is ma.int64
+    assert ma.full(3, 7.5).dtype is ma.float64
+    assert ma.full(3, True).dtype is ma.bool
+    assert ma.full(3, 1 + 2j).dtype is ma.complex128
+    assert ma.full((2, 2), 7.5, dtype=ma.float32).tolist() == [[7.5, 7.5], [7.5, 7.5]]
+    assert ma.full(2, ma.asarray(3)).tolist() == [3, 3]
+    assert ma.zeros(4).shape == (4,)
+    assert ma.zeros([2, 3]).shape == (2, 3)
+    assert ma.zeros(np.int64(3)).shape == (3,)
+    assert ma.zeros((np.int32(2), 3)).shape == (2, 3)
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=str)
+def test_like_functions(dtype: ma.DType) -> None:
+    x = ma.zeros((2, 3), dtype=ma.int16).T  # a non-contiguous source
+    for fn in (ma.empty_like, ma.zeros_like, ma.ones_like):
+        y = fn(x, dtype=dtype)
+        assert y.shape == (3, 2) and y.dtype is dtype and y.flags.c_contiguous
+        assert fn(x).dtype is ma.int16
+    assert ma.full_like(x, 5).tolist() == [[5, 5]] * 3
+    assert ma.full_like(x, 2, dtype=dtype).dtype is dtype
+    assert ma.ones_like(x).tolist() == [[1, 1]] * 3
+    assert ma.zeros_like(x, device="cpu").tolist() == [[0, 0]] * 3
+
+
+def test_creation_errors() -> None:
+    with pytest.raises(ValueError, match="negative dimensions"):
+        ma.zeros((2, -1))
+    with pytest.raises(ValueError, match="negative dimensions"):
+        ma.empty(-3)
+    with pytest.raises(TypeError, match="integers"):
+        ma.zeros((2.5, 3))
+    with pytest.raises(TypeError, match="integers"):
+        ma.ones("3")
+    with pytest.raises(TypeError, match="unknown dtype 'float128'"):
+        ma.zeros(3, dtype="float128")
+    with pytest.raises(TypeError, match="cannot interpret"):
+        ma.zeros(3, dtype=object())
+    with pytest.raises(ValueError, match="device"):
+        ma.zeros(3, device="cuda")
+    with pytest.raises(OverflowError, match="out of bounds for int8"):
+        ma.full(3, 300, dtype=ma.int8)
+    with pytest.raises(OverflowError, match="out of bounds for uint8"):
+        ma.full(3, -1, dtype=ma.uint8)
+    with pytest.raises(ValueError, match="NaN"):
+        ma.full(3, math.nan, dtype=ma.int32)
+    with pytest.raises(TypeError, match="complex"):
+        ma.full(3, 1j, dtype=ma.float64)
+    with pytest.raises(TypeError, match="Python scalar"):
+        ma.full(3, "x")
+    with pytest.raises(ValueError, match="64 bits"):
+        ma.zeros(2**64)
+
+
+# ---- arange / linspace ------------------------------------------------------------
+
+def test_arange_basic() -> None:
+    assert ma.arange(5).tolist() == [0, 1, 2, 3, 4]
+    assert ma.arange(5).dtype is ma.int64
+    assert ma.arange(2, 5).tolist() == [2, 3, 4]
+    assert ma.arange(5, 0, -2).tolist() == [5, 3, 1]
+    assert ma.arange(0.0, 1.0, 0.25).tolist() == [0.0, 0.25, 0.5, 0.75]
+    assert ma.arange(0.0, 1.0, 0.25).dtype is ma.float64
+    assert ma.arange(5, 2).shape == (0,)
+    assert ma.arange(np.int64(3)).tolist() == [0, 1, 2]
+    assert ma.arange(ma.asarray(3)).tolist() == [0, 1, 2]
+    assert ma.arange(2, dtype=ma.bool).tolist() == [False, True]
+    with pytest.raises(ValueError, match="zero"):
+        ma.arange(0, 5, 0)
+    with pytest.raises(TypeError, match="int or a float"):
+        ma.arange(1j)
+    with pytest.raises(TypeError, match="bool"):
+        ma.arange(True)
+    with pytest.raises(ValueError, match="finite"):
+        ma.arange(0, math.inf)
+    with pytest.raises(ValueError, match="bool"):
+        ma.arange(3, dtype=ma.bool)
+
+
+_numbers = st.one_of(st.integers(-50, 50), st.floats(-50, 50, allow_nan=False).map(lambda v: round(v, 3)))
+
+
+@SETTINGS
+@given(_numbers, _numbers, _numbers.filter(lambda v: abs(v) > 0.05),
+       st.sampled_from([None, ma.int8, ma.int32, ma.int64, ma.uint16, ma.float16, ma.float32, ma.float64,
+                        ma.complex64, ma.complex128]))
+def test_arange_matches_numpy(start: Any, stop: Any, step: Any, dtype: ma.DType | None) -> None:
+    try:
+        expected = np.arange(start, stop, step, dtype=None if dtype is None else np_dtype(dtype))
+    except OverflowError:  # e.g. a negative start for an unsigned dtype
+        with pytest.raises(OverflowError):
+            ma.arange(start, stop, step, dtype=dtype)
+        return
+    assume(expected.size < 5000)
+    got = ma.arange(start, stop, step, dtype=dtype)
+    assert_like_numpy(got, expected)
+
+
+@SETTINGS
+@given(_numbers, _numbers, st.integers(0, 40), st.booleans(),
+       st.sampled_from([None, ma.int32, ma.int64, ma.float16, ma.float32, ma.float64, ma.complex128]))
+def test_linspace_matches_numpy(start: Any, stop: Any, num: int, endpoint: bool, dtype: ma.DType | None) -> None:
+    expected = np.linspace(start, stop, num, endpoint=endpoint, dtype=None if dtype is None else np_dtype(dtype))
+    got = ma.linspace(start, stop, num, endpoint=endpoint, dtype=dtype)
+    assert_like_numpy(got, expected)
+
+
+def test_linspace_complex_and_errors() -> None:
+    got = ma.linspace(1j, 2 + 3j, 5)
+    assert got.dtype is ma.complex128
+    assert got.tolist() == np.linspace(1j, 2 + 3j, 5).tolist()
+    assert ma.linspace(0, 1, 5, dtype=ma.complex64).tolist() == np.linspace(0, 1, 5, dtype=np.complex64).tolist()
+    with pytest.raises(ValueError, match="non-negative"):
+        ma.linspace(0, 1, -1)
+    with pytest.raises(TypeError, match="complex dtype"):
+        ma.linspace(0, 1j, 3, dtype=ma.float64)
+    with pytest.raises(TypeError):
+        ma.linspace(0, 1, 2.5)  # type: ignore[arg-type]
+    assert ma.linspace(2, 5, 1).tolist() == [2.0]
+    assert ma.linspace(2, 5, 0).tolist() == []
+
+
+# ---- eye / tril / triu / meshgrid ---------------------------------------------------
+
+@SETTINGS
+@given(st.integers(0, 6), st.none() | st.integers(0, 6), st.integers(-7, 7), dtypes(numpy_only=True))
+def test_eye_matches_numpy(n: int, m: int | None, k: int, dtype: ma.DType) -> None:
+    assert_like_numpy(ma.eye(n, m, k=k, dtype=dtype), np.eye(n, m, k=k, dtype=np_dtype(dtype)))
+
+
+def test_eye_default_dtype() -> None:
+    assert ma.eye(3).dtype is ma.float64
+    assert ma.eye(2).tolist() == [[1.0, 0.0], [0.0, 1.0]]
+
+
+@SETTINGS
+@given(dtypes(), shapes(min_dims=2, max_dims=4, max_side=5), st.integers(-6, 6), st.booleans())
+def test_tril_triu_match_numpy(dtype: ma.DType, shape: tuple[int, ...], k: int, transpose: bool) -> None:
+    arr = distinct_values(shape, dtype)
+    x = to_ma(arr)
+    if transpose:  # a non-contiguous input
+        x, arr = ma.matrix_transpose(x), np.swapaxes(arr, -1, -2)
+    assert_like_numpy(ma.tril(x, k=k), np.tril(arr, k=k), check_strides=False)
+    assert_like_numpy(ma.triu(x, k=k), np.triu(arr, k=k), check_strides=False)
+    # the input is untouched
+    assert_equal_values(values_of(x), arr)
+
+
+def test_tril_errors() -> None:
+    with pytest.raises(ValueError, match="2 dimensions"):
+        ma.tril(ma.zeros(3))
+    with pytest.raises(ValueError, match="2 dimensions"):
+        ma.triu(ma.zeros(()))
+
+
+@pytest.mark.parametrize("indexing", ["xy", "ij"])
+@pytest.mark.parametrize("sizes", [(), (3,), (3, 4), (2, 3, 4), (0, 2)])
+def test_meshgrid_matches_numpy(indexing: str, sizes: tuple[int, ...]) -> None:
+    arrays = [np.arange(n, dtype=np.float32) * (i + 1) for i, n in enumerate(sizes)]
+    got = ma.meshgrid(*[to_ma(a) for a in arrays], indexing=indexing)
+    expected = np.meshgrid(*arrays, indexing=indexing)
+    assert len(got) == len(expected)
+    for g, e in zip(got, expected, strict=True):
+        assert_like_numpy(g, e, check_strides=False)
+
+
+def test_meshgrid_errors() -> None:
+    with pytest.raises(ValueError, match="'xy' or 'ij'"):
+        ma.meshgrid(ma.zeros(2), indexing="yx")
+    with pytest.raises(ValueError, match="1-d"):
+        ma.meshgrid(ma.zeros((2, 2)))
+
+
+# ---- asarray ----------------------------------------------------------------------
+
+@pytest.mark.parametrize(
+    "value",
+    [0, -5, 2**62, 2**63, 2**64 - 1, 1.5, -0.0, math.inf, 1 + 2j, True, False,
+     [], [[]], [[], []], [1, 2, 3], [True, False], [True, 2], [1, 2.5], [1, 2j], [[1, 2], [3, 4]],
+     ((1, 2), (3, 4)), [(1, 2), [3, 4]], [[[1.5]]], [1, 2**63], [2**63, 2**63 + 1], [-1, 2**63],
+     [math.nan, math.inf], [[1, 2]] * 3],
+    ids=repr,
+)
+def test_asarray_python_values_match_numpy(value: Any) -> None:
+    expected = np.asarray(value)
+    got = ma.asarray(value)
+    assert_like_numpy(got, expected)
+    assert got.base is None and got.flags.writeable
+
+
+@pytest.mark.parametrize("dtype", NP_DTYPES, ids=str)
+def test_asarray_with_dtype_matches_numpy(dtype: ma.DType) -> None:
+    for value in ([0, 1, 2], [[1, 0], [0, 1]], [True, False], 7, 0.0, [0.5, 2.0, 3.75], [-2.5]):
+        try:
+            expected = np.asarray(value, dtype=np_dtype(dtype))
+        except OverflowError:
+            with pytest.raises(OverflowError):
+                ma.asarray(value, dtype=dtype)
+            continue
+        assert_like_numpy(ma.asarray(value, dtype=dtype), expected)
+    assert ma.asarray([1, 2], dtype=dtype.name).dtype is dtype
+    assert ma.asarray([1, 2], dtype=np_dtype(dtype)).dtype is dtype
+
+
+def test_asarray_numpy_scalars_and_mixed_nesting() -> None:
+    cases = [
+        [np.float32(1.5), 2],
+        [np.float32(1.5), np.float32(2.5)],
+        [np.int8(1), 2],
+        [np.int8(1), np.int8(2)],
+        [np.float16(1), 1j],
+        [np.bool_(True), np.bool_(False)],
+        [np.arange(3), np.arange(3.0)],
+        [[np.int16(1), np.int16(2)], [np.int16(3), np.int16(4)]],
+        np.float32(3.5),
+        np.int64(-7),
+        np.bool_(True),
+        np.uint64(2**64 - 1),
+    ]
+    for value in cases:
+        assert_like_numpy(ma.asarray(value), np.asarray(value))
+    got = ma.asarray([ma.arange(3, dtype=ma.int8), ma.zeros(3, dtype=ma.int8)])
+    assert got.dtype is ma.int8 and got.tolist() == [[0, 1, 2], [0, 0, 0]]
+    got = ma.asarray([ma.asarray(1.5, dtype=ma.float32), 2.5])
+    assert got.dtype is ma.float64 and got.tolist() == [1.5, 2.5]
+    got = ma.asarray([[ma.asarray([1, 2])], [np.array([3, 4])]])
+    assert got.shape == (2, 1, 2) and got.tolist() == [[[1, 2]], [[3, 4]]]
+    s = ma.asarray(np.float32(3.5))
+    assert s.flags.writeable and s.base is None
+    s[...] = 1.0
+    assert s.item() == 1.0
+
+
+def test_asarray_errors() -> None:
+    with pytest.raises(ValueError, match="ragged"):
+        ma.asarray([[1, 2], [3]])
+    with pytest.raises(ValueError, match="ragged"):
+        ma.asarray([[1, 2], 3])
+    with pytest.raises(ValueError, match="ragged"):
+        ma.asarray([1, [2, 3]])
+    with pytest.raises(ValueError, match="ragged"):
+        ma.asarray([[], [1]])
+    with pytest.raises(ValueError, match="ragged"):
+        ma.asarray([np.zeros(2), np.zeros(3)])
+    with pytest.raises(TypeError, match="str"):
+        ma.asarray("abc")
+    with pytest.raises(TypeError, match="str"):
+        ma.asarray([1, "a"])
+    with pytest.raises(TypeError, match="NoneType"):
+        ma.asarray([1, None])
+    with pytest.raises(TypeError, match="NoneType"):
+        ma.asarray(None)
+    with pytest.raises(TypeError, match="object"):
+        ma.asarray(object())
+    with pytest.raises(TypeError, match="unknown dtype"):
+        ma.asarray([1], dtype="nope")
+    with pytest.raises(OverflowError, match="64 bits"):
+        ma.asarray([2**64])
+    with pytest.raises(OverflowError, match="64 bits"):
+        ma.asarray(-(2**63) - 1)
+    assert ma.asarray([2**64], dtype=ma.float64).tolist() == [2.0**64]
+    with pytest.raises(OverflowError, match="out of bounds for int8"):
+        ma.asarray([1, 300], dtype=ma.int8)
+    with pytest.raises(OverflowError, match="out of bounds for uint32"):
+        ma.asarray([-1], dtype=ma.uint32)
+    with pytest.raises(ValueError, match="NaN"):
+        ma.asarray([math.nan], dtype=ma.int64)
+    with pytest.raises(OverflowError, match="infinity"):
+        ma.asarray([math.inf], dtype=ma.int64)
+    with pytest.raises(OverflowError, match="out of bounds for int32"):
+        ma.asarray([3e9], dtype=ma.int32)
+    with pytest.raises(TypeError, match="complex"):
+        ma.asarray([1j], dtype=ma.float32)
+    assert ma.asarray([1j, 0], dtype=ma.bool).tolist() == [True, False]
+    assert ma.asarray([2.9, -2.9], dtype=ma.int8).tolist() == [2, -2]
+    deep: Any = 1
+    for _ in range(70):
+        deep = [deep]
+    with pytest.raises(ValueError, match="deeper"):
+        ma.asarray(deep)
+
+
+def test_asarray_python_float_to_int_like_numpy() -> None:
+    for v, d in [(1.5, np.uint8), (-1.5, np.int8), (2.9, np.int64), (127.9, np.int8)]:
+        assert ma.asarray([v], dtype=d).tolist() == np.asarray([v], dtype=d).tolist()
+
+
+def test_asarray_copy_semantics() -> None:
+    x = ma.arange(6)
+    assert ma.asarray(x) is x
+    assert ma.asarray(x, copy=False) is x
+    c = ma.asarray(x, copy=True)
+    assert c is not x and c.tolist() == x.tolist() and c.base is None
+    assert ma.asarray(x, dtype=ma.int64, copy=False) is x
+    with pytest.raises(ValueError, match="copy=False"):
+        ma.asarray(x, dtype=ma.float32, copy=False)
+    f = ma.asarray(x, dtype=ma.float32)
+    assert f.dtype is ma.float32 and f.tolist() == [0.0, 1.0, 2.0, 3.0, 4.0, 5.0]
+    with pytest.raises(ValueError, match="copy=False"):
+        ma.asarray([1, 2], copy=False)
+    with pytest.raises(ValueError, match="copy=False"):
+        ma.asarray(3, copy=False)
+    assert ma.asarray([1, 2], copy=True).tolist() == [1, 2]
+
+
+def test_asarray_numpy_zero_copy() -> None:
+    n = np.arange(12, dtype=np.float32).reshape(3, 4)
+    x = ma.asarray(n)
+    assert x.data_ptr == n.ctypes.data and x.base is n
+    assert x.strides == n.strides and x.dtype is ma.float32
+    n[0, 0] = 42
+    assert x[0, 0].item() == 42
+    t = ma.asarray(n.T)
+    assert t.data_ptr == n.ctypes.data and t.strides == n.T.strides
+    s = ma.asarray(n[::2, ::-1])
+    assert s.data_ptr == n[::2, ::-1].__array_interface__["data"][0]
+    assert s.strides == n[::2, ::-1].strides and s.tolist() == n[::2, ::-1].tolist()
+    # copy=False works exactly when no copy is needed
+    assert ma.asarray(n, copy=False).data_ptr == n.ctypes.data
+    with pytest.raises(ValueError, match="copy=False"):
+        ma.asarray(n, dtype=ma.float64, copy=False)
+    c = ma.asarray(n, copy=True)
+    assert c.data_ptr != n.ctypes.data and c.tolist() == n.tolist()
+    # read-only NumPy arrays stay read-only
+    r = np.arange(3)
+    r.flags.writeable = False
+    xr = ma.asarray(r)
+    assert not xr.flags.writeable
+    with pytest.raises(ValueError, match="read-only"):
+        xr[0] = 1
+    # byte strides that are not whole elements: a copy (or an error with copy=False)
+    packed = np.zeros(4, dtype=[("a", np.int8), ("b", np.int32)])["b"]
+    assert ma.asarray(packed).tolist() == [0, 0, 0, 0]
+    with pytest.raises(ValueError, match="copy=False"):
+        ma.asarray(packed, copy=False)
+
+
+def test_asarray_keeps_numpy_source_alive() -> None:
+    n = np.arange(1000, dtype=np.int64)
+    before = ma.allocator_stats()["live_foreign"]
+    x = ma.asarray(n)
+    assert ma.allocator_stats()["live_foreign"] == before + 1
+    del n
+    assert x[999].item() == 999 and x.base is not None
+    del x
+    assert ma.allocator_stats()["live_foreign"] == before
+
+
+def test_asarray_buffer_protocol() -> None:
+    b = bytearray(b"\x01\x02\x03\x04")
+    x = ma.asarray(b)
+    assert x.dtype is ma.uint8 and x.tolist() == [1, 2, 3, 4] and x.flags.writeable
+    x[0] = 9
+    assert b[0] == 9
+    assert x.base is b
+    ro = ma.asarray(b"\x05\x06")
+    assert not ro.flags.writeable and ro.tolist() == [5, 6]
+    arr = array.array("d", [1.5, 2.5])
+    xa = ma.asarray(arr)
+    assert xa.dtype is ma.float64 and xa.tolist() == [1.5, 2.5]
+    assert xa.data_ptr == arr.buffer_info()[0]
+    m = memoryview(bytearray(12)).cast("i", (3,))
+    assert ma.asarray(m).dtype is ma.int32 and ma.asarray(m).shape == (3,)
+    m2 = memoryview(bytearray(24)).cast("h", (3, 4))
+    xm = ma.asarray(m2)
+    assert xm.shape == (3, 4) and xm.strides == (8, 2)
+    assert ma.asarray(b, dtype=ma.int16).tolist() == [9, 2, 3, 4]  # a cast, not a reinterpretation
+    c = ma.asarray(bytearray(b"\x01"), copy=True)
+    assert c.base is None
+
+
+def test_buffer_export_released_when_views_die() -> None:
+    b = bytearray(16)
+    x = ma.asarray(b)
+    v = x[2:]
+    del x
+    with pytest.raises(BufferError):
+        b.append(1)  # still exported: the view holds the buffer
+    del v
+    b.append(1)  # released exactly when the last view went
+
+
+@SETTINGS
+@given(dtypes(numpy_only=True), shapes(max_dims=4))
+def test_asarray_roundtrip_through_lists(dtype: ma.DType, shape: tuple[int, ...]) -> None:
+    arr = distinct_values(shape, dtype)
+    if arr.size:  # an empty array's list loses its inner dimensions
+        assert_like_numpy(ma.asarray(arr.tolist(), dtype=dtype), arr)
+    assert_like_numpy(ma.asarray(arr), arr)
+    assert_like_numpy(ma.asarray(arr, copy=True), arr)

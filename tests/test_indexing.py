@@ -1,0 +1,404 @@
+"""Indexing against NumPy: integer-array and boolean-mask ("advanced")
+indexing return copies with NumPy's values and shapes (broadcast axes
+placed by NumPy's rule for adjacent and non-adjacent advanced indices);
+``__setitem__`` takes scalars and arrays, broadcasting and casting; errors
+are NumPy's types with clear messages."""
+
+from __future__ import annotations
+
+import math
+import warnings
+from typing import Any
+
+import numpy as np
+import pytest
+from array_strategies import (
+    array_and_slice_chain,
+    assert_equal_values,
+    assert_like_numpy,
+    distinct_values,
+    dtypes,
+    examples,
+    np_dtype,
+    np_view,
+    shapes,
+    to_ma,
+    values_of,
+)
+from hypothesis import given
+from hypothesis import strategies as st
+
+import minarray as ma
+
+SETTINGS = examples(100)
+
+
+@st.composite
+def advanced_index(draw: st.DrawFn, shape: tuple[int, ...]) -> Any:
+    """A NumPy index for ``shape`` mixing integer arrays (broadcasting
+    against each other), boolean masks over one or more axes, integers,
+    slices, None and ``...``, with at least one array."""
+    bshape = draw(shapes(max_dims=2, max_side=3))
+    entries: list[Any] = []
+    dim = 0
+    nd = len(shape)
+    limit = draw(st.integers(1, nd))
+    used_ellipsis = False
+    n_none = 0
+    while dim < limit:
+        c = draw(st.integers(0, 11))
+        if c == 0 and n_none < 2:
+            n_none += 1
+            entries.append(None)
+            continue
+        if c == 1 and not used_ellipsis:
+            used_ellipsis = True
+            entries.append(Ellipsis)
+            remaining = draw(st.integers(0, limit - dim))
+            dim, limit = nd - remaining, nd
+            continue
+        n = shape[dim]
+        if 2 <= c <= 5 and n > 0:
+            # an integer array whose shape broadcasts to bshape
+            k = draw(st.integers(0, len(bshape)))
+            sub = tuple(draw(st.sampled_from([1, b])) for b in bshape[len(bshape) - k:])
+            vals = draw(st.lists(st.integers(-n, n - 1), min_size=math.prod(sub), max_size=math.prod(sub)))
+            entries.append(np.array(vals, dtype=draw(st.sampled_from([np.int64, np.int32, np.uint8])) if all(
+                v >= 0 for v in vals) else np.int64).reshape(sub))
+            dim += 1
+        elif c <= 7:
+            m = draw(st.integers(1, min(2, limit - dim)))
+            mshape = shape[dim:dim + m]
+            bits = draw(st.lists(st.booleans(), min_size=math.prod(mshape), max_size=math.prod(mshape)))
+            entries.append(np.array(bits, dtype=bool).reshape(mshape))
+            dim += m
+        elif c == 8 and n > 0:
+            entries.append(draw(st.integers(-n, n - 1)))
+            dim += 1
+        else:
+            entries.append(slice(draw(st.none() | st.integers(-n, n)), draw(st.none() | st.integers(-n, n)),
+                                 draw(st.sampled_from([None, 1, 2, -1]))))
+            dim += 1
+    if not any(isinstance(e, np.ndarray) for e in entries):
+        n = shape[0]
+        if n == 0:
+            entries = [np.zeros(0, dtype=np.int64)]
+        else:
+            entries = [np.array([n - 1, 0, -n], dtype=np.int64)]
+    return tuple(entries)
+
+
+def _as_ma_key(key: Any, kind: str) -> Any:
+    """The same index with its NumPy arrays as lists, NDArrays or left as NumPy arrays."""
+    def conv(e: Any) -> Any:
+        if isinstance(e, np.ndarray):
+            if kind == "list" and e.ndim > 0 and e.size > 0:
+                return e.tolist()
+            if kind == "ma":
+                return to_ma(e)
+        return e
+    return tuple(conv(e) for e in key)
+
+
+@SETTINGS
+@given(dtypes(), shapes(min_dims=1, max_dims=4, max_side=4), st.data())
+def test_advanced_getitem_matches_numpy(dtype: ma.DType, shape: tuple[int, ...], data: st.DataObject) -> None:
+    arr = distinct_values(shape, dtype)
+    x = to_ma(arr)
+    key = data.draw(advanced_index(shape))
+    kind = data.draw(st.sampled_from(["numpy", "list", "ma"]))
+    mkey = _as_ma_key(key, kind)
+    try:
+        expected = arr[key]
+    except IndexError:
+        with pytest.raises(IndexError):
+            x[mkey]
+        return
+    got = x[mkey]
+    assert_like_numpy(got, np.asarray(expected), check_strides=False)
+    # a copy (its memory is not x's), unless every array is a 0-d integer
+    # array: those are plain integers, so the result is a view
+    arrays = [e for e in key if isinstance(e, np.ndarray)]
+    if got.size and any(e.ndim or e.dtype == bool for e in arrays):
+        assert got.data_ptr < x.data_ptr or got.data_ptr >= x.data_ptr + x.nbytes
+
+
+@SETTINGS
+@given(dtypes(numpy_only=True), shapes(min_dims=1, max_dims=4, max_side=4), st.data())
+def test_advanced_setitem_matches_numpy(dtype: ma.DType, shape: tuple[int, ...], data: st.DataObject) -> None:
+    arr = distinct_values(shape, dtype)
+    x = to_ma(arr)
+    key = data.draw(advanced_index(shape))
+    try:
+        target = arr[key]
+    except IndexError:
+        with pytest.raises(IndexError):
+            x[_as_ma_key(key, "ma")] = 0
+        return
+    # NumPy leaves the order of repeated writes to one element open: use
+    # one value when the index hits an element twice.
+    hits = np.zeros(shape, dtype=np.int64)
+    np.add.at(hits, key, 1)
+    if hits.max(initial=0) > 1 or data.draw(st.booleans()):
+        value: Any = distinct_values((), dtype).item() if dtype is not ma.bool else True
+    else:
+        tshape = target.shape
+        k = data.draw(st.integers(0, len(tshape)))
+        vshape = tuple(data.draw(st.sampled_from([1, n])) for n in tshape[len(tshape) - k:])
+        value = distinct_values(vshape, dtype)[::-1] if vshape else distinct_values(vshape, dtype)
+        if data.draw(st.booleans()):
+            value = to_ma(value.copy())
+    expected = arr.copy()
+    expected[key] = np.asarray(value) if isinstance(value, ma.NDArray) else value
+    x[_as_ma_key(key, data.draw(st.sampled_from(["numpy", "list", "ma"])))] = value
+    assert_equal_values(values_of(x), expected)
+
+
+@SETTINGS
+@given(dtypes(), shapes(min_dims=1, max_dims=3, max_side=4), st.data())
+def test_basic_setitem_broadcasts_and_casts_like_numpy(dtype: ma.DType, shape: tuple[int, ...],
+                                                       data: st.DataObject) -> None:
+    from array_strategies import basic_index
+
+    arr = distinct_values(shape, dtype)
+    x = to_ma(arr)
+    key = data.draw(basic_index(shape))
+    target = np_view(arr, key)
+    src_dtype = data.draw(dtypes())
+    k = data.draw(st.integers(0, target.ndim))
+    vshape = tuple(data.draw(st.sampled_from([1, n])) for n in target.shape[target.ndim - k:])
+    if data.draw(st.booleans()):
+        vshape = (1, *vshape)  # NumPy accepts extra leading axes of size 1
+    value = distinct_values(vshape, src_dtype)
+    expected = arr.copy()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        np_view(expected, key)[...] = value.astype(np_dtype(dtype))
+    x[key] = to_ma(value)
+    mask = np.ones(arr.shape, dtype=bool)
+    if dtype.kind in "iu" and src_dtype.kind in "fc":
+        return  # float -> int of out-of-range values is platform behaviour
+    assert_equal_values(values_of(x)[mask], expected[mask])
+
+
+def test_integer_indices_with_arrays_count_as_advanced() -> None:
+    arr = np.arange(60).reshape(3, 4, 5)
+    x = to_ma(arr)
+    for key in [(0, slice(None), [1, 2]), (slice(None), 0, [1, 2]), ([0, 1], slice(None), 0),
+                (1, [0, 2], slice(None)), (None, [0, 1], [0, 1]), ([0], None, [0]),
+                ([[0], [1]], slice(None), [0, 1, 2]), (Ellipsis, [0, 1], None),
+                ([0, 1], Ellipsis, [0, 1]), (slice(None), [[0, 1]], [[1], [2]])]:
+        assert_like_numpy(x[key], arr[key], check_strides=False)
+
+
+def test_advanced_result_layout_like_numpy() -> None:
+    arr = np.zeros((3, 4, 5))
+    x = ma.zeros((3, 4, 5))
+    for key in [(slice(None), [0, 1]), ([0, 1],), (slice(None), slice(None), [0, 1]), ([0, 1], slice(None), [0, 1])]:
+        assert x[key].strides == arr[key].strides
+
+
+def test_bool_masks() -> None:
+    arr = np.arange(24).reshape(2, 3, 4)
+    x = to_ma(arr)
+    m = arr % 3 == 0
+    assert_like_numpy(x[to_ma(m)], arr[m])
+    assert_like_numpy(x[m], arr[m])
+    m2 = m[0]
+    assert_like_numpy(x[:, m2], arr[:, m2])
+    assert_like_numpy(x[1, m2], arr[1, m2])
+    m1 = np.array([True, False, True])
+    assert_like_numpy(x[:, m1, 1:], arr[:, m1, 1:])
+    assert_like_numpy(x[True], arr[True])
+    assert_like_numpy(x[False], arr[False])
+    assert_like_numpy(x[np.True_], arr[np.True_])
+    assert_like_numpy(x[ma.asarray(True)], arr[np.array(True)])
+    s = ma.asarray(5)
+    assert s[True].tolist() == [5] and s[False].shape == (0,)
+    x[to_ma(m)] = -1
+    arr[m] = -1
+    assert values_of(x).tolist() == arr.tolist()
+    x[to_ma(arr < 0)] = ma.asarray([7, 8, 9, 10, 11, 12, 13, 14])
+    arr[arr < 0] = [7, 8, 9, 10, 11, 12, 13, 14]
+    assert values_of(x).tolist() == arr.tolist()
+
+
+def test_index_arrays_of_every_integer_dtype() -> None:
+    arr = np.arange(10) * 10
+    x = to_ma(arr)
+    for d in (ma.int8, ma.int16, ma.int32, ma.int64, ma.uint8, ma.uint16, ma.uint32, ma.uint64):
+        idx = ma.asarray([3, 0, 9], dtype=d)
+        assert x[idx].tolist() == [30, 0, 90]
+    assert x[ma.asarray([-1, -10])].tolist() == [90, 0]
+    assert x[[]].shape == (0,) and x[[]].dtype is ma.int64
+    assert x[np.array([], dtype=np.int64)].shape == (0,)
+    assert x[[[]]].shape == (1, 0)
+
+
+def test_zero_d_and_scalar_indices_are_integers() -> None:
+    x = ma.arange(12).reshape(3, 4)
+    for k in (1, np.int64(1), np.uint8(1), ma.asarray(1), ma.asarray(1, dtype=ma.uint16), np.array(1)):
+        v = x[k]
+        assert v.shape == (4,) and v.base is x.base  # a view, not a copy
+        assert v.tolist() == [4, 5, 6, 7]
+    assert x[np.int32(-1), np.int8(3)].item() == 11
+
+
+def test_index_errors() -> None:
+    x = ma.arange(12).reshape(3, 4)
+    with pytest.raises(IndexError, match="index 3 is out of bounds for axis 0 with size 3"):
+        x[3]
+    with pytest.raises(IndexError, match="index -5 is out of bounds for axis 1 with size 4"):
+        x[0, -5]
+    with pytest.raises(IndexError, match="out of bounds for axis 0 with size 3"):
+        x[[0, 3]]
+    with pytest.raises(IndexError, match="out of bounds for axis 1 with size 4"):
+        x[:, [4]]
+    with pytest.raises(IndexError, match="out of bounds for axis 1 with size 4"):
+        x[[0], [-5]]
+    with pytest.raises(IndexError, match="too many indices"):
+        x[0, 0, 0]
+    with pytest.raises(IndexError, match="single ellipsis"):
+        x[..., ...]
+    with pytest.raises(IndexError, match="only integers, slices"):
+        x[1.5]
+    with pytest.raises(IndexError, match="only integers, slices"):
+        x["a"]
+    with pytest.raises(IndexError, match="only integers, slices"):
+        x[object()]
+    with pytest.raises(IndexError, match="integer or boolean type, not float64"):
+        x[ma.asarray([0.5])]
+    with pytest.raises(IndexError, match="integer or boolean type"):
+        x[np.array([1.0])]
+    with pytest.raises(IndexError, match="shape mismatch"):
+        x[[0, 1], [0, 1, 2]]
+    with pytest.raises(IndexError, match=r"boolean index did not match .* axis 1: the axis has size 4"):
+        x[:, np.ones(3, dtype=bool)]
+    with pytest.raises(IndexError, match="boolean index did not match"):
+        x[np.ones((3, 3), dtype=bool)]
+    with pytest.raises(IndexError, match="too many indices"):
+        x[np.ones((3, 4, 1), dtype=bool)]
+    with pytest.raises(IndexError, match="too many indices"):
+        ma.asarray(1)[0]
+    with pytest.raises(IndexError, match="only integers, slices"):
+        x[[0, "a"]]
+
+
+def test_setitem_basic_values() -> None:
+    x = ma.zeros((3, 4), dtype=ma.int32)
+    x[0] = 5
+    x[1, 1:3] = [7, 8]
+    x[2] = np.arange(4)
+    x[:, 3] = ma.asarray([1.9, 2.9, 3.9])  # cast (truncation toward zero), as NumPy
+    x[..., 0] = True
+    x[()] = x  # same memory: no change
+    assert x.tolist() == [[1, 5, 5, 1], [1, 7, 8, 2], [1, 1, 2, 3]]
+    x[1:, :2] = x[:2, 2:]  # overlapping source and destination
+    assert x.tolist() == [[1, 5, 5, 1], [5, 1, 8, 2], [8, 2, 2, 3]]
+    x[np.int64(0), 0] = np.float32(9.5)
+    assert x[0, 0].item() == 9
+    f = ma.zeros(3)
+    f[1] = np.float16(1.5)
+    f[2] = ma.asarray(2.5, dtype=ma.bfloat16)
+    assert f.tolist() == [0.0, 1.5, 2.5]
+    c = ma.zeros(2, dtype=ma.complex64)
+    c[0] = 1 + 2j
+    c[1:] = [3j]
+    assert c.tolist() == [1 + 2j, 3j]
+    b = ma.zeros(3, dtype=ma.bool)
+    b[0] = 5
+    b[1] = 0.5
+    b[2] = 1j
+    assert b.tolist() == [True, True, True]
+
+
+def test_setitem_scalar_rules_like_numpy() -> None:
+    x = ma.zeros(3, dtype=ma.int32)
+    n = np.zeros(3, dtype=np.int32)
+    for v in (1.5, -2.7, True, 2**31 - 1):
+        x[0] = v
+        n[0] = v
+        assert x[0].item() == n[0]
+    with pytest.raises(OverflowError, match="out of bounds for int32"):
+        x[0] = 2**31
+    with pytest.raises(OverflowError, match="out of bounds for int32"):
+        x[0] = 3e9
+    with pytest.raises(ValueError, match="NaN"):
+        x[0] = math.nan
+    with pytest.raises(ValueError, match="NaN"):
+        x[:] = math.nan
+    with pytest.raises(OverflowError, match="infinity"):
+        x[0] = -math.inf
+    with pytest.raises(TypeError, match="complex"):
+        ma.zeros(2)[0] = 1j
+    with pytest.raises(TypeError, match="complex"):
+        ma.zeros(2, dtype=ma.uint8)[:] = 1j
+    with pytest.raises(OverflowError, match="out of bounds for uint8"):
+        ma.zeros(2, dtype=ma.uint8)[0] = -1
+    with pytest.raises(TypeError):
+        x[0] = "5"
+    with pytest.raises(TypeError):
+        x[0] = None
+    assert x.tolist() == [2**31 - 1, 0, 0]
+
+
+def test_setitem_errors() -> None:
+    x = ma.zeros((3, 4))
+    with pytest.raises(ValueError, match=r"could not broadcast input array from shape \(3,\) into shape \(3, 4\)"):
+        x[...] = ma.zeros(3)
+    with pytest.raises(ValueError, match=r"from shape \(2, 4\) into shape \(4,\)"):
+        x[0] = ma.zeros((2, 4))
+    with pytest.raises(ValueError, match="could not broadcast"):
+        x[[0, 1]] = ma.zeros((3, 4))
+    with pytest.raises(IndexError, match="out of bounds"):
+        x[5] = 1
+    with pytest.raises(IndexError, match="out of bounds"):
+        x[[5]] = 1
+    r = ma.broadcast_to(ma.zeros(4), (3, 4))
+    with pytest.raises(ValueError, match="read-only"):
+        r[0, 0] = 1
+    with pytest.raises(ValueError, match="read-only"):
+        r[[0]] = 1
+    with pytest.raises(ValueError, match="read-only"):
+        r[...] = ma.ones(4)
+    n = np.zeros(3)
+    n.flags.writeable = False
+    with pytest.raises(ValueError, match="read-only"):
+        ma.asarray(n)[0] = 1
+
+
+def test_getitem_views_do_not_copy() -> None:
+    x = ma.arange(24).reshape(2, 3, 4)
+    for key in (0, (1, 2), slice(None, None, -1), (Ellipsis, 1), (None, 0, None), (slice(1, 2), 0, slice(None, 1))):
+        v = x[key]
+        assert v.base is x.base
+        assert x.data_ptr <= v.data_ptr < x.data_ptr + x.nbytes
+    assert x[0, 1, 2].shape == () and x[0, 1, 2].base is x.base
+
+
+@SETTINGS
+@given(array_and_slice_chain(max_steps=2), st.data())
+def test_advanced_indexing_of_views_matches_numpy(case: tuple[np.ndarray, list[Any]], data: st.DataObject) -> None:
+    """Advanced indices into strided, reversed and broadcast views (negative
+    byte offsets from element 0 included), read and written."""
+    arr, keys = case
+    x = to_ma(arr)
+    v, nv = x, arr
+    for key in keys:
+        v, nv = v[key], np_view(nv, key)
+    if nv.ndim == 0:
+        return
+    key = data.draw(advanced_index(nv.shape))
+    mkey = _as_ma_key(key, data.draw(st.sampled_from(["numpy", "list", "ma"])))
+    try:
+        expected = nv[key]
+    except IndexError:
+        with pytest.raises(IndexError):
+            v[mkey]
+        return
+    assert_like_numpy(v[mkey], np.asarray(expected), check_strides=False)
+    if arr.dtype != np_dtype(ma.bfloat16):
+        fill = distinct_values((), x.dtype)
+        nv[key] = fill
+        v[mkey] = to_ma(fill)
+        assert_equal_values(values_of(x), arr)

@@ -1,0 +1,398 @@
+"""matmul (@), tensordot, vecdot, outer and matrix_transpose against NumPy.
+
+Values are small integers, so every dtype's products and sums are exact and
+results compare equal, whatever order the blocked kernel adds in; separate
+tests use random floats at sizes that cross the kernel's cache blocks and
+thread split, compared with a tolerance.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import minarray as ma
+
+ALL_DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+              "float16", "bfloat16", "float32", "float64", "complex64", "complex128"]
+NUMERIC = [d for d in ALL_DTYPES if d != "bool"]
+
+
+def np_dtype(name: str) -> Any:
+    if name == "bfloat16":
+        ml_dtypes = pytest.importorskip("ml_dtypes", reason="NumPy has no bfloat16 without ml_dtypes")
+        return np.dtype(ml_dtypes.bfloat16)
+    return np.dtype(name)
+
+
+def small_values(rng: np.random.Generator, shape: tuple[int, ...], dtype: str) -> np.ndarray:
+    """Values in [-3, 3] (unsigned: [0, 3]; bool: 0/1), exact in every dtype."""
+    if dtype == "bool":
+        return rng.integers(0, 2, shape).astype(bool)
+    lo = 0 if dtype.startswith("u") else -3
+    x = rng.integers(lo, 4, shape)
+    if dtype.startswith("complex"):
+        return (x + 1j * rng.integers(-3, 4, shape)).astype(dtype)
+    return x.astype(np_dtype(dtype))
+
+
+def to_np(x: ma.NDArray) -> np.ndarray:
+    """Exact NumPy copy of any minarray result (bfloat16 through float32)."""
+    if x.dtype == ma.bfloat16:
+        return np.asarray(x.astype(ma.float32))
+    return np.asarray(x)
+
+
+def oracle_matmul(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """NumPy's matmul, computing bfloat16 in float32 (NumPy has no loop for it)."""
+    if a.dtype.name == "bfloat16" or b.dtype.name == "bfloat16":
+        return (a.astype(np.float32) @ b.astype(np.float32)).astype(np.float32)
+    return a @ b
+
+
+# A view of a base array: one of several layouts, applied to NumPy and
+# minarray alike so the kernel sees non-contiguous, transposed and
+# negative-stride operands.
+LAYOUTS = ["c", "transposed", "strided", "reversed", "broadcast"]
+
+
+def make(rng: np.random.Generator, shape: tuple[int, ...], dtype: str, layout: str
+         ) -> tuple[np.ndarray, ma.NDArray]:
+    nd = len(shape)
+    if layout == "transposed" and nd >= 2:
+        base = small_values(rng, (*shape[:-2], shape[-1], shape[-2]), dtype)
+        m = ma.asarray(base)
+        return np.swapaxes(base, -1, -2), ma.matrix_transpose(m)
+    if layout == "strided" and nd >= 1:
+        base = small_values(rng, (*shape[:-1], 2 * shape[-1]), dtype)
+        return base[..., ::2], ma.asarray(base)[..., ::2]
+    if layout == "reversed" and nd >= 1:
+        base = small_values(rng, shape, dtype)
+        return base[::-1], ma.asarray(base)[::-1]
+    if layout == "broadcast" and nd >= 1:
+        base = small_values(rng, (1, *shape[1:]), dtype)
+        return np.broadcast_to(base, shape), ma.broadcast_to(ma.asarray(base), shape)
+    base = small_values(rng, shape, dtype)
+    return base, ma.asarray(base)
+
+
+def check_equal(got: ma.NDArray, expected: np.ndarray, dtype: ma.DType | None = None) -> None:
+    assert got.shape == expected.shape
+    if dtype is not None:
+        assert got.dtype == dtype
+    g = to_np(got)
+    np.testing.assert_array_equal(g, expected.astype(g.dtype))
+
+
+# ---- matmul -------------------------------------------------------------------
+
+@st.composite
+def matmul_shapes(draw: Any) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    m, k, n = (draw(st.integers(0, 9)) for _ in range(3))
+    kind = draw(st.sampled_from(["2d", "1d-left", "1d-right", "1d-both", "batched"]))
+    if kind == "1d-left":
+        return (k,), (k, n)
+    if kind == "1d-right":
+        return (m, k), (k,)
+    if kind == "1d-both":
+        return (k,), (k,)
+    if kind == "2d":
+        return (m, k), (k, n)
+    batch = draw(st.lists(st.integers(0, 3), min_size=1, max_size=3))
+    b1 = [draw(st.sampled_from([d, 1])) for d in batch]
+    b2 = [draw(st.sampled_from([d, 1])) for d in batch]
+    b2 = b2[draw(st.integers(0, len(b2))):]  # x2 may have fewer batch dims
+    if draw(st.booleans()):
+        return (*b1, m, k), (*b2, k, n)
+    return (*b1, m, k), (k, n)
+
+
+@settings(max_examples=120, deadline=None)
+@given(shapes=matmul_shapes(), dtype=st.sampled_from(ALL_DTYPES),
+       la=st.sampled_from(LAYOUTS), lb=st.sampled_from(LAYOUTS), seed=st.integers(0, 2**32 - 1))
+def test_matmul_matches_numpy(shapes: Any, dtype: str, la: str, lb: str, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    a_np, a = make(rng, shapes[0], dtype, la)
+    b_np, b = make(rng, shapes[1], dtype, lb)
+    got = ma.matmul(a, b)
+    check_equal(got, oracle_matmul(a_np, b_np), getattr(ma, dtype))
+    check_equal(a @ b, oracle_matmul(a_np, b_np))
+    assert got.flags.c_contiguous and got.base is None
+
+
+@settings(max_examples=60, deadline=None)
+@given(d1=st.sampled_from(ALL_DTYPES), d2=st.sampled_from(ALL_DTYPES), seed=st.integers(0, 2**32 - 1))
+def test_matmul_mixed_dtypes_promote(d1: str, d2: str, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    a_np, a = make(rng, (3, 4), d1, "c")
+    b_np, b = make(rng, (4, 2), d2, "c")
+    got = ma.matmul(a, b)
+    assert got.dtype == ma.result_type(a, b)
+    expected = oracle_matmul(a_np.astype(np.float64) if "complex" not in d1 else a_np,
+                             b_np.astype(np.float64) if "complex" not in d2 else b_np)
+    if got.dtype == ma.bool:
+        expected = expected != 0
+    np.testing.assert_array_equal(to_np(got).astype(expected.dtype), expected)
+
+
+def test_matmul_vectors_give_0d() -> None:
+    x = ma.asarray([1.0, 2.0, 3.0])
+    r = ma.matmul(x, x)
+    assert r.shape == () and float(r) == 14.0
+
+
+def test_matmul_integer_overflow_wraps_like_numpy() -> None:
+    a = np.full((2, 40), 100, dtype=np.int8)
+    b = np.full((40, 3), 77, dtype=np.int8)
+    check_equal(ma.asarray(a) @ ma.asarray(b), a @ b, ma.int8)
+    u = np.full((2, 5), 2**63 + 5, dtype=np.uint64)
+    check_equal(ma.asarray(u) @ ma.asarray(u.T), u @ u.T, ma.uint64)
+
+
+def test_matmul_float16_accumulates_in_float32() -> None:
+    # 10000 ones: a float16 accumulator would stall at 2048.
+    a = np.ones(10000, dtype=np.float16)
+    r = ma.matmul(ma.asarray(a), ma.asarray(a))
+    assert r.dtype == ma.float16 and float(r) == float(a @ a) == 10000.0
+
+
+def test_matmul_empty_inner_dimension_gives_zeros() -> None:
+    r = ma.matmul(ma.ones((2, 0)), ma.ones((0, 3)))
+    check_equal(r, np.zeros((2, 3)))
+    r = ma.matmul(ma.ones((4, 0), dtype=ma.complex64), ma.ones((0,), dtype=ma.complex64))
+    check_equal(r, np.zeros(4, dtype=np.complex64))
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "complex128", "complex64", "int64"])
+@pytest.mark.parametrize("mkn", [(130, 300, 270), (257, 513, 65), (1, 700, 300), (300, 700, 1), (64, 64, 64)])
+def test_matmul_large_random(dtype: str, mkn: tuple[int, int, int]) -> None:
+    """Sizes that cross every cache block, ragged micro-tiles, the vector
+    paths and the thread split."""
+    m, k, n = mkn
+    rng = np.random.default_rng(m * 7 + k)
+    if dtype == "int64":
+        a, b = rng.integers(-1000, 1000, (m, k)), rng.integers(-1000, 1000, (k, n))
+    else:
+        a, b = rng.standard_normal((m, k)), rng.standard_normal((k, n))
+        if dtype.startswith("complex"):
+            a = a + 1j * rng.standard_normal((m, k))
+            b = b + 1j * rng.standard_normal((k, n))
+    a, b = a.astype(dtype), b.astype(dtype)
+    for a_np, b_np in [(a, b), (np.asfortranarray(a), b), (a, np.asfortranarray(b))]:
+        got = to_np(ma.asarray(a_np) @ ma.asarray(b_np))
+        rtol = 1e-4 if dtype in ("float32", "complex64") else 1e-10
+        np.testing.assert_allclose(got, a @ b, rtol=rtol, atol=rtol * float(np.abs(a @ b).max()))
+
+
+def test_matmul_batched_large() -> None:
+    rng = np.random.default_rng(5)
+    a = rng.standard_normal((3, 1, 70, 90))
+    b = rng.standard_normal((4, 90, 50))
+    np.testing.assert_allclose(to_np(ma.asarray(a) @ ma.asarray(b)), a @ b, rtol=1e-12, atol=1e-12)
+
+
+def test_matmul_from_threads() -> None:
+    """Concurrent products (each with the GIL released and its own worker
+    threads) give the same results as serial ones."""
+    rng = np.random.default_rng(11)
+    mats = [rng.standard_normal((150, 150)) for _ in range(4)]
+    expected = [m @ m.T for m in mats]
+    results: list[Any] = [None] * 4
+
+    def work(i: int) -> None:
+        x = ma.asarray(mats[i])
+        for _ in range(3):
+            results[i] = to_np(x @ ma.matrix_transpose(x))
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for r, e in zip(results, expected, strict=True):
+        np.testing.assert_allclose(r, e, rtol=1e-12, atol=1e-12)
+
+
+def test_matmul_accepts_array_likes_and_numpy() -> None:
+    a = np.arange(6.0).reshape(2, 3)
+    check_equal(ma.matmul(a, [[1.0], [2.0], [3.0]]), a @ np.array([[1.0], [2.0], [3.0]]))
+
+
+@pytest.mark.parametrize(("s1", "s2"), [((), (3,)), ((3,), ()), ((2, 3), (2, 3)), ((3,), (4,)),
+                                         ((2, 2, 3), (3, 3, 4)), ((2, 5), (4,))])
+def test_matmul_bad_shapes_raise_value_error(s1: tuple[int, ...], s2: tuple[int, ...]) -> None:
+    with pytest.raises(ValueError, match="matmul"):
+        ma.matmul(ma.ones(s1), ma.ones(s2))
+
+
+def test_matmul_rejects_non_arrays() -> None:
+    with pytest.raises(TypeError):
+        ma.matmul(ma.ones((2, 2)), object())
+    with pytest.raises(ValueError):
+        ma.ones((2, 2)) @ 2
+
+
+# ---- tensordot ------------------------------------------------------------------
+
+@st.composite
+def tensordot_case(draw: Any) -> tuple[tuple[int, ...], tuple[int, ...], Any]:
+    nd1 = draw(st.integers(0, 4))
+    s1 = tuple(draw(st.lists(st.integers(0, 4), min_size=nd1, max_size=nd1)))
+    if draw(st.booleans()):
+        n = draw(st.integers(0, min(nd1, 3)))
+        rest = tuple(draw(st.lists(st.integers(0, 4), max_size=4 - n)))
+        return s1, s1[nd1 - n:] + rest, n
+    k = draw(st.integers(0, nd1))
+    ax1 = draw(st.permutations(range(nd1)))[:k]
+    extra = tuple(draw(st.lists(st.integers(0, 4), max_size=3)))
+    nd2 = k + len(extra)
+    ax2 = draw(st.permutations(range(nd2)))[:k]
+    s2 = [0] * nd2
+    free = iter(extra)
+    for j in range(nd2):
+        s2[j] = s1[ax1[ax2.index(j)]] if j in ax2 else next(free)
+    neg = draw(st.booleans())
+    a1 = [a - nd1 if neg else a for a in ax1]
+    return s1, tuple(s2), (a1, list(ax2))
+
+
+@settings(max_examples=100, deadline=None)
+@given(case=tensordot_case(), dtype=st.sampled_from(NUMERIC), seed=st.integers(0, 2**32 - 1))
+def test_tensordot_matches_numpy(case: Any, dtype: str, seed: int) -> None:
+    s1, s2, axes = case
+    rng = np.random.default_rng(seed)
+    a_np, a = make(rng, s1, dtype, "c")
+    b_np, b = make(rng, s2, dtype, "reversed")
+    got = ma.tensordot(a, b, axes=axes)
+    if dtype == "bfloat16":
+        expected = np.tensordot(a_np.astype(np.float32), b_np.astype(np.float32), axes=axes)
+    else:
+        expected = np.tensordot(a_np, b_np, axes=axes)
+    check_equal(got, expected, getattr(ma, dtype))
+
+
+def test_tensordot_errors() -> None:
+    a, b = ma.ones((2, 3)), ma.ones((3, 4))
+    with pytest.raises(ValueError, match="differ in size"):
+        ma.tensordot(a, b, axes=([0], [0]))
+    with pytest.raises(ValueError):
+        ma.tensordot(a, b, axes=3)
+    with pytest.raises(ValueError):
+        ma.tensordot(a, b, axes=-1)
+    with pytest.raises(ValueError):
+        ma.tensordot(a, b, axes=([0, 1], [0]))
+    with pytest.raises(IndexError):
+        ma.tensordot(a, b, axes=([2], [0]))
+    with pytest.raises(ValueError, match="repeated"):
+        ma.tensordot(ma.ones((3, 3)), ma.ones((3, 3)), axes=([0, 0], [0, 1]))
+    # the standard forbids broadcasting contracted axes
+    with pytest.raises(ValueError):
+        ma.tensordot(ma.ones((2, 1)), ma.ones((3, 4)), axes=([1], [0]))
+
+
+# ---- vecdot -------------------------------------------------------------------
+
+@st.composite
+def vecdot_case(draw: Any) -> tuple[tuple[int, ...], tuple[int, ...], int]:
+    batch = draw(st.lists(st.integers(0, 3), max_size=3))
+    k = draw(st.integers(0, 6))
+    nd = len(batch) + 1
+    axis = draw(st.integers(-nd, -1))
+    s = list(batch)
+    s.insert(nd + axis, k)
+    s1 = [draw(st.sampled_from([d, 1])) if i != nd + axis else d for i, d in enumerate(s)]
+    s2 = [draw(st.sampled_from([d, 1])) if i != nd + axis else d for i, d in enumerate(s)]
+    drop = draw(st.integers(0, nd + axis))  # x2 may have fewer leading dims
+    return tuple(s1), tuple(s2[drop:]), axis
+
+
+@settings(max_examples=100, deadline=None)
+@given(case=vecdot_case(), dtype=st.sampled_from(ALL_DTYPES), layout=st.sampled_from(LAYOUTS),
+       seed=st.integers(0, 2**32 - 1))
+def test_vecdot_matches_numpy(case: Any, dtype: str, layout: str, seed: int) -> None:
+    s1, s2, axis = case
+    rng = np.random.default_rng(seed)
+    a_np, a = make(rng, s1, dtype, layout)
+    b_np, b = make(rng, s2, dtype, "c")
+    got = ma.vecdot(a, b, axis=axis)
+    if dtype == "bfloat16":
+        expected = np.vecdot(a_np.astype(np.float32), b_np.astype(np.float32), axis=axis)
+    elif dtype == "bool":
+        expected = np.vecdot(a_np.astype(np.int64), b_np.astype(np.int64), axis=axis) != 0
+    else:
+        expected = np.vecdot(a_np, b_np, axis=axis)  # conjugates x1, as the standard
+    check_equal(got, expected, getattr(ma, dtype))
+
+
+def test_vecdot_conjugates_first_argument() -> None:
+    x = ma.asarray([1 + 2j, 3 - 1j])
+    y = ma.asarray([2 - 1j, 1j])
+    assert complex(ma.vecdot(x, y)) == complex(np.vdot([1 + 2j, 3 - 1j], [2 - 1j, 1j]))
+
+
+def test_vecdot_long_vector() -> None:
+    rng = np.random.default_rng(3)
+    a, b = rng.standard_normal(100_001), rng.standard_normal(100_001)
+    np.testing.assert_allclose(float(ma.vecdot(ma.asarray(a), ma.asarray(b))), a @ b, rtol=1e-10)
+
+
+def test_vecdot_errors() -> None:
+    with pytest.raises(ValueError, match="size"):
+        ma.vecdot(ma.ones((2, 3)), ma.ones((2, 4)))
+    # the contracted axis must not broadcast
+    with pytest.raises(ValueError):
+        ma.vecdot(ma.ones((2, 1)), ma.ones((2, 4)))
+    with pytest.raises(IndexError):
+        ma.vecdot(ma.ones((2, 3)), ma.ones((3,)), axis=-2)
+    with pytest.raises(IndexError):
+        ma.vecdot(ma.ones((2, 3)), ma.ones((3,)), axis=0)  # ambiguous for unequal ndims
+    with pytest.raises(ValueError):
+        ma.vecdot(ma.ones(()), ma.ones(()))
+    r = ma.vecdot(ma.ones((2, 3)), ma.ones((2, 3)), axis=0)  # NumPy's reading of axis >= 0
+    check_equal(r, np.full(3, 2.0))
+
+
+# ---- outer, matrix_transpose ----------------------------------------------------------
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(0, 12), m=st.integers(0, 12), d1=st.sampled_from(ALL_DTYPES),
+       d2=st.sampled_from(ALL_DTYPES), seed=st.integers(0, 2**32 - 1))
+def test_outer_matches_numpy(n: int, m: int, d1: str, d2: str, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    a_np, a = make(rng, (n,), d1, "strided")
+    b_np, b = make(rng, (m,), d2, "reversed")
+    got = ma.outer(a, b)
+    assert got.dtype == ma.result_type(a, b)
+    expected = np.outer(a_np.astype(np.complex128), b_np.astype(np.complex128))
+    if got.dtype == ma.bool:
+        expected = expected != 0
+    np.testing.assert_array_equal(to_np(got).astype(expected.dtype), expected)
+
+
+def test_outer_needs_vectors() -> None:
+    with pytest.raises(ValueError, match="1-d"):
+        ma.outer(ma.ones((2, 2)), ma.ones(3))
+    with pytest.raises(ValueError, match="1-d"):
+        ma.outer(ma.ones(()), ma.ones(3))
+
+
+@settings(max_examples=40, deadline=None)
+@given(shape=st.lists(st.integers(0, 4), min_size=2, max_size=5), seed=st.integers(0, 2**32 - 1))
+def test_matrix_transpose_is_a_view(shape: list[int], seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    a_np = small_values(rng, tuple(shape), "int32")
+    a = ma.asarray(a_np, copy=True)
+    t = ma.matrix_transpose(a)
+    check_equal(t, np.matrix_transpose(a_np))
+    assert t.base is a
+    check_equal(a.mT, np.matrix_transpose(a_np))
+
+
+def test_matrix_transpose_needs_two_dims() -> None:
+    with pytest.raises(ValueError):
+        ma.matrix_transpose(ma.ones(3))

@@ -1,0 +1,169 @@
+"""NDArray's Python protocol: tolist, item, len, iter, bool/int/float/
+complex/index conversions, fill, copy, device, against NumPy."""
+
+from __future__ import annotations
+
+import math
+import operator
+from typing import Any
+
+import numpy as np
+import pytest
+from array_strategies import (
+    ALL_DTYPES,
+    assert_equal_values,
+    distinct_values,
+    dtypes,
+    examples,
+    np_dtype,
+    shapes,
+    to_ma,
+    values_of,
+)
+from hypothesis import given
+from hypothesis import strategies as st
+
+import minarray as ma
+
+
+@examples(80)
+@given(dtypes(numpy_only=True), shapes())
+def test_tolist_matches_numpy(dtype: ma.DType, shape: tuple[int, ...]) -> None:
+    arr = distinct_values(shape, dtype)
+    x = to_ma(arr)
+    assert x.tolist() == arr.tolist()
+    assert x.T.tolist() == arr.T.tolist()
+    if arr.ndim:
+        assert x[::-1].tolist() == arr[::-1].tolist()
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=str)
+def test_item_types(dtype: ma.DType) -> None:
+    x = ma.asarray([1, 0], dtype=dtype)
+    v = x[0].item()
+    expected_type = {"b": bool, "i": int, "u": int, "f": float, "c": complex}[dtype.kind]
+    assert type(v) is expected_type and v == 1
+    assert type(x.tolist()[1]) is expected_type
+
+
+def test_item_with_arguments_like_numpy() -> None:
+    arr = np.arange(24, dtype=np.int16).reshape(2, 3, 4)
+    x = to_ma(arr)
+    for args in [(0,), (5,), (23,), (-1,), (-24,), ((1, 2, 3),), (1, 2, 3), ((-1, 0, -2),)]:
+        assert x.item(*args) == arr.item(*args)
+    for bad in [(24,), (-25,)]:
+        with pytest.raises(IndexError):
+            x.item(*bad)
+    with pytest.raises(ValueError, match="size 1"):
+        x.item()
+    assert ma.asarray([[5]]).item() == 5
+    assert ma.asarray(2.5).item() == 2.5
+    with pytest.raises(TypeError):
+        x.item(1.5)
+
+
+def test_len_and_iter() -> None:
+    arr = np.arange(6).reshape(3, 2)
+    x = to_ma(arr)
+    assert len(x) == 3 and len(x.T) == 2 and len(ma.zeros((0, 4))) == 0
+    rows = list(x)
+    assert [r.tolist() for r in rows] == arr.tolist()
+    assert all(r.base is x for r in rows)
+    assert [e.item() for e in x[0]] == [0, 1]
+    with pytest.raises(TypeError, match="0-d"):
+        len(ma.asarray(1))
+    with pytest.raises(TypeError, match="0-d"):
+        iter(ma.asarray(1))
+    assert list(ma.zeros(0)) == []
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=str)
+def test_scalar_conversions(dtype: ma.DType) -> None:
+    one = ma.asarray(1, dtype=dtype)
+    zero = ma.asarray([[0]], dtype=dtype)
+    assert bool(one) is True and bool(zero) is False
+    if dtype.kind != "c":
+        assert int(one) == 1 and float(one) == 1.0
+        assert int(zero) == 0
+    else:
+        with pytest.raises(TypeError, match="complex"):
+            int(one)
+        with pytest.raises(TypeError, match="complex"):
+            float(one)
+    assert complex(one) == 1 + 0j
+    if dtype.kind in "iu":
+        assert operator.index(one) == 1
+        assert [10, 20][one] == 20
+        with pytest.raises(TypeError, match="0-d"):
+            operator.index(ma.asarray([1], dtype=dtype))
+    else:
+        with pytest.raises(TypeError, match="integer"):
+            operator.index(one)
+
+
+def test_scalar_conversion_errors_and_values() -> None:
+    x = ma.asarray([1, 2])
+    with pytest.raises(ValueError, match="ambiguous"):
+        bool(x)
+    with pytest.raises(ValueError, match="ambiguous"):
+        bool(ma.zeros(0))
+    with pytest.raises(TypeError, match="size 1"):
+        int(x)
+    with pytest.raises(TypeError, match="size 1"):
+        float(x)
+    with pytest.raises(TypeError, match="size 1"):
+        complex(x)
+    assert float(ma.asarray(2.5, dtype=ma.bfloat16)) == 2.5
+    assert int(ma.asarray(-2.7)) == -2
+    assert math.isnan(float(ma.asarray(math.nan, dtype=ma.float16)))
+    assert int(ma.asarray(2**64 - 1, dtype=ma.uint64)) == 2**64 - 1
+    assert complex(ma.asarray(1 + 2j, dtype=ma.complex64)) == 1 + 2j
+
+
+@examples(60)
+@given(dtypes(), shapes(max_dims=3), st.data())
+def test_fill_like_numpy(dtype: ma.DType, shape: tuple[int, ...], data: st.DataObject) -> None:
+    arr = distinct_values(shape, dtype)
+    x = to_ma(arr)
+    value: Any = data.draw(st.sampled_from([0, 1, True, 2.5, -3]))
+    if dtype.kind == "u" and value == -3:
+        with pytest.raises(OverflowError):
+            x.fill(value)
+        return
+    if dtype.kind in "iub" and isinstance(value, float) and dtype.kind != "b":
+        value = 2  # NumPy's fill truncates silently; minarray follows setitem rules
+    x.fill(value)
+    expected = np.empty_like(arr)
+    expected.fill(value)
+    assert_equal_values(values_of(x), expected)
+    v = to_ma(arr)
+    if arr.ndim:
+        v[::2].fill(value)
+        exp2 = arr.copy()
+        exp2[::2] = value
+        assert_equal_values(values_of(v), exp2)
+
+
+def test_copy_and_device() -> None:
+    x = ma.arange(6).reshape(2, 3).T
+    c = x.copy()
+    assert c.flags.c_contiguous and c.tolist() == x.tolist() and c.base is None
+    assert x.device == "cpu" and x.to_device("cpu") is x
+    with pytest.raises(ValueError, match="device"):
+        x.to_device("cuda")
+    assert x.__array_namespace__() is ma
+    with pytest.raises(ValueError, match="version"):
+        x.__array_namespace__(api_version="1999.01")
+    with pytest.raises(TypeError):
+        hash(x)
+    with pytest.raises(TypeError, match="cannot be constructed"):
+        ma.NDArray()
+
+
+@pytest.mark.parametrize("dtype", ALL_DTYPES, ids=str)
+def test_every_dtype_round_trips_values(dtype: ma.DType) -> None:
+    arr = distinct_values((2, 3, 4), dtype)
+    x = to_ma(arr)
+    assert x.dtype is dtype and x.itemsize == np_dtype(dtype).itemsize
+    assert_equal_values(values_of(x), arr)
+    assert_equal_values(values_of(x.copy()), arr)

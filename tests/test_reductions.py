@@ -1,0 +1,371 @@
+"""Reductions and statistics against NumPy: every dtype, axis form,
+keepdims, empty and 0-d inputs and non-contiguous views."""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from reduction_helpers import ALL, FLOATS, INTS, REAL, array_pairs, assert_matches, axes_for, to_numpy, values
+
+import minarray as ma
+
+SETTINGS = settings(max_examples=60, deadline=None)
+
+
+@SETTINGS
+@given(data=st.data(), pair=array_pairs())
+def test_sum_matches_numpy(data: st.DataObject, pair: tuple[np.ndarray, ma.NDArray]) -> None:
+    a, x = pair
+    axis = data.draw(axes_for(a.ndim))
+    keepdims = data.draw(st.booleans())
+    expected = np.sum(a, axis=axis, keepdims=keepdims)
+    scale = np.sum(np.abs(a.astype(np.complex128)), axis=axis, keepdims=keepdims) if a.dtype.kind in "fc" else None
+    assert_matches(ma.sum(x, axis=axis, keepdims=keepdims), expected, scale=scale)
+
+
+@SETTINGS
+@given(data=st.data(), pair=array_pairs(kind="prod"))
+def test_prod_matches_numpy(data: st.DataObject, pair: tuple[np.ndarray, ma.NDArray]) -> None:
+    a, x = pair
+    axis = data.draw(axes_for(a.ndim))
+    keepdims = data.draw(st.booleans())
+    expected = np.prod(a, axis=axis, keepdims=keepdims)
+    assert_matches(ma.prod(x, axis=axis, keepdims=keepdims), expected, ulps=64)
+
+
+@SETTINGS
+@given(data=st.data(), pair=array_pairs(dtypes=REAL, kind="special"))
+def test_min_max_match_numpy(data: st.DataObject, pair: tuple[np.ndarray, ma.NDArray]) -> None:
+    a, x = pair
+    axis = data.draw(axes_for(a.ndim))
+    keepdims = data.draw(st.booleans())
+    for name in ("min", "max"):
+        reduced = range(a.ndim) if axis is None else np.atleast_1d(np.asarray(axis, dtype=int))
+        if math.prod(a.shape[i] for i in reduced) == 0:
+            with pytest.raises(ValueError):
+                getattr(np, name)(a, axis=axis)
+            with pytest.raises(ValueError, match="identity"):
+                getattr(ma, name)(x, axis=axis, keepdims=keepdims)
+            continue
+        expected = getattr(np, name)(a, axis=axis, keepdims=keepdims)
+        assert_matches(getattr(ma, name)(x, axis=axis, keepdims=keepdims), expected, ulps=0)
+
+
+@SETTINGS
+@given(data=st.data(), pair=array_pairs(dtypes=[*REAL, *ALL[-2:]]))
+def test_mean_matches_numpy(data: st.DataObject, pair: tuple[np.ndarray, ma.NDArray]) -> None:
+    a, x = pair
+    axis = data.draw(axes_for(a.ndim))
+    keepdims = data.draw(st.booleans())
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # mean of empty slice
+        expected = np.mean(a, axis=axis, keepdims=keepdims)
+    scale = np.mean(np.abs(a.astype(np.complex128)), axis=axis, keepdims=keepdims) if a.size else None
+    # NumPy rounds float16 partial sums to float16; minarray keeps float32.
+    ulps = 16 if a.dtype == np.float16 else 8
+    assert_matches(ma.mean(x, axis=axis, keepdims=keepdims), expected, scale=scale, ulps=ulps)
+
+
+@SETTINGS
+@given(data=st.data(), pair=array_pairs(dtypes=REAL))
+def test_var_std_match_numpy(data: st.DataObject, pair: tuple[np.ndarray, ma.NDArray]) -> None:
+    a, x = pair
+    axis = data.draw(axes_for(a.ndim))
+    keepdims = data.draw(st.booleans())
+    correction = data.draw(st.sampled_from([0, 1, 0.5, 2]))
+    wide = a.astype(np.float64)
+    for name in ("var", "std"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # degrees of freedom <= 0
+            expected = getattr(np, name)(a, axis=axis, ddof=correction, keepdims=keepdims)
+            scale = np.mean(wide * wide, axis=axis, keepdims=keepdims) if a.size else None
+        if name == "std" and scale is not None:
+            scale = np.sqrt(scale)
+        # NumPy computes float16 statistics in float16 steps; allow for it.
+        ulps = 64 if a.dtype == np.float16 else 16
+        got = getattr(ma, name)(x, axis=axis, correction=correction, keepdims=keepdims)
+        assert_matches(got, expected, scale=scale, ulps=ulps)
+
+
+@SETTINGS
+@given(data=st.data(), pair=array_pairs(kind="special"))
+def test_all_any_count_nonzero(data: st.DataObject, pair: tuple[np.ndarray, ma.NDArray]) -> None:
+    a, x = pair
+    axis = data.draw(axes_for(a.ndim))
+    keepdims = data.draw(st.booleans())
+    assert_matches(ma.all(x, axis=axis, keepdims=keepdims), np.all(a, axis=axis, keepdims=keepdims))
+    assert_matches(ma.any(x, axis=axis, keepdims=keepdims), np.any(a, axis=axis, keepdims=keepdims))
+    expected = np.asarray(np.count_nonzero(a, axis=axis, keepdims=keepdims), dtype=np.int64)
+    assert_matches(ma.count_nonzero(x, axis=axis, keepdims=keepdims), expected)
+
+
+@SETTINGS
+@given(data=st.data(), pair=array_pairs(min_dims=1, max_side=8))
+def test_cumulative_sum_prod(data: st.DataObject, pair: tuple[np.ndarray, ma.NDArray]) -> None:
+    a, x = pair
+    axis = data.draw(st.integers(-a.ndim, a.ndim - 1))
+    include = data.draw(st.booleans())
+    if a.dtype.kind in "fc":
+        a = a / 8  # keep float16 running sums exact enough to compare
+        x = ma.asarray(a)
+    expected = np.cumulative_sum(a, axis=axis, include_initial=include)
+    scale = np.cumulative_sum(np.abs(a.astype(np.complex128)), axis=axis, include_initial=include)
+    assert_matches(ma.cumulative_sum(x, axis=axis, include_initial=include), expected, scale=scale)
+    ones = np.ones_like(a)
+    expected = np.cumulative_prod(ones, axis=axis, include_initial=include)
+    assert_matches(ma.cumulative_prod(ma.asarray(ones), axis=axis, include_initial=include), expected)
+
+
+@SETTINGS
+@given(pair=array_pairs(min_dims=1, max_dims=1, max_side=20, kind="prod"))
+def test_cumulative_prod_1d(pair: tuple[np.ndarray, ma.NDArray]) -> None:
+    a, x = pair
+    expected = np.cumulative_prod(a)
+    scale = np.cumulative_prod(np.abs(a.astype(np.complex128)))
+    assert_matches(ma.cumulative_prod(x), expected, scale=scale, ulps=64)
+
+
+@SETTINGS
+@given(data=st.data(), pair=array_pairs(min_dims=1))
+def test_diff_matches_numpy(data: st.DataObject, pair: tuple[np.ndarray, ma.NDArray]) -> None:
+    a, x = pair
+    axis = data.draw(st.integers(-a.ndim, a.ndim - 1))
+    n = data.draw(st.integers(0, 3))
+    expected = np.diff(a, axis=axis, n=n)
+    got = ma.diff(x, axis=axis, n=n)
+    assert_matches(got, expected, scale=np.max(np.abs(a)) * 2**n if a.size and a.dtype.kind in "fc" else None)
+
+
+def test_diff_prepend_append() -> None:
+    a = np.arange(12, dtype=np.int32).reshape(3, 4)
+    x = ma.asarray(a)
+    assert_matches(ma.diff(x, axis=0, prepend=ma.asarray(a[:1]), append=7), np.diff(a, axis=0, prepend=a[:1], append=7))
+    assert_matches(ma.diff(x, prepend=0.5), np.diff(a, prepend=0.5))
+    with pytest.raises(ValueError, match="prepend"):
+        ma.diff(x, axis=0, prepend=ma.ones((1, 3)))
+    with pytest.raises(ValueError, match="0-d"):
+        ma.diff(ma.asarray(3))
+    with pytest.raises(ValueError, match="non-negative"):
+        ma.diff(x, n=-1)
+    with pytest.raises(IndexError):
+        ma.diff(x, axis=2)
+
+
+# ---- dtype rules -----------------------------------------------------------
+
+@pytest.mark.parametrize("dtype", [*REAL, "complex64", "complex128"])
+def test_default_result_dtypes(dtype: str) -> None:
+    a = values(np.random.default_rng(0), dtype, (5,), "prod")
+    x = ma.asarray(a)
+    assert str(ma.sum(x).dtype) == str(np.sum(a).dtype)
+    assert str(ma.prod(x).dtype) == str(np.prod(a).dtype)
+    assert str(ma.cumulative_sum(x).dtype) == str(np.cumulative_sum(a).dtype)
+    assert str(ma.mean(x).dtype) == str(np.mean(a).dtype)
+
+
+@pytest.mark.parametrize("src", ["bool", "int8", "uint8", "int32", "float32", "float64"])
+@pytest.mark.parametrize("dtype", ["int8", "int32", "uint16", "int64", "uint64", "float32", "float64", "bool"])
+def test_sum_prod_with_dtype(src: str, dtype: str) -> None:
+    a = values(np.random.default_rng(1), src, (4, 7), "prod") * (3 if src != "bool" else 1)
+    a = a.astype(src)
+    x = ma.asarray(a)
+    for name in ("sum", "prod"):
+        expected = getattr(np, name)(a, axis=1, dtype=dtype)
+        assert_matches(getattr(ma, name)(x, axis=1, dtype=dtype), expected, ulps=64)
+        expected = np.cumulative_sum(a, axis=1, dtype=dtype) if name == "sum" else np.cumulative_prod(
+            a, axis=1, dtype=dtype)
+        fn = ma.cumulative_sum if name == "sum" else ma.cumulative_prod
+        assert_matches(fn(x, axis=1, dtype=dtype), expected, ulps=64)
+
+
+def test_integer_sums_wrap_like_numpy() -> None:
+    a = np.array([2**62, 2**62, 2**62], dtype=np.int64)
+    assert ma.sum(ma.asarray(a)).item() == int(np.sum(a))
+    u = np.array([2**63, 2**63 + 5], dtype=np.uint64)
+    assert ma.sum(ma.asarray(u)).item() == int(np.sum(u))
+    assert ma.sum(ma.asarray(np.array([100, 100], np.int8)), dtype=ma.int8).item() == -56
+
+
+# ---- accuracy --------------------------------------------------------------
+
+def test_float32_ones_sum_exact() -> None:
+    x = ma.ones((10**7,), dtype=ma.float32)
+    assert ma.sum(x).item() == 1e7 == float(np.sum(np.ones(10**7, np.float32)))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_pairwise_error_within_numpy(dtype: str) -> None:
+    rng = np.random.default_rng(5)
+    for n in (1000, 123_457, 2_000_003):
+        a = (rng.random(n) + 0.5).astype(dtype)
+        exact = math.fsum(a.astype(np.float64).tolist())
+        np_err = abs(float(np.sum(a)) - exact)
+        ma_err = abs(ma.sum(ma.asarray(a)).item() - exact)
+        ulp = float(np.spacing(np.asarray(exact, dtype)))
+        assert ma_err <= max(np_err, ulp), (n, ma_err, np_err)
+
+
+def test_contiguous_float_sum_bitwise_equal_to_numpy() -> None:
+    rng = np.random.default_rng(7)
+    for n in (7, 8, 129, 1000, 77_777):
+        for dtype in ("float32", "float64"):
+            a = rng.standard_normal(n).astype(dtype)
+            assert ma.sum(ma.asarray(a)).item() == float(np.sum(a))
+
+
+def test_sum_along_each_axis_of_large_2d() -> None:
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal((300, 257))
+    x = ma.asarray(a)
+    for axis in (0, 1, None):
+        np.testing.assert_allclose(to_numpy(ma.sum(x, axis=axis)), np.sum(a, axis=axis), rtol=1e-12, atol=1e-10)
+        np.testing.assert_allclose(to_numpy(ma.sum(x.T, axis=axis)), np.sum(a.T, axis=axis), rtol=1e-12, atol=1e-10)
+
+
+# ---- empty, 0-d, NaN -------------------------------------------------------
+
+def test_empty_reductions_follow_the_standard() -> None:
+    e = ma.zeros((0,), dtype=ma.float32)
+    assert ma.sum(e).item() == 0.0 and ma.sum(e).dtype == ma.float32
+    assert ma.prod(e).item() == 1.0
+    assert math.isnan(ma.mean(e).item())
+    assert math.isnan(ma.var(e).item())
+    assert ma.all(e).item() is True and ma.any(e).item() is False
+    assert ma.count_nonzero(e).item() == 0
+    for fn in (ma.min, ma.max):
+        with pytest.raises(ValueError, match="identity"):
+            fn(e)
+    z = ma.zeros((3, 0))
+    assert ma.sum(z, axis=1).shape == (3,)
+    assert ma.max(ma.zeros((0, 3)), axis=1).shape == (0,)
+    with pytest.raises(ValueError):
+        ma.min(z, axis=1)
+
+
+@pytest.mark.parametrize("dtype", ["int16", "float64", "bool"])
+def test_zero_d_inputs(dtype: str) -> None:
+    a = np.asarray(values(np.random.default_rng(2), dtype, ()))
+    x = ma.asarray(a)
+    for name in ("sum", "prod", "min", "max", "all", "any"):
+        for axis in (None, ()):
+            assert_matches(getattr(ma, name)(x, axis=axis), getattr(np, name)(a, axis=axis))
+    assert_matches(ma.mean(x), np.mean(a))
+    assert_matches(ma.cumulative_sum(x), np.cumulative_sum(a))
+    with pytest.raises(IndexError):
+        ma.sum(x, axis=0)
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_nan_propagates(dtype: str) -> None:
+    a = np.array([[1.0, np.nan, 3.0], [4.0, 5.0, 6.0]], dtype=dtype)
+    x = ma.asarray(a)
+    for name in ("sum", "prod", "min", "max", "mean", "var", "std"):
+        assert_matches(getattr(ma, name)(x, axis=1), getattr(np, name)(a, axis=1), ulps=16)
+    big = np.full(1000, 2.0, dtype=dtype)
+    big[517] = np.nan
+    for name in ("min", "max"):
+        assert math.isnan(getattr(ma, name)(ma.asarray(big)).item())
+
+
+def test_keepdims_shapes() -> None:
+    x = ma.ones((2, 3, 4))
+    assert ma.sum(x, axis=(0, 2), keepdims=True).shape == (1, 3, 1)
+    assert ma.sum(x, keepdims=True).shape == (1, 1, 1)
+    assert ma.sum(x, axis=(), keepdims=True).shape == (2, 3, 4)
+    assert ma.mean(x, axis=-1).shape == (2, 3)
+
+
+# ---- errors ----------------------------------------------------------------
+
+def test_bad_axes() -> None:
+    x = ma.ones((2, 3))
+    for fn in (ma.sum, ma.prod, ma.min, ma.max, ma.mean, ma.var, ma.std, ma.all, ma.any, ma.count_nonzero):
+        with pytest.raises(IndexError):
+            fn(x, axis=2)
+        with pytest.raises(IndexError):
+            fn(x, axis=(0, -3))
+        with pytest.raises(ValueError, match="repeated"):
+            fn(x, axis=(1, -1))
+        with pytest.raises(TypeError):
+            fn(x, axis=1.0)
+    with pytest.raises(IndexError):
+        ma.cumulative_sum(x, axis=2)
+    with pytest.raises(ValueError, match="axis"):
+        ma.cumulative_sum(x)
+
+
+def test_bad_dtypes() -> None:
+    c = ma.asarray(np.array([1 + 2j, 3j]))
+    for fn in (ma.min, ma.max, ma.var, ma.std):
+        with pytest.raises(TypeError, match="complex"):
+            fn(c)
+    with pytest.raises(TypeError):
+        ma.sum(ma.ones(3), dtype="not a dtype")
+    with pytest.raises(TypeError):
+        ma.var(ma.ones(3), correction="1")
+
+
+def test_integer_inputs_to_statistics_give_float64() -> None:
+    a = np.arange(10, dtype=np.int16).reshape(2, 5)
+    x = ma.asarray(a)
+    assert_matches(ma.mean(x, axis=1), np.mean(a, axis=1))
+    assert_matches(ma.var(x, axis=1, correction=1), np.var(a, axis=1, ddof=1))
+    assert_matches(ma.std(x), np.std(a))
+
+
+@pytest.mark.parametrize("dtype", INTS)
+def test_min_max_integer_extremes(dtype: str) -> None:
+    info = np.iinfo(dtype)
+    a = np.array([info.max, info.min, 0, info.max], dtype=dtype)
+    x = ma.asarray(a)
+    assert ma.min(x).item() == info.min and ma.max(x).item() == info.max
+
+
+# ---- bfloat16 (NumPy needs ml_dtypes for it) ----------------------------------
+
+def test_bfloat16_reductions_follow_float32() -> None:
+    ml_dtypes = pytest.importorskip("ml_dtypes", reason="NumPy has no bfloat16 without ml_dtypes")
+    rng = np.random.default_rng(4)
+    a32 = rng.standard_normal((6, 50)).astype(np.float32)
+    a = a32.astype(ml_dtypes.bfloat16)
+    wide = a.astype(np.float32)
+    x = ma.asarray(a)
+
+    def back(r: ma.NDArray) -> np.ndarray:
+        assert r.dtype == ma.bfloat16
+        return np.asarray(r.astype(ma.float32))  # exact: bfloat16 is a truncated float32
+
+    for axis in (None, 0, 1):
+        # bfloat16 sums accumulate in float32 and round once, as float16's
+        for name in ("sum", "mean", "max", "min", "var", "std"):
+            expected = getattr(np, name)(wide, axis=axis)
+            tol = 2.0**-7 * (np.max(np.abs(wide)) * (a.size if name == "sum" else 4))
+            np.testing.assert_allclose(back(getattr(ma, name)(x, axis=axis)), expected, rtol=2.0**-7, atol=tol)
+    np.testing.assert_array_equal(np.asarray(ma.argmax(x, axis=1)), np.argmax(wide, axis=1))
+    np.testing.assert_array_equal(back(ma.sort(x, axis=1)), np.sort(wide, axis=1))
+    np.testing.assert_array_equal(np.asarray(ma.argsort(x, axis=0)), np.argsort(wide, axis=0, stable=True))
+    np.testing.assert_array_equal(back(ma.unique_values(x)), np.unique(wide))
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "int8", "uint16", "complex64", "bool"])
+@pytest.mark.parametrize("include", [False, True])
+def test_scans_along_strided_axes(dtype: str, include: bool) -> None:
+    # Along axis 0 of a C array the scans are stepped side by side across
+    # axis 1; the result must be the one of scanning each column alone,
+    # bit for bit (float16 rounds after every step either way).
+    rng = np.random.default_rng(9)
+    a = values(rng, dtype, (40, 3, 33), "prod")
+    x = ma.asarray(a)
+    for fn, ref in ((ma.cumulative_sum, np.cumulative_sum), (ma.cumulative_prod, np.cumulative_prod)):
+        got = np.asarray(fn(x, axis=0, include_initial=include))
+        alone = np.asarray(fn(ma.asarray(np.ascontiguousarray(np.moveaxis(a, 0, -1))), axis=-1,
+                              include_initial=include))
+        np.testing.assert_array_equal(got, np.moveaxis(alone, -1, 0))
+        expected = ref(a, axis=0, include_initial=include)
+        assert_matches(fn(x, axis=0, include_initial=include), expected, ulps=64,
+                       scale=ref(np.abs(a.astype(np.complex128)), axis=0, include_initial=include))

@@ -1,0 +1,118 @@
+"""argmin, argmax, count_nonzero, nonzero and searchsorted against NumPy."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from reduction_helpers import ALL, FLOATS, REAL, array_pairs, assert_matches, axes_for, values
+
+import minarray as ma
+
+SETTINGS = settings(max_examples=60, deadline=None)
+
+
+@SETTINGS
+@given(data=st.data(), pair=array_pairs(dtypes=REAL, kind="special"))
+def test_argmin_argmax_match_numpy(data: st.DataObject, pair: tuple[np.ndarray, ma.NDArray]) -> None:
+    a, x = pair
+    axis = data.draw(axes_for(a.ndim, allow_tuple=False))
+    keepdims = data.draw(st.booleans())
+    for name in ("argmin", "argmax"):
+        empty = a.size == 0 if axis is None else a.shape[axis] == 0
+        if empty:
+            with pytest.raises(ValueError):
+                getattr(np, name)(a, axis=axis)
+            with pytest.raises(ValueError, match="empty"):
+                getattr(ma, name)(x, axis=axis, keepdims=keepdims)
+            continue
+        expected = getattr(np, name)(a, axis=axis, keepdims=keepdims)
+        assert_matches(getattr(ma, name)(x, axis=axis, keepdims=keepdims), np.asarray(expected, dtype=np.int64))
+
+
+def test_arg_first_occurrence_and_nan() -> None:
+    a = np.array([3.0, 1.0, 1.0, np.nan, 5.0, np.nan, 5.0])
+    x = ma.asarray(a)
+    assert ma.argmin(x).item() == 3 == np.argmin(a)
+    assert ma.argmax(x).item() == 3
+    b = np.array([2, 7, 7, 0, 0], dtype=np.uint8)
+    assert ma.argmax(ma.asarray(b)).item() == 1
+    assert ma.argmin(ma.asarray(b)).item() == 3
+    big = np.zeros(1000)
+    big[[10, 600]] = 9.0
+    assert ma.argmax(ma.asarray(big)).item() == 10
+
+
+def test_arg_errors() -> None:
+    x = ma.ones((2, 3))
+    with pytest.raises(IndexError):
+        ma.argmax(x, axis=2)
+    with pytest.raises(TypeError, match="complex"):
+        ma.argmin(ma.asarray(np.array([1j])))
+    with pytest.raises(ValueError, match="empty"):
+        ma.argmax(ma.zeros((0, 3)))
+    assert ma.argmax(ma.asarray(4.0)).item() == 0
+    assert ma.argmax(ma.ones((2, 3)), keepdims=True).shape == (1, 1)
+
+
+@SETTINGS
+@given(pair=array_pairs(min_dims=1, kind="special"))
+def test_nonzero_matches_numpy(pair: tuple[np.ndarray, ma.NDArray]) -> None:
+    a, x = pair
+    got = ma.nonzero(x)
+    expected = np.nonzero(a)
+    assert len(got) == len(expected)
+    for g, e in zip(got, expected, strict=True):
+        assert_matches(g, e.astype(np.int64))
+
+
+def test_nonzero_0d_raises() -> None:
+    with pytest.raises(ValueError):
+        ma.nonzero(ma.asarray(1.0))
+
+
+@SETTINGS
+@given(data=st.data(), pair=array_pairs(dtypes=REAL, min_dims=1, max_dims=1, max_side=30, kind="special"))
+def test_searchsorted_matches_numpy(data: st.DataObject, pair: tuple[np.ndarray, ma.NDArray]) -> None:
+    a, _ = pair
+    a = np.sort(a)
+    x = ma.asarray(a)
+    side = data.draw(st.sampled_from(["left", "right"]))
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1)))
+    shape = tuple(data.draw(st.lists(st.integers(0, 4), max_size=3)))
+    v = values(rng, str(a.dtype), shape, "special")
+    if a.size:  # also probe exact hits
+        v.reshape(-1)[: min(v.size, a.size)] = a[: min(v.size, a.size)]
+    expected = np.searchsorted(a, v, side=side)
+    assert_matches(ma.searchsorted(x, ma.asarray(v), side=side), expected.astype(np.int64))
+
+
+def test_searchsorted_sorter_and_errors() -> None:
+    a = np.array([5, 1, 4, 2, 3], dtype=np.int32)
+    order = np.argsort(a)
+    v = np.array([0, 3, 3.5, 9])
+    got = ma.searchsorted(ma.asarray(a), ma.asarray(v), sorter=ma.asarray(order))
+    assert_matches(got, np.searchsorted(a, v, sorter=order).astype(np.int64))
+    assert ma.searchsorted(ma.asarray(np.sort(a)), 3).item() == 2
+    with pytest.raises(ValueError, match="1-d"):
+        ma.searchsorted(ma.ones((2, 2)), ma.ones(2))
+    with pytest.raises(ValueError, match="side"):
+        ma.searchsorted(ma.ones(2), ma.ones(2), side="middle")
+    with pytest.raises(ValueError, match="sorter"):
+        ma.searchsorted(ma.ones(3), ma.ones(2), sorter=ma.asarray([0, 1]))
+    with pytest.raises(TypeError, match="complex"):
+        ma.searchsorted(ma.asarray(np.array([1j])), ma.ones(1))
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_searchsorted_signed_zero_and_nan(dtype: str) -> None:
+    a = np.array([-1.0, -0.0, 0.0, 2.0, np.nan], dtype=dtype)
+    v = np.array([0.0, -0.0, np.nan, np.inf], dtype=dtype)
+    for side in ("left", "right"):
+        got = ma.searchsorted(ma.asarray(a), ma.asarray(v), side=side)
+        assert_matches(got, np.searchsorted(a, v, side=side).astype(np.int64))
+
+
+def test_count_nonzero_is_exported() -> None:
+    assert "count_nonzero" in ma.__all__ and set(ALL) >= {"bool"}

@@ -1,0 +1,70 @@
+"""The unique_* family against NumPy 2's Array API functions."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from reduction_helpers import REAL, array_pairs, assert_matches
+
+import minarray as ma
+
+SETTINGS = settings(max_examples=80, deadline=None)
+
+
+@SETTINGS
+@given(pair=array_pairs(dtypes=REAL, kind="special"))
+def test_unique_all_matches_numpy(pair: tuple[np.ndarray, ma.NDArray]) -> None:
+    a, x = pair
+    if a.dtype.kind not in "f":  # small value range so values repeat
+        a = (a % 7).astype(a.dtype) if a.dtype != np.bool_ else a
+        x = ma.asarray(a.copy())
+    expected = np.unique_all(a)
+    got = ma.unique_all(x)
+    assert_matches(got.values, expected.values, ulps=0)
+    assert_matches(got.counts, expected.counts.astype(np.int64))
+    assert_matches(got.inverse_indices, expected.inverse_indices.astype(np.int64))
+    # NumPy's indices are one first-occurrence per value; minarray's too.
+    assert_matches(got.indices, expected.indices.astype(np.int64))
+    assert got.values.shape == got.counts.shape == got.indices.shape
+    # values[inverse] rebuilds x (NaN-aware)
+    rebuilt = np.asarray(got.values)[np.asarray(got.inverse_indices)]
+    np.testing.assert_array_equal(rebuilt, a)
+
+
+@SETTINGS
+@given(pair=array_pairs(dtypes=REAL, kind="special"))
+def test_unique_variants_agree(pair: tuple[np.ndarray, ma.NDArray]) -> None:
+    a, x = pair
+    v = ma.unique_values(x)
+    # NumPy 2.3+ returns unique_values in hash order; minarray's are sorted.
+    assert_matches(v, np.sort(np.unique_values(a)), ulps=0)
+    c = ma.unique_counts(x)
+    assert_matches(c.values, np.unique_counts(a).values, ulps=0)
+    assert_matches(c.counts, np.unique_counts(a).counts.astype(np.int64))
+    i = ma.unique_inverse(x)
+    expected = np.unique_inverse(a).inverse_indices.astype(np.int64)
+    # NumPy's unique_inverse sorts unstably, so which NaN group each NaN
+    # lands in is arbitrary there; compare the rest, and check the groups.
+    nan = np.isnan(a) if a.dtype.kind == "f" else np.zeros(a.shape, bool)
+    got = np.asarray(i.inverse_indices)
+    np.testing.assert_array_equal(got[~nan], expected[~nan])
+    assert sorted(got[nan].tolist()) == sorted(expected[nan].tolist())
+    assert i._fields == ("values", "inverse_indices") and c._fields == ("values", "counts")
+
+
+def test_nan_distinct_signed_zero_equal() -> None:
+    a = np.array([np.nan, 0.0, np.nan, -0.0, 1.0])
+    r = ma.unique_all(ma.asarray(a))
+    assert r.counts.tolist() == [2, 1, 1, 1]
+    assert r.indices.tolist() == [1, 4, 0, 2]
+    assert r.inverse_indices.tolist() == [2, 0, 3, 0, 1]
+
+
+def test_unique_0d_and_empty() -> None:
+    r = ma.unique_all(ma.asarray(5))
+    assert r.values.tolist() == [5] and r.inverse_indices.shape == ()
+    e = ma.unique_inverse(ma.zeros((0, 3)))
+    assert e.values.shape == (0,) and e.inverse_indices.shape == (0, 3)
+    with pytest.raises(TypeError, match="complex"):
+        ma.unique_values(ma.asarray(np.array([1j])))
