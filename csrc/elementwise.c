@@ -120,19 +120,30 @@ static const ma_ew_sig *find_sig(const ma_ew_op *op, int type) {
  * cast kernels, OverflowError for out-of-range integers). */
 int ma_store_scalar(PyObject *v, int tid, char *dst);
 
-static PyObject *broadcast_error(const ma_array *const *ins, int nin) {
-  PyObject *shapes = PyList_New(0);
-  if (!shapes) return NULL;
-  for (int k = 0; k < nin; k++) {
+/* ValueError naming every array operand's shape (Python scalars, flagged in
+ * `scalar`, have none), worded as views.broadcast_shapes words it:
+ * "shapes (2, 3), (4,) cannot be broadcast together". */
+static PyObject *broadcast_error(const ma_array *const *ins, const int *scalar, int nin) {
+  PyObject *reprs = PyList_New(0), *sep = PyUnicode_FromString(", ");
+  for (int k = 0; reprs && sep && k < nin; k++) {
+    if (scalar[k]) continue;
     PyObject *t = PyTuple_New(ins[k]->t.ndim);
     if (!t) break;
     for (int i = 0; i < ins[k]->t.ndim; i++)
       PyTuple_SET_ITEM(t, i, PyLong_FromLongLong(ins[k]->t.shape[i]));
-    PyList_Append(shapes, t);
+    PyObject *r = PyObject_Repr(t);
     Py_DECREF(t);
+    if (!r || PyList_Append(reprs, r) < 0) {
+      Py_XDECREF(r);
+      break;
+    }
+    Py_DECREF(r);
   }
-  PyErr_Format(PyExc_ValueError, "operands could not be broadcast together with shapes %R", shapes);
-  Py_DECREF(shapes);
+  PyObject *joined = reprs && sep && !PyErr_Occurred() ? PyUnicode_Join(sep, reprs) : NULL;
+  if (joined) PyErr_Format(PyExc_ValueError, "shapes %U cannot be broadcast together", joined);
+  Py_XDECREF(joined);
+  Py_XDECREF(reprs);
+  Py_XDECREF(sep);
   return NULL;
 }
 
@@ -204,8 +215,10 @@ static PyObject *ew_run(const ma_ew_op *op, const ma_ew_sig *sig, PyObject *outh
   _Alignas(16) char small_data[3][16];
   const ma_array *ins[3];
   ma_array *temps[3] = {NULL, NULL, NULL};
+  int scalar[3] = {0, 0, 0};
   for (int k = 0; k < nin; k++) {
     PyObject *x = xs[k];
+    scalar[k] = !PyCapsule_CheckExact(x);
     if (PyCapsule_CheckExact(x)) {
       ma_array *a = ma_handle_get(x);
       if (!a) return NULL;
@@ -232,7 +245,7 @@ static PyObject *ew_run(const ma_ew_op *op, const ma_ew_sig *sig, PyObject *outh
       for (int i = 0; i < ins[k]->t.ndim; i++) {
         int64_t s = ins[k]->t.shape[i];
         if (s == shape[off + i] || s == 1) continue;
-        if (shape[off + i] != 1) return broadcast_error(ins, nin);
+        if (shape[off + i] != 1) return broadcast_error(ins, scalar, nin);
         shape[off + i] = s;
       }
     }
@@ -312,7 +325,7 @@ static PyObject *ew_run(const ma_ew_op *op, const ma_ew_sig *sig, PyObject *outh
   if (rc != 0 || errflag) {
     if (fresh) ma_array_free(out);
     if (rc == -2) return PyErr_NoMemory();
-    if (rc != 0) return broadcast_error(ins, nin);
+    if (rc != 0) return broadcast_error(ins, scalar, nin);
     (void)op;
     PyErr_SetString(PyExc_ValueError, "Integers to negative integer powers are not allowed.");
     return NULL;
