@@ -47,4 +47,16 @@ enum { MA_VM_LIST(MA_VM_ENUM) MA_VM_COUNT };
 int ma_vecmath_float32(int fn, float *d, const float *s, int64_t n);
 int ma_vecmath_float64(int fn, double *d, const double *s, int64_t n);
 
+/* Binary functions: d[i] = f(a[i * sa], b[i * sb]) with sa, sb 1 (contiguous)
+ * or 0 (a broadcast scalar). */
+#define MA_VM2_LIST(X) X(POW, pow) X(ATAN2, atan2) X(HYPOT, hypot)
+#define MA_VM2_ENUM(E, n) MA_VM2_##E,
+enum { MA_VM2_LIST(MA_VM2_ENUM) MA_VM2_COUNT };
+#undef MA_VM2_ENUM
+
+int ma_vecmath2_float32(int fn, float *d, const float *a, int64_t sa, const float *b, int64_t sb,
+                        int64_t n);
+int ma_vecmath2_float64(int fn, double *d, const double *a, int64_t sa, const double *b, int64_t sb,
+                        int64_t n);
+
 #endif

@@ -234,6 +234,10 @@ VECMATH = ["exp", "expm1", "log", "log1p", "log2", "log10", "sin", "cos", "tan",
            "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh"]
 
 
+# The same for binary functions (pow, atan2, hypot: libmvec's "vv" variants).
+VECMATH2 = ["pow", "atan2", "hypot"]
+
+
 # Operations costing about a nanosecond per element or more: the
 # iterator splits them over threads from fewer elements (measured on the
 # reference 2-core machine, docs/performance.md).
@@ -322,6 +326,26 @@ def _loop(op: Op, t: CType, expr: str) -> str:
 """
     la = ld.format("a[i]")
     lb = ld.format("b[i]")
+    # vectorised libm for contiguous float32/float64 operands (either one
+    # may be a broadcast scalar: stride 0)
+    vec = {"cc": "", "cs": "", "sc": ""}
+    if op.name in VECMATH2 and t.name in ("float32", "float64"):
+        vm, fn = f"ma_vecmath2_{t.name}", f"MA_VM2_{op.name.upper()}"
+        vec = {k: f"      if ({vm}({fn}, d, a, {sa}, b, {sb}, n)) return;\n"
+               for k, sa, sb in (("cc", 1, 1), ("cs", 1, 0), ("sc", 0, 1))}
+    # x ** 2 is x * x, exactly (both are correctly rounded; NumPy does the
+    # same): a multiply instead of a call to pow per element
+    square = ""
+    if op.name == "pow" and t.kind in "fiu":
+        sq = "{x} * {x}" if t.kind == "f" else WRAP.replace("{op}", "*").replace("{y}", "{x}")
+        square = (f"      if (y == 2) {{\n        for (int64_t i = 0; i < n; i++) d[i] = "
+                  f"{store(_fmt(sq, t).replace('{x}', f'({la})'))};\n        return;\n      }}\n")
+    if op.name == "pow" and t.kind == "f":
+        # x ** 0.5 is sqrt(x) except where the standard's pow special cases
+        # differ: pow(-0, 0.5) = +0 and pow(-inf, 0.5) = +inf
+        rt = _fmt("({x} == 0 ? 0 : (isinf({x}) ? INFINITY : sqrt{F}({x})))", t)
+        square += (f"      if (y == 0.5) {{\n        for (int64_t i = 0; i < n; i++) d[i] = "
+                   f"{store(rt.replace('{x}', f'({la})'))};\n        return;\n      }}\n")
     return f"""
 {attr}static void {fname}(char **p, const int64_t *st, int64_t n, const void *aux) {{
   (void)aux;
@@ -330,17 +354,17 @@ def _loop(op: Op, t: CType, expr: str) -> str:
   const {src} *restrict b = (const {src} *)p[2];
   if (st[0] == (int64_t)sizeof({o.ctype})) {{
     if (st[1] == (int64_t)sizeof({src}) && st[2] == (int64_t)sizeof({src})) {{
-      for (int64_t i = 0; i < n; i++) d[i] = {store(sub(expr, la, lb))};
+{vec["cc"]}      for (int64_t i = 0; i < n; i++) d[i] = {store(sub(expr, la, lb))};
       return;
     }}
     if (st[1] == (int64_t)sizeof({src}) && st[2] == 0) {{
       const {vt} y = {ld.format("b[0]")};
-      for (int64_t i = 0; i < n; i++) d[i] = {store(sub(expr, la, "y"))};
+{square}{vec["cs"]}      for (int64_t i = 0; i < n; i++) d[i] = {store(sub(expr, la, "y"))};
       return;
     }}
     if (st[1] == 0 && st[2] == (int64_t)sizeof({src})) {{
       const {vt} x = {ld.format("a[0]")};
-      for (int64_t i = 0; i < n; i++) d[i] = {store(sub(expr, "x", lb))};
+{vec["sc"]}      for (int64_t i = 0; i < n; i++) d[i] = {store(sub(expr, "x", lb))};
       return;
     }}
   }}

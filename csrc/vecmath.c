@@ -32,6 +32,14 @@ static vec_f64 f64[MA_VM_COUNT];
 static vec_f32 f32[MA_VM_COUNT];
 static vec_f64x8 f64x8[MA_VM_COUNT]; /* NULL: use the AVX2 one */
 static vec_f32x16 f32x16[MA_VM_COUNT];
+typedef __m256d (*vec2_f64)(__m256d, __m256d);
+typedef __m256 (*vec2_f32)(__m256, __m256);
+typedef __m512d (*vec2_f64x8)(__m512d, __m512d);
+typedef __m512 (*vec2_f32x16)(__m512, __m512);
+static vec2_f64 f64_2[MA_VM2_COUNT];
+static vec2_f32 f32_2[MA_VM2_COUNT];
+static vec2_f64x8 f64x8_2[MA_VM2_COUNT];
+static vec2_f32x16 f32x16_2[MA_VM2_COUNT];
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 static void load(void) {
@@ -44,12 +52,22 @@ static void load(void) {
   f32[MA_VM_##E] = (vec_f32)dlsym(lib, "_ZGVdN8v_" #n "f");
   MA_VM_LIST(MA_VM_LOAD)
 #undef MA_VM_LOAD
+#define MA_VM2_LOAD(E, n)                                                      \
+  f64_2[MA_VM2_##E] = (vec2_f64)dlsym(lib, "_ZGVdN4vv_" #n);                   \
+  f32_2[MA_VM2_##E] = (vec2_f32)dlsym(lib, "_ZGVdN8vv_" #n "f");
+  MA_VM2_LIST(MA_VM2_LOAD)
+#undef MA_VM2_LOAD
   if (__builtin_cpu_supports("avx512f")) {
 #define MA_VM_LOAD512(E, n)                                                    \
   f64x8[MA_VM_##E] = (vec_f64x8)dlsym(lib, "_ZGVeN8v_" #n);                    \
   f32x16[MA_VM_##E] = (vec_f32x16)dlsym(lib, "_ZGVeN16v_" #n "f");
     MA_VM_LIST(MA_VM_LOAD512)
 #undef MA_VM_LOAD512
+#define MA_VM2_LOAD512(E, n)                                                   \
+  f64x8_2[MA_VM2_##E] = (vec2_f64x8)dlsym(lib, "_ZGVeN8vv_" #n);               \
+  f32x16_2[MA_VM2_##E] = (vec2_f32x16)dlsym(lib, "_ZGVeN16vv_" #n "f");
+    MA_VM2_LIST(MA_VM2_LOAD512)
+#undef MA_VM2_LOAD512
     /* measured slower than their AVX2 twins (see the top of this file) */
     f64x8[MA_VM_EXPM1] = NULL;
     f64x8[MA_VM_SINH] = NULL;
@@ -107,6 +125,56 @@ __attribute__((target("avx2"))) static void run_f32(vec_f32 f, float *d, const f
   }
 }
 
+/* Binary: operands contiguous (step 1) or broadcast (step 0); the tail is
+ * padded with the first elements, so it sees valid inputs only. */
+#define MA_RUN2(NAME, T, V, W, TARGET, LOAD, STORE, SET1)                      \
+  __attribute__((target(TARGET))) static void NAME(V f, T *d, const T *a, int64_t sa,  \
+                                                   const T *b, int64_t sb, int64_t n) { \
+    if (n <= 0) return;                                                        \
+    int64_t i = 0;                                                             \
+    for (; i + W <= n; i += W)                                                 \
+      STORE(d + i, f(sa ? LOAD(a + i) : SET1(a[0]), sb ? LOAD(b + i) : SET1(b[0]))); \
+    if (i < n) {                                                               \
+      T ta[W], tb[W];                                                          \
+      for (int k = 0; k < W; k++) {                                            \
+        ta[k] = a[sa && i + k < n ? i + k : 0];                                \
+        tb[k] = b[sb && i + k < n ? i + k : 0];                                \
+      }                                                                        \
+      STORE(ta, f(LOAD(ta), LOAD(tb)));                                        \
+      memcpy(d + i, ta, (size_t)(n - i) * sizeof(T));                          \
+    }                                                                          \
+  }
+MA_RUN2(run2_f64, double, vec2_f64, 4, "avx2", _mm256_loadu_pd, _mm256_storeu_pd, _mm256_set1_pd)
+MA_RUN2(run2_f32, float, vec2_f32, 8, "avx2", _mm256_loadu_ps, _mm256_storeu_ps, _mm256_set1_ps)
+MA_RUN2(run2_f64x8, double, vec2_f64x8, 8, "avx512f", _mm512_loadu_pd, _mm512_storeu_pd,
+        _mm512_set1_pd)
+MA_RUN2(run2_f32x16, float, vec2_f32x16, 16, "avx512f", _mm512_loadu_ps, _mm512_storeu_ps,
+        _mm512_set1_ps)
+
+int ma_vecmath2_float64(int fn, double *d, const double *a, int64_t sa, const double *b, int64_t sb,
+                        int64_t n) {
+  pthread_once(&once, load);
+  if (f64x8_2[fn])
+    run2_f64x8(f64x8_2[fn], d, a, sa, b, sb, n);
+  else if (f64_2[fn])
+    run2_f64(f64_2[fn], d, a, sa, b, sb, n);
+  else
+    return 0;
+  return 1;
+}
+
+int ma_vecmath2_float32(int fn, float *d, const float *a, int64_t sa, const float *b, int64_t sb,
+                        int64_t n) {
+  pthread_once(&once, load);
+  if (f32x16_2[fn])
+    run2_f32x16(f32x16_2[fn], d, a, sa, b, sb, n);
+  else if (f32_2[fn])
+    run2_f32(f32_2[fn], d, a, sa, b, sb, n);
+  else
+    return 0;
+  return 1;
+}
+
 int ma_vecmath_float64(int fn, double *d, const double *s, int64_t n) {
   pthread_once(&once, load);
   if (f64x8[fn]) {
@@ -130,6 +198,17 @@ int ma_vecmath_float32(int fn, float *d, const float *s, int64_t n) {
 }
 
 #else
+
+int ma_vecmath2_float64(int fn, double *d, const double *a, int64_t sa, const double *b, int64_t sb,
+                        int64_t n) {
+  (void)fn, (void)d, (void)a, (void)sa, (void)b, (void)sb, (void)n;
+  return 0;
+}
+int ma_vecmath2_float32(int fn, float *d, const float *a, int64_t sa, const float *b, int64_t sb,
+                        int64_t n) {
+  (void)fn, (void)d, (void)a, (void)sa, (void)b, (void)sb, (void)n;
+  return 0;
+}
 
 int ma_vecmath_float64(int fn, double *d, const double *s, int64_t n) {
   (void)fn, (void)d, (void)s, (void)n;

@@ -630,3 +630,19 @@ def test_result_follows_a_transposed_inputs_layout() -> None:
     s = ma.sqrt(ma.flip(a, axis=0))  # not a dense positive-stride layout: C order
     assert s.flags.c_contiguous
     np.testing.assert_array_equal(np.asarray(s), np.sqrt(base[::-1]))
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+def test_pow_scalar_exponent_shortcuts(dtype: str) -> None:
+    # x ** 2 runs as x * x and x ** 0.5 as sqrt; both must still be pow,
+    # including the standard's special cases pow(-0, 0.5) = +0 and
+    # pow(-inf, 0.5) = +inf (where sqrt would give -0 and NaN)
+    x_np = np.array([-0.0, 0.0, -INF, INF, NAN, -1.0, 2.0, 1e-3, 300.0, 0.1, -7.5], dtype=dtype)
+    x = ma.asarray(x_np)
+    for e in (2, 2.0, 0.5):
+        with np.errstate(all="ignore"):
+            want = np.power(x_np.astype(np.longdouble), np.longdouble(e)).astype(dtype)
+        assert_same(to_numpy(x**e), want, what=f"{dtype} ** {e}")
+        assert_same(to_numpy(ma.pow(x, e)), want, what=f"pow({dtype}, {e})")
+    i = ma.asarray(np.array([-3, 0, 7, 200], dtype=np.int16))
+    assert to_numpy(i**2).tolist() == [9, 0, 49, 40000 - 65536]  # wraps like multiply
