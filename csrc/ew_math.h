@@ -15,6 +15,14 @@
 
 /* ---- integers ------------------------------------------------------------ */
 
+/* Report a domain error through a loop's `aux` (an int flag the caller
+ * reads after the iteration; atomic because chunks may run on several
+ * threads).  Returns 0 so it can sit inside an expression. */
+static inline int ma_set_error(const void *aux) {
+  __atomic_store_n((int *)aux, 1, __ATOMIC_RELAXED);
+  return 0;
+}
+
 /* Wrapping integer power by squaring (the result is reduced modulo 2^64 and
  * then to the loop type, which is the wrap-around of the narrower type). */
 static inline uint64_t ma_upow(uint64_t base, uint64_t e) {

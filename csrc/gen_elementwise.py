@@ -140,7 +140,7 @@ OPS: list[Op] = [
     }, simd=False),
     Op("pow", 2, {
         # a negative integer exponent sets the error flag (ValueError, as NumPy)
-        "i": "(({y} < 0 ? (*(int *)aux = 1) : 0), ({C})ma_upow((uint64_t){x}, (uint64_t){y}))",
+        "i": "(({y} < 0 ? ma_set_error(aux) : 0), ({C})ma_upow((uint64_t){x}, (uint64_t){y}))",
         "u": "({C})ma_upow((uint64_t){x}, (uint64_t){y})",
         "f": "pow{F}({x}, {y})",
         "c": "ma_cpow{F}({x}, {y})",
