@@ -404,13 +404,20 @@ typedef struct {
 static void gemm_blocked(const gemm_impl *g, int64_t m, int64_t n, int64_t k, mat A, mat B, mat C,
                          int conj, workspace *ws) {
   const size_t es = g->esize;
+  /* Even blocks (k = 300 runs as 150 + 150, not 256 + 44: a thin block
+   * pays the same C traffic for less work); never above the cache sizes
+   * the pack buffers were sized for. */
+  int64_t KC = (k + (k + g->kc - 1) / g->kc - 1) / ((k + g->kc - 1) / g->kc);
+  int64_t nmb = (m + g->mc - 1) / g->mc;
+  int64_t MC = ((m + nmb - 1) / nmb + g->mr - 1) / g->mr * g->mr;
+  if (MC > g->mc) MC = g->mc;
   for (int64_t jc = 0; jc < n; jc += g->nc) {
     int64_t nc = n - jc < g->nc ? n - jc : g->nc;
-    for (int64_t pc = 0; pc < k; pc += g->kc) {
-      int64_t kc = k - pc < g->kc ? k - pc : g->kc;
+    for (int64_t pc = 0; pc < k; pc += KC) {
+      int64_t kc = k - pc < KC ? k - pc : KC;
       g->pack(ws->pb, B.p + (pc * B.rs + jc * B.cs) * es, B.cs, B.rs, nc, kc, g->nr, 0);
-      for (int64_t ic = 0; ic < m; ic += g->mc) {
-        int64_t mc = m - ic < g->mc ? m - ic : g->mc;
+      for (int64_t ic = 0; ic < m; ic += MC) {
+        int64_t mc = m - ic < MC ? m - ic : MC;
         g->pack(ws->pa, A.p + (ic * A.rs + pc * A.cs) * es, A.rs, A.cs, mc, kc, g->mr, conj);
         for (int64_t jr = 0; jr < nc; jr += g->nr) {
           int nr = nc - jr < g->nr ? (int)(nc - jr) : g->nr;
