@@ -274,29 +274,128 @@ MA_INLINE void kern_i64_body(int64_t kc, const void *pa, const void *pb, void *c
   STORE_TILE(uint64_t, tile, I64_NR);
 }
 
-#define INSTANTIATE(name)                                                               \
-  static void name##_plain(int64_t kc, const void *a, const void *b, void *c, int64_t rsc, \
-                           int64_t csc, int mr, int nr, int acc) {                        \
-    name##_body(kc, a, b, c, rsc, csc, mr, nr, acc);                                      \
-  }                                                                                       \
-  INSTANTIATE_AVX2(name)
-
 #ifdef MA_X86
-#define INSTANTIATE_AVX2(name)                                                                   \
+#define AVX2_KERNEL(name)                                                                        \
   __attribute__((target("avx2,fma"))) static void name##_avx2(                                   \
       int64_t kc, const void *a, const void *b, void *c, int64_t rsc, int64_t csc, int mr,        \
       int nr, int acc) {                                                                         \
     name##_body(kc, a, b, c, rsc, csc, mr, nr, acc);                                             \
   }
-#else
-#define INSTANTIATE_AVX2(name)
-#endif
+AVX2_KERNEL(kern_f64)
+AVX2_KERNEL(kern_f32)
+AVX2_KERNEL(kern_c128)
+AVX2_KERNEL(kern_c64)
+AVX2_KERNEL(kern_i64)
 
-INSTANTIATE(kern_f64)
-INSTANTIATE(kern_f32)
-INSTANTIATE(kern_c128)
-INSTANTIATE(kern_c64)
-INSTANTIATE(kern_i64)
+/* The x86-64 baseline (no AVX) has sixteen 128-bit registers: a full tile's
+ * accumulators spill on every step there (measured 40x slower than the
+ * AVX2 kernels).  The portable x86 kernels compute each tile in two column
+ * halves instead, with half the accumulators, over the same packed panels. */
+static void kern_f64_plain(int64_t kc, const void *pa, const void *pb, void *c, int64_t rsc,
+                           int64_t csc, int mr, int nr, int acc) {
+  double tile[F64_MR * F64_NR];
+  for (int h = 0; h < 2; h++) {
+    const double *a = (const double *)pa, *b = (const double *)pb + 4 * h;
+    v4d c0 = {0}, c1 = {0}, c2 = {0}, c3 = {0}, c4 = {0}, c5 = {0};
+    for (int64_t p = 0; p < kc; p++, a += F64_MR, b += F64_NR) {
+      v4d bv = *(const v4d *)b;
+      c0 += BCAST4(a[0]) * bv; c1 += BCAST4(a[1]) * bv; c2 += BCAST4(a[2]) * bv;
+      c3 += BCAST4(a[3]) * bv; c4 += BCAST4(a[4]) * bv; c5 += BCAST4(a[5]) * bv;
+    }
+    v4d r[F64_MR] = {c0, c1, c2, c3, c4, c5};
+    for (int i = 0; i < F64_MR; i++) memcpy(tile + i * F64_NR + 4 * h, &r[i], sizeof(v4d));
+  }
+  STORE_TILE(double, tile, F64_NR);
+}
+
+static void kern_f32_plain(int64_t kc, const void *pa, const void *pb, void *c, int64_t rsc,
+                           int64_t csc, int mr, int nr, int acc) {
+  float tile[F32_MR * F32_NR];
+  for (int h = 0; h < 2; h++) {
+    const float *a = (const float *)pa, *b = (const float *)pb + 8 * h;
+    v8f c0 = {0}, c1 = {0}, c2 = {0}, c3 = {0}, c4 = {0}, c5 = {0};
+    for (int64_t p = 0; p < kc; p++, a += F32_MR, b += F32_NR) {
+      v8f bv = *(const v8f *)b;
+      c0 += BCAST8(a[0]) * bv; c1 += BCAST8(a[1]) * bv; c2 += BCAST8(a[2]) * bv;
+      c3 += BCAST8(a[3]) * bv; c4 += BCAST8(a[4]) * bv; c5 += BCAST8(a[5]) * bv;
+    }
+    v8f r[F32_MR] = {c0, c1, c2, c3, c4, c5};
+    for (int i = 0; i < F32_MR; i++) memcpy(tile + i * F32_NR + 8 * h, &r[i], sizeof(v8f));
+  }
+  STORE_TILE(float, tile, F32_NR);
+}
+
+static void kern_c128_plain(int64_t kc, const void *pa, const void *pb, void *c, int64_t rsc,
+                            int64_t csc, int mr, int nr, int acc) {
+  ma_c128 tile[C128_MR * C128_NR];
+  const v4i swap = {1, 0, 3, 2};
+  const v4d sign = {-1.0, 1.0, -1.0, 1.0};
+  for (int h = 0; h < 2; h++) {
+    const double *a = (const double *)pa, *b = (const double *)pb + 4 * h;
+    v4d r0 = {0}, r1 = {0}, r2 = {0}, i0 = {0}, i1 = {0}, i2 = {0};
+    for (int64_t p = 0; p < kc; p++, a += 2 * C128_MR, b += 2 * C128_NR) {
+      v4d bv = *(const v4d *)b;
+      r0 += BCAST4(a[0]) * bv; i0 += BCAST4(a[1]) * bv;
+      r1 += BCAST4(a[2]) * bv; i1 += BCAST4(a[3]) * bv;
+      r2 += BCAST4(a[4]) * bv; i2 += BCAST4(a[5]) * bv;
+    }
+    v4d r[C128_MR] = {r0 + sign * __builtin_shuffle(i0, swap), r1 + sign * __builtin_shuffle(i1, swap),
+                      r2 + sign * __builtin_shuffle(i2, swap)};
+    for (int i = 0; i < C128_MR; i++) memcpy(tile + i * C128_NR + 2 * h, &r[i], sizeof(v4d));
+  }
+  STORE_TILE(ma_c128, tile, C128_NR);
+}
+
+static void kern_c64_plain(int64_t kc, const void *pa, const void *pb, void *c, int64_t rsc,
+                           int64_t csc, int mr, int nr, int acc) {
+  ma_c64 tile[C64_MR * C64_NR];
+  const v8i swap = {1, 0, 3, 2, 5, 4, 7, 6};
+  const v8f sign = {-1.f, 1.f, -1.f, 1.f, -1.f, 1.f, -1.f, 1.f};
+  for (int h = 0; h < 2; h++) {
+    const float *a = (const float *)pa, *b = (const float *)pb + 8 * h;
+    v8f r0 = {0}, r1 = {0}, r2 = {0}, i0 = {0}, i1 = {0}, i2 = {0};
+    for (int64_t p = 0; p < kc; p++, a += 2 * C64_MR, b += 2 * C64_NR) {
+      v8f bv = *(const v8f *)b;
+      r0 += BCAST8(a[0]) * bv; i0 += BCAST8(a[1]) * bv;
+      r1 += BCAST8(a[2]) * bv; i1 += BCAST8(a[3]) * bv;
+      r2 += BCAST8(a[4]) * bv; i2 += BCAST8(a[5]) * bv;
+    }
+    v8f r[C64_MR] = {r0 + sign * __builtin_shuffle(i0, swap), r1 + sign * __builtin_shuffle(i1, swap),
+                     r2 + sign * __builtin_shuffle(i2, swap)};
+    for (int i = 0; i < C64_MR; i++) memcpy(tile + i * C64_NR + 4 * h, &r[i], sizeof(v8f));
+  }
+  STORE_TILE(ma_c64, tile, C64_NR);
+}
+
+static void kern_i64_plain(int64_t kc, const void *pa, const void *pb, void *c, int64_t rsc,
+                           int64_t csc, int mr, int nr, int acc) {
+  uint64_t tile[I64_MR * I64_NR];
+  for (int h = 0; h < 2; h++) {
+    const uint64_t *a = (const uint64_t *)pa, *b = (const uint64_t *)pb + 4 * h;
+    v4u c0 = {0}, c1 = {0}, c2 = {0}, c3 = {0};
+    for (int64_t p = 0; p < kc; p++, a += I64_MR, b += I64_NR) {
+      v4u bv = *(const v4u *)b;
+      c0 += BCAST4(a[0]) * bv; c1 += BCAST4(a[1]) * bv;
+      c2 += BCAST4(a[2]) * bv; c3 += BCAST4(a[3]) * bv;
+    }
+    v4u r[I64_MR] = {c0, c1, c2, c3};
+    for (int i = 0; i < I64_MR; i++) memcpy(tile + i * I64_NR + 4 * h, &r[i], sizeof(v4u));
+  }
+  STORE_TILE(uint64_t, tile, I64_NR);
+}
+#else
+/* Elsewhere (arm64: 32 128-bit registers) the full tiles fit. */
+#define PLAIN_KERNEL(name)                                                                  \
+  static void name##_plain(int64_t kc, const void *a, const void *b, void *c, int64_t rsc,   \
+                           int64_t csc, int mr, int nr, int acc) {                          \
+    name##_body(kc, a, b, c, rsc, csc, mr, nr, acc);                                        \
+  }
+PLAIN_KERNEL(kern_f64)
+PLAIN_KERNEL(kern_f32)
+PLAIN_KERNEL(kern_c128)
+PLAIN_KERNEL(kern_c64)
+PLAIN_KERNEL(kern_i64)
+#endif
 
 /* ---- packing ------------------------------------------------------------
  *
@@ -404,13 +503,20 @@ typedef struct {
 static void gemm_blocked(const gemm_impl *g, int64_t m, int64_t n, int64_t k, mat A, mat B, mat C,
                          int conj, workspace *ws) {
   const size_t es = g->esize;
+  /* Even blocks (k = 300 runs as 150 + 150, not 256 + 44: a thin block
+   * pays the same C traffic for less work); never above the cache sizes
+   * the pack buffers were sized for. */
+  int64_t KC = (k + (k + g->kc - 1) / g->kc - 1) / ((k + g->kc - 1) / g->kc);
+  int64_t nmb = (m + g->mc - 1) / g->mc;
+  int64_t MC = ((m + nmb - 1) / nmb + g->mr - 1) / g->mr * g->mr;
+  if (MC > g->mc) MC = g->mc;
   for (int64_t jc = 0; jc < n; jc += g->nc) {
     int64_t nc = n - jc < g->nc ? n - jc : g->nc;
-    for (int64_t pc = 0; pc < k; pc += g->kc) {
-      int64_t kc = k - pc < g->kc ? k - pc : g->kc;
+    for (int64_t pc = 0; pc < k; pc += KC) {
+      int64_t kc = k - pc < KC ? k - pc : KC;
       g->pack(ws->pb, B.p + (pc * B.rs + jc * B.cs) * es, B.cs, B.rs, nc, kc, g->nr, 0);
-      for (int64_t ic = 0; ic < m; ic += g->mc) {
-        int64_t mc = m - ic < g->mc ? m - ic : g->mc;
+      for (int64_t ic = 0; ic < m; ic += MC) {
+        int64_t mc = m - ic < MC ? m - ic : MC;
         g->pack(ws->pa, A.p + (ic * A.rs + pc * A.cs) * es, A.rs, A.cs, mc, kc, g->mr, conj);
         for (int64_t jr = 0; jr < nc; jr += g->nr) {
           int nr = nc - jr < g->nr ? (int)(nc - jr) : g->nr;

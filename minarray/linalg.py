@@ -51,16 +51,16 @@ def _array(x: Any, fname: str) -> NDArray:
 
 
 def _operands(fname: str, x1: Any, x2: Any) -> tuple[NDArray, NDArray, DType, DType]:
-    """Both inputs as arrays in the kernel's dtype, the result dtype and the
-    kernel dtype."""
+    """Both inputs as arrays, the result dtype and the kernel's dtype."""
     a, b = _array(x1, fname), _array(x2, fname)
     dt = _dt.promote(a.dtype, b.dtype)
-    kt = _KERNEL[dt]
-    if a.dtype is not kt:
-        a = a.astype(kt)
-    if b.dtype is not kt:
-        b = b.astype(kt)
-    return a, b, dt, kt
+    return a, b, dt, _KERNEL[dt]
+
+
+def _cast(a: NDArray, b: NDArray, kt: DType) -> tuple[NDArray, NDArray]:
+    """Both in the kernel's dtype: called once the shapes are known to be
+    valid, and before views of them are derived."""
+    return (a if a.dtype is kt else a.astype(kt)), (b if b.dtype is kt else b.astype(kt))
 
 
 def _run(a: NDArray, b: NDArray, out_shape: Shape, dt: DType, kt: DType, conj: bool = False) -> NDArray:
@@ -99,21 +99,23 @@ def matmul(x1: Any, x2: Any, /) -> NDArray:
             f"matmul: operands must have at least one dimension, got shapes {a.shape} and {b.shape} "
             "(use multiply for products with scalars)"
         )
-    # Array API: a 1-d x1 is (1, k) and a 1-d x2 is (k, 1); both extra
-    # dimensions are removed from the result.
-    ash, ast = ((1, *a.shape), (0, *a._strides)) if a.ndim == 1 else (a.shape, a._strides)
-    bsh, bst = ((*b.shape, 1), (*b._strides, 0)) if b.ndim == 1 else (b.shape, b._strides)
-    if ash[-1] != bsh[-2]:
+    ka, kb = a.shape[-1], b.shape[0] if b.ndim == 1 else b.shape[-2]
+    if ka != kb:
         raise ValueError(
-            f"matmul: the last dimension of x1 ({ash[-1]}, shape {a.shape}) must equal the "
-            f"second-to-last dimension of x2 ({bsh[-2]}, shape {b.shape})"
+            f"matmul: the last dimension of x1 ({ka}, shape {a.shape}) must equal the "
+            f"second-to-last dimension of x2 ({kb}, shape {b.shape})"
         )
     try:
-        batch = broadcast_shapes(ash[:-2], bsh[:-2])
+        batch = broadcast_shapes(a.shape[:-2], b.shape[:-2])
     except ValueError:
         raise ValueError(
             f"matmul: the batch dimensions of shapes {a.shape} and {b.shape} do not broadcast"
         ) from None
+    a, b = _cast(a, b, kt)
+    # Array API: a 1-d x1 is (1, k) and a 1-d x2 is (k, 1); both extra
+    # dimensions are removed from the result.
+    ash, ast = ((1, *a.shape), (0, *a._strides)) if a.ndim == 1 else (a.shape, a._strides)
+    bsh, bst = ((*b.shape, 1), (*b._strides, 0)) if b.ndim == 1 else (b.shape, b._strides)
     out_shape = batch + ((ash[-2],) if a.ndim > 1 else ()) + ((bsh[-1],) if b.ndim > 1 else ())
     nd = max(len(ash), len(bsh))
     return _run(_pad(a, ash, ast, nd), _pad(b, bsh, bst, nd), out_shape, dt, kt)
@@ -158,6 +160,7 @@ def tensordot(x1: Any, x2: Any, /, *, axes: int | tuple[Sequence[int], Sequence[
                 f"tensordot: contracted axes differ in size: axis {i} of x1 (shape {a.shape}) has "
                 f"{a.shape[i]}, axis {j} of x2 (shape {b.shape}) has {b.shape[j]}"
             )
+    a, b = _cast(a, b, kt)
     free1 = [i for i in range(a.ndim) if i not in ax1]
     free2 = [j for j in range(b.ndim) if j not in ax2]
     m = _prod(a.shape[i] for i in free1)
@@ -204,6 +207,7 @@ def vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> NDArray:
             f"{b.shape[ib]} in x2 (shape {b.shape})"
         )
     k = a.shape[ia]
+    a, b = _cast(a, b, kt)
     # Move the vector axis last: x1 becomes (..., 1, k) and x2 (..., k, 1).
     ra = [i for i in range(a.ndim) if i != ia]
     rb = [i for i in range(b.ndim) if i != ib]
@@ -219,6 +223,7 @@ def outer(x1: Any, x2: Any, /) -> NDArray:
     a, b, dt, kt = _operands("outer", x1, x2)
     if a.ndim != 1 or b.ndim != 1:
         raise ValueError(f"outer: expected two 1-d arrays, got shapes {a.shape} and {b.shape}")
+    a, b = _cast(a, b, kt)
     # (N, 1) @ (1, M): a product with k = 1.
     a2 = a._view(0, (a.shape[0], 1), (a._strides[0], 0))
     b2 = b._view(0, (1, b.shape[0]), (0, b._strides[0]))
