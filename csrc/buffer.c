@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "buffer.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>

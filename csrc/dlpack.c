@@ -379,6 +379,52 @@ static int64_t element_alignment(int tid) {
   return (tid == MA_COMPLEX64 || tid == MA_COMPLEX128) ? s / 2 : s;
 }
 
+/* The byte offsets, from the first element, of the lowest element and of the
+ * highest one that views of `t` can address: -1 if they overflow.  Sign by
+ * sign, not with |stride| (negating INT64_MIN would itself overflow); axes
+ * of length 0 have no element to reach. */
+static int strided_span(const DLTensor *t, int64_t item, int64_t *lo, int64_t *hi) {
+  *lo = *hi = 0;
+  for (int i = 0; i < t->ndim; i++) {
+    int64_t step;
+    if (t->shape[i] == 0) continue;
+    if (__builtin_mul_overflow(t->strides[i], t->shape[i] - 1, &step) ||
+        __builtin_add_overflow(step < 0 ? *lo : *hi, step, step < 0 ? lo : hi))
+      return -1;
+  }
+  return __builtin_mul_overflow(*lo, item, lo) || __builtin_mul_overflow(*hi, item, hi) ? -1 : 0;
+}
+
+/* Whether every byte from first + lo to the end of the element at first + hi
+ * has an address: the span may not wrap around the address space (the
+ * kernels' pointer arithmetic would be undefined). */
+static int span_fits(uintptr_t first, int64_t lo, int64_t hi, int64_t item) {
+  uintptr_t end;
+  return first >= (uintptr_t)0 - (uintptr_t)lo && !__builtin_add_overflow(first, (uintptr_t)hi + (uintptr_t)item, &end);
+}
+
+/* Where an empty tensor's element 0 is: data + byte_offset in integers (they
+ * may not add up as pointers), NULL when data is NULL. */
+static uintptr_t empty_first(const DLTensor *t) {
+  return t->data ? (uintptr_t)t->data + (uintptr_t)t->byte_offset : 0;
+}
+
+/* An empty tensor is never read, but views and loops still compute element
+ * addresses from its data pointer and strides, and those must not wrap the
+ * address space either.  1: its own strides are safe; 0: they are not (or
+ * NULL) but C-contiguous ones are; -1: not even those. */
+static int empty_layout(const DLTensor *t, int64_t item) {
+  uintptr_t first = empty_first(t);
+  int64_t lo, hi;
+  if (t->strides && strided_span(t, item, &lo, &hi) == 0 && span_fits(first, lo, hi, item)) return 1;
+  /* C-contiguous strides reach (product of the non-zero dims - 1) elements,
+   * which ma_nbytes bounded */
+  int64_t n = 1;
+  for (int i = 0; i < t->ndim; i++)
+    if (t->shape[i]) n *= t->shape[i];
+  return span_fits(first, 0, (n - 1) * item, item) ? 0 : -1;
+}
+
 /* Validate every field minarray will read, before anything is taken over.
  * On failure: BufferError naming the field, and nothing touched.  On
  * success *nbytes is size * itemsize. */
@@ -424,26 +470,20 @@ static int check_tensor(const DLTensor *t, int any_device, size_t *nbytes) {
     PyErr_SetString(PyExc_BufferError, "DLPack tensor is too large: its size in bytes overflows");
     return -1;
   }
-  if (*nbytes == 0) return 0; /* nothing is read: data and strides do not matter */
-  /* The lowest and the highest element, as signed element offsets from the
-   * first one, must be computable without overflow (strides NULL means
-   * C-contiguous: within nbytes, already checked).  Sign by sign, not with
-   * |stride|: negating INT64_MIN would itself overflow. */
+  if (*nbytes == 0) {
+    /* nothing is read: data and strides need not point at memory */
+    if (empty_layout(t, item) >= 0) return 0;
+    PyErr_Format(PyExc_BufferError,
+                 "empty DLPack tensor data (%p + byte_offset %llu) is so close to the end of the "
+                 "address space that its element offsets would wrap around it",
+                 t->data, (unsigned long long)t->byte_offset);
+    return -1;
+  }
+  /* strides NULL means C-contiguous: within nbytes, already checked */
   int64_t lo = 0, hi = (int64_t)*nbytes - item;
-  if (t->strides) {
-    hi = 0;
-    for (int i = 0; i < t->ndim; i++) {
-      int64_t step;
-      if (__builtin_mul_overflow(t->strides[i], t->shape[i] - 1, &step) ||
-          __builtin_add_overflow(step < 0 ? lo : hi, step, step < 0 ? &lo : &hi)) {
-        PyErr_SetString(PyExc_BufferError, "DLPack tensor strides overflow the address space");
-        return -1;
-      }
-    }
-    if (__builtin_mul_overflow(lo, item, &lo) || __builtin_mul_overflow(hi, item, &hi)) {
-      PyErr_SetString(PyExc_BufferError, "DLPack tensor strides overflow the address space");
-      return -1;
-    }
+  if (t->strides && strided_span(t, item, &lo, &hi) < 0) {
+    PyErr_SetString(PyExc_BufferError, "DLPack tensor strides overflow the address space");
+    return -1;
   }
   if (!t->data) {
     PyErr_SetString(PyExc_BufferError, "DLPack tensor has a NULL data pointer but is not empty");
@@ -453,13 +493,9 @@ static int check_tensor(const DLTensor *t, int any_device, size_t *nbytes) {
     PyErr_SetString(PyExc_BufferError, "DLPack tensor byte_offset is out of range");
     return -1;
   }
-  /* Every element's address must exist: data + byte_offset, and the span
-   * from the lowest to the past-the-end byte of the highest element, may
-   * not wrap around the address space (the kernels' pointer arithmetic
-   * would be undefined). */
-  uintptr_t first, below = (uintptr_t)0 - (uintptr_t)lo, end;
-  if (__builtin_add_overflow((uintptr_t)t->data, (uintptr_t)t->byte_offset, &first) || first < below ||
-      __builtin_add_overflow(first, (uintptr_t)hi + (uintptr_t)item, &end)) {
+  uintptr_t first;
+  if (__builtin_add_overflow((uintptr_t)t->data, (uintptr_t)t->byte_offset, &first) ||
+      !span_fits(first, lo, hi, item)) {
     PyErr_Format(PyExc_BufferError,
                  "DLPack tensor data (%p + byte_offset %llu) with its shape and strides reaches "
                  "beyond the address space",
@@ -480,14 +516,20 @@ static int check_tensor(const DLTensor *t, int any_device, size_t *nbytes) {
  * tensor: on failure the deleter has run and MemoryError is set. */
 static ma_array *adopt(const DLTensor *t, size_t nbytes, ma_release_fn release, void *ctx,
                        uint32_t flags) {
-  char *data = t->data ? (char *)t->data + t->byte_offset : NULL;
+  /* For an empty tensor the sum is done in integers (empty_first) */
+  char *data = nbytes ? (char *)t->data + t->byte_offset : (char *)empty_first(t);
   ma_buffer *b = ma_buffer_foreign(data, nbytes, release, ctx);
   if (!b) {
     release(ctx);
     PyErr_NoMemory();
     return NULL;
   }
-  ma_array *a = ma_array_new(b, data, t->dtype, t->ndim, t->shape, t->strides, flags);
+  /* An empty tensor keeps its strides when the element offsets views
+   * compute from them stay inside the address space, else it takes
+   * C-contiguous ones (check_tensor made sure those do). */
+  const int64_t *strides = t->strides;
+  if (nbytes == 0 && empty_layout(t, ma_type_size[ma_type_of(t->dtype)]) == 0) strides = NULL;
+  ma_array *a = ma_array_new(b, data, t->dtype, t->ndim, t->shape, strides, flags);
   ma_buffer_release(b); /* the view holds the only reference, or none: then release ran */
   if (!a) {
     PyErr_NoMemory(); /* set after the release, which may have run the deleter */

@@ -19,6 +19,9 @@
 #include "copy.h"
 #include "pyapi.h"
 
+#include <structmember.h>
+#include <string.h>
+
 /* Below this many elements the GIL is kept: releasing and retaking it costs
  * more than such a loop. */
 #define EW_NOGIL_MIN 8192
@@ -135,24 +138,66 @@ static PyObject *broadcast_error(const ma_array *const *ins, int nin) {
 
 /* ---- ewise ----------------------------------------------------------------- */
 
-/* ewise(op, loop_type, out|None, x1[, x2[, x3]]) -> new handle or None */
-MA_FASTCALL(py_ewise) {
-  (void)self;
-  if (nargs < 4 || nargs > 6) {
-    PyErr_SetString(PyExc_TypeError, "ewise(op, loop_type, out, *inputs) takes 4 to 6 arguments");
+/* Is `a` dense with positive strides in some order of its dims (C order,
+ * F order, any transpose of a contiguous block), but not C-contiguous? */
+static int dense_permuted(const ma_array *a) {
+  int nd = a->t.ndim, order[MA_MAXDIMS];
+  int64_t expect = 1;
+  int c_order = 1;
+  for (int i = 0; i < nd; i++) {
+    if (a->t.strides[i] <= 0) return 0;
+    order[i] = i;
+  }
+  /* dims by decreasing stride (insertion sort; nd is small) */
+  for (int i = 1; i < nd; i++)
+    for (int j = i; j > 0 && a->t.strides[order[j]] > a->t.strides[order[j - 1]]; j--) {
+      int t = order[j];
+      order[j] = order[j - 1];
+      order[j - 1] = t;
+    }
+  for (int i = nd - 1; i >= 0; i--) {
+    if (a->t.strides[order[i]] != expect) return 0;
+    expect *= a->t.shape[order[i]];
+    if (order[i] != i) c_order = 0;
+  }
+  return !c_order;
+}
+
+/* A new result array of `shape`: laid out like the first input of that
+ * shape when that input is a dense transpose (so A.T + B.T and sqrt(A.T)
+ * walk memory in order, as NumPy's order="K"), C-contiguous otherwise.
+ * NULL with an exception set, or NULL alone when out of memory. */
+static ma_array *alloc_like(DLDataType dt, int nd, const int64_t *shape, const ma_array *const *ins,
+                            int nin) {
+  const int64_t *strides = NULL;
+  for (int k = 0; k < nin && nd >= 2 && !strides; k++) {
+    const ma_array *a = ins[k];
+    if (a->t.ndim != nd || memcmp(a->t.shape, shape, (size_t)nd * sizeof(int64_t)) != 0) continue;
+    if (ma_array_size(a) > 1 && dense_permuted(a)) strides = a->t.strides;
+  }
+  if (!strides) {
+    int err = 0;
+    ma_array *r = ma_array_empty(dt, nd, shape, 0, &err);
+    if (!r && err == 1) PyErr_SetString(PyExc_ValueError, "result is too large");
+    return r;
+  }
+  size_t nbytes;
+  if (ma_nbytes(nd, shape, (size_t)(dt.bits / 8), &nbytes) != 0) {
+    PyErr_SetString(PyExc_ValueError, "result is too large");
     return NULL;
   }
-  long opi = PyLong_AsLong(args[0]);
-  long type = PyLong_AsLong(args[1]);
-  if (PyErr_Occurred()) return NULL;
-  if (opi < 0 || opi >= ma_ew_nops) return PyErr_Format(PyExc_ValueError, "no elementwise op %ld", opi);
-  const ma_ew_op *op = &ma_ew_ops[opi];
-  int nin = (int)nargs - 3;
-  if (nin != op->nin)
-    return PyErr_Format(PyExc_TypeError, "%s takes %d inputs, %d given", op->name, op->nin, nin);
-  const ma_ew_sig *sig = find_sig(op, (int)type);
-  if (!sig) return PyErr_Format(PyExc_TypeError, "%s has no loop for type %ld", op->name, type);
+  ma_buffer *buf = ma_buffer_new(nbytes, 0);
+  if (!buf) return NULL;
+  ma_array *r = ma_array_new(buf, buf->data, dt, nd, shape, strides, 0);
+  ma_buffer_release(buf);
+  return r;
+}
 
+/* Run operation `op` with loop `sig` on inputs `xs` (handles or Python
+ * scalars) into `outh` (a handle, or NULL to allocate).  Returns a new
+ * handle (when allocating), Py_None (new reference) or NULL. */
+static PyObject *ew_run(const ma_ew_op *op, const ma_ew_sig *sig, PyObject *outh,
+                        PyObject *const *xs, int nin) {
   /* 0-d stand-ins for scalars and precast size-1 inputs; they live on the
    * stack (a 0-d ma_array has no dims) */
   ma_array small[3];
@@ -160,7 +205,7 @@ MA_FASTCALL(py_ewise) {
   const ma_array *ins[3];
   ma_array *temps[3] = {NULL, NULL, NULL};
   for (int k = 0; k < nin; k++) {
-    PyObject *x = args[3 + k];
+    PyObject *x = xs[k];
     if (PyCapsule_CheckExact(x)) {
       ma_array *a = ma_handle_get(x);
       if (!a) return NULL;
@@ -176,7 +221,7 @@ MA_FASTCALL(py_ewise) {
 
   ma_array *out;
   int fresh = 0;
-  if (args[2] == Py_None) {
+  if (!outh) {
     int nd = 0;
     int64_t shape[MA_MAXDIMS];
     for (int k = 0; k < nin; k++)
@@ -191,12 +236,11 @@ MA_FASTCALL(py_ewise) {
         shape[off + i] = s;
       }
     }
-    int err = 0;
-    out = ma_array_empty(type_dl[sig->out], nd, shape, 0, &err);
-    if (!out) return err == 1 ? PyErr_Format(PyExc_ValueError, "result is too large") : PyErr_NoMemory();
+    out = alloc_like(type_dl[sig->out], nd, shape, ins, nin);
+    if (!out) return PyErr_Occurred() ? NULL : PyErr_NoMemory();
     fresh = 1;
   } else {
-    out = ma_handle_get(args[2]);
+    out = ma_handle_get(outh);
     if (!out) return NULL;
     if (out->flags & MA_READONLY) {
       PyErr_SetString(PyExc_ValueError, "output array is read-only");
@@ -269,11 +313,363 @@ MA_FASTCALL(py_ewise) {
     if (fresh) ma_array_free(out);
     if (rc == -2) return PyErr_NoMemory();
     if (rc != 0) return broadcast_error(ins, nin);
+    (void)op;
     PyErr_SetString(PyExc_ValueError, "Integers to negative integer powers are not allowed.");
     return NULL;
   }
   if (fresh) return ma_handle_new(out);
   Py_RETURN_NONE;
+}
+
+static const ma_ew_op *get_op(PyObject *o) {
+  long i = PyLong_AsLong(o);
+  if (i == -1 && PyErr_Occurred()) return NULL;
+  if (i < 0 || i >= ma_ew_nops) {
+    PyErr_Format(PyExc_ValueError, "no elementwise op %ld", i);
+    return NULL;
+  }
+  return &ma_ew_ops[i];
+}
+
+/* ewise(op, loop_type, out|None, x1[, x2[, x3]]) -> new handle or None */
+MA_FASTCALL(py_ewise) {
+  (void)self;
+  if (nargs < 4 || nargs > 6) {
+    PyErr_SetString(PyExc_TypeError, "ewise(op, loop_type, out, *inputs) takes 4 to 6 arguments");
+    return NULL;
+  }
+  const ma_ew_op *op = get_op(args[0]);
+  if (!op) return NULL;
+  long type = PyLong_AsLong(args[1]);
+  if (type == -1 && PyErr_Occurred()) return NULL;
+  int nin = (int)nargs - 3;
+  if (nin != op->nin)
+    return PyErr_Format(PyExc_TypeError, "%s takes %d inputs, %d given", op->name, op->nin, nin);
+  const ma_ew_sig *sig = find_sig(op, (int)type);
+  if (!sig) return PyErr_Format(PyExc_TypeError, "%s has no loop for type %ld", op->name, type);
+  return ew_run(op, sig, args[2] == Py_None ? NULL : args[2], args + 3, nin);
+}
+
+/* ---- the fast path ------------------------------------------------------------
+ *
+ * `a + b` on two NDArrays of one shape, or on an NDArray and a Python scalar,
+ * runs here without entering Python once the Python layer has resolved the
+ * loop for those operand dtypes and taught it to this table (ew_learn).
+ * The operators of NDArray are C method descriptors over these functions;
+ * anything the fast path does not cover (other shapes, out=, subclasses,
+ * array-likes, dtype errors...) goes to the Python layer's general path.
+ */
+
+#define EW_MAXOPS 96
+#define EW_NKINDS 4 /* Python scalar kinds: bool, int, float, complex */
+
+static PyTypeObject *nd_type;
+static Py_ssize_t off_h, off_shape, off_strides, off_dtype, off_base;
+static PyObject *dtype_objs[MA_NTYPES];
+static PyObject *py_slow; /* slow(op, x1, x2 | None, mode) */
+/* 1 + the loop type for (op, first operand's type, second operand's type or
+ * MA_NTYPES + scalar kind; 0 for unary ops); 0 = not learned yet */
+static int8_t learned[EW_MAXOPS][MA_NTYPES][MA_NTYPES + EW_NKINDS];
+static PyObject not_handled_sentinel;
+#define NOT_HANDLED (&not_handled_sentinel)
+#define SLOT(o, off) (*(PyObject **)((char *)(o) + (off)))
+
+/* modes of the Python fallback */
+enum { SLOW_DUNDER = 1, SLOW_INPLACE = 3 };
+
+static int tid_of(PyObject *dt) {
+  for (int i = 0; i < MA_NTYPES; i++)
+    if (dtype_objs[i] == dt) return i;
+  return -1;
+}
+
+static int scalar_kind(PyObject *x) {
+  PyTypeObject *t = Py_TYPE(x);
+  if (t == &PyFloat_Type) return 2;
+  if (t == &PyLong_Type) return 1;
+  if (t == &PyBool_Type) return 0;
+  if (t == &PyComplex_Type) return 3;
+  return -1;
+}
+
+static int same_shape(PyObject *s1, PyObject *s2) {
+  if (s1 == s2) return 1;
+  Py_ssize_t n = PyTuple_GET_SIZE(s1);
+  if (n != PyTuple_GET_SIZE(s2)) return 0;
+  for (Py_ssize_t i = 0; i < n; i++) {
+    PyObject *a = PyTuple_GET_ITEM(s1, i), *b = PyTuple_GET_ITEM(s2, i);
+    if (a != b && PyLong_AsLongLong(a) != PyLong_AsLongLong(b)) return 0;
+  }
+  return 1;
+}
+
+/* A new NDArray over handle `h` (stolen) with the shape of `like`. */
+static PyObject *wrap_result(PyObject *h, PyObject *like, int out_tid) {
+  PyObject *o = nd_type->tp_alloc(nd_type, 0);
+  if (!o) {
+    Py_DECREF(h);
+    return NULL;
+  }
+  ma_array *r = (ma_array *)PyCapsule_GetPointer(h, MA_HANDLE_NAME);
+  ma_array *a = (ma_array *)PyCapsule_GetPointer(SLOT(like, off_h), MA_HANDLE_NAME);
+  PyObject *strides = SLOT(like, off_strides);
+  int same = r->t.ndim == a->t.ndim;
+  for (int i = 0; same && i < r->t.ndim; i++) same = r->t.strides[i] == a->t.strides[i];
+  if (same) {
+    Py_INCREF(strides);
+  } else {
+    strides = PyTuple_New(r->t.ndim);
+    if (!strides) {
+      Py_DECREF(h);
+      Py_DECREF(o);
+      return NULL;
+    }
+    for (int i = 0; i < r->t.ndim; i++)
+      PyTuple_SET_ITEM(strides, i, PyLong_FromLongLong(r->t.strides[i]));
+  }
+  SLOT(o, off_h) = h;
+  SLOT(o, off_shape) = Py_NewRef(SLOT(like, off_shape));
+  SLOT(o, off_strides) = strides;
+  SLOT(o, off_dtype) = Py_NewRef(dtype_objs[out_tid]);
+  SLOT(o, off_base) = Py_NewRef(Py_None);
+  return o;
+}
+
+/* op(x1, x2) -> result, NULL (error) or NOT_HANDLED.  With `inplace`, the
+ * result goes into x1 (same dtype only). */
+static PyObject *fast_binary(int opi, PyObject *x1, PyObject *x2, int inplace) {
+  if (!nd_type || opi < 0) return NOT_HANDLED;
+  PyObject *in[2], *like;
+  int t, key, lt;
+  if (Py_IS_TYPE(x1, nd_type)) {
+    t = tid_of(SLOT(x1, off_dtype));
+    in[0] = SLOT(x1, off_h);
+    like = x1;
+    if (Py_IS_TYPE(x2, nd_type)) {
+      if (!same_shape(SLOT(x1, off_shape), SLOT(x2, off_shape))) return NOT_HANDLED;
+      key = tid_of(SLOT(x2, off_dtype));
+      in[1] = SLOT(x2, off_h);
+    } else {
+      int k = scalar_kind(x2);
+      if (k < 0) return NOT_HANDLED;
+      key = MA_NTYPES + k;
+      in[1] = x2;
+    }
+  } else if (Py_IS_TYPE(x2, nd_type) && !inplace) {
+    int k = scalar_kind(x1);
+    if (k < 0) return NOT_HANDLED;
+    t = tid_of(SLOT(x2, off_dtype));
+    key = MA_NTYPES + k;
+    in[0] = x1;
+    in[1] = SLOT(x2, off_h);
+    like = x2;
+  } else {
+    return NOT_HANDLED;
+  }
+  if (t < 0 || key < 0 || !(lt = learned[opi][t][key])) return NOT_HANDLED;
+  const ma_ew_op *op = &ma_ew_ops[opi];
+  const ma_ew_sig *sig = find_sig(op, lt - 1);
+  if (inplace) {
+    if (sig->out != t) return NOT_HANDLED; /* a casting check: Python's job */
+    PyObject *r = ew_run(op, sig, SLOT(x1, off_h), in, 2);
+    if (!r) return NULL;
+    Py_DECREF(r);
+    return Py_NewRef(x1);
+  }
+  PyObject *h = ew_run(op, sig, NULL, in, 2);
+  if (!h) {
+    /* a Python int out of the dtype's range: Python raises or, for a
+     * comparison, answers */
+    if (PyErr_ExceptionMatches(PyExc_OverflowError)) {
+      PyErr_Clear();
+      return NOT_HANDLED;
+    }
+    return NULL;
+  }
+  return wrap_result(h, like, sig->out);
+}
+
+static PyObject *fast_unary(int opi, PyObject *x) {
+  if (!nd_type || opi < 0 || !Py_IS_TYPE(x, nd_type)) return NOT_HANDLED;
+  int t = tid_of(SLOT(x, off_dtype)), lt;
+  if (t < 0 || !(lt = learned[opi][t][0])) return NOT_HANDLED;
+  const ma_ew_op *op = &ma_ew_ops[opi];
+  const ma_ew_sig *sig = find_sig(op, lt - 1);
+  PyObject *in[1] = {SLOT(x, off_h)};
+  PyObject *h = ew_run(op, sig, NULL, in, 1);
+  if (!h) return NULL;
+  return wrap_result(h, x, sig->out);
+}
+
+static PyObject *slow(int opi, PyObject *x1, PyObject *x2, int mode) {
+  PyObject *args[4];
+  args[0] = PyLong_FromLong(opi);
+  if (!args[0]) return NULL;
+  args[1] = x1;
+  args[2] = x2 ? x2 : Py_None;
+  args[3] = PyLong_FromLong(mode);
+  PyObject *r = args[3] ? PyObject_Vectorcall(py_slow, args, 4, NULL) : NULL;
+  Py_DECREF(args[0]);
+  Py_XDECREF(args[3]);
+  return r;
+}
+
+/* ewfast(op, x1[, x2]) -> the result, or None when the fast path does not
+ * apply (the caller then takes the general path) */
+MA_FASTCALL(py_ewfast) {
+  (void)self;
+  if (nargs != 2 && nargs != 3) {
+    PyErr_SetString(PyExc_TypeError, "ewfast(op, x1[, x2])");
+    return NULL;
+  }
+  int opi = (int)PyLong_AsLong(args[0]);
+  if (opi == -1 && PyErr_Occurred()) return NULL;
+  if (opi < 0 || opi >= ma_ew_nops) return PyErr_Format(PyExc_ValueError, "no elementwise op %d", opi);
+  PyObject *r = nargs == 2 ? fast_unary(opi, args[1]) : fast_binary(opi, args[1], args[2], 0);
+  if (r == NOT_HANDLED) Py_RETURN_NONE;
+  return r;
+}
+
+/* ew_learn(op, t1, key, loop_type): the Python layer resolved op for
+ * operand types (t1, key) to loop_type (see `learned`). */
+MA_FASTCALL(py_ew_learn) {
+  (void)self;
+  MA_NARGS(4, "ew_learn");
+  long v[4];
+  for (int i = 0; i < 4; i++) {
+    v[i] = PyLong_AsLong(args[i]);
+    if (v[i] == -1 && PyErr_Occurred()) return NULL;
+  }
+  if (v[0] < 0 || v[0] >= ma_ew_nops || v[0] >= EW_MAXOPS || v[1] < 0 || v[1] >= MA_NTYPES ||
+      v[2] < 0 || v[2] >= MA_NTYPES + EW_NKINDS || v[3] < 0 || v[3] >= MA_NTYPES ||
+      !find_sig(&ma_ew_ops[v[0]], (int)v[3]))
+    return PyErr_Format(PyExc_ValueError, "ew_learn: bad entry");
+  learned[v[0]][v[1]][v[2]] = (int8_t)(v[3] + 1);
+  Py_RETURN_NONE;
+}
+
+/* The NDArray operator methods, one C function per operator. */
+static int op_index(const char *name) {
+  for (int i = 0; i < ma_ew_nops; i++)
+    if (strcmp(ma_ew_ops[i].name, name) == 0) return i;
+  return -1;
+}
+
+#define EW_OPERATORS(X)                                                        \
+  X(add, add) X(sub, subtract) X(mul, multiply) X(truediv, divide)             \
+  X(floordiv, floor_divide) X(mod, remainder) X(pow, pow)                      \
+  X(and, bitwise_and) X(or, bitwise_or) X(xor, bitwise_xor)                    \
+  X(lshift, bitwise_left_shift) X(rshift, bitwise_right_shift)
+#define EW_COMPARISONS(X)                                                      \
+  X(eq, equal) X(ne, not_equal) X(lt, less) X(le, less_equal) X(gt, greater)   \
+  X(ge, greater_equal)
+#define EW_UNARY(X) X(neg, negative) X(pos, positive) X(abs, abs) X(invert, bitwise_invert)
+
+#define EW_DECLARE(d, name) static int op_##d = -1;
+EW_OPERATORS(EW_DECLARE)
+EW_COMPARISONS(EW_DECLARE)
+EW_UNARY(EW_DECLARE)
+
+#define EW_BINARY_METHODS(d, name)                                             \
+  static PyObject *m_##d(PyObject *self, PyObject *other) {                    \
+    PyObject *r = fast_binary(op_##d, self, other, 0);                          \
+    return r != NOT_HANDLED ? r : slow(op_##d, self, other, SLOW_DUNDER);      \
+  }                                                                            \
+  static PyObject *m_r##d(PyObject *self, PyObject *other) {                   \
+    PyObject *r = fast_binary(op_##d, other, self, 0);                          \
+    return r != NOT_HANDLED ? r : slow(op_##d, other, self, SLOW_DUNDER);      \
+  }                                                                            \
+  static PyObject *m_i##d(PyObject *self, PyObject *other) {                   \
+    PyObject *r = fast_binary(op_##d, self, other, 1);                          \
+    return r != NOT_HANDLED ? r : slow(op_##d, self, other, SLOW_INPLACE);     \
+  }
+EW_OPERATORS(EW_BINARY_METHODS)
+#define EW_COMPARE_METHOD(d, name)                                             \
+  static PyObject *m_##d(PyObject *self, PyObject *other) {                    \
+    PyObject *r = fast_binary(op_##d, self, other, 0);                          \
+    return r != NOT_HANDLED ? r : slow(op_##d, self, other, SLOW_DUNDER);      \
+  }
+EW_COMPARISONS(EW_COMPARE_METHOD)
+#define EW_UNARY_METHOD(d, name)                                               \
+  static PyObject *m_##d(PyObject *self, PyObject *unused) {                   \
+    (void)unused;                                                              \
+    PyObject *r = fast_unary(op_##d, self);                                    \
+    return r != NOT_HANDLED ? r : slow(op_##d, self, NULL, SLOW_DUNDER);       \
+  }
+EW_UNARY(EW_UNARY_METHOD)
+
+#define EW_DEF_BINARY(d, name)                                                 \
+  {"__" #d "__", (PyCFunction)m_##d, METH_O, NULL},                            \
+  {"__r" #d "__", (PyCFunction)m_r##d, METH_O, NULL},                          \
+  {"__i" #d "__", (PyCFunction)m_i##d, METH_O, NULL},
+#define EW_DEF_COMPARE(d, name) {"__" #d "__", (PyCFunction)m_##d, METH_O, NULL},
+#define EW_DEF_UNARY(d, name) {"__" #d "__", (PyCFunction)m_##d, METH_NOARGS, NULL},
+static PyMethodDef operator_defs[] = {
+    EW_OPERATORS(EW_DEF_BINARY) EW_COMPARISONS(EW_DEF_COMPARE) EW_UNARY(EW_DEF_UNARY)
+    {NULL, NULL, 0, NULL}};
+
+static int slot_offset(PyObject *type, const char *name, Py_ssize_t *off) {
+  PyObject *d = PyObject_GetAttrString(type, name);
+  if (!d) return -1;
+  int ok = Py_IS_TYPE(d, &PyMemberDescr_Type) &&
+           ((PyMemberDescrObject *)d)->d_member->type == T_OBJECT_EX;
+  if (ok) *off = ((PyMemberDescrObject *)d)->d_member->offset;
+  Py_DECREF(d);
+  if (!ok) PyErr_Format(PyExc_TypeError, "NDArray.%s is not a __slots__ member", name);
+  return ok ? 0 : -1;
+}
+
+/* ew_setup(NDArray, dtypes, slow): remember the class, its slot offsets,
+ * the dtype singletons (by type id) and the Python fallback, and install
+ * the operator methods on the class. */
+MA_FASTCALL(py_ew_setup) {
+  (void)self;
+  MA_NARGS(3, "ew_setup");
+  PyObject *type = args[0], *dts = args[1];
+  if (!PyType_Check(type) || !PyTuple_Check(dts) || PyTuple_GET_SIZE(dts) != MA_NTYPES ||
+      !PyCallable_Check(args[2])) {
+    PyErr_SetString(PyExc_TypeError, "ew_setup(NDArray, dtypes, slow)");
+    return NULL;
+  }
+  if (ma_ew_nops > EW_MAXOPS) {
+    PyErr_SetString(PyExc_RuntimeError, "EW_MAXOPS is too small for the generated op table");
+    return NULL;
+  }
+  if (slot_offset(type, "_h", &off_h) || slot_offset(type, "_shape", &off_shape) ||
+      slot_offset(type, "_strides", &off_strides) || slot_offset(type, "_dtype", &off_dtype) ||
+      slot_offset(type, "_base", &off_base))
+    return NULL;
+#define EW_FIND(d, name) op_##d = op_index(#name);
+  EW_OPERATORS(EW_FIND)
+  EW_COMPARISONS(EW_FIND)
+  EW_UNARY(EW_FIND)
+  for (PyMethodDef *m = operator_defs; m->ml_name; m++) {
+    PyObject *descr = PyDescr_NewMethod((PyTypeObject *)type, m);
+    if (!descr || PyObject_SetAttrString(type, m->ml_name, descr) < 0) {
+      Py_XDECREF(descr);
+      return NULL;
+    }
+    Py_DECREF(descr);
+  }
+  /* the module keeps these alive (the NDArray class and the dtypes are
+   * module-level objects of minarray); hold references all the same */
+  Py_INCREF(type);
+  Py_XSETREF(nd_type, (PyTypeObject *)type);
+  for (int i = 0; i < MA_NTYPES; i++) Py_XSETREF(dtype_objs[i], Py_NewRef(PyTuple_GET_ITEM(dts, i)));
+  Py_XSETREF(py_slow, Py_NewRef(args[2]));
+  Py_RETURN_NONE;
+}
+
+/* ew_strides(h) -> the element strides of a handle (a tuple) */
+MA_FASTCALL(py_ew_strides) {
+  (void)self;
+  MA_NARGS(1, "ew_strides");
+  ma_array *a = ma_handle_get(args[0]);
+  if (!a) return NULL;
+  PyObject *t = PyTuple_New(a->t.ndim);
+  if (!t) return NULL;
+  for (int i = 0; i < a->t.ndim; i++) PyTuple_SET_ITEM(t, i, PyLong_FromLongLong(a->t.strides[i]));
+  return t;
 }
 
 /* ew_ops() -> ((name, nin, ((loop_type, out_type, (in_types...)), ...)), ...) */
@@ -303,4 +699,8 @@ MA_FASTCALL(py_ew_ops) {
 PyMethodDef ma_elementwise_methods[] = {
     FC("ewise", py_ewise, "ewise(op, loop_type, out, *inputs) -> handle or None"),
     FC("ew_ops", py_ew_ops, "ew_ops() -> the elementwise operation table"),
+    FC("ewfast", py_ewfast, "ewfast(op, x1[, x2]) -> result, or None when the fast path does not apply"),
+    FC("ew_strides", py_ew_strides, "ew_strides(h) -> element strides"),
+    FC("ew_learn", py_ew_learn, "ew_learn(op, t1, key, loop_type)"),
+    FC("ew_setup", py_ew_setup, "ew_setup(NDArray, dtypes, slow)"),
     {NULL, NULL, 0, NULL}};

@@ -17,6 +17,7 @@
 #include "copy.h"
 #include "pyapi.h"
 #include "scalar.h"
+#include "threads.h"
 
 /* ---- keys ---------------------------------------------------------------- */
 
@@ -204,8 +205,81 @@ static void workspace_free(workspace *w) {
   free(w->ti);
 }
 
+/* Rows [r0, r1) of a sort: each row's keys sorted into its output row. */
+typedef struct {
+  const ma_array *x;
+  ma_array *out;
+  keyspec k;
+  int arg, floating;
+  int64_t rows, chunk;
+  int failed; /* out of memory in some chunk (atomic store) */
+} sort_job;
+
+static void sort_rows(sort_job *J, int64_t r0, int64_t r1) {
+  const ma_array *x = J->x;
+  ma_array *out = J->out;
+  int nd = x->t.ndim, arg = J->arg, floating = J->floating;
+  const keyspec *k = &J->k;
+  int64_t n = x->t.shape[nd - 1], s = x->t.strides[nd - 1], os = out->t.strides[nd - 1];
+  int64_t isz = ma_type_size[k->tid], osz = arg ? 8 : isz;
+  /* Floats need the indices even for a values-only sort when a row holds
+   * -0.0: it ties with 0.0 (stable order, as NumPy), so its sign cannot be
+   * recovered from the key. */
+  workspace w;
+  if (workspace_alloc(&w, n, arg || floating) < 0) {
+    workspace_free(&w);
+    __atomic_store_n(&J->failed, 1, __ATOMIC_RELAXED);
+    return;
+  }
+  /* Position of row r0 (rows in C order over x's leading dims). */
+  int64_t ix[MA_MAXDIMS] = {0}, rem = r0;
+  const char *p = (const char *)x->t.data;
+  char *q = (char *)out->t.data;
+  for (int d = nd - 2; d >= 0; d--) {
+    ix[d] = rem % x->t.shape[d];
+    rem /= x->t.shape[d];
+    p += ix[d] * x->t.strides[d] * isz;
+    q += ix[d] * out->t.strides[d] * osz;
+  }
+  for (int64_t r = r0; r < r1; r++) {
+    int negzero = 0;
+    for (int64_t i = 0; i < n; i++) {
+      const char *e = p + i * s * isz;
+      if (floating && raw_bits(k->nbytes, e) == k->sign) negzero = 1;
+      w.keys[i] = to_key(k, e);
+    }
+    int carry = arg || negzero;
+    if (carry)
+      for (int64_t i = 0; i < n; i++) w.idx[i] = i;
+    radix_sort(w.keys, carry ? w.idx : NULL, n, k->nbytes, w.tk, w.ti);
+    if (arg)
+      for (int64_t i = 0; i < n; i++) *(int64_t *)(q + i * os * 8) = w.idx[i];
+    else if (carry)
+      for (int64_t i = 0; i < n; i++) memcpy(q + i * os * isz, p + w.idx[i] * s * isz, (size_t)isz);
+    else
+      for (int64_t i = 0; i < n; i++) store_bits(k->nbytes, q + i * os * isz, from_key(k, w.keys[i]));
+    for (int d = nd - 2; d >= 0; d--) {
+      p += x->t.strides[d] * isz;
+      q += out->t.strides[d] * osz;
+      if (++ix[d] < x->t.shape[d]) break;
+      p -= x->t.strides[d] * x->t.shape[d] * isz;
+      q -= out->t.strides[d] * x->t.shape[d] * osz;
+      ix[d] = 0;
+    }
+  }
+  workspace_free(&w);
+}
+
+static void sort_chunk(void *ctx, int64_t c) {
+  sort_job *J = (sort_job *)ctx;
+  int64_t r0 = c * J->chunk, r1 = r0 + J->chunk;
+  sort_rows(J, r0, r1 < J->rows ? r1 : J->rows);
+}
+
 /* sort(x, out, descending, arg): sort each run along x's last axis into the
- * matching run of out (x's dtype, or int64 indices when arg). */
+ * matching run of out (x's dtype, or int64 indices when arg).  Rows are
+ * independent, so large jobs spread them over the thread pool; each row's
+ * result is the same whichever thread sorts it. */
 MA_FASTCALL(py_sort) {
   (void)self;
   MA_NARGS(4, "sort");
@@ -222,53 +296,29 @@ MA_FASTCALL(py_sort) {
     return PyErr_Format(PyExc_ValueError, "sort: output does not match");
   for (int d = 0; d < nd; d++)
     if (out->t.shape[d] != x->t.shape[d]) return PyErr_Format(PyExc_ValueError, "sort: output shape differs");
-  int64_t n = x->t.shape[nd - 1], s = x->t.strides[nd - 1], os = out->t.strides[nd - 1];
+  int64_t n = x->t.shape[nd - 1];
   int64_t rows = 1;
   for (int d = 0; d < nd - 1; d++) rows *= x->t.shape[d];
   if (rows == 0 || n == 0) Py_RETURN_NONE;
-  /* Floats need the indices even for a values-only sort when a row holds
-   * -0.0: it ties with 0.0 (stable order, as NumPy), so its sign cannot be
-   * recovered from the key. */
-  int floating = is_float(tid);
-  workspace w;
-  if (workspace_alloc(&w, n, arg || floating) < 0) {
-    workspace_free(&w);
-    return PyErr_NoMemory();
-  }
-  keyspec k = make_keyspec(tid, 1, descending);
-  int64_t isz = ma_type_size[tid], osz = arg ? 8 : isz;
+  sort_job J;
+  J.x = x;
+  J.out = out;
+  J.k = make_keyspec(tid, 1, descending);
+  J.arg = arg;
+  J.floating = is_float(tid);
+  J.rows = rows;
+  J.failed = 0;
+  int64_t nt = ma_get_num_threads();
   Py_BEGIN_ALLOW_THREADS
-  int64_t ix[MA_MAXDIMS] = {0};
-  const char *p = (const char *)x->t.data;
-  char *q = (char *)out->t.data;
-  for (int64_t r = 0; r < rows; r++) {
-    int negzero = 0;
-    for (int64_t i = 0; i < n; i++) {
-      const char *e = p + i * s * isz;
-      if (floating && raw_bits(k.nbytes, e) == k.sign) negzero = 1;
-      w.keys[i] = to_key(&k, e);
-    }
-    int carry = arg || negzero;
-    if (carry)
-      for (int64_t i = 0; i < n; i++) w.idx[i] = i;
-    radix_sort(w.keys, carry ? w.idx : NULL, n, k.nbytes, w.tk, w.ti);
-    if (arg)
-      for (int64_t i = 0; i < n; i++) *(int64_t *)(q + i * os * 8) = w.idx[i];
-    else if (carry)
-      for (int64_t i = 0; i < n; i++) memcpy(q + i * os * isz, p + w.idx[i] * s * isz, (size_t)isz);
-    else
-      for (int64_t i = 0; i < n; i++) store_bits(k.nbytes, q + i * os * isz, from_key(&k, w.keys[i]));
-    for (int d = nd - 2; d >= 0; d--) {
-      p += x->t.strides[d] * isz;
-      q += out->t.strides[d] * osz;
-      if (++ix[d] < x->t.shape[d]) break;
-      p -= x->t.strides[d] * x->t.shape[d] * isz;
-      q -= out->t.strides[d] * x->t.shape[d] * osz;
-      ix[d] = 0;
-    }
+  if (nt > 1 && rows >= 2 && rows * n >= ma_get_parallel_min()) {
+    J.chunk = (rows + 4 * nt - 1) / (4 * nt);
+    ma_parallel_for((rows + J.chunk - 1) / J.chunk, sort_chunk, &J);
+  } else {
+    J.chunk = rows;
+    sort_rows(&J, 0, rows);
   }
   Py_END_ALLOW_THREADS
-  workspace_free(&w);
+  if (J.failed) return PyErr_NoMemory();
   Py_RETURN_NONE;
 }
 

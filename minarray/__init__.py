@@ -9,11 +9,12 @@ from __future__ import annotations
 import builtins as _builtins
 from typing import Any
 
-from minarray import dtypes as _dtypes
+from minarray import dlpack
 from minarray._native import core as _core
-from minarray._native import lib as _lib
 from minarray.creation import *  # noqa: F403
 from minarray.creation import __all__ as _creation_all
+from minarray.dlpack import *  # noqa: F403
+from minarray.dlpack import __all__ as _dlpack_all
 from minarray.dtypes import (
     DType,
     bfloat16,
@@ -35,31 +36,28 @@ from minarray.dtypes import (
     uint32,
     uint64,
 )
-from minarray.indexing import nonzero
-from minarray.ndarray import NDArray
-from minarray.views import *  # noqa: F403
-from minarray.views import __all__ as _views_all
 from minarray.elementwise import *  # noqa: F403
 from minarray.elementwise import __all__ as _elementwise_all
+from minarray.indexing import nonzero
+from minarray.info import *  # noqa: F403
+from minarray.info import __all__ as _info_all
+from minarray.linalg import *  # noqa: F403
+from minarray.linalg import __all__ as _linalg_all
+from minarray.manipulation import *  # noqa: F403
+from minarray.manipulation import __all__ as _manipulation_all
+from minarray.ndarray import NDArray
 from minarray.reductions import *  # noqa: F403
 from minarray.reductions import __all__ as _reductions_all
 from minarray.searching import *  # noqa: F403
 from minarray.searching import __all__ as _searching_all
-from minarray.sorting import *  # noqa: F403
-from minarray.sorting import __all__ as _sorting_all
 from minarray.sets import *  # noqa: F403
 from minarray.sets import __all__ as _sets_all
-from minarray.manipulation import *  # noqa: F403
-from minarray.manipulation import __all__ as _manipulation_all
-from minarray.linalg import *  # noqa: F403
-from minarray.linalg import __all__ as _linalg_all
-from minarray.info import *  # noqa: F403
-from minarray.info import __all__ as _info_all
+from minarray.sorting import *  # noqa: F403
+from minarray.sorting import __all__ as _sorting_all
 from minarray.threads import *  # noqa: F403
 from minarray.threads import __all__ as _threads_all
-from minarray import dlpack
-from minarray.dlpack import *  # noqa: F403
-from minarray.dlpack import __all__ as _dlpack_all
+from minarray.views import *  # noqa: F403
+from minarray.views import __all__ as _views_all
 
 __version__ = "0.1.0"
 __array_api_version__ = "2024.12"
@@ -72,7 +70,7 @@ def allocator_stats() -> dict[str, int]:
     ``failed_allocations``."""
     keys = ("live_buffers", "live_bytes", "total_allocations", "live_foreign",
             "total_foreign", "failed_allocations")
-    return dict(zip(keys, _core.stats()))
+    return dict(zip(keys, _core.stats(), strict=True))
 
 
 def astype(x: NDArray, dtype: Any, /, *, copy: _builtins.bool = True, device: Any = None) -> NDArray:
@@ -82,7 +80,9 @@ def astype(x: NDArray, dtype: Any, /, *, copy: _builtins.bool = True, device: An
 
 __all__ = [
     "NDArray", "DType", "allocator_stats", "astype", "nonzero", "can_cast", "isdtype", "result_type",
-    *(d.name for d in _dtypes.ALL), *_creation_all, *_views_all, *_elementwise_all, *_reductions_all,
+    "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+    "float16", "bfloat16", "float32", "float64", "complex64", "complex128",
+    *_creation_all, *_views_all, *_elementwise_all, *_reductions_all,
     *_searching_all, *_sorting_all, *_sets_all, *_manipulation_all, *_linalg_all, *_info_all,
     *_dlpack_all, *_threads_all, "dlpack",
 ]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 try:
-    from minarray import _core
+    import minarray._core as _core
 except ImportError as exc:  # pragma: no cover - depends on how it was installed
     raise ImportError(
         "minarray's C core (minarray._core) is not built here. In a source checkout run "

@@ -44,16 +44,21 @@ def _device(device: Any) -> None:
 
 
 def empty(shape: Any, *, dtype: Any = None, device: Any = None) -> NDArray:
+    """A new array of ``shape`` whose contents are whatever the memory held (default dtype
+    float64)."""
     _device(device)
     return NDArray._empty(_shape(shape), _dt.as_dtype(dtype) if dtype is not None else _dt.float64)
 
 
 def zeros(shape: Any, *, dtype: Any = None, device: Any = None) -> NDArray:
+    """A new array of ``shape`` filled with zeros (default dtype float64)."""
     _device(device)
     return NDArray._empty(_shape(shape), _dt.as_dtype(dtype) if dtype is not None else _dt.float64, zero=True)
 
 
 def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None) -> NDArray:
+    """A new array of ``shape`` filled with ``fill_value``; without ``dtype`` the value decides
+    it (bool, int64, float64 or complex128)."""
     _device(device)
     if isinstance(fill_value, NDArray):
         fill_value = fill_value.item()
@@ -67,6 +72,7 @@ def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None) 
 
 
 def ones(shape: Any, *, dtype: Any = None, device: Any = None) -> NDArray:
+    """A new array of ``shape`` filled with ones (default dtype float64)."""
     return full(shape, 1, dtype=dtype if dtype is not None else _dt.float64, device=device)
 
 
@@ -75,18 +81,22 @@ def _like(x: NDArray, dtype: Any) -> _dt.DType:
 
 
 def empty_like(x: NDArray, /, *, dtype: Any = None, device: Any = None) -> NDArray:
+    """An uninitialised array with the shape (and, unless given, the dtype) of ``x``."""
     return empty(x.shape, dtype=_like(x, dtype), device=device)
 
 
 def zeros_like(x: NDArray, /, *, dtype: Any = None, device: Any = None) -> NDArray:
+    """Zeros with the shape (and, unless given, the dtype) of ``x``."""
     return zeros(x.shape, dtype=_like(x, dtype), device=device)
 
 
 def ones_like(x: NDArray, /, *, dtype: Any = None, device: Any = None) -> NDArray:
+    """Ones with the shape (and, unless given, the dtype) of ``x``."""
     return ones(x.shape, dtype=_like(x, dtype), device=device)
 
 
 def full_like(x: NDArray, /, fill_value: Any, *, dtype: Any = None, device: Any = None) -> NDArray:
+    """``fill_value`` in the shape (and, unless given, the dtype) of ``x``."""
     return full(x.shape, fill_value, dtype=_like(x, dtype), device=device)
 
 
@@ -169,6 +179,8 @@ def linspace(start: Any, stop: Any, /, num: int, *, dtype: Any = None, device: A
 
 
 def eye(n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: Any = None, device: Any = None) -> NDArray:
+    """A 2-d array with ones on diagonal ``k`` (0: main, >0: above, <0: below) and zeros
+    elsewhere."""
     n_cols = n_rows if n_cols is None else n_cols
     out = zeros((n_rows, n_cols), dtype=dtype, device=device)
     if n_rows and n_cols:
@@ -189,14 +201,18 @@ def _tri(x: NDArray, k: int, lower: bool) -> NDArray:
 
 
 def tril(x: NDArray, /, *, k: int = 0) -> NDArray:
+    """A copy of ``x`` with the elements above diagonal ``k`` of its last two axes set to zero."""
     return _tri(x, k, True)
 
 
 def triu(x: NDArray, /, *, k: int = 0) -> NDArray:
+    """A copy of ``x`` with the elements below diagonal ``k`` of its last two axes set to zero."""
     return _tri(x, k, False)
 
 
 def meshgrid(*arrays: NDArray, indexing: str = "xy") -> list[NDArray]:
+    """Coordinate arrays from 1-d arrays: ``indexing="xy"`` (Cartesian, the default) or ``"ij"``
+    (matrix)."""
     if indexing not in ("xy", "ij"):
         raise ValueError(f"indexing must be 'xy' or 'ij', got {indexing!r}")
     for a in arrays:

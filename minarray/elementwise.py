@@ -76,6 +76,7 @@ for _i, (_name, _nin, _sigs) in enumerate(core.ew_ops()):
     _LOOPS[_name] = {s[0]: s[1] for s in _sigs}
 
 _ewise = core.ewise
+_ewfast = core.ewfast
 _onew = object.__new__
 
 # The order NumPy tries loops in when the operands' dtype has none of its own.
@@ -113,7 +114,8 @@ def _wrap(h: Any, shape: tuple[int, ...], dtype: DType) -> NDArray:
     o: NDArray = _onew(NDArray)
     o._h = h
     o._shape = shape
-    o._strides = _cstrides(shape)
+    # results of 2+ dims may follow a transposed input's layout (ew_run)
+    o._strides = _cstrides(shape) if len(shape) < 2 else core.ew_strides(h)
     o._dtype = dtype
     o._base = None
     return o
@@ -248,6 +250,7 @@ def _call(name: str, op: int, cache: dict[tuple[Any, ...], tuple[int, DType]], x
     r = cache.get(key)
     if r is None:
         r = cache[key] = _resolve(name, key)
+        _teach(op, key, r[0])
     shape = broadcast_shapes(*(a._shape for a in arrays)) if len(arrays) > 1 else arrays[0]._shape
     if out is not None:
         if not isinstance(out, NDArray):
@@ -273,22 +276,33 @@ def _call(name: str, op: int, cache: dict[tuple[Any, ...], tuple[int, DType]], x
     return _wrap(h, shape, r[1])
 
 
+_SCALAR_KIND = {bool: 0, int: 1, float: 2, complex: 3}
+
+
+def _teach(op: int, key: tuple[Any, ...], loop: int) -> None:
+    """Record a resolved loop in the C fast path's table (csrc/elementwise.c)
+    for the operand combinations it handles: one array, two arrays, or an
+    array and a Python scalar on either side."""
+    if len(key) == 1 and isinstance(key[0], DType):
+        core.ew_learn(op, _TID[key[0]], 0, loop)
+    elif len(key) == 2:
+        a, b = key
+        if isinstance(a, DType) and isinstance(b, DType):
+            core.ew_learn(op, _TID[a], _TID[b], loop)
+        elif isinstance(a, DType) or isinstance(b, DType):
+            arr, sc = (a, b) if isinstance(a, DType) else (b, a)
+            core.ew_learn(op, _TID[arr], len(_TYPES) + _SCALAR_KIND[sc], loop)
+
+
 def _unary(name: str, doc: str) -> UnaryFunction:
     op = _OPID[name]
-    cache: dict[tuple[Any, ...], tuple[int, DType]] = {}
+    cache = _CACHES.setdefault(name, {})
 
     def f(x: NDArray, /, *, out: NDArray | None = None) -> NDArray:
-        if out is None and type(x) is NDArray:
-            r = cache.get((x._dtype,))
+        if out is None:
+            r: NDArray | None = _ewfast(op, x)
             if r is not None:
-                s = x._shape
-                o: NDArray = _onew(NDArray)
-                o._h = _ewise(op, r[0], None, x._h)
-                o._shape = s
-                o._strides = _CSTRIDES.get(s) or _cstrides(s)
-                o._dtype = r[1]
-                o._base = None
-                return o
+                return r
         res: NDArray = _call(name, op, cache, (x,), out, False)
         return res
 
@@ -297,46 +311,16 @@ def _unary(name: str, doc: str) -> UnaryFunction:
     return f
 
 
-def _binary(name: str, doc: str, dunder: bool = False) -> BinaryFunction:
-    """The function (``dunder`` False) or the operator method (``dunder``
-    True: unsupported operand types give NotImplemented, so Python can try
-    the other operand)."""
+def _binary(name: str, doc: str) -> BinaryFunction:
     op = _OPID[name]
     cache = _CACHES.setdefault(name, {})
 
     def f(x1: Operand, x2: Operand, /, *, out: NDArray | None = None) -> NDArray:
         if out is None:
-            t1, t2 = type(x1), type(x2)
-            if t1 is NDArray:
-                if t2 is NDArray:
-                    r = cache.get((x1._dtype, x2._dtype))  # type: ignore[union-attr]
-                    s = x1._shape  # type: ignore[union-attr]
-                    if r is not None and s == x2._shape:  # type: ignore[union-attr]
-                        h = _ewise(op, r[0], None, x1._h, x2._h)  # type: ignore[union-attr]
-                        o: NDArray = _onew(NDArray)
-                        o._h = h
-                        o._shape = s
-                        o._strides = _CSTRIDES.get(s) or _cstrides(s)
-                        o._dtype = r[1]
-                        o._base = None
-                        return o
-                elif t2 in _WEAK:
-                    r = cache.get((x1._dtype, t2))  # type: ignore[union-attr]
-                    if r is not None:
-                        try:
-                            h = _ewise(op, r[0], None, x1._h, x2)  # type: ignore[union-attr]
-                        except OverflowError:
-                            pass  # out-of-range Python int: the general path decides
-                        else:
-                            s = x1._shape  # type: ignore[union-attr]
-                            o = _onew(NDArray)
-                            o._h = h
-                            o._shape = s
-                            o._strides = _CSTRIDES.get(s) or _cstrides(s)
-                            o._dtype = r[1]
-                            o._base = None
-                            return o
-        res: NDArray = _call(name, op, cache, (x1, x2), out, dunder)
+            r: NDArray | None = _ewfast(op, x1, x2)
+            if r is not None:
+                return r
+        res: NDArray = _call(name, op, cache, (x1, x2), out, False)
         return res
 
     f.__name__ = f.__qualname__ = name
@@ -470,49 +454,25 @@ _WHERE_CACHE: dict[tuple[Any, ...], tuple[int, DType]] = {}
 
 
 # ---- the NDArray operators ------------------------------------------------------
+# NDArray's arithmetic, comparison, bitwise and unary operators (and the
+# reflected and in-place forms) are C methods (csrc/elementwise.c) that run
+# the learned fast path and otherwise call _operator_slow.
 
-def _reflected(f: BinaryFunction) -> Any:
-    def r(self: NDArray, other: Any) -> Any:
-        return f(other, self)
-
-    r.__name__ = f"__r{f.__name__}__"
-    return r
+_OPNAMES = {i: name for name, i in _OPID.items()}
 
 
-def _inplace(name: str) -> Any:
-    op = _OPID[name]
-    cache = _CACHES[name]
-
-    def i(self: NDArray, other: Any) -> Any:
-        # The result must cast to self's dtype under "same_kind" (NumPy).
-        return _call(name, op, cache, (self, other), self, True)
-
-    i.__name__ = f"__i{name}__"
-    return i
-
-
-def _install_operators() -> None:
-    arith = {
-        "add": "add", "sub": "subtract", "mul": "multiply", "truediv": "divide",
-        "floordiv": "floor_divide", "mod": "remainder", "pow": "pow",
-        "and": "bitwise_and", "or": "bitwise_or", "xor": "bitwise_xor",
-        "lshift": "bitwise_left_shift", "rshift": "bitwise_right_shift",
-    }
-    g = globals()
-    for dunder, name in arith.items():
-        method = _binary(name, g[name].__doc__ or "", dunder=True)
-        setattr(NDArray, f"__{dunder}__", method)
-        setattr(NDArray, f"__r{dunder}__", _reflected(method))
-        setattr(NDArray, f"__i{dunder}__", _inplace(name))
-    for dunder, name in {"eq": "equal", "ne": "not_equal", "lt": "less", "le": "less_equal",
-                         "gt": "greater", "ge": "greater_equal"}.items():
-        setattr(NDArray, f"__{dunder}__", _binary(name, g[name].__doc__ or "", dunder=True))
-    NDArray.__neg__ = negative  # type: ignore[method-assign]
-    NDArray.__pos__ = positive  # type: ignore[method-assign]
-    NDArray.__abs__ = abs  # type: ignore[method-assign]
-    NDArray.__invert__ = bitwise_invert  # type: ignore[method-assign]
+def _operator_slow(op: int, x1: Any, x2: Any, mode: int) -> Any:
+    """The general path of an operator method: ``mode`` 1 for ``x1 OP x2``
+    (NotImplemented for operands it does not know, so Python can try the
+    other one), 3 for ``x1 OP= x2`` (the result must cast to x1's dtype under
+    "same_kind", as in NumPy)."""
+    name = _OPNAMES[op]
+    cache = _CACHES.setdefault(name, {})
+    xs = (x1,) if x2 is None and _LOOPS_NIN[name] == 1 else (x1, x2)
+    return _call(name, op, cache, xs, x1 if mode == 3 else None, True)
 
 
-_install_operators()
+_LOOPS_NIN = {name: nin for name, nin, _ in core.ew_ops()}
+core.ew_setup(NDArray, _TYPES, _operator_slow)
 
 del _i, _name, _nin, _sigs

@@ -131,7 +131,10 @@ def _basic(x: NDArray, entries: list[Any]) -> tuple[NDArray, list[tuple[int, NDA
             if length:
                 offset += start * s
             shape.append(length)
-            strides.append(s * step)
+            # An empty axis is never stepped along: keep its
+            # stride rather than a product that can leave 64 bits (empty
+            # imports may carry any stride).
+            strides.append(s * step if length else s)
             dim += 1
         elif isinstance(k, int):
             n = xshape[dim]
@@ -230,7 +233,7 @@ def _simple_view(x: NDArray, key: Any) -> NDArray | None:
             if length:
                 offset += start * xstrides[dim]
             shape.append(length)
-            strides.append(xstrides[dim] * step)
+            strides.append(xstrides[dim] * step if length else xstrides[dim])  # see _basic
         else:
             return None
     n = len(keys)

@@ -1,6 +1,7 @@
 """Linear algebra in the core namespace (Array API 2024.12): ``matmul`` (and
 ``@``), ``tensordot``, ``vecdot`` and ``outer``; ``matrix_transpose`` is a
-view and lives in :mod:`minarray.views`.
+view, defined in :mod:`minarray.views` and re-exported here so that
+``minarray.linalg`` holds all five.
 
 Every product ends in one C call, ``core.matmul`` (csrc/linalg.c): a
 cache-blocked, multi-threaded kernel over broadcast batches that reads any
@@ -20,9 +21,9 @@ from minarray import dtypes as _dt
 from minarray._native import core
 from minarray.dtypes import DType
 from minarray.ndarray import NDArray, c_strides
-from minarray.views import broadcast_shapes, normalize_axis
+from minarray.views import broadcast_shapes, matrix_transpose, normalize_axis
 
-__all__ = ["matmul", "tensordot", "vecdot", "outer"]
+__all__ = ["matmul", "tensordot", "vecdot", "outer", "matrix_transpose"]
 
 Shape = tuple[int, ...]
 

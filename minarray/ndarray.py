@@ -146,26 +146,32 @@ class NDArray:
     # ---- attributes ----------------------------------------------------
     @property
     def dtype(self) -> DType:
+        """The element type."""
         return self._dtype
 
     @property
     def shape(self) -> Shape:
+        """The length of each axis."""
         return self._shape
 
     @property
     def ndim(self) -> int:
+        """The number of axes."""
         return len(self._shape)
 
     @property
     def size(self) -> int:
+        """The number of elements."""
         return math.prod(self._shape)
 
     @property
     def itemsize(self) -> int:
+        """Bytes per element."""
         return self._dtype.itemsize
 
     @property
     def nbytes(self) -> int:
+        """Bytes the elements occupy (size * itemsize)."""
         return math.prod(self._shape) * self._dtype.itemsize
 
     @property
@@ -176,9 +182,11 @@ class NDArray:
 
     @property
     def device(self) -> str:
+        """Where the data lives: always ``"cpu"``."""
         return "cpu"
 
     def to_device(self, device: Any, /, *, stream: Any = None) -> NDArray:
+        """This array on ``device``; only ``"cpu"`` exists, so it is returned as is."""
         if device != "cpu":
             raise ValueError(f"unsupported device {device!r}: minarray arrays live on 'cpu'")
         if stream is not None:
@@ -187,6 +195,7 @@ class NDArray:
 
     @property
     def flags(self) -> Flags:
+        """Layout flags: ``c_contiguous``, ``f_contiguous``, ``writeable``, ``owndata``."""
         return Flags(self)
 
     @property
@@ -199,22 +208,26 @@ class NDArray:
 
     @property
     def T(self) -> NDArray:
+        """The array with its axes reversed (a view)."""
         return self.transpose()
 
     @property
     def mT(self) -> NDArray:
+        """The array with its last two axes exchanged (a view; needs 2+ dimensions)."""
         if self.ndim < 2:
             raise ValueError(f"mT needs at least 2 dimensions, the array has {self.ndim}")
         return self.swapaxes(-1, -2)
 
     @property
     def real(self) -> NDArray:
+        """The real part (a new array)."""
         from minarray import elementwise
 
         return elementwise.real(self)
 
     @property
     def imag(self) -> NDArray:
+        """The imaginary part (a new array; zeros for real dtypes)."""
         from minarray import elementwise
 
         return elementwise.imag(self)
@@ -268,6 +281,8 @@ class NDArray:
         return out
 
     def astype(self, dtype: Any, /, *, copy: bool = True, device: Any = None) -> NDArray:
+        """A copy converted to ``dtype`` (C cast kernels for every pair); with ``copy=False``
+        the array itself when the dtype already matches."""
         dt = _dt.as_dtype(dtype)
         if device not in (None, "cpu"):
             raise ValueError(f"unsupported device {device!r}")
@@ -278,9 +293,12 @@ class NDArray:
         return out
 
     def fill(self, value: Any) -> None:
+        """Set every element to the Python scalar ``value`` (cast to the array's dtype)."""
         core.fill(self._h, value)
 
     def transpose(self, *axes: Any) -> NDArray:
+        """A view with the axes permuted (reversed when none are given), as NumPy's
+        ``transpose``."""
         from minarray import views
 
         if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list))):
@@ -288,11 +306,14 @@ class NDArray:
         return views.permute_dims(self, tuple(axes) if axes else tuple(range(self.ndim - 1, -1, -1)))
 
     def swapaxes(self, axis1: int, axis2: int) -> NDArray:
+        """A view with ``axis1`` and ``axis2`` exchanged."""
         from minarray import views
 
         return views.swapaxes(self, axis1, axis2)
 
     def reshape(self, *shape: Any, copy: bool | None = None) -> NDArray:
+        """The same elements in a new shape: a view when the strides allow one, else a copy
+        (``copy=False`` raises ValueError then); one dimension may be -1."""
         from minarray import views
 
         if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
@@ -318,6 +339,7 @@ class NDArray:
         return out
 
     def squeeze(self, axis: int | tuple[int, ...] | None = None) -> NDArray:
+        """A view without length-1 axes (those in ``axis``, or all)."""
         from minarray import views
 
         return views.squeeze(self, axis)
@@ -332,9 +354,12 @@ class NDArray:
 
     # ---- Python protocols ---------------------------------------------------
     def tolist(self) -> Any:
+        """The elements as nested Python lists of Python scalars (a scalar for 0-d)."""
         return core.tolist(self._h)
 
     def item(self, *args: Any) -> Any:
+        """One element as a Python scalar: the only one, or the one at a flat index or index
+        tuple."""
         if args:
             idx = args[0] if len(args) == 1 else args
             if isinstance(idx, tuple):
@@ -470,44 +495,57 @@ class NDArray:
     # ---- NumPy-style reduction methods: x.sum(axis=0), x.mean()... with
     # NumPy's signatures (out= is not supported); see _numpy_dispatch.py.
     def sum(self, axis: Any = None, dtype: Any = None, out: None = None, keepdims: bool = False) -> NDArray:
+        """NumPy's method spelling of :func:`minarray.sum`."""
         return _method("sum", self, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
 
     def prod(self, axis: Any = None, dtype: Any = None, out: None = None, keepdims: bool = False) -> NDArray:
+        """NumPy's method spelling of :func:`minarray.prod`."""
         return _method("prod", self, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
 
     def mean(self, axis: Any = None, dtype: Any = None, out: None = None, keepdims: bool = False) -> NDArray:
+        """NumPy's method spelling of :func:`minarray.mean`."""
         return _method("mean", self, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
 
     def var(self, axis: Any = None, dtype: Any = None, out: None = None, ddof: float = 0,
             keepdims: bool = False) -> NDArray:
+        """NumPy's method spelling of :func:`minarray.var` (``ddof`` is the standard's ``correction``)."""
         return _method("var", self, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims)
 
     def std(self, axis: Any = None, dtype: Any = None, out: None = None, ddof: float = 0,
             keepdims: bool = False) -> NDArray:
+        """NumPy's method spelling of :func:`minarray.std` (``ddof`` is the standard's ``correction``)."""
         return _method("std", self, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims)
 
     def max(self, axis: Any = None, out: None = None, keepdims: bool = False) -> NDArray:
+        """NumPy's method spelling of :func:`minarray.max`."""
         return _method("max", self, axis=axis, out=out, keepdims=keepdims)
 
     def min(self, axis: Any = None, out: None = None, keepdims: bool = False) -> NDArray:
+        """NumPy's method spelling of :func:`minarray.min`."""
         return _method("min", self, axis=axis, out=out, keepdims=keepdims)
 
     def any(self, axis: Any = None, out: None = None, keepdims: bool = False) -> NDArray:
+        """NumPy's method spelling of :func:`minarray.any`."""
         return _method("any", self, axis=axis, out=out, keepdims=keepdims)
 
     def all(self, axis: Any = None, out: None = None, keepdims: bool = False) -> NDArray:
+        """NumPy's method spelling of :func:`minarray.all`."""
         return _method("all", self, axis=axis, out=out, keepdims=keepdims)
 
     def argmax(self, axis: int | None = None, out: None = None, *, keepdims: bool = False) -> NDArray:
+        """NumPy's method spelling of :func:`minarray.argmax`."""
         return _method("argmax", self, axis=axis, out=out, keepdims=keepdims)
 
     def argmin(self, axis: int | None = None, out: None = None, *, keepdims: bool = False) -> NDArray:
+        """NumPy's method spelling of :func:`minarray.argmin`."""
         return _method("argmin", self, axis=axis, out=out, keepdims=keepdims)
 
     def cumsum(self, axis: int | None = None, dtype: Any = None, out: None = None) -> NDArray:
+        """NumPy's method spelling of :func:`minarray.cumulative_sum`."""
         return _method("cumsum", self, axis=axis, dtype=dtype, out=out)
 
     def cumprod(self, axis: int | None = None, dtype: Any = None, out: None = None) -> NDArray:
+        """NumPy's method spelling of :func:`minarray.cumulative_prod`."""
         return _method("cumprod", self, axis=axis, dtype=dtype, out=out)
 
     # ---- operators ---------------------------------------------------------

@@ -85,11 +85,13 @@ def broadcast_to(x: NDArray, /, shape: Sequence[int]) -> NDArray:
 
 
 def broadcast_arrays(*arrays: NDArray) -> list[NDArray]:
+    """The arrays broadcast against each other: read-only views of one common shape."""
     shape = broadcast_shapes(*(a.shape for a in arrays))
     return [a if a.shape == shape else broadcast_to(a, shape) for a in arrays]
 
 
 def permute_dims(x: NDArray, /, axes: tuple[int, ...]) -> NDArray:
+    """A view of ``x`` with its axes reordered as ``axes`` (a permutation of ``range(x.ndim)``)."""
     ax = tuple(normalize_axis(a, x.ndim) for a in axes)
     if sorted(ax) != list(range(x.ndim)):
         raise ValueError(f"axes {tuple(axes)} are not a permutation of the array's {x.ndim} dimensions")
@@ -97,6 +99,7 @@ def permute_dims(x: NDArray, /, axes: tuple[int, ...]) -> NDArray:
 
 
 def swapaxes(x: NDArray, axis1: int, axis2: int) -> NDArray:
+    """A view of ``x`` with ``axis1`` and ``axis2`` exchanged."""
     order = list(range(x.ndim))
     a, b = normalize_axis(axis1, x.ndim), normalize_axis(axis2, x.ndim)
     order[a], order[b] = order[b], order[a]
@@ -104,12 +107,14 @@ def swapaxes(x: NDArray, axis1: int, axis2: int) -> NDArray:
 
 
 def matrix_transpose(x: NDArray, /) -> NDArray:
+    """A view of ``x`` with its last two axes exchanged (needs at least 2 dimensions)."""
     if x.ndim < 2:
         raise ValueError(f"matrix_transpose needs at least 2 dimensions, got {x.ndim}")
     return swapaxes(x, -1, -2)
 
 
 def moveaxis(x: NDArray, source: int | tuple[int, ...], destination: int | tuple[int, ...], /) -> NDArray:
+    """A view of ``x`` with the axes ``source`` moved to positions ``destination``."""
     src = (source,) if not isinstance(source, (tuple, list)) else tuple(source)
     dst = (destination,) if not isinstance(destination, (tuple, list)) else tuple(destination)
     if len(src) != len(dst):
@@ -125,6 +130,7 @@ def moveaxis(x: NDArray, source: int | tuple[int, ...], destination: int | tuple
 
 
 def expand_dims(x: NDArray, /, axis: int | tuple[int, ...] = 0) -> NDArray:
+    """A view of ``x`` with a new axis of length 1 at each position in ``axis``."""
     axes = (axis,) if not isinstance(axis, (tuple, list)) else tuple(axis)
     nd = x.ndim + len(axes)
     norm = sorted(normalize_axis(a, nd) for a in axes)
@@ -139,6 +145,8 @@ def expand_dims(x: NDArray, /, axis: int | tuple[int, ...] = 0) -> NDArray:
 
 
 def squeeze(x: NDArray, /, axis: int | tuple[int, ...] | None = None) -> NDArray:
+    """A view of ``x`` without the length-1 axes in ``axis`` (all of them when None); ValueError
+    for an axis whose length is not 1."""
     if axis is None:
         axes = tuple(i for i, n in enumerate(x.shape) if n == 1)
     else:
@@ -151,6 +159,8 @@ def squeeze(x: NDArray, /, axis: int | tuple[int, ...] | None = None) -> NDArray
 
 
 def flip(x: NDArray, /, *, axis: int | tuple[int, ...] | None = None) -> NDArray:
+    """A view of ``x`` with the order of elements reversed along ``axis`` (all axes when None):
+    negative strides, no copy."""
     axes = normalize_axes(axis, x.ndim)
     offset = 0
     strides = list(x._strides)

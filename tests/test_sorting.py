@@ -78,3 +78,28 @@ def test_sort_empty_and_views() -> None:
     x = ma.asarray(np.arange(24, dtype=np.float32))[::-1].reshape(4, 6)[:, ::2]
     assert_matches(ma.sort(x, axis=0), np.sort(a, axis=0))
     assert_matches(ma.argsort(x.T, axis=1), np.argsort(a.T, axis=1, stable=True).astype(np.int64))
+
+
+def test_sorts_identical_over_thread_counts() -> None:
+    from minarray import threads
+
+    n0, pmin = ma.get_num_threads(), threads._get_parallel_min()
+    rng = np.random.default_rng(12)
+    a = values(rng, "float32", (37, 300), "special")
+    x = ma.asarray(a)
+    try:
+        threads._set_parallel_min(1)
+        results = []
+        for n in (1, 2, 3, 7):
+            ma.set_num_threads(n)
+            jobs = threads._pool_jobs()
+            r = (np.asarray(ma.sort(x, axis=1)).copy(), np.asarray(ma.argsort(x, axis=0, descending=True)).copy())
+            if n > 1:
+                assert threads._pool_jobs() > jobs, "the rows were not spread over the pool"
+            results.append(r)
+    finally:
+        ma.set_num_threads(n0)
+        threads._set_parallel_min(pmin)
+    for s, i in results[1:]:
+        assert s.tobytes() == results[0][0].tobytes() and i.tobytes() == results[0][1].tobytes()
+    assert_matches(ma.argsort(x, axis=1), np.argsort(a, axis=1, stable=True).astype(np.int64))
