@@ -459,8 +459,10 @@ static PyObject *tolist_rec(const ma_array *a, int tid, int dim, const char *p) 
   int64_t step = a->t.strides[dim] * ma_type_size[tid];
   PyObject *list = PyList_New((Py_ssize_t)n);
   if (!list) return NULL;
-  for (int64_t i = 0; i < n; i++, p += step) {
-    PyObject *v = tolist_rec(a, tid, dim + 1, p);
+  for (int64_t i = 0; i < n; i++) {
+    /* the address of element i only: stepping past the last one could
+     * overflow the pointer (a length-1 axis may carry any stride) */
+    PyObject *v = tolist_rec(a, tid, dim + 1, p + i * step);
     if (!v) {
       Py_DECREF(list);
       return NULL;

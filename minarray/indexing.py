@@ -103,6 +103,16 @@ def _expand(key: Any, ndim: int) -> list[Any]:
     return entries
 
 
+def _slice_stride(stride: int, step: int, length: int) -> int:
+    """The stride of a sliced axis: stride * step, as NumPy, except where the
+    axis is never stepped along (length 0 or 1) and the product would leave
+    64 bits (imports may give such axes any stride)."""
+    out = stride * step
+    if length > 1 or -(1 << 63) <= out < (1 << 63):
+        return out
+    return stride
+
+
 def _basic(x: NDArray, entries: list[Any]) -> tuple[NDArray, list[tuple[int, NDArray]], bool]:
     """Apply the basic entries; each advanced one keeps its axis whole.
     Returns the view, (axis in the view, index array) per advanced entry (a
@@ -131,10 +141,7 @@ def _basic(x: NDArray, entries: list[Any]) -> tuple[NDArray, list[tuple[int, NDA
             if length:
                 offset += start * s
             shape.append(length)
-            # An empty axis is never stepped along: keep its
-            # stride rather than a product that can leave 64 bits (empty
-            # imports may carry any stride).
-            strides.append(s * step if length else s)
+            strides.append(_slice_stride(s, step, length))
             dim += 1
         elif isinstance(k, int):
             n = xshape[dim]
@@ -233,7 +240,7 @@ def _simple_view(x: NDArray, key: Any) -> NDArray | None:
             if length:
                 offset += start * xstrides[dim]
             shape.append(length)
-            strides.append(xstrides[dim] * step if length else xstrides[dim])  # see _basic
+            strides.append(_slice_stride(xstrides[dim], step, length))
         else:
             return None
     n = len(keys)

@@ -258,7 +258,6 @@ def test_any_strided_copy_identical_over_thread_counts(shape: tuple[int, int, in
 ELEMENTWISE = [("add", 2), ("multiply", 2), ("sqrt", 1), ("exp", 1), ("sin", 1)]
 
 
-@pytest.mark.skipif(not hasattr(ma, "add"), reason="the elementwise engine is not merged yet")
 @pytest.mark.parametrize(("name", "arity"), ELEMENTWISE)
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
 @pytest.mark.parametrize("layout", ["contiguous", "every other", "transposed", "broadcast"])
