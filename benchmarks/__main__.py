@@ -69,8 +69,13 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.load:
         meta, results = report.load(args.load[0])
+        dates = [meta.get("date", "?")]
         for more in args.load[1:]:
-            results += report.load(more)[1]
+            more_meta, more_results = report.load(more)
+            results += more_results
+            dates.append(more_meta.get("date", "?"))
+        if len(args.load) > 1:
+            meta["merged_dates"] = sorted(set(dates))
     else:
         cases = select(all_cases(), args.filter, args.max_size)
         if args.list:

@@ -64,5 +64,17 @@ def plot(results: list[Result], path: Path) -> None:
         else:
             ax.text(0.5, 0.5, "no data", ha="center", va="center", transform=ax.transAxes)
     fig.suptitle("minarray (solid) vs NumPy (dashed): time per element", fontsize=11)
-    fig.savefig(path, dpi=80)
+    if path.suffix.lower() == ".png":
+        # A 256-colour palette keeps the file small enough to commit with
+        # the docs; Pillow comes with matplotlib.
+        from io import BytesIO
+
+        from PIL import Image
+
+        buf = BytesIO()
+        fig.savefig(buf, format="png", dpi=72)
+        with Image.open(buf) as im:
+            im.convert("RGB").quantize(colors=64).save(path, optimize=True)
+    else:
+        fig.savefig(path, dpi=72)
     plt.close(fig)

@@ -179,11 +179,18 @@ def markdown_section(meta: dict[str, Any], results: list[Result]) -> str:
     one table per group."""
     load = meta.get("loadavg") or [None]
     opts = meta.get("options", {})
+
+    def one(x: Any) -> str:
+        return "?" if x is None else f"{x:.1f}"
+
+    dates = meta.get("merged_dates") or [meta.get("date", "?")]
+    when = (f"Run of {dates[0]}" if len(dates) == 1
+            else f"{len(dates)} runs from {dates[0]} to {dates[-1]} (settings and load of the first)")
     lines = [
-        f"Run of {meta.get('date', '?')}: {meta.get('cpu_count')} CPUs, {meta.get('platform', '?')}, "
+        f"{when}: {meta.get('cpu_count')} CPUs, {meta.get('platform', '?')}, "
         f"Python {meta.get('python')}, NumPy {meta.get('numpy')}, PyTorch {meta.get('torch')}; "
         f"minarray threads: {meta.get('minarray_threads')}; {opts.get('repeats')} repeats; "
-        f"1-minute load average {meta.get('loadavg_before')} before, {load[0]} after; "
+        f"1-minute load average {one(meta.get('loadavg_before'))} before, {one(load[0])} after; "
         f"scheduler {meta.get('scheduler')}.",
         "",
     ]
@@ -235,9 +242,14 @@ def metadata(args: dict[str, Any]) -> dict[str, Any]:
                  if hasattr(os, n)}
         meta["scheduler"] = names.get(policy, str(policy))
         meta["nice"] = os.nice(0)
-    for mod in ("numpy", "torch", "dlpack"):
-        m = sys.modules.get(mod)
-        meta[mod] = getattr(m, "__version__", None) if m else None
+    # Installed versions, read without importing (a run may not need torch).
+    from importlib import metadata as md
+
+    for mod, dist in (("numpy", "numpy"), ("torch", "torch"), ("dlpack", "pydlpack")):
+        try:
+            meta[mod] = md.version(dist)
+        except md.PackageNotFoundError:
+            meta[mod] = None
     try:
         import minarray
 

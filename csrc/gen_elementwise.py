@@ -307,6 +307,25 @@ def _loop(op: Op, t: CType, expr: str) -> str:
     return;
   }}
 """
+        elif t.name in ("float32", "float64") and op.simd:
+            # The same for loops the compiler vectorises (sqrt, ...): gather
+            # strided data into a buffer, run the vector body on it, scatter.
+            bbody = store(sub(expr, ld.format("buf[k]")))
+            svec = f"""  {{
+    {src} buf[256];
+    {o.ctype} obuf[256];
+    (void)buf; /* imag() of a real array never reads it */
+    for (int64_t i = 0; i < n; i += 256) {{
+      int64_t m = n - i < 256 ? n - i : 256;
+      const char *ps = p[1] + i * st[1];
+      char *pd = p[0] + i * st[0];
+      for (int64_t k = 0; k < m; k++) buf[k] = *(const {src} *)(ps + k * st[1]);
+      for (int64_t k = 0; k < m; k++) obuf[k] = {bbody};
+      for (int64_t k = 0; k < m; k++) *({o.ctype} *)(pd + k * st[0]) = obuf[k];
+    }}
+    return;
+  }}
+"""
         return f"""
 {attr}static void {fname}(char **p, const int64_t *st, int64_t n, const void *aux) {{
   (void)aux;
