@@ -104,13 +104,15 @@ def _expand(key: Any, ndim: int) -> list[Any]:
 
 
 def _slice_stride(stride: int, step: int, length: int) -> int:
-    """The stride of a sliced axis: stride * step, as NumPy, except where the
-    axis is never stepped along (length 0 or 1) and the product would leave
-    64 bits (imports may give such axes any stride)."""
-    out = stride * step
-    if length > 1 or -(1 << 63) <= out < (1 << 63):
-        return out
-    return stride
+    """The stride of a sliced axis: stride * step, as NumPy, except on an
+    axis that is never stepped along (length 0 or 1), which keeps its stride.
+
+    NumPy multiplies there too, so repeated slicing of a length-1 axis
+    doubles a stride that addresses nothing until it overflows (NumPy's wraps
+    silently; PyTorch rejects such tensors).  Keeping it bounds every stride
+    by the memory the array can reach, and changes no element's address.
+    """
+    return stride * step if length > 1 else stride
 
 
 def _basic(x: NDArray, entries: list[Any]) -> tuple[NDArray, list[tuple[int, NDArray]], bool]:

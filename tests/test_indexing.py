@@ -402,3 +402,15 @@ def test_advanced_indexing_of_views_matches_numpy(case: tuple[np.ndarray, list[A
         nv[key] = fill
         v[mkey] = to_ma(fill)
         assert_equal_values(values_of(x), arr)
+
+
+def test_slicing_a_length_one_axis_keeps_its_stride() -> None:
+    # NumPy doubles the stride each time until it wraps; minarray keeps it,
+    # so the view still crosses to libraries that check strides.
+    x = ma.arange(6, dtype=ma.float64).reshape(3, 2)[1:2]
+    for _ in range(70):
+        x = x[::2]
+    assert x.shape == (1, 2) and x.strides == (16, 8)
+    assert x.tolist() == [[2.0, 3.0]]
+    assert np.from_dlpack(x).tolist() == [[2.0, 3.0]]
+    assert x[::-3].strides == (16, 8)
