@@ -95,13 +95,14 @@ def _uniform(shape: tuple[int, ...], dtype: str) -> np.ndarray:
 
 ALLOC_BYTES = (10, 10**3, 10**5, 10**6, 10**7, 10**8)
 ELEM_SIZES = (1, 100, 10**4, 10**6, 16 * 10**6)
+OUT_SIZES = (1, 100, 10**6, 16 * 10**6)
 STRIDED_SIZES = (10**4, 10**6, 16 * 10**6)
 SQUARE_SIDES = (1000, 4000)
 REDUCE_SIZES = (100, 10**4, 10**6, 16 * 10**6)
 MATMUL_SIDES = (16, 128, 512)
 DLPACK_SIZES = (10**3, 10**6)
 FLOATS = ("float32", "float64")
-UNARY = ("sqrt", "exp", "sin")
+UNARY = ("sqrt", "exp", "log", "sin")
 BINARY = ("add", "multiply")
 
 
@@ -126,9 +127,11 @@ def _allocation() -> Iterator[Case]:
 
 
 def _ew_case(op: str, dtype: str, layout: str, size: int, shapes: list[tuple[int, ...]],
-             views: list[Callable[[Any], Any]]) -> Case:
+             views: list[Callable[[Any], Any]], *, out: bool = False) -> Case:
     """`op` applied to inputs of `shapes`, input k passed through `views[k]`
-    (slicing, transposing) on both sides, outside the timed call."""
+    (slicing, transposing) on both sides, outside the timed call.  With
+    `out`, both sides write into an array made once, outside the timed call
+    (the hot-loop form that allocates nothing)."""
 
     def setup() -> Inputs:
         return {"args": [_uniform(s, dtype) for s in shapes]}
@@ -136,11 +139,17 @@ def _ew_case(op: str, dtype: str, layout: str, size: int, shapes: list[tuple[int
     def mk(inp: Inputs) -> Call:
         f = ma_get(op)
         args = [v(to_ma(a)) for v, a in zip(views, inp["args"], strict=True)]
+        if out:
+            res = f(*args)
+            return lambda: f(*args, out=res)
         return lambda: f(*args)
 
     def rf(inp: Inputs) -> Call:
         f = getattr(np, op)
         args = [v(a) for v, a in zip(views, inp["args"], strict=True)]
+        if out:
+            res = f(*args)
+            return lambda: f(*args, out=res)
         return lambda: f(*args)
 
     return Case("elementwise", f"{op} {dtype} {layout}", size, "elements", "numpy", setup, mk, rf)
@@ -164,6 +173,9 @@ def _elementwise() -> Iterator[Case]:
         for dtype in FLOATS:
             for n in ELEM_SIZES:
                 yield _ew_case(op, dtype, "contiguous", n, [(n,)] * arity, [_ident] * arity)
+            if arity == 2:
+                for n in OUT_SIZES:
+                    yield _ew_case(op, dtype, "contiguous out=", n, [(n,)] * 2, [_ident] * 2, out=True)
             for n in STRIDED_SIZES:
                 yield _ew_case(op, dtype, "x[::2]", n, [(2 * n,)] * arity, [_every_other] * arity)
             if arity == 2:
