@@ -42,6 +42,9 @@ class Case:
     setup: Callable[[], Inputs]
     minarray: Callable[[Inputs], Call]
     reference: Callable[[Inputs], Call]
+    # seconds to pause before each timed block (timing.compare): for
+    # references whose thread pool keeps spinning after a call
+    settle: float = 0.0
 
     @property
     def id(self) -> str:
@@ -240,7 +243,10 @@ def _linalg() -> Iterator[Case]:
                 a, b = inp["a"], inp["b"]
                 return lambda: np.matmul(a, b)
 
-            yield Case("linalg", f"matmul {dtype} ({m},{m})@({m},{m})", m * m, "elements", "numpy", setup, mk, rf)
+            # NumPy's matmul runs on OpenBLAS's threads, which spin ~0.1 s
+            # after each call: let them sleep before each block, both sides.
+            yield Case("linalg", f"matmul {dtype} ({m},{m})@({m},{m})", m * m, "elements", "numpy", setup, mk, rf,
+                       settle=0.25)
 
 
 # ---- DLPack --------------------------------------------------------------------

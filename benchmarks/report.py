@@ -96,12 +96,12 @@ def run_case(case: Case, repeats: int, min_time: float, rest: float = 0.0) -> Re
         res.note = res.note or str(e)
     try:
         if fa is not None and fb is not None:
-            ta, tb = timing.compare(fa, fb, repeats, min_time, rest)
+            ta, tb = timing.compare(fa, fb, repeats, min_time, rest, case.settle)
             res.minarray, res.reference = Side.of(ta), Side.of(tb)
         elif fb is not None:
-            res.reference = Side.of(timing.measure(fb, repeats, min_time, rest))
+            res.reference = Side.of(timing.measure(fb, repeats, min_time, rest, case.settle))
         elif fa is not None:
-            res.minarray = Side.of(timing.measure(fa, repeats, min_time, rest))
+            res.minarray = Side.of(timing.measure(fa, repeats, min_time, rest, case.settle))
     except Exception as e:
         res.status, res.note = ERROR, _short(e)
         res.minarray = res.reference = None

@@ -65,32 +65,41 @@ def calibrate(fn: Call, min_time: float) -> int:
         scale *= 10
 
 
-def _rested_block(fn: Call, loops: int, rest: float) -> float:
-    """A block, then a sleep of `rest` times its length (see compare)."""
+def _rested_block(fn: Call, loops: int, rest: float, settle: float = 0.0) -> float:
+    """A pause of `settle` seconds, a block, then a sleep of `rest` times its
+    length (see compare)."""
+    if settle > 0:
+        time.sleep(settle)
     per_call = _block(fn, loops)
     if rest > 0:
         time.sleep(per_call * loops * rest)
     return per_call
 
 
-def compare(fa: Call, fb: Call, repeats: int, min_time: float, rest: float = 0.0) -> tuple[Timing, Timing]:
+def compare(fa: Call, fb: Call, repeats: int, min_time: float, rest: float = 0.0,
+            settle: float = 0.0) -> tuple[Timing, Timing]:
     """Time `fa` and `fb` in alternating blocks; `repeats` blocks each.
 
     `rest` > 0 sleeps that fraction of each block's length after it: a run
     given real-time priority must stay under the kernel's real-time budget
-    (95% of each second by default), or the throttled blocks come out slow."""
+    (95% of each second by default), or the throttled blocks come out slow.
+
+    `settle` > 0 pauses that many seconds before each block, so the worker
+    threads of the side that ran last have gone to sleep: OpenBLAS's keep
+    spinning for about 0.1 s after a call, and on a 2-core machine they
+    would take a core from the other side's threads."""
     ta = Timing(calibrate(fa, min_time))
     tb = Timing(calibrate(fb, min_time))
     for r in range(repeats):
         order = ((fa, ta), (fb, tb)) if r % 2 == 0 else ((fb, tb), (fa, ta))
         for fn, t in order:
-            t.samples.append(_rested_block(fn, t.loops, rest))
+            t.samples.append(_rested_block(fn, t.loops, rest, settle))
     return ta, tb
 
 
-def measure(fn: Call, repeats: int, min_time: float, rest: float = 0.0) -> Timing:
+def measure(fn: Call, repeats: int, min_time: float, rest: float = 0.0, settle: float = 0.0) -> Timing:
     """Time one callable alone (a case whose other side is unavailable)."""
     t = Timing(calibrate(fn, min_time))
     for _ in range(repeats):
-        t.samples.append(_rested_block(fn, t.loops, rest))
+        t.samples.append(_rested_block(fn, t.loops, rest, settle))
     return t
