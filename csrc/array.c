@@ -5,6 +5,12 @@
 
 const int ma_type_size[MA_NTYPES] = {1, 1, 2, 4, 8, 1, 2, 4, 8, 2, 2, 4, 8, 8, 16};
 
+const DLDataType ma_dltypes[MA_NTYPES] = {
+    {kDLBool, 8, 1},    {kDLInt, 8, 1},    {kDLInt, 16, 1},      {kDLInt, 32, 1},
+    {kDLInt, 64, 1},    {kDLUInt, 8, 1},   {kDLUInt, 16, 1},     {kDLUInt, 32, 1},
+    {kDLUInt, 64, 1},   {kDLFloat, 16, 1}, {kDLBfloat, 16, 1},   {kDLFloat, 32, 1},
+    {kDLFloat, 64, 1},  {kDLComplex, 64, 1}, {kDLComplex, 128, 1}};
+
 int ma_type_of(DLDataType dt) {
   if (dt.lanes != 1) return -1;
   switch (dt.code) {

@@ -37,6 +37,8 @@ typedef enum {
 int ma_type_of(DLDataType dt);
 /* Bytes per element of a type id. */
 extern const int ma_type_size[MA_NTYPES];
+/* The DLPack dtype of a type id (the inverse of ma_type_of). */
+extern const DLDataType ma_dltypes[MA_NTYPES];
 
 /* A new view over `buf` (retained).  `strides` NULL means C-contiguous.
  * NULL when out of memory. */

@@ -105,7 +105,7 @@ def _flags() -> tuple[list[str], list[str]]:
         compile_args = ["-std=gnu11", "-O0", "-g", "-UNDEBUG", "-Wall", "-Wno-unused-function"]
     if os.environ.get("MINARRAY_SANITIZE") == "1":
         san = ["-fsanitize=address,undefined", "-fno-omit-frame-pointer", "-fno-sanitize-recover=undefined"]
-        compile_args += san + ["-g", "-O1"]
+        compile_args += [*san, "-g", "-O1"]
         link_args += san
     return compile_args, link_args
 

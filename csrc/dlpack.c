@@ -27,7 +27,6 @@
 #include "copy.h"
 #include "pyapi.h"
 
-#include <structmember.h> /* T_OBJECT_EX: how __slots__ entries are stored */
 
 /* Capsule names are part of the protocol; they must be static strings
  * (PyCapsule keeps the pointer, not a copy). */
@@ -39,11 +38,6 @@ static const char NAME_EXCHANGE_API[] = "dlpack_exchange_api";
 
 /* ---- state set once by setup() ------------------------------------------ */
 
-static PyTypeObject *nd_type;  /* minarray.ndarray.NDArray */
-/* Byte offsets of NDArray's __slots__ inside an instance, so imports build
- * the result without a Python-level constructor call. */
-static Py_ssize_t off_h, off_shape, off_strides, off_dtype, off_base;
-static PyObject *dtype_objs[MA_NTYPES]; /* DType singleton of each ma_type */
 static PyTypeObject *np_ndarray;        /* numpy.ndarray, found lazily */
 
 static PyObject *str_dlpack, *str_dlpack_device, *str_exchange_api;
@@ -51,8 +45,6 @@ static PyObject *str_dlpack, *str_dlpack_device, *str_exchange_api;
 static PyObject *kw_v, *kw_vd, *kw_vc, *kw_vdc;
 static PyObject *max_version_arg; /* (1, 3): the version minarray reads */
 static PyObject *cpu_device_arg;  /* (kDLCPU, 0) */
-
-#define SLOT(obj, off) (*(PyObject **)((char *)(obj) + (off)))
 
 /* Run `stmt` with no exception pending, then restore the one that was.
  * Used wherever a producer's deleter may run on an error path (directly,
@@ -95,50 +87,6 @@ static const char *device_label(int32_t type) {
  * memory and CUDA managed (unified) memory. */
 static int cpu_accessible(int32_t type) {
   return type == kDLCPU || type == kDLCUDAHost || type == kDLROCMHost || type == kDLCUDAManaged;
-}
-
-static PyObject *dims_tuple(const int64_t *v, int n) {
-  PyObject *t = PyTuple_New(n);
-  if (!t) return NULL;
-  for (int i = 0; i < n; i++) {
-    PyObject *x = PyLong_FromLongLong(v[i]);
-    if (!x) {
-      Py_DECREF(t);
-      return NULL;
-    }
-    PyTuple_SET_ITEM(t, i, x);
-  }
-  return t;
-}
-
-/* An NDArray over `a` (owned: freed on failure) with the given base. */
-static PyObject *make_ndarray(ma_array *a, PyObject *base) {
-  if (!nd_type) {
-    ma_array_free(a);
-    PyErr_SetString(PyExc_RuntimeError, "minarray.dlpack is not initialised");
-    return NULL;
-  }
-  int tid = ma_type_of(a->t.dtype);
-  PyObject *h = ma_handle_new(a); /* owns `a` from here on */
-  if (!h) return NULL;
-  PyObject *shape = dims_tuple(a->t.shape, a->t.ndim);
-  PyObject *strides = shape ? dims_tuple(a->t.strides, a->t.ndim) : NULL;
-  PyObject *obj = strides ? nd_type->tp_alloc(nd_type, 0) : NULL;
-  if (!obj) {
-    Py_XDECREF(strides);
-    Py_XDECREF(shape);
-    KEEPING_ERROR(Py_DECREF(h));
-    return NULL;
-  }
-  if (!base) base = Py_None;
-  Py_INCREF(dtype_objs[tid]);
-  Py_INCREF(base);
-  SLOT(obj, off_h) = h;
-  SLOT(obj, off_shape) = shape;
-  SLOT(obj, off_strides) = strides;
-  SLOT(obj, off_dtype) = dtype_objs[tid];
-  SLOT(obj, off_base) = base;
-  return obj;
 }
 
 /* A C-contiguous copy of `a` in a fresh owned buffer (device CPU). */
@@ -777,7 +725,7 @@ MA_FASTCALL(py_from_dlpack) {
   a->t.device.device_id = 0;
   /* A shared result keeps its producer visible as .base; a private copy
    * owns its data (base None), like a fresh array. */
-  return make_ndarray(a, zero_copy ? x : NULL);
+  return ma_ndarray_new(a, zero_copy ? x : NULL);
 }
 
 /* import_handle(x) -> (handle, device_type, device_id, readonly)
@@ -871,12 +819,6 @@ static int np_type(int num) {
   return -1;
 }
 
-static const DLDataType ma_dltypes[MA_NTYPES] = {
-    {kDLBool, 8, 1},    {kDLInt, 8, 1},    {kDLInt, 16, 1},      {kDLInt, 32, 1},
-    {kDLInt, 64, 1},    {kDLUInt, 8, 1},   {kDLUInt, 16, 1},     {kDLUInt, 32, 1},
-    {kDLUInt, 64, 1},   {kDLFloat, 16, 1}, {kDLBfloat, 16, 1},   {kDLFloat, 32, 1},
-    {kDLFloat, 64, 1},  {kDLComplex, 64, 1}, {kDLComplex, 128, 1}};
-
 /* from_numpy_fast(arr) -> NDArray, or None when arr is not a plain
  * numpy.ndarray minarray can view as is (the caller then takes the
  * __array_interface__ route, which explains what is wrong). */
@@ -907,7 +849,7 @@ MA_FASTCALL(py_from_numpy_fast) {
                              (arr->flags & NP_ARRAY_WRITEABLE) ? 0 : MA_READONLY);
   ma_buffer_release(b);
   if (!a) return PyErr_NoMemory();
-  return make_ndarray(a, obj);
+  return ma_ndarray_new(a, obj);
 }
 
 /* ======================================================================== */
@@ -922,11 +864,11 @@ MA_FASTCALL(py_from_numpy_fast) {
 
 static ma_array *api_array_of(void *py_obj) {
   PyObject *obj = (PyObject *)py_obj;
-  if (!nd_type || !PyObject_TypeCheck(obj, nd_type)) {
+  if (!ma_nd.type || !PyObject_TypeCheck(obj, ma_nd.type)) {
     PyErr_Format(PyExc_TypeError, "expected a minarray NDArray, got %.200s", Py_TYPE(obj)->tp_name);
     return NULL;
   }
-  PyObject *h = SLOT(obj, off_h);
+  PyObject *h = MA_SLOT(obj, ma_nd.off_h);
   return h ? ma_handle_get(h) : NULL;
 }
 
@@ -967,7 +909,7 @@ static int api_to_py_object(DLManagedTensorVersioned *m, void **out) {
   if (!a) return -1;
   a->t.device.device_type = kDLCPU;
   a->t.device.device_id = 0;
-  PyObject *obj = make_ndarray(a, NULL);
+  PyObject *obj = ma_ndarray_new(a, NULL);
   if (!obj) return -1;
   *out = obj;
   return 0;
@@ -1055,20 +997,6 @@ MA_FASTCALL(py_capsule_peek) {
 /* Setup                                                                    */
 /* ======================================================================== */
 
-static int slot_offset(PyTypeObject *tp, const char *name, Py_ssize_t *off) {
-  PyObject *key = PyUnicode_InternFromString(name);
-  if (!key) return -1;
-  PyObject *d = _PyType_Lookup(tp, key);
-  Py_DECREF(key);
-  if (!d || !PyObject_TypeCheck(d, &PyMemberDescr_Type) ||
-      ((PyMemberDescrObject *)d)->d_member->type != T_OBJECT_EX) {
-    PyErr_Format(PyExc_TypeError, "%.200s has no __slots__ entry %s", tp->tp_name, name);
-    return -1;
-  }
-  *off = ((PyMemberDescrObject *)d)->d_member->offset;
-  return 0;
-}
-
 static PyObject *tuple_of_strings(int n, ...) {
   va_list ap;
   va_start(ap, n);
@@ -1085,34 +1013,12 @@ static PyObject *tuple_of_strings(int n, ...) {
   return t;
 }
 
-/* setup(NDArray, dtypes) where dtypes lists the DType singletons in ma_type
- * order, each checked against its DLPack code and bits. */
+/* dlpack_setup(): the interned names and argument tuples the import path
+ * calls producers with (the NDArray class itself is ndarray.c's). */
 MA_FASTCALL(py_setup) {
   (void)self;
-  MA_NARGS(2, "setup");
-  if (!PyType_Check(args[0]) || !PyTuple_Check(args[1]) || PyTuple_GET_SIZE(args[1]) != MA_NTYPES) {
-    PyErr_SetString(PyExc_TypeError, "setup(NDArray, dtypes) expects a type and a tuple of all dtypes");
-    return NULL;
-  }
-  PyTypeObject *tp = (PyTypeObject *)args[0];
-  if (slot_offset(tp, "_h", &off_h) < 0 || slot_offset(tp, "_shape", &off_shape) < 0 ||
-      slot_offset(tp, "_strides", &off_strides) < 0 || slot_offset(tp, "_dtype", &off_dtype) < 0 ||
-      slot_offset(tp, "_base", &off_base) < 0)
-    return NULL;
-  for (int i = 0; i < MA_NTYPES; i++) {
-    PyObject *dt = PyTuple_GET_ITEM(args[1], i);
-    PyObject *code = PyObject_GetAttrString(dt, "code"), *bits = PyObject_GetAttrString(dt, "bits");
-    long c = code ? PyLong_AsLong(code) : -1, b = bits ? PyLong_AsLong(bits) : -1;
-    Py_XDECREF(code);
-    Py_XDECREF(bits);
-    if (PyErr_Occurred()) return NULL;
-    if (c != ma_dltypes[i].code || b != ma_dltypes[i].bits)
-      return PyErr_Format(PyExc_ValueError, "dtype %R is out of ma_type order (position %d)", dt, i);
-    Py_INCREF(dt);
-    Py_XSETREF(dtype_objs[i], dt);
-  }
-  Py_INCREF(tp);
-  Py_XSETREF(nd_type, tp);
+  (void)args;
+  MA_NARGS(0, "dlpack_setup");
   if (!str_dlpack) {
     str_dlpack = PyUnicode_InternFromString("__dlpack__");
     str_dlpack_device = PyUnicode_InternFromString("__dlpack_device__");
@@ -1149,7 +1055,7 @@ MA_FASTCALL(py_set_numpy) {
 
 #define FC(name, fn, doc) {name, (PyCFunction)(void (*)(void))fn, METH_FASTCALL, doc}
 PyMethodDef ma_dlpack_methods[] = {
-    FC("dlpack_setup", py_setup, "dlpack_setup(NDArray, dtypes)"),
+    FC("dlpack_setup", py_setup, "dlpack_setup()"),
     FC("dlpack_set_numpy", py_set_numpy, "dlpack_set_numpy(numpy.ndarray)"),
     FC("dlpack_export", py_export, "dlpack_export(h, stream, max_version, dl_device, copy) -> capsule"),
     FC("dlpack_import", py_from_dlpack, "dlpack_import(x, want_cpu, copy) -> NDArray"),

@@ -19,7 +19,6 @@
 #include "copy.h"
 #include "pyapi.h"
 
-#include <structmember.h>
 #include <string.h>
 
 /* Below this many elements the GIL is kept: releasing and retaking it costs
@@ -376,25 +375,15 @@ MA_FASTCALL(py_ewise) {
 #define EW_MAXOPS 96
 #define EW_NKINDS 4 /* Python scalar kinds: bool, int, float, complex */
 
-static PyTypeObject *nd_type;
-static Py_ssize_t off_h, off_shape, off_strides, off_dtype, off_base;
-static PyObject *dtype_objs[MA_NTYPES];
 static PyObject *py_slow; /* slow(op, x1, x2 | None, mode) */
 /* 1 + the loop type for (op, first operand's type, second operand's type or
  * MA_NTYPES + scalar kind; 0 for unary ops); 0 = not learned yet */
 static int8_t learned[EW_MAXOPS][MA_NTYPES][MA_NTYPES + EW_NKINDS];
 static PyObject not_handled_sentinel;
 #define NOT_HANDLED (&not_handled_sentinel)
-#define SLOT(o, off) (*(PyObject **)((char *)(o) + (off)))
 
 /* modes of the Python fallback */
 enum { SLOW_DUNDER = 1, SLOW_INPLACE = 3 };
-
-static int tid_of(PyObject *dt) {
-  for (int i = 0; i < MA_NTYPES; i++)
-    if (dtype_objs[i] == dt) return i;
-  return -1;
-}
 
 static int scalar_kind(PyObject *x) {
   PyTypeObject *t = Py_TYPE(x);
@@ -416,20 +405,6 @@ static int same_shape(PyObject *s1, PyObject *s2) {
   return 1;
 }
 
-static PyObject *dims_tuple(int nd, const int64_t *v) {
-  PyObject *t = PyTuple_New(nd);
-  if (!t) return NULL;
-  for (int i = 0; i < nd; i++) {
-    PyObject *x = PyLong_FromLongLong(v[i]);
-    if (!x) {
-      Py_DECREF(t);
-      return NULL;
-    }
-    PyTuple_SET_ITEM(t, i, x);
-  }
-  return t;
-}
-
 /* `t` (a tuple of ints) equals v[0..nd) */
 static int tuple_is(PyObject *t, int nd, const int64_t *v) {
   if (PyTuple_GET_SIZE(t) != nd) return 0;
@@ -440,33 +415,19 @@ static int tuple_is(PyObject *t, int nd, const int64_t *v) {
 
 /* A new NDArray over handle `h` (stolen); its shape and strides tuples are
  * those of the array `like` when they match (no new tuples), else new. */
-static PyObject *wrap_result(PyObject *h, PyObject *like, int out_tid) {
+static PyObject *wrap_result(PyObject *h, PyObject *like) {
   ma_array *r = (ma_array *)PyCapsule_GetPointer(h, MA_HANDLE_NAME);
   PyObject *shape = NULL, *strides = NULL;
   if (like) {
-    ma_array *a = (ma_array *)PyCapsule_GetPointer(SLOT(like, off_h), MA_HANDLE_NAME);
+    ma_array *a = (ma_array *)PyCapsule_GetPointer(MA_SLOT(like, ma_nd.off_h), MA_HANDLE_NAME);
     int nd = r->t.ndim;
     if (a->t.ndim == nd && memcmp(a->t.shape, r->t.shape, (size_t)nd * sizeof(int64_t)) == 0) {
-      shape = Py_NewRef(SLOT(like, off_shape));
+      shape = Py_NewRef(MA_SLOT(like, ma_nd.off_shape));
       if (memcmp(a->t.strides, r->t.strides, (size_t)nd * sizeof(int64_t)) == 0)
-        strides = Py_NewRef(SLOT(like, off_strides));
+        strides = Py_NewRef(MA_SLOT(like, ma_nd.off_strides));
     }
   }
-  if (!shape) shape = dims_tuple(r->t.ndim, r->t.shape);
-  if (shape && !strides) strides = dims_tuple(r->t.ndim, r->t.strides);
-  PyObject *o = shape && strides ? nd_type->tp_alloc(nd_type, 0) : NULL;
-  if (!o) {
-    Py_DECREF(h);
-    Py_XDECREF(shape);
-    Py_XDECREF(strides);
-    return NULL;
-  }
-  SLOT(o, off_h) = h;
-  SLOT(o, off_shape) = shape;
-  SLOT(o, off_strides) = strides;
-  SLOT(o, off_dtype) = Py_NewRef(dtype_objs[out_tid]);
-  SLOT(o, off_base) = Py_NewRef(Py_None);
-  return o;
+  return ma_ndarray_wrap(h, shape, strides, NULL);
 }
 
 /* An operand as the fast path sees it: its handle (or the Python scalar
@@ -478,9 +439,9 @@ typedef struct {
 } fast_operand;
 
 static int decode(PyObject *x, fast_operand *o) {
-  if (Py_IS_TYPE(x, nd_type)) {
-    o->key = tid_of(SLOT(x, off_dtype));
-    o->h = SLOT(x, off_h);
+  if (Py_IS_TYPE(x, ma_nd.type)) {
+    o->key = ma_ndarray_tid(MA_SLOT(x, ma_nd.off_dtype));
+    o->h = MA_SLOT(x, ma_nd.off_h);
     o->arr = x;
     return o->key >= 0;
   }
@@ -514,11 +475,11 @@ static PyObject *fast_run(int opi, const ma_ew_sig *sig, PyObject *const *in, in
   if (out) {
     /* out= of exactly the operands' shape and the loop's result dtype;
      * anything else (casts, broadcasting into out) is the Python layer's */
-    if (!like || !Py_IS_TYPE(out, nd_type) || tid_of(SLOT(out, off_dtype)) != sig->out ||
-        !same_shape(SLOT(out, off_shape), SLOT(like, off_shape)))
+    if (!like || !Py_IS_TYPE(out, ma_nd.type) || ma_ndarray_tid(MA_SLOT(out, ma_nd.off_dtype)) != sig->out ||
+        !same_shape(MA_SLOT(out, ma_nd.off_shape), MA_SLOT(like, ma_nd.off_shape)))
       return NOT_HANDLED;
   }
-  PyObject *r = ew_run(op, sig, out ? SLOT(out, off_h) : NULL, in, nin);
+  PyObject *r = ew_run(op, sig, out ? MA_SLOT(out, ma_nd.off_h) : NULL, in, nin);
   if (!r) {
     if (PyErr_ExceptionMatches(PyExc_OverflowError)) {
       PyErr_Clear();
@@ -530,7 +491,7 @@ static PyObject *fast_run(int opi, const ma_ew_sig *sig, PyObject *const *in, in
     Py_DECREF(r);
     return Py_NewRef(out);
   }
-  return wrap_result(r, like, sig->out);
+  return wrap_result(r, like);
 }
 
 /* The array among `ops` whose shape every array operand shares, or NULL
@@ -541,7 +502,7 @@ static PyObject *common_like(const fast_operand *ops, int n) {
     if (!ops[k].arr) continue;
     if (!like)
       like = ops[k].arr;
-    else if (!same_shape(SLOT(like, off_shape), SLOT(ops[k].arr, off_shape)))
+    else if (!same_shape(MA_SLOT(like, ma_nd.off_shape), MA_SLOT(ops[k].arr, ma_nd.off_shape)))
       return NULL;
   }
   return like;
@@ -551,7 +512,7 @@ static PyObject *common_like(const fast_operand *ops, int n) {
  * receives the result (x1 itself for the in-place operators). */
 static PyObject *fast_binary(int opi, PyObject *x1, PyObject *x2, PyObject *out) {
   fast_operand o[2];
-  if (!nd_type || opi < 0 || !decode(x1, &o[0]) || !decode(x2, &o[1])) return NOT_HANDLED;
+  if (!ma_nd.type || opi < 0 || !decode(x1, &o[0]) || !decode(x2, &o[1])) return NOT_HANDLED;
   if (out == x1 && !o[0].arr) return NOT_HANDLED;
   const ma_ew_sig *sig = learned_sig(opi, &o[0], &o[1]);
   if (!sig) return NOT_HANDLED;
@@ -560,18 +521,18 @@ static PyObject *fast_binary(int opi, PyObject *x1, PyObject *x2, PyObject *out)
 }
 
 static PyObject *fast_unary(int opi, PyObject *x, PyObject *out) {
-  if (!nd_type || opi < 0 || !Py_IS_TYPE(x, nd_type)) return NOT_HANDLED;
-  int t = tid_of(SLOT(x, off_dtype)), lt;
+  if (!ma_nd.type || opi < 0 || !Py_IS_TYPE(x, ma_nd.type)) return NOT_HANDLED;
+  int t = ma_ndarray_tid(MA_SLOT(x, ma_nd.off_dtype)), lt;
   if (t < 0 || !(lt = learned[opi][t][0])) return NOT_HANDLED;
   const ma_ew_sig *sig = find_sig(&ma_ew_ops[opi], lt - 1);
-  PyObject *in[1] = {SLOT(x, off_h)};
+  PyObject *in[1] = {MA_SLOT(x, ma_nd.off_h)};
   return fast_run(opi, sig, in, 1, out, x);
 }
 
 /* where(cond, x1, x2): cond an NDArray of any dtype (cast to bool in C). */
 static PyObject *fast_where(int opi, PyObject *c, PyObject *x1, PyObject *x2, PyObject *out) {
   fast_operand o[3];
-  if (!nd_type || !Py_IS_TYPE(c, nd_type) || !decode(c, &o[0]) || !decode(x1, &o[1]) ||
+  if (!ma_nd.type || !Py_IS_TYPE(c, ma_nd.type) || !decode(c, &o[0]) || !decode(x1, &o[1]) ||
       !decode(x2, &o[2]))
     return NOT_HANDLED;
   const ma_ew_sig *sig = learned_sig(opi, &o[1], &o[2]);
@@ -691,55 +652,33 @@ static PyMethodDef operator_defs[] = {
     EW_OPERATORS(EW_DEF_BINARY) EW_COMPARISONS(EW_DEF_COMPARE) EW_UNARY(EW_DEF_UNARY)
     {NULL, NULL, 0, NULL}};
 
-static int slot_offset(PyObject *type, const char *name, Py_ssize_t *off) {
-  PyObject *d = PyObject_GetAttrString(type, name);
-  if (!d) return -1;
-  int ok = Py_IS_TYPE(d, &PyMemberDescr_Type) &&
-           ((PyMemberDescrObject *)d)->d_member->type == T_OBJECT_EX;
-  if (ok) *off = ((PyMemberDescrObject *)d)->d_member->offset;
-  Py_DECREF(d);
-  if (!ok) PyErr_Format(PyExc_TypeError, "NDArray.%s is not a __slots__ member", name);
-  return ok ? 0 : -1;
-}
-
-/* ew_setup(NDArray, dtypes, slow): remember the class, its slot offsets,
- * the dtype singletons (by type id) and the Python fallback, and install
- * the operator methods on the class. */
+/* ew_setup(slow): remember the Python fallback and install the operator
+ * methods on NDArray (ndarray_setup has run: the class is known). */
 MA_FASTCALL(py_ew_setup) {
   (void)self;
-  MA_NARGS(3, "ew_setup");
-  PyObject *type = args[0], *dts = args[1];
-  if (!PyType_Check(type) || !PyTuple_Check(dts) || PyTuple_GET_SIZE(dts) != MA_NTYPES ||
-      !PyCallable_Check(args[2])) {
-    PyErr_SetString(PyExc_TypeError, "ew_setup(NDArray, dtypes, slow)");
+  MA_NARGS(1, "ew_setup");
+  if (!ma_nd.type || !PyCallable_Check(args[0])) {
+    PyErr_SetString(PyExc_TypeError, "ew_setup(slow) needs a callable, after ndarray_setup");
     return NULL;
   }
   if (ma_ew_nops > EW_MAXOPS) {
     PyErr_SetString(PyExc_RuntimeError, "EW_MAXOPS is too small for the generated op table");
     return NULL;
   }
-  if (slot_offset(type, "_h", &off_h) || slot_offset(type, "_shape", &off_shape) ||
-      slot_offset(type, "_strides", &off_strides) || slot_offset(type, "_dtype", &off_dtype) ||
-      slot_offset(type, "_base", &off_base))
-    return NULL;
 #define EW_FIND(d, name) op_##d = op_index(#name);
   EW_OPERATORS(EW_FIND)
   EW_COMPARISONS(EW_FIND)
   EW_UNARY(EW_FIND)
+  PyObject *type = (PyObject *)ma_nd.type;
   for (PyMethodDef *m = operator_defs; m->ml_name; m++) {
-    PyObject *descr = PyDescr_NewMethod((PyTypeObject *)type, m);
+    PyObject *descr = PyDescr_NewMethod(ma_nd.type, m);
     if (!descr || PyObject_SetAttrString(type, m->ml_name, descr) < 0) {
       Py_XDECREF(descr);
       return NULL;
     }
     Py_DECREF(descr);
   }
-  /* the module keeps these alive (the NDArray class and the dtypes are
-   * module-level objects of minarray); hold references all the same */
-  Py_INCREF(type);
-  Py_XSETREF(nd_type, (PyTypeObject *)type);
-  for (int i = 0; i < MA_NTYPES; i++) Py_XSETREF(dtype_objs[i], Py_NewRef(PyTuple_GET_ITEM(dts, i)));
-  Py_XSETREF(py_slow, Py_NewRef(args[2]));
+  Py_XSETREF(py_slow, Py_NewRef(args[0]));
   Py_RETURN_NONE;
 }
 
@@ -785,5 +724,5 @@ PyMethodDef ma_elementwise_methods[] = {
     FC("ewfast", py_ewfast, "ewfast(op, x1[, x2]) -> result, or None when the fast path does not apply"),
     FC("ew_strides", py_ew_strides, "ew_strides(h) -> element strides"),
     FC("ew_learn", py_ew_learn, "ew_learn(op, t1, key, loop_type)"),
-    FC("ew_setup", py_ew_setup, "ew_setup(NDArray, dtypes, slow)"),
+    FC("ew_setup", py_ew_setup, "ew_setup(slow)"),
     {NULL, NULL, 0, NULL}};

@@ -19,6 +19,15 @@ ma_array *ma_handle_get(PyObject *h) {
   return (ma_array *)PyCapsule_GetPointer(h, MA_HANDLE_NAME);
 }
 
+PyObject *ma_empty_error(PyObject *shape, int err, int itemsize) {
+  if (err == 1)
+    return PyErr_Format(PyExc_ValueError,
+                        "array of shape %R and %d-byte items is too large: its size in bytes overflows",
+                        shape, itemsize);
+  return PyErr_Format(PyExc_MemoryError, "unable to allocate an array of shape %R (%d-byte items)", shape,
+                      itemsize);
+}
+
 PyObject *ma_handle_new(ma_array *a) {
   if (!a) return PyErr_NoMemory();
   PyObject *h = PyCapsule_New(a, MA_HANDLE_NAME, handle_destructor);
@@ -251,14 +260,7 @@ MA_FASTCALL(py_empty) {
     }
   int err = 0;
   ma_array *a = ma_array_empty(dt, nd, shape, PyObject_IsTrue(args[3]), &err);
-  if (!a) {
-    if (err == 1)
-      return PyErr_Format(PyExc_ValueError,
-                          "array of shape %R and %d-byte items is too large: its size in bytes overflows",
-                          args[0], dt.bits / 8);
-    return PyErr_Format(PyExc_MemoryError, "unable to allocate an array of shape %R (%d-byte items)",
-                        args[0], dt.bits / 8);
-  }
+  if (!a) return ma_empty_error(args[0], err, dt.bits / 8);
   return ma_handle_new(a);
 }
 
@@ -924,7 +926,7 @@ int ma_install(const char *modname) {
   int rc = -1;
   PyObject *m = PyImport_ImportModule(modname);
   if (m) {
-    PyMethodDef *tables[] = {ma_core_methods,   ma_dlpack_methods, ma_elementwise_methods,
+    PyMethodDef *tables[] = {ma_core_methods,   ma_ndarray_methods, ma_dlpack_methods, ma_elementwise_methods,
                              ma_index_methods,  ma_reduce_methods, ma_linalg_methods,
                              ma_sort_methods};
     rc = 0;

@@ -24,6 +24,9 @@
 ma_array *ma_handle_get(PyObject *h);
 /* A new handle owning `a` (freed on failure).  NULL `a` means out of memory. */
 PyObject *ma_handle_new(ma_array *a);
+/* Sets the error for ma_array_empty's `err` (1: size overflow, 2: out of
+ * memory) over `shape`; returns NULL. */
+PyObject *ma_empty_error(PyObject *shape, int err, int itemsize);
 /* Read a tuple/list of ints into `out` (at most MA_MAXDIMS); returns the
  * count or -1 with an exception set. */
 int ma_parse_dims(PyObject *seq, int64_t *out, const char *what);
@@ -32,11 +35,33 @@ int ma_parse_dtype(PyObject *code, PyObject *bits, DLDataType *dt);
 /* A foreign buffer keeping a new reference to `owner` until released. */
 ma_buffer *ma_buffer_for_object(PyObject *owner, void *data, size_t nbytes);
 
+/* The NDArray class as C sees it (ndarray.c): set once by ndarray_setup. */
+typedef struct {
+  PyTypeObject *type;                                 /* minarray.ndarray.NDArray */
+  Py_ssize_t off_h, off_shape, off_strides, off_dtype, off_base; /* __slots__ offsets */
+  PyObject *dtypes[MA_NTYPES];                        /* DType singleton per ma_type */
+} ma_ndarray_class;
+extern ma_ndarray_class ma_nd;
+/* A __slots__ entry of an NDArray (a borrowed reference). */
+#define MA_SLOT(obj, off) (*(PyObject **)((char *)(obj) + (off)))
+
+/* The ma_type of a DType singleton, or -1. */
+int ma_ndarray_tid(PyObject *dtype);
+/* A tuple of n ints. */
+PyObject *ma_dims_tuple(int n, const int64_t *v);
+/* A new NDArray over handle `h` with the given base (NULL: None).  Steals
+ * `h`, `shape` and `strides`; NULL shape or strides are made from the
+ * handle.  On failure everything stolen is released. */
+PyObject *ma_ndarray_wrap(PyObject *h, PyObject *shape, PyObject *strides, PyObject *base);
+/* A new NDArray owning `a` (freed on failure). */
+PyObject *ma_ndarray_new(ma_array *a, PyObject *base);
+
 /* Installs the method tables below into the module `modname`. */
 int ma_install(const char *modname);
 
 /* Method tables, one per C file that talks to Python; pyapi.c installs them. */
 extern PyMethodDef ma_core_methods[];
+extern PyMethodDef ma_ndarray_methods[];
 extern PyMethodDef ma_dlpack_methods[];
 extern PyMethodDef ma_elementwise_methods[];
 extern PyMethodDef ma_index_methods[];

@@ -43,17 +43,24 @@ def _device(device: Any) -> None:
         raise ValueError(f"unsupported device {device!r}: minarray arrays live on 'cpu'")
 
 
+def _new(shape: Any, dtype: Any, device: Any, zero: bool) -> NDArray:
+    if device is None:  # the common case in one C call; None if C declines
+        made: NDArray | None = core.ndarray_empty(shape, _dt.float64 if dtype is None else dtype, zero)
+        if made is not None:
+            return made
+    _device(device)
+    return NDArray._empty(_shape(shape), _dt.as_dtype(dtype) if dtype is not None else _dt.float64, zero)
+
+
 def empty(shape: Any, *, dtype: Any = None, device: Any = None) -> NDArray:
     """A new array of ``shape`` whose contents are whatever the memory held (default dtype
     float64)."""
-    _device(device)
-    return NDArray._empty(_shape(shape), _dt.as_dtype(dtype) if dtype is not None else _dt.float64)
+    return _new(shape, dtype, device, False)
 
 
 def zeros(shape: Any, *, dtype: Any = None, device: Any = None) -> NDArray:
     """A new array of ``shape`` filled with zeros (default dtype float64)."""
-    _device(device)
-    return NDArray._empty(_shape(shape), _dt.as_dtype(dtype) if dtype is not None else _dt.float64, zero=True)
+    return _new(shape, dtype, device, True)
 
 
 def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None) -> NDArray:
@@ -66,7 +73,7 @@ def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None) 
         dt = _scalar_dtype(fill_value)
     else:
         dt = _dt.as_dtype(dtype)
-    out = NDArray._empty(_shape(shape), dt)
+    out = _new(shape, dt, None, False)
     core.fill(out._h, fill_value)
     return out
 

@@ -63,13 +63,7 @@ class DLPackFlags(enum.IntFlag):
     IS_SUBBYTE_TYPE_PADDED = 1 << 2
 
 
-# The C side builds NDArrays itself (no Python constructor call on the hot
-# path): tell it the class and the dtype of each kernel type, in the order
-# of csrc/array.h's ma_type enum.
-core.dlpack_setup(NDArray, (
-    _dt.bool, _dt.int8, _dt.int16, _dt.int32, _dt.int64, _dt.uint8, _dt.uint16, _dt.uint32,
-    _dt.uint64, _dt.float16, _dt.bfloat16, _dt.float32, _dt.float64, _dt.complex64, _dt.complex128,
-))
+core.dlpack_setup()
 _numpy_ready = False
 
 

@@ -482,6 +482,6 @@ def _operator_slow(op: int, x1: Any, x2: Any, mode: int) -> Any:
 
 
 _LOOPS_NIN = {name: nin for name, nin, _ in core.ew_ops()}
-core.ew_setup(NDArray, _TYPES, _operator_slow)
+core.ew_setup(_operator_slow)
 
 del _i, _name, _nin, _sigs

@@ -76,6 +76,24 @@ def test_like_functions(dtype: ma.DType) -> None:
     assert ma.zeros_like(x, device="cpu").tolist() == [[0, 0]] * 3
 
 
+@pytest.mark.parametrize("fn", [ma.empty, ma.zeros, ma.ones])
+def test_every_spelling_of_a_shape(fn: Any) -> None:
+    # Plain ints and tuples of them take one C call; lists, NumPy integers,
+    # dtype names and device="cpu" take the general path: same arrays.
+    for shape, want in [(3, (3,)), ((2, 3), (2, 3)), ((), ()), ((0, 4), (0, 4)), ([2, 3], (2, 3)),
+                        (np.int64(3), (3,)), ((np.int32(2), 3), (2, 3)), ((True, 2), (1, 2))]:
+        for kwargs in [{}, {"dtype": ma.int16}, {"dtype": "int16"}, {"device": "cpu"}]:
+            x = fn(shape, **kwargs)
+            expected = np.empty(want, dtype=kwargs.get("dtype", "float64"))
+            assert x.shape == want and type(x.shape) is tuple
+            assert x.dtype == (ma.float64 if "dtype" not in kwargs else ma.int16)
+            assert x.strides == expected.strides or x.size == 0
+            if fn is not ma.empty:
+                assert x.tolist() == np.full(want, 0 if fn is ma.zeros else 1).tolist()
+    with pytest.raises(ValueError, match=r"shape \(4611686018427387904, 4\) and 8-byte items is too large"):
+        fn((2**62, 4))
+
+
 def test_creation_errors() -> None:
     with pytest.raises(ValueError, match="negative dimensions"):
         ma.zeros((2, -1))
