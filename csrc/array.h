@@ -45,6 +45,12 @@ extern const DLDataType ma_dltypes[MA_NTYPES];
 ma_array *ma_array_new(ma_buffer *buf, void *data, DLDataType dtype, int ndim,
                        const int64_t *shape, const int64_t *strides,
                        uint32_t flags);
+/* A new view over a's buffer starting `offset` elements of `dtype` from
+ * a's element 0, keeping a's flags (a view of a read-only array stays
+ * read-only) plus `flags`.  `strides` NULL means C-contiguous.  NULL when
+ * out of memory. */
+ma_array *ma_array_view(const ma_array *a, int64_t offset, DLDataType dtype, int ndim,
+                        const int64_t *shape, const int64_t *strides, uint32_t flags);
 /* A new C-contiguous array over a fresh owned buffer.  NULL on failure with
  * *err set to 1 (size overflow) or 2 (out of memory). */
 ma_array *ma_array_empty(DLDataType dtype, int ndim, const int64_t *shape,

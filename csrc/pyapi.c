@@ -282,9 +282,7 @@ MA_FASTCALL(py_view) {
     return NULL;
   }
   if (ma_parse_dtype(args[4], args[5], &dt) < 0) return NULL;
-  uint32_t flags = a->flags | (PyObject_IsTrue(args[6]) ? MA_READONLY : 0);
-  char *data = (char *)a->t.data + off * (int64_t)(dt.bits / 8);
-  return ma_handle_new(ma_array_new(a->buf, data, dt, nd, shape, strides, flags));
+  return ma_handle_new(ma_array_view(a, off, dt, nd, shape, strides, PyObject_IsTrue(args[6]) ? MA_READONLY : 0));
 }
 
 /* wrap(owner, ptr, shape, strides|None, code, bits, readonly) -> a handle
@@ -928,7 +926,7 @@ int ma_install(const char *modname) {
   if (m) {
     PyMethodDef *tables[] = {ma_core_methods,   ma_ndarray_methods, ma_dlpack_methods, ma_elementwise_methods,
                              ma_index_methods,  ma_reduce_methods, ma_linalg_methods,
-                             ma_sort_methods};
+                             ma_sort_methods,   ma_views_methods};
     rc = 0;
     for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]) && rc == 0; i++)
       rc = PyModule_AddFunctions(m, tables[i]);

@@ -209,7 +209,8 @@ class NDArray:
     @property
     def T(self) -> NDArray:
         """The array with its axes reversed (a view)."""
-        return self.transpose()
+        out: NDArray | None = _permute_view(self, None)
+        return out if out is not None else self.transpose()
 
     @property
     def mT(self) -> NDArray:
@@ -299,6 +300,10 @@ class NDArray:
     def transpose(self, *axes: Any) -> NDArray:
         """A view with the axes permuted (reversed when none are given), as NumPy's
         ``transpose``."""
+        # transpose() and transpose(1, 0, ...) in C; the other forms below
+        out: NDArray | None = _permute_view(self, axes or None)
+        if out is not None:
+            return out
         from minarray import views
 
         if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list))):
@@ -314,6 +319,10 @@ class NDArray:
     def reshape(self, *shape: Any, copy: bool | None = None) -> NDArray:
         """The same elements in a new shape: a view when the strides allow one, else a copy
         (``copy=False`` raises ValueError then); one dimension may be -1."""
+        if copy is None:  # the common views, in C; None for the rest
+            out: NDArray | None = _reshape_view(self, shape)
+            if out is not None:
+                return out
         from minarray import views
 
         if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
@@ -346,7 +355,12 @@ class NDArray:
 
     # ---- indexing --------------------------------------------------------
     def __getitem__(self, key: Any) -> NDArray:
-        out: NDArray = _indexing().getitem(self, key)
+        # ints, slices, None and ... make views in C; everything else
+        # (arrays, masks, lists, NumPy integers, most errors) goes through
+        # minarray.indexing
+        out: NDArray | None = _getitem_view(self, key)
+        if out is None:
+            out = _indexing().getitem(self, key)
         return out
 
     def __setitem__(self, key: Any, value: Any) -> None:
@@ -679,3 +693,10 @@ NDArray.__hash__ = None  # type: ignore[assignment]
 # Python constructor on those paths): tell it the class and the dtype of
 # each kernel type, in the order of csrc/array.h's ma_type enum.
 core.ndarray_setup(NDArray, _dt.ALL)
+
+# The views C builds directly (csrc/views.c), as globals: a global lookup
+# is cheaper than an attribute of `core` on these ~300 ns paths.  Each
+# returns None for what it does not handle.
+_getitem_view = core.ndarray_getitem
+_permute_view = core.ndarray_permute
+_reshape_view = core.ndarray_reshape

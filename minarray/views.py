@@ -10,6 +10,7 @@ import operator
 from collections.abc import Sequence
 from typing import Any
 
+from minarray._native import core
 from minarray.ndarray import NDArray, _is_contiguous, c_strides
 
 __all__ = [
@@ -92,6 +93,10 @@ def broadcast_arrays(*arrays: NDArray) -> list[NDArray]:
 
 def permute_dims(x: NDArray, /, axes: tuple[int, ...]) -> NDArray:
     """A view of ``x`` with its axes reordered as ``axes`` (a permutation of ``range(x.ndim)``)."""
+    if type(axes) is tuple:  # a tuple of ints: built in C (None for anything else)
+        out: NDArray | None = core.ndarray_permute(x, axes)
+        if out is not None:
+            return out
     ax = tuple(normalize_axis(a, x.ndim) for a in axes)
     if sorted(ax) != list(range(x.ndim)):
         raise ValueError(f"axes {tuple(axes)} are not a permutation of the array's {x.ndim} dimensions")
@@ -237,6 +242,11 @@ def reshape(x: NDArray, /, shape: Sequence[Any], *, copy: bool | None = None) ->
     C-contiguous array takes C strides, anything else goes through
     ``_reshape_strides``.
     """
+    if copy is None and type(shape) is tuple:
+        # the common views, in C (it takes NDArray.reshape's argument tuple)
+        out: NDArray | None = core.ndarray_reshape(x, (shape,))
+        if out is not None:
+            return out
     if not isinstance(shape, (tuple, list)):
         shape = (shape,)
     requested = tuple(shape)

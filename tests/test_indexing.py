@@ -414,3 +414,127 @@ def test_slicing_a_length_one_axis_keeps_its_stride() -> None:
     assert x.tolist() == [[2.0, 3.0]]
     assert np.from_dlpack(x).tolist() == [[2.0, 3.0]]
     assert x[::-3].strides == (16, 8)
+
+
+# ---- the C path for basic keys ----------------------------------------------
+# ints, slices, None and ... (alone or in an exact tuple) are answered in C
+# (core.ndarray_getitem); indexing.getitem is the general Python path, which
+# gives the same views.  Both must agree on everything a view is made of.
+
+def _same_view(a: ma.NDArray, b: ma.NDArray) -> None:
+    assert type(a) is type(b) is ma.NDArray
+    assert a.shape == b.shape and a._strides == b._strides  # length-1 axes included
+    assert a.dtype is b.dtype
+    assert a.data_ptr == b.data_ptr
+    assert a.base is b.base
+    assert a.flags.writeable == b.flags.writeable
+
+
+@SETTINGS
+@given(array_and_slice_chain())
+def test_c_getitem_matches_the_python_path(case: tuple[np.ndarray, list[Any]]) -> None:
+    from minarray import indexing
+
+    arr, keys = case
+    v = to_ma(arr)
+    for key in keys:
+        fast = v[key]
+        assert ma._native.core.ndarray_getitem(v, key) is not None  # the C path answered
+        _same_view(fast, indexing.getitem(v, key))
+        v = fast
+
+
+@pytest.mark.parametrize("key", [
+    0, -1, 2, slice(None), slice(None, None, -1), slice(5, 1, -2), slice(10, 20), slice(-100, 100, 3),
+    slice(1, 1), (1, 2), (-1, slice(None, None, -1)), (Ellipsis, 0), (None,), None, Ellipsis, (),
+    (None, Ellipsis, None), (0, None, slice(1, 3), Ellipsis), (slice(0, 1), slice(0, 0)),
+    (slice(2**70), -3), (slice(-(2**70), None, 2**70),), (Ellipsis, slice(None, None, -(2**65))),
+])
+def test_basic_keys_like_numpy_on_views_and_read_only_imports(key: Any) -> None:
+    base = np.arange(60, dtype=np.int32).reshape(3, 4, 5)
+    for arr in (base, base[:, ::-2, 1:], base.transpose(2, 0, 1)[::2]):
+        ro = arr.view()
+        ro.setflags(write=False)
+        # an owned copy, and an import of the read-only strided NumPy view
+        for x, src in ((to_ma(arr), np.ascontiguousarray(arr)), (ma.asarray(ro), ro)):
+            try:
+                nv = np_view(src, key)
+            except IndexError as exc:
+                with pytest.raises(IndexError, match=str(exc)):
+                    x[key]
+                continue
+            v = x[key]
+            assert_like_numpy(v, nv)
+            assert v.data_ptr - x.data_ptr == np_offset_from(nv, src)
+            assert v.base is x  # x owns its memory or wraps the foreign owner
+            assert v.flags.writeable == (src is not ro)
+            if src is ro and v.size:
+                with pytest.raises(ValueError, match="read-only"):
+                    v[...] = 0
+            w = v[...]  # a view of a view: the base stays the first array
+            assert w.base is x and w.flags.writeable == v.flags.writeable
+
+
+def np_offset_from(v: np.ndarray, owner: np.ndarray) -> int:
+    return int(v.__array_interface__["data"][0] - owner.__array_interface__["data"][0])
+
+
+def test_c_getitem_on_zero_d_arrays() -> None:
+    x = ma.asarray(7.5)
+    for key in ((), Ellipsis, None, (None, Ellipsis)):
+        assert_like_numpy(x[key], np.asarray(7.5)[key])
+        assert x[key].base is x
+    with pytest.raises(IndexError, match="too many indices"):
+        x[0]
+    with pytest.raises(IndexError, match="too many indices"):
+        x[0:1]
+
+
+@pytest.mark.parametrize("key", [
+    True, False, np.int64(1), np.intp(-1), np.True_, [0, 1], (0, [1]), np.array([1, 0]), ma.asarray([2]),
+    ma.asarray(1), (True, 0), (np.int32(0), slice(None)), (slice(None), [0]),
+])
+def test_keys_the_c_path_leaves_to_python(key: Any) -> None:
+    """bool is an int subclass (NumPy treats it as a mask), NumPy integers
+    are not exact ints, lists and arrays are advanced indices: all of them
+    go through indexing.getitem, as before."""
+    arr = np.arange(12, dtype=np.float64).reshape(3, 4)
+    x = to_ma(arr)
+    assert ma._native.core.ndarray_getitem(x, key) is None
+    nkey = tuple(np.asarray(k) if isinstance(k, ma.NDArray) else k for k in key) if isinstance(key, tuple) \
+        else (np.asarray(key) if isinstance(key, ma.NDArray) else key)
+    assert_like_numpy(x[key], np.asarray(arr[nkey]), check_strides=False)
+
+
+def test_c_getitem_errors_are_the_python_path_errors() -> None:
+    from minarray import indexing
+
+    x = ma.arange(12).reshape(3, 4)
+    for key in (3, -4, (0, 4), (0, -5), (slice(None), 2**70), (None, 1, ..., -(2**64)), (..., 9)):
+        with pytest.raises(IndexError) as fast:
+            x[key]
+        with pytest.raises(IndexError) as slow:
+            indexing.getitem(x, key)
+        assert str(fast.value) == str(slow.value)
+        assert "is out of bounds for axis" in str(fast.value)
+    # errors the C path leaves to Python, with Python's wording
+    for key, exc, match in (((0, 0, 0), IndexError, "too many indices"), ((..., ...), IndexError, "single ellipsis"),
+                            (slice(None, None, 0), ValueError, "slice step cannot be zero"),
+                            (slice(1.5), TypeError, "slice indices must be integers")):
+        assert ma._native.core.ndarray_getitem(x, key) is None
+        with pytest.raises(exc, match=match):
+            x[key]
+
+
+def test_c_getitem_falls_back_on_int64_overflow() -> None:
+    """Strides near 2**63 (an import can bring them): the C path does not
+    wrap around, the Python path reports the overflow as before."""
+    arr = np.lib.stride_tricks.as_strided(np.zeros(1, np.int8), shape=(3,), strides=(2**62,))
+    y = ma.asarray(arr)
+    assert ma._native.core.ndarray_getitem(y, slice(None, None, 2)) is None
+    assert ma._native.core.ndarray_getitem(y, 2) is None
+    with pytest.raises(ValueError, match="does not fit in 64 bits"):
+        y[::2]
+    with pytest.raises(OverflowError):
+        y[2]
+    assert y[1:2].shape == (1,) and y[:1].shape == (1,)  # no stride products there: still views

@@ -430,3 +430,100 @@ def test_copy_orders_like_numpy(case: tuple[np.ndarray, list[Any]], order: str) 
     assert c.flags.c_contiguous == nc.flags.c_contiguous and c.flags.f_contiguous == nc.flags.f_contiguous
     with pytest.raises(ValueError, match="order"):
         v.copy(order="X")
+
+
+# ---- the C paths of .T, transpose, permute_dims and reshape ------------------
+# These build the view in C (csrc/views.c) for tuples of plain ints; a list
+# of axes or of dims still takes the Python path, which must agree exactly.
+
+def _same_view(a: ma.NDArray, b: ma.NDArray) -> None:
+    assert type(a) is type(b) is ma.NDArray
+    assert a.shape == b.shape and a._strides == b._strides  # length-1 axes included
+    assert a.dtype is b.dtype and a.data_ptr == b.data_ptr
+    assert a.base is b.base and a.flags.writeable == b.flags.writeable
+
+
+def _layouts() -> list[np.ndarray]:
+    base = np.arange(120, dtype=np.float32).reshape(2, 3, 4, 5)
+    return [base, base[:, ::-1, 1:3], base[1:2, :, :1], base.transpose(3, 1, 0, 2)[::2],
+            np.zeros((0, 3, 1), np.int16), np.arange(6, dtype=np.uint8)]
+
+
+@pytest.mark.parametrize("arr", _layouts(), ids=lambda a: f"{a.shape}{a.strides}")
+@pytest.mark.parametrize("readonly", [False, True])
+def test_c_permute_matches_numpy_and_the_python_path(arr: np.ndarray, readonly: bool) -> None:
+    src = arr.view()  # imported as it is: any strides, base the NumPy array
+    src.setflags(write=not readonly)
+    owner = ma.asarray(src)
+    x = owner[...]  # a view of the import: its views' base is still the import
+    n = x.ndim
+    perms = [tuple(range(n - 1, -1, -1)), tuple(range(n)), tuple((i + 1) % n for i in range(n)),
+             tuple(i - n for i in range(n))]
+    for axes in perms:
+        v = ma.permute_dims(x, axes)
+        _same_view(v, ma.permute_dims(x, list(axes)))  # a list: the Python path
+        _same_view(x.transpose(*axes), v)
+        _same_view(x.transpose(axes), v)
+        assert_like_numpy(v, src.transpose(axes))
+        assert v.base is owner and v.flags.writeable == (not readonly)
+    _same_view(x.T, ma.permute_dims(x, list(range(n - 1, -1, -1))))
+    _same_view(x.T, x.transpose())
+    assert_like_numpy(x.T, src.T)
+
+
+def test_c_permute_leaves_other_axes_to_python() -> None:
+    x = ma.zeros((2, 3))
+    for axes in ((0,), (0, 0), (0, 2), (np.int64(1), 0), (1.0, 0), [1, 0], (True, False)):
+        assert ma._native.core.ndarray_permute(x, axes) is None
+    with pytest.raises(ValueError, match="not a permutation"):
+        ma.permute_dims(x, (0, 0))
+    with pytest.raises(IndexError, match="out of bounds"):
+        ma.permute_dims(x, (0, 2))
+    with pytest.raises(ValueError, match="not a permutation"):
+        x.transpose(0)
+    assert ma.permute_dims(x, (np.int64(1), 0)).shape == (3, 2)
+    assert x.transpose([1, 0]).shape == x.transpose(None).shape == (3, 2)
+
+
+@pytest.mark.parametrize("arr", _layouts(), ids=lambda a: f"{a.shape}{a.strides}")
+@pytest.mark.parametrize("readonly", [False, True])
+def test_c_reshape_matches_numpy_and_the_python_path(arr: np.ndarray, readonly: bool) -> None:
+    src = arr.view()  # imported as it is: any strides, base the NumPy array
+    src.setflags(write=not readonly)
+    x = ma.asarray(src)
+    assert x.base is src
+    size = x.size
+    news = [x.shape, (size,), (-1,), (1, size), (size, 1, 1), (-1, 1), (1, -1, 1)]
+    if size % 2 == 0 and size:
+        news += [(2, -1), (-1, 2, 1)]
+    for new in news:
+        r, nr = x.reshape(new), src.reshape(new)
+        assert_like_numpy(r, nr)
+        if not np.shares_memory(nr, src) and size:
+            assert r.base is not x and r.flags.writeable  # a copy, as in NumPy
+            continue
+        _same_view(r, x.reshape(*new))
+        _same_view(r, ma.reshape(x, new))
+        _same_view(r, ma.reshape(x, list(new)))  # a list: the Python path
+        assert r.base is x and r.flags.writeable == (not readonly)
+        rr = r.reshape(r.shape)  # a view of a view: same strides, same base
+        assert rr._strides == r._strides
+        _same_view(rr, ma.reshape(r, list(r.shape)))
+        assert rr.base is x
+
+
+def test_c_reshape_leaves_other_shapes_to_python() -> None:
+    x = ma.arange(12)
+    core = ma._native.core
+    for args in (([3, 4],), ((3, 4), 1), (np.int64(12),), (3.0, 4), (True, 12), (-1, -1), (5, 3), (-2, -6),
+                 (-1, 5), (((3, 4),),), (2**70, 0)):
+        assert core.ndarray_reshape(x, args) is None, args
+    assert core.ndarray_reshape(x[::2], ((2, 3),)) is None  # not C-contiguous: Python decides
+    assert x.reshape([3, 4]).shape == (3, 4)
+    assert x.reshape(np.int64(12)).shape == (12,)
+    for bad, match in (((5, 3), "cannot reshape"), ((-1, -1), "one unknown"), ((-2, -6), "negative")):
+        with pytest.raises(ValueError, match=match):
+            x.reshape(*bad)
+    with pytest.raises(ValueError, match="cannot reshape"):
+        ma.zeros(0).reshape(-1, 0)
+    assert x.reshape(3, 4, copy=True).base is not x.base

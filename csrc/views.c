@@ -1,0 +1,232 @@
+/*
+ * The common views, built in C: x[key] for keys of exact ints, slices,
+ * None and ..., the axis permutations behind .T / transpose /
+ * permute_dims, and reshape of a C-contiguous array.
+ *
+ * Through the Python layer each of these costs 2-5 us (Python arithmetic
+ * on tuples, then core.view parsing them back); here they cost a few
+ * hundred ns.  Every function returns the new NDArray, or None when the
+ * case is not a simple one: another key type, an error other than an
+ * out-of-bounds int, an int64 overflow.  The Python paths
+ * (minarray/indexing.py, minarray/views.py) then run as before and word
+ * the error, so the C side only has to be right where it answers, and its
+ * answers are exactly those of the Python paths: shape, element strides,
+ * offset, base and flags.
+ */
+#include "pyapi.h" /* Python.h first, as CPython requires */
+
+/* The ma_array of NDArray `x`, or NULL (no error set) when `x` is not an
+ * initialised NDArray, which the Python layer then deals with. */
+static ma_array *nd_array(PyObject *x) {
+  if (!ma_nd.type || !PyObject_TypeCheck(x, ma_nd.type)) return NULL;
+  PyObject *h = MA_SLOT(x, ma_nd.off_h);
+  if (!h || !MA_SLOT(x, ma_nd.off_base) || !PyCapsule_CheckExact(h)) return NULL;
+  ma_array *a = (ma_array *)PyCapsule_GetPointer(h, MA_HANDLE_NAME);
+  if (!a) PyErr_Clear();
+  return a;
+}
+
+/* The view of `x` (over `a`) `off` elements from its element 0, as
+ * NDArray._view makes it with readonly=False: the flags (read-only) carry
+ * over, and NumPy's base rule applies (a chain of views collapses onto the
+ * first NDArray that is not itself a view of an NDArray).  `strides` NULL
+ * means C strides.  None when the byte offset overflows. */
+static PyObject *make_view(PyObject *x, ma_array *a, int64_t off, int nd, const int64_t *shape,
+                           const int64_t *strides) {
+  int64_t boff;
+  if (__builtin_mul_overflow(off, (int64_t)(a->t.dtype.bits / 8), &boff)) Py_RETURN_NONE;
+  PyObject *h = ma_handle_new(ma_array_view(a, off, a->t.dtype, nd, shape, strides, 0));
+  if (!h) return NULL;
+  PyObject *base = MA_SLOT(x, ma_nd.off_base);
+  return ma_ndarray_wrap(h, NULL, NULL, Py_TYPE(base) == ma_nd.type ? base : x);
+}
+
+/* Index `k` (an exact int) on an axis of length n, made non-negative; 0
+ * when in bounds, -1 with NumPy's IndexError set when not. */
+static int axis_index(PyObject *k, int dim, int64_t n, int64_t *out) {
+  int overflow;
+  long long v = PyLong_AsLongLongAndOverflow(k, &overflow);
+  if (v == -1 && PyErr_Occurred()) return -1;
+  if (overflow || v < -n || v >= n) {
+    PyErr_Format(PyExc_IndexError, "index %S is out of bounds for axis %d with size %lld", k, dim,
+                 (long long)n);
+    return -1;
+  }
+  *out = v < 0 ? v + n : v;
+  return 0;
+}
+
+/* ndarray_getitem(x, key) -> the view x[key], or None when key is not an
+ * exact int, a slice, None, ..., or an exact tuple of those with at most
+ * one ... and at most x.ndim ints and slices (minarray/indexing.py takes
+ * all of those, and any error but an int out of bounds). */
+MA_FASTCALL(py_ndarray_getitem) {
+  (void)self;
+  MA_NARGS(2, "ndarray_getitem");
+  ma_array *a = nd_array(args[0]);
+  if (!a) Py_RETURN_NONE;
+  PyObject *key = args[1];
+  PyObject *const *keys = &key;
+  Py_ssize_t nk = 1;
+  if (PyTuple_CheckExact(key)) {
+    keys = ((PyTupleObject *)key)->ob_item;
+    nk = PyTuple_GET_SIZE(key);
+  }
+  /* first pass: the key's kind; exact types only, so that bool (an int
+   * subclass, a mask to NumPy) and NumPy integers go the general way */
+  int nd = a->t.ndim, consumed = 0, nnew = 0;
+  int have_ellipsis = 0;
+  for (Py_ssize_t i = 0; i < nk; i++) {
+    PyObject *k = keys[i];
+    if (k == Py_None) {
+      nnew++;
+    } else if (k == Py_Ellipsis) {
+      if (have_ellipsis) Py_RETURN_NONE;
+      have_ellipsis = 1;
+    } else if (PyLong_CheckExact(k) || PySlice_Check(k)) { /* slice cannot be subclassed */
+      consumed++;
+    } else {
+      Py_RETURN_NONE;
+    }
+  }
+  if (consumed > nd || nd + nnew > MA_MAXDIMS) Py_RETURN_NONE;
+  int64_t shape[MA_MAXDIMS], strides[MA_MAXDIMS], off = 0;
+  const int64_t *xs = a->t.shape, *xst = a->t.strides;
+  int dim = 0, od = 0;
+  for (Py_ssize_t i = 0; i < nk; i++) {
+    PyObject *k = keys[i];
+    if (k == Py_None) { /* a new axis of length 1, as _basic gives it */
+      shape[od] = 1;
+      strides[od++] = 0;
+    } else if (k == Py_Ellipsis) { /* stands for the axes no entry names */
+      for (int j = consumed; j < nd; j++, dim++) {
+        shape[od] = xs[dim];
+        strides[od++] = xst[dim];
+      }
+    } else if (PyLong_CheckExact(k)) {
+      int64_t v, add;
+      if (axis_index(k, dim, xs[dim], &v) < 0) return NULL;
+      if (__builtin_mul_overflow(v, xst[dim], &add) || __builtin_add_overflow(off, add, &off))
+        Py_RETURN_NONE;
+      dim++;
+    } else {
+      Py_ssize_t start, stop, step;
+      if (PySlice_Unpack(k, &start, &stop, &step) < 0) { /* e.g. a zero step */
+        PyErr_Clear();
+        Py_RETURN_NONE;
+      }
+      int64_t len = PySlice_AdjustIndices((Py_ssize_t)xs[dim], &start, &stop, step), add;
+      if (len && (__builtin_mul_overflow((int64_t)start, xst[dim], &add) ||
+                  __builtin_add_overflow(off, add, &off)))
+        Py_RETURN_NONE;
+      shape[od] = len;
+      /* a length-0/1 axis keeps its stride (see _slice_stride) */
+      if (len <= 1)
+        strides[od] = xst[dim];
+      else if (__builtin_mul_overflow(xst[dim], (int64_t)step, &strides[od]))
+        Py_RETURN_NONE;
+      od++;
+      dim++;
+    }
+  }
+  for (; dim < nd; dim++) { /* axes after the key stay whole */
+    shape[od] = xs[dim];
+    strides[od++] = xst[dim];
+  }
+  return make_view(args[0], a, off, od, shape, strides);
+}
+
+/* ndarray_permute(x, axes) -> x with its axes in the order `axes` (None:
+ * reversed), or None when axes is not an exact tuple of exact ints
+ * forming a permutation of x's axes (negative ones allowed). */
+MA_FASTCALL(py_ndarray_permute) {
+  (void)self;
+  MA_NARGS(2, "ndarray_permute");
+  ma_array *a = nd_array(args[0]);
+  if (!a) Py_RETURN_NONE;
+  int nd = a->t.ndim;
+  int perm[MA_MAXDIMS];
+  if (args[1] == Py_None) {
+    for (int i = 0; i < nd; i++) perm[i] = nd - 1 - i;
+  } else {
+    if (!PyTuple_CheckExact(args[1]) || PyTuple_GET_SIZE(args[1]) != nd) Py_RETURN_NONE;
+    char seen[MA_MAXDIMS] = {0};
+    for (int i = 0; i < nd; i++) {
+      PyObject *k = PyTuple_GET_ITEM(args[1], i);
+      if (!PyLong_CheckExact(k)) Py_RETURN_NONE;
+      int overflow;
+      long long v = PyLong_AsLongLongAndOverflow(k, &overflow);
+      if (overflow || v < -nd || v >= nd) Py_RETURN_NONE;
+      if (v < 0) v += nd;
+      if (seen[v]) Py_RETURN_NONE;
+      seen[v] = 1;
+      perm[i] = (int)v;
+    }
+  }
+  int64_t shape[MA_MAXDIMS], strides[MA_MAXDIMS];
+  for (int i = 0; i < nd; i++) {
+    shape[i] = a->t.shape[perm[i]];
+    strides[i] = a->t.strides[perm[i]];
+  }
+  return make_view(args[0], a, 0, nd, shape, strides);
+}
+
+/* ndarray_reshape(x, shape) -> the view of x in `shape`, or None.  `shape`
+ * is the argument tuple of NDArray.reshape: exact ints, or one exact tuple
+ * of them; one may be -1.  Answers the two cases views.reshape settles
+ * without looking at strides: the same shape (strides kept) and a
+ * C-contiguous x (C strides); None for anything else, errors included. */
+MA_FASTCALL(py_ndarray_reshape) {
+  (void)self;
+  MA_NARGS(2, "ndarray_reshape");
+  ma_array *a = nd_array(args[0]);
+  PyObject *s = args[1];
+  if (!a || !PyTuple_CheckExact(s)) Py_RETURN_NONE;
+  if (PyTuple_GET_SIZE(s) == 1 && PyTuple_CheckExact(PyTuple_GET_ITEM(s, 0))) s = PyTuple_GET_ITEM(s, 0);
+  Py_ssize_t nn = PyTuple_GET_SIZE(s);
+  if (nn > MA_MAXDIMS) Py_RETURN_NONE;
+  int nd = a->t.ndim, unknown = -1;
+  int64_t dims[MA_MAXDIMS], known = 1, size = 1;
+  for (Py_ssize_t i = 0; i < nn; i++) {
+    PyObject *k = PyTuple_GET_ITEM(s, i);
+    if (!PyLong_CheckExact(k)) Py_RETURN_NONE;
+    int overflow;
+    long long v = PyLong_AsLongLongAndOverflow(k, &overflow);
+    if (overflow || v < -1) Py_RETURN_NONE;
+    dims[i] = v;
+    if (v == -1) {
+      if (unknown >= 0) Py_RETURN_NONE;
+      unknown = (int)i;
+    } else if (__builtin_mul_overflow(known, (int64_t)v, &known)) {
+      Py_RETURN_NONE;
+    }
+  }
+  for (int i = 0; i < nd; i++)
+    if (__builtin_mul_overflow(size, a->t.shape[i], &size)) Py_RETURN_NONE;
+  if (unknown >= 0) {
+    if (known == 0 || size % known) Py_RETURN_NONE;
+    dims[unknown] = size / known;
+  } else if (known != size) {
+    Py_RETURN_NONE;
+  }
+  int same = unknown < 0 && nn == nd;
+  for (int i = 0; same && i < nd; i++) same = dims[i] == a->t.shape[i];
+  if (same) return make_view(args[0], a, 0, nd, a->t.shape, a->t.strides);
+  /* C-contiguous as NumPy defines it (_is_contiguous): size-1 axes may
+   * have any stride, an empty array always is */
+  if (size) {
+    int64_t expected = 1;
+    for (int i = nd - 1; i >= 0; i--) {
+      if (a->t.shape[i] != 1 && a->t.strides[i] != expected) Py_RETURN_NONE;
+      expected *= a->t.shape[i];
+    }
+  }
+  return make_view(args[0], a, 0, (int)nn, dims, NULL);
+}
+
+#define FC(name, fn, doc) {name, (PyCFunction)(void (*)(void))fn, METH_FASTCALL, doc}
+PyMethodDef ma_views_methods[] = {
+    FC("ndarray_getitem", py_ndarray_getitem, "ndarray_getitem(x, key) -> view or None"),
+    FC("ndarray_permute", py_ndarray_permute, "ndarray_permute(x, axes|None) -> view or None"),
+    FC("ndarray_reshape", py_ndarray_reshape, "ndarray_reshape(x, shape_args) -> view or None"),
+    {NULL, NULL, 0, NULL}};
