@@ -928,7 +928,7 @@ int ma_install(const char *modname) {
   if (m) {
     PyMethodDef *tables[] = {ma_core_methods,   ma_ndarray_methods, ma_dlpack_methods, ma_elementwise_methods,
                              ma_index_methods,  ma_reduce_methods, ma_linalg_methods,
-                             ma_sort_methods};
+                             ma_sort_methods,   ma_convert_methods};
     rc = 0;
     for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]) && rc == 0; i++)
       rc = PyModule_AddFunctions(m, tables[i]);

@@ -250,7 +250,11 @@ class NDArray:
         default), Fortran-contiguous (``"F"``), Fortran when the array is
         Fortran- but not C-contiguous (``"A"``), or keeping the axes' memory
         order (``"K"``, as NumPy: the strides' order of the original)."""
-        if order not in ("C", "F", "A", "K"):
+        if order == "C":  # the common case in one C call; None if C declines
+            made: NDArray | None = core.ndarray_copy(self, None)
+            if made is not None:
+                return made
+        elif order not in ("F", "A", "K"):
             raise ValueError(f"order must be one of 'C', 'F', 'A', 'K', not {order!r}")
         shape = self._shape
         c_contig = _is_contiguous(shape, self._strides, reverse=False)
@@ -288,6 +292,9 @@ class NDArray:
             raise ValueError(f"unsupported device {device!r}")
         if dt is self._dtype and not copy:
             return self
+        made: NDArray | None = core.ndarray_copy(self, dt)  # one C call; None if C declines
+        if made is not None:
+            return made
         out = NDArray._empty(self._shape, dt)
         core.copyto(out._h, self._h)
         return out
