@@ -455,6 +455,22 @@ MA_FASTCALL(py_item) {
   return load_scalar(tid, (const char *)a->t.data + off * ma_type_size[tid]);
 }
 
+/* ndarray_item(x) -> the only element of the NDArray x as a Python scalar,
+ * or None when x is not an NDArray or its size is not 1 (the caller words
+ * the error): float(x), int(x), x.item() in one call. */
+MA_FASTCALL(py_ndarray_item) {
+  (void)self;
+  MA_NARGS(1, "ndarray_item");
+  PyObject *x = args[0];
+  if (!ma_nd.type || !PyObject_TypeCheck(x, ma_nd.type)) Py_RETURN_NONE;
+  PyObject *h = MA_SLOT(x, ma_nd.off_h);
+  if (!h) Py_RETURN_NONE;
+  ma_array *a = ma_handle_get(h);
+  if (!a) return NULL;
+  if (ma_array_size(a) != 1) Py_RETURN_NONE;
+  return load_scalar(ma_type_of(a->t.dtype), (const char *)a->t.data);
+}
+
 static PyObject *tolist_rec(const ma_array *a, int tid, int dim, const char *p) {
   if (dim == a->t.ndim) return load_scalar(tid, p);
   int64_t n = a->t.shape[dim];
@@ -910,6 +926,7 @@ PyMethodDef ma_core_methods[] = {
     FC("from_scalar", py_from_scalar, "from_scalar(value, code, bits) -> handle"),
     FC("from_flat", py_from_flat, "from_flat(seq, shape, code, bits) -> handle"),
     FC("item", py_item, "item(h, offset) -> scalar"),
+    FC("ndarray_item", py_ndarray_item, "ndarray_item(x) -> scalar or None"),
     FC("tolist", py_tolist, "tolist(h) -> list"),
     FC("stats", py_stats, "stats() -> tuple"),
     FC("nested_info", py_nested_info, "nested_info(seq) -> (shape, kind, small, big, huge) | None"),

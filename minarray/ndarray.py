@@ -380,9 +380,10 @@ class NDArray:
                 coords.append(flat % dim)
                 flat //= dim
             return self[tuple(reversed(coords))].item()
-        if self.size != 1:
+        v = core.ndarray_item(self)  # None unless the size is 1
+        if v is None:
             raise ValueError(f"can only convert an array of size 1 to a Python scalar, not size {self.size}")
-        return core.item(self._h, 0)
+        return v
 
     def __len__(self) -> int:
         if not self._shape:
@@ -395,16 +396,18 @@ class NDArray:
         return (self[i] for i in range(self._shape[0]))
 
     def _scalar(self, kind: str) -> Any:
-        if self.size != 1:
+        v = core.ndarray_item(self)  # None unless the size is 1
+        if v is None:
             raise TypeError(f"only arrays of size 1 can be converted to Python {kind}, not size {self.size}")
-        return core.item(self._h, 0)
+        return v
 
     def __bool__(self) -> bool:
-        if self.size != 1:
+        v = core.ndarray_item(self)  # None unless the size is 1
+        if v is None:
             raise ValueError(
                 "the truth value of an array with more than one element is ambiguous; use any() or all()"
             )
-        return bool(core.item(self._h, 0))
+        return bool(v)
 
     def __int__(self) -> int:
         v = self._scalar("int")
@@ -413,7 +416,9 @@ class NDArray:
         return int(v)
 
     def __float__(self) -> float:
-        v = self._scalar("float")
+        v = core.ndarray_item(self)  # None unless the size is 1
+        if v is None:
+            v = self._scalar("float")  # raises
         if isinstance(v, complex):
             raise TypeError("cannot convert a complex array to float")
         return float(v)

@@ -72,3 +72,36 @@ def test_copy_of_an_overlapping_view_is_independent() -> None:
     c = m[::-1].copy()
     m[0] = 100
     assert c.tolist() == list(range(9, -1, -1))
+
+
+# ---- item / float / int / bool ----------------------------------------------------
+
+@pytest.mark.parametrize("dtype", [ma.bool, ma.int8, ma.uint64, ma.float16, ma.bfloat16, ma.float64, ma.complex64])
+def test_scalar_conversions(dtype: ma.DType) -> None:
+    for x in (ma.ones((), dtype=dtype), ma.ones((1, 1), dtype=dtype), ma.ones((3,), dtype=dtype)[1:2]):
+        v = x.item()
+        assert v == 1 and type(v) is type(ma.ones(3, dtype=dtype).tolist()[0])
+        assert bool(x) is True
+        assert complex(x) == 1
+        if dtype.kind != "c":
+            assert float(x) == 1.0 and type(float(x)) is float
+            assert int(x) == 1
+        else:
+            with pytest.raises(TypeError, match="complex array to float"):
+                float(x)
+    big = ma.ones(3, dtype=dtype)
+    with pytest.raises(ValueError, match="size 1 to a Python scalar, not size 3"):
+        big.item()
+    with pytest.raises(TypeError, match="Python float, not size 3"):
+        float(big)
+    with pytest.raises(TypeError, match="Python int, not size 0"):
+        int(ma.ones(0, dtype=dtype))
+    with pytest.raises(ValueError, match="ambiguous"):
+        bool(big)
+
+
+def test_ndarray_item_declines() -> None:
+    assert core.ndarray_item(np.ones(())) is None
+    assert core.ndarray_item(ma.ones(2)) is None
+    assert core.ndarray_item(ma.ones(0)) is None
+    assert core.ndarray_item(3.0) is None
