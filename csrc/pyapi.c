@@ -701,6 +701,45 @@ MA_FASTCALL(py_from_nested) {
   return ma_handle_new(a);
 }
 
+/* ndarray_from_nested(seq, dtype) -> a new NDArray from nested lists/tuples
+ * of Python scalars: nested_info, the dtype choice and from_nested of
+ * asarray's _from_sequence in one call.  dtype None picks bool, int64,
+ * float64 or complex128 (float64 when there are no elements).  None when
+ * the Python path must decide: other leaves, ints beyond int64 without a
+ * dtype, a dtype that is not a DType singleton, or a failed allocation
+ * (the Python path raises the error for it). */
+MA_FASTCALL(py_ndarray_from_nested) {
+  (void)self;
+  MA_NARGS(2, "ndarray_from_nested");
+  int tid = args[1] == Py_None ? -1 : ma_ndarray_tid(args[1]);
+  if (args[1] != Py_None && tid < 0) Py_RETURN_NONE;
+  nest_info ni;
+  memset(&ni, 0, sizeof(ni));
+  ni.ndim = -1;
+  if (discover(args[0], 0, &ni) < 0) return NULL;
+  if (ni.other) Py_RETURN_NONE;
+  if (tid < 0) {
+    int64_t n = 1;
+    for (int i = 0; i < ni.ndim; i++) n *= ni.shape[i];
+    static const int by_kind[4] = {MA_BOOL, MA_INT64, MA_FLOAT64, MA_COMPLEX128};
+    if (n == 0)
+      tid = MA_FLOAT64;
+    else if (ni.kind == 1 && (ni.big_int || ni.huge_int))
+      Py_RETURN_NONE;
+    else
+      tid = by_kind[ni.kind];
+  }
+  int err = 0;
+  ma_array *a = ma_array_empty(ma_dltypes[tid], ni.ndim, ni.shape, 0, &err);
+  if (!a) Py_RETURN_NONE;
+  char *p = (char *)a->t.data;
+  if (fill_nested(args[0], 0, a, tid, &p) < 0) {
+    ma_array_free(a);
+    return NULL;
+  }
+  return ma_ndarray_new(a, NULL);
+}
+
 /* ---- arange, linspace, tril/triu --------------------------------------------- */
 
 /* arange_fill(h, first, second): NumPy's algorithm.  Elements 0 and 1 are
@@ -931,6 +970,7 @@ PyMethodDef ma_core_methods[] = {
     FC("stats", py_stats, "stats() -> tuple"),
     FC("nested_info", py_nested_info, "nested_info(seq) -> (shape, kind, small, big, huge) | None"),
     FC("from_nested", py_from_nested, "from_nested(seq, shape, code, bits) -> handle"),
+    FC("ndarray_from_nested", py_ndarray_from_nested, "ndarray_from_nested(seq, dtype) -> NDArray or None"),
     FC("arange_fill", py_arange_fill, "arange_fill(h, first, second)"),
     FC("linspace_fill", py_linspace_fill, "linspace_fill(h, start, stop, div, endpoint, floor)"),
     FC("tri_zero", py_tri_zero, "tri_zero(h, k, lower)"),

@@ -326,6 +326,23 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | 
     never does and raises ValueError when a copy would be needed (Array API
     2024.12); ``copy=None`` copies only when needed.
     """
+    if device is None and type(obj) in (list, tuple) and copy is not False:
+        # nested lists or tuples of numbers (exact types: a subclass may
+        # export its memory): one C call when C can settle it alone
+        dt0 = _dt.as_dtype(dtype) if dtype is not None else None
+        made: NDArray | None = core.ndarray_from_nested(obj, dt0)
+        return made if made is not None else _from_sequence(obj, dt0)
+    if device is None:
+        # The common cases first, in as few C calls as possible: a plain
+        # numpy.ndarray minarray can view as is (None for anything else, which
+        # the general route below takes), or an NDArray.
+        made = core.numpy_asarray(obj)
+        if made is None and isinstance(obj, NDArray):
+            made = obj
+        if made is not None:
+            if dtype is None:
+                return made.copy() if copy else made
+            return _finish(made, _dt.as_dtype(dtype), copy, fresh=False)
     _device(device)
     dt = _dt.as_dtype(dtype) if dtype is not None else None
     if isinstance(obj, NDArray):
@@ -345,7 +362,11 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | 
         shared = from_array_interface(obj)
         return _finish(shared._view(0, (), (), readonly=True), dt, copy, fresh=False)
     if hasattr(obj, "__array_interface__") and not isinstance(obj, type):
+        from minarray import dlpack
         from minarray.arrayinterface import from_array_interface
+
+        if not dlpack._numpy_ready:  # NumPy is loaded now: let numpy_asarray see its arrays
+            dlpack._enable_numpy_fast_path()
 
         order = getattr(getattr(obj, "dtype", None), "byteorder", "=")
         if order not in ("=", "|", _NATIVE_ORDER) and hasattr(obj, "astype"):

@@ -5,6 +5,7 @@ the general route."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import numpy as np
@@ -105,3 +106,136 @@ def test_ndarray_item_declines() -> None:
     assert core.ndarray_item(ma.ones(2)) is None
     assert core.ndarray_item(ma.ones(0)) is None
     assert core.ndarray_item(3.0) is None
+
+
+# ---- asarray of NumPy arrays ------------------------------------------------------
+
+def _np_sources() -> list[np.ndarray]:
+    base = np.arange(24, dtype=np.float64).reshape(2, 3, 4)
+    ro = np.arange(6.0)
+    ro.flags.writeable = False
+    return [
+        base, base[:, 1:, ::2], base[::-1], base.T, base[:1, :1], base[:, :1, :1], base[:, 0],
+        np.empty((0, 3)), np.empty((3, 0))[:, ::2], np.full((), 2.0), ro,
+        np.asfortranarray(base),
+    ] + [np.arange(5).astype(t) for t in FAST_DTYPES]
+
+
+@pytest.mark.parametrize("src", _np_sources(), ids=lambda a: f"{a.dtype}{a.shape}{a.strides}")
+@pytest.mark.parametrize("kw", [{}, {"copy": False}, {"copy": True}, {"copy": None},
+                                {"dtype": ma.float64}, {"dtype": ma.float32}, {"dtype": ma.float64, "copy": True}])
+def test_asarray_numpy_matches_general_route(src: np.ndarray, kw: dict[str, Any]) -> None:
+    try:
+        want = _general(src, **kw)
+    except Exception as e:
+        with pytest.raises(type(e), match=re.escape(str(e))):
+            ma.asarray(src, **kw)
+        return
+    got = ma.asarray(src, **kw)
+    assert type(got) is ma.NDArray
+    if want.base is src:  # shared: exactly the same view
+        assert got.base is src
+        assert _layout(got) == _layout(want)
+    else:  # copied: a fresh C-contiguous array either way
+        assert got.base is None and got.flags.writeable
+        assert (got.shape, got._strides, got.dtype) == (want.shape, want._strides, want.dtype)
+    np.testing.assert_array_equal(np.asarray(got), np.asarray(want))
+
+
+def test_numpy_asarray_declines() -> None:
+    ma.asarray(np.zeros(1))  # registers numpy.ndarray with the C side
+    raw = np.zeros(17, dtype=np.uint8)
+    declined = [
+        np.ma.masked_array([1.0, 2.0]),  # a subclass
+        np.arange(3, dtype=">f8" if np.little_endian else "<f8"),  # byte-swapped
+        np.array([1, None], dtype=object),
+        np.arange(3, dtype=np.longdouble),
+        np.zeros(4, dtype="M8[s]"),
+        raw[1:].view(np.int64)[:1] if raw[1:].ctypes.data % 8 else raw[:0],  # misaligned
+        np.zeros(3, dtype=[("a", "f8")]),
+        [1.0, 2.0], 3.0, np.float64(1.0), ma.zeros(3), None,
+    ]
+    for obj in declined:
+        assert core.numpy_asarray(obj) is None, obj
+
+
+def test_asarray_numpy_declined_cases_keep_behaviour() -> None:
+    swapped = np.arange(3, dtype=">f8" if np.little_endian else "<f8")
+    out = ma.asarray(swapped)
+    assert out.dtype == ma.float64 and out.tolist() == [0.0, 1.0, 2.0]
+    with pytest.raises(ValueError, match="byte order"):
+        ma.asarray(swapped, copy=False)
+    with pytest.raises(TypeError):
+        ma.asarray(np.array([1, None], dtype=object))
+    raw = np.zeros(40, dtype=np.uint8)
+    mis = raw[1:33].view(np.float64)  # NumPy marks it unaligned: the C path declines it
+    for kw in ({}, {"copy": False}, {"copy": True}):
+        try:
+            want = _general(mis, **kw).tolist()
+        except Exception as e:
+            with pytest.raises(type(e), match=re.escape(str(e))):
+                ma.asarray(mis, **kw)
+        else:
+            assert ma.asarray(mis, **kw).tolist() == want
+
+
+def test_asarray_numpy_fast_path_is_a_view() -> None:
+    src = np.arange(6.0).reshape(2, 3)
+    a = ma.asarray(src)
+    a[0, 0] = 9.0
+    assert src[0, 0] == 9.0 and a.base is src
+    ro = src.copy()
+    ro.flags.writeable = False
+    assert not ma.asarray(ro).flags.writeable
+    assert ma.asarray(ro, copy=True).flags.writeable
+
+
+def test_asarray_ndarray_paths() -> None:
+    m = ma.arange(6).reshape(2, 3)
+    assert ma.asarray(m) is m and ma.asarray(m, copy=False) is m
+    c = ma.asarray(m, copy=True)
+    assert c is not m and c.base is None and c.tolist() == m.tolist()
+    assert ma.asarray(m, dtype=ma.int64) is m
+    f = ma.asarray(m, dtype=ma.float32)
+    assert f.dtype == ma.float32 and f.tolist() == m.tolist()
+    with pytest.raises(ValueError, match="needs a copy"):
+        ma.asarray(m, dtype=ma.float32, copy=False)
+    with pytest.raises(ValueError, match="unsupported device"):
+        ma.asarray(m, device="gpu")
+
+
+# ---- asarray of nested sequences ----------------------------------------------------
+
+@pytest.mark.parametrize("obj", [[1.0, 2.0, 3.0], (1, 2), [True, False], [1j, 2], [[1, 2], [3, 4]], [], [[], []],
+                                 ((1.5,),), [2**63], [-1, 2**63], [2**64], [np.float32(1), 2.0], [[1], [2, 3]],
+                                 [1, "a"], [ma.ones(2), ma.zeros(2)]])
+@pytest.mark.parametrize("dtype", [None, ma.float32, ma.int8, "float64"])
+def test_asarray_sequences_match_general_route(obj: Any, dtype: Any) -> None:
+    try:
+        want = _general(obj, dtype=dtype)
+    except Exception as e:
+        with pytest.raises(type(e), match=re.escape(str(e))):
+            ma.asarray(obj, dtype=dtype)
+        return
+    got = ma.asarray(obj, dtype=dtype)
+    assert (got.shape, got._strides, got.dtype, got.base) == (want.shape, want._strides, want.dtype, None)
+    assert got.tolist() == want.tolist()
+
+
+def test_ndarray_from_nested_declines() -> None:
+    assert core.ndarray_from_nested([2**63], None) is None  # uint64: Python picks the dtype
+    assert core.ndarray_from_nested([np.float32(1)], None) is None
+    assert core.ndarray_from_nested([1.0], "float32") is None
+    with pytest.raises(ValueError, match="copy=False is impossible for a list"):
+        ma.asarray([1.0], copy=False)
+    assert ma.asarray([1.0], copy=True).tolist() == [1.0]
+
+
+class _ListWithInterface(list):  # type: ignore[type-arg]
+    @property
+    def __array_interface__(self) -> dict[str, Any]:
+        return np.arange(3.0).__array_interface__
+
+
+def test_list_subclass_takes_the_general_route() -> None:
+    assert ma.asarray(_ListWithInterface([7])).shape == (3,)
