@@ -19,6 +19,8 @@ __all__ = [
 
 _SCALARS = (bool, int, float, complex)
 _NATIVE_ORDER = "<" if sys.byteorder == "little" else ">"
+# Ints below this magnitude convert to float64 exactly (arange's fast path).
+_EXACT = 2**53
 
 
 def _shape(shape: Any) -> tuple[int, ...]:
@@ -140,6 +142,18 @@ def arange(start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None,
     The length is ``ceil((stop - start) / step)`` and the values are NumPy's
     bit for bit: elements 0 and 1 are ``start`` and ``start + step``, the
     rest ``e0 + i * (e1 - e0)`` in the dtype's arithmetic (filled in C)."""
+    if dtype is None and device is None and type(start) is int and type(step) is int and (
+        stop is None or type(stop) is int
+    ):
+        # Exact ints (type() rules out bool) small enough that every check
+        # below passes: the same int64 result without the general route's
+        # conversions, ~4x faster for small ranges.
+        lo, hi = (0, start) if stop is None else (start, stop)
+        if step and -_EXACT < lo < _EXACT and -_EXACT < hi < _EXACT and -_EXACT < step < _EXACT:
+            made: NDArray | None = core.ndarray_empty(max(0, math.ceil((hi - lo) / step)), _dt.int64, False)
+            if made is not None:
+                core.arange_fill(made._h, lo, lo + step)
+                return made
     _device(device)
     if stop is None:
         start, stop = 0, start

@@ -239,3 +239,27 @@ class _ListWithInterface(list):  # type: ignore[type-arg]
 
 def test_list_subclass_takes_the_general_route() -> None:
     assert ma.asarray(_ListWithInterface([7])).shape == (3,)
+
+
+# ---- arange -------------------------------------------------------------------
+
+@pytest.mark.parametrize("args", [(0,), (5,), (-3,), (2, 9), (9, 2), (9, 2, -2), (-5, 5, 3), (0, 10, 100),
+                                  (2**53 - 3, 2**53 - 1), (2**53, 2**53 + 4), (-(2**53) - 2, -(2**53)),
+                                  (1, 5, 2**60)])
+def test_arange_ints_match_numpy(args: tuple[int, ...]) -> None:
+    out = ma.arange(*args)
+    want = np.arange(*args)
+    assert out.dtype == ma.int64 and out._strides == (1,)
+    np.testing.assert_array_equal(np.asarray(out), want)
+
+
+def test_arange_fast_path_leaves_the_rest() -> None:
+    with pytest.raises(ValueError, match="step must not be zero"):
+        ma.arange(0, 5, 0)
+    with pytest.raises(TypeError, match="not a bool"):
+        ma.arange(True)
+    assert ma.arange(np.int64(3)).tolist() == [0, 1, 2]
+    assert ma.arange(3, dtype=ma.float32).dtype == ma.float32
+    assert ma.arange(3.0).dtype == ma.float64
+    with pytest.raises(ValueError, match="unsupported device"):
+        ma.arange(3, device="gpu")
