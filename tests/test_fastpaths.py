@@ -263,3 +263,40 @@ def test_arange_fast_path_leaves_the_rest() -> None:
     assert ma.arange(3.0).dtype == ma.float64
     with pytest.raises(ValueError, match="unsupported device"):
         ma.arange(3, device="gpu")
+
+
+# ---- concat ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("parts", [
+    [(3,), (2,)], [(2, 3), (1, 3), (0, 3)], [(0,), (0,)], [(2, 0), (3, 0)], [(1, 2, 2)],
+])
+@pytest.mark.parametrize("dtype", [ma.float64, ma.int8, ma.complex64, ma.bool])
+def test_concat_axis0_matches_numpy(parts: list[tuple[int, ...]], dtype: ma.DType) -> None:
+    nps = [np.arange(int(np.prod(s))).reshape(s).astype(str(dtype)) for s in parts]
+    arrs = [ma.asarray(a) for a in nps]
+    for seq in (arrs, tuple(arrs)):
+        out = ma.concat(seq)
+        want = np.concatenate(nps)
+        assert out.dtype == dtype and out.base is None and out._strides == ma.empty(want.shape)._strides
+        np.testing.assert_array_equal(np.asarray(out), want)
+    if parts[0][0] > 1:
+        out = ma.concat([arrs[0][::-1], *arrs[1:]])
+        np.testing.assert_array_equal(np.asarray(out), np.concatenate([nps[0][::-1], *nps[1:]]))
+
+
+def test_concat_fast_path_leaves_the_rest() -> None:
+    a, b = ma.arange(3), ma.arange(3.0)
+    assert ma.concat([a, b]).dtype == ma.float64
+    assert ma.concat([a, a], axis=np.int64(0)).tolist() == [0, 1, 2] * 2
+    assert ma.concat([a, a], axis=-1).tolist() == [0, 1, 2] * 2
+    assert ma.concat([a, a], axis=None).tolist() == [0, 1, 2] * 2
+    with pytest.raises(ValueError, match="zero-dimensional"):
+        ma.concat([ma.asarray(1), ma.asarray(2)])
+    with pytest.raises(ValueError, match="same number of dimensions"):
+        ma.concat([a, ma.asarray(1)])
+    with pytest.raises(ValueError, match="shapes must match"):
+        ma.concat([ma.ones((2, 3)), ma.ones((2, 2))])
+    with pytest.raises(TypeError, match="tuple or list"):
+        ma.concat(a)
+    with pytest.raises(ValueError, match="at least one"):
+        ma.concat([])
