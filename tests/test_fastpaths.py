@@ -300,3 +300,29 @@ def test_concat_fast_path_leaves_the_rest() -> None:
         ma.concat(a)
     with pytest.raises(ValueError, match="at least one"):
         ma.concat([])
+
+
+# ---- matmul -------------------------------------------------------------------
+
+@pytest.mark.parametrize("dtype", [ma.float64, ma.float32, ma.complex128, ma.complex64, ma.int64, ma.uint64,
+                                   ma.int8, ma.float16, ma.bool])
+@pytest.mark.parametrize("shapes", [((3, 4), (4, 5)), ((1, 1), (1, 1)), ((0, 3), (3, 2)), ((2, 0), (0, 3))])
+def test_matmul_2d_matches_numpy(dtype: ma.DType, shapes: tuple[tuple[int, int], tuple[int, int]]) -> None:
+    rng = np.random.default_rng(0)
+    a_np = rng.integers(-3, 4, size=shapes[0]).astype(str(dtype))
+    b_np = rng.integers(-3, 4, size=shapes[1]).astype(str(dtype))
+    out = ma.asarray(a_np) @ ma.asarray(b_np)
+    want = a_np @ b_np
+    assert out.dtype == dtype and out.shape == want.shape and out.base is None
+    np.testing.assert_array_equal(np.asarray(out), want)
+    t = ma.asarray(a_np.T.copy()).T @ ma.asarray(b_np)  # strided operand
+    np.testing.assert_array_equal(np.asarray(t), want)
+
+
+def test_matmul_fast_path_leaves_the_rest() -> None:
+    a = ma.ones((2, 3))
+    with pytest.raises(ValueError, match="last dimension of x1"):
+        a @ ma.ones((2, 3))
+    assert (a @ ma.ones((3, 2), dtype=ma.float32)).dtype == ma.float64
+    assert (a @ ma.ones(3)).shape == (2,)
+    assert (ma.ones((4, 2, 3)) @ ma.ones((3, 5))).shape == (4, 2, 5)
