@@ -706,8 +706,8 @@ MA_FASTCALL(py_from_nested) {
  * asarray's _from_sequence in one call.  dtype None picks bool, int64,
  * float64 or complex128 (float64 when there are no elements).  None when
  * the Python path must decide: other leaves, ints beyond int64 without a
- * dtype, a dtype that is not a DType singleton, or a failed allocation
- * (the Python path raises the error for it). */
+ * dtype, or a dtype that is not a DType singleton.  A failed allocation
+ * raises what from_nested raises. */
 MA_FASTCALL(py_ndarray_from_nested) {
   (void)self;
   MA_NARGS(2, "ndarray_from_nested");
@@ -731,7 +731,15 @@ MA_FASTCALL(py_ndarray_from_nested) {
   }
   int err = 0;
   ma_array *a = ma_array_empty(ma_dltypes[tid], ni.ndim, ni.shape, 0, &err);
-  if (!a) Py_RETURN_NONE;
+  if (!a) {
+    if (err != 1) return PyErr_NoMemory();
+    PyObject *shape = ma_dims_tuple(ni.ndim, ni.shape);
+    if (shape) {
+      PyErr_Format(PyExc_ValueError, "shape %R is too large", shape);
+      Py_DECREF(shape);
+    }
+    return NULL;
+  }
   char *p = (char *)a->t.data;
   if (fill_nested(args[0], 0, a, tid, &p) < 0) {
     ma_array_free(a);
