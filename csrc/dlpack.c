@@ -819,13 +819,16 @@ static int np_type(int num) {
   return -1;
 }
 
-/* from_numpy_fast(arr) -> NDArray, or None when arr is not a plain
- * numpy.ndarray minarray can view as is (the caller then takes the
- * __array_interface__ route, which explains what is wrong). */
-MA_FASTCALL(py_from_numpy_fast) {
-  (void)self;
-  MA_NARGS(1, "from_numpy_fast");
-  PyObject *obj = args[0];
+#define NP_ARRAY_C_CONTIGUOUS 0x0001
+
+/* A view of the plain numpy.ndarray `obj`, or None when it is anything else
+ * or minarray cannot view it as is.  With `as_interface` the result is the
+ * one the __array_interface__ route builds: a C-contiguous array gets
+ * C-contiguous strides (the interface reports none, so a length-1 axis
+ * loses whatever stride NumPy kept) and the data pointer must be aligned
+ * to minarray's own rule (complex: to half the item), not NumPy's flag
+ * alone. */
+static PyObject *numpy_view(PyObject *obj, int as_interface) {
   if (!np_ndarray || Py_TYPE(obj) != np_ndarray) Py_RETURN_NONE;
   np_array_prefix *arr = (np_array_prefix *)obj;
   np_descr_prefix *d = (np_descr_prefix *)arr->descr;
@@ -841,15 +844,35 @@ MA_FASTCALL(py_from_numpy_fast) {
     if (arr->strides[i] % item) Py_RETURN_NONE;
     strides[i] = arr->strides[i] / item;
   }
+  int c_contig = as_interface && (arr->flags & NP_ARRAY_C_CONTIGUOUS);
+  int64_t align = tid == MA_COMPLEX64 || tid == MA_COMPLEX128 ? item / 2 : item;
+  if (as_interface && (uintptr_t)arr->data % (uintptr_t)align) Py_RETURN_NONE;
   size_t nbytes;
   if (ma_nbytes(nd, shape, (size_t)item, &nbytes) != 0) Py_RETURN_NONE;
   ma_buffer *b = ma_buffer_for_object(obj, arr->data, nbytes);
   if (!b) return PyErr_NoMemory();
-  ma_array *a = ma_array_new(b, arr->data, ma_dltypes[tid], nd, shape, strides,
+  ma_array *a = ma_array_new(b, arr->data, ma_dltypes[tid], nd, shape, c_contig ? NULL : strides,
                              (arr->flags & NP_ARRAY_WRITEABLE) ? 0 : MA_READONLY);
   ma_buffer_release(b);
   if (!a) return PyErr_NoMemory();
   return ma_ndarray_new(a, obj);
+}
+
+/* from_numpy_fast(arr) -> NDArray, or None when arr is not a plain
+ * numpy.ndarray minarray can view as is (the caller then takes the
+ * __array_interface__ route, which explains what is wrong). */
+MA_FASTCALL(py_from_numpy_fast) {
+  (void)self;
+  MA_NARGS(1, "from_numpy_fast");
+  return numpy_view(args[0], 0);
+}
+
+/* numpy_asarray(arr) -> NDArray, or None: what asarray's
+ * __array_interface__ route makes of a plain numpy.ndarray, in one call. */
+MA_FASTCALL(py_numpy_asarray) {
+  (void)self;
+  MA_NARGS(1, "numpy_asarray");
+  return numpy_view(args[0], 1);
 }
 
 /* ======================================================================== */
@@ -1063,6 +1086,7 @@ PyMethodDef ma_dlpack_methods[] = {
        "dlpack_import_handle(x) -> (handle, device_type, device_id, readonly)"),
     FC("dlpack_set_device", py_set_device, "dlpack_set_device(h, device_type, device_id)"),
     FC("dlpack_from_numpy", py_from_numpy_fast, "dlpack_from_numpy(arr) -> NDArray or None"),
+    FC("numpy_asarray", py_numpy_asarray, "numpy_asarray(arr) -> NDArray or None"),
     FC("dlpack_exchange_api", py_exchange_api, "dlpack_exchange_api() -> capsule"),
     FC("dlpack_capsule_peek", py_capsule_peek, "dlpack_capsule_peek(capsule) -> (name, address)"),
     {NULL, NULL, 0, NULL}};

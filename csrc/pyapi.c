@@ -453,6 +453,22 @@ MA_FASTCALL(py_item) {
   return load_scalar(tid, (const char *)a->t.data + off * ma_type_size[tid]);
 }
 
+/* ndarray_item(x) -> the only element of the NDArray x as a Python scalar,
+ * or None when x is not an NDArray or its size is not 1 (the caller words
+ * the error): float(x), int(x), x.item() in one call. */
+MA_FASTCALL(py_ndarray_item) {
+  (void)self;
+  MA_NARGS(1, "ndarray_item");
+  PyObject *x = args[0];
+  if (!ma_nd.type || !PyObject_TypeCheck(x, ma_nd.type)) Py_RETURN_NONE;
+  PyObject *h = MA_SLOT(x, ma_nd.off_h);
+  if (!h) Py_RETURN_NONE;
+  ma_array *a = ma_handle_get(h);
+  if (!a) return NULL;
+  if (ma_array_size(a) != 1) Py_RETURN_NONE;
+  return load_scalar(ma_type_of(a->t.dtype), (const char *)a->t.data);
+}
+
 static PyObject *tolist_rec(const ma_array *a, int tid, int dim, const char *p) {
   if (dim == a->t.ndim) return load_scalar(tid, p);
   int64_t n = a->t.shape[dim];
@@ -683,6 +699,53 @@ MA_FASTCALL(py_from_nested) {
   return ma_handle_new(a);
 }
 
+/* ndarray_from_nested(seq, dtype) -> a new NDArray from nested lists/tuples
+ * of Python scalars: nested_info, the dtype choice and from_nested of
+ * asarray's _from_sequence in one call.  dtype None picks bool, int64,
+ * float64 or complex128 (float64 when there are no elements).  None when
+ * the Python path must decide: other leaves, ints beyond int64 without a
+ * dtype, or a dtype that is not a DType singleton.  A failed allocation
+ * raises what from_nested raises. */
+MA_FASTCALL(py_ndarray_from_nested) {
+  (void)self;
+  MA_NARGS(2, "ndarray_from_nested");
+  int tid = args[1] == Py_None ? -1 : ma_ndarray_tid(args[1]);
+  if (args[1] != Py_None && tid < 0) Py_RETURN_NONE;
+  nest_info ni;
+  memset(&ni, 0, sizeof(ni));
+  ni.ndim = -1;
+  if (discover(args[0], 0, &ni) < 0) return NULL;
+  if (ni.other) Py_RETURN_NONE;
+  if (tid < 0) {
+    int64_t n = 1;
+    for (int i = 0; i < ni.ndim; i++) n *= ni.shape[i];
+    static const int by_kind[4] = {MA_BOOL, MA_INT64, MA_FLOAT64, MA_COMPLEX128};
+    if (n == 0)
+      tid = MA_FLOAT64;
+    else if (ni.kind == 1 && (ni.big_int || ni.huge_int))
+      Py_RETURN_NONE;
+    else
+      tid = by_kind[ni.kind];
+  }
+  int err = 0;
+  ma_array *a = ma_array_empty(ma_dltypes[tid], ni.ndim, ni.shape, 0, &err);
+  if (!a) {
+    if (err != 1) return PyErr_NoMemory();
+    PyObject *shape = ma_dims_tuple(ni.ndim, ni.shape);
+    if (shape) {
+      PyErr_Format(PyExc_ValueError, "shape %R is too large", shape);
+      Py_DECREF(shape);
+    }
+    return NULL;
+  }
+  char *p = (char *)a->t.data;
+  if (fill_nested(args[0], 0, a, tid, &p) < 0) {
+    ma_array_free(a);
+    return NULL;
+  }
+  return ma_ndarray_new(a, NULL);
+}
+
 /* ---- arange, linspace, tril/triu --------------------------------------------- */
 
 /* arange_fill(h, first, second): NumPy's algorithm.  Elements 0 and 1 are
@@ -908,10 +971,12 @@ PyMethodDef ma_core_methods[] = {
     FC("from_scalar", py_from_scalar, "from_scalar(value, code, bits) -> handle"),
     FC("from_flat", py_from_flat, "from_flat(seq, shape, code, bits) -> handle"),
     FC("item", py_item, "item(h, offset) -> scalar"),
+    FC("ndarray_item", py_ndarray_item, "ndarray_item(x) -> scalar or None"),
     FC("tolist", py_tolist, "tolist(h) -> list"),
     FC("stats", py_stats, "stats() -> tuple"),
     FC("nested_info", py_nested_info, "nested_info(seq) -> (shape, kind, small, big, huge) | None"),
     FC("from_nested", py_from_nested, "from_nested(seq, shape, code, bits) -> handle"),
+    FC("ndarray_from_nested", py_ndarray_from_nested, "ndarray_from_nested(seq, dtype) -> NDArray or None"),
     FC("arange_fill", py_arange_fill, "arange_fill(h, first, second)"),
     FC("linspace_fill", py_linspace_fill, "linspace_fill(h, start, stop, div, endpoint, floor)"),
     FC("tri_zero", py_tri_zero, "tri_zero(h, k, lower)"),
@@ -926,7 +991,7 @@ int ma_install(const char *modname) {
   if (m) {
     PyMethodDef *tables[] = {ma_core_methods,   ma_ndarray_methods, ma_dlpack_methods, ma_elementwise_methods,
                              ma_index_methods,  ma_reduce_methods, ma_linalg_methods,
-                             ma_sort_methods,   ma_views_methods};
+                             ma_sort_methods,   ma_views_methods,  ma_convert_methods};
     rc = 0;
     for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]) && rc == 0; i++)
       rc = PyModule_AddFunctions(m, tables[i]);

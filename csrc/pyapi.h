@@ -69,6 +69,7 @@ extern PyMethodDef ma_reduce_methods[];
 extern PyMethodDef ma_linalg_methods[];
 extern PyMethodDef ma_sort_methods[];
 extern PyMethodDef ma_views_methods[];
+extern PyMethodDef ma_convert_methods[];
 
 #define MA_FASTCALL(name) \
   static PyObject *name(PyObject *self, PyObject *const *args, Py_ssize_t nargs)

@@ -19,6 +19,8 @@ __all__ = [
 
 _SCALARS = (bool, int, float, complex)
 _NATIVE_ORDER = "<" if sys.byteorder == "little" else ">"
+# Ints below this magnitude convert to float64 exactly (arange's fast path).
+_EXACT = 2**53
 
 
 def _shape(shape: Any) -> tuple[int, ...]:
@@ -140,6 +142,18 @@ def arange(start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None,
     The length is ``ceil((stop - start) / step)`` and the values are NumPy's
     bit for bit: elements 0 and 1 are ``start`` and ``start + step``, the
     rest ``e0 + i * (e1 - e0)`` in the dtype's arithmetic (filled in C)."""
+    if dtype is None and device is None and type(start) is int and type(step) is int and (
+        stop is None or type(stop) is int
+    ):
+        # Exact ints (type() rules out bool) small enough that every check
+        # below passes: the same int64 result without the general route's
+        # conversions, ~4x faster for small ranges.
+        lo, hi = (0, start) if stop is None else (start, stop)
+        if step and -_EXACT < lo < _EXACT and -_EXACT < hi < _EXACT and -_EXACT < step < _EXACT:
+            made: NDArray | None = core.ndarray_empty(max(0, math.ceil((hi - lo) / step)), _dt.int64, False)
+            if made is not None:
+                core.arange_fill(made._h, lo, lo + step)
+                return made
     _device(device)
     if stop is None:
         start, stop = 0, start
@@ -326,6 +340,23 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | 
     never does and raises ValueError when a copy would be needed (Array API
     2024.12); ``copy=None`` copies only when needed.
     """
+    if device is None and type(obj) in (list, tuple) and copy is not False:
+        # nested lists or tuples of numbers (exact types: a subclass may
+        # export its memory): one C call when C can settle it alone
+        dt0 = _dt.as_dtype(dtype) if dtype is not None else None
+        made: NDArray | None = core.ndarray_from_nested(obj, dt0)
+        return made if made is not None else _from_sequence(obj, dt0)
+    if device is None:
+        # The common cases first, in as few C calls as possible: a plain
+        # numpy.ndarray minarray can view as is (None for anything else, which
+        # the general route below takes), or an NDArray.
+        made = core.numpy_asarray(obj)
+        if made is None and isinstance(obj, NDArray):
+            made = obj
+        if made is not None:
+            if dtype is None:
+                return made.copy() if copy else made
+            return _finish(made, _dt.as_dtype(dtype), copy, fresh=False)
     _device(device)
     dt = _dt.as_dtype(dtype) if dtype is not None else None
     if isinstance(obj, NDArray):
@@ -345,7 +376,11 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | 
         shared = from_array_interface(obj)
         return _finish(shared._view(0, (), (), readonly=True), dt, copy, fresh=False)
     if hasattr(obj, "__array_interface__") and not isinstance(obj, type):
+        from minarray import dlpack
         from minarray.arrayinterface import from_array_interface
+
+        if not dlpack._numpy_ready:  # NumPy is loaded now: let numpy_asarray see its arrays
+            dlpack._enable_numpy_fast_path()
 
         order = getattr(getattr(obj, "dtype", None), "byteorder", "=")
         if order not in ("=", "|", _NATIVE_ORDER) and hasattr(obj, "astype"):

@@ -73,6 +73,29 @@ def concat(arrays: Sequence[NDArray] | tuple[NDArray, ...], /, *, axis: int | No
     ``axis``; the result dtype follows the promotion rules.  ``axis=None``
     joins the flattened arrays.
     """
+    if type(axis) is int and axis == 0 and type(arrays) in (list, tuple) and arrays:
+        # The common case, NDArrays of one dtype joined along axis 0, without
+        # the general route's promotion, validation and NDArray views (~5x
+        # its cost for small arrays); anything else falls through to it.
+        first = arrays[0]
+        if type(first) is NDArray and first._shape:
+            dt, rest, total = first._dtype, first._shape[1:], 0
+            for a in arrays:
+                if type(a) is not NDArray or a._dtype is not dt or not a._shape or a._shape[1:] != rest:
+                    break
+                total += a._shape[0]
+            else:
+                made: NDArray | None = core.ndarray_empty((total, *rest), dt, False)
+                if made is not None:
+                    if total and 0 not in rest:
+                        strides, step, off = made._strides, made._strides[0], 0
+                        for a in arrays:
+                            n = a._shape[0]
+                            if n:  # a's rows of the result, seen with a's shape
+                                core.copyto(core.view(made._h, off * step, a._shape, strides, dt.code, dt.bits, False),
+                                            a._h)
+                            off += n
+                    return made
     arrs = _arrays(arrays, "concat")
     dt = _result_dtype(arrs)
     if axis is None:

@@ -251,7 +251,11 @@ class NDArray:
         default), Fortran-contiguous (``"F"``), Fortran when the array is
         Fortran- but not C-contiguous (``"A"``), or keeping the axes' memory
         order (``"K"``, as NumPy: the strides' order of the original)."""
-        if order not in ("C", "F", "A", "K"):
+        if order == "C":  # the common case in one C call; None if C declines
+            made: NDArray | None = core.ndarray_copy(self, None)
+            if made is not None:
+                return made
+        elif order not in ("F", "A", "K"):
             raise ValueError(f"order must be one of 'C', 'F', 'A', 'K', not {order!r}")
         shape = self._shape
         c_contig = _is_contiguous(shape, self._strides, reverse=False)
@@ -289,6 +293,9 @@ class NDArray:
             raise ValueError(f"unsupported device {device!r}")
         if dt is self._dtype and not copy:
             return self
+        made: NDArray | None = core.ndarray_copy(self, dt)  # one C call; None if C declines
+        if made is not None:
+            return made
         out = NDArray._empty(self._shape, dt)
         core.copyto(out._h, self._h)
         return out
@@ -387,9 +394,10 @@ class NDArray:
                 coords.append(flat % dim)
                 flat //= dim
             return self[tuple(reversed(coords))].item()
-        if self.size != 1:
+        v = core.ndarray_item(self)  # None unless the size is 1
+        if v is None:
             raise ValueError(f"can only convert an array of size 1 to a Python scalar, not size {self.size}")
-        return core.item(self._h, 0)
+        return v
 
     def __len__(self) -> int:
         if not self._shape:
@@ -402,16 +410,18 @@ class NDArray:
         return (self[i] for i in range(self._shape[0]))
 
     def _scalar(self, kind: str) -> Any:
-        if self.size != 1:
+        v = core.ndarray_item(self)  # None unless the size is 1
+        if v is None:
             raise TypeError(f"only arrays of size 1 can be converted to Python {kind}, not size {self.size}")
-        return core.item(self._h, 0)
+        return v
 
     def __bool__(self) -> bool:
-        if self.size != 1:
+        v = core.ndarray_item(self)  # None unless the size is 1
+        if v is None:
             raise ValueError(
                 "the truth value of an array with more than one element is ambiguous; use any() or all()"
             )
-        return bool(core.item(self._h, 0))
+        return bool(v)
 
     def __int__(self) -> int:
         v = self._scalar("int")
@@ -420,7 +430,9 @@ class NDArray:
         return int(v)
 
     def __float__(self) -> float:
-        v = self._scalar("float")
+        v = core.ndarray_item(self)  # None unless the size is 1
+        if v is None:
+            v = self._scalar("float")  # raises
         if isinstance(v, complex):
             raise TypeError("cannot convert a complex array to float")
         return float(v)
@@ -646,14 +658,27 @@ class NDArray:
 
     # ---- matrix multiplication (minarray.linalg) ---------------------------
     def __matmul__(self, other: Any) -> NDArray:
-        from minarray import linalg
-
-        return linalg.matmul(self, other)
+        out: NDArray = _linalg().matmul(self, other)
+        return out
 
     def __rmatmul__(self, other: Any) -> NDArray:
+        out: NDArray = _linalg().matmul(other, self)
+        return out
+
+
+_linalg_module: Any = None
+
+
+def _linalg() -> Any:
+    """minarray.linalg, imported on first use (it imports this module).  A
+    function-level ``from minarray import linalg`` costs ~0.4 us per call,
+    as much as a small matrix product."""
+    global _linalg_module
+    if _linalg_module is None:
         from minarray import linalg
 
-        return linalg.matmul(other, self)
+        _linalg_module = linalg
+    return _linalg_module
 
 
 def _method(name: str, x: NDArray, **kwargs: Any) -> NDArray:

@@ -1,0 +1,328 @@
+"""The one-call fast paths of asarray, copy, astype, item/float, arange and
+matmul against the general route they shortcut (and NumPy): same values,
+dtype, strides, base and read-only flag, and the cases they must leave to
+the general route."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import numpy as np
+import pytest
+
+import minarray as ma
+from minarray._native import core
+
+FAST_DTYPES = [np.bool_, np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64,
+               np.uint64, np.float16, np.float32, np.float64, np.complex64, np.complex128]
+
+
+def _layout(x: ma.NDArray) -> tuple[Any, ...]:
+    return (x.shape, x._strides, x.dtype, x.base is None, x.flags.writeable, x.__array_interface__["data"][0])
+
+
+def _general(obj: Any, **kw: Any) -> ma.NDArray:
+    # device="cpu" skips the fast paths: the general route, as before them
+    return ma.asarray(obj, device="cpu", **kw)
+
+
+# ---- copy / astype ------------------------------------------------------------
+
+def _ma_sources() -> list[ma.NDArray]:
+    base = ma.arange(24).reshape(2, 3, 4)
+    ro = ma.asarray(np.arange(6.0))
+    ro_np = np.arange(6.0)
+    ro_np.flags.writeable = False
+    return [base, base[:, 1:, ::2], base[::-1], base.T, ma.zeros((0, 3)), ma.asarray(2.5),
+            ma.asarray(ro_np), ro[::2], ma.asarray(np.arange(5.0).astype(np.complex64))]
+
+
+@pytest.mark.parametrize("src", _ma_sources(), ids=lambda a: f"{a.dtype}{a.shape}{a._strides}")
+@pytest.mark.parametrize("dtype", [None, ma.float32, ma.int8, ma.bool, ma.complex128, ma.bfloat16])
+def test_copy_and_astype_match_numpy(src: ma.NDArray, dtype: ma.DType | None) -> None:
+    out = src.copy() if dtype is None else src.astype(dtype)
+    assert out.base is None and out.flags.writeable and out.flags.c_contiguous
+    assert out._strides == ma.empty(src.shape)._strides
+    assert out.dtype == (src.dtype if dtype is None else dtype)
+    if dtype is not ma.bfloat16:
+        src_np = np.asarray(src)
+        if src_np.dtype.kind == "c" and dtype is not None and dtype.kind != "c":
+            src_np = src_np.real  # what a complex-to-real cast keeps, without NumPy's warning
+        want = src_np.astype(src_np.dtype if dtype is None else np.dtype(str(dtype)))
+        np.testing.assert_array_equal(np.asarray(out), want)
+
+
+def test_ndarray_copy_declines() -> None:
+    m = ma.arange(3)
+    assert core.ndarray_copy(np.arange(3), None) is None
+    assert core.ndarray_copy(m, "float32") is None
+    assert core.ndarray_copy(m, np.float32) is None
+    assert core.ndarray_copy([1, 2], None) is None
+    # and the methods still accept what the C side declines
+    assert m.astype("float32").dtype == ma.float32
+    assert m.astype(np.float32).dtype == ma.float32
+    with pytest.raises(ValueError, match="order must be"):
+        m.copy(order="X")
+    f = ma.arange(6).reshape(2, 3).copy(order="F")
+    assert f.flags.f_contiguous and not f.flags.c_contiguous
+
+
+def test_copy_of_an_overlapping_view_is_independent() -> None:
+    m = ma.arange(10)
+    c = m[::-1].copy()
+    m[0] = 100
+    assert c.tolist() == list(range(9, -1, -1))
+
+
+# ---- item / float / int / bool ----------------------------------------------------
+
+@pytest.mark.parametrize("dtype", [ma.bool, ma.int8, ma.uint64, ma.float16, ma.bfloat16, ma.float64, ma.complex64])
+def test_scalar_conversions(dtype: ma.DType) -> None:
+    for x in (ma.ones((), dtype=dtype), ma.ones((1, 1), dtype=dtype), ma.ones((3,), dtype=dtype)[1:2]):
+        v = x.item()
+        assert v == 1 and type(v) is type(ma.ones(3, dtype=dtype).tolist()[0])
+        assert bool(x) is True
+        assert complex(x) == 1
+        if dtype.kind != "c":
+            assert float(x) == 1.0 and type(float(x)) is float
+            assert int(x) == 1
+        else:
+            with pytest.raises(TypeError, match="complex array to float"):
+                float(x)
+    big = ma.ones(3, dtype=dtype)
+    with pytest.raises(ValueError, match="size 1 to a Python scalar, not size 3"):
+        big.item()
+    with pytest.raises(TypeError, match="Python float, not size 3"):
+        float(big)
+    with pytest.raises(TypeError, match="Python int, not size 0"):
+        int(ma.ones(0, dtype=dtype))
+    with pytest.raises(ValueError, match="ambiguous"):
+        bool(big)
+
+
+def test_ndarray_item_declines() -> None:
+    assert core.ndarray_item(np.ones(())) is None
+    assert core.ndarray_item(ma.ones(2)) is None
+    assert core.ndarray_item(ma.ones(0)) is None
+    assert core.ndarray_item(3.0) is None
+
+
+# ---- asarray of NumPy arrays ------------------------------------------------------
+
+def _np_sources() -> list[np.ndarray]:
+    base = np.arange(24, dtype=np.float64).reshape(2, 3, 4)
+    ro = np.arange(6.0)
+    ro.flags.writeable = False
+    return [
+        base, base[:, 1:, ::2], base[::-1], base.T, base[:1, :1], base[:, :1, :1], base[:, 0],
+        np.empty((0, 3)), np.empty((3, 0))[:, ::2], np.full((), 2.0), ro,
+        np.asfortranarray(base),
+    ] + [np.arange(5).astype(t) for t in FAST_DTYPES]
+
+
+@pytest.mark.parametrize("src", _np_sources(), ids=lambda a: f"{a.dtype}{a.shape}{a.strides}")
+@pytest.mark.parametrize("kw", [{}, {"copy": False}, {"copy": True}, {"copy": None},
+                                {"dtype": ma.float64}, {"dtype": ma.float32}, {"dtype": ma.float64, "copy": True}])
+def test_asarray_numpy_matches_general_route(src: np.ndarray, kw: dict[str, Any]) -> None:
+    try:
+        want = _general(src, **kw)
+    except Exception as e:
+        with pytest.raises(type(e), match=re.escape(str(e))):
+            ma.asarray(src, **kw)
+        return
+    got = ma.asarray(src, **kw)
+    assert type(got) is ma.NDArray
+    if want.base is src:  # shared: exactly the same view
+        assert got.base is src
+        assert _layout(got) == _layout(want)
+    else:  # copied: a fresh C-contiguous array either way
+        assert got.base is None and got.flags.writeable
+        assert (got.shape, got._strides, got.dtype) == (want.shape, want._strides, want.dtype)
+    np.testing.assert_array_equal(np.asarray(got), np.asarray(want))
+
+
+def test_numpy_asarray_declines() -> None:
+    ma.asarray(np.zeros(1))  # registers numpy.ndarray with the C side
+    raw = np.zeros(17, dtype=np.uint8)
+    declined = [
+        np.ma.masked_array([1.0, 2.0]),  # a subclass
+        np.arange(3, dtype=">f8" if np.little_endian else "<f8"),  # byte-swapped
+        np.array([1, None], dtype=object),
+        np.arange(3, dtype=np.longdouble),
+        np.zeros(4, dtype="M8[s]"),
+        raw[1:].view(np.int64)[:1] if raw[1:].ctypes.data % 8 else raw[:0],  # misaligned
+        np.zeros(3, dtype=[("a", "f8")]),
+        [1.0, 2.0], 3.0, np.float64(1.0), ma.zeros(3), None,
+    ]
+    for obj in declined:
+        assert core.numpy_asarray(obj) is None, obj
+
+
+def test_asarray_numpy_declined_cases_keep_behaviour() -> None:
+    swapped = np.arange(3, dtype=">f8" if np.little_endian else "<f8")
+    out = ma.asarray(swapped)
+    assert out.dtype == ma.float64 and out.tolist() == [0.0, 1.0, 2.0]
+    with pytest.raises(ValueError, match="byte order"):
+        ma.asarray(swapped, copy=False)
+    with pytest.raises(TypeError):
+        ma.asarray(np.array([1, None], dtype=object))
+    raw = np.zeros(40, dtype=np.uint8)
+    mis = raw[1:33].view(np.float64)  # NumPy marks it unaligned: the C path declines it
+    for kw in ({}, {"copy": False}, {"copy": True}):
+        try:
+            want = _general(mis, **kw).tolist()
+        except Exception as e:
+            with pytest.raises(type(e), match=re.escape(str(e))):
+                ma.asarray(mis, **kw)
+        else:
+            assert ma.asarray(mis, **kw).tolist() == want
+
+
+def test_asarray_numpy_fast_path_is_a_view() -> None:
+    src = np.arange(6.0).reshape(2, 3)
+    a = ma.asarray(src)
+    a[0, 0] = 9.0
+    assert src[0, 0] == 9.0 and a.base is src
+    ro = src.copy()
+    ro.flags.writeable = False
+    assert not ma.asarray(ro).flags.writeable
+    assert ma.asarray(ro, copy=True).flags.writeable
+
+
+def test_asarray_ndarray_paths() -> None:
+    m = ma.arange(6).reshape(2, 3)
+    assert ma.asarray(m) is m and ma.asarray(m, copy=False) is m
+    c = ma.asarray(m, copy=True)
+    assert c is not m and c.base is None and c.tolist() == m.tolist()
+    assert ma.asarray(m, dtype=ma.int64) is m
+    f = ma.asarray(m, dtype=ma.float32)
+    assert f.dtype == ma.float32 and f.tolist() == m.tolist()
+    with pytest.raises(ValueError, match="needs a copy"):
+        ma.asarray(m, dtype=ma.float32, copy=False)
+    with pytest.raises(ValueError, match="unsupported device"):
+        ma.asarray(m, device="gpu")
+
+
+# ---- asarray of nested sequences ----------------------------------------------------
+
+@pytest.mark.parametrize("obj", [[1.0, 2.0, 3.0], (1, 2), [True, False], [1j, 2], [[1, 2], [3, 4]], [], [[], []],
+                                 ((1.5,),), [2**63], [-1, 2**63], [2**64], [np.float32(1), 2.0], [[1], [2, 3]],
+                                 [1, "a"], [ma.ones(2), ma.zeros(2)]])
+@pytest.mark.parametrize("dtype", [None, ma.float32, ma.int8, "float64"])
+def test_asarray_sequences_match_general_route(obj: Any, dtype: Any) -> None:
+    try:
+        want = _general(obj, dtype=dtype)
+    except Exception as e:
+        with pytest.raises(type(e), match=re.escape(str(e))):
+            ma.asarray(obj, dtype=dtype)
+        return
+    got = ma.asarray(obj, dtype=dtype)
+    assert (got.shape, got._strides, got.dtype, got.base) == (want.shape, want._strides, want.dtype, None)
+    assert got.tolist() == want.tolist()
+
+
+def test_ndarray_from_nested_declines() -> None:
+    assert core.ndarray_from_nested([2**63], None) is None  # uint64: Python picks the dtype
+    assert core.ndarray_from_nested([np.float32(1)], None) is None
+    assert core.ndarray_from_nested([1.0], "float32") is None
+    with pytest.raises(ValueError, match="copy=False is impossible for a list"):
+        ma.asarray([1.0], copy=False)
+    assert ma.asarray([1.0], copy=True).tolist() == [1.0]
+
+
+class _ListWithInterface(list):  # type: ignore[type-arg]
+    @property
+    def __array_interface__(self) -> dict[str, Any]:
+        return np.arange(3.0).__array_interface__
+
+
+def test_list_subclass_takes_the_general_route() -> None:
+    assert ma.asarray(_ListWithInterface([7])).shape == (3,)
+
+
+# ---- arange -------------------------------------------------------------------
+
+@pytest.mark.parametrize("args", [(0,), (5,), (-3,), (2, 9), (9, 2), (9, 2, -2), (-5, 5, 3), (0, 10, 100),
+                                  (2**53 - 3, 2**53 - 1), (2**53, 2**53 + 4), (-(2**53) - 2, -(2**53)),
+                                  (1, 5, 2**60)])
+def test_arange_ints_match_numpy(args: tuple[int, ...]) -> None:
+    out = ma.arange(*args)
+    want = np.arange(*args)
+    assert out.dtype == ma.int64 and out._strides == (1,)
+    np.testing.assert_array_equal(np.asarray(out), want)
+
+
+def test_arange_fast_path_leaves_the_rest() -> None:
+    with pytest.raises(ValueError, match="step must not be zero"):
+        ma.arange(0, 5, 0)
+    with pytest.raises(TypeError, match="not a bool"):
+        ma.arange(True)
+    assert ma.arange(np.int64(3)).tolist() == [0, 1, 2]
+    assert ma.arange(3, dtype=ma.float32).dtype == ma.float32
+    assert ma.arange(3.0).dtype == ma.float64
+    with pytest.raises(ValueError, match="unsupported device"):
+        ma.arange(3, device="gpu")
+
+
+# ---- concat ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("parts", [
+    [(3,), (2,)], [(2, 3), (1, 3), (0, 3)], [(0,), (0,)], [(2, 0), (3, 0)], [(1, 2, 2)],
+])
+@pytest.mark.parametrize("dtype", [ma.float64, ma.int8, ma.complex64, ma.bool])
+def test_concat_axis0_matches_numpy(parts: list[tuple[int, ...]], dtype: ma.DType) -> None:
+    nps = [np.arange(int(np.prod(s))).reshape(s).astype(str(dtype)) for s in parts]
+    arrs = [ma.asarray(a) for a in nps]
+    for seq in (arrs, tuple(arrs)):
+        out = ma.concat(seq)
+        want = np.concatenate(nps)
+        assert out.dtype == dtype and out.base is None and out._strides == ma.empty(want.shape)._strides
+        np.testing.assert_array_equal(np.asarray(out), want)
+    if parts[0][0] > 1:
+        out = ma.concat([arrs[0][::-1], *arrs[1:]])
+        np.testing.assert_array_equal(np.asarray(out), np.concatenate([nps[0][::-1], *nps[1:]]))
+
+
+def test_concat_fast_path_leaves_the_rest() -> None:
+    a, b = ma.arange(3), ma.arange(3.0)
+    assert ma.concat([a, b]).dtype == ma.float64
+    assert ma.concat([a, a], axis=np.int64(0)).tolist() == [0, 1, 2] * 2
+    assert ma.concat([a, a], axis=-1).tolist() == [0, 1, 2] * 2
+    assert ma.concat([a, a], axis=None).tolist() == [0, 1, 2] * 2
+    with pytest.raises(ValueError, match="zero-dimensional"):
+        ma.concat([ma.asarray(1), ma.asarray(2)])
+    with pytest.raises(ValueError, match="same number of dimensions"):
+        ma.concat([a, ma.asarray(1)])
+    with pytest.raises(ValueError, match="shapes must match"):
+        ma.concat([ma.ones((2, 3)), ma.ones((2, 2))])
+    with pytest.raises(TypeError, match="tuple or list"):
+        ma.concat(a)
+    with pytest.raises(ValueError, match="at least one"):
+        ma.concat([])
+
+
+# ---- matmul -------------------------------------------------------------------
+
+@pytest.mark.parametrize("dtype", [ma.float64, ma.float32, ma.complex128, ma.complex64, ma.int64, ma.uint64,
+                                   ma.int8, ma.float16, ma.bool])
+@pytest.mark.parametrize("shapes", [((3, 4), (4, 5)), ((1, 1), (1, 1)), ((0, 3), (3, 2)), ((2, 0), (0, 3))])
+def test_matmul_2d_matches_numpy(dtype: ma.DType, shapes: tuple[tuple[int, int], tuple[int, int]]) -> None:
+    rng = np.random.default_rng(0)
+    a_np = rng.integers(-3, 4, size=shapes[0]).astype(str(dtype))
+    b_np = rng.integers(-3, 4, size=shapes[1]).astype(str(dtype))
+    out = ma.asarray(a_np) @ ma.asarray(b_np)
+    want = a_np @ b_np
+    assert out.dtype == dtype and out.shape == want.shape and out.base is None
+    np.testing.assert_array_equal(np.asarray(out), want)
+    t = ma.asarray(a_np.T.copy()).T @ ma.asarray(b_np)  # strided operand
+    np.testing.assert_array_equal(np.asarray(t), want)
+
+
+def test_matmul_fast_path_leaves_the_rest() -> None:
+    a = ma.ones((2, 3))
+    with pytest.raises(ValueError, match="last dimension of x1"):
+        a @ ma.ones((2, 3))
+    assert (a @ ma.ones((3, 2), dtype=ma.float32)).dtype == ma.float64
+    assert (a @ ma.ones(3)).shape == (2,)
+    assert (ma.ones((4, 2, 3)) @ ma.ones((3, 5))).shape == (4, 2, 5)
