@@ -105,7 +105,7 @@ def from_array_interface(obj: Any, iface: dict[str, Any] | None = None) -> NDArr
         owner = obj
     ptr += offset
     if ptr % _alignment(dtype):
-        raise BufferError(f"data pointer {ptr:#x} is not aligned to {dtype} elements (copy=True copies it)")
+        raise BufferError(f"data pointer {ptr:#x} is not aligned to {dtype} elements (ma.asarray copies it)")
     h = core.wrap(owner, ptr, shape, el, dtype.code, dtype.bits, bool(readonly))
     return NDArray._new(h, shape, el if el is not None else c_strides(shape), dtype, obj)
 

@@ -390,12 +390,16 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | 
             return _finish(from_array_interface(obj.astype(obj.dtype.newbyteorder("="))), dt, None, fresh=True)
         try:
             arr = from_array_interface(obj)
-        except BufferError:
+        except BufferError as e:
+            # strides that are not whole elements, or data not aligned to its
+            # elements: element strides cannot describe it, a copy can
             if copy is False:
-                raise ValueError("the source's strides need a copy, but copy=False") from None
+                raise ValueError(f"{e}; a copy is needed, but copy=False") from None
             import numpy as np
 
-            return _finish(from_array_interface(np.ascontiguousarray(obj)), dt, copy, fresh=True)
+            # np.array always makes a fresh, aligned C-contiguous copy
+            # (ascontiguousarray hands an unaligned contiguous array back)
+            return _finish(from_array_interface(np.array(obj, order="C", copy=True)), dt, None, fresh=True)
         return _finish(arr, dt, copy, fresh=False)
     if hasattr(obj, "__dlpack__") and not isinstance(obj, type):
         from minarray import dlpack

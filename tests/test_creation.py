@@ -374,6 +374,26 @@ def test_asarray_copy_semantics() -> None:
     assert ma.asarray([1, 2], copy=True).tolist() == [1, 2]
 
 
+@pytest.mark.parametrize("layout", ["contiguous", "strided"])
+def test_asarray_copies_unaligned_numpy_data(layout: str) -> None:
+    # minarray's kernels need elements aligned to their size; an unaligned
+    # NumPy array (a view at an odd byte offset) is copied, unless copy=False
+    raw = np.zeros(8 * 10 + 1, dtype=np.uint8)
+    u = raw[1:].view(np.float64)
+    u[:] = np.arange(10)
+    if layout == "strided":
+        u = u[::2]
+    assert not u.flags.aligned
+    for copy in (None, True):
+        x = ma.asarray(u, copy=copy)
+        assert x.tolist() == u.tolist() and x.data_ptr % 8 == 0
+        assert ma.asarray(u, dtype=ma.float32, copy=copy).tolist() == u.tolist()
+    with pytest.raises(ValueError, match=r"not aligned to float64 elements.*copy=False"):
+        ma.asarray(u, copy=False)
+    with pytest.raises(BufferError, match="not aligned"):
+        ma.from_numpy(u)
+
+
 def test_asarray_numpy_zero_copy() -> None:
     n = np.arange(12, dtype=np.float32).reshape(3, 4)
     x = ma.asarray(n)
