@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "buffer.h"
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +51,96 @@ void ma_fail_allocation_after(int64_t n) {
  * 8 MiB buffer 0.27 ms that way, 0.08 ms reused). */
 #define MA_MMAP_SIZE ((size_t)32 << 20)
 
+/* ---- the large-block cache ------------------------------------------------
+ *
+ * Blocks of MA_MMAP_SIZE and more go back to the kernel when freed, so the
+ * next one starts unmapped: writing a fresh 128 MB result costs ~14 ms of
+ * page faults (and zeroing by the kernel) on top of a ~10 ms computation,
+ * and the faults do not get faster with more threads.  NumPy pays them on
+ * every large operation.  Keeping a few freed large blocks, pages mapped,
+ * lets the next large empty() of a similar size skip all of that.
+ *
+ * Bounded: at most CACHE_SLOTS blocks and MINARRAY_BUFFER_CACHE_MB MiB
+ * (default 256; 0 turns the cache off); the oldest blocks go first.  A block
+ * is reused only for a request of at least 4/5 of its size, so small
+ * arrays never pin big blocks.  zeros() never takes a cached block: calloc's
+ * fresh pages are zero for free, a reused block would need clearing.
+ * Cached bytes are not live bytes: allocator_stats() reports them apart. */
+#define CACHE_SLOTS 4
+#define CACHE_DEFAULT_MB 256
+
+static struct {
+  void *block[CACHE_SLOTS]; /* oldest first */
+  size_t size[CACHE_SLOTS];
+  int n;
+  size_t bytes, limit;
+} cache;
+static pthread_mutex_t cache_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_once_t cache_once = PTHREAD_ONCE_INIT;
+
+/* fork() while another thread holds the lock would leave the child's copy
+ * locked forever: hold it across the fork instead. */
+static void cache_lock(void) { pthread_mutex_lock(&cache_mu); }
+static void cache_unlock(void) { pthread_mutex_unlock(&cache_mu); }
+
+static void cache_init(void) {
+  const char *env = getenv("MINARRAY_BUFFER_CACHE_MB");
+  char *end = NULL;
+  long long mb = env && *env ? strtoll(env, &end, 10) : CACHE_DEFAULT_MB;
+  if (end && (*end != '\0' || mb < 0)) mb = CACHE_DEFAULT_MB; /* not a count of MiB */
+  cache.limit = mb > (long long)(SIZE_MAX >> 21) ? SIZE_MAX : (size_t)mb << 20;
+  pthread_atfork(cache_lock, cache_unlock, cache_unlock);
+}
+
+static void cache_drop(int i) {
+  cache.bytes -= cache.size[i];
+  memmove(cache.block + i, cache.block + i + 1, (size_t)(cache.n - i - 1) * sizeof(void *));
+  memmove(cache.size + i, cache.size + i + 1, (size_t)(cache.n - i - 1) * sizeof(size_t));
+  cache.n--;
+}
+
+/* A cached block of at least `want` bytes and at most 5/4 of it (the
+ * smallest such), or NULL; *size gets its size. */
+static void *cache_take(size_t want, size_t *size) {
+  pthread_once(&cache_once, cache_init);
+  void *block = NULL;
+  cache_lock();
+  int best = -1;
+  for (int i = 0; i < cache.n; i++)
+    if (cache.size[i] >= want && cache.size[i] - want <= want / 4 &&
+        (best < 0 || cache.size[i] < cache.size[best]))
+      best = i;
+  if (best >= 0) {
+    block = cache.block[best];
+    *size = cache.size[best];
+    cache_drop(best);
+    __atomic_store_n(&stats.cached_bytes, (int64_t)cache.bytes, __ATOMIC_RELAXED);
+  }
+  cache_unlock();
+  return block;
+}
+
+/* Keep `block` for reuse (1), or leave it to the caller to free (0). */
+static int cache_put(void *block, size_t size) {
+  pthread_once(&cache_once, cache_init);
+  if (size > cache.limit) return 0;
+  void *evicted[CACHE_SLOTS];
+  int nev = 0;
+  cache_lock();
+  while (cache.n > 0 && (cache.n == CACHE_SLOTS || cache.bytes + size > cache.limit)) {
+    evicted[nev++] = cache.block[0];
+    cache_drop(0);
+  }
+  cache.block[cache.n] = block;
+  cache.size[cache.n] = size;
+  cache.n++;
+  cache.bytes += size;
+  __atomic_store_n(&stats.cached_bytes, (int64_t)cache.bytes, __ATOMIC_RELAXED);
+  cache_unlock();
+  for (int i = 0; i < nev; i++) free(evicted[i]); /* outside the lock: munmap takes time */
+  return 1;
+}
+
 /* Owned buffers are one allocation: the header in the first MA_ALIGNMENT
  * bytes (from an aligned address inside the block), then the data, so the
  * data is aligned like the header.  `ctx` keeps the block's start for
@@ -62,7 +153,12 @@ ma_buffer *ma_buffer_new(size_t nbytes, int zero) {
     return NULL;
   }
   void *block = NULL;
-  if (zero) {
+  size_t block_size = total;
+  int cached = 0;
+  if (!zero && nbytes >= MA_MMAP_SIZE) cached = (block = cache_take(total, &block_size)) != NULL;
+  if (cached) {
+    /* pages mapped, huge-page advice given when it was first allocated */
+  } else if (zero) {
     /* calloc, as NumPy's zeros: memory fresh from the kernel is already
      * zero and glibc skips the memset, so a large zeros() costs what
      * empty() does until its pages are first written (12.6 ms -> ~13 us
@@ -83,11 +179,12 @@ ma_buffer *ma_buffer_new(size_t nbytes, int zero) {
   b->nbytes = nbytes;
   b->release = NULL;
   b->ctx = block;
+  b->block_size = block_size;
   b->owned = 1;
 #ifdef MADV_HUGEPAGE
   /* First-touch page faults dominate large fresh buffers; huge pages cut
    * their number 512-fold (NumPy does the same for >= 4 MiB). */
-  if (nbytes >= MA_HUGEPAGE_THRESHOLD) {
+  if (nbytes >= MA_HUGEPAGE_THRESHOLD && !cached) {
     /* madvise wants a page-aligned start: advise the whole pages inside. */
     uintptr_t lo = ((uintptr_t)block + 4095) & ~(uintptr_t)4095;
     uintptr_t hi = ((uintptr_t)block + total) & ~(uintptr_t)4095;
@@ -109,6 +206,7 @@ ma_buffer *ma_buffer_foreign(void *data, size_t nbytes, ma_release_fn release,
   b->nbytes = nbytes;
   b->release = release;
   b->ctx = ctx;
+  b->block_size = 0;
   b->owned = 0;
   ADD(live_buffers, 1);
   ADD(live_foreign, 1);
@@ -128,7 +226,8 @@ void ma_buffer_release(ma_buffer *b) {
   ADD(live_buffers, -1);
   if (b->owned) {
     ADD(live_bytes, -(int64_t)b->nbytes);
-    free(b->ctx); /* header and data are one block, starting at ctx */
+    /* header and data are one block, starting at ctx */
+    if (b->block_size < MA_MMAP_SIZE || !cache_put(b->ctx, b->block_size)) free(b->ctx);
     return;
   }
   ADD(live_foreign, -1);
@@ -145,4 +244,5 @@ void ma_stats(ma_stats_t *out) {
   out->live_foreign = GET(live_foreign);
   out->total_foreign = GET(total_foreign);
   out->failed_allocations = GET(failed_allocations);
+  out->cached_bytes = GET(cached_bytes);
 }

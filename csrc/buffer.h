@@ -25,6 +25,7 @@ typedef struct ma_buffer {
   size_t nbytes;         /* bytes counted in the statistics */
   ma_release_fn release; /* NULL for owned memory */
   void *ctx;             /* argument of `release`; owned: the block to free */
+  size_t block_size;     /* owned: bytes of that block (it may be a reused, larger one) */
   int owned;             /* 1: minarray's own memory, freed with the header */
 } ma_buffer;
 
@@ -35,6 +36,7 @@ typedef struct {
   int64_t live_foreign;      /* foreign buffers not yet released */
   int64_t total_foreign;     /* foreign buffers ever created */
   int64_t failed_allocations;
+  int64_t cached_bytes;      /* freed large blocks kept for reuse (see buffer.c) */
 } ma_stats_t;
 
 /* Alignment of every owned buffer's data. */

@@ -51,6 +51,7 @@ typedef struct {
   int64_t live_foreign;
   int64_t total_foreign;
   int64_t failed_allocations;
+  int64_t cached_bytes;
 } ma_stats_t;
 
 void ma_stats(ma_stats_t *out);

@@ -952,9 +952,10 @@ MA_FASTCALL(py_stats) {
   MA_NARGS(0, "stats");
   ma_stats_t s;
   ma_stats(&s);
-  return Py_BuildValue("(LLLLLL)", (long long)s.live_buffers, (long long)s.live_bytes,
+  return Py_BuildValue("(LLLLLLL)", (long long)s.live_buffers, (long long)s.live_bytes,
                        (long long)s.total_allocations, (long long)s.live_foreign,
-                       (long long)s.total_foreign, (long long)s.failed_allocations);
+                       (long long)s.total_foreign, (long long)s.failed_allocations,
+                       (long long)s.cached_bytes);
 }
 
 #define FC(name, fn, doc) {name, (PyCFunction)(void (*)(void))fn, METH_FASTCALL, doc}

@@ -66,10 +66,12 @@ __array_api_version__ = "2024.12"
 def allocator_stats() -> dict[str, int]:
     """Counters of the C allocator: ``live_buffers`` (owned and foreign
     buffers not yet freed), ``live_bytes`` (bytes of owned buffers not yet
-    freed), ``total_allocations``, ``live_foreign``, ``total_foreign`` and
-    ``failed_allocations``."""
+    freed), ``total_allocations``, ``live_foreign``, ``total_foreign``,
+    ``failed_allocations`` and ``cached_bytes`` (freed blocks of 32 MiB and
+    more kept, with their pages mapped, for the next large array; at most
+    ``MINARRAY_BUFFER_CACHE_MB`` MiB, 256 by default, 0 disables)."""
     keys = ("live_buffers", "live_bytes", "total_allocations", "live_foreign",
-            "total_foreign", "failed_allocations")
+            "total_foreign", "failed_allocations", "cached_bytes")
     return dict(zip(keys, _core.stats(), strict=True))
 
 

@@ -5,6 +5,8 @@ pages, and atomic reference counts under threads."""
 from __future__ import annotations
 
 import gc
+import os
+import subprocess
 import sys
 import threading
 from collections.abc import Callable, Iterator
@@ -37,7 +39,7 @@ def fail_after() -> Iterator[Callable[[int], None]]:
 def test_stats_keys() -> None:
     s = ma.allocator_stats()
     for key in ("live_buffers", "live_bytes", "total_allocations", "live_foreign", "total_foreign",
-                "failed_allocations"):
+                "failed_allocations", "cached_bytes"):
         assert isinstance(s[key], int) and s[key] >= 0
 
 
@@ -274,3 +276,54 @@ def test_python_threads_creating_and_dropping_views() -> None:
     after = stats()
     assert (after["live_buffers"], after["live_bytes"]) == (before["live_buffers"], before["live_bytes"])
     assert x[9999].item() == 9999.0
+
+
+MiB = 1 << 20
+
+
+def test_freed_large_blocks_are_reused_with_their_pages() -> None:
+    # 32 MiB and more: freed blocks wait in a bounded cache for the next
+    # large empty() of a similar size (csrc/buffer.c), counted apart from
+    # live memory
+    before = stats()
+    x = ma.empty(100 * MiB, dtype=ma.uint8)
+    x[::4096] = 7  # touch every page
+    ptr = x.data_ptr
+    del x
+    s = stats()
+    assert (s["live_buffers"], s["live_bytes"]) == (before["live_buffers"], before["live_bytes"])
+    assert s["cached_bytes"] >= 100 * MiB
+    y = ma.empty(90 * MiB, dtype=ma.uint8)  # within 5/4 of the block: reused
+    assert y.data_ptr == ptr and y.data_ptr % ALIGN == 0
+    assert stats()["cached_bytes"] == s["cached_bytes"] - (100 * MiB + 2 * ALIGN)  # the block, header room included
+    assert ma.allocator_stats()["live_bytes"] == before["live_bytes"] + 90 * MiB
+    del y
+    small = ma.empty(40 * MiB, dtype=ma.uint8)  # far smaller: a fresh block
+    assert small.data_ptr != ptr
+    del small
+
+
+def test_zeros_never_takes_a_dirty_cached_block() -> None:
+    x = ma.full(64 * MiB // 8, 1.5)
+    del x
+    assert stats()["cached_bytes"] >= 64 * MiB
+    z = ma.zeros(64 * MiB // 8)
+    assert float(ma.max(ma.abs(z))) == 0.0
+    e = ma.empty(64 * MiB // 8)  # empty() may reuse it, and says nothing of its contents
+    assert e.shape == (8 * MiB,)
+
+
+def test_the_cache_is_bounded() -> None:
+    blocks = [ma.empty(120 * MiB, dtype=ma.uint8) for _ in range(3)]
+    del blocks
+    assert 0 < stats()["cached_bytes"] <= 256 * MiB
+
+
+def test_the_cache_can_be_turned_off() -> None:
+    code = ("import minarray as ma; x = ma.empty(64 << 20, dtype=ma.uint8); del x; "
+            "print(ma.allocator_stats()['cached_bytes'])")
+    for setting, expected in (("0", "0"), ("1000", str((64 << 20) + 128))):
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                             env={**os.environ, "MINARRAY_BUFFER_CACHE_MB": setting},
+                             cwd=Path(__file__).resolve().parent.parent)
+        assert out.stdout.strip() == expected, out.stderr
