@@ -7,7 +7,8 @@
  * largest key, so they sort to the end as in NumPy, and -0.0 gets +0.0's
  * key so the two compare equal (a stable sort keeps their order).
  * Keys then go through a stable LSD radix sort (8-bit digits, passes whose
- * digit is the same for every key skipped), so sort and argsort are always
+ * digit is the same for every key skipped; rows under 1024 keys take a
+ * stable merge sort instead), so sort and argsort are always
  * stable; descending order sorts the complemented keys, which keeps equal
  * elements in their original order.
  */
@@ -137,9 +138,48 @@ static void insertion_sort(uint64_t *keys, int64_t *idx, int64_t n) {
   }
 }
 
+/* Bottom-up merge sort for short rows: runs of 32 sorted by insertion,
+ * then merged pairwise through the scratch (ties take the left run first:
+ * stable).  Below ~1000 keys this beats the radix passes, whose eight
+ * 256-bucket histograms cost more than the keys themselves. */
+#define MERGE_MAX 1024
+#define MERGE_RUN 32
+static void merge_sort(uint64_t *keys, int64_t *idx, int64_t n, uint64_t *tk, int64_t *ti) {
+  for (int64_t lo = 0; lo < n; lo += MERGE_RUN)
+    insertion_sort(keys + lo, idx ? idx + lo : NULL, n - lo < MERGE_RUN ? n - lo : MERGE_RUN);
+  uint64_t *src = keys, *dst = tk;
+  int64_t *isrc = idx, *idst = ti;
+  for (int64_t width = MERGE_RUN; width < n; width *= 2) {
+    for (int64_t lo = 0; lo < n; lo += 2 * width) {
+      int64_t mid = lo + width < n ? lo + width : n, hi = lo + 2 * width < n ? lo + 2 * width : n;
+      int64_t i = lo, j = mid, o = lo;
+      while (i < mid && j < hi) {
+        int64_t from = src[j] < src[i] ? j++ : i++;
+        dst[o] = src[from];
+        if (idx) idst[o] = isrc[from];
+        o++;
+      }
+      for (; i < mid; i++, o++) {
+        dst[o] = src[i];
+        if (idx) idst[o] = isrc[i];
+      }
+      for (; j < hi; j++, o++) {
+        dst[o] = src[j];
+        if (idx) idst[o] = isrc[j];
+      }
+    }
+    uint64_t *t = src; src = dst; dst = t;
+    int64_t *u = isrc; isrc = idst; idst = u;
+  }
+  if (src != keys) {
+    memcpy(keys, src, (size_t)n * sizeof(uint64_t));
+    if (idx) memcpy(idx, isrc, (size_t)n * sizeof(int64_t));
+  }
+}
+
 static void radix_sort(uint64_t *keys, int64_t *idx, int64_t n, int nbytes, uint64_t *tk, int64_t *ti) {
-  if (n < 48) {
-    insertion_sort(keys, idx, n);
+  if (n < MERGE_MAX) {
+    merge_sort(keys, idx, n, tk, ti);
     return;
   }
   int64_t(*hist)[256] = calloc((size_t)nbytes, sizeof(*hist));
