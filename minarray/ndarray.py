@@ -125,6 +125,10 @@ class NDArray:
 
     @classmethod
     def _empty(cls, shape: Shape, dtype: DType, zero: bool = False) -> NDArray:
+        if cls is NDArray:  # one C call (None when shape holds non-int entries)
+            made: NDArray | None = core.ndarray_empty(shape, dtype, zero)
+            if made is not None:
+                return made
         h = core.empty(shape, dtype.code, dtype.bits, zero)
         return cls._new(h, shape, c_strides(shape), dtype, None)
 
