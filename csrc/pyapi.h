@@ -70,6 +70,10 @@ int ma_assign_scalar(ma_array *d, PyObject *value);
 int ma_store_scalar(PyObject *v, int tid, char *dst);
 /* The read-only check both make first: 0, or -1 with the ValueError set. */
 int ma_check_writeable(const ma_array *d);
+/* x[key] for an NDArray key (ma_array `k`) of the two common kinds: a 1-d
+ * int64 index array and a bool mask of x's shape (csrc/index.c).  A new
+ * NDArray, None (a new reference) for any other key, or NULL on error. */
+PyObject *ma_getitem_array(PyObject *x, ma_array *a, ma_array *k);
 
 /* Installs the method tables below into the module `modname`. */
 int ma_install(const char *modname);

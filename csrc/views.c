@@ -2,8 +2,9 @@
  * The common views, built in C: x[key] for keys of exact ints, slices,
  * None and ..., the axis permutations behind .T / transpose /
  * permute_dims, and reshape of a C-contiguous array.  Also the everyday
- * case next to them: x[key] = value for the same keys (scalar or NDArray
- * value).
+ * cases next to them: x[key] = value for the same keys (scalar or NDArray
+ * value), and x[idx] / x[mask] for a 1-d int64 index or a same-shape bool
+ * mask (csrc/index.c gathers those).
  *
  * Through the Python layer each of these costs 2-5 us (Python arithmetic
  * on tuples, then core.view parsing them back); here they cost a few
@@ -133,8 +134,9 @@ static int basic_key(const ma_array *a, PyObject *key, basic_view *v) {
   return 1;
 }
 
-/* ndarray_getitem(x, key) -> the view x[key] for the keys basic_key
- * takes; None for any other key. */
+/* ndarray_getitem(x, key) -> x[key] for the keys basic_key takes (a
+ * view) and for a 1-d int64 index array or a bool mask of x's shape (a
+ * copy, see ma_getitem_array); None for any other key. */
 MA_FASTCALL(py_ndarray_getitem) {
   (void)self;
   MA_NARGS(2, "ndarray_getitem");
@@ -143,7 +145,9 @@ MA_FASTCALL(py_ndarray_getitem) {
   basic_view v;
   int rc = basic_key(a, args[1], &v);
   if (rc > 0) return make_view(args[0], a, v.off, v.nd, v.shape, v.strides);
-  return rc < 0 ? NULL : Py_NewRef(Py_None);
+  if (rc < 0) return NULL;
+  ma_array *k = nd_array(args[1]);
+  return k ? ma_getitem_array(args[0], a, k) : Py_NewRef(Py_None);
 }
 
 /* ndarray_setitem(x, key, value) -> True once x[key] = value is done, for
@@ -281,7 +285,7 @@ MA_FASTCALL(py_ndarray_reshape) {
 
 #define FC(name, fn, doc) {name, (PyCFunction)(void (*)(void))fn, METH_FASTCALL, doc}
 PyMethodDef ma_views_methods[] = {
-    FC("ndarray_getitem", py_ndarray_getitem, "ndarray_getitem(x, key) -> view or None"),
+    FC("ndarray_getitem", py_ndarray_getitem, "ndarray_getitem(x, key) -> x[key] or None"),
     FC("ndarray_setitem", py_ndarray_setitem, "ndarray_setitem(x, key, value) -> True or None"),
     FC("ndarray_permute", py_ndarray_permute, "ndarray_permute(x, axes|None) -> view or None"),
     FC("ndarray_reshape", py_ndarray_reshape, "ndarray_reshape(x, shape_args) -> view or None"),

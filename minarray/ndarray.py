@@ -362,9 +362,10 @@ class NDArray:
 
     # ---- indexing --------------------------------------------------------
     def __getitem__(self, key: Any) -> NDArray:
-        # ints, slices, None and ... make views in C; everything else
-        # (arrays, masks, lists, NumPy integers, most errors) goes through
-        # minarray.indexing
+        # ints, slices, None and ... make views in C, and so do a 1-d int64
+        # index array and a bool mask of this shape (copies); everything
+        # else (other arrays, lists, NumPy integers, most errors) goes
+        # through minarray.indexing
         out: NDArray | None = _getitem_view(self, key)
         if out is None:
             out = _indexing().getitem(self, key)

@@ -1,10 +1,12 @@
 """The C fast paths of indexing against the general Python route and NumPy.
 
 ``x[key] = value`` with a basic key (ints, slices, None, ...) and a Python
-scalar or NDArray value is assigned in C (core.ndarray_setitem).  Every
-other case falls back to minarray.indexing.  Both routes must give the
-same values and errors (type and wording), on every layout: owned,
-strided, reversed, transposed, imported and read-only imported.
+scalar or NDArray value is assigned in C (core.ndarray_setitem); ``x[idx]``
+with a 1-d int64 NDArray and ``x[mask]`` with a bool NDArray of x's shape
+are gathered in C (core.ndarray_getitem).  Every other case falls back to
+minarray.indexing.  Both routes must give the same values, layouts and
+errors (type and wording), on every layout: owned, strided, reversed,
+transposed, imported and read-only imported.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from array_strategies import assert_equal_values, to_ma, values_of
+from array_strategies import assert_equal_values, assert_like_numpy, np_dtype, to_ma, values_of
 
 import minarray as ma
 from minarray import indexing
@@ -198,3 +200,108 @@ def test_setitem_on_zero_d_and_empty() -> None:
     e[...] = ma.ones(3)
     with pytest.raises(IndexError, match="out of bounds for axis 0 with size 0"):
         e[0] = 1
+
+
+# ---- x[idx] and x[mask] ---------------------------------------------------
+
+def _check_copy(r: ma.NDArray, n: np.ndarray) -> None:
+    assert_like_numpy(r, n)
+    assert r.base is None and r.flags.owndata and r.flags.writeable and r.flags.c_contiguous
+
+
+@pytest.mark.parametrize("dtype", [*DTYPES, "bfloat16"])
+@pytest.mark.parametrize("view", list(VIEWS))
+@pytest.mark.parametrize("source", SOURCES)
+def test_index_array_and_mask_fast_paths(dtype: str, view: str, source: str) -> None:
+    md = getattr(ma, dtype)
+    base = to_ma((np.arange(48).reshape(6, 8) % 5).astype(np_dtype(md)))
+    nbase = values_of(base)
+    nv = VIEWS[view](nbase)
+    if source == "owned":
+        x = VIEWS[view](base)
+    else:
+        imp = nv.copy() if dtype != "bfloat16" else nv
+        if source == "readonly":
+            imp.flags.writeable = False
+        x = ma.asarray(imp) if dtype != "bfloat16" else VIEWS[view](base)
+    n0 = nv.shape[0]
+    keys = [np.array([0, n0 - 1, -1, -n0, 1, 1], np.int64), np.array([], np.int64), np.arange(n0)[::-1],
+            np.arange(2 * n0)[::2] % n0, np.array([n0 - 1])]
+    for nk in keys:
+        k = ma.asarray(nk.copy())
+        for kk, nkk in ((k, nk), (ma.asarray(np.repeat(nk, 2))[::2], nk), (k[::-1], nk[::-1])):
+            assert core.ndarray_getitem(x, kk) is not None
+            r = x[kk]
+            _check_copy(r, nv[nkk])
+            _check_copy(indexing.getitem(x, kk), nv[nkk])  # the general route agrees
+    for nmask in ((np.arange(nv.size).reshape(nv.shape) % 2) == 1, np.zeros(nv.shape, bool), np.ones(nv.shape, bool),
+                  ((np.arange(nv.size).reshape(nv.shape) % 3) == 0)):
+        for mk, nmk in ((ma.asarray(nmask.copy()), nmask),
+                        (ma.asarray(nmask.T.copy()).T, nmask),  # a transposed mask
+                        (ma.asarray(nmask[::-1].copy())[::-1], nmask)):  # a reversed one
+            assert core.ndarray_getitem(x, mk) is not None
+            _check_copy(x[mk], nv[nmk])
+            _check_copy(indexing.getitem(x, mk), nv[nmk])
+
+
+def test_index_array_fast_path_on_more_dims() -> None:
+    n = np.arange(60, dtype=np.float32).reshape(3, 4, 5)
+    for nv in (n, n[:, ::-1, 1::2], n.transpose(2, 0, 1)):
+        x = ma.asarray(nv)
+        for nk in (np.array([0, -1, 1]), np.array([], np.int64)):
+            k = ma.asarray(nk)
+            assert core.ndarray_getitem(x, k) is not None
+            _check_copy(x[k], nv[nk])
+        nmask = (nv % 3) == 0
+        _check_copy(x[ma.asarray(nmask)], nv[nmask])
+        assert core.ndarray_getitem(x, ma.asarray(nmask)) is not None
+        # masks over the leading axes go the general way
+        lead = nmask.any(axis=-1)
+        assert core.ndarray_getitem(x, ma.asarray(lead)) is None
+        assert_like_numpy(x[ma.asarray(lead)], nv[lead], check_strides=False)
+    big = np.arange(10000.0)  # big enough to run without the GIL
+    xb = ma.asarray(big)
+    _check_copy(xb[xb > 5000.5], big[big > 5000.5])
+    _check_copy(xb[ma.asarray(np.arange(9999, -1, -3))], big[np.arange(9999, -1, -3)])
+
+
+@pytest.mark.parametrize("key", [
+    np.array([1, 0], np.int32), np.array([[1], [0]]), np.array(1), np.array([True, False, True]),
+    np.zeros((3, 4, 1), bool), np.array(True), np.array([1.0]), np.zeros(0), np.zeros((4, 3), bool),
+])
+def test_index_arrays_left_to_the_general_route(key: np.ndarray) -> None:
+    x = ma.arange(12.0).reshape(3, 4)
+    nx = np.arange(12.0).reshape(3, 4)
+    k = ma.asarray(key)
+    assert core.ndarray_getitem(x, k) is None
+    r, exc = _outcome(lambda: x[k])
+    _, slow_exc = _outcome(lambda: indexing.getitem(x, k))
+    _same_error(exc, slow_exc)
+    if exc is None:
+        assert_equal_values(values_of(r), nx[key if key.dtype != np.float64 else key.astype(np.int64)])
+    # 0-d arrays take no index array on the fast path
+    z = ma.asarray(1.0)
+    assert core.ndarray_getitem(z, ma.asarray([0])) is None
+    assert core.ndarray_getitem(z, ma.asarray(True)) is None
+
+
+def test_index_array_errors_keep_their_wording() -> None:
+    x = ma.arange(12.0).reshape(3, 4)
+    for key, match in ((ma.asarray([0, 3]), r"^index 3 is out of bounds for axis 0 with size 3$"),
+                       (ma.asarray([-4]), r"^index -4 is out of bounds for axis 0 with size 3$"),
+                       (ma.asarray([2**62]), r"out of bounds for axis 0 with size 3$")):
+        with pytest.raises(IndexError, match=match):
+            x[key]
+        with pytest.raises(IndexError, match=match):
+            indexing.getitem(x, key)
+    e = ma.zeros((0, 2))
+    with pytest.raises(IndexError, match=r"^index 0 is out of bounds for axis 0 with size 0$"):
+        e[ma.asarray([0])]
+    _check_copy(e[ma.asarray(np.zeros(0, np.int64))], np.zeros((0, 2)))
+    for mask in (ma.asarray([True, False]), ma.ones((3, 5), dtype=ma.bool), ma.ones((4, 4), dtype=ma.bool)):
+        with pytest.raises(IndexError) as fast:
+            x[mask]
+        with pytest.raises(IndexError) as slow:
+            indexing.getitem(x, mask)
+        assert str(fast.value) == str(slow.value)
+        assert "boolean index did not match" in str(fast.value)
