@@ -151,9 +151,9 @@ MA_FASTCALL(py_ndarray_getitem) {
 }
 
 /* ndarray_setitem(x, key, value) -> True once x[key] = value is done, for
- * a key basic_key takes and a value that is an exact Python scalar (bool,
- * int, float, complex) or an NDArray that broadcasts to the view without
- * dropping axes; None (nothing written) for anything else, which
+ * a key basic_key takes and a value that is a Python scalar (bool, int,
+ * float, complex, or a subclass) or an NDArray that broadcasts to the view
+ * without dropping axes; None (nothing written) for anything else, which
  * minarray/indexing.py then assigns or words the error for.  Values are
  * cast as indexing.setitem casts them: core.fill's rules for a scalar,
  * core.copyto's for an array; the errors come in the same order (index,
@@ -165,8 +165,10 @@ MA_FASTCALL(py_ndarray_setitem) {
   if (!a) Py_RETURN_NONE;
   PyObject *value = args[2];
   ma_array *s = NULL;
-  if (!(PyBool_Check(value) || PyLong_CheckExact(value) || PyFloat_CheckExact(value) ||
-        PyComplex_CheckExact(value)) &&
+  /* Python scalars, subclasses included (NumPy's float64 and complex128
+   * are float and complex subclasses): indexing.setitem hands exactly these
+   * (isinstance of bool, int, float, complex) to core.fill */
+  if (!(PyLong_Check(value) || PyFloat_Check(value) || PyComplex_Check(value)) &&
       !(s = nd_array(value)))
     Py_RETURN_NONE;
   basic_view v;

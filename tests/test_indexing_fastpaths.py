@@ -75,11 +75,16 @@ SET_KEYS: list[Any] = [
 ]
 
 
+class _Int(int):
+    """An int subclass: a Python scalar to setitem, as int itself."""
+
+
 def _set_values(dtype: str) -> list[Any]:
     """Scalars of each kind, NumPy scalars, lists, and NDArrays that
     broadcast, do not, or carry extra leading axes of length 1."""
     return [
-        3, -1, 2**70, 1.5, math.nan, -math.inf, 1 + 2j, True, False, np.float64(2.5), np.int64(4), [1], "7", None,
+        3, -1, 2**70, 1.5, math.nan, -math.inf, 1 + 2j, True, False, np.float64(2.5), np.complex128(1j), _Int(-2),
+        np.int64(4), [1], "7", None,
         ma.asarray(7), ma.asarray(2.5, dtype=ma.float32), ma.asarray([1.0, 2.0, 3.0]), ma.asarray([4]),
         ma.asarray([[1], [2], [3]], dtype=ma.int8), ma.ones((1, 1, 1), dtype=ma.uint8),
         ma.asarray([1 + 1j, 2j, 3.0]), ma.zeros((2, 7), dtype=ma.bool), ma.asarray(_base(dtype)[:1, :3]),
@@ -112,7 +117,7 @@ def _answered(x: ma.NDArray, key: Any, value: Any) -> Any:
 def test_setitem_which_cases_c_answers() -> None:
     x = ma.zeros((3, 4))
     for key in (0, -1, slice(None), (slice(None), 1), Ellipsis, None, (None, 0), (), (0, Ellipsis), (1, 2)):
-        for value in (1, 2.5, True, ma.asarray(3), ma.asarray(2, dtype=ma.complex64)):
+        for value in (1, 2.5, True, ma.asarray(3), ma.asarray(2, dtype=ma.complex64), np.float64(1.5), _Int(4)):
             assert _answered(x, key, value) is True, (key, value)
     for key, value in ((0, ma.ones(4)), (slice(None), ma.ones((1, 4), dtype=ma.int8)), ((slice(None), 1), ma.ones(3)),
                        (None, ma.ones((3, 1))), ((), ma.ones((1, 4))), (Ellipsis, ma.ones((3, 4)).T.T)):
@@ -121,7 +126,7 @@ def test_setitem_which_cases_c_answers() -> None:
     y = ma.zeros((3, 4))
     for key, value in (
         (True, 1), (np.int64(0), 1), ([0], 1), (ma.asarray([0]), 1), ((0, 0, 0), 1), ((..., ...), 1),
-        (slice(None, None, 0), 1), (0, np.float64(1)), (0, np.int32(1)), (0, [1, 2, 3, 4]), (0, "1"), (0, None),
+        (slice(None, None, 0), 1), (0, np.float32(1)), (0, np.int32(1)), (0, [1, 2, 3, 4]), (0, "1"), (0, None),
         (0, ma.ones((1, 4))), (0, ma.ones(3)), ((0, 0), ma.ones(1)), (slice(None), ma.ones((2, 4))),
     ):
         assert _answered(y, key, value) is None, (key, value)
