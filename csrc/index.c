@@ -138,6 +138,99 @@ MA_FASTCALL(py_nonzero) {
   return h ? Py_BuildValue("(LN)", (long long)count, h) : NULL;
 }
 
+/* Work below this many elements keeps the GIL: releasing and taking it
+ * back costs more than such a loop. */
+#define SMALL_WORK 4096
+
+/* x[mask] for a bool mask of x's shape (ndim >= 1): the elements where the
+ * mask is true, in C order, as a new 1-d array; NULL when out of memory. */
+static ma_array *mask_select(const ma_array *a, const ma_array *m) {
+  int nd = a->t.ndim;
+  int64_t size = ma_array_size(a), count = 0, item = a->t.dtype.bits / 8;
+  const int64_t *shape = a->t.shape, *xs = a->t.strides, *ms = m->t.strides;
+  int64_t coord[MA_MAXDIMS] = {0}, xo = 0, mo = 0;
+  const char *xp = (const char *)a->t.data;
+  const uint8_t *mp = (const uint8_t *)m->t.data;
+  /* first pass counts, second copies: both walk C order with running
+   * element offsets (any strides, negative ones too) */
+  for (int64_t i = 0; i < size; i++) {
+    count += mp[mo] != 0;
+    for (int d = nd - 1; d >= 0; d--) {
+      mo += ms[d];
+      if (++coord[d] < shape[d]) break;
+      mo -= ms[d] * shape[d];
+      coord[d] = 0;
+    }
+  }
+  int err = 0;
+  ma_array *out = ma_array_empty(a->t.dtype, 1, &count, 0, &err);
+  if (!out) return NULL;
+  char *op = (char *)out->t.data;
+  mo = 0;
+  for (int64_t i = 0; i < size; i++) {
+    if (mp[mo]) {
+      memcpy(op, xp + xo * item, (size_t)item);
+      op += item;
+    }
+    for (int d = nd - 1; d >= 0; d--) {
+      mo += ms[d];
+      xo += xs[d];
+      if (++coord[d] < shape[d]) break;
+      mo -= ms[d] * shape[d];
+      xo -= xs[d] * shape[d];
+      coord[d] = 0;
+    }
+  }
+  return out;
+}
+
+PyObject *ma_getitem_array(PyObject *x, ma_array *a, ma_array *k) {
+  (void)x;
+  int nd = a->t.ndim;
+  DLDataType kt = k->t.dtype;
+  if (nd == 0 || kt.lanes != 1) Py_RETURN_NONE;
+  if (kt.code == kDLBool && kt.bits == 8) {
+    /* a mask of another shape (an error, or a mask over leading axes)
+     * goes the general way */
+    if (k->t.ndim != nd) Py_RETURN_NONE;
+    for (int d = 0; d < nd; d++)
+      if (k->t.shape[d] != a->t.shape[d]) Py_RETURN_NONE;
+    ma_array *out;
+    if (ma_array_size(a) < SMALL_WORK) {
+      out = mask_select(a, k);
+    } else {
+      Py_BEGIN_ALLOW_THREADS
+      out = mask_select(a, k);
+      Py_END_ALLOW_THREADS
+    }
+    /* out of memory: the general path words the error */
+    return out ? ma_ndarray_new(out, NULL) : Py_NewRef(Py_None);
+  }
+  if (kt.code != kDLInt || kt.bits != 64 || k->t.ndim != 1) Py_RETURN_NONE;
+  /* x[idx]: N blocks of shape x.shape[1:], as the general path's
+   * take_blocks gathers them */
+  int64_t shape[MA_MAXDIMS], n = k->t.shape[0], bad = 0, rc;
+  shape[0] = n;
+  for (int d = 1; d < nd; d++) shape[d] = a->t.shape[d];
+  int err = 0;
+  ma_array *out = ma_array_empty(a->t.dtype, nd, shape, 0, &err);
+  if (!out) Py_RETURN_NONE; /* the general path words the error */
+  ma_array *idx[1] = {k};
+  if (ma_array_size(out) < SMALL_WORK) {
+    rc = run_blocks(a, out, idx, 1, n, 0, &bad);
+  } else {
+    Py_BEGIN_ALLOW_THREADS
+    rc = run_blocks(a, out, idx, 1, n, 0, &bad);
+    Py_END_ALLOW_THREADS
+  }
+  if (rc < 0) {
+    ma_array_free(out);
+    return PyErr_Format(PyExc_IndexError, "index %lld is out of bounds for axis 0 with size %lld",
+                        (long long)bad, (long long)a->t.shape[0]);
+  }
+  return ma_ndarray_new(out, NULL);
+}
+
 PyMethodDef ma_index_methods[] = {
     {"take_blocks", (PyCFunction)(void (*)(void))py_take_blocks, METH_FASTCALL,
      "take_blocks(src, blocks, indices, scatter)"},

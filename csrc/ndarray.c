@@ -66,6 +66,15 @@ fail:
   return NULL;
 }
 
+ma_array *ma_ndarray_array(PyObject *x) {
+  if (!ma_nd.type || !PyObject_TypeCheck(x, ma_nd.type)) return NULL;
+  PyObject *h = MA_SLOT(x, ma_nd.off_h);
+  if (!h || !MA_SLOT(x, ma_nd.off_base) || !PyCapsule_CheckExact(h)) return NULL;
+  ma_array *a = (ma_array *)PyCapsule_GetPointer(h, MA_HANDLE_NAME);
+  if (!a) PyErr_Clear();
+  return a;
+}
+
 PyObject *ma_ndarray_new(ma_array *a, PyObject *base) {
   PyObject *h = ma_handle_new(a); /* owns `a` from here on */
   return h ? ma_ndarray_wrap(h, NULL, NULL, base) : NULL;

@@ -353,17 +353,40 @@ static int copy_checked(ma_array *dst, ma_array *src, PyObject *dsth, PyObject *
   return 0;
 }
 
+int ma_check_writeable(const ma_array *d) {
+  if (d->flags & MA_READONLY) {
+    PyErr_SetString(PyExc_ValueError, "assignment destination is read-only");
+    return -1;
+  }
+  return 0;
+}
+
+int ma_assign_array(ma_array *d, ma_array *s) {
+  if (ma_check_writeable(d) < 0) return -1;
+  return copy_checked(d, s, NULL, NULL);
+}
+
+int ma_assign_scalar(ma_array *d, PyObject *value) {
+  if (ma_check_writeable(d) < 0) return -1;
+  int tid = ma_type_of(d->t.dtype);
+  _Alignas(16) char one[16]; /* one element of any dtype, aligned for it */
+  if (store_scalar(value, tid, one) < 0) return -1;
+  ma_array *s = ma_array_new(NULL, one, d->t.dtype, 0, NULL, NULL, 0);
+  if (!s) {
+    PyErr_NoMemory();
+    return -1;
+  }
+  int rc = copy_checked(d, s, NULL, NULL);
+  ma_array_free(s);
+  return rc;
+}
+
 /* copyto(dst, src): dst[...] = src with broadcasting and casting. */
 MA_FASTCALL(py_copyto) {
   (void)self;
   MA_NARGS(2, "copyto");
   ma_array *d = ma_handle_get(args[0]), *s = d ? ma_handle_get(args[1]) : NULL;
-  if (!s) return NULL;
-  if (d->flags & MA_READONLY) {
-    PyErr_SetString(PyExc_ValueError, "assignment destination is read-only");
-    return NULL;
-  }
-  if (copy_checked(d, s, args[0], args[1]) < 0) return NULL;
+  if (!s || ma_assign_array(d, s) < 0) return NULL;
   Py_RETURN_NONE;
 }
 
@@ -372,19 +395,7 @@ MA_FASTCALL(py_fill) {
   (void)self;
   MA_NARGS(2, "fill");
   ma_array *d = ma_handle_get(args[0]);
-  if (!d) return NULL;
-  if (d->flags & MA_READONLY) {
-    PyErr_SetString(PyExc_ValueError, "assignment destination is read-only");
-    return NULL;
-  }
-  int tid = ma_type_of(d->t.dtype);
-  _Alignas(16) char one[16]; /* one element of any dtype, aligned for it */
-  if (store_scalar(args[1], tid, one) < 0) return NULL;
-  ma_array *s = ma_array_new(NULL, one, d->t.dtype, 0, NULL, NULL, 0);
-  if (!s) return PyErr_NoMemory();
-  int rc = copy_checked(d, s, args[0], NULL);
-  ma_array_free(s);
-  if (rc < 0) return NULL;
+  if (!d || ma_assign_scalar(d, args[1]) < 0) return NULL;
   Py_RETURN_NONE;
 }
 

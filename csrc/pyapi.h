@@ -55,6 +55,25 @@ PyObject *ma_dims_tuple(int n, const int64_t *v);
 PyObject *ma_ndarray_wrap(PyObject *h, PyObject *shape, PyObject *strides, PyObject *base);
 /* A new NDArray owning `a` (freed on failure). */
 PyObject *ma_ndarray_new(ma_array *a, PyObject *base);
+/* The ma_array of NDArray `x`, or NULL (no error set) when `x` is not an
+ * initialised NDArray, which the Python layer then deals with. */
+ma_array *ma_ndarray_array(PyObject *x);
+
+/* d[...] = s (broadcast, cast) and d[...] = a Python scalar (NumPy's
+ * rules for assigning one, see store_scalar): what core.copyto and
+ * core.fill do, for C callers.  0, or -1 with the error set (read-only
+ * destination first). */
+int ma_assign_array(ma_array *d, ma_array *s);
+int ma_assign_scalar(ma_array *d, PyObject *value);
+/* Python scalar `v` as one element of ma_type `tid` at `dst` (aligned for
+ * it), by NumPy's rules for assigning a scalar; 0, or -1 with the error set. */
+int ma_store_scalar(PyObject *v, int tid, char *dst);
+/* The read-only check both make first: 0, or -1 with the ValueError set. */
+int ma_check_writeable(const ma_array *d);
+/* x[key] for an NDArray key (ma_array `k`) of the two common kinds: a 1-d
+ * int64 index array and a bool mask of x's shape (csrc/index.c).  A new
+ * NDArray, None (a new reference) for any other key, or NULL on error. */
+PyObject *ma_getitem_array(PyObject *x, ma_array *a, ma_array *k);
 
 /* Installs the method tables below into the module `modname`. */
 int ma_install(const char *modname);

@@ -1,7 +1,10 @@
 /*
  * The common views, built in C: x[key] for keys of exact ints, slices,
  * None and ..., the axis permutations behind .T / transpose /
- * permute_dims, and reshape of a C-contiguous array.
+ * permute_dims, and reshape of a C-contiguous array.  Also the everyday
+ * cases next to them: x[key] = value for the same keys (scalar or NDArray
+ * value), and x[idx] / x[mask] for a 1-d int64 index or a same-shape bool
+ * mask (csrc/index.c gathers those).
  *
  * Through the Python layer each of these costs 2-5 us (Python arithmetic
  * on tuples, then core.view parsing them back); here they cost a few
@@ -15,16 +18,7 @@
  */
 #include "pyapi.h" /* Python.h first, as CPython requires */
 
-/* The ma_array of NDArray `x`, or NULL (no error set) when `x` is not an
- * initialised NDArray, which the Python layer then deals with. */
-static ma_array *nd_array(PyObject *x) {
-  if (!ma_nd.type || !PyObject_TypeCheck(x, ma_nd.type)) return NULL;
-  PyObject *h = MA_SLOT(x, ma_nd.off_h);
-  if (!h || !MA_SLOT(x, ma_nd.off_base) || !PyCapsule_CheckExact(h)) return NULL;
-  ma_array *a = (ma_array *)PyCapsule_GetPointer(h, MA_HANDLE_NAME);
-  if (!a) PyErr_Clear();
-  return a;
-}
+#define nd_array ma_ndarray_array
 
 /* The view of `x` (over `a`) `off` elements from its element 0, as
  * NDArray._view makes it with readonly=False: the flags (read-only) carry
@@ -56,16 +50,19 @@ static int axis_index(PyObject *k, int dim, int64_t n, int64_t *out) {
   return 0;
 }
 
-/* ndarray_getitem(x, key) -> the view x[key], or None when key is not an
- * exact int, a slice, None, ..., or an exact tuple of those with at most
- * one ... and at most x.ndim ints and slices (minarray/indexing.py takes
- * all of those, and any error but an int out of bounds). */
-MA_FASTCALL(py_ndarray_getitem) {
-  (void)self;
-  MA_NARGS(2, "ndarray_getitem");
-  ma_array *a = nd_array(args[0]);
-  if (!a) Py_RETURN_NONE;
-  PyObject *key = args[1];
+/* A basic index applied to an array: the view's element offset, shape
+ * and element strides. */
+typedef struct {
+  int nd;
+  int64_t off, shape[MA_MAXDIMS], strides[MA_MAXDIMS];
+} basic_view;
+
+/* Parses `key` against `a` into *v: 1 done; 0 when key is not an exact
+ * int, a slice, None, ..., or an exact tuple of those with at most one ...
+ * and at most a's ndim ints and slices (minarray/indexing.py takes all of
+ * those, and any error but an int out of bounds); -1 with NumPy's
+ * IndexError set for an int out of bounds. */
+static int basic_key(const ma_array *a, PyObject *key, basic_view *v) {
   PyObject *const *keys = &key;
   Py_ssize_t nk = 1;
   if (PyTuple_CheckExact(key)) {
@@ -81,16 +78,16 @@ MA_FASTCALL(py_ndarray_getitem) {
     if (k == Py_None) {
       nnew++;
     } else if (k == Py_Ellipsis) {
-      if (have_ellipsis) Py_RETURN_NONE;
+      if (have_ellipsis) return 0;
       have_ellipsis = 1;
     } else if (PyLong_CheckExact(k) || PySlice_Check(k)) { /* slice cannot be subclassed */
       consumed++;
     } else {
-      Py_RETURN_NONE;
+      return 0;
     }
   }
-  if (consumed > nd || nd + nnew > MA_MAXDIMS) Py_RETURN_NONE;
-  int64_t shape[MA_MAXDIMS], strides[MA_MAXDIMS], off = 0;
+  if (consumed > nd || nd + nnew > MA_MAXDIMS) return 0;
+  int64_t *shape = v->shape, *strides = v->strides, off = 0;
   const int64_t *xs = a->t.shape, *xst = a->t.strides;
   int dim = 0, od = 0;
   for (Py_ssize_t i = 0; i < nk; i++) {
@@ -104,27 +101,26 @@ MA_FASTCALL(py_ndarray_getitem) {
         strides[od++] = xst[dim];
       }
     } else if (PyLong_CheckExact(k)) {
-      int64_t v, add;
-      if (axis_index(k, dim, xs[dim], &v) < 0) return NULL;
-      if (__builtin_mul_overflow(v, xst[dim], &add) || __builtin_add_overflow(off, add, &off))
-        Py_RETURN_NONE;
+      int64_t iv, add;
+      if (axis_index(k, dim, xs[dim], &iv) < 0) return -1;
+      if (__builtin_mul_overflow(iv, xst[dim], &add) || __builtin_add_overflow(off, add, &off)) return 0;
       dim++;
     } else {
       Py_ssize_t start, stop, step;
       if (PySlice_Unpack(k, &start, &stop, &step) < 0) { /* e.g. a zero step */
         PyErr_Clear();
-        Py_RETURN_NONE;
+        return 0;
       }
       int64_t len = PySlice_AdjustIndices((Py_ssize_t)xs[dim], &start, &stop, step), add;
       if (len && (__builtin_mul_overflow((int64_t)start, xst[dim], &add) ||
                   __builtin_add_overflow(off, add, &off)))
-        Py_RETURN_NONE;
+        return 0;
       shape[od] = len;
       /* a length-0/1 axis keeps its stride (see _slice_stride) */
       if (len <= 1)
         strides[od] = xst[dim];
       else if (__builtin_mul_overflow(xst[dim], (int64_t)step, &strides[od]))
-        Py_RETURN_NONE;
+        return 0;
       od++;
       dim++;
     }
@@ -133,7 +129,72 @@ MA_FASTCALL(py_ndarray_getitem) {
     shape[od] = xs[dim];
     strides[od++] = xst[dim];
   }
-  return make_view(args[0], a, off, od, shape, strides);
+  v->nd = od;
+  v->off = off;
+  return 1;
+}
+
+/* ndarray_getitem(x, key) -> x[key] for the keys basic_key takes (a
+ * view) and for a 1-d int64 index array or a bool mask of x's shape (a
+ * copy, see ma_getitem_array); None for any other key. */
+MA_FASTCALL(py_ndarray_getitem) {
+  (void)self;
+  MA_NARGS(2, "ndarray_getitem");
+  ma_array *a = nd_array(args[0]);
+  if (!a) Py_RETURN_NONE;
+  basic_view v;
+  int rc = basic_key(a, args[1], &v);
+  if (rc > 0) return make_view(args[0], a, v.off, v.nd, v.shape, v.strides);
+  if (rc < 0) return NULL;
+  ma_array *k = nd_array(args[1]);
+  return k ? ma_getitem_array(args[0], a, k) : Py_NewRef(Py_None);
+}
+
+/* ndarray_setitem(x, key, value) -> True once x[key] = value is done, for
+ * a key basic_key takes and a value that is a Python scalar (bool, int,
+ * float, complex, or a subclass) or an NDArray that broadcasts to the view
+ * without dropping axes; None (nothing written) for anything else, which
+ * minarray/indexing.py then assigns or words the error for.  Values are
+ * cast as indexing.setitem casts them: core.fill's rules for a scalar,
+ * core.copyto's for an array; the errors come in the same order (index,
+ * then read-only, then the scalar's own). */
+MA_FASTCALL(py_ndarray_setitem) {
+  (void)self;
+  MA_NARGS(3, "ndarray_setitem");
+  ma_array *a = nd_array(args[0]);
+  if (!a) Py_RETURN_NONE;
+  PyObject *value = args[2];
+  ma_array *s = NULL;
+  /* Python scalars, subclasses included (NumPy's float64 and complex128
+   * are float and complex subclasses): indexing.setitem hands exactly these
+   * (isinstance of bool, int, float, complex) to core.fill */
+  if (!(PyLong_Check(value) || PyFloat_Check(value) || PyComplex_Check(value)) &&
+      !(s = nd_array(value)))
+    Py_RETURN_NONE;
+  basic_view v;
+  int rc = basic_key(a, args[1], &v);
+  if (rc <= 0) return rc < 0 ? NULL : Py_NewRef(Py_None);
+  if (s) { /* trailing-aligned broadcasting, as _broadcastable_value checks it */
+    if (s->t.ndim > v.nd) Py_RETURN_NONE;
+    for (int i = 0; i < s->t.ndim; i++) {
+      int64_t n = s->t.shape[s->t.ndim - 1 - i];
+      if (n != 1 && n != v.shape[v.nd - 1 - i]) Py_RETURN_NONE;
+    }
+  }
+  int64_t item = a->t.dtype.bits / 8, boff;
+  if (__builtin_mul_overflow(v.off, item, &boff)) Py_RETURN_NONE;
+  if (!s && v.nd == 0) { /* x[i] = scalar, the most common: no view, no copy loop */
+    _Alignas(16) char one[16]; /* one element of any dtype, aligned for it */
+    if (ma_check_writeable(a) < 0 || ma_store_scalar(value, ma_type_of(a->t.dtype), one) < 0) return NULL;
+    memcpy((char *)a->t.data + boff, one, (size_t)item);
+    Py_RETURN_TRUE;
+  }
+  ma_array *dst = ma_array_view(a, v.off, a->t.dtype, v.nd, v.shape, v.strides, 0);
+  if (!dst) return PyErr_NoMemory();
+  rc = s ? ma_assign_array(dst, s) : ma_assign_scalar(dst, value);
+  ma_array_free(dst);
+  if (rc < 0) return NULL;
+  Py_RETURN_TRUE;
 }
 
 /* ndarray_permute(x, axes) -> x with its axes in the order `axes` (None:
@@ -226,7 +287,8 @@ MA_FASTCALL(py_ndarray_reshape) {
 
 #define FC(name, fn, doc) {name, (PyCFunction)(void (*)(void))fn, METH_FASTCALL, doc}
 PyMethodDef ma_views_methods[] = {
-    FC("ndarray_getitem", py_ndarray_getitem, "ndarray_getitem(x, key) -> view or None"),
+    FC("ndarray_getitem", py_ndarray_getitem, "ndarray_getitem(x, key) -> x[key] or None"),
+    FC("ndarray_setitem", py_ndarray_setitem, "ndarray_setitem(x, key, value) -> True or None"),
     FC("ndarray_permute", py_ndarray_permute, "ndarray_permute(x, axes|None) -> view or None"),
     FC("ndarray_reshape", py_ndarray_reshape, "ndarray_reshape(x, shape_args) -> view or None"),
     {NULL, NULL, 0, NULL}};

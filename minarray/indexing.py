@@ -263,7 +263,10 @@ def getitem(x: NDArray, key: Any) -> NDArray:
         n *= d
     blocks = NDArray._empty((n, *rest), x.dtype)
     _take_blocks(src, blocks, flat, False, x, entries)
-    out = blocks.reshape(bshape + rest)
+    # with one broadcast axis the blocks already have the result's shape:
+    # returned as they are, the result owns its data, as NumPy's does and
+    # as the C fast path's (ndarray_getitem) does
+    out = blocks if len(bshape) == 1 else blocks.reshape(bshape + rest)
     if position:
         # the layout NumPy gives too: blocks in index order, axes moved
         from minarray.views import moveaxis

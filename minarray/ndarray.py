@@ -366,16 +366,21 @@ class NDArray:
 
     # ---- indexing --------------------------------------------------------
     def __getitem__(self, key: Any) -> NDArray:
-        # ints, slices, None and ... make views in C; everything else
-        # (arrays, masks, lists, NumPy integers, most errors) goes through
-        # minarray.indexing
+        # ints, slices, None and ... make views in C, and so do a 1-d int64
+        # index array and a bool mask of this shape (copies); everything
+        # else (other arrays, lists, NumPy integers, most errors) goes
+        # through minarray.indexing
         out: NDArray | None = _getitem_view(self, key)
         if out is None:
             out = _indexing().getitem(self, key)
         return out
 
     def __setitem__(self, key: Any, value: Any) -> None:
-        _indexing().setitem(self, key, value)
+        # a basic key with a Python scalar or an NDArray value is assigned
+        # in C (a few hundred ns instead of ~3 us); None means the general
+        # route must run (nothing was written)
+        if _setitem_basic(self, key, value) is None:
+            _indexing().setitem(self, key, value)
 
     # ---- Python protocols ---------------------------------------------------
     def tolist(self) -> Any:
@@ -727,5 +732,6 @@ core.ndarray_setup(NDArray, _dt.ALL)
 # is cheaper than an attribute of `core` on these ~300 ns paths.  Each
 # returns None for what it does not handle.
 _getitem_view = core.ndarray_getitem
+_setitem_basic = core.ndarray_setitem
 _permute_view = core.ndarray_permute
 _reshape_view = core.ndarray_reshape

@@ -1,0 +1,312 @@
+"""The C fast paths of indexing against the general Python route and NumPy.
+
+``x[key] = value`` with a basic key (ints, slices, None, ...) and a Python
+scalar or NDArray value is assigned in C (core.ndarray_setitem); ``x[idx]``
+with a 1-d int64 NDArray and ``x[mask]`` with a bool NDArray of x's shape
+are gathered in C (core.ndarray_getitem).  Every other case falls back to
+minarray.indexing.  Both routes must give the same values, layouts and
+errors (type and wording), on every layout: owned, strided, reversed,
+transposed, imported and read-only imported.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+from array_strategies import assert_equal_values, assert_like_numpy, np_dtype, to_ma, values_of
+
+import minarray as ma
+from minarray import indexing
+
+core = ma._native.core
+
+# The same view taken of a NumPy array and of a minarray array.
+VIEWS: dict[str, Callable[[Any], Any]] = {
+    "whole": lambda a: a,
+    "strided": lambda a: a[1::2, ::3],
+    "reversed": lambda a: a[::-1, ::-2],
+    "transposed": lambda a: a.T,
+    "transposed-strided": lambda a: a[::-2, 1:].T,
+}
+# how the minarray array is made: an owned copy then the view in minarray,
+# or an import of the NumPy view (writeable or read-only)
+SOURCES = ("owned", "import", "readonly")
+DTYPES = ("bool", "int8", "uint8", "int32", "int64", "uint64", "float16", "float32", "float64", "complex128")
+
+
+def _base(dtype: str) -> np.ndarray:
+    return (np.arange(48).reshape(6, 8) % 5).astype(dtype)
+
+
+def _make(dtype: str, view: str, source: str) -> tuple[ma.NDArray, np.ndarray]:
+    """A fresh minarray array and the NumPy array with the same values."""
+    base = _base(dtype)
+    nv = VIEWS[view](base)
+    if source == "owned":
+        return VIEWS[view](to_ma(base)), nv.copy()
+    if source == "readonly":
+        nv.flags.writeable = False
+    return ma.asarray(nv), nv.copy()
+
+
+def _outcome(f: Callable[[], Any]) -> tuple[Any, BaseException | None]:
+    try:
+        return f(), None
+    except Exception as exc:  # compared below: type and wording
+        return None, exc
+
+
+def _same_error(a: BaseException | None, b: BaseException | None) -> None:
+    assert type(a) is type(b), (a, b)
+    assert str(a) == str(b)
+
+
+# ---- setitem ------------------------------------------------------------
+
+SET_KEYS: list[Any] = [
+    0, -1, 2, 5, -6, 9, slice(None), slice(1, None, 2), slice(None, None, -1), slice(4, 0, -3), slice(2, 2),
+    (0, 1), (-1, -1), (1, slice(None)), (slice(None), 0), (slice(None), -2), Ellipsis, (Ellipsis, 1), (0, Ellipsis),
+    None, (None, 0), (0, None, 1), (), (0, 0, 0), (Ellipsis, Ellipsis), (0, 99), (slice(None), -9), True,
+    np.int64(1), [0, 1], (slice(None), slice(None, None, 0)),
+]
+
+
+class _Int(int):
+    """An int subclass: a Python scalar to setitem, as int itself."""
+
+
+def _set_values(dtype: str) -> list[Any]:
+    """Scalars of each kind, NumPy scalars, lists, and NDArrays that
+    broadcast, do not, or carry extra leading axes of length 1."""
+    return [
+        3, -1, 2**70, 1.5, math.nan, -math.inf, 1 + 2j, True, False, np.float64(2.5), np.complex128(1j), _Int(-2),
+        np.int64(4), [1], "7", None,
+        ma.asarray(7), ma.asarray(2.5, dtype=ma.float32), ma.asarray([1.0, 2.0, 3.0]), ma.asarray([4]),
+        ma.asarray([[1], [2], [3]], dtype=ma.int8), ma.ones((1, 1, 1), dtype=ma.uint8),
+        ma.asarray([1 + 1j, 2j, 3.0]), ma.zeros((2, 7), dtype=ma.bool), ma.asarray(_base(dtype)[:1, :3]),
+    ]
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("view", list(VIEWS))
+@pytest.mark.parametrize("source", SOURCES)
+def test_setitem_fast_path_is_the_general_route(dtype: str, view: str, source: str) -> None:
+    for key in SET_KEYS:
+        for value in _set_values(dtype):
+            fast, fast_np = _make(dtype, view, source)
+            slow, _ = _make(dtype, view, source)
+            _, fast_exc = _outcome(lambda: fast.__setitem__(key, value))  # noqa: B023
+            _, slow_exc = _outcome(lambda: indexing.setitem(slow, key, value))  # noqa: B023
+            _same_error(fast_exc, slow_exc)
+            assert_equal_values(values_of(fast), values_of(slow))
+            if fast_exc is None and isinstance(value, (int, float)) and not isinstance(value, bool) \
+                    and source != "readonly" and dtype != "bool" and math.isfinite(value) \
+                    and not isinstance(key, list) and abs(value) < 2**31 and value >= 0:
+                fast_np[key] = value  # NumPy agrees where it takes the value without complaint
+                assert_equal_values(values_of(fast), fast_np)
+
+
+def _answered(x: ma.NDArray, key: Any, value: Any) -> Any:
+    return core.ndarray_setitem(x, key, value)
+
+
+def test_setitem_which_cases_c_answers() -> None:
+    x = ma.zeros((3, 4))
+    for key in (0, -1, slice(None), (slice(None), 1), Ellipsis, None, (None, 0), (), (0, Ellipsis), (1, 2)):
+        for value in (1, 2.5, True, ma.asarray(3), ma.asarray(2, dtype=ma.complex64), np.float64(1.5), _Int(4)):
+            assert _answered(x, key, value) is True, (key, value)
+    for key, value in ((0, ma.ones(4)), (slice(None), ma.ones((1, 4), dtype=ma.int8)), ((slice(None), 1), ma.ones(3)),
+                       (None, ma.ones((3, 1))), ((), ma.ones((1, 4))), (Ellipsis, ma.ones((3, 4)).T.T)):
+        assert _answered(x, key, value) is True, (key, value)
+    # keys and values left to the general route: nothing is written
+    y = ma.zeros((3, 4))
+    for key, value in (
+        (True, 1), (np.int64(0), 1), ([0], 1), (ma.asarray([0]), 1), ((0, 0, 0), 1), ((..., ...), 1),
+        (slice(None, None, 0), 1), (0, np.float32(1)), (0, np.int32(1)), (0, [1, 2, 3, 4]), (0, "1"), (0, None),
+        (0, ma.ones((1, 4))), (0, ma.ones(3)), ((0, 0), ma.ones(1)), (slice(None), ma.ones((2, 4))),
+    ):
+        assert _answered(y, key, value) is None, (key, value)
+    assert y.tolist() == ma.zeros((3, 4)).tolist()
+    # errors C raises itself (the general route words them the same, below)
+    for key, value, exc in ((3, 1.0, IndexError), ((0, -5), 1.0, IndexError), (0, 1j, TypeError)):
+        with pytest.raises(exc):
+            _answered(y, key, value)
+    assert y.tolist() == ma.zeros((3, 4)).tolist()
+
+
+def test_setitem_errors_keep_their_wording() -> None:
+    i = ma.zeros((3, 4), dtype=ma.int32)
+    for key, value, exc, match in (
+        (3, 1, IndexError, r"^index 3 is out of bounds for axis 0 with size 3$"),
+        ((0, -5), 1, IndexError, r"^index -5 is out of bounds for axis 1 with size 4$"),
+        ((slice(None), 4), ma.ones(3), IndexError, r"^index 4 is out of bounds for axis 1 with size 4$"),
+        (0, 2**31, OverflowError, "out of bounds for int32"),
+        (slice(None), math.nan, ValueError, "NaN"),
+        (0, -math.inf, OverflowError, "infinity"),
+        (0, 1j, TypeError, "complex"),
+        (0, ma.ones(3), ValueError, r"^could not broadcast input array from shape \(3,\) into shape \(4,\)$"),
+        (0, ma.ones((2, 1, 4)), ValueError, r"from shape \(2, 1, 4\) into shape \(4,\)$"),
+        ((0, 0, 0), 1, IndexError, "too many indices"),
+    ):
+        with pytest.raises(exc, match=match):
+            i[key] = value
+        with pytest.raises(exc, match=match):
+            indexing.setitem(i, key, value)
+    assert i.tolist() == ma.zeros((3, 4), dtype=ma.int32).tolist()
+    n = np.zeros((3, 4))
+    n.flags.writeable = False
+    r = ma.asarray(n)
+    for key, value in ((0, 1), ((1, 1), 2.5), (slice(None), True), (Ellipsis, ma.ones(4)), ((), ma.asarray(1))):
+        with pytest.raises(ValueError, match=r"^assignment destination is read-only$"):
+            r[key] = value
+    # an index error comes before the read-only one, a broadcast error too
+    with pytest.raises(IndexError, match="out of bounds"):
+        r[7] = 1
+    with pytest.raises(ValueError, match="could not broadcast"):
+        r[0] = ma.ones(3)
+    # a scalar's own error comes after the read-only one
+    with pytest.raises(ValueError, match="read-only"):
+        r[0] = 1j
+    with pytest.raises(ValueError, match="read-only"):
+        ma.broadcast_to(ma.zeros(4), (3, 4))[0, 0] = 1
+
+
+def test_setitem_overlapping_and_self_values() -> None:
+    x = ma.arange(10.0)
+    n = np.arange(10.0)
+    x[1:] = x[:-1]
+    n[1:] = n[:-1]
+    assert x.tolist() == n.tolist()
+    x[::-1] = x
+    n[::-1] = n.copy()
+    assert x.tolist() == n.tolist()
+    m = ma.arange(12).reshape(3, 4)
+    nm = np.arange(12).reshape(3, 4)
+    m[1, :] = m[0]
+    nm[1, :] = nm[0]
+    m[:, 0] = m.T[1, :3]
+    nm[:, 0] = nm.T[1, :3]
+    assert m.tolist() == nm.tolist()
+
+
+def test_setitem_on_zero_d_and_empty() -> None:
+    z = ma.asarray(1.5)
+    z[()] = 2
+    z[...] = z + 1.0
+    assert z.item() == 3.0
+    with pytest.raises(IndexError, match="too many indices"):
+        z[0] = 1
+    e = ma.zeros((0, 3))
+    e[:] = 5
+    e[...] = ma.ones(3)
+    with pytest.raises(IndexError, match="out of bounds for axis 0 with size 0"):
+        e[0] = 1
+
+
+# ---- x[idx] and x[mask] ---------------------------------------------------
+
+def _check_copy(r: ma.NDArray, n: np.ndarray) -> None:
+    assert_like_numpy(r, n)
+    assert r.base is None and r.flags.owndata and r.flags.writeable and r.flags.c_contiguous
+
+
+@pytest.mark.parametrize("dtype", [*DTYPES, "bfloat16"])
+@pytest.mark.parametrize("view", list(VIEWS))
+@pytest.mark.parametrize("source", SOURCES)
+def test_index_array_and_mask_fast_paths(dtype: str, view: str, source: str) -> None:
+    md = getattr(ma, dtype)
+    base = to_ma((np.arange(48).reshape(6, 8) % 5).astype(np_dtype(md)))
+    nbase = values_of(base)
+    nv = VIEWS[view](nbase)
+    if source == "owned":
+        x = VIEWS[view](base)
+    else:
+        imp = nv.copy() if dtype != "bfloat16" else nv
+        if source == "readonly":
+            imp.flags.writeable = False
+        x = ma.asarray(imp) if dtype != "bfloat16" else VIEWS[view](base)
+    n0 = nv.shape[0]
+    keys = [np.array([0, n0 - 1, -1, -n0, 1, 1], np.int64), np.array([], np.int64), np.arange(n0)[::-1],
+            np.arange(2 * n0)[::2] % n0, np.array([n0 - 1])]
+    for nk in keys:
+        k = ma.asarray(nk.copy())
+        for kk, nkk in ((k, nk), (ma.asarray(np.repeat(nk, 2))[::2], nk), (k[::-1], nk[::-1])):
+            assert core.ndarray_getitem(x, kk) is not None
+            r = x[kk]
+            _check_copy(r, nv[nkk])
+            _check_copy(indexing.getitem(x, kk), nv[nkk])  # the general route agrees
+    for nmask in ((np.arange(nv.size).reshape(nv.shape) % 2) == 1, np.zeros(nv.shape, bool), np.ones(nv.shape, bool),
+                  ((np.arange(nv.size).reshape(nv.shape) % 3) == 0)):
+        for mk, nmk in ((ma.asarray(nmask.copy()), nmask),
+                        (ma.asarray(nmask.T.copy()).T, nmask),  # a transposed mask
+                        (ma.asarray(nmask[::-1].copy())[::-1], nmask)):  # a reversed one
+            assert core.ndarray_getitem(x, mk) is not None
+            _check_copy(x[mk], nv[nmk])
+            _check_copy(indexing.getitem(x, mk), nv[nmk])
+
+
+def test_index_array_fast_path_on_more_dims() -> None:
+    n = np.arange(60, dtype=np.float32).reshape(3, 4, 5)
+    for nv in (n, n[:, ::-1, 1::2], n.transpose(2, 0, 1)):
+        x = ma.asarray(nv)
+        for nk in (np.array([0, -1, 1]), np.array([], np.int64)):
+            k = ma.asarray(nk)
+            assert core.ndarray_getitem(x, k) is not None
+            _check_copy(x[k], nv[nk])
+        nmask = (nv % 3) == 0
+        _check_copy(x[ma.asarray(nmask)], nv[nmask])
+        assert core.ndarray_getitem(x, ma.asarray(nmask)) is not None
+        # masks over the leading axes go the general way
+        lead = nmask.any(axis=-1)
+        assert core.ndarray_getitem(x, ma.asarray(lead)) is None
+        assert_like_numpy(x[ma.asarray(lead)], nv[lead], check_strides=False)
+    big = np.arange(10000.0)  # big enough to run without the GIL
+    xb = ma.asarray(big)
+    _check_copy(xb[xb > 5000.5], big[big > 5000.5])
+    _check_copy(xb[ma.asarray(np.arange(9999, -1, -3))], big[np.arange(9999, -1, -3)])
+
+
+@pytest.mark.parametrize("key", [
+    np.array([1, 0], np.int32), np.array([[1], [0]]), np.array(1), np.array([True, False, True]),
+    np.zeros((3, 4, 1), bool), np.array(True), np.array([1.0]), np.zeros(0), np.zeros((4, 3), bool),
+])
+def test_index_arrays_left_to_the_general_route(key: np.ndarray) -> None:
+    x = ma.arange(12.0).reshape(3, 4)
+    nx = np.arange(12.0).reshape(3, 4)
+    k = ma.asarray(key)
+    assert core.ndarray_getitem(x, k) is None
+    r, exc = _outcome(lambda: x[k])
+    _, slow_exc = _outcome(lambda: indexing.getitem(x, k))
+    _same_error(exc, slow_exc)
+    if exc is None:
+        assert_equal_values(values_of(r), nx[key if key.dtype != np.float64 else key.astype(np.int64)])
+    # 0-d arrays take no index array on the fast path
+    z = ma.asarray(1.0)
+    assert core.ndarray_getitem(z, ma.asarray([0])) is None
+    assert core.ndarray_getitem(z, ma.asarray(True)) is None
+
+
+def test_index_array_errors_keep_their_wording() -> None:
+    x = ma.arange(12.0).reshape(3, 4)
+    for key, match in ((ma.asarray([0, 3]), r"^index 3 is out of bounds for axis 0 with size 3$"),
+                       (ma.asarray([-4]), r"^index -4 is out of bounds for axis 0 with size 3$"),
+                       (ma.asarray([2**62]), r"out of bounds for axis 0 with size 3$")):
+        with pytest.raises(IndexError, match=match):
+            x[key]
+        with pytest.raises(IndexError, match=match):
+            indexing.getitem(x, key)
+    e = ma.zeros((0, 2))
+    with pytest.raises(IndexError, match=r"^index 0 is out of bounds for axis 0 with size 0$"):
+        e[ma.asarray([0])]
+    _check_copy(e[ma.asarray(np.zeros(0, np.int64))], np.zeros((0, 2)))
+    for mask in (ma.asarray([True, False]), ma.ones((3, 5), dtype=ma.bool), ma.ones((4, 4), dtype=ma.bool)):
+        with pytest.raises(IndexError) as fast:
+            x[mask]
+        with pytest.raises(IndexError) as slow:
+            indexing.getitem(x, mask)
+        assert str(fast.value) == str(slow.value)
+        assert "boolean index did not match" in str(fast.value)
