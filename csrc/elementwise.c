@@ -421,9 +421,10 @@ static PyObject *wrap_result(PyObject *h, PyObject *like) {
   if (like) {
     ma_array *a = (ma_array *)PyCapsule_GetPointer(MA_SLOT(like, ma_nd.off_h), MA_HANDLE_NAME);
     int nd = r->t.ndim;
-    if (a->t.ndim == nd && memcmp(a->t.shape, r->t.shape, (size_t)nd * sizeof(int64_t)) == 0) {
+    /* (0-d arrays have NULL shape and strides, which memcmp must not see) */
+    if (a->t.ndim == nd && (nd == 0 || memcmp(a->t.shape, r->t.shape, (size_t)nd * sizeof(int64_t)) == 0)) {
       shape = Py_NewRef(MA_SLOT(like, ma_nd.off_shape));
-      if (memcmp(a->t.strides, r->t.strides, (size_t)nd * sizeof(int64_t)) == 0)
+      if (nd == 0 || memcmp(a->t.strides, r->t.strides, (size_t)nd * sizeof(int64_t)) == 0)
         strides = Py_NewRef(MA_SLOT(like, ma_nd.off_strides));
     }
   }
