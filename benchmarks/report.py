@@ -198,7 +198,7 @@ def markdown_section(meta: dict[str, Any], results: list[Result]) -> str:
     for r in results:
         groups.setdefault(r.group, []).append(r)
     for group, rows in groups.items():
-        lines += [f"#### {group}", "", table(rows, markdown=True), ""]
+        lines += [f"### {group}", "", table(rows, markdown=True), ""]
     return "\n".join(lines)
 
 

@@ -134,4 +134,4 @@ def test_update_doc_fills_the_marked_section(tmp_path: Path) -> None:
     text = page.read_text()
     assert "old table" not in text and text.startswith("# Title\n\nprose\n")
     assert text.endswith(f"{report.END}\n\nmore prose\n")
-    assert "| allocation: ones uint8 | 10 B |" in text and "#### allocation" in text
+    assert "| allocation: ones uint8 | 10 B |" in text and "### allocation" in text
