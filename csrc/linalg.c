@@ -9,9 +9,9 @@
  * with NumPy's.  A cache-blocked kernel in the style of BLIS/GotoBLAS --
  * operands packed into contiguous micro-panels, a register-tiled micro-kernel
  * compiled for AVX2+FMA and chosen at run time, the work split over threads --
- * measured within 1.2-1.6x of NumPy+OpenBLAS at 512x512 in float64 and float32
- * (benchmarks/ and the commit message have the numbers), which meets the
- * project's target without the dependency.  On Zen 4, AVX-512 gives no more
+ * runs at OpenBLAS's speed on one thread and within 1.1-1.3x of
+ * NumPy+OpenBLAS at 512x512 on two (float64, float32; docs/performance.md
+ * has the run), which meets the project's target without the dependency.  On Zen 4, AVX-512 gives no more
  * FLOPs per cycle than AVX2 (both issue two 256-bit FMAs per cycle), so the
  * portable AVX2 path is the fast path there.
  *
