@@ -443,6 +443,21 @@ def _has_buffer(obj: Any) -> bool:
     return True
 
 
+def as_operand(x: Any, fname: str | None = None) -> NDArray:
+    """``x`` itself when it is an NDArray, else ``asarray(x)``: how every
+    function of the namespace takes its array arguments.  With ``fname``, a
+    value asarray rejects is reported as an argument that function expects
+    arrays for."""
+    if isinstance(x, NDArray):
+        return x
+    if fname is None:
+        return asarray(x)
+    try:
+        return asarray(x)
+    except TypeError:
+        raise TypeError(f"{fname} expects arrays, got {type(x).__name__}") from None
+
+
 def _finish(arr: NDArray, dt: _dt.DType | None, copy: bool | None, fresh: bool) -> NDArray:
     if dt is not None and dt is not arr.dtype:
         if copy is False:

@@ -19,6 +19,7 @@ from typing import Any
 
 from minarray import dtypes as _dt
 from minarray._native import core
+from minarray.creation import as_operand
 from minarray.dtypes import DType
 from minarray.ndarray import NDArray, c_strides
 from minarray.views import broadcast_shapes, matrix_transpose, normalize_axis
@@ -39,20 +40,9 @@ _KERNEL: dict[DType, DType] = {
 }
 
 
-def _array(x: Any, fname: str) -> NDArray:
-    if isinstance(x, NDArray):
-        return x
-    from minarray.creation import asarray
-
-    try:
-        return asarray(x)
-    except TypeError:
-        raise TypeError(f"{fname} expects arrays, got {type(x).__name__}") from None
-
-
 def _operands(fname: str, x1: Any, x2: Any) -> tuple[NDArray, NDArray, DType, DType]:
     """Both inputs as arrays, the result dtype and the kernel's dtype."""
-    a, b = _array(x1, fname), _array(x2, fname)
+    a, b = as_operand(x1, fname), as_operand(x2, fname)
     dt = _dt.promote(a.dtype, b.dtype)
     return a, b, dt, _KERNEL[dt]
 

@@ -20,6 +20,7 @@ from typing import Any
 
 from minarray import dtypes as _dt
 from minarray._native import core
+from minarray.creation import as_operand
 from minarray.ndarray import NDArray, c_strides
 from minarray.views import broadcast_shapes, broadcast_to, normalize_axis
 
@@ -34,23 +35,12 @@ Shape = tuple[int, ...]
 _MAXDIMS = 64
 
 
-def _as_array(x: Any, fname: str) -> NDArray:
-    if isinstance(x, NDArray):
-        return x
-    from minarray.creation import asarray
-
-    try:
-        return asarray(x)
-    except TypeError:
-        raise TypeError(f"{fname} expects arrays, got {type(x).__name__}") from None
-
-
 def _arrays(arrays: Any, fname: str) -> list[NDArray]:
     if isinstance(arrays, NDArray) or not isinstance(arrays, (tuple, list)):
         raise TypeError(f"{fname} expects a tuple or list of arrays, got {type(arrays).__name__}")
     if not arrays:
         raise ValueError(f"{fname} needs at least one array")
-    return [_as_array(a, fname) for a in arrays]
+    return [as_operand(a, fname) for a in arrays]
 
 
 def _result_dtype(arrs: list[NDArray]) -> _dt.DType:
@@ -165,7 +155,7 @@ def stack(arrays: Sequence[NDArray] | tuple[NDArray, ...], /, *, axis: int = 0) 
 def unstack(x: NDArray, /, *, axis: int = 0) -> tuple[NDArray, ...]:
     """Split ``x`` along ``axis`` into a tuple of views (Array API
     ``unstack``), the inverse of :func:`stack`."""
-    x = _as_array(x, "unstack")
+    x = as_operand(x, "unstack")
     if x.ndim == 0:
         raise ValueError("unstack: a 0-dimensional array has no axis to split along")
     ax = normalize_axis(axis, x.ndim)
@@ -182,7 +172,7 @@ def repeat(x: NDArray, repeats: int | NDArray, /, *, axis: int | None = None) ->
     ``repeats`` is a non-negative integer or a 1-d integer array with one
     count per slice (or a single count, which broadcasts).
     """
-    x = _as_array(x, "repeat")
+    x = as_operand(x, "repeat")
     if axis is None:
         x = x.reshape((-1,))
         ax = 0
@@ -191,7 +181,7 @@ def repeat(x: NDArray, repeats: int | NDArray, /, *, axis: int | None = None) ->
     n = x.shape[ax]
     counts: NDArray | None = None
     if isinstance(repeats, NDArray) or isinstance(repeats, (list, tuple)) or hasattr(repeats, "__array_interface__"):
-        counts = _as_array(repeats, "repeat")
+        counts = as_operand(repeats, "repeat")
         if counts.dtype.kind not in "iub":
             raise TypeError(f"repeat: repeats must have an integer dtype, got {counts.dtype}")
         if counts.ndim > 1:
@@ -243,7 +233,7 @@ def tile(x: NDArray, repetitions: Sequence[int] | int, /) -> NDArray:
     """Repeat the whole array ``repetitions[i]`` times along each axis (Array
     API ``tile``).  Shorter ``repetitions`` are padded with leading 1s;
     a shorter ``x`` is treated as if it had leading size-1 axes."""
-    x = _as_array(x, "tile")
+    x = as_operand(x, "tile")
     reps_seq = (repetitions,) if not isinstance(repetitions, (tuple, list)) else tuple(repetitions)
     try:
         reps = tuple(operator.index(r) for r in reps_seq)
@@ -303,7 +293,7 @@ def roll(x: NDArray, /, shift: int | tuple[int, ...], *, axis: int | tuple[int, 
     either side is broadcast to the other (NumPy); shifts of a repeated
     axis add up.
     """
-    x = _as_array(x, "roll")
+    x = as_operand(x, "roll")
     shifts = shift if isinstance(shift, (tuple, list)) else (shift,)
     try:
         shifts = tuple(operator.index(s) for s in shifts)
@@ -355,7 +345,7 @@ def _roll_into(out: NDArray, x: NDArray, shifts: dict[int, int]) -> None:
 # ---- gathers -------------------------------------------------------------------
 
 def _index_array(indices: Any, fname: str) -> NDArray:
-    idx = _as_array(indices, fname)
+    idx = as_operand(indices, fname)
     if idx.dtype.kind not in "iu":
         raise TypeError(f"{fname}: indices must have an integer dtype, got {idx.dtype}")
     return idx
@@ -369,7 +359,7 @@ def take(x: NDArray, indices: NDArray, /, *, axis: int | None = None) -> NDArray
     IndexError.  ``axis=None`` indexes the flattened array (NumPy; the
     standard requires an axis for arrays of more than one dimension).
     """
-    x = _as_array(x, "take")
+    x = as_operand(x, "take")
     idx = _index_array(indices, "take")
     if axis is None:
         x = x.reshape((-1,))
@@ -397,7 +387,7 @@ def take_along_axis(x: NDArray, indices: NDArray, /, *, axis: int = -1) -> NDArr
 
     ``indices`` has x's ndim; its other dimensions broadcast against x's.
     """
-    x = _as_array(x, "take_along_axis")
+    x = as_operand(x, "take_along_axis")
     idx = _index_array(indices, "take_along_axis")
     if x.ndim == 0:
         raise ValueError("take_along_axis: x must have at least one dimension")

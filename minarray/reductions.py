@@ -27,6 +27,7 @@ from typing import Any
 
 from minarray import dtypes as _dt
 from minarray._native import core
+from minarray.creation import as_operand
 from minarray.dtypes import DType
 from minarray.ndarray import NDArray, c_strides
 from minarray.views import normalize_axes, normalize_axis
@@ -41,14 +42,6 @@ Axis = int | tuple[int, ...] | None
 # Operation codes of csrc/reduce.h (MA_R_*).
 _SUM, _FSUM, _PROD, _MIN, _MAX, _ALL, _ANY, _COUNT, _SSD = range(9)
 _HALF = (_dt.float16, _dt.bfloat16)
-
-
-def _array(x: Any) -> NDArray:
-    if isinstance(x, NDArray):
-        return x
-    from minarray.creation import asarray
-
-    return asarray(x)
 
 
 def _int_acc(d: DType) -> DType:
@@ -125,7 +118,7 @@ def _count(x: NDArray, axes: tuple[int, ...] | None) -> int:
 
 
 def _sum_like(op: int, x: Any, axis: Axis, dtype: Any, keepdims: bool) -> NDArray:
-    x = _array(x)
+    x = as_operand(x)
     axes = _axes(axis, x.ndim)
     if dtype is None:
         result = _int_acc(x._dtype) if x._dtype.kind in "biu" else x._dtype
@@ -153,7 +146,7 @@ def prod(x: NDArray, /, *, axis: Axis = None, dtype: Any = None, keepdims: bool 
 
 
 def _minmax(op: int, name: str, x: Any, axis: Axis, keepdims: bool) -> NDArray:
-    x = _array(x)
+    x = as_operand(x)
     if x.dtype.kind == "c":
         raise TypeError(f"{name} is not defined for complex dtypes ({x.dtype}): complex numbers are unordered")
     axes = _axes(axis, x.ndim)
@@ -182,7 +175,7 @@ def _float_result(x: NDArray, name: str, complex_ok: bool) -> DType:
 def mean(x: NDArray, /, *, axis: Axis = None, keepdims: bool = False) -> NDArray:
     """Arithmetic mean over ``axis``; NaN for an empty reduction.  Integer
     inputs give float64 (NumPy)."""
-    x = _array(x)
+    x = as_operand(x)
     result = _float_result(x, "mean", True)
     axes = _axes(axis, x.ndim)
     out = _reduce_axes(_FSUM, x, axes, divisor=float(_count(x, axes)))
@@ -190,7 +183,7 @@ def mean(x: NDArray, /, *, axis: Axis = None, keepdims: bool = False) -> NDArray
 
 
 def _var(x: Any, axis: Axis, correction: int | float, keepdims: bool, take_sqrt: bool) -> NDArray:
-    x = _array(x)
+    x = as_operand(x)
     result = _float_result(x, "std" if take_sqrt else "var", False)
     if isinstance(correction, bool) or not isinstance(correction, (int, float)):
         try:
@@ -219,21 +212,21 @@ def std(x: NDArray, /, *, axis: Axis = None, correction: int | float = 0.0, keep
 
 def all(x: NDArray, /, *, axis: Axis = None, keepdims: bool = False) -> NDArray:
     """Logical AND over ``axis`` (True for an empty reduction)."""
-    x = _array(x)
+    x = as_operand(x)
     axes = _axes(axis, x.ndim)
     return _finish(_reduce_axes(_ALL, x, axes), _dt.bool, x, axes, keepdims)
 
 
 def any(x: NDArray, /, *, axis: Axis = None, keepdims: bool = False) -> NDArray:
     """Logical OR over ``axis`` (False for an empty reduction)."""
-    x = _array(x)
+    x = as_operand(x)
     axes = _axes(axis, x.ndim)
     return _finish(_reduce_axes(_ANY, x, axes), _dt.bool, x, axes, keepdims)
 
 
 def count_nonzero(x: NDArray, /, *, axis: Axis = None, keepdims: bool = False) -> NDArray:
     """Number of non-zero elements over ``axis``, as int64."""
-    x = _array(x)
+    x = as_operand(x)
     axes = _axes(axis, x.ndim)
     return _finish(_reduce_axes(_COUNT, x, axes), _dt.int64, x, axes, keepdims)
 
@@ -241,7 +234,7 @@ def count_nonzero(x: NDArray, /, *, axis: Axis = None, keepdims: bool = False) -
 # ---- scans -----------------------------------------------------------------
 
 def _scan(op: int, name: str, x: Any, axis: int | None, dtype: Any, include_initial: bool) -> NDArray:
-    x = _array(x)
+    x = as_operand(x)
     if x.ndim == 0:
         x = x._view(0, (1,), (0,))  # NumPy treats a 0-d input as 1-d
     if axis is None:
@@ -313,7 +306,7 @@ def _edge(value: Any, x: NDArray, ax: int, name: str) -> NDArray:
     value broadcasts with length 1 there (NumPy)."""
     from minarray.views import broadcast_to
 
-    v = _array(value)
+    v = as_operand(value)
     if v.ndim == 0:
         shape = list(x.shape)
         shape[ax] = 1
@@ -328,7 +321,7 @@ def diff(x: NDArray, /, *, axis: int = -1, n: int = 1, prepend: Any = None, appe
     """The n-th discrete difference along ``axis``: out[i] = x[i+1] - x[i],
     applied ``n`` times, after concatenating ``prepend`` and ``append``.
     Booleans give x[i+1] != x[i] (NumPy)."""
-    x = _array(x)
+    x = as_operand(x)
     if x.ndim == 0:
         raise ValueError("diff requires an array of at least one dimension, not a 0-d array")
     try:

@@ -10,15 +10,16 @@ from typing import Any
 
 from minarray import dtypes as _dt
 from minarray._native import core
+from minarray.creation import as_operand
 from minarray.ndarray import NDArray, c_strides
-from minarray.reductions import _array, count_nonzero
+from minarray.reductions import count_nonzero
 from minarray.views import normalize_axis
 
 __all__ = ["argmax", "argmin", "count_nonzero", "searchsorted"]
 
 
 def _arg(op: int, name: str, x: Any, axis: int | None, keepdims: bool) -> NDArray:
-    x = _array(x)
+    x = as_operand(x)
     if x.dtype.kind == "c":
         raise TypeError(f"{name} is not defined for complex dtypes ({x.dtype}): complex numbers are unordered")
     if axis is None:

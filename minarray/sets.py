@@ -12,8 +12,8 @@ from typing import Any, NamedTuple
 
 from minarray import dtypes as _dt
 from minarray._native import core
+from minarray.creation import as_operand
 from minarray.ndarray import NDArray, c_strides
-from minarray.reductions import _array
 
 __all__ = ["unique_all", "unique_counts", "unique_inverse", "unique_values"]
 
@@ -36,7 +36,7 @@ class UniqueInverseResult(NamedTuple):
 
 
 def _unique(x: Any) -> UniqueAllResult:
-    x = _array(x)
+    x = as_operand(x)
     if x.dtype.kind == "c":
         raise TypeError(f"unique_* is not defined for complex dtypes ({x.dtype}): complex numbers are unordered")
     n, hv, hf, hi, hc = core.unique(x._h)

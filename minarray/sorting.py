@@ -14,8 +14,8 @@ from typing import Any
 
 from minarray import dtypes as _dt
 from minarray._native import core
+from minarray.creation import as_operand
 from minarray.ndarray import NDArray
-from minarray.reductions import _array
 from minarray.views import normalize_axis
 
 __all__ = ["argsort", "sort"]
@@ -27,7 +27,7 @@ def _check_sortable(x: NDArray, name: str) -> None:
 
 
 def _sort(x: Any, axis: int, descending: bool, arg: bool, name: str) -> NDArray:
-    x = _array(x)
+    x = as_operand(x)
     _check_sortable(x, name)
     if x.ndim == 0:
         raise ValueError(f"{name} needs an array of at least one dimension, not a 0-d array")
@@ -56,7 +56,7 @@ def argsort(x: NDArray, /, *, axis: int = -1, descending: bool = False, stable: 
 
 
 def _searchsorted(x1: Any, x2: Any, side: str, sorter: Any) -> NDArray:
-    x1 = _array(x1)
+    x1 = as_operand(x1)
     if x1.ndim != 1:
         raise ValueError(f"searchsorted needs a 1-d sorted array x1, got {x1.ndim}-d")
     if side not in ("left", "right"):
@@ -66,11 +66,11 @@ def _searchsorted(x1: Any, x2: Any, side: str, sorter: Any) -> NDArray:
 
         x2 = asarray(x2, dtype=_dt.scalar_dtype(x2, x1.dtype))
     else:
-        x2 = _array(x2)
+        x2 = as_operand(x2)
     _check_sortable(x1, "searchsorted")
     _check_sortable(x2, "searchsorted")
     if sorter is not None:
-        s = _array(sorter)
+        s = as_operand(sorter)
         if s.ndim != 1 or s.shape[0] != x1.shape[0] or s.dtype.kind not in "iu":
             raise ValueError(f"sorter must be a 1-d integer array of x1's length {x1.shape[0]}")
         x1 = x1[s]
