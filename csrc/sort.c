@@ -138,6 +138,14 @@ static void insertion_sort(uint64_t *keys, int64_t *idx, int64_t n) {
   }
 }
 
+/* After passes that ping-pong between (keys, idx) and the scratch: the
+ * sorted run back in (keys, idx) when the last pass left it in the scratch. */
+static void copy_back(uint64_t *keys, int64_t *idx, const uint64_t *src, const int64_t *isrc, int64_t n) {
+  if (src == keys) return;
+  memcpy(keys, src, (size_t)n * sizeof(uint64_t));
+  if (idx) memcpy(idx, isrc, (size_t)n * sizeof(int64_t));
+}
+
 /* Bottom-up merge sort for short rows: runs of 32 sorted by insertion,
  * then merged pairwise through the scratch (ties take the left run first:
  * stable).  Below ~1000 keys this beats the radix passes, whose eight
@@ -171,10 +179,7 @@ static void merge_sort(uint64_t *keys, int64_t *idx, int64_t n, uint64_t *tk, in
     uint64_t *t = src; src = dst; dst = t;
     int64_t *u = isrc; isrc = idst; idst = u;
   }
-  if (src != keys) {
-    memcpy(keys, src, (size_t)n * sizeof(uint64_t));
-    if (idx) memcpy(idx, isrc, (size_t)n * sizeof(int64_t));
-  }
+  copy_back(keys, idx, src, isrc, n);
 }
 
 static void radix_sort(uint64_t *keys, int64_t *idx, int64_t n, int nbytes, uint64_t *tk, int64_t *ti) {
@@ -215,10 +220,7 @@ static void radix_sort(uint64_t *keys, int64_t *idx, int64_t n, int nbytes, uint
     uint64_t *t = src; src = dst; dst = t;
     int64_t *u = isrc; isrc = idst; idst = u;
   }
-  if (src != keys) {
-    memcpy(keys, src, (size_t)n * sizeof(uint64_t));
-    if (idx) memcpy(idx, isrc, (size_t)n * sizeof(int64_t));
-  }
+  copy_back(keys, idx, src, isrc, n);
   free(hist);
 }
 
