@@ -28,7 +28,10 @@ class CType:
 
 # In the order of the ma_type enum (csrc/array.h).
 TYPES: list[CType] = [
-    CType("bool", "MA_BOOL", "uint8_t", "b"),
+    # A bool is true when its byte is non-zero; every loop reads it as 0 or 1,
+    # so bytes other than 0 and 1 (imported memory may hold them) count as
+    # one, as in NumPy's casts and sums.
+    CType("bool", "MA_BOOL", "uint8_t", "b", "(uint8_t)({} != 0)"),
     CType("int8", "MA_INT8", "int8_t", "i"),
     CType("int16", "MA_INT16", "int16_t", "i"),
     CType("int32", "MA_INT32", "int32_t", "i"),

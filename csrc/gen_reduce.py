@@ -493,7 +493,7 @@ def _sub(t: CType) -> str:
     """out = a - b elementwise (the kernel behind diff); booleans use xor
     (NumPy's diff of booleans is not_equal)."""
     if t.kind == "b":
-        expr = "(uint8_t)(A != B)"
+        expr = f"(uint8_t)({t.load.format('A')} != {t.load.format('B')})"
     elif t.kind in "iu":
         expr = f"({t.ctype})((uint64_t)A - (uint64_t)B)"
     else:

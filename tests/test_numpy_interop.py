@@ -159,3 +159,23 @@ def test_numpy_ufuncs_accept_minarray_arrays() -> None:
     assert np.asarray(r).tolist() == [1.0, 2.0, 3.0, 4.0]
     assert float(np.sum(x)) == 6.0
     assert np.shares_memory(np.asarray(x), np.asarray(x[1:]))
+
+
+def test_bool_bytes_other_than_0_and_1_read_as_true() -> None:
+    # Imported bool memory may hold any byte; NumPy (and minarray) read a
+    # non-zero byte as True wherever the value is used.
+    b = np.array([0, 2, 1, 255, 0, 7], dtype=np.uint8).view(np.bool_)
+    c = np.array([1, 1, 2, 0, 0, 9], dtype=np.uint8).view(np.bool_)
+    m, n = ma.asarray(b), ma.asarray(c)
+    checks = [
+        (m.astype(ma.int64), b.astype(np.int64)), (m.astype(ma.float32), b.astype(np.float32)),
+        (ma.sum(m), np.sum(b)), (ma.prod(m), np.prod(b)), (ma.cumulative_sum(m), np.cumsum(b)),
+        (ma.max(m), np.max(b)), (ma.min(m), np.min(b)), (ma.argmax(m), np.argmax(b)),
+        (ma.count_nonzero(m), np.count_nonzero(b)), (ma.all(m[1:4]), np.all(b[1:4])),
+        (m == n, b == c), (m != n, b != c), (m & n, b & c), (m ^ n, b ^ c), (m + n, b + c),
+        (ma.logical_xor(m, n), np.logical_xor(b, c)), (ma.diff(m), np.diff(b)),
+        (ma.where(m, 1, 0), np.where(b, 1, 0)), (ma.arange(6)[m], np.arange(6)[b]),
+        (ma.nonzero(m)[0], np.nonzero(b)[0]),
+    ]
+    for got, expected in checks:
+        assert np.asarray(got).tolist() == np.asarray(expected).tolist(), (got, expected)
