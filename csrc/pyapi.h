@@ -70,10 +70,14 @@ int ma_assign_scalar(ma_array *d, PyObject *value);
 int ma_store_scalar(PyObject *v, int tid, char *dst);
 /* The read-only check both make first: 0, or -1 with the ValueError set. */
 int ma_check_writeable(const ma_array *d);
-/* x[key] for an NDArray key (ma_array `k`) of the two common kinds: a 1-d
- * int64 index array and a bool mask of x's shape (csrc/index.c).  A new
- * NDArray, None (a new reference) for any other key, or NULL on error. */
-PyObject *ma_getitem_array(PyObject *x, ma_array *a, ma_array *k);
+/* x[key] and x[key] = value for a key that alone is advanced: a 1-d
+ * integer array, a list of ints, or a bool mask over x's leading axes
+ * (csrc/index.c).  getitem: a new NDArray; setitem (value a Python scalar,
+ * or `s` the value's array): True once written.  Both: None (a new
+ * reference, nothing written) for any other key or a value that does not
+ * broadcast, or NULL on error. */
+PyObject *ma_getitem_advanced(ma_array *a, PyObject *key);
+PyObject *ma_setitem_advanced(ma_array *a, PyObject *key, PyObject *value, ma_array *s);
 
 /* Installs the method tables below into the module `modname`. */
 int ma_install(const char *modname);

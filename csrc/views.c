@@ -3,8 +3,9 @@
  * None and ..., the axis permutations behind .T / transpose /
  * permute_dims, and reshape of a C-contiguous array.  Also the everyday
  * cases next to them: x[key] = value for the same keys (scalar or NDArray
- * value), and x[idx] / x[mask] for a 1-d int64 index or a same-shape bool
- * mask (csrc/index.c gathers those).
+ * value), and x[key] / x[key] = value for a key that alone is advanced: a
+ * 1-d integer array, a list of ints or a bool mask over leading axes
+ * (csrc/index.c gathers and scatters those).
  *
  * Through the Python layer each of these costs 2-5 us (Python arithmetic
  * on tuples, then core.view parsing them back); here they cost a few
@@ -135,8 +136,8 @@ static int basic_key(const ma_array *a, PyObject *key, basic_view *v) {
 }
 
 /* ndarray_getitem(x, key) -> x[key] for the keys basic_key takes (a
- * view) and for a 1-d int64 index array or a bool mask of x's shape (a
- * copy, see ma_getitem_array); None for any other key. */
+ * view) and for the advanced keys ma_getitem_advanced takes (a copy);
+ * None for any other key. */
 MA_FASTCALL(py_ndarray_getitem) {
   (void)self;
   MA_NARGS(2, "ndarray_getitem");
@@ -146,12 +147,11 @@ MA_FASTCALL(py_ndarray_getitem) {
   int rc = basic_key(a, args[1], &v);
   if (rc > 0) return make_view(args[0], a, v.off, v.nd, v.shape, v.strides);
   if (rc < 0) return NULL;
-  ma_array *k = nd_array(args[1]);
-  return k ? ma_getitem_array(args[0], a, k) : Py_NewRef(Py_None);
+  return ma_getitem_advanced(a, args[1]);
 }
 
 /* ndarray_setitem(x, key, value) -> True once x[key] = value is done, for
- * a key basic_key takes and a value that is a Python scalar (bool, int,
+ * a key basic_key or ma_setitem_advanced takes and a value that is a Python scalar (bool, int,
  * float, complex, or a subclass) or an NDArray that broadcasts to the view
  * without dropping axes; None (nothing written) for anything else, which
  * minarray/indexing.py then assigns or words the error for.  Values are
@@ -173,7 +173,8 @@ MA_FASTCALL(py_ndarray_setitem) {
     Py_RETURN_NONE;
   basic_view v;
   int rc = basic_key(a, args[1], &v);
-  if (rc <= 0) return rc < 0 ? NULL : Py_NewRef(Py_None);
+  if (rc < 0) return NULL;
+  if (rc == 0) return ma_setitem_advanced(a, args[1], value, s);
   if (s) { /* trailing-aligned broadcasting, as _broadcastable_value checks it */
     if (s->t.ndim > v.nd) Py_RETURN_NONE;
     for (int i = 0; i < s->t.ndim; i++) {

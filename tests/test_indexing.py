@@ -491,15 +491,15 @@ def test_c_getitem_on_zero_d_arrays() -> None:
 
 
 @pytest.mark.parametrize("key", [
-    True, False, np.int64(1), np.intp(-1), np.True_, [0, 1], (0, [1]), np.array([1, 0]),
-    ma.asarray([2], dtype=ma.int32), ma.asarray([[2]]), ma.asarray([True, False, True]), ma.asarray(1),
+    True, False, np.int64(1), np.intp(-1), np.True_, [True, False, True], [[0]], (0, [1]), np.array([1, 0]),
+    ma.asarray([[2]]), ma.asarray(1),
     (True, 0), (np.int32(0), slice(None)), (slice(None), [0]),
 ])
 def test_keys_the_c_path_leaves_to_python(key: Any) -> None:
     """bool is an int subclass (NumPy treats it as a mask), NumPy integers
-    are not exact ints, lists and arrays (but a 1-d int64 one and a mask of
-    x's shape, see test_indexing_fastpaths.py) are advanced indices: all of
-    them go through indexing.getitem, as before."""
+    are not exact ints, and advanced keys other than a lone 1-d integer
+    array, list of ints or leading mask (see test_indexing_fastpaths.py) go
+    through indexing.getitem, as before."""
     arr = np.arange(12, dtype=np.float64).reshape(3, 4)
     x = to_ma(arr)
     assert ma._native.core.ndarray_getitem(x, key) is None

@@ -1,10 +1,11 @@
 """The C fast paths of indexing against the general Python route and NumPy.
 
 ``x[key] = value`` with a basic key (ints, slices, None, ...) and a Python
-scalar or NDArray value is assigned in C (core.ndarray_setitem); ``x[idx]``
-with a 1-d int64 NDArray and ``x[mask]`` with a bool NDArray of x's shape
-are gathered in C (core.ndarray_getitem).  Every other case falls back to
-minarray.indexing.  Both routes must give the same values, layouts and
+scalar or NDArray value is assigned in C (core.ndarray_setitem).  So are
+``x[key]`` and ``x[key] = value`` for a key that alone is advanced: a 1-d
+NDArray of any integer dtype, a list of ints, or a bool NDArray over x's
+leading axes (core.ndarray_getitem / ndarray_setitem).  Every other case
+falls back to minarray.indexing.  Both routes must give the same values, layouts and
 errors (type and wording), on every layout: owned, strided, reversed,
 transposed, imported and read-only imported.
 """
@@ -125,12 +126,16 @@ def test_setitem_which_cases_c_answers() -> None:
     # keys and values left to the general route: nothing is written
     y = ma.zeros((3, 4))
     for key, value in (
-        (True, 1), (np.int64(0), 1), ([0], 1), (ma.asarray([0]), 1), ((0, 0, 0), 1), ((..., ...), 1),
+        (True, 1), (np.int64(0), 1), ((0, 0, 0), 1), ((..., ...), 1),
         (slice(None, None, 0), 1), (0, np.float32(1)), (0, np.int32(1)), (0, [1, 2, 3, 4]), (0, "1"), (0, None),
         (0, ma.ones((1, 4))), (0, ma.ones(3)), ((0, 0), ma.ones(1)), (slice(None), ma.ones((2, 4))),
     ):
         assert _answered(y, key, value) is None, (key, value)
     assert y.tolist() == ma.zeros((3, 4)).tolist()
+    for key, row in (([0], 4), (ma.asarray([0]), 4), (ma.asarray([2], dtype=ma.uint8), 4),
+                     (ma.asarray([True, False, True]), 4), (ma.ones((3, 4), dtype=ma.bool), 12)):
+        for value in (1, ma.asarray(2.0), ma.ones(row, dtype=ma.int8)):
+            assert _answered(x, key, value) is True, (key, value)
     # errors C raises itself (the general route words them the same, below)
     for key, value, exc in ((3, 1.0, IndexError), ((0, -5), 1.0, IndexError), (0, 1j, TypeError)):
         with pytest.raises(exc):
@@ -260,10 +265,11 @@ def test_index_array_fast_path_on_more_dims() -> None:
         nmask = (nv % 3) == 0
         _check_copy(x[ma.asarray(nmask)], nv[nmask])
         assert core.ndarray_getitem(x, ma.asarray(nmask)) is not None
-        # masks over the leading axes go the general way
-        lead = nmask.any(axis=-1)
-        assert core.ndarray_getitem(x, ma.asarray(lead)) is None
-        assert_like_numpy(x[ma.asarray(lead)], nv[lead], check_strides=False)
+        # masks over the leading axes too
+        for lead in (nmask.any(axis=-1), nmask.any(axis=(1, 2)), np.zeros(nv.shape[0], bool)):
+            assert core.ndarray_getitem(x, ma.asarray(lead)) is not None
+            _check_copy(x[ma.asarray(lead)], nv[lead])
+            _check_copy(indexing.getitem(x, ma.asarray(lead)), nv[lead])
     big = np.arange(10000.0)  # big enough to run without the GIL
     xb = ma.asarray(big)
     _check_copy(xb[xb > 5000.5], big[big > 5000.5])
@@ -271,8 +277,8 @@ def test_index_array_fast_path_on_more_dims() -> None:
 
 
 @pytest.mark.parametrize("key", [
-    np.array([1, 0], np.int32), np.array([[1], [0]]), np.array(1), np.array([True, False, True]),
-    np.zeros((3, 4, 1), bool), np.array(True), np.array([1.0]), np.zeros(0), np.zeros((4, 3), bool),
+    np.array([[1], [0]]), np.array(1), np.zeros((3, 4, 1), bool), np.zeros(2, bool), np.array(True),
+    np.array([1.0]), np.zeros(0), np.zeros((4, 3), bool),
 ])
 def test_index_arrays_left_to_the_general_route(key: np.ndarray) -> None:
     x = ma.arange(12.0).reshape(3, 4)
@@ -310,3 +316,166 @@ def test_index_array_errors_keep_their_wording() -> None:
             indexing.getitem(x, mask)
         assert str(fast.value) == str(slow.value)
         assert "boolean index did not match" in str(fast.value)
+
+
+# ---- one advanced key: x[key] and x[key] = value in C -------------------------
+
+def _advanced_keys(shape: tuple[int, ...]) -> list[Any]:
+    """Keys C answers: 1-d integer arrays of several dtypes and layouts (with
+    duplicates: the last write wins), lists of ints, and masks of x's shape
+    and over its leading axis."""
+    n0 = shape[0]
+    idx = np.array([0, n0 - 1, -1, 1, 1], np.int64)
+    lead = np.arange(n0) % 2 == 0
+    full = (np.arange(math.prod(shape)).reshape(shape) % 3) == 0
+    return [
+        ma.asarray(idx), ma.asarray(idx.astype(np.int8)), ma.asarray(idx.astype(np.int32)),
+        ma.asarray(np.abs(idx).astype(np.uint16)), ma.asarray(np.repeat(idx, 2))[::2], ma.asarray(idx)[::-1],
+        idx.tolist(), [n0 - 1], ma.asarray(np.array([], np.int64)), ma.asarray(lead), ma.asarray(full),
+        ma.asarray(full.T.copy()).T,
+    ]
+
+
+def _np_key(key: Any) -> Any:
+    return key if isinstance(key, list) else values_of(key)
+
+
+def _advanced_values(dtype: str, target: tuple[int, ...]) -> list[Any]:
+    """Values for x[key] = value where x[key] has shape `target`: scalars,
+    arrays that broadcast (0-d, one row, the full shape, another dtype) and
+    arrays that do not (the general route words that error)."""
+    md = getattr(ma, dtype)
+    size = math.prod(target)
+    full = ma.asarray((np.arange(size).reshape(target) % 4).astype(np_dtype(md)))
+    return [
+        3, 1.5, True, 1 + 2j, 2**70, math.nan, np.float64(2.5), _Int(2),
+        ma.asarray(7), ma.asarray(1.5, dtype=ma.float32), full, full[:1], full[:, ::-1] if len(target) > 1 else full,
+        ma.ones(target[1:] or (1,), dtype=ma.int8), ma.ones((1, *target)), ma.ones(target[0] + 2), "1",
+    ]
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("view", list(VIEWS))
+@pytest.mark.parametrize("source", SOURCES)
+def test_advanced_setitem_fast_path_is_the_general_route(dtype: str, view: str, source: str) -> None:
+    _, probe = _make(dtype, view, source)
+    for key in _advanced_keys(probe.shape):
+        target = probe[_np_key(key)].shape
+        for value in _advanced_values(dtype, target):
+            fast, fast_np = _make(dtype, view, source)
+            slow, _ = _make(dtype, view, source)
+            _, fast_exc = _outcome(lambda: fast.__setitem__(key, value))  # noqa: B023
+            _, slow_exc = _outcome(lambda: indexing.setitem(slow, key, value))  # noqa: B023
+            _same_error(fast_exc, slow_exc)
+            assert_equal_values(values_of(fast), values_of(slow))
+            # NumPy agrees, duplicates and all (but it takes only 0-d and 1-d
+            # values for a mask of x's own shape, where minarray also takes
+            # leading axes of length 1, as for every other key)
+            full_mask = isinstance(key, ma.NDArray) and key.dtype == ma.bool and key.ndim == fast.ndim
+            if fast_exc is None and isinstance(value, ma.NDArray) and value.dtype == fast.dtype \
+                    and not (full_mask and value.ndim > 1):
+                fast_np[_np_key(key)] = values_of(value)
+                assert_equal_values(values_of(fast), fast_np)
+
+
+@pytest.mark.parametrize("view", list(VIEWS))
+@pytest.mark.parametrize("source", ("owned", "import"))
+def test_advanced_getitem_keys_answered_in_c(view: str, source: str) -> None:
+    x, nv = _make("float64", view, source)
+    for key in _advanced_keys(nv.shape):
+        assert core.ndarray_getitem(x, key) is not None
+        _check_copy(x[key], nv[_np_key(key)])
+        _check_copy(indexing.getitem(x, key), nv[_np_key(key)])
+        target = nv[_np_key(key)].shape
+        for value in (5, ma.ones(target)):
+            y, _ = _make("float64", view, source)
+            assert core.ndarray_setitem(y, key, value) is True
+
+
+def test_advanced_keys_on_more_dims_and_large_arrays() -> None:
+    n = np.arange(60, dtype=np.float32).reshape(3, 4, 5)
+    for nv in (n, n[:, ::-1, 1::2], n.transpose(2, 0, 1)):
+        for nkey in ((nv % 3) == 0, ((nv % 3) == 0).any(axis=-1), [2, 0], np.array([1, -1], np.int16)):
+            x = ma.asarray(nv.copy())
+            key = nkey if isinstance(nkey, list) else ma.asarray(nkey)
+            ref = nv.copy()
+            _check_copy(x[key], ref[nkey])
+            value = np.arange(math.prod(ref[nkey].shape), dtype=np.float32).reshape(ref[nkey].shape)
+            x[key] = ma.asarray(value)
+            ref[nkey] = value
+            assert_equal_values(values_of(x), ref)
+            x[key] = ma.asarray(value[:1])  # broadcast along the indexed axis
+            ref[nkey] = value[:1]
+            assert_equal_values(values_of(x), ref)
+    # big enough to run without the GIL
+    big = np.arange(20000.0)
+    xb = ma.asarray(big.copy())
+    mask = big % 3 == 0
+    xb[ma.asarray(mask)] = -1.0
+    ref = big.copy()
+    ref[mask] = -1.0
+    assert_equal_values(values_of(xb), ref)
+    order = np.arange(19999, -1, -7, dtype=np.int32)
+    xb[ma.asarray(order)] = ma.asarray(big[: order.size])
+    ref[order] = big[: order.size]
+    assert_equal_values(values_of(xb), ref)
+    _check_copy(xb[ma.asarray(order)], ref[order])
+
+
+def test_advanced_setitem_overlapping_values() -> None:
+    x = ma.arange(10.0)
+    n = np.arange(10.0)
+    x[[0, 1, 2, 3]] = x[1:5]
+    n[[0, 1, 2, 3]] = n[1:5]
+    x[x > 4] = x[::-1][x > 4]  # the mask and the value both read x
+    n[n > 4] = n[::-1][n > 4]
+    assert x.tolist() == n.tolist()
+    # a mask that is x itself, or a view of it in another order
+    for nb in (np.array([[True, False, True], [True, True, False], [False, True, True]]),):
+        b, ref = ma.asarray(nb.copy()), nb.copy()
+        b[b] = False
+        ref[ref] = False
+        assert b.tolist() == ref.tolist()
+        b, ref = ma.asarray(nb.copy()), nb.copy()
+        b[b.T] = False
+        ref[ref.T.copy()] = False  # the mask as it was before the assignment
+        assert b.tolist() == ref.tolist()
+
+
+def test_an_out_of_bounds_index_writes_nothing() -> None:
+    """NumPy checks every index before it writes; so does minarray, on the C
+    path and on the general one (a tuple key, an index on a later axis)."""
+    n = np.arange(12.0).reshape(3, 4)
+    for key, value in (
+        (ma.asarray([0, 1, 3]), 7.0), ([0, 1, -4], ma.ones(4)), (ma.asarray([2, 9], dtype=ma.int8), 1),
+        ((ma.asarray([0, 1, 5]), slice(None)), 7.0), ((slice(None), ma.asarray([0, 3, 4])), 7.0),
+        ((ma.asarray([0, 2]), ma.asarray([1, 4])), ma.asarray([5.0, 6.0])),
+    ):
+        x = ma.asarray(n.copy())
+        with pytest.raises(IndexError, match="out of bounds"):
+            x[key] = value
+        assert_equal_values(values_of(x), n)
+
+
+def test_advanced_setitem_errors_keep_their_wording() -> None:
+    x = ma.zeros((3, 4), dtype=ma.int16)
+    for key, value, exc, match in (
+        (ma.asarray([0, 3]), 1, IndexError, r"^index 3 is out of bounds for axis 0 with size 3$"),
+        ([-4], 1, IndexError, r"^index -4 is out of bounds for axis 0 with size 3$"),
+        (ma.asarray([0]), 2**15, OverflowError, "out of bounds for int16"),
+        (ma.asarray([True, False, True]), math.nan, ValueError, "NaN"),
+        ([0, 1], 1j, TypeError, "complex"),
+        ([0, 1], ma.ones(3), ValueError, r"^could not broadcast input array from shape \(3,\) into shape \(2, 4\)$"),
+        (ma.ones((3, 4), dtype=ma.bool), ma.ones(5), ValueError, r"into shape \(12,\)$"),
+    ):
+        with pytest.raises(exc, match=match):
+            x[key] = value
+        with pytest.raises(exc, match=match):
+            indexing.setitem(x, key, value)
+    assert x.tolist() == ma.zeros((3, 4), dtype=ma.int16).tolist()
+    n = np.zeros((3, 4))
+    n.flags.writeable = False
+    r = ma.asarray(n)
+    for key in ([0], ma.asarray([1]), ma.asarray([True, False, True]), [9]):
+        with pytest.raises(ValueError, match=r"^assignment destination is read-only$"):
+            r[key] = 1.0
