@@ -271,7 +271,7 @@ static int adv_push(adv_key *K, int64_t first, int64_t stride) {
 }
 
 /* `key` as index arrays over a's leading axes: 1 done; 0 when it is not
- * one of the keys above (nothing held); -1 when out of memory. */
+ * one of the keys above (nothing held); -1 with MemoryError set. */
 static int adv_resolve(const ma_array *a, PyObject *key, adv_key *K) {
   K->k = 0;
   K->n = 0;
@@ -297,7 +297,7 @@ static int adv_resolve(const ma_array *a, PyObject *key, adv_key *K) {
         K->store = nonzero_coords(ka, &K->n);
         Py_END_ALLOW_THREADS
       }
-      if (!K->store) return -1;
+      if (!K->store) goto oom;
       for (int d = 0; d < j; d++)
         if (adv_push(K, d, j) < 0) goto oom;
       return 1;
@@ -312,7 +312,7 @@ static int adv_resolve(const ma_array *a, PyObject *key, adv_key *K) {
     /* other integer dtypes are read as int64, as astype(int64) reads them
      * (uint64 wraps, as in NumPy) */
     K->store = ma_array_empty(INT64_DT, 1, &K->n, 0, &err);
-    if (!K->store) return -1;
+    if (!K->store) goto oom;
     const ma_array *ops[2] = {K->store, ka};
     ma_iterate(2, ops, ma_cast_loops[ma_type_of(kt)][MA_INT64], NULL);
     if (adv_push(K, 0, 1) < 0) goto oom;
@@ -323,7 +323,7 @@ static int adv_resolve(const ma_array *a, PyObject *key, adv_key *K) {
      * nested key: those go the general way) */
     K->n = PyList_GET_SIZE(key);
     K->store = ma_array_empty(INT64_DT, 1, &K->n, 0, &err);
-    if (!K->store) return -1;
+    if (!K->store) goto oom;
     int64_t *out = (int64_t *)K->store->t.data;
     for (int64_t i = 0; i < K->n; i++) {
       PyObject *item = PyList_GET_ITEM(key, i);
@@ -342,12 +342,13 @@ static int adv_resolve(const ma_array *a, PyObject *key, adv_key *K) {
   return 0;
 oom:
   adv_free(K);
+  PyErr_NoMemory();
   return -1;
 }
 
 /* run_blocks, without the GIL when the work is large, and the IndexError
- * the general path raises (axis j of the key is axis j of x here) */
-static int run_blocks_checked(ma_array *src, ma_array *blocks, const adv_key *K, int scatter) {
+ * the general path raises (axis j of the key is axis axis0 + j of x) */
+static int run_blocks_checked(ma_array *src, ma_array *blocks, const adv_key *K, int scatter, int axis0) {
   int64_t bad = 0, rc;
   if (ma_array_size(blocks) < SMALL_WORK) {
     rc = run_blocks(src, blocks, (ma_array *const *)K->idx, K->k, K->n, scatter, &bad);
@@ -359,7 +360,7 @@ static int run_blocks_checked(ma_array *src, ma_array *blocks, const adv_key *K,
   if (rc >= 0) return 0;
   int axis = (int)(-1 - rc);
   PyErr_Format(PyExc_IndexError, "index %lld is out of bounds for axis %d with size %lld", (long long)bad,
-               axis, (long long)src->t.shape[axis]);
+               axis0 + axis, (long long)src->t.shape[axis]);
   return -1;
 }
 
@@ -371,10 +372,29 @@ static int adv_shape(const ma_array *a, const adv_key *K, int64_t *shape) {
   return nd;
 }
 
+ma_array *ma_gather_first(ma_array *a, PyObject *key, int axis0, int *failed) {
+  adv_key K;
+  int rc = adv_resolve(a, key, &K);
+  *failed = rc < 0;
+  if (rc <= 0) return NULL;
+  int64_t shape[MA_MAXDIMS];
+  int err = 0;
+  ma_array *out = ma_array_empty(a->t.dtype, adv_shape(a, &K, shape), shape, 0, &err);
+  if (!out) {
+    PyErr_NoMemory();
+  } else if (run_blocks_checked(a, out, &K, 0, axis0) < 0) {
+    ma_array_free(out);
+    out = NULL;
+  }
+  *failed = !out;
+  adv_free(&K);
+  return out;
+}
+
 PyObject *ma_getitem_advanced(ma_array *a, PyObject *key) {
-  ma_array *ka = ma_ndarray_array(key);
+  ma_array *ka = ma_ndarray_array(key), *out;
+  int failed = 0;
   if (is_full_mask(a, ka)) { /* one pass picks the elements */
-    ma_array *out;
     if (ma_array_size(a) < SMALL_WORK) {
       out = mask_select(a, ka);
     } else {
@@ -382,23 +402,10 @@ PyObject *ma_getitem_advanced(ma_array *a, PyObject *key) {
       out = mask_select(a, ka);
       Py_END_ALLOW_THREADS
     }
-    /* out of memory: the general path words the error */
-    return out ? ma_ndarray_new(out, NULL) : Py_NewRef(Py_None);
-  }
-  adv_key K;
-  if (adv_resolve(a, key, &K) <= 0) Py_RETURN_NONE; /* out of memory too: the general path words it */
-  int64_t shape[MA_MAXDIMS];
-  int err = 0;
-  ma_array *out = ma_array_empty(a->t.dtype, adv_shape(a, &K, shape), shape, 0, &err);
-  if (!out) {
-    adv_free(&K);
-    Py_RETURN_NONE;
-  }
-  int rc = run_blocks_checked(a, out, &K, 0);
-  adv_free(&K);
-  if (rc < 0) {
-    ma_array_free(out);
-    return NULL;
+    if (!out) return PyErr_NoMemory();
+  } else {
+    out = ma_gather_first(a, key, 0, &failed);
+    if (!out) return failed ? NULL : Py_NewRef(Py_None);
   }
   return ma_ndarray_new(out, NULL);
 }
@@ -419,7 +426,8 @@ PyObject *ma_setitem_advanced(ma_array *a, PyObject *key, PyObject *value, ma_ar
     Py_RETURN_TRUE;
   }
   adv_key K;
-  if (adv_resolve(a, key, &K) <= 0) Py_RETURN_NONE;
+  int rc = adv_resolve(a, key, &K);
+  if (rc <= 0) return rc < 0 ? NULL : Py_NewRef(Py_None);
   int64_t shape[MA_MAXDIMS], vshape[MA_MAXDIMS], strides[MA_MAXDIMS];
   int nd = adv_shape(a, &K, shape), sd = s ? s->t.ndim : 0, err = 0;
   PyObject *result = NULL;
@@ -456,7 +464,7 @@ PyObject *ma_setitem_advanced(ma_array *a, PyObject *key, PyObject *value, ma_ar
     PyErr_NoMemory();
     goto done;
   }
-  if (run_blocks_checked(a, blocks, &K, 1) == 0) result = Py_NewRef(Py_True);
+  if (run_blocks_checked(a, blocks, &K, 1, 0) == 0) result = Py_NewRef(Py_True);
 done:
   if (blocks) ma_array_free(blocks);
   if (vals) ma_array_free(vals);

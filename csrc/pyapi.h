@@ -77,6 +77,11 @@ int ma_check_writeable(const ma_array *d);
  * reference, nothing written) for any other key or a value that does not
  * broadcast, or NULL on error. */
 PyObject *ma_getitem_advanced(ma_array *a, PyObject *key);
+/* The same gather as a new C-contiguous array of shape (n, a.shape[k:]),
+ * for csrc/views.c to place: NULL with *failed 0 when the key is not one
+ * of those (nothing set), NULL with *failed 1 and the error set (an
+ * IndexError names axes counted from `axis0`, or MemoryError). */
+ma_array *ma_gather_first(ma_array *a, PyObject *key, int axis0, int *failed);
 PyObject *ma_setitem_advanced(ma_array *a, PyObject *key, PyObject *value, ma_array *s);
 
 /* Installs the method tables below into the module `modname`. */

@@ -135,9 +135,83 @@ static int basic_key(const ma_array *a, PyObject *key, basic_view *v) {
   return 1;
 }
 
+/* x[key] for a tuple key of slices, None and ... around exactly one 1-d
+ * index (an integer or bool NDArray, or a list of ints), as in x[:, cols]:
+ * the other entries make a view, the index gathers along its axis, and the
+ * gathered axis stays where the index stood.  The layout is the general
+ * path's (and NumPy's): the blocks in index order, then the axes moved.
+ * None for any other key; keys with ints too go the general way, since
+ * NumPy counts an int beside an index array as an index array. */
+static PyObject *getitem_one_index(ma_array *a, PyObject *key) {
+  if (!PyTuple_CheckExact(key)) Py_RETURN_NONE;
+  Py_ssize_t nk = PyTuple_GET_SIZE(key), at = -1;
+  int nd = a->t.ndim, consumed = 0;
+  for (Py_ssize_t i = 0; i < nk; i++) {
+    PyObject *k = PyTuple_GET_ITEM(key, i);
+    ma_array *ka;
+    if (k == Py_None || k == Py_Ellipsis) continue;
+    if (PySlice_Check(k)) {
+      consumed++;
+    } else if (at < 0 && (PyList_CheckExact(k) || ((ka = nd_array(k)) && ka->t.ndim == 1))) {
+      at = i;
+      consumed++;
+    } else {
+      Py_RETURN_NONE;
+    }
+  }
+  if (at < 0 || consumed > nd) Py_RETURN_NONE;
+  /* the view with the index's axis taken whole */
+  PyObject *whole = PySlice_New(NULL, NULL, NULL), *basic = whole ? PyTuple_New(nk) : NULL;
+  if (!basic) {
+    Py_XDECREF(whole);
+    return NULL;
+  }
+  for (Py_ssize_t i = 0; i < nk; i++)
+    PyTuple_SET_ITEM(basic, i, Py_NewRef(i == at ? whole : PyTuple_GET_ITEM(key, i)));
+  Py_DECREF(whole);
+  basic_view v;
+  int rc = basic_key(a, basic, &v);
+  Py_DECREF(basic);
+  if (rc <= 0) return rc < 0 ? NULL : Py_NewRef(Py_None);
+  /* where the index stands: among the view's axes (p) and x's (xaxis) */
+  int p = 0, xaxis = 0;
+  for (Py_ssize_t i = 0; i < at; i++) {
+    PyObject *k = PyTuple_GET_ITEM(key, i);
+    int span = k == Py_Ellipsis ? nd - consumed : 1;
+    p += span;
+    if (k != Py_None) xaxis += span;
+  }
+  /* gather from the view with that axis first */
+  int64_t shape[MA_MAXDIMS], strides[MA_MAXDIMS];
+  shape[0] = v.shape[p];
+  strides[0] = v.strides[p];
+  for (int d = 0, o = 1; d < v.nd; d++) {
+    if (d == p) continue;
+    shape[o] = v.shape[d];
+    strides[o++] = v.strides[d];
+  }
+  ma_array *src = ma_array_view(a, v.off, a->t.dtype, v.nd, shape, strides, 0);
+  if (!src) return PyErr_NoMemory();
+  int failed = 0;
+  ma_array *out = ma_gather_first(src, PyTuple_GET_ITEM(key, at), xaxis, &failed);
+  ma_array_free(src);
+  if (!out) return failed ? NULL : Py_NewRef(Py_None);
+  PyObject *blocks = ma_ndarray_new(out, NULL);
+  if (!blocks || p == 0) return blocks;
+  /* (n, rest...) seen as (rest[:p], n, rest[p:]) */
+  for (int d = 0; d < v.nd; d++) {
+    int from = d < p ? d + 1 : d == p ? 0 : d;
+    shape[d] = out->t.shape[from];
+    strides[d] = out->t.strides[from];
+  }
+  PyObject *r = make_view(blocks, out, 0, v.nd, shape, strides);
+  Py_DECREF(blocks);
+  return r;
+}
+
 /* ndarray_getitem(x, key) -> x[key] for the keys basic_key takes (a
- * view) and for the advanced keys ma_getitem_advanced takes (a copy);
- * None for any other key. */
+ * view) and for the advanced keys ma_getitem_advanced and
+ * getitem_one_index take (a copy); None for any other key. */
 MA_FASTCALL(py_ndarray_getitem) {
   (void)self;
   MA_NARGS(2, "ndarray_getitem");
@@ -147,6 +221,7 @@ MA_FASTCALL(py_ndarray_getitem) {
   int rc = basic_key(a, args[1], &v);
   if (rc > 0) return make_view(args[0], a, v.off, v.nd, v.shape, v.strides);
   if (rc < 0) return NULL;
+  if (PyTuple_CheckExact(args[1])) return getitem_one_index(a, args[1]);
   return ma_getitem_advanced(a, args[1]);
 }
 

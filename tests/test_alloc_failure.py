@@ -72,6 +72,12 @@ OPERATIONS: dict[str, Callable[[], Any]] = {
     "advanced getitem": lambda: _a()[[0, 2], 1:],
     "mask getitem": lambda: _a()[_a() > 4.5],
     "advanced setitem": lambda: _setitem(),
+    "index list getitem": lambda: _a()[[2, 0, 2]],
+    "int8 index getitem": lambda: _a()[_a()[:, 0].astype(ma.int8) % 3],
+    "leading mask getitem": lambda: _a()[_a()[:, 0] > 1.0],
+    "one index in a tuple": lambda: _a()[:, [3, 0]],
+    "index list setitem": lambda: _setitem_list(),
+    "mask setitem": lambda: _setitem_mask(),
     "matmul": lambda: ma.matmul(_a(), _a().T),
     "sort": lambda: ma.sort(_i(), axis=1, descending=True),
     "argsort": lambda: ma.argsort(_i()),
@@ -95,6 +101,19 @@ def _iadd() -> ma.NDArray:
 def _setitem() -> ma.NDArray:
     a = _a()
     a[[0, 2], [1, 3]] = ma.asarray([-1.0, -2.0])
+    return a
+
+
+def _setitem_list() -> ma.NDArray:
+    a = _a()
+    a[[2, 0]] = ma.asarray([[-1.0], [-2.0]])  # broadcast along the rows
+    return a
+
+
+def _setitem_mask() -> ma.NDArray:
+    a = _a()
+    a[a > 5.5] = _a()[0, :1]
+    a[a < 1.5] = 9
     return a
 
 

@@ -4,8 +4,9 @@
 scalar or NDArray value is assigned in C (core.ndarray_setitem).  So are
 ``x[key]`` and ``x[key] = value`` for a key that alone is advanced: a 1-d
 NDArray of any integer dtype, a list of ints, or a bool NDArray over x's
-leading axes (core.ndarray_getitem / ndarray_setitem).  Every other case
-falls back to minarray.indexing.  Both routes must give the same values, layouts and
+leading axes (core.ndarray_getitem / ndarray_setitem), and ``x[key]`` for a
+tuple of slices, None and ... around one 1-d index, as in ``x[:, cols]``.
+Every other case falls back to minarray.indexing.  Both routes must give the same values, layouts and
 errors (type and wording), on every layout: owned, strided, reversed,
 transposed, imported and read-only imported.
 """
@@ -479,3 +480,67 @@ def test_advanced_setitem_errors_keep_their_wording() -> None:
     for key in ([0], ma.asarray([1]), ma.asarray([True, False, True]), [9]):
         with pytest.raises(ValueError, match=r"^assignment destination is read-only$"):
             r[key] = 1.0
+
+
+ONE_INDEX_KEYS: list[Any] = [
+    (slice(None), "i"), (Ellipsis, "i"), ("i", Ellipsis), ("i",), (None, slice(1, None), "i"),
+    (slice(None, None, -1), "i", slice(None, None, 2)), (Ellipsis, None, "i"), (slice(None), "i", None),
+    (slice(1, 3), Ellipsis, "i"),
+]
+
+
+@pytest.mark.parametrize("source", ["owned", "import", "readonly"])
+@pytest.mark.parametrize("index", ["int64", "int8", "uint8", "reversed", "list", "mask", "empty"])
+def test_one_index_in_a_tuple_is_gathered_in_c(source: str, index: str) -> None:
+    """x[:, cols] and its kin: C gathers them with the general path's values
+    and layout (strides, owned blocks seen through a view), on every source
+    layout."""
+    base = np.arange(120, dtype=np.float32).reshape(4, 5, 6)
+    for nv in (base, base[::-1, 1:, ::2], base.transpose(2, 0, 1)):
+        if source == "owned":
+            x = to_ma(nv)
+        else:
+            imp = nv.copy()
+            imp.flags.writeable = source != "readonly"
+            x = ma.asarray(imp)
+        for template in ONE_INDEX_KEYS:
+            at = template.index("i")
+            # the axis of x the index stands for
+            ax = sum(1 for k in template[:at] if k is not None) if Ellipsis not in template[:at] \
+                else nv.ndim - 1 - sum(1 for k in template[at + 1:] if k is not None)
+            n = nv.shape[ax]
+            nidx: Any = {"int64": np.array([0, n - 1, -1, 1, 1]), "int8": np.array([n - 1, 0], np.int8),
+                         "uint8": np.array([1, 0, 1], np.uint8), "reversed": np.arange(n)[::-1],
+                         "list": [n - 1, 0, -n], "mask": np.arange(n) % 2 == 0,
+                         "empty": np.zeros(0, np.int64)}[index]
+            idx = nidx if isinstance(nidx, list) else ma.asarray(nidx)
+            key = tuple(idx if k == "i" else k for k in template)
+            nkey = tuple(nidx if k == "i" else k for k in template)
+            assert core.ndarray_getitem(x, key) is not None, key
+            fast, slow = x[key], indexing.getitem(x, key)
+            assert_like_numpy(fast, nv[nkey], check_strides=False)
+            assert fast.shape == slow.shape and fast._strides == slow._strides
+            assert (fast.base is None) == (slow.base is None)
+            assert fast.flags.writeable and fast.flags.c_contiguous == slow.flags.c_contiguous
+
+
+def test_one_index_in_a_tuple_errors_keep_their_wording() -> None:
+    x = ma.zeros((3, 4, 5))
+    for key, match in (
+        ((slice(None), ma.asarray([0, 4])), r"^index 4 is out of bounds for axis 1 with size 4$"),
+        ((None, slice(None), [-5]), r"^index -5 is out of bounds for axis 1 with size 4$"),
+        ((Ellipsis, ma.asarray([5], dtype=ma.int16)), r"^index 5 is out of bounds for axis 2 with size 5$"),
+        ((slice(None), Ellipsis, None, [9]), r"^index 9 is out of bounds for axis 2 with size 5$"),
+    ):
+        with pytest.raises(IndexError, match=match):
+            core.ndarray_getitem(x, key)  # C raises these itself
+        with pytest.raises(IndexError, match=match):
+            x[key]
+        with pytest.raises(IndexError, match=match):
+            indexing.getitem(x, key)
+    # shapes that do not fit go the general way, which words them
+    for key in ((slice(None), ma.asarray([True, False])), (slice(None), slice(None), slice(None), [0]),
+                (slice(None), [0], [9])):
+        assert core.ndarray_getitem(x, key) is None
+        with pytest.raises(IndexError):
+            x[key]
