@@ -112,6 +112,19 @@ def test_torch_legacy_capsule_and_device_request() -> None:
 
 
 @needs_torch
+def test_torch_takes_reversed_views_as_copies() -> None:
+    """PyTorch cannot hold negative strides (importing them aborts the
+    process in 2.13, see docs/dlpack/pitfalls.md); copy=True asks minarray
+    for a C-contiguous copy, which it takes."""
+    assert torch is not None
+    a = ma.arange(12.0).reshape(3, 4)
+    for view in (a[::-1], a[:, ::-2], ma.flip(a)):
+        t = torch.from_dlpack(view, copy=True)
+        assert t.is_contiguous() and t.data_ptr() != a.data_ptr
+        assert t.tolist() == view.tolist()
+
+
+@needs_torch
 def test_torch_round_trip_keeps_identity_of_memory() -> None:
     assert torch is not None
     a = ma.zeros((2, 3), dtype=ma.bfloat16)
