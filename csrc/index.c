@@ -233,14 +233,15 @@ static int is_full_mask(const ma_array *a, const ma_array *k) {
          k->t.dtype.lanes == 1 && !memcmp(k->t.shape, a->t.shape, (size_t)nd * sizeof(int64_t));
 }
 
-/* ---- one advanced key, answered in C ---------------------------------------
- * x[key] and x[key] = value where the key alone is advanced: a 1-d array of
- * any integer dtype, a list of Python ints, or a bool mask over x's leading
- * axes.  Each resolves to the form of the file comment (k int64 index
- * arrays of one length n over x's first k axes), which is what
- * minarray/indexing.py reduces such a key to, so the answers are the same;
- * here they cost about a microsecond instead of 10-20.  Any other key
- * (tuples, several arrays, n-d integer arrays, lists of bools) goes through
+/* ---- the common advanced keys, answered in C -------------------------------
+ * x[key] and x[key] = value where the key is a 1-d array of any integer
+ * dtype or a list of Python ints, a tuple of such entries of one length
+ * (x[rows, cols]), or a bool mask over x's leading axes.  Each resolves to
+ * the form of the file comment (k int64 index arrays of one length n over
+ * x's first k axes), which is what minarray/indexing.py reduces such a key
+ * to, so the answers are the same; here they cost about a microsecond
+ * instead of 10-20.  Any other key (entries that broadcast, slices beside
+ * several arrays, n-d integer arrays, lists of bools) goes through
  * minarray/indexing.py, which also words the errors for shapes that do not
  * fit. */
 
@@ -249,97 +250,116 @@ static const DLDataType INT64_DT = {kDLInt, 64, 1};
 typedef struct {
   int k;
   int64_t n;
-  ma_array *idx[MA_MAXDIMS]; /* 1-d int64 views of length n */
-  ma_array *store;           /* the int64 data they view, when made here */
-  int borrowed;              /* idx[0] is the caller's own 1-d int64 key */
+  ma_array *idx[MA_MAXDIMS]; /* 1-d int64 arrays of length n */
+  char owned[MA_MAXDIMS];    /* idx[j] was made here (not the caller's key) */
+  ma_array *store;           /* a mask's coordinates, which its idx view */
 } adv_key;
 
 static void adv_free(adv_key *K) {
-  for (int j = K->borrowed; j < K->k; j++) ma_array_free(K->idx[j]);
+  for (int j = 0; j < K->k; j++)
+    if (K->owned[j]) ma_array_free(K->idx[j]);
   if (K->store) ma_array_free(K->store);
   K->k = 0;
   K->store = NULL;
 }
 
-/* Adds the view of K->store from element `first`, `stride` elements
- * apart, as the next index array; -1 when out of memory. */
-static int adv_push(adv_key *K, int64_t first, int64_t stride) {
-  ma_array *v = ma_array_view(K->store, first, INT64_DT, 1, &K->n, &stride, 0);
-  if (!v) return -1;
-  K->idx[K->k++] = v;
-  return 0;
+static void adv_add(adv_key *K, ma_array *ix, int owned) {
+  K->owned[K->k] = (char)owned;
+  K->idx[K->k++] = ix;
 }
 
-/* `key` as index arrays over a's leading axes: 1 done; 0 when it is not
- * one of the keys above (nothing held); -1 with MemoryError set. */
-static int adv_resolve(const ma_array *a, PyObject *key, adv_key *K) {
-  K->k = 0;
-  K->n = 0;
-  K->store = NULL;
-  K->borrowed = 0;
-  int nd = a->t.ndim, err = 0;
-  if (nd == 0) return 0;
-  ma_array *ka = ma_ndarray_array(key);
-  if (ka) {
-    DLDataType kt = ka->t.dtype;
-    int j = ka->t.ndim;
-    if (kt.lanes != 1 || j == 0) return 0;
-    if (kt.code == kDLBool && kt.bits == 8) {
-      /* a mask over the leading j axes: its nonzero coordinates, one
-       * column per axis */
-      if (j > nd) return 0;
-      for (int d = 0; d < j; d++)
-        if (ka->t.shape[d] != a->t.shape[d]) return 0;
-      if (ma_array_size(ka) < SMALL_WORK) {
-        K->store = nonzero_coords(ka, &K->n);
-      } else {
-        Py_BEGIN_ALLOW_THREADS
-        K->store = nonzero_coords(ka, &K->n);
-        Py_END_ALLOW_THREADS
-      }
-      if (!K->store) goto oom;
-      for (int d = 0; d < j; d++)
-        if (adv_push(K, d, j) < 0) goto oom;
-      return 1;
-    }
-    if ((kt.code != kDLInt && kt.code != kDLUInt) || j != 1) return 0;
-    K->n = ka->t.shape[0];
+/* One integer entry of the key (a 1-d NDArray of any integer dtype, or a
+ * list of exact ints) as the next index array: 1 added; 0 when `e` is not
+ * one, or its length differs from the entries before it (NumPy would
+ * broadcast them: the general path does); -1 when out of memory. */
+static int adv_int_entry(adv_key *K, PyObject *e) {
+  int err = 0;
+  int64_t n;
+  ma_array *ke = ma_ndarray_array(e), *ix;
+  if (ke) {
+    DLDataType kt = ke->t.dtype;
+    if (kt.lanes != 1 || ke->t.ndim != 1 || (kt.code != kDLInt && kt.code != kDLUInt)) return 0;
+    n = ke->t.shape[0];
+    if (K->k && n != K->n) return 0;
+    K->n = n;
     if (kt.code == kDLInt && kt.bits == 64) { /* used as it is */
-      K->idx[K->k++] = ka;
-      K->borrowed = 1;
+      adv_add(K, ke, 0);
       return 1;
     }
     /* other integer dtypes are read as int64, as astype(int64) reads them
      * (uint64 wraps, as in NumPy) */
-    K->store = ma_array_empty(INT64_DT, 1, &K->n, 0, &err);
-    if (!K->store) goto oom;
-    const ma_array *ops[2] = {K->store, ka};
+    if (!(ix = ma_array_empty(INT64_DT, 1, &n, 0, &err))) return -1;
+    const ma_array *ops[2] = {ix, ke};
     ma_iterate(2, ops, ma_cast_loops[ma_type_of(kt)][MA_INT64], NULL);
-    if (adv_push(K, 0, 1) < 0) goto oom;
+    adv_add(K, ix, 1);
     return 1;
   }
-  if (PyList_CheckExact(key) && PyList_GET_SIZE(key) > 0) {
-    /* a list of exact ints (bools are a mask, other items an error or a
-     * nested key: those go the general way) */
-    K->n = PyList_GET_SIZE(key);
-    K->store = ma_array_empty(INT64_DT, 1, &K->n, 0, &err);
-    if (!K->store) goto oom;
-    int64_t *out = (int64_t *)K->store->t.data;
-    for (int64_t i = 0; i < K->n; i++) {
-      PyObject *item = PyList_GET_ITEM(key, i);
-      int overflow = 1;
-      long long v = 0;
-      if (PyLong_CheckExact(item)) v = PyLong_AsLongLongAndOverflow(item, &overflow);
-      if (overflow) {
-        adv_free(K);
-        return 0;
-      }
-      out[i] = v;
+  /* a list of exact ints (bools make a mask, other items an error or a
+   * nested key: those go the general way) */
+  if (!PyList_CheckExact(e) || (n = PyList_GET_SIZE(e)) == 0 || (K->k && n != K->n)) return 0;
+  if (!(ix = ma_array_empty(INT64_DT, 1, &n, 0, &err))) return -1;
+  int64_t *out = (int64_t *)ix->t.data;
+  for (int64_t i = 0; i < n; i++) {
+    PyObject *item = PyList_GET_ITEM(e, i);
+    int overflow = 1;
+    long long v = 0;
+    if (PyLong_CheckExact(item)) v = PyLong_AsLongLongAndOverflow(item, &overflow);
+    if (overflow) {
+      ma_array_free(ix);
+      return 0;
     }
-    if (adv_push(K, 0, 1) < 0) goto oom;
+    out[i] = v;
+  }
+  K->n = n;
+  adv_add(K, ix, 1);
+  return 1;
+}
+
+/* `key` as index arrays over a's leading axes: 1 done; 0 when it is not
+ * one of the keys above (nothing held); -1 with MemoryError set.  The
+ * keys: one integer entry, a tuple of at most ndim integer entries of one
+ * length (x[rows, cols]), or a bool mask over the leading axes. */
+static int adv_resolve(const ma_array *a, PyObject *key, adv_key *K) {
+  K->k = 0;
+  K->n = 0;
+  K->store = NULL;
+  int nd = a->t.ndim, rc = 0;
+  if (nd == 0) return 0;
+  ma_array *ka = ma_ndarray_array(key);
+  if (ka && ka->t.dtype.code == kDLBool && ka->t.dtype.bits == 8 && ka->t.dtype.lanes == 1) {
+    /* a mask over the leading j axes: its nonzero coordinates, one
+     * column per axis */
+    int j = ka->t.ndim;
+    if (j == 0 || j > nd) return 0;
+    for (int d = 0; d < j; d++)
+      if (ka->t.shape[d] != a->t.shape[d]) return 0;
+    if (ma_array_size(ka) < SMALL_WORK) {
+      K->store = nonzero_coords(ka, &K->n);
+    } else {
+      Py_BEGIN_ALLOW_THREADS
+      K->store = nonzero_coords(ka, &K->n);
+      Py_END_ALLOW_THREADS
+    }
+    if (!K->store) goto oom;
+    for (int d = 0; d < j; d++) {
+      int64_t stride = j;
+      ma_array *col = ma_array_view(K->store, d, INT64_DT, 1, &K->n, &stride, 0);
+      if (!col) goto oom;
+      adv_add(K, col, 1);
+    }
     return 1;
   }
-  return 0;
+  if (PyTuple_CheckExact(key)) {
+    Py_ssize_t nk = PyTuple_GET_SIZE(key);
+    if (nk == 0 || nk > nd) return 0;
+    for (Py_ssize_t i = 0; i < nk; i++)
+      if ((rc = adv_int_entry(K, PyTuple_GET_ITEM(key, i))) <= 0) break;
+  } else {
+    rc = adv_int_entry(K, key);
+  }
+  if (rc > 0) return 1;
+  adv_free(K);
+  if (rc == 0) return 0;
 oom:
   adv_free(K);
   PyErr_NoMemory();

@@ -70,9 +70,9 @@ int ma_assign_scalar(ma_array *d, PyObject *value);
 int ma_store_scalar(PyObject *v, int tid, char *dst);
 /* The read-only check both make first: 0, or -1 with the ValueError set. */
 int ma_check_writeable(const ma_array *d);
-/* x[key] and x[key] = value for a key that alone is advanced: a 1-d
- * integer array, a list of ints, or a bool mask over x's leading axes
- * (csrc/index.c).  getitem: a new NDArray; setitem (value a Python scalar,
+/* x[key] and x[key] = value for the common advanced keys: a 1-d integer
+ * array or list of ints, a tuple of those of one length, or a bool mask
+ * over x's leading axes (csrc/index.c).  getitem: a new NDArray; setitem (value a Python scalar,
  * or `s` the value's array): True once written.  Both: None (a new
  * reference, nothing written) for any other key or a value that does not
  * broadcast, or NULL on error. */

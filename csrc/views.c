@@ -3,9 +3,10 @@
  * None and ..., the axis permutations behind .T / transpose /
  * permute_dims, and reshape of a C-contiguous array.  Also the everyday
  * cases next to them: x[key] = value for the same keys (scalar or NDArray
- * value), and x[key] / x[key] = value for a key that alone is advanced: a
- * 1-d integer array, a list of ints or a bool mask over leading axes
- * (csrc/index.c gathers and scatters those).
+ * value), and x[key] / x[key] = value for the common advanced keys: a 1-d
+ * integer array or list of ints, several of one length in a tuple
+ * (x[rows, cols]), or a bool mask over leading axes (csrc/index.c gathers
+ * and scatters those).
  *
  * Through the Python layer each of these costs 2-5 us (Python arithmetic
  * on tuples, then core.view parsing them back); here they cost a few
@@ -221,7 +222,11 @@ MA_FASTCALL(py_ndarray_getitem) {
   int rc = basic_key(a, args[1], &v);
   if (rc > 0) return make_view(args[0], a, v.off, v.nd, v.shape, v.strides);
   if (rc < 0) return NULL;
-  if (PyTuple_CheckExact(args[1])) return getitem_one_index(a, args[1]);
+  if (PyTuple_CheckExact(args[1])) {
+    PyObject *r = getitem_one_index(a, args[1]);
+    if (r != Py_None) return r;
+    Py_DECREF(r); /* x[rows, cols] is the other tuple C answers */
+  }
   return ma_getitem_advanced(a, args[1]);
 }
 

@@ -4,8 +4,10 @@
 scalar or NDArray value is assigned in C (core.ndarray_setitem).  So are
 ``x[key]`` and ``x[key] = value`` for a key that alone is advanced: a 1-d
 NDArray of any integer dtype, a list of ints, or a bool NDArray over x's
-leading axes (core.ndarray_getitem / ndarray_setitem), and ``x[key]`` for a
-tuple of slices, None and ... around one 1-d index, as in ``x[:, cols]``.
+leading axes, or a tuple of such integer keys of one length, as in
+``x[rows, cols]`` (core.ndarray_getitem / ndarray_setitem), and ``x[key]``
+for a tuple of slices, None and ... around one 1-d index, as in
+``x[:, cols]``.
 Every other case falls back to minarray.indexing.  Both routes must give the same values, layouts and
 errors (type and wording), on every layout: owned, strided, reversed,
 transposed, imported and read-only imported.
@@ -544,3 +546,73 @@ def test_one_index_in_a_tuple_errors_keep_their_wording() -> None:
         assert core.ndarray_getitem(x, key) is None
         with pytest.raises(IndexError):
             x[key]
+
+
+def _pairs(shape: tuple[int, ...]) -> list[tuple[Any, Any]]:
+    """x[rows, cols]-style keys C answers, each with its NumPy key: integer
+    entries of one length, arrays of several dtypes and lists mixed."""
+    r = np.array([0, shape[0] - 1, -1, 1, 1])
+    c = np.array([shape[1] - 1, 0, 1, -shape[1], 1])
+    keys: list[tuple[Any, Any]] = [
+        ((ma.asarray(r), ma.asarray(c)), (r, c)),
+        ((r.tolist(), ma.asarray(c.astype(np.int16))), (r, c)),
+        ((ma.asarray(np.abs(r).astype(np.uint8)), c.tolist()), (np.abs(r), c)),
+        ((ma.asarray(r)[::-1], ma.asarray(np.repeat(c, 2))[::2]), (r[::-1], c)),
+        ((ma.asarray(np.zeros(0, np.int64)), ma.asarray(np.zeros(0, np.int32))), (np.zeros(0, int),) * 2),
+    ]
+    if len(shape) == 3:
+        z = np.array([0, 1, 0, 1, -1]) % shape[2]
+        keys.append(((ma.asarray(r), ma.asarray(c), z.tolist()), (r, c, z)))
+    return keys
+
+
+@pytest.mark.parametrize("view", list(VIEWS))
+@pytest.mark.parametrize("source", SOURCES)
+def test_several_index_arrays_in_c(view: str, source: str) -> None:
+    for dtype in ("float64", "int8", "bool", "complex128"):
+        probe, nprobe = _make(dtype, view, source)
+        for key, nkey in _pairs(nprobe.shape):
+            assert core.ndarray_getitem(probe, key) is not None
+            _check_copy(probe[key], nprobe[nkey])
+            _check_copy(indexing.getitem(probe, key), nprobe[nkey])
+            target = nprobe[nkey].shape
+            full = ma.asarray((np.arange(math.prod(target)).reshape(target) % 3).astype(nprobe.dtype))
+            for value in (2, full, full[:1], ma.asarray(1.5), ma.ones(4)):
+                fast, fast_np = _make(dtype, view, source)
+                slow, _ = _make(dtype, view, source)
+                _, fast_exc = _outcome(lambda: fast.__setitem__(key, value))  # noqa: B023
+                _, slow_exc = _outcome(lambda: indexing.setitem(slow, key, value))  # noqa: B023
+                _same_error(fast_exc, slow_exc)
+                assert_equal_values(values_of(fast), values_of(slow))
+                if fast_exc is None and value is full:
+                    fast_np[nkey] = values_of(full)  # duplicates: the last write wins in both
+                    assert_equal_values(values_of(fast), fast_np)
+
+
+def test_several_index_arrays_on_more_dims_and_errors() -> None:
+    n = np.arange(60.0).reshape(3, 4, 5)
+    x = ma.asarray(n.copy())
+    r, c = [2, 0, 2], ma.asarray([3, -1, 0])
+    _check_copy(x[r, c], n[r, [3, -1, 0]])  # (3, 5): the last axis whole
+    x[r, c] = ma.arange(5.0)
+    ref = n.copy()
+    ref[r, [3, -1, 0]] = np.arange(5.0)
+    assert_equal_values(values_of(x), ref)
+    for key, match in (
+        (([0, 3], [0, 0]), r"^index 3 is out of bounds for axis 0 with size 3$"),
+        ((ma.asarray([0, 1]), [4, 0]), r"^index 4 is out of bounds for axis 1 with size 4$"),
+        (([0], [0], ma.asarray([-6], dtype=ma.int8)), r"^index -6 is out of bounds for axis 2 with size 5$"),
+    ):
+        for f in (lambda k: x[k], lambda k: indexing.getitem(x, k), lambda k: x.__setitem__(k, 0.0),
+                  lambda k: indexing.setitem(x, k, 0.0)):
+            with pytest.raises(IndexError, match=match):
+                f(key)
+        assert_equal_values(values_of(x), ref)  # nothing written
+    # entries that broadcast, or with slices or masks beside them, go the general way
+    for key in (([0, 1], [2]), ([0, 1], slice(None), [0, 1]), (ma.asarray([True, False, True]), [0, 1]),
+                ([0, 1], ma.asarray([[0], [1]])), ([0], [0], [0], [0])):
+        assert core.ndarray_getitem(x, key) is None
+    ro = np.zeros((3, 4))
+    ro.flags.writeable = False
+    with pytest.raises(ValueError, match=r"^assignment destination is read-only$"):
+        ma.asarray(ro)[[0, 1], [1, 2]] = 1.0
