@@ -34,7 +34,7 @@ class Unavailable(Exception):
 
 @dataclass(frozen=True)
 class Case:
-    group: str  # allocation, elementwise, reduction, linalg, dlpack
+    group: str  # allocation, elementwise, reduction, indexing, linalg, dlpack
     name: str  # what is measured, e.g. "add float32 contiguous"
     size: int  # elements (bytes for allocation cases)
     unit: str  # "elements" or "bytes"
@@ -225,6 +225,66 @@ def _reductions() -> Iterator[Case]:
                     yield _reduce_case(op, dtype, (m, m), axis)
 
 
+# ---- indexing ------------------------------------------------------------------
+
+INDEX_SIZES = (10**4, 10**6)
+
+
+def _indexing() -> Iterator[Case]:
+    """Gathers and scatters through index arrays and masks, float64, on an
+    array of n elements (1-d, or 1000 rows for the 2-d keys): a tenth of the
+    elements picked at random, or every other one by a mask."""
+    def case(name: str, n: int, key_of: Callable[[np.ndarray, np.random.Generator], Any], setter: bool,
+             shape: Callable[[int], tuple[int, ...]]) -> Case:
+        def setup() -> Inputs:
+            rng = _rng()
+            x = _uniform(shape(n), "float64")
+            return {"x": x, "key": key_of(x, rng)}
+
+        def as_ma(key: Any) -> Any:
+            if isinstance(key, tuple):
+                return tuple(as_ma(k) for k in key)
+            return ma_get("asarray")(key) if isinstance(key, np.ndarray) else key
+
+        def mk(inp: Inputs) -> Call:
+            x, key = to_ma(inp["x"]), as_ma(inp["key"])
+            return (lambda: x.__setitem__(key, 0.0)) if setter else (lambda: x[key])
+
+        def rf(inp: Inputs) -> Call:
+            x, key = inp["x"].copy(), inp["key"]
+            return (lambda: x.__setitem__(key, 0.0)) if setter else (lambda: x[key])
+
+        return Case("indexing", name, n, "elements", "numpy", setup, mk, rf)
+
+    def flat(n: int) -> tuple[int, ...]:
+        return (n,)
+
+    def rows(n: int) -> tuple[int, ...]:
+        return (1000, n // 1000)
+
+    def idx(x: np.ndarray, rng: np.random.Generator) -> Any:
+        return rng.integers(0, x.shape[0], x.size // 10)
+
+    def mask(x: np.ndarray, rng: np.random.Generator) -> Any:
+        return rng.random(x.shape) < 0.5
+
+    def cols(x: np.ndarray, rng: np.random.Generator) -> Any:
+        return (slice(None), rng.integers(0, x.shape[1], x.shape[1] // 10))
+
+    def pairs(x: np.ndarray, rng: np.random.Generator) -> Any:
+        m = x.size // 10
+        return (rng.integers(0, x.shape[0], m), rng.integers(0, x.shape[1], m))
+
+    for n in INDEX_SIZES:
+        yield case("x[idx] int64", n, idx, False, flat)
+        yield case("x[idx] = 0.0", n, idx, True, flat)
+        yield case("x[mask]", n, mask, False, flat)
+        yield case("x[mask] = 0.0", n, mask, True, flat)
+        yield case("X[:, cols]", n, cols, False, rows)
+        yield case("X[rows, cols]", n, pairs, False, rows)
+        yield case("X[rows, cols] = 0.0", n, pairs, True, rows)
+
+
 # ---- linalg --------------------------------------------------------------------
 
 
@@ -329,4 +389,4 @@ def _dlpack() -> Iterator[Case]:
 
 def all_cases() -> list[Case]:
     """Every case, in the order the table prints them."""
-    return [*_allocation(), *_elementwise(), *_reductions(), *_linalg(), *_dlpack()]
+    return [*_allocation(), *_elementwise(), *_reductions(), *_indexing(), *_linalg(), *_dlpack()]

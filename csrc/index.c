@@ -9,26 +9,6 @@
 #include "copy.h"
 #include "pyapi.h"
 
-/* The byte offset of block n in *off (negative strides make it negative),
- * 0; or -1 - axis when an index is out of range, the index in *bad_value. */
-static int block_offset(const ma_array *src, int k, ma_array *const *idx, int64_t n,
-                        int64_t *off, int64_t *bad_value) {
-  int64_t o = 0, item = src->t.dtype.bits / 8;
-  for (int j = 0; j < k; j++) {
-    const ma_array *ix = idx[j];
-    int64_t v = *((const int64_t *)ix->t.data + (ix->t.ndim ? n * ix->t.strides[0] : 0));
-    int64_t dim = src->t.shape[j];
-    if (v < -dim || v >= dim) {
-      *bad_value = v;
-      return -1 - j;
-    }
-    if (v < 0) v += dim;
-    o += v * src->t.strides[j] * item;
-  }
-  *off = o;
-  return 0;
-}
-
 /* A stack view of the trailing axes of `a` starting at axis `first`. */
 static void tail_view(ma_array *view, const ma_array *a, int first, char *data) {
   view->t = a->t;
@@ -40,25 +20,87 @@ static void tail_view(ma_array *view, const ma_array *a, int first, char *data) 
   view->flags = 0;
 }
 
+/* An index already checked to be in [-dim, dim), made non-negative. */
+static inline int64_t at(int64_t v, int64_t dim) { return v < 0 ? v + dim : v; }
+
+/* The blocks are single elements (src has no axes beyond the indexed
+ * ones): typed loads and stores, since a memcpy call per element costs
+ * more than the copy.  T is an unsigned type of the element's size; the
+ * loop reads only locals, which stores through T cannot alias. */
+#define ELEMENT_BLOCKS(T)                                                    \
+  do {                                                                       \
+    T *s = (T *)src->t.data, *b = (T *)blocks->t.data;                       \
+    if (k == 1) {                                                            \
+      const int64_t *i0 = ip[0];                                             \
+      int64_t s0 = is[0], d0 = dims[0], t0 = ss[0];                          \
+      for (int64_t n = 0; n < n_blocks; n++) {                               \
+        int64_t o = at(i0[n * s0], d0) * t0;                                 \
+        if (scatter) s[o] = b[n * bs]; else b[n * bs] = s[o];                \
+      }                                                                      \
+    } else {                                                                 \
+      for (int64_t n = 0; n < n_blocks; n++) {                               \
+        int64_t o = 0;                                                       \
+        for (int j = 0; j < k; j++) o += at(ip[j][n * is[j]], dims[j]) * ss[j]; \
+        if (scatter) s[o] = b[n * bs]; else b[n * bs] = s[o];                \
+      }                                                                      \
+    }                                                                        \
+  } while (0)
+
+typedef struct {
+  uint64_t lo, hi;
+} ma_16bytes;
+
 static int64_t run_blocks(ma_array *src, ma_array *blocks, ma_array *const *idx, int k,
                           int64_t n_blocks, int scatter, int64_t *bad_value) {
   int tid = ma_type_of(src->t.dtype);
-  int64_t item = src->t.dtype.bits / 8, off;
-  ma_array sv, bv;
-  if (scatter) {
-    /* Every index is checked before the first write, as NumPy does: an
-     * out-of-bounds index leaves the destination as it was. */
-    for (int64_t n = 0; n < n_blocks; n++) {
-      int rc = block_offset(src, k, idx, n, &off, bad_value);
-      if (rc < 0) return rc;
+  int64_t item = src->t.dtype.bits / 8;
+  const int64_t *ip[MA_MAXDIMS];
+  int64_t is[MA_MAXDIMS], ss[MA_MAXDIMS], dims[MA_MAXDIMS];
+  for (int j = 0; j < k; j++) {
+    ip[j] = (const int64_t *)idx[j]->t.data;
+    is[j] = idx[j]->t.ndim ? idx[j]->t.strides[0] : 0;
+    ss[j] = src->t.strides[j];
+    dims[j] = src->t.shape[j];
+  }
+  /* Every index is checked before the first copy: the copies then run
+   * without checks, and a scatter that fails leaves the destination as it
+   * was, as in NumPy.  The first pass only asks whether any index is out
+   * of [-dim, dim) (v + dim < 2 dim as unsigned: one branchless compare the
+   * compiler vectorises); the second, on failure only, finds the first. */
+  uint64_t bad = 0;
+  for (int j = 0; j < k; j++) {
+    const int64_t *p = ip[j];
+    int64_t st = is[j];
+    uint64_t d = (uint64_t)dims[j], span = 2 * d;
+    for (int64_t n = 0; n < n_blocks; n++) bad |= (uint64_t)p[n * st] + d >= span;
+  }
+  for (int64_t n = 0; bad && n < n_blocks; n++) {
+    for (int j = 0; j < k; j++) {
+      int64_t v = ip[j][n * is[j]];
+      if (v < -dims[j] || v >= dims[j]) {
+        *bad_value = v;
+        return -1 - j;
+      }
     }
   }
+  if (src->t.ndim == k) {
+    int64_t bs = blocks->t.ndim ? blocks->t.strides[0] : 0;
+    switch (item) {
+      case 1: ELEMENT_BLOCKS(uint8_t); return 0;
+      case 2: ELEMENT_BLOCKS(uint16_t); return 0;
+      case 4: ELEMENT_BLOCKS(uint32_t); return 0;
+      case 8: ELEMENT_BLOCKS(uint64_t); return 0;
+      case 16: ELEMENT_BLOCKS(ma_16bytes); return 0;
+    }
+  }
+  ma_array sv, bv;
   for (int64_t n = 0; n < n_blocks; n++) {
-    int rc = block_offset(src, k, idx, n, &off, bad_value);
-    if (rc < 0) return rc;
+    int64_t off = 0;
+    for (int j = 0; j < k; j++) off += at(ip[j][n * is[j]], dims[j]) * ss[j];
+    off *= item;
     char *sp = (char *)src->t.data + off;
     char *bp = (char *)blocks->t.data + n * blocks->t.strides[0] * item;
-    if (src->t.ndim == k) { /* one element per block */
+    if (src->t.ndim == k) { /* one element per block, of another size */
       if (scatter) memcpy(sp, bp, (size_t)item); else memcpy(bp, sp, (size_t)item);
       continue;
     }
@@ -162,29 +204,81 @@ MA_FASTCALL(py_nonzero) {
  * back costs more than such a loop. */
 #define SMALL_WORK 4096
 
+/* Whether `a` is walked in C order as one run, `*step` elements apart:
+ * 1-d, or C-contiguous (size-1 axes may have any stride). */
+static int one_run(const ma_array *a, int64_t *step) {
+  if (a->t.ndim == 1) {
+    *step = a->t.strides[0];
+    return 1;
+  }
+  int64_t expected = 1;
+  for (int d = a->t.ndim - 1; d >= 0; d--) {
+    if (a->t.shape[d] != 1 && a->t.strides[d] != expected) return 0;
+    expected *= a->t.shape[d];
+  }
+  *step = 1;
+  return 1;
+}
+
+/* The picks of mask_select over one run each: branchless, writing every
+ * element and moving on past the true ones only.  The loop stops at the
+ * last true element, so it never writes past the `count` picked. */
+#define SELECT_RUN(T)                                                     \
+  do {                                                                    \
+    const T *x = (const T *)a->t.data;                                    \
+    T *o = (T *)out->t.data;                                              \
+    for (int64_t i = 0, j = 0; j < count; i++) {                          \
+      o[j] = x[i * xstep];                                                \
+      j += mp[i * mstep] != 0;                                            \
+    }                                                                     \
+  } while (0)
+
+/* mask_fill's stores over one run each */
+#define FILL_RUN(T)                                                       \
+  do {                                                                    \
+    T *x = (T *)a->t.data, v;                                             \
+    memcpy(&v, one, sizeof(T));                                           \
+    for (int64_t i = 0; i < size; i++)                                    \
+      if (mp[i * mstep]) x[i * xstep] = v;                                \
+  } while (0)
+
 /* x[mask] for a bool mask of x's shape (ndim >= 1): the elements where the
  * mask is true, in C order, as a new 1-d array; NULL when out of memory. */
 static ma_array *mask_select(const ma_array *a, const ma_array *m) {
   int nd = a->t.ndim;
   int64_t size = ma_array_size(a), count = 0, item = a->t.dtype.bits / 8;
   const int64_t *shape = a->t.shape, *xs = a->t.strides, *ms = m->t.strides;
-  int64_t coord[MA_MAXDIMS] = {0}, xo = 0, mo = 0;
+  int64_t coord[MA_MAXDIMS] = {0}, xo = 0, mo = 0, xstep, mstep;
   const char *xp = (const char *)a->t.data;
   const uint8_t *mp = (const uint8_t *)m->t.data;
-  /* first pass counts, second copies: both walk C order with running
-   * element offsets (any strides, negative ones too) */
-  for (int64_t i = 0; i < size; i++) {
-    count += mp[mo] != 0;
-    for (int d = nd - 1; d >= 0; d--) {
-      mo += ms[d];
-      if (++coord[d] < shape[d]) break;
-      mo -= ms[d] * shape[d];
-      coord[d] = 0;
+  int runs = one_run(a, &xstep) && one_run(m, &mstep);
+  /* first pass counts, second copies: both walk C order, as one run or
+   * with running element offsets (any strides, negative ones too) */
+  if (runs) {
+    for (int64_t i = 0; i < size; i++) count += mp[i * mstep] != 0;
+  } else {
+    for (int64_t i = 0; i < size; i++) {
+      count += mp[mo] != 0;
+      for (int d = nd - 1; d >= 0; d--) {
+        mo += ms[d];
+        if (++coord[d] < shape[d]) break;
+        mo -= ms[d] * shape[d];
+        coord[d] = 0;
+      }
     }
   }
   int err = 0;
   ma_array *out = ma_array_empty(a->t.dtype, 1, &count, 0, &err);
   if (!out) return NULL;
+  if (runs) {
+    switch (item) {
+      case 1: SELECT_RUN(uint8_t); return out;
+      case 2: SELECT_RUN(uint16_t); return out;
+      case 4: SELECT_RUN(uint32_t); return out;
+      case 8: SELECT_RUN(uint64_t); return out;
+      case 16: SELECT_RUN(ma_16bytes); return out;
+    }
+  }
   char *op = (char *)out->t.data;
   mo = 0;
   for (int64_t i = 0; i < size; i++) {
@@ -210,9 +304,18 @@ static void mask_fill(ma_array *a, const ma_array *m, const char *one) {
   int nd = a->t.ndim;
   int64_t size = ma_array_size(a), item = a->t.dtype.bits / 8;
   const int64_t *shape = a->t.shape, *xs = a->t.strides, *ms = m->t.strides;
-  int64_t coord[MA_MAXDIMS] = {0}, xo = 0, mo = 0;
+  int64_t coord[MA_MAXDIMS] = {0}, xo = 0, mo = 0, xstep, mstep;
   char *xp = (char *)a->t.data;
   const uint8_t *mp = (const uint8_t *)m->t.data;
+  if (one_run(a, &xstep) && one_run(m, &mstep)) {
+    switch (item) {
+      case 1: FILL_RUN(uint8_t); return;
+      case 2: FILL_RUN(uint16_t); return;
+      case 4: FILL_RUN(uint32_t); return;
+      case 8: FILL_RUN(uint64_t); return;
+      case 16: FILL_RUN(ma_16bytes); return;
+    }
+  }
   for (int64_t i = 0; i < size; i++) {
     if (mp[mo]) memcpy(xp + xo * item, one, (size_t)item);
     for (int d = nd - 1; d >= 0; d--) {

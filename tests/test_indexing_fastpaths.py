@@ -616,3 +616,28 @@ def test_several_index_arrays_on_more_dims_and_errors() -> None:
     ro.flags.writeable = False
     with pytest.raises(ValueError, match=r"^assignment destination is read-only$"):
         ma.asarray(ro)[[0, 1], [1, 2]] = 1.0
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int8", "float16", "float32", "float64", "complex128"])
+def test_masks_and_index_arrays_on_single_runs(dtype: str) -> None:
+    """The one-run loops (1-d with any step, or C-contiguous) against NumPy,
+    with mask bytes other than 0 and 1 (memory imported as bool can hold
+    them: any non-zero byte is true)."""
+    rng = np.random.default_rng(7)
+    base = (rng.random(4000) * 10).astype(np_dtype(getattr(ma, dtype)))
+    raw = rng.integers(0, 4, 4000).astype(np.uint8) * np.uint8(85)  # 0, 85, 170, 255
+    nmask = raw.view(np.bool_)
+    for nv, nm in ((base, nmask), (base[::-3], nmask[::3]), (base[::-1], nmask[::-1]),
+                   (base.reshape(40, 100), nmask.reshape(40, 100)), (base[:0], nmask[:0])):
+        x, m = ma.asarray(nv.copy()), ma.asarray(nm)  # the mask imported with its raw bytes
+        want = nv[nm.astype(bool)]
+        _check_copy(x[m], want)
+        x[m] = 1
+        ref = nv.copy()
+        ref[nm.astype(bool)] = 1
+        assert_equal_values(values_of(x), ref)
+        idx = rng.integers(-nv.shape[0], nv.shape[0], 500) if nv.shape[0] else np.zeros(0, np.int64)
+        _check_copy(x[ma.asarray(idx)], ref[idx])
+        x[ma.asarray(idx)] = ma.asarray(np.arange(idx.size).astype(nv.dtype).reshape(-1, *([1] * (nv.ndim - 1))))
+        ref[idx] = np.arange(idx.size).astype(nv.dtype).reshape(-1, *([1] * (nv.ndim - 1)))
+        assert_equal_values(values_of(x), ref)
