@@ -1,10 +1,11 @@
 /*
  * Integer-array ("advanced") indexing: gather, scatter and nonzero.
  *
- * Python reduces every advanced index to this form: a source view whose
- * first k axes are indexed by k int64 arrays of one broadcast length N, and
- * the remaining axes R are taken whole.  gather copies N blocks of shape R
- * out; scatter writes them in.
+ * Every advanced index is reduced to this form: a source view whose first
+ * k axes are indexed by k int64 arrays of one broadcast length N, and the
+ * remaining axes R are taken whole.  gather copies N blocks of shape R
+ * out; scatter writes them in.  minarray/indexing.py reduces any key; the
+ * common keys are reduced here, in C (see "the common advanced keys").
  */
 #include "copy.h"
 #include "pyapi.h"
@@ -26,7 +27,8 @@ static inline int64_t at(int64_t v, int64_t dim) { return v < 0 ? v + dim : v; }
 /* The blocks are single elements (src has no axes beyond the indexed
  * ones): typed loads and stores, since a memcpy call per element costs
  * more than the copy.  T is an unsigned type of the element's size; the
- * loop reads only locals, which stores through T cannot alias. */
+ * loop reads the index arrays and locals, not the structs (which a store
+ * through T could alias, forcing a reload per element). */
 #define ELEMENT_BLOCKS(T)                                                    \
   do {                                                                       \
     T *s = (T *)src->t.data, *b = (T *)blocks->t.data;                       \
