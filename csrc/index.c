@@ -21,8 +21,29 @@ static void tail_view(ma_array *view, const ma_array *a, int first, char *data) 
   view->flags = 0;
 }
 
-/* An index already checked to be in [-dim, dim), made non-negative. */
-static inline int64_t at(int64_t v, int64_t dim) { return v < 0 ? v + dim : v; }
+/* Index v on an axis of length dim, made non-negative: 0, or -1 when it is
+ * outside [-dim, dim). */
+static inline int in_axis(int64_t *v, int64_t dim) {
+  if (*v < 0) *v += dim;
+  return (uint64_t)*v < (uint64_t)dim ? 0 : -1;
+}
+
+/* Element offset of block n in *o, or return from run_blocks with the first
+ * bad index.  Each copy checks its own index even after a scatter's check
+ * pass: another thread may write the index arrays while the GIL is
+ * released, and a racing write must not turn into an address out of x. */
+#define BLOCK_OFFSET(o, n)                                                   \
+  do {                                                                       \
+    o = 0;                                                                   \
+    for (int j = 0; j < k; j++) {                                            \
+      int64_t v_ = ip[j][(n) * is[j]];                                       \
+      if (in_axis(&v_, dims[j]) < 0) {                                       \
+        *bad_value = ip[j][(n) * is[j]];                                     \
+        return -1 - j;                                                       \
+      }                                                                      \
+      o += v_ * ss[j];                                                       \
+    }                                                                        \
+  } while (0)
 
 /* The blocks are single elements (src has no axes beyond the indexed
  * ones): typed loads and stores, since a memcpy call per element costs
@@ -36,13 +57,17 @@ static inline int64_t at(int64_t v, int64_t dim) { return v < 0 ? v + dim : v; }
       const int64_t *i0 = ip[0];                                             \
       int64_t s0 = is[0], d0 = dims[0], t0 = ss[0];                          \
       for (int64_t n = 0; n < n_blocks; n++) {                               \
-        int64_t o = at(i0[n * s0], d0) * t0;                                 \
-        if (scatter) s[o] = b[n * bs]; else b[n * bs] = s[o];                \
+        int64_t v = i0[n * s0];                                              \
+        if (in_axis(&v, d0) < 0) {                                           \
+          *bad_value = i0[n * s0];                                           \
+          return -1;                                                         \
+        }                                                                    \
+        if (scatter) s[v * t0] = b[n * bs]; else b[n * bs] = s[v * t0];      \
       }                                                                      \
     } else {                                                                 \
       for (int64_t n = 0; n < n_blocks; n++) {                               \
-        int64_t o = 0;                                                       \
-        for (int j = 0; j < k; j++) o += at(ip[j][n * is[j]], dims[j]) * ss[j]; \
+        int64_t o;                                                           \
+        BLOCK_OFFSET(o, n);                                                  \
         if (scatter) s[o] = b[n * bs]; else b[n * bs] = s[o];                \
       }                                                                      \
     }                                                                        \
@@ -64,25 +89,23 @@ static int64_t run_blocks(ma_array *src, ma_array *blocks, ma_array *const *idx,
     ss[j] = src->t.strides[j];
     dims[j] = src->t.shape[j];
   }
-  /* Every index is checked before the first copy: the copies then run
-   * without checks, and a scatter that fails leaves the destination as it
-   * was, as in NumPy.  The first pass only asks whether any index is out
-   * of [-dim, dim) (v + dim < 2 dim as unsigned: one branchless compare the
-   * compiler vectorises); the second, on failure only, finds the first. */
-  uint64_t bad = 0;
-  for (int j = 0; j < k; j++) {
-    const int64_t *p = ip[j];
-    int64_t st = is[j];
-    uint64_t d = (uint64_t)dims[j], span = 2 * d;
-    for (int64_t n = 0; n < n_blocks; n++) bad |= (uint64_t)p[n * st] + d >= span;
-  }
-  for (int64_t n = 0; bad && n < n_blocks; n++) {
+  if (scatter) {
+    /* Every index is checked before the first write, as NumPy does: an
+     * out-of-bounds index leaves the destination as it was.  This pass
+     * only asks whether any index is out of [-dim, dim) (v + dim < 2 dim as
+     * unsigned: a branchless compare the compiler vectorises); the copy
+     * loop below finds the first bad one, before writing anything. */
+    uint64_t bad = 0;
     for (int j = 0; j < k; j++) {
-      int64_t v = ip[j][n * is[j]];
-      if (v < -dims[j] || v >= dims[j]) {
-        *bad_value = v;
-        return -1 - j;
-      }
+      const int64_t *p = ip[j];
+      int64_t st = is[j];
+      uint64_t d = (uint64_t)dims[j], span = 2 * d;
+      for (int64_t n = 0; n < n_blocks; n++) bad |= (uint64_t)p[n * st] + d >= span;
+    }
+    for (int64_t n = 0; bad && n < n_blocks; n++) {
+      int64_t o;
+      BLOCK_OFFSET(o, n);
+      (void)o;
     }
   }
   if (src->t.ndim == k) {
@@ -97,10 +120,9 @@ static int64_t run_blocks(ma_array *src, ma_array *blocks, ma_array *const *idx,
   }
   ma_array sv, bv;
   for (int64_t n = 0; n < n_blocks; n++) {
-    int64_t off = 0;
-    for (int j = 0; j < k; j++) off += at(ip[j][n * is[j]], dims[j]) * ss[j];
-    off *= item;
-    char *sp = (char *)src->t.data + off;
+    int64_t off;
+    BLOCK_OFFSET(off, n);
+    char *sp = (char *)src->t.data + off * item;
     char *bp = (char *)blocks->t.data + n * blocks->t.strides[0] * item;
     if (src->t.ndim == k) { /* one element per block, of another size */
       if (scatter) memcpy(sp, bp, (size_t)item); else memcpy(bp, sp, (size_t)item);
