@@ -246,12 +246,14 @@ static int one_run(const ma_array *a, int64_t *step) {
 
 /* The picks of mask_select over one run each: branchless, writing every
  * element and moving on past the true ones only.  The loop stops at the
- * last true element, so it never writes past the `count` picked. */
+ * last true element, so it never writes past the `count` picked, and at
+ * the end of x whatever the mask says (another thread may change it
+ * between the count and the copy while the GIL is released). */
 #define SELECT_RUN(T)                                                     \
   do {                                                                    \
     const T *x = (const T *)a->t.data;                                    \
     T *o = (T *)out->t.data;                                              \
-    for (int64_t i = 0, j = 0; j < count; i++) {                          \
+    for (int64_t i = 0, j = 0; j < count && i < size; i++) {              \
       o[j] = x[i * xstep];                                                \
       j += mp[i * mstep] != 0;                                            \
     }                                                                     \
@@ -303,10 +305,10 @@ static ma_array *mask_select(const ma_array *a, const ma_array *m) {
       case 16: SELECT_RUN(ma_16bytes); return out;
     }
   }
-  char *op = (char *)out->t.data;
+  char *op = (char *)out->t.data, *end = op + count * item;
   mo = 0;
   for (int64_t i = 0; i < size; i++) {
-    if (mp[mo]) {
+    if (mp[mo] && op < end) { /* bounded for the same reason as SELECT_RUN */
       memcpy(op, xp + xo * item, (size_t)item);
       op += item;
     }

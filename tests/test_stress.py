@@ -274,3 +274,45 @@ def test_threads_exchange_with_numpy_and_torch() -> None:
         _check(_run(use_torch=True), start)
     finally:
         torch.set_num_threads(threads)
+
+
+def test_keys_written_by_another_thread_never_reach_outside_x() -> None:
+    """Large gathers, scatters and mask picks release the GIL.  Another
+    thread that writes the index array or the mask meanwhile (a race in
+    the program, not minarray's to order) may change which elements are
+    taken, but every access stays inside x and the result: each call
+    returns or raises IndexError, and x keeps its size-n values."""
+    n = 200_000
+    x = ma.arange(float(n))
+    idx = ma.asarray(np.arange(0, n, 2, dtype=np.int64))
+    mask = ma.asarray(np.arange(n) % 3 == 0)
+    idx_np, mask_np = np.from_dlpack(idx), np.from_dlpack(mask)
+    stop = threading.Event()
+
+    def scribble() -> None:
+        rng = np.random.default_rng(5)
+        while not stop.is_set():
+            at = rng.integers(0, idx_np.size, 64)
+            idx_np[at] = rng.choice([0, n - 1, n, -n - 1, 2**40], 64)  # out of bounds too
+            mask_np[rng.integers(0, n, 4096)] = rng.random(4096) < 0.5
+            idx_np[at] = at * 2
+
+    t = threading.Thread(target=scribble)
+    t.start()
+    try:
+        deadline = time.monotonic() + 1.0
+        while time.monotonic() < deadline:
+            for op in (lambda: x[idx], lambda: x.__setitem__(idx, -1.0), lambda: x[mask],
+                       lambda: x.__setitem__(mask, -2.0), lambda: x[:, None][idx]):
+                try:
+                    r = op()
+                except IndexError:
+                    continue
+                if r is not None:
+                    assert r.shape[0] <= n
+    finally:
+        stop.set()
+        t.join()
+    values = np.from_dlpack(x)
+    assert values.shape == (n,)
+    assert np.all((values == -1.0) | (values == -2.0) | (values == np.arange(n)))
