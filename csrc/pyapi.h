@@ -72,10 +72,10 @@ int ma_store_scalar(PyObject *v, int tid, char *dst);
 int ma_check_writeable(const ma_array *d);
 /* x[key] and x[key] = value for the common advanced keys: a 1-d integer
  * array or list of ints, a tuple of those of one length, or a bool mask
- * over x's leading axes (csrc/index.c).  getitem: a new NDArray; setitem (value a Python scalar,
- * or `s` the value's array): True once written.  Both: None (a new
- * reference, nothing written) for any other key or a value that does not
- * broadcast, or NULL on error. */
+ * over x's leading axes (csrc/index.c).  getitem: a new NDArray.  setitem
+ * (value a Python scalar, or `s` the value's array): True once written.
+ * Both: None (a new reference, nothing written) for any other key or a
+ * value that does not broadcast, or NULL on error. */
 PyObject *ma_getitem_advanced(ma_array *a, PyObject *key);
 /* The same gather as a new C-contiguous array of shape (n, a.shape[k:]),
  * for csrc/views.c to place: NULL with *failed 0 when the key is not one

@@ -231,9 +231,9 @@ MA_FASTCALL(py_ndarray_getitem) {
 }
 
 /* ndarray_setitem(x, key, value) -> True once x[key] = value is done, for
- * a key basic_key or ma_setitem_advanced takes and a value that is a Python scalar (bool, int,
- * float, complex, or a subclass) or an NDArray that broadcasts to the view
- * without dropping axes; None (nothing written) for anything else, which
+ * a key basic_key or ma_setitem_advanced takes and a value that is a
+ * Python scalar (bool, int, float, complex, or a subclass) or an NDArray
+ * that broadcasts to the view without dropping axes; None (nothing written) for anything else, which
  * minarray/indexing.py then assigns or words the error for.  Values are
  * cast as indexing.setitem casts them: core.fill's rules for a scalar,
  * core.copyto's for an array; the errors come in the same order (index,
