@@ -379,9 +379,11 @@ static const DLDataType INT64_DT = {kDLInt, 64, 1};
 typedef struct {
   int k;
   int64_t n;
+  int ind;                   /* x[key]'s shape starts with (n,), or with */
+  int64_t ishape[MA_MAXDIMS]; /* an n-d key's shape (ind > 1) */
   ma_array *idx[MA_MAXDIMS]; /* 1-d int64 arrays of length n */
   char owned[MA_MAXDIMS];    /* idx[j] was made here (not the caller's key) */
-  ma_array *store;           /* a mask's coordinates, which its idx view */
+  ma_array *store;           /* what idx view: a mask's coordinates, an n-d key */
 } adv_key;
 
 static void adv_free(adv_key *K) {
@@ -444,13 +446,35 @@ static int adv_int_entry(adv_key *K, PyObject *e) {
   return 1;
 }
 
+/* An integer key of two or more dimensions, alone (emb[ids]): its
+ * elements in C order as one index array; x[key] has the key's shape
+ * first.  1, 0 (x[key] would have too many dimensions), or -1 when out
+ * of memory. */
+static int adv_nd_entry(const ma_array *a, ma_array *ke, adv_key *K) {
+  int err = 0;
+  if (ke->t.ndim + a->t.ndim - 1 > MA_MAXDIMS) return 0;
+  K->store = ma_array_empty(INT64_DT, ke->t.ndim, ke->t.shape, 0, &err);
+  if (!K->store) return -1;
+  const ma_array *ops[2] = {K->store, ke};
+  ma_iterate(2, ops, ma_cast_loops[ma_type_of(ke->t.dtype)][MA_INT64], NULL);
+  K->n = ma_array_size(ke);
+  ma_array *flat = ma_array_view(K->store, 0, INT64_DT, 1, &K->n, NULL, 0);
+  if (!flat) return -1;
+  adv_add(K, flat, 1);
+  K->ind = ke->t.ndim;
+  memcpy(K->ishape, ke->t.shape, (size_t)K->ind * sizeof(int64_t));
+  return 1;
+}
+
 /* `key` as index arrays over a's leading axes: 1 done; 0 when it is not
  * one of the keys above (nothing held); -1 with MemoryError set.  The
- * keys: one integer entry, a tuple of at most ndim integer entries of one
- * length (x[rows, cols]), or a bool mask over the leading axes. */
+ * keys: one integer entry (1-d, or n-d alone), a tuple of at most ndim
+ * 1-d integer entries of one length (x[rows, cols]), or a bool mask over
+ * the leading axes. */
 static int adv_resolve(const ma_array *a, PyObject *key, adv_key *K) {
   K->k = 0;
   K->n = 0;
+  K->ind = 1;
   K->store = NULL;
   int nd = a->t.ndim, rc = 0;
   if (nd == 0) return 0;
@@ -478,7 +502,10 @@ static int adv_resolve(const ma_array *a, PyObject *key, adv_key *K) {
     }
     return 1;
   }
-  if (PyTuple_CheckExact(key)) {
+  if (ka && ka->t.ndim > 1 && ka->t.dtype.lanes == 1 &&
+      (ka->t.dtype.code == kDLInt || ka->t.dtype.code == kDLUInt)) {
+    rc = adv_nd_entry(a, ka, K);
+  } else if (PyTuple_CheckExact(key)) {
     Py_ssize_t nk = PyTuple_GET_SIZE(key);
     if (nk == 0 || nk > nd) return 0;
     for (Py_ssize_t i = 0; i < nk; i++)
@@ -513,11 +540,15 @@ static int run_blocks_checked(ma_array *src, ma_array *blocks, const adv_key *K,
   return -1;
 }
 
-/* The shape of x[key]: (n, the axes after the indexed ones). */
+/* The shape of x[key]: (n, the axes after the indexed ones), with an n-d
+ * key's shape for (n,). */
 static int adv_shape(const ma_array *a, const adv_key *K, int64_t *shape) {
-  int nd = 1 + a->t.ndim - K->k;
-  shape[0] = K->n;
-  for (int d = 1; d < nd; d++) shape[d] = a->t.shape[K->k + d - 1];
+  int ind = K->ind, nd = ind + a->t.ndim - K->k;
+  if (ind == 1)
+    shape[0] = K->n;
+  else
+    memcpy(shape, K->ishape, (size_t)ind * sizeof(int64_t));
+  for (int d = ind; d < nd; d++) shape[d] = a->t.shape[K->k + d - ind];
   return nd;
 }
 
@@ -528,12 +559,26 @@ ma_array *ma_gather_first(ma_array *a, PyObject *key, int axis0, int *failed) {
   if (rc <= 0) return NULL;
   int64_t shape[MA_MAXDIMS];
   int err = 0;
-  ma_array *out = ma_array_empty(a->t.dtype, adv_shape(a, &K, shape), shape, 0, &err);
+  int nd = adv_shape(a, &K, shape);
+  ma_array *out = ma_array_empty(a->t.dtype, nd, shape, 0, &err);
   if (!out) {
     PyErr_NoMemory();
-  } else if (run_blocks_checked(a, out, &K, 0, axis0) < 0) {
-    ma_array_free(out);
-    out = NULL;
+  } else {
+    /* the blocks: out seen as (n, rest...), C-contiguous as out is */
+    int bnd = nd - K.ind + 1;
+    int64_t bshape[MA_MAXDIMS], bstrides[MA_MAXDIMS];
+    ma_array blocks = *out;
+    bshape[0] = K.n;
+    memcpy(bshape + 1, shape + K.ind, (size_t)(bnd - 1) * sizeof(int64_t));
+    memcpy(bstrides + 1, out->t.strides + K.ind, (size_t)(bnd - 1) * sizeof(int64_t));
+    bstrides[0] = K.ind > 1 ? out->t.strides[K.ind - 1] : out->t.strides[0];
+    blocks.t.ndim = bnd;
+    blocks.t.shape = bshape;
+    blocks.t.strides = bstrides;
+    if (run_blocks_checked(a, &blocks, &K, 0, axis0) < 0) {
+      ma_array_free(out);
+      out = NULL;
+    }
   }
   *failed = !out;
   adv_free(&K);
@@ -577,6 +622,7 @@ PyObject *ma_setitem_advanced(ma_array *a, PyObject *key, PyObject *value, ma_ar
   adv_key K;
   int rc = adv_resolve(a, key, &K);
   if (rc <= 0) return rc < 0 ? NULL : Py_NewRef(Py_None);
+  if (K.ind > 1) goto general; /* emb[ids] = v: the value broadcasts to an n-d key */
   int64_t shape[MA_MAXDIMS], vshape[MA_MAXDIMS], strides[MA_MAXDIMS];
   int nd = adv_shape(a, &K, shape), sd = s ? s->t.ndim : 0, err = 0;
   PyObject *result = NULL;

@@ -261,12 +261,11 @@ def getitem(x: NDArray, key: Any) -> NDArray:
     n = 1
     for d in bshape:
         n *= d
-    blocks = NDArray._empty((n, *rest), x.dtype)
-    _take_blocks(src, blocks, flat, False, x, entries)
-    # with one broadcast axis the blocks already have the result's shape:
-    # returned as they are, the result owns its data, as NumPy's does and
-    # as the C fast path's (ndarray_getitem) does
-    out = blocks if len(bshape) == 1 else blocks.reshape(bshape + rest)
+    # the result is allocated in its own shape and the blocks gathered
+    # through a (n, *rest) view of it, so that it owns its data, as NumPy's
+    # does and as the C fast path's (ndarray_getitem) does
+    out = NDArray._empty((*bshape, *rest), x.dtype)
+    _take_blocks(src, out if len(bshape) == 1 else out.reshape((n, *rest)), flat, False, x, entries)
     if position:
         # the layout NumPy gives too: blocks in index order, axes moved
         from minarray.views import moveaxis

@@ -76,6 +76,7 @@ OPERATIONS: dict[str, Callable[[], Any]] = {
     "int8 index getitem": lambda: _a()[_a()[:, 0].astype(ma.int8) % 3],
     "leading mask getitem": lambda: _a()[_a()[:, 0] > 1.0],
     "one index in a tuple": lambda: _a()[:, [3, 0]],
+    "2-d index getitem": lambda: _a()[_i() % 3],
     "index list setitem": lambda: _setitem_list(),
     "mask setitem": lambda: _setitem_mask(),
     "matmul": lambda: ma.matmul(_a(), _a().T),

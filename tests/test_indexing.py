@@ -492,7 +492,7 @@ def test_c_getitem_on_zero_d_arrays() -> None:
 
 @pytest.mark.parametrize("key", [
     True, False, np.int64(1), np.intp(-1), np.True_, [True, False, True], [[0]], (0, [1]), np.array([1, 0]),
-    ma.asarray([[2]]), ma.asarray(1),
+    (ma.asarray([[2]]), slice(None)), ma.asarray(1),
     (True, 0), (np.int32(0), slice(None)), (slice(None), [[0]]), (ma.asarray([0, 1]), ma.asarray([1])),
     (slice(None), ma.asarray([[1]])), (slice(None), [True, False, True, True]), (0, ma.asarray([1])),
 ])

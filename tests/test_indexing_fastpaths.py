@@ -280,7 +280,7 @@ def test_index_array_fast_path_on_more_dims() -> None:
 
 
 @pytest.mark.parametrize("key", [
-    np.array([[1], [0]]), np.array(1), np.zeros((3, 4, 1), bool), np.zeros(2, bool), np.array(True),
+    np.array([[1.0], [0.0]]), np.array(1), np.zeros((3, 4, 1), bool), np.zeros(2, bool), np.array(True),
     np.array([1.0]), np.zeros(0), np.zeros((4, 3), bool),
 ])
 def test_index_arrays_left_to_the_general_route(key: np.ndarray) -> None:
@@ -641,3 +641,41 @@ def test_masks_and_index_arrays_on_single_runs(dtype: str) -> None:
         x[ma.asarray(idx)] = ma.asarray(np.arange(idx.size).astype(nv.dtype).reshape(-1, *([1] * (nv.ndim - 1))))
         ref[idx] = np.arange(idx.size).astype(nv.dtype).reshape(-1, *([1] * (nv.ndim - 1)))
         assert_equal_values(values_of(x), ref)
+
+
+
+@pytest.mark.parametrize("source", ["owned", "import", "readonly"])
+def test_nd_index_arrays_are_gathered_in_c(source: str) -> None:
+    """emb[ids]: an integer key of two or more dimensions, alone, gives the
+    key's shape followed by x's remaining axes, owning its data as NumPy's
+    result does (the general path now allocates it so too)."""
+    n = np.arange(60, dtype=np.float32).reshape(10, 3, 2)
+    for nv in (n, n[::-1, :, ::-1], n.transpose(1, 0, 2)):
+        x, _ = (to_ma(nv), None) if source == "owned" else (ma.asarray(nv.copy()), None)
+        if source == "readonly":
+            ro = nv.copy()
+            ro.flags.writeable = False
+            x = ma.asarray(ro)
+        m = nv.shape[0]
+        for nk in (np.array([[1, 2], [0, -1]]), np.array([[[m - 1]]], np.int8), np.zeros((0, 3), np.int64),
+                   (np.arange(12).reshape(3, 4) % m).astype(np.uint16)[:, ::-1],
+                   np.arange(24).reshape(2, 3, 4).transpose(2, 0, 1) % m):
+            k = ma.asarray(nk)
+            assert core.ndarray_getitem(x, k) is not None
+            _check_copy(x[k], nv[nk])
+            _check_copy(indexing.getitem(x, k), nv[nk])
+    x = ma.asarray(n.copy())
+    with pytest.raises(IndexError, match=r"^index 10 is out of bounds for axis 0 with size 10$"):
+        x[ma.asarray([[1], [10]])]
+    # assignment through such a key is the general path's, with the same result
+    ref = n.copy()
+    key = np.array([[1, 2], [2, 9]])
+    x[ma.asarray(key)] = ma.asarray(np.arange(6, dtype=np.float32).reshape(3, 2))
+    ref[key] = np.arange(6, dtype=np.float32).reshape(3, 2)
+    assert_equal_values(values_of(x), ref)
+    # a result beyond the dimension limit goes the general way, which words it
+    deep = ma.zeros((1,) * 64)
+    k = ma.asarray(np.zeros((1, 1), np.int64))
+    assert core.ndarray_getitem(deep, k) is None
+    with pytest.raises(ValueError):
+        deep[k]
