@@ -365,12 +365,13 @@ static int is_full_mask(const ma_array *a, const ma_array *k) {
 /* ---- the common advanced keys, answered in C -------------------------------
  * x[key] and x[key] = value where the key is a 1-d array of any integer
  * dtype or a list of Python ints, a tuple of such entries of one length
- * (x[rows, cols]), or a bool mask over x's leading axes.  Each resolves to
- * the form of the file comment (k int64 index arrays of one length n over
- * x's first k axes), which is what minarray/indexing.py reduces such a key
- * to, so the answers are the same; here they cost about a microsecond
- * instead of 10-20.  Any other key (entries that broadcast, slices beside
- * several arrays, n-d integer arrays, lists of bools) goes through
+ * (x[rows, cols]), or a bool mask over x's leading axes; and x[key] for an
+ * n-d integer array alone (emb[ids]).  Each resolves to the form of the
+ * file comment (k int64 index arrays of one length n over x's first k
+ * axes), which is what minarray/indexing.py reduces such a key to, so the
+ * answers are the same; here they cost about a microsecond instead of
+ * 10-20.  Any other key (entries that broadcast, slices beside several
+ * arrays, lists of bools, assignment through an n-d key) goes through
  * minarray/indexing.py, which also words the errors for shapes that do not
  * fit. */
 

@@ -72,13 +72,14 @@ int ma_store_scalar(PyObject *v, int tid, char *dst);
 int ma_check_writeable(const ma_array *d);
 /* x[key] and x[key] = value for the common advanced keys: a 1-d integer
  * array or list of ints, a tuple of those of one length, or a bool mask
- * over x's leading axes (csrc/index.c).  getitem: a new NDArray.  setitem
+ * over x's leading axes; x[key] also for an n-d integer key alone
+ * (csrc/index.c).  getitem: a new NDArray.  setitem
  * (value a Python scalar, or `s` the value's array): True once written.
  * Both: None (a new reference, nothing written) for any other key or a
  * value that does not broadcast, or NULL on error. */
 PyObject *ma_getitem_advanced(ma_array *a, PyObject *key);
-/* The same gather as a new C-contiguous array of shape (n, a.shape[k:]),
- * for csrc/views.c to place: NULL with *failed 0 when the key is not one
+/* The same gather as a new C-contiguous array of shape (n, a.shape[k:])
+ * (an n-d key's shape for n), for csrc/views.c to place: NULL with *failed 0 when the key is not one
  * of those (nothing set), NULL with *failed 1 and the error set (an
  * IndexError names axes counted from `axis0`, or MemoryError). */
 ma_array *ma_gather_first(ma_array *a, PyObject *key, int axis0, int *failed);
