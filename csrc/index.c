@@ -244,6 +244,20 @@ static int one_run(const ma_array *a, int64_t *step) {
   return 1;
 }
 
+/* One step of a C-order walk over `shape`: the coordinates, and the
+ * running element offsets into x (strides xs) and the mask (strides ms). */
+static inline void walk_step(int nd, const int64_t *shape, int64_t *coord, const int64_t *xs, int64_t *xo,
+                             const int64_t *ms, int64_t *mo) {
+  for (int d = nd - 1; d >= 0; d--) {
+    *mo += ms[d];
+    *xo += xs[d];
+    if (++coord[d] < shape[d]) return;
+    *mo -= ms[d] * shape[d];
+    *xo -= xs[d] * shape[d];
+    coord[d] = 0;
+  }
+}
+
 /* The picks of mask_select over one run each: branchless, writing every
  * element and moving on past the true ones only.  The loop stops at the
  * last true element, so it never writes past the `count` picked, and at
@@ -285,12 +299,7 @@ static ma_array *mask_select(const ma_array *a, const ma_array *m) {
   } else {
     for (int64_t i = 0; i < size; i++) {
       count += mp[mo] != 0;
-      for (int d = nd - 1; d >= 0; d--) {
-        mo += ms[d];
-        if (++coord[d] < shape[d]) break;
-        mo -= ms[d] * shape[d];
-        coord[d] = 0;
-      }
+      walk_step(nd, shape, coord, xs, &xo, ms, &mo);
     }
   }
   int err = 0;
@@ -306,20 +315,13 @@ static ma_array *mask_select(const ma_array *a, const ma_array *m) {
     }
   }
   char *op = (char *)out->t.data, *end = op + count * item;
-  mo = 0;
+  xo = mo = 0; /* (a whole walk brings coord back to zeros) */
   for (int64_t i = 0; i < size; i++) {
     if (mp[mo] && op < end) { /* bounded for the same reason as SELECT_RUN */
       memcpy(op, xp + xo * item, (size_t)item);
       op += item;
     }
-    for (int d = nd - 1; d >= 0; d--) {
-      mo += ms[d];
-      xo += xs[d];
-      if (++coord[d] < shape[d]) break;
-      mo -= ms[d] * shape[d];
-      xo -= xs[d] * shape[d];
-      coord[d] = 0;
-    }
+    walk_step(nd, shape, coord, xs, &xo, ms, &mo);
   }
   return out;
 }
@@ -344,14 +346,7 @@ static void mask_fill(ma_array *a, const ma_array *m, const char *one) {
   }
   for (int64_t i = 0; i < size; i++) {
     if (mp[mo]) memcpy(xp + xo * item, one, (size_t)item);
-    for (int d = nd - 1; d >= 0; d--) {
-      mo += ms[d];
-      xo += xs[d];
-      if (++coord[d] < shape[d]) break;
-      mo -= ms[d] * shape[d];
-      xo -= xs[d] * shape[d];
-      coord[d] = 0;
-    }
+    walk_step(nd, shape, coord, xs, &xo, ms, &mo);
   }
 }
 
