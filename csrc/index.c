@@ -228,6 +228,18 @@ MA_FASTCALL(py_nonzero) {
  * back costs more than such a loop. */
 #define SMALL_WORK 4096
 
+/* Runs `stmt` (no Python calls in it) without the GIL when `work`
+ * elements are enough to pay for releasing it. */
+#define WITHOUT_GIL_IF_LARGE(work, stmt)  \
+  do {                                    \
+    if ((work) < SMALL_WORK) {            \
+      stmt;                               \
+    } else {                              \
+      Py_BEGIN_ALLOW_THREADS stmt;        \
+      Py_END_ALLOW_THREADS                \
+    }                                     \
+  } while (0)
+
 /* Whether `a` is walked in C order as one run, `*step` elements apart:
  * 1-d, or C-contiguous (size-1 axes may have any stride). */
 static int one_run(const ma_array *a, int64_t *step) {
@@ -482,13 +494,7 @@ static int adv_resolve(const ma_array *a, PyObject *key, adv_key *K) {
     if (j == 0 || j > nd) return 0;
     for (int d = 0; d < j; d++)
       if (ka->t.shape[d] != a->t.shape[d]) return 0;
-    if (ma_array_size(ka) < SMALL_WORK) {
-      K->store = nonzero_coords(ka, &K->n);
-    } else {
-      Py_BEGIN_ALLOW_THREADS
-      K->store = nonzero_coords(ka, &K->n);
-      Py_END_ALLOW_THREADS
-    }
+    WITHOUT_GIL_IF_LARGE(ma_array_size(ka), K->store = nonzero_coords(ka, &K->n));
     if (!K->store) goto oom;
     for (int d = 0; d < j; d++) {
       int64_t stride = j;
@@ -522,13 +528,8 @@ oom:
  * the general path raises (axis j of the key is axis axis0 + j of x) */
 static int run_blocks_checked(ma_array *src, ma_array *blocks, const adv_key *K, int scatter, int axis0) {
   int64_t bad = 0, rc;
-  if (ma_array_size(blocks) < SMALL_WORK) {
-    rc = run_blocks(src, blocks, (ma_array *const *)K->idx, K->k, K->n, scatter, &bad);
-  } else {
-    Py_BEGIN_ALLOW_THREADS
-    rc = run_blocks(src, blocks, (ma_array *const *)K->idx, K->k, K->n, scatter, &bad);
-    Py_END_ALLOW_THREADS
-  }
+  WITHOUT_GIL_IF_LARGE(ma_array_size(blocks),
+                       rc = run_blocks(src, blocks, (ma_array *const *)K->idx, K->k, K->n, scatter, &bad));
   if (rc >= 0) return 0;
   int axis = (int)(-1 - rc);
   PyErr_Format(PyExc_IndexError, "index %lld is out of bounds for axis %d with size %lld", (long long)bad,
@@ -585,13 +586,7 @@ PyObject *ma_getitem_advanced(ma_array *a, PyObject *key) {
   ma_array *ka = ma_ndarray_array(key), *out;
   int failed = 0;
   if (is_full_mask(a, ka)) { /* one pass picks the elements */
-    if (ma_array_size(a) < SMALL_WORK) {
-      out = mask_select(a, ka);
-    } else {
-      Py_BEGIN_ALLOW_THREADS
-      out = mask_select(a, ka);
-      Py_END_ALLOW_THREADS
-    }
+    WITHOUT_GIL_IF_LARGE(ma_array_size(a), out = mask_select(a, ka));
     if (!out) return PyErr_NoMemory();
   } else {
     out = ma_gather_first(a, key, 0, &failed);
@@ -606,13 +601,7 @@ PyObject *ma_setitem_advanced(ma_array *a, PyObject *key, PyObject *value, ma_ar
     /* x[mask] = scalar, the most common of all: one pass writes it */
     _Alignas(16) char one[16]; /* one element of any dtype, aligned for it */
     if (ma_check_writeable(a) < 0 || ma_store_scalar(value, ma_type_of(a->t.dtype), one) < 0) return NULL;
-    if (ma_array_size(a) < SMALL_WORK) {
-      mask_fill(a, ka, one);
-    } else {
-      Py_BEGIN_ALLOW_THREADS
-      mask_fill(a, ka, one);
-      Py_END_ALLOW_THREADS
-    }
+    WITHOUT_GIL_IF_LARGE(ma_array_size(a), mask_fill(a, ka, one));
     Py_RETURN_TRUE;
   }
   adv_key K;
