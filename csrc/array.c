@@ -43,6 +43,11 @@ int ma_type_of(DLDataType dt) {
   return -1;
 }
 
+int64_t ma_type_alignment(int tid) {
+  int64_t s = ma_type_size[tid];
+  return (tid == MA_COMPLEX64 || tid == MA_COMPLEX128) ? s / 2 : s;
+}
+
 ma_array *ma_array_new(ma_buffer *buf, void *data, DLDataType dtype, int ndim,
                        const int64_t *shape, const int64_t *strides,
                        uint32_t flags) {

@@ -40,7 +40,7 @@ static const char NAME_EXCHANGE_API[] = "dlpack_exchange_api";
 
 static PyTypeObject *np_ndarray;        /* numpy.ndarray, found lazily */
 
-static PyObject *str_dlpack, *str_dlpack_device, *str_exchange_api;
+static PyObject *str_dlpack, *str_dlpack_device, *str_exchange_api, *str_is_neg, *str_is_conj, *str_requires_grad;
 /* kwnames tuples for vectorcall: max_version [+ dl_device] [+ copy] */
 static PyObject *kw_v, *kw_vd, *kw_vc, *kw_vdc;
 static PyObject *max_version_arg; /* (1, 3): the version minarray reads */
@@ -321,12 +321,6 @@ static void release_legacy(void *ctx) {
   if (m->deleter) m->deleter(m);
 }
 
-/* Required alignment of an element's address (complex: that of its parts). */
-static int64_t element_alignment(int tid) {
-  int64_t s = ma_type_size[tid];
-  return (tid == MA_COMPLEX64 || tid == MA_COMPLEX128) ? s / 2 : s;
-}
-
 /* The byte offsets, from the first element, of the lowest element and of the
  * highest one that views of `t` can address: -1 if they overflow.  Sign by
  * sign, not with |stride| (negating INT64_MIN would itself overflow); axes
@@ -376,7 +370,7 @@ static int empty_layout(const DLTensor *t, int64_t item) {
 /* Validate every field minarray will read, before anything is taken over.
  * On failure: BufferError naming the field, and nothing touched.  On
  * success *nbytes is size * itemsize. */
-static int check_tensor(const DLTensor *t, int any_device, size_t *nbytes) {
+int ma_check_tensor(const DLTensor *t, int any_device, size_t *nbytes) {
   if (t->ndim < 0 || t->ndim > MA_MAXDIMS) {
     PyErr_Format(PyExc_BufferError, "DLPack tensor has ndim=%d; minarray supports 0 to %d dimensions",
                  (int)t->ndim, MA_MAXDIMS);
@@ -450,7 +444,7 @@ static int check_tensor(const DLTensor *t, int any_device, size_t *nbytes) {
                  t->data, (unsigned long long)t->byte_offset);
     return -1;
   }
-  if (first % (uintptr_t)element_alignment(tid)) {
+  if (first % (uintptr_t)ma_type_alignment(tid)) {
     PyErr_Format(PyExc_BufferError,
                  "DLPack tensor data (%p + byte_offset %llu) is not aligned to its %lld-byte elements",
                  t->data, (unsigned long long)t->byte_offset, (long long)item);
@@ -474,7 +468,7 @@ static ma_array *adopt(const DLTensor *t, size_t nbytes, ma_release_fn release, 
   }
   /* An empty tensor keeps its strides when the element offsets views
    * compute from them stay inside the address space, else it takes
-   * C-contiguous ones (check_tensor made sure those do). */
+   * C-contiguous ones (ma_check_tensor made sure those do). */
   const int64_t *strides = t->strides;
   if (nbytes == 0 && empty_layout(t, ma_type_size[ma_type_of(t->dtype)]) == 0) strides = NULL;
   ma_array *a = ma_array_new(b, data, t->dtype, t->ndim, t->shape, strides, flags);
@@ -534,7 +528,7 @@ static ma_array *consume_capsule(PyObject *cap, int any_device, int legacy_reado
     if (legacy_readonly) flags |= MA_READONLY;
   }
   size_t nbytes;
-  if (check_tensor(t, any_device, &nbytes) < 0) return NULL;
+  if (ma_check_tensor(t, any_device, &nbytes) < 0) return NULL;
   if (PyCapsule_SetName(cap, versioned ? NAME_USED_VERSIONED : NAME_USED_LEGACY) < 0) return NULL;
   return adopt(t, nbytes, versioned ? release_versioned : release_legacy, p, flags);
 }
@@ -568,9 +562,6 @@ static const DLPackExchangeAPI *exchange_api_of(PyTypeObject *tp) {
  *  - the call failed: __dlpack__ gives the producer's own, well-formed
  *    error (PyTorch's C API raises raw C++ errors for e.g. sparse tensors)
  *    or succeeds;
- *  - the tensor is complex: PyTorch 2.13's C API exports a tensor with the
- *    lazy-conjugation bit as if it were not conjugated (wrong values),
- *    while its __dlpack__ refuses one; DLPack cannot describe such a view;
  *  - the tensor is not on a CPU-accessible device and the caller asked for
  *    the CPU: only __dlpack__ can ask the producer to copy. */
 static ma_array *import_via_api(const DLPackExchangeAPI *api, PyObject *x, int want_cpu, int any_device,
@@ -587,14 +578,15 @@ static ma_array *import_via_api(const DLPackExchangeAPI *api, PyObject *x, int w
     if (m->deleter) KEEPING_ERROR(m->deleter(m));
     return NULL;
   }
-  if (m->dl_tensor.dtype.code == kDLComplex ||
-      (want_cpu && !cpu_accessible(m->dl_tensor.device.device_type))) {
+  /* (tensors whose lazy bits the API would ignore never get here:
+   * refuse_lazy_tensor turned them away) */
+  if (want_cpu && !cpu_accessible(m->dl_tensor.device.device_type)) {
     if (m->deleter) m->deleter(m);
     *fallback = 1;
     return NULL;
   }
   size_t nbytes;
-  if (check_tensor(&m->dl_tensor, any_device, &nbytes) < 0) {
+  if (ma_check_tensor(&m->dl_tensor, any_device, &nbytes) < 0) {
     if (m->deleter) KEEPING_ERROR(m->deleter(m));
     return NULL;
   }
@@ -659,6 +651,52 @@ static PyObject *call_dlpack(PyObject *x, int want_cpu, int copy, int *honoured)
   return PyObject_VectorcallMethod(str_dlpack, argv, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
 }
 
+/* Whether method or attribute `name` of x is true: 1, 0, or -1 with the
+ * error set. */
+static int truth_of(PyObject *x, PyObject *name, int call) {
+  PyObject *r = call ? PyObject_CallMethodNoArgs(x, name) : PyObject_GetAttr(x, name);
+  if (!r) return -1;
+  int t = PyObject_IsTrue(r);
+  Py_DECREF(r);
+  return t;
+}
+
+/* PyTorch tensors can carry state a DLPack tensor cannot describe: a
+ * gradient being tracked, and the lazy conjugate and negative bits (the
+ * memory holds values that are conjugated or negated when read).
+ * Tensor.__dlpack__ refuses the first two, but (2.13) exports a negative
+ * view's memory as it is, so its consumers read negated values; the C
+ * exchange API checks none of the three.  minarray asks all three itself,
+ * before either route, so both routes refuse what __dlpack__ refuses, with
+ * its words, and neither gives wrong values.  Any other producer (no
+ * is_neg on its type) costs one cached type lookup.  0, or -1 with
+ * BufferError set. */
+static int refuse_lazy_tensor(PyObject *x) {
+  if (!_PyType_Lookup(Py_TYPE(x), str_is_neg)) return 0;
+  int t;
+  if ((t = truth_of(x, str_requires_grad, 0)) != 0) {
+    if (t > 0)
+      PyErr_SetString(PyExc_BufferError, "Can't export tensors that require gradient, use tensor.detach()");
+    return -1;
+  }
+  if ((t = truth_of(x, str_is_conj, 1)) != 0) {
+    if (t > 0)
+      PyErr_SetString(PyExc_BufferError,
+                      "Can't export tensors with the conjugate bit set (tensor.resolve_conj() gives a "
+                      "copy with the conjugation applied)");
+    return -1;
+  }
+  if ((t = truth_of(x, str_is_neg, 1)) != 0) {
+    if (t > 0)
+      PyErr_SetString(PyExc_BufferError,
+                      "the tensor has PyTorch's negative bit set: its memory holds the negated values, "
+                      "which DLPack cannot describe (tensor.resolve_neg() gives a copy with the "
+                      "negation applied)");
+    return -1;
+  }
+  return 0;
+}
+
 /* The shared import: capsule or producer object -> ma_array.  copy is -1
  * (None), 0 or 1.  *zero_copy tells whether the result shares x's memory. */
 static ma_array *import_any(PyObject *x, int want_cpu, int copy, int any_device, int legacy_readonly,
@@ -668,6 +706,7 @@ static ma_array *import_any(PyObject *x, int want_cpu, int copy, int any_device,
   if (PyCapsule_CheckExact(x)) {
     a = consume_capsule(x, any_device, legacy_readonly, &copied);
   } else {
+    if (refuse_lazy_tensor(x) < 0) return NULL;
     const DLPackExchangeAPI *api = exchange_api_of(Py_TYPE(x));
     int fallback = 0;
     if (api) {
@@ -923,7 +962,7 @@ static int api_to_py_object(DLManagedTensorVersioned *m, void **out) {
     if (m->deleter) KEEPING_ERROR(m->deleter(m));
     return -1;
   }
-  if (check_tensor(&m->dl_tensor, 0, &nbytes) < 0) {
+  if (ma_check_tensor(&m->dl_tensor, 0, &nbytes) < 0) {
     if (m->deleter) KEEPING_ERROR(m->deleter(m)); /* ownership was passed to us */
     return -1;
   }
@@ -1046,13 +1085,17 @@ MA_FASTCALL(py_setup) {
     str_dlpack = PyUnicode_InternFromString("__dlpack__");
     str_dlpack_device = PyUnicode_InternFromString("__dlpack_device__");
     str_exchange_api = PyUnicode_InternFromString("__dlpack_c_exchange_api__");
+    str_is_neg = PyUnicode_InternFromString("is_neg");
+    str_is_conj = PyUnicode_InternFromString("is_conj");
+    str_requires_grad = PyUnicode_InternFromString("requires_grad");
     kw_v = tuple_of_strings(1, "max_version");
     kw_vd = tuple_of_strings(2, "max_version", "dl_device");
     kw_vc = tuple_of_strings(2, "max_version", "copy");
     kw_vdc = tuple_of_strings(3, "max_version", "dl_device", "copy");
     max_version_arg = Py_BuildValue("(ii)", DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION);
     cpu_device_arg = Py_BuildValue("(ii)", kDLCPU, 0);
-    if (!str_dlpack || !str_dlpack_device || !str_exchange_api || !kw_v || !kw_vd || !kw_vc ||
+    if (!str_dlpack || !str_dlpack_device || !str_exchange_api || !str_is_neg || !str_is_conj ||
+        !str_requires_grad || !kw_v || !kw_vd || !kw_vc ||
         !kw_vdc || !max_version_arg || !cpu_device_arg)
       return NULL;
   }

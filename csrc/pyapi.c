@@ -24,8 +24,25 @@ PyObject *ma_empty_error(PyObject *shape, int err, int itemsize) {
     return PyErr_Format(PyExc_ValueError,
                         "array of shape %R and %d-byte items is too large: its size in bytes overflows",
                         shape, itemsize);
-  return PyErr_Format(PyExc_MemoryError, "unable to allocate an array of shape %R (%d-byte items)", shape,
-                      itemsize);
+  int64_t dims[MA_MAXDIMS];
+  int nd = ma_parse_dims(shape, dims, "shape");
+  return nd < 0 ? NULL : ma_alloc_error(nd, dims, itemsize);
+}
+
+PyObject *ma_alloc_error(int nd, const int64_t *shape, int itemsize) {
+  static const char *const units[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  double size = itemsize;
+  for (int i = 0; i < nd; i++) size *= (double)shape[i];
+  int u = 0;
+  for (; size >= 1024 && u < 6; u++) size /= 1024;
+  char amount[32]; /* PyErr_Format has no %f */
+  snprintf(amount, sizeof amount, "%.2f %s", size, units[u]);
+  PyObject *sh = ma_dims_tuple(nd, shape);
+  if (!sh) return NULL;
+  PyErr_Format(PyExc_MemoryError, "unable to allocate %s for an array of shape %R with %d-byte elements", amount,
+               sh, itemsize);
+  Py_DECREF(sh);
+  return NULL;
 }
 
 PyObject *ma_handle_new(ma_array *a) {
@@ -276,12 +293,15 @@ MA_FASTCALL(py_view) {
   int64_t shape[MA_MAXDIMS], strides[MA_MAXDIMS];
   DLDataType dt;
   int nd = ma_parse_dims(args[2], shape, "shape");
-  if (nd < 0) return NULL;
+  if (nd < 0 || ma_parse_dtype(args[4], args[5], &dt) < 0) return NULL;
+  /* The one shape rule (ma_nbytes), for every way an array gets a shape:
+   * an empty array's other dims must fit too (reshape(0, 2**40, 2**40)). */
+  size_t nbytes;
+  if (ma_nbytes(nd, shape, (size_t)(dt.bits / 8), &nbytes) != 0) return ma_empty_error(args[2], 1, dt.bits / 8);
   if (ma_parse_dims(args[3], strides, "strides") != nd) {
     if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "shape and strides differ in length");
     return NULL;
   }
-  if (ma_parse_dtype(args[4], args[5], &dt) < 0) return NULL;
   return ma_handle_new(ma_array_view(a, off, dt, nd, shape, strides, PyObject_IsTrue(args[6]) ? MA_READONLY : 0));
 }
 
@@ -302,9 +322,11 @@ MA_FASTCALL(py_wrap) {
     return NULL;
   }
   if (ma_parse_dtype(args[4], args[5], &dt) < 0) return NULL;
+  /* The same checks as a DLPack import (span, overflow, alignment): a raw
+   * pointer is one more door foreign memory comes in by. */
+  DLTensor t = {ptr, {kDLCPU, 0}, nd, dt, shape, have_strides ? strides : NULL, 0};
   size_t nbytes;
-  if (ma_nbytes(nd, shape, dt.bits / 8, &nbytes) != 0)
-    return PyErr_Format(PyExc_ValueError, "invalid shape %R: negative or overflowing", args[2]);
+  if (ma_check_tensor(&t, 0, &nbytes) < 0) return NULL;
   ma_buffer *b = ma_buffer_for_object(args[0], ptr, nbytes);
   if (!b) return PyErr_NoMemory();
   ma_array *a = ma_array_new(b, ptr, dt, nd, shape, have_strides ? strides : NULL,
@@ -517,13 +539,32 @@ static void release_pybuffer(void *ctx) {
   PyGILState_Release(st);
 }
 
-/* wrap_buffer(obj, code, bits) -> (handle, shape, element strides, readonly)
- * over a buffer-protocol export of obj, held until the last view dies. */
+/* A new C-contiguous array holding a copy of the export's elements: for
+ * data that cannot be used where it is (not aligned to its elements). */
+static PyObject *copy_pybuffer(Py_buffer *view, DLDataType dt, int nd, const int64_t *shape) {
+  int err = 0;
+  ma_array *a = ma_array_empty(dt, nd, shape, 0, &err);
+  if (!a) return NULL;
+  if (PyBuffer_ToContiguous(a->t.data, view, view->len, 'C') < 0) {
+    ma_array_free(a);
+    return NULL;
+  }
+  return ma_handle_new(a);
+}
+
+/* wrap_buffer(obj, code, bits, copy_ok) -> (handle, shape, element strides,
+ * readonly) over a buffer-protocol export of obj, held until the last view
+ * dies.  Its fields pass the checks of every other door (ma_check_tensor);
+ * data not aligned to its elements is refused with BufferError, or copied
+ * into a new array when `copy_ok` (then readonly is False: the copy is the
+ * caller's). */
 MA_FASTCALL(py_wrap_buffer) {
   (void)self;
-  MA_NARGS(3, "wrap_buffer");
+  MA_NARGS(4, "wrap_buffer");
   DLDataType dt;
   if (ma_parse_dtype(args[1], args[2], &dt) < 0) return NULL;
+  int copy_ok = PyObject_IsTrue(args[3]);
+  if (copy_ok < 0) return NULL;
   Py_buffer *view = (Py_buffer *)PyMem_RawMalloc(sizeof(Py_buffer));
   if (!view) return PyErr_NoMemory();
   if (PyObject_GetBuffer(args[0], view, PyBUF_RECORDS_RO) < 0) {
@@ -531,8 +572,10 @@ MA_FASTCALL(py_wrap_buffer) {
     return NULL;
   }
   int64_t shape[MA_MAXDIMS], strides[MA_MAXDIMS];
-  int nd = view->ndim;
+  int nd = view->ndim, tid = ma_type_of(dt);
   int64_t item = dt.bits / 8;
+  size_t nbytes;
+  PyObject *h = NULL;
   const char *problem = NULL;
   if (view->itemsize != item) problem = "the buffer's itemsize does not match its format";
   if (nd > MA_MAXDIMS) problem = "the buffer has too many dimensions";
@@ -545,29 +588,37 @@ MA_FASTCALL(py_wrap_buffer) {
   if (!view->strides && nd > 1) /* C-contiguous without explicit strides */
     for (int64_t i = nd - 1, s = 1; i >= 0; s *= shape[i] ? shape[i] : 1, i--) strides[i] = s;
   if (problem) {
-    PyBuffer_Release(view);
-    PyMem_RawFree(view);
     PyErr_SetString(PyExc_BufferError, problem);
-    return NULL;
+  } else if (tid >= 0 && (uintptr_t)view->buf % (uintptr_t)ma_type_alignment(tid)) {
+    if (copy_ok)
+      h = copy_pybuffer(view, dt, nd, shape);
+    else
+      PyErr_Format(PyExc_BufferError,
+                   "the buffer's data (%p) is not aligned to its %lld-byte elements: it cannot be used "
+                   "in place (ma.asarray copies it unless copy=False)",
+                   view->buf, (long long)item);
+  } else {
+    DLTensor t = {view->buf, {kDLCPU, 0}, nd, dt, shape, strides, 0};
+    if (ma_check_tensor(&t, 0, &nbytes) == 0) {
+      uint32_t flags = view->readonly ? MA_READONLY : 0;
+      ma_buffer *b = ma_buffer_foreign(view->buf, (size_t)view->len, release_pybuffer, view);
+      if (!b) {
+        PyErr_NoMemory();
+      } else {
+        view = NULL; /* the buffer releases it from now on */
+        h = ma_handle_new(ma_array_new(b, b->data, dt, nd, shape, strides, flags));
+        ma_buffer_release(b);
+      }
+    }
   }
-  ma_buffer *b = ma_buffer_foreign(view->buf, (size_t)view->len, release_pybuffer, view);
-  if (!b) {
+  if (view) { /* not handed to a buffer: refused, or copied */
     PyBuffer_Release(view);
     PyMem_RawFree(view);
-    return PyErr_NoMemory();
   }
-  int readonly = view->readonly;
-  ma_array *a = ma_array_new(b, view->buf, dt, nd, shape, strides, readonly ? MA_READONLY : 0);
-  ma_buffer_release(b);
-  PyObject *h = ma_handle_new(a);
-  if (!h) return NULL;
-  PyObject *sh = PyTuple_New(nd), *st = PyTuple_New(nd);
-  if (!sh || !st) { Py_XDECREF(sh); Py_XDECREF(st); Py_DECREF(h); return NULL; }
-  for (int i = 0; i < nd; i++) {
-    PyTuple_SET_ITEM(sh, i, PyLong_FromLongLong(shape[i]));
-    PyTuple_SET_ITEM(st, i, PyLong_FromLongLong(strides[i]));
-  }
-  return Py_BuildValue("(NNNO)", h, sh, st, readonly ? Py_True : Py_False);
+  if (!h) return PyErr_Occurred() ? NULL : PyErr_NoMemory();
+  ma_array *a = ma_handle_get(h);
+  return Py_BuildValue("(NNNO)", h, ma_dims_tuple(nd, a->t.shape), ma_dims_tuple(nd, a->t.strides),
+                       (a->flags & MA_READONLY) ? Py_True : Py_False);
 }
 
 /* ---- nested sequences ---------------------------------------------------- */
@@ -974,7 +1025,7 @@ PyMethodDef ma_core_methods[] = {
     FC("empty", py_empty, "empty(shape, code, bits, zero) -> handle"),
     FC("view", py_view, "view(h, offset, shape, strides, code, bits, readonly) -> handle"),
     FC("wrap", py_wrap, "wrap(owner, ptr, shape, strides, code, bits, readonly) -> handle"),
-    FC("wrap_buffer", py_wrap_buffer, "wrap_buffer(obj, code, bits) -> (handle, shape, strides, readonly)"),
+    FC("wrap_buffer", py_wrap_buffer, "wrap_buffer(obj, code, bits, copy_ok) -> (handle, shape, strides, readonly)"),
     FC("data_ptr", py_data_ptr, "data_ptr(h) -> int"),
     FC("is_readonly", py_is_readonly, "is_readonly(h) -> bool"),
     FC("buffer_info", py_buffer_info, "buffer_info(h) -> (id, start, nbytes, owned)"),

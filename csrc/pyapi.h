@@ -27,11 +27,20 @@ PyObject *ma_handle_new(ma_array *a);
 /* Sets the error for ma_array_empty's `err` (1: size overflow, 2: out of
  * memory) over `shape`; returns NULL. */
 PyObject *ma_empty_error(PyObject *shape, int err, int itemsize);
+/* MemoryError naming the size, shape and element size of an array that
+ * could not be allocated; returns NULL. */
+PyObject *ma_alloc_error(int nd, const int64_t *shape, int itemsize);
 /* Read a tuple/list of ints into `out` (at most MA_MAXDIMS); returns the
  * count or -1 with an exception set. */
 int ma_parse_dims(PyObject *seq, int64_t *out, const char *what);
 /* DLDataType from Python ints (code, bits). */
 int ma_parse_dtype(PyObject *code, PyObject *bits, DLDataType *dt);
+/* Validate every field of a foreign tensor minarray will read (csrc/dlpack.c):
+ * ndim, dtype, device, shape, the span of its strides, data and its
+ * alignment.  0 with *nbytes = size * itemsize, or -1 with BufferError
+ * naming the field.  Every door memory enters by (a capsule, the exchange
+ * API, a raw pointer, a buffer export) applies it. */
+int ma_check_tensor(const DLTensor *t, int any_device, size_t *nbytes);
 /* A foreign buffer keeping a new reference to `owner` until released. */
 ma_buffer *ma_buffer_for_object(PyObject *owner, void *data, size_t nbytes);
 

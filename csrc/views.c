@@ -351,6 +351,8 @@ MA_FASTCALL(py_ndarray_reshape) {
   } else if (known != size) {
     Py_RETURN_NONE;
   }
+  size_t nbytes; /* the one shape rule: otherwise the general path raises */
+  if (ma_nbytes((int)nn, dims, (size_t)(a->t.dtype.bits / 8), &nbytes) != 0) Py_RETURN_NONE;
   int same = unknown < 0 && nn == nd;
   for (int i = 0; same && i < nd; i++) same = dims[i] == a->t.shape[i];
   if (same) return make_view(args[0], a, 0, nd, a->t.shape, a->t.strides);

@@ -57,11 +57,6 @@ def _dtype_of_typestr(typestr: str) -> _dt.DType:
     return found
 
 
-def _alignment(dtype: _dt.DType) -> int:
-    # complex numbers align like their parts
-    return dtype.itemsize // 2 if dtype.kind == "c" else dtype.itemsize
-
-
 def from_array_interface(obj: Any, iface: dict[str, Any] | None = None) -> NDArray:
     """Wrap ``obj``'s memory without copying.  Raises TypeError for dtypes
     minarray lacks and non-native byte order, BufferError when the strides
@@ -98,14 +93,13 @@ def from_array_interface(obj: Any, iface: dict[str, Any] | None = None) -> NDArr
         # Version 3 lets `data` be None (or a buffer object): the memory is
         # then obj's (or that object's) buffer-protocol export.
         holder = obj if data is None else data
-        h, _, _, readonly = core.wrap_buffer(holder, _dt.uint8.code, _dt.uint8.bits)
+        h, _, _, readonly = core.wrap_buffer(holder, _dt.uint8.code, _dt.uint8.bits, False)
         ptr, owner = int(core.data_ptr(h)), _Both(holder, h)
     else:
         ptr, readonly = data
         owner = obj
     ptr += offset
-    if ptr % _alignment(dtype):
-        raise BufferError(f"data pointer {ptr:#x} is not aligned to {dtype} elements (ma.asarray copies it)")
+    # core.wrap applies the checks of every door (span, alignment: BufferError)
     h = core.wrap(owner, ptr, shape, el, dtype.code, dtype.bits, bool(readonly))
     return NDArray._new(h, shape, el if el is not None else c_strides(shape), dtype, obj)
 
@@ -120,10 +114,13 @@ class _Both:
         self.b = b
 
 
-def from_buffer(obj: Any) -> NDArray:
+def from_buffer(obj: Any, copy_ok: bool = False) -> NDArray:
     """Wrap a buffer-protocol object (bytes, bytearray, memoryview,
-    array.array, mmap) without copying."""
+    array.array, mmap) without copying.  Data that is not aligned to its
+    elements cannot be used in place: BufferError, or (``copy_ok``) a new
+    array holding a copy, which owns its memory (``base`` None)."""
     with memoryview(obj) as m:
         dtype = buffer_dtype(m)
-    h, shape, el, _readonly = core.wrap_buffer(obj, dtype.code, dtype.bits)
-    return NDArray._new(h, shape, el, dtype, obj)
+    h, shape, el, _readonly = core.wrap_buffer(obj, dtype.code, dtype.bits, copy_ok)
+    copied = bool(core.buffer_info(h)[3])
+    return NDArray._new(h, shape, el, dtype, None if copied else obj)

@@ -408,7 +408,13 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | 
     if isinstance(obj, (bytes, bytearray, memoryview)) or _has_buffer(obj):
         from minarray.arrayinterface import from_buffer
 
-        return _finish(from_buffer(obj), dt, copy, fresh=False)
+        try:
+            arr = from_buffer(obj, copy_ok=copy is not False)
+        except BufferError as e:
+            if copy is False:
+                raise ValueError(f"{e}; a copy is needed, but copy=False") from None
+            raise
+        return _finish(arr, dt, copy, fresh=arr.base is None)
     if isinstance(obj, (list, tuple, range)):
         if copy is False:
             raise ValueError(f"copy=False is impossible for a {type(obj).__name__}: it has no array memory to share")

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import ctypes
 import enum
+import operator
 import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, Protocol, TypeVar, runtime_checkable
@@ -207,19 +208,27 @@ def from_pointer(
     ``strides`` count elements (DLPack's convention), C-contiguous when
     None.  ``owner`` is kept alive as long as any view of the memory (pass
     the ctypes/cffi object that owns it).  ``device`` must be memory the CPU
-    can address (CPU, CUDA host/managed, ROCm host)."""
+    can address (CPU, CUDA host/managed, ROCm host).
+
+    The address, shape and strides pass the checks a DLPack import applies
+    (BufferError naming the field): the span they describe must not wrap
+    the address space, and the address must be aligned to the elements.
+    What no library can check is whether that span is memory the caller
+    may read (and, unless ``readonly``, write) for as long as the array
+    lives: that is the caller's promise."""
     addr = _address(ptr)
-    dev_type, dev_id = int(device[0]), int(device[1])
+    if addr < 0:
+        raise ValueError(f"an address is never negative, got {addr}")
+    dev_type, dev_id = (_integer(v, "device") for v in _pair(device))
     if dev_type not in CPU_ACCESSIBLE:
         raise BufferError(
             f"device ({dev_type}, {dev_id}) is not memory the CPU can address: minarray arrays live on the CPU"
         )
     dt = _dt.as_dtype(dtype)
-    dims = (shape,) if isinstance(shape, int) else tuple(shape)
-    for n in dims:
-        if not isinstance(n, int) or n < 0:
-            raise ValueError(f"shape must be non-negative integers, got {shape!r}")
-    el = None if strides is None else tuple(int(s) for s in strides)
+    dims = tuple(_integer(n, "shape") for n in (shape if isinstance(shape, (tuple, list)) else (shape,)))
+    if any(n < 0 for n in dims):
+        raise ValueError(f"shape must be non-negative integers, got {shape!r}")
+    el = None if strides is None else tuple(_integer(s, "strides") for s in strides)
     if el is not None and len(el) != len(dims):
         raise ValueError(f"strides {el} and shape {dims} differ in length")
     size = 1
@@ -227,11 +236,24 @@ def from_pointer(
         size *= n
     if addr == 0 and size:
         raise ValueError("NULL pointer for a non-empty array")
-    if addr % (dt.itemsize // 2 if dt.kind == "c" else dt.itemsize):
-        raise BufferError(f"address {addr:#x} is not aligned to {dt} elements")
     keep = owner if owner is not None else (ptr if not isinstance(ptr, int) else None)
     h = core.wrap(keep, addr, dims, el, dt.code, dt.bits, readonly)
     return NDArray._new(h, dims, el if el is not None else c_strides(dims), dt, keep)
+
+
+def _integer(v: Any, what: str) -> int:
+    """An integer entry of ``what``: anything with ``__index__`` (NumPy's
+    integers too), never a float silently truncated."""
+    try:
+        return operator.index(v)
+    except TypeError:
+        raise TypeError(f"{what} entries must be integers, got {type(v).__name__} {v!r}") from None
+
+
+def _pair(device: Any) -> tuple[Any, Any]:
+    if not isinstance(device, (tuple, list)) or len(device) != 2:
+        raise ValueError(f"device must be a (device_type, device_id) pair, got {device!r}")
+    return device[0], device[1]
 
 
 def _address(ptr: Any) -> int:
@@ -341,7 +363,7 @@ def _buffer_handle(obj: Any) -> Any:
         raise _NoBuffer from None
     with m:
         dtype = BUFFER_FORMATS.get(m.format) or buffer_dtype(m)
-    return core.wrap_buffer(obj, dtype.code, dtype.bits)[0]
+    return core.wrap_buffer(obj, dtype.code, dtype.bits, False)[0]
 
 
 def _device_type(v: int) -> DLDeviceType:

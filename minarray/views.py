@@ -20,9 +20,6 @@ __all__ = [
 ]
 
 
-# The largest array size in bytes (csrc/buffer.c keeps byte offsets in int64).
-_MAX_BYTES = (2**63 - 1) // 2
-
 
 def normalize_axis(axis: Any, ndim: int, what: str = "axis") -> int:
     """An axis index in [0, ndim); IndexError outside [-ndim, ndim) (Array API)."""
@@ -75,8 +72,6 @@ def broadcast_to(x: NDArray, /, shape: Sequence[int]) -> NDArray:
     tail = shape[len(shape) - x.ndim:]
     if len(shape) < x.ndim or any(n != xn and xn != 1 for n, xn in zip(tail, x.shape, strict=True)):
         raise ValueError(f"cannot broadcast an array of shape {x.shape} to shape {shape}")
-    if math.prod(n for n in shape if n) * x.itemsize > _MAX_BYTES:
-        raise ValueError(f"cannot broadcast to shape {shape}: the array would be too big to address")
     pad = len(shape) - x.ndim
     strides = [0] * pad
     for xn, s in zip(x.shape, x._strides, strict=True):
