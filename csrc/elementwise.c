@@ -99,16 +99,6 @@ static void buffered_loop(char **p, const int64_t *st, int64_t n, const void *va
 
 /* ---- helpers --------------------------------------------------------------- */
 
-static int same_layout(const ma_array *a, const ma_array *b) {
-  if (a->t.data != b->t.data || a->t.ndim != b->t.ndim || a->t.dtype.bits != b->t.dtype.bits)
-    return 0;
-  for (int i = 0; i < a->t.ndim; i++)
-    if (a->t.shape[i] != b->t.shape[i] ||
-        (a->t.shape[i] > 1 && a->t.strides[i] != b->t.strides[i]))
-      return 0;
-  return 1;
-}
-
 static const ma_ew_sig *find_sig(const ma_ew_op *op, int type) {
   for (int i = 0; i < op->nsigs; i++)
     if (op->sigs[i].type == type) return &op->sigs[i];
@@ -249,7 +239,7 @@ static PyObject *ew_run(const ma_ew_op *op, const ma_ew_sig *sig, PyObject *outh
       }
     }
     out = alloc_like(type_dl[sig->out], nd, shape, ins, nin);
-    if (!out) return PyErr_Occurred() ? NULL : PyErr_NoMemory();
+    if (!out) return PyErr_Occurred() ? NULL : ma_alloc_error(nd, shape, ma_type_size[sig->out]);
     fresh = 1;
   } else {
     out = ma_handle_get(outh);
@@ -266,13 +256,11 @@ static PyObject *ew_run(const ma_ew_op *op, const ma_ew_sig *sig, PyObject *outh
   for (int k = 0; k < nin && rc == 0; k++) {
     const ma_array *a = ins[k];
     int ta = ma_type_of(a->t.dtype);
-    if (!fresh && a->t.ndim > 0 && ma_may_overlap(out, a) && !same_layout(out, a)) {
-      /* out shares memory with this input in another layout: read a copy */
-      int err = 0;
-      ma_array *t = ma_array_empty(a->t.dtype, a->t.ndim, a->t.shape, 0, &err);
+    if (!fresh && ma_must_snapshot(out, a)) {
+      /* out shares memory with this input in another layout (a 0-d view of
+       * one of out's elements too, as in x -= x[0, 0]): read a snapshot */
+      ma_array *t = ma_snapshot(a);
       if (!t) { rc = -2; break; }
-      const ma_array *o2[2] = {t, a};
-      ma_iterate(2, o2, ma_cast_loops[ta][ta], NULL);
       temps[k] = t;
       ins[k] = t;
       a = t;

@@ -136,6 +136,21 @@ static int64_t run_blocks(ma_array *src, ma_array *blocks, ma_array *const *idx,
   return 0;
 }
 
+/* A scatter writes x while it reads its index arrays: one that shares
+ * memory with x (x[x] = v) is read through a snapshot, as if the whole key
+ * were read before anything is written.  idx[j] is replaced by its snapshot
+ * and owned[j] set (the caller frees those); -1 when out of memory. */
+static int snapshot_aliased(const ma_array *x, ma_array **idx, char *owned, int k) {
+  for (int j = 0; j < k; j++) {
+    if (owned[j] || !ma_may_overlap(x, idx[j])) continue;
+    ma_array *c = ma_snapshot(idx[j]);
+    if (!c) return -1;
+    idx[j] = c;
+    owned[j] = 1;
+  }
+  return 0;
+}
+
 /* take_blocks(src, blocks, indices, scatter): see the file comment.  `blocks`
  * has shape (N, R...) and src's dtype; each index is a 1-d int64 array of
  * length N (or 0-d). */
@@ -151,18 +166,31 @@ MA_FASTCALL(py_take_blocks) {
   }
   PyObject *fast = PySequence_Fast(args[2], "indices must be a sequence");
   if (!fast) return NULL;
-  int k = (int)PySequence_Fast_GET_SIZE(fast);
-  ma_array *idx[MA_MAXDIMS];
-  for (int j = 0; j < k && j < MA_MAXDIMS; j++) {
+  Py_ssize_t nk = PySequence_Fast_GET_SIZE(fast);
+  if (nk > src->t.ndim || nk > MA_MAXDIMS) {
+    Py_DECREF(fast);
+    return PyErr_Format(PyExc_ValueError, "take_blocks: %zd index arrays for %d axes", nk, src->t.ndim);
+  }
+  int k = (int)nk;
+  ma_array *idx[MA_MAXDIMS] = {NULL};
+  char owned[MA_MAXDIMS] = {0};
+  for (int j = 0; j < k; j++) {
     idx[j] = ma_handle_get(PySequence_Fast_GET_ITEM(fast, j));
     if (!idx[j]) { Py_DECREF(fast); return NULL; }
   }
-  int64_t bad = 0, rc;
+  int64_t bad = 0, rc = 0;
   int64_t n_blocks = blocks->t.ndim ? blocks->t.shape[0] : 1;
-  Py_BEGIN_ALLOW_THREADS
-  rc = run_blocks(src, blocks, idx, k, n_blocks, scatter, &bad);
-  Py_END_ALLOW_THREADS
+  if (scatter && snapshot_aliased(src, idx, owned, k) < 0) {
+    rc = 1;
+  } else {
+    Py_BEGIN_ALLOW_THREADS
+    rc = run_blocks(src, blocks, idx, k, n_blocks, scatter, &bad);
+    Py_END_ALLOW_THREADS
+  }
+  for (int j = 0; j < k; j++)
+    if (owned[j]) ma_array_free(idx[j]);
   Py_DECREF(fast);
+  if (rc > 0) return PyErr_NoMemory();
   if (rc < 0) {
     int axis = (int)(-1 - rc);
     return PyErr_Format(PyExc_IndexError, "index %lld is out of bounds for axis %d with size %lld",
@@ -608,6 +636,10 @@ PyObject *ma_setitem_advanced(ma_array *a, PyObject *key, PyObject *value, ma_ar
   int rc = adv_resolve(a, key, &K);
   if (rc <= 0) return rc < 0 ? NULL : Py_NewRef(Py_None);
   if (K.ind > 1) goto general; /* emb[ids] = v: the value broadcasts to an n-d key */
+  if (snapshot_aliased(a, K.idx, K.owned, K.k) < 0) {
+    adv_free(&K);
+    return PyErr_NoMemory();
+  }
   int64_t shape[MA_MAXDIMS], vshape[MA_MAXDIMS], strides[MA_MAXDIMS];
   int nd = adv_shape(a, &K, shape), sd = s ? s->t.ndim : 0, err = 0;
   PyObject *result = NULL;

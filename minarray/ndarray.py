@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import operator
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, SupportsIndex
 
 from minarray import dtypes as _dt
 from minarray._dldevice import CPU_DEVICE, DLDeviceType
@@ -427,10 +427,32 @@ class NDArray:
     def __bool__(self) -> bool:
         v = core.ndarray_item(self)  # None unless the size is 1
         if v is None:
+            if self.size == 0:  # NumPy's wording: it used to be False
+                raise ValueError(
+                    "the truth value of an empty array is ambiguous; use `x.size > 0` to check that an "
+                    "array is not empty"
+                )
             raise ValueError(
                 "the truth value of an array with more than one element is ambiguous; use any() or all()"
             )
         return bool(v)
+
+    # ---- copying ------------------------------------------------------------
+    def __copy__(self) -> NDArray:
+        """``copy.copy(x)``: a new array with its own data, its axes laid out
+        in memory as this one's (NumPy's ``__copy__`` keeps the order too)."""
+        return self.copy("K")
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> NDArray:
+        """``copy.deepcopy(x)``: a new array with its own data (elements are
+        numbers, so there is nothing deeper to copy)."""
+        return self.copy("K")
+
+    def __reduce_ex__(self, protocol: SupportsIndex) -> Any:
+        raise TypeError(
+            f"cannot pickle a minarray NDArray (shape {self._shape}, {self._dtype}) yet: pickling is not "
+            "implemented; copy.copy and copy.deepcopy work, and ma.asarray(np.asarray(x)) round-trips through NumPy"
+        )
 
     def __int__(self) -> int:
         v = self._scalar("int")
