@@ -51,24 +51,35 @@ MA_EXPORTED_FASTCALL(ma_py_repeat) {
     return NULL;
   }
   int64_t n = src->t.shape[axis], total = 0;
-  const int64_t *c = (const int64_t *)cnt->t.data;
-  int64_t cs = cnt->t.strides[0];
+  /* The counts are validated and summed here, and the copy below runs
+   * without the GIL while another thread may write them: it must use
+   * exactly the counts that were checked, so it reads a private snapshot
+   * (docs/reliability.md, "Kernels that release the GIL"). */
+  ma_array *snap = ma_snapshot(cnt);
+  if (!snap) return PyErr_NoMemory();
+  const int64_t *c = (const int64_t *)snap->t.data;
   for (int64_t i = 0; i < n; i++) {
-    int64_t r = c[i * cs];
-    if (r < 0)
+    int64_t r = c[i];
+    if (r < 0) {
+      ma_array_free(snap);
       return PyErr_Format(PyExc_ValueError, "repeat: repeats must be non-negative, got %lld at index %lld",
                           (long long)r, (long long)i);
-    if (__builtin_add_overflow(total, r, &total))
+    }
+    if (__builtin_add_overflow(total, r, &total)) {
+      ma_array_free(snap);
       return PyErr_Format(PyExc_ValueError, "repeat: the total number of repeats overflows");
+    }
   }
   int64_t shape[MA_MAXDIMS];
   memcpy(shape, src->t.shape, (size_t)nd * sizeof(int64_t));
   shape[axis] = total;
   int err = 0;
   ma_array *dst = ma_array_empty(src->t.dtype, nd, shape, 0, &err);
-  if (!dst)
+  if (!dst) {
+    ma_array_free(snap);
     return err == 1 ? PyErr_Format(PyExc_ValueError, "repeat: the result is too large")
-                    : PyErr_NoMemory();
+                    : ma_alloc_error(nd, shape, (int)(src->t.dtype.bits / 8));
+  }
   int64_t item = src->t.dtype.bits / 8, outer = 1, inner = item;
   for (int d = 0; d < axis; d++) outer *= src->t.shape[d];
   for (int d = axis + 1; d < nd; d++) inner *= src->t.shape[d];
@@ -78,13 +89,14 @@ MA_EXPORTED_FASTCALL(ma_py_repeat) {
   if (inner > 0)
     for (int64_t q = 0; q < outer; q++)
       for (int64_t i = 0; i < n; i++, s += inner) {
-        int64_t r = c[i * cs];
+        int64_t r = c[i];
         if (inner == item)
           for (int64_t t = 0; t < r; t++, o += inner) copy_item(o, s, item);
         else
           for (int64_t t = 0; t < r; t++, o += inner) memcpy(o, s, (size_t)inner);
       }
   Py_END_ALLOW_THREADS
+  ma_array_free(snap);
   PyObject *h = ma_handle_new(dst);
   return h ? Py_BuildValue("(LN)", (long long)total, h) : NULL;
 }
@@ -132,10 +144,11 @@ MA_EXPORTED_FASTCALL(ma_py_take_along_axis) {
   for (int64_t done = 0; done < size && !failed; done += n_inner) {
     const char *ipp = ip, *spp = sp;
     for (int64_t j = 0; j < n_inner; j++, ipp += is_inner, op += item) {
-      int64_t v = *(const int64_t *)ipp;
-      if (v < 0) v += L;
+      /* each index is read once, and checked where it is used: another
+       * thread may write idx while the GIL is released */
+      int64_t raw = *(const int64_t *)ipp, v = raw < 0 ? raw + L : raw;
       if (v < 0 || v >= L) {
-        bad = *(const int64_t *)ipp;
+        bad = raw;
         failed = 1;
         break;
       }
