@@ -37,12 +37,6 @@ static int64_t ew_parallel_min(const ma_ew_op *op, int type) {
 /* Elements per chunk of the casting buffers (x16 bytes for complex128). */
 #define EW_CHUNK 512
 
-static const DLDataType type_dl[MA_NTYPES] = {
-    {kDLBool, 8, 1},   {kDLInt, 8, 1},    {kDLInt, 16, 1},   {kDLInt, 32, 1},
-    {kDLInt, 64, 1},   {kDLUInt, 8, 1},   {kDLUInt, 16, 1},  {kDLUInt, 32, 1},
-    {kDLUInt, 64, 1},  {kDLFloat, 16, 1}, {kDLBfloat, 16, 1}, {kDLFloat, 32, 1},
-    {kDLFloat, 64, 1}, {kDLComplex, 64, 1}, {kDLComplex, 128, 1}};
-
 /* ---- buffered casting ------------------------------------------------------ */
 
 typedef struct {
@@ -217,7 +211,7 @@ static PyObject *ew_run(const ma_ew_op *op, const ma_ew_sig *sig, PyObject *outh
     if (ma_store_scalar(x, sig->in[k], small_data[k]) < 0) return NULL;
     memset(&small[k], 0, sizeof(ma_array));
     small[k].t.data = small_data[k];
-    small[k].t.dtype = type_dl[sig->in[k]];
+    small[k].t.dtype = ma_dltypes[sig->in[k]];
     ins[k] = &small[k];
   }
 
@@ -238,7 +232,7 @@ static PyObject *ew_run(const ma_ew_op *op, const ma_ew_sig *sig, PyObject *outh
         shape[off + i] = s;
       }
     }
-    out = alloc_like(type_dl[sig->out], nd, shape, ins, nin);
+    out = alloc_like(ma_dltypes[sig->out], nd, shape, ins, nin);
     if (!out) return PyErr_Occurred() ? NULL : ma_alloc_error(nd, shape, ma_type_size[sig->out]);
     fresh = 1;
   } else {
@@ -272,7 +266,7 @@ static PyObject *ew_run(const ma_ew_op *op, const ma_ew_sig *sig, PyObject *outh
       ma_cast_loops[ta][sig->in[k]](cp, cs, 1, NULL);
       memset(&small[k], 0, sizeof(ma_array));
       small[k].t.data = small_data[k];
-      small[k].t.dtype = type_dl[sig->in[k]];
+      small[k].t.dtype = ma_dltypes[sig->in[k]];
       ins[k] = &small[k];
     }
   }
