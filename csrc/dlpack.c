@@ -1,30 +1,25 @@
 /*
- * DLPack in C: export (NDArray.__dlpack__), import (from_dlpack), the NumPy
- * fast path (from_numpy) and the capsule peeking describe() needs.
+ * DLPack's Python side: NDArray.__dlpack__ (capsules and their destructor),
+ * from_dlpack (capsules, the C exchange API of a producer's type,
+ * __dlpack__ calls), minarray's own exchange-API table, the NumPy fast
+ * path (from_numpy) and the capsule peeking describe() needs.
  *
- * Why C: a DLPack exchange costs per call, not per byte.  Building the
- * managed tensor, the capsule and its destructor here, and consuming a
- * producer's capsule here, keeps an exchange within a few hundred
- * nanoseconds; the deleter and the capsule destructor must be C anyway,
- * because they run on any thread, at interpreter shutdown, and after the
- * exporting NDArray is gone (python_spec.rst, "Syntax for data interchange
- * with DLPack").
+ * What DLPack itself asks of a producer and a consumer (building a managed
+ * tensor, deleting it, validating a foreign one, adopting its memory) is
+ * plain C in csrc/core/dlpack_core.c, with the ownership picture: read that
+ * first.  This file adds what Python needs around it.
  *
- * Ownership in one picture:
- *
- *   export:  NDArray --handle--> ma_array --buf--> ma_buffer (refcount)
- *            capsule --> [DLManagedTensor(Versioned) | shape | strides]
- *                         manager_ctx = the ma_buffer, one reference
- *            The deleter drops that reference and frees the block.
- *
- *   import:  producer capsule --(validated, renamed used_*)--> managed
- *            tensor; a foreign ma_buffer whose release callback calls the
- *            producer's deleter, exactly once, when the last view dies.
+ * Why C at all: a DLPack exchange costs per call, not per byte.  Building
+ * the capsule here, and consuming a producer's capsule here, keeps an
+ * exchange within a few hundred nanoseconds; the capsule destructor must be
+ * C anyway, because it runs after the exporting NDArray is gone
+ * (python_spec.rst, "Syntax for data interchange with DLPack").
  */
 #include <stdarg.h>
 #include <string.h>
 
 #include "copy.h"
+#include "dlpack_core.h"
 #include "pyapi.h"
 
 
@@ -61,32 +56,21 @@ static PyObject *cpu_device_arg;  /* (kDLCPU, 0) */
 
 /* ---- small helpers ------------------------------------------------------ */
 
-static const char *device_label(int32_t type) {
-  switch (type) {
-    case kDLCPU: return "CPU";
-    case kDLCUDA: return "CUDA";
-    case kDLCUDAHost: return "CUDAHost";
-    case kDLOpenCL: return "OpenCL";
-    case kDLVulkan: return "Vulkan";
-    case kDLMetal: return "Metal";
-    case kDLVPI: return "VPI";
-    case kDLROCM: return "ROCM";
-    case kDLROCMHost: return "ROCMHost";
-    case kDLExtDev: return "ExtDev";
-    case kDLCUDAManaged: return "CUDAManaged";
-    case kDLOneAPI: return "OneAPI";
-    case kDLWebGPU: return "WebGPU";
-    case kDLHexagon: return "Hexagon";
-    case kDLMAIA: return "MAIA";
-    case kDLTrn: return "Trn";
-  }
-  return "unknown device type";
+/* ma_dlpack_check, with the refusal raised as BufferError: the check every
+ * door applies (capsules, the exchange API, raw pointers, buffer exports). */
+int ma_check_tensor(const DLTensor *t, int any_device, size_t *nbytes) {
+  ma_dlpack_error err;
+  if (ma_dlpack_check(t, any_device, nbytes, &err) == 0) return 0;
+  PyErr_SetString(PyExc_BufferError, err.text);
+  return -1;
 }
 
-/* Memory the CPU can address directly: plain host memory, pinned host
- * memory and CUDA managed (unified) memory. */
-static int cpu_accessible(int32_t type) {
-  return type == kDLCPU || type == kDLCUDAHost || type == kDLROCMHost || type == kDLCUDAManaged;
+/* ma_dlpack_adopt, with MemoryError when it fails: set after the release,
+ * which may run a producer's deleter (Python code that must not see it). */
+static ma_array *adopt(const DLTensor *t, size_t nbytes, ma_release_fn release, void *ctx, uint32_t flags) {
+  ma_array *a = ma_dlpack_adopt(t, nbytes, release, ctx, flags);
+  if (!a) PyErr_NoMemory();
+  return a;
 }
 
 /* A C-contiguous copy of `a` in a fresh owned buffer (device CPU). */
@@ -113,20 +97,6 @@ static ma_array *copy_of(const ma_array *a) {
 /* ======================================================================== */
 /* Export                                                                   */
 /* ======================================================================== */
-
-/* The deleters: drop the managed tensor's buffer reference and free the one
- * block holding struct, shape and strides.  Releasing an owned buffer
- * touches no Python object, so they need no GIL; a foreign buffer's release
- * callback (pyapi.c, below) takes the GIL itself when it needs it. */
-static void export_deleter_versioned(DLManagedTensorVersioned *self) {
-  ma_buffer_release((ma_buffer *)self->manager_ctx);
-  free(self);
-}
-
-static void export_deleter_legacy(DLManagedTensor *self) {
-  ma_buffer_release((ma_buffer *)self->manager_ctx);
-  free(self);
-}
 
 /* The capsule destructor (spec: "the producer's destructor").  A used_*
  * capsule belongs to its consumer: do nothing.  Otherwise the capsule was
@@ -156,55 +126,11 @@ static void capsule_destructor(PyObject *cap) {
   PyErr_Restore(et, ev, tb);
 }
 
-/* One allocation: the managed struct, then shape[ndim], then strides[ndim];
- * NULL when out of memory (no error set: callers without the GIL use it).
- * data points at element 0 and byte_offset is 0: older PyTorch, IREE and
- * cuda.core ignored byte_offset (dlpack-notes, pitfall 4), and the header's
- * 256-byte alignment rule is ignored by every major producer.  A size-0
- * array keeps its (valid, non-NULL) pointer: some consumers reject NULL
- * (cccl#11605) while none rejects a pointer. */
-static void *managed_new(const ma_array *a, int versioned, uint64_t flags) {
-  int nd = a->t.ndim;
-  size_t head = versioned ? sizeof(DLManagedTensorVersioned) : sizeof(DLManagedTensor);
-  char *block = (char *)malloc(head + 2 * (size_t)nd * sizeof(int64_t));
-  if (!block) return NULL;
-  int64_t *dims = (int64_t *)(block + head);
-  if (nd) {
-    memcpy(dims, a->t.shape, (size_t)nd * sizeof(int64_t));
-    memcpy(dims + nd, a->t.strides, (size_t)nd * sizeof(int64_t));
-  }
-  DLTensor t = a->t;
-  t.shape = dims;        /* for ndim 0 a valid pointer to no entries */
-  t.strides = dims + nd; /* always filled: mandatory since DLPack 1.2 */
-  t.byte_offset = 0;
-  ma_buffer_retain(a->buf);
-  if (versioned) {
-    DLManagedTensorVersioned *m = (DLManagedTensorVersioned *)block;
-    m->version.major = DLPACK_MAJOR_VERSION;
-    m->version.minor = DLPACK_MINOR_VERSION;
-    m->manager_ctx = a->buf;
-    m->deleter = export_deleter_versioned;
-    m->flags = flags;
-    m->dl_tensor = t;
-  } else {
-    DLManagedTensor *m = (DLManagedTensor *)block;
-    m->dl_tensor = t;
-    m->manager_ctx = a->buf;
-    m->deleter = export_deleter_legacy;
-  }
-  return block;
-}
-
 static PyObject *export_capsule(const ma_array *a, int versioned, uint64_t flags) {
-  void *m = managed_new(a, versioned, flags);
+  void *m = ma_dlpack_managed_new(a, versioned, flags);
   if (!m) return PyErr_NoMemory();
   PyObject *cap = PyCapsule_New(m, versioned ? NAME_VERSIONED : NAME_LEGACY, capsule_destructor);
-  if (!cap) {
-    if (versioned)
-      KEEPING_ERROR(export_deleter_versioned((DLManagedTensorVersioned *)m));
-    else
-      KEEPING_ERROR(export_deleter_legacy((DLManagedTensor *)m));
-  }
+  if (!cap) KEEPING_ERROR(ma_dlpack_managed_free(m, versioned));
   return cap;
 }
 
@@ -269,7 +195,7 @@ MA_FASTCALL(py_export) {
       return PyErr_Format(PyExc_BufferError,
                           "cannot export to device (%ld, %ld): the array lives on %s:%d (%d, %d) "
                           "and minarray does not copy between devices",
-                          type, id, device_label(dev.device_type), (int)dev.device_id,
+                          type, id, ma_dlpack_device_label(dev.device_type), (int)dev.device_id,
                           (int)dev.device_type, (int)dev.device_id);
   }
   int want_copy = 0;
@@ -282,7 +208,7 @@ MA_FASTCALL(py_export) {
     if (dev.device_type != kDLCPU)
       return PyErr_Format(PyExc_BufferError,
                           "copy=True: minarray cannot copy memory that lives on %s:%d",
-                          device_label(dev.device_type), (int)dev.device_id);
+                          ma_dlpack_device_label(dev.device_type), (int)dev.device_id);
     ma_array *c = copy_of(a);
     if (!c) return NULL;
     PyObject *cap = export_capsule(c, versioned, DLPACK_FLAG_BITMASK_IS_COPIED);
@@ -306,180 +232,6 @@ MA_FASTCALL(py_export) {
 /* ======================================================================== */
 /* Import                                                                   */
 /* ======================================================================== */
-
-/* Release callbacks of the foreign buffer over an imported tensor: call the
- * producer's deleter, exactly once (ma_buffer guarantees once).  The spec
- * requires producers' deleters to be callable without the GIL (NumPy's
- * takes it itself), so none is taken here. */
-static void release_versioned(void *ctx) {
-  DLManagedTensorVersioned *m = (DLManagedTensorVersioned *)ctx;
-  if (m->deleter) m->deleter(m);
-}
-
-static void release_legacy(void *ctx) {
-  DLManagedTensor *m = (DLManagedTensor *)ctx;
-  if (m->deleter) m->deleter(m);
-}
-
-/* The byte offsets, from the first element, of the lowest element and of the
- * highest one that views of `t` can address: -1 if they overflow.  Sign by
- * sign, not with |stride| (negating INT64_MIN would itself overflow); axes
- * of length 0 have no element to reach. */
-static int strided_span(const DLTensor *t, int64_t item, int64_t *lo, int64_t *hi) {
-  *lo = *hi = 0;
-  for (int i = 0; i < t->ndim; i++) {
-    int64_t step;
-    if (t->shape[i] == 0) continue;
-    if (__builtin_mul_overflow(t->strides[i], t->shape[i] - 1, &step) ||
-        __builtin_add_overflow(step < 0 ? *lo : *hi, step, step < 0 ? lo : hi))
-      return -1;
-  }
-  return __builtin_mul_overflow(*lo, item, lo) || __builtin_mul_overflow(*hi, item, hi) ? -1 : 0;
-}
-
-/* Whether every byte from first + lo to the end of the element at first + hi
- * has an address: the span may not wrap around the address space (the
- * kernels' pointer arithmetic would be undefined). */
-static int span_fits(uintptr_t first, int64_t lo, int64_t hi, int64_t item) {
-  uintptr_t end;
-  return first >= (uintptr_t)0 - (uintptr_t)lo && !__builtin_add_overflow(first, (uintptr_t)hi + (uintptr_t)item, &end);
-}
-
-/* Where an empty tensor's element 0 is: data + byte_offset in integers (they
- * may not add up as pointers), NULL when data is NULL. */
-static uintptr_t empty_first(const DLTensor *t) {
-  return t->data ? (uintptr_t)t->data + (uintptr_t)t->byte_offset : 0;
-}
-
-/* An empty tensor is never read, but views and loops still compute element
- * addresses from its data pointer and strides, and those must not wrap the
- * address space either.  1: its own strides are safe; 0: they are not (or
- * NULL) but C-contiguous ones are; -1: not even those. */
-static int empty_layout(const DLTensor *t, int64_t item) {
-  uintptr_t first = empty_first(t);
-  int64_t lo, hi;
-  if (t->strides && strided_span(t, item, &lo, &hi) == 0 && span_fits(first, lo, hi, item)) return 1;
-  /* C-contiguous strides reach (product of the non-zero dims - 1) elements,
-   * which ma_nbytes bounded */
-  int64_t n = 1;
-  for (int i = 0; i < t->ndim; i++)
-    if (t->shape[i]) n *= t->shape[i];
-  return span_fits(first, 0, (n - 1) * item, item) ? 0 : -1;
-}
-
-/* Validate every field minarray will read, before anything is taken over.
- * On failure: BufferError naming the field, and nothing touched.  On
- * success *nbytes is size * itemsize. */
-int ma_check_tensor(const DLTensor *t, int any_device, size_t *nbytes) {
-  if (t->ndim < 0 || t->ndim > MA_MAXDIMS) {
-    PyErr_Format(PyExc_BufferError, "DLPack tensor has ndim=%d; minarray supports 0 to %d dimensions",
-                 (int)t->ndim, MA_MAXDIMS);
-    return -1;
-  }
-  int tid = ma_type_of(t->dtype);
-  if (tid < 0) {
-    if (t->dtype.lanes != 1)
-      PyErr_Format(PyExc_BufferError,
-                   "DLPack dtype (code %d, bits %d, lanes %d) is a vector type; minarray needs lanes=1",
-                   (int)t->dtype.code, (int)t->dtype.bits, (int)t->dtype.lanes);
-    else
-      PyErr_Format(PyExc_BufferError,
-                   "DLPack dtype (code %d, bits %d) has no minarray equivalent (supported: bool, "
-                   "int8-64, uint8-64, float16, bfloat16, float32, float64, complex64, complex128)",
-                   (int)t->dtype.code, (int)t->dtype.bits);
-    return -1;
-  }
-  if (!any_device && !cpu_accessible(t->device.device_type)) {
-    PyErr_Format(PyExc_BufferError,
-                 "the DLPack tensor lives on %s:%d (device type %d); minarray arrays live on the "
-                 "CPU: pass device='cpu' to ask the producer for a copy",
-                 device_label(t->device.device_type), (int)t->device.device_id,
-                 (int)t->device.device_type);
-    return -1;
-  }
-  if (t->ndim > 0 && !t->shape) {
-    PyErr_Format(PyExc_BufferError, "DLPack tensor has ndim=%d but a NULL shape", (int)t->ndim);
-    return -1;
-  }
-  for (int i = 0; i < t->ndim; i++)
-    if (t->shape[i] < 0) {
-      PyErr_Format(PyExc_BufferError, "DLPack tensor has a negative dimension (shape[%d] = %lld)", i,
-                   (long long)t->shape[i]);
-      return -1;
-    }
-  int64_t item = ma_type_size[tid];
-  if (ma_nbytes(t->ndim, t->shape, (size_t)item, nbytes) != 0) {
-    PyErr_SetString(PyExc_BufferError, "DLPack tensor is too large: its size in bytes overflows");
-    return -1;
-  }
-  if (*nbytes == 0) {
-    /* nothing is read: data and strides need not point at memory */
-    if (empty_layout(t, item) >= 0) return 0;
-    PyErr_Format(PyExc_BufferError,
-                 "empty DLPack tensor data (%p + byte_offset %llu) is so close to the end of the "
-                 "address space that its element offsets would wrap around it",
-                 t->data, (unsigned long long)t->byte_offset);
-    return -1;
-  }
-  /* strides NULL means C-contiguous: within nbytes, already checked */
-  int64_t lo = 0, hi = (int64_t)*nbytes - item;
-  if (t->strides && strided_span(t, item, &lo, &hi) < 0) {
-    PyErr_SetString(PyExc_BufferError, "DLPack tensor strides overflow the address space");
-    return -1;
-  }
-  if (!t->data) {
-    PyErr_SetString(PyExc_BufferError, "DLPack tensor has a NULL data pointer but is not empty");
-    return -1;
-  }
-  if (t->byte_offset > (uint64_t)INT64_MAX) {
-    PyErr_SetString(PyExc_BufferError, "DLPack tensor byte_offset is out of range");
-    return -1;
-  }
-  uintptr_t first;
-  if (__builtin_add_overflow((uintptr_t)t->data, (uintptr_t)t->byte_offset, &first) ||
-      !span_fits(first, lo, hi, item)) {
-    PyErr_Format(PyExc_BufferError,
-                 "DLPack tensor data (%p + byte_offset %llu) with its shape and strides reaches "
-                 "beyond the address space",
-                 t->data, (unsigned long long)t->byte_offset);
-    return -1;
-  }
-  if (first % (uintptr_t)ma_type_alignment(tid)) {
-    PyErr_Format(PyExc_BufferError,
-                 "DLPack tensor data (%p + byte_offset %llu) is not aligned to its %lld-byte elements",
-                 t->data, (unsigned long long)t->byte_offset, (long long)item);
-    return -1;
-  }
-  return 0;
-}
-
-/* Take over a validated tensor: a foreign buffer whose release calls
- * `release(ctx)`, and a view honouring byte_offset.  Always consumes the
- * tensor: on failure the deleter has run and MemoryError is set. */
-static ma_array *adopt(const DLTensor *t, size_t nbytes, ma_release_fn release, void *ctx,
-                       uint32_t flags) {
-  /* For an empty tensor the sum is done in integers (empty_first) */
-  char *data = nbytes ? (char *)t->data + t->byte_offset : (char *)empty_first(t);
-  ma_buffer *b = ma_buffer_foreign(data, nbytes, release, ctx);
-  if (!b) {
-    release(ctx);
-    PyErr_NoMemory();
-    return NULL;
-  }
-  /* An empty tensor keeps its strides when the element offsets views
-   * compute from them stay inside the address space, else it takes
-   * C-contiguous ones (ma_check_tensor made sure those do). */
-  const int64_t *strides = t->strides;
-  if (nbytes == 0 && empty_layout(t, ma_type_size[ma_type_of(t->dtype)]) == 0) strides = NULL;
-  ma_array *a = ma_array_new(b, data, t->dtype, t->ndim, t->shape, strides, flags);
-  ma_buffer_release(b); /* the view holds the only reference, or none: then release ran */
-  if (!a) {
-    PyErr_NoMemory(); /* set after the release, which may have run the deleter */
-    return NULL;
-  }
-  a->t.device = t->device;
-  return a;
-}
 
 /* Consume a DLPack capsule: choose the struct by the capsule's name, check
  * the version and every field, and only then rename it to used_* (a
@@ -530,7 +282,7 @@ static ma_array *consume_capsule(PyObject *cap, int any_device, int legacy_reado
   size_t nbytes;
   if (ma_check_tensor(t, any_device, &nbytes) < 0) return NULL;
   if (PyCapsule_SetName(cap, versioned ? NAME_USED_VERSIONED : NAME_USED_LEGACY) < 0) return NULL;
-  return adopt(t, nbytes, versioned ? release_versioned : release_legacy, p, flags);
+  return adopt(t, nbytes, versioned ? ma_dlpack_release_versioned : ma_dlpack_release_legacy, p, flags);
 }
 
 /* The DLPack C exchange API of x's type (DLPack 1.3: the type attribute
@@ -580,7 +332,7 @@ static ma_array *import_via_api(const DLPackExchangeAPI *api, PyObject *x, int w
   }
   /* (tensors whose lazy bits the API would ignore never get here:
    * refuse_lazy_tensor turned them away) */
-  if (want_cpu && !cpu_accessible(m->dl_tensor.device.device_type)) {
+  if (want_cpu && !ma_dlpack_cpu_accessible(m->dl_tensor.device.device_type)) {
     if (m->deleter) m->deleter(m);
     *fallback = 1;
     return NULL;
@@ -592,7 +344,7 @@ static ma_array *import_via_api(const DLPackExchangeAPI *api, PyObject *x, int w
   }
   *copied = (m->flags & DLPACK_FLAG_BITMASK_IS_COPIED) != 0;
   uint32_t flags = (m->flags & DLPACK_FLAG_BITMASK_READ_ONLY) ? MA_READONLY : 0;
-  return adopt(&m->dl_tensor, nbytes, release_versioned, m, flags);
+  return adopt(&m->dl_tensor, nbytes, ma_dlpack_release_versioned, m, flags);
 }
 
 /* x.__dlpack__(max_version=(1, 3)[, dl_device=(1, 0)][, copy=...]) through
@@ -634,14 +386,14 @@ static PyObject *call_dlpack(PyObject *x, int want_cpu, int copy, int *honoured)
       return NULL;
     }
     Py_DECREF(dev);
-    if (!cpu_accessible((int32_t)type)) {
+    if (!ma_dlpack_cpu_accessible((int32_t)type)) {
       Py_XDECREF(et);
       Py_XDECREF(ev);
       Py_XDECREF(tb);
       return PyErr_Format(PyExc_BufferError,
                           "the producer lives on %s:%ld and its __dlpack__ does not accept "
                           "dl_device, so it cannot be asked for a CPU copy",
-                          device_label((int32_t)type), id);
+                          ma_dlpack_device_label((int32_t)type), id);
     }
   }
   Py_XDECREF(et);
@@ -938,7 +690,7 @@ static int api_from_py_object(void *py_obj, DLManagedTensorVersioned **out) {
   ma_array *a = api_array_of(py_obj);
   if (!a) return -1;
   uint64_t flags = (a->flags & MA_READONLY) ? DLPACK_FLAG_BITMASK_READ_ONLY : 0;
-  DLManagedTensorVersioned *m = (DLManagedTensorVersioned *)managed_new(a, 1, flags);
+  DLManagedTensorVersioned *m = (DLManagedTensorVersioned *)ma_dlpack_managed_new(a, 1, flags);
   if (!m) {
     PyErr_NoMemory();
     return -1;
@@ -967,7 +719,7 @@ static int api_to_py_object(DLManagedTensorVersioned *m, void **out) {
     return -1;
   }
   uint32_t flags = (m->flags & DLPACK_FLAG_BITMASK_READ_ONLY) ? MA_READONLY : 0;
-  ma_array *a = adopt(&m->dl_tensor, nbytes, release_versioned, m, flags);
+  ma_array *a = adopt(&m->dl_tensor, nbytes, ma_dlpack_release_versioned, m, flags);
   if (!a) return -1;
   a->t.device.device_type = kDLCPU;
   a->t.device.device_id = 0;
@@ -979,7 +731,7 @@ static int api_to_py_object(DLManagedTensorVersioned *m, void **out) {
 
 static int api_allocator(DLTensor *proto, DLManagedTensorVersioned **out, void *error_ctx,
                          void (*set_error)(void *, const char *, const char *)) {
-  if (!cpu_accessible(proto->device.device_type)) {
+  if (!ma_dlpack_cpu_accessible(proto->device.device_type)) {
     set_error(error_ctx, "BufferError", "minarray allocates CPU memory only");
     return -1;
   }
@@ -995,7 +747,7 @@ static int api_allocator(DLTensor *proto, DLManagedTensorVersioned **out, void *
               err == 1 ? "invalid or overflowing shape" : "out of memory");
     return -1;
   }
-  DLManagedTensorVersioned *m = (DLManagedTensorVersioned *)managed_new(a, 1, 0);
+  DLManagedTensorVersioned *m = (DLManagedTensorVersioned *)ma_dlpack_managed_new(a, 1, 0);
   ma_array_free(a); /* the managed tensor holds its own buffer reference */
   if (!m) {
     set_error(error_ctx, "MemoryError", "out of memory");

@@ -189,7 +189,7 @@ static void finalize(int acc, char *out, int64_t n, double divisor, int take_sqr
 
 /* ---- threads ------------------------------------------------------------- */
 
-/* Large reductions run on the thread pool (csrc/threads.h), and their
+/* Large reductions run on the thread pool (csrc/core/threads.h), and their
  * result does not depend on the thread count:
  *   - many outputs: chunks of outputs (inner walk) or of the kept dim the
  *     outer walk runs along; each output folds the same elements in the

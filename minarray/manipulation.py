@@ -31,7 +31,7 @@ __all__ = [
 
 Shape = tuple[int, ...]
 
-# ma_array's dimension limit (MA_MAXDIMS in csrc/array.h).
+# ma_array's dimension limit (MA_MAXDIMS in csrc/core/array.h).
 _MAXDIMS = 64
 
 

@@ -747,7 +747,7 @@ NDArray.__hash__ = None  # type: ignore[assignment]
 
 # C builds NDArrays itself (imports, elementwise results, new arrays: no
 # Python constructor on those paths): tell it the class and the dtype of
-# each kernel type, in the order of csrc/array.h's ma_type enum.
+# each kernel type, in the order of csrc/core/array.h's ma_type enum.
 core.ndarray_setup(NDArray, _dt.ALL)
 
 # The views C builds directly (csrc/views.c), as globals: a global lookup

@@ -39,7 +39,7 @@ __all__ = [
 
 Axis = int | tuple[int, ...] | None
 
-# Operation codes of csrc/reduce.h (MA_R_*).
+# Operation codes of csrc/core/reduce.h (MA_R_*).
 _SUM, _FSUM, _PROD, _MIN, _MAX, _ALL, _ANY, _COUNT, _SSD = range(9)
 _HALF = (_dt.float16, _dt.bfloat16)
 
@@ -66,7 +66,7 @@ def _acc_dtype(op: int, d: DType) -> DType:
     return _dt.float32 if d in _HALF else d
 
 
-# (op, input dtype) -> accumulator dtype, mirroring csrc/gen_reduce.py.
+# (op, input dtype) -> accumulator dtype, mirroring csrc/core/gen/gen_reduce.py.
 _ACC: dict[tuple[int, DType], DType] = {(op, d): _acc_dtype(op, d) for op in range(9) for d in _dt.ALL}
 
 

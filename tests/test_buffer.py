@@ -283,7 +283,7 @@ MiB = 1 << 20
 
 def test_freed_large_blocks_are_reused_with_their_pages() -> None:
     # 32 MiB and more: freed blocks wait in a bounded cache for the next
-    # large empty() of a similar size (csrc/buffer.c), counted apart from
+    # large empty() of a similar size (csrc/core/buffer.c), counted apart from
     # live memory
     before = stats()
     x = ma.empty(100 * MiB, dtype=ma.uint8)

@@ -179,7 +179,7 @@ static void stop_workers(void) {
 }
 
 static void start_workers(int n) {
-  /* Workers take no signals: CPython handles them on the main thread. */
+  /* Workers take no signals: the interpreter handles them on its main thread. */
   sigset_t all, old;
   sigfillset(&all);
   pthread_sigmask(SIG_SETMASK, &all, &old);

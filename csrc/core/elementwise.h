@@ -1,5 +1,5 @@
 /*
- * The elementwise engine: generated inner loops (csrc/gen_elementwise.py)
+ * The elementwise engine: generated inner loops (csrc/core/gen/gen_elementwise.py)
  * described by signature tables, run through ma_iterate by csrc/elementwise.c.
  */
 #ifndef MINARRAY_ELEMENTWISE_H

@@ -26,7 +26,7 @@ class CType:
         return self.value or self.ctype
 
 
-# In the order of the ma_type enum (csrc/array.h).
+# In the order of the ma_type enum (csrc/core/array.h).
 TYPES: list[CType] = [
     # A bool is true when its byte is non-zero; every loop reads it as 0 or 1,
     # so bytes other than 0 and 1 (imported memory may hold them) count as

@@ -1,5 +1,5 @@
 /*
- * Scalar helpers for the generated elementwise loops (csrc/gen_elementwise.py):
+ * Scalar helpers for the generated elementwise loops (csrc/core/gen/gen_elementwise.py):
  * the operations whose IEEE / integer semantics need more than one C
  * expression.  Where NumPy 2 and the Array API standard (2024.12) agree, the
  * code follows both; where the standard leaves a case open it follows NumPy

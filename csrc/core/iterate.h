@@ -11,7 +11,7 @@
  * Two refinements on top (both invisible in the results):
  *
  * - Threads.  From MA_PARALLEL_MIN elements on, the flattened index range
- *   is cut into chunks run on the thread pool (csrc/threads.h).  Every
+ *   is cut into chunks run on the thread pool (csrc/core/threads.h).  Every
  *   element is still computed by the same loop from the same inputs, so the
  *   result is bit-identical to a serial run -- provided the loop's result
  *   for an element does not depend on where a call starts or how long it
