@@ -1,8 +1,9 @@
 /*
  * DLPack's Python side: NDArray.__dlpack__ (capsules and their destructor),
  * from_dlpack (capsules, the C exchange API of a producer's type,
- * __dlpack__ calls), minarray's own exchange-API table, the NumPy fast
- * path (from_numpy) and the capsule peeking describe() needs.
+ * __dlpack__ calls), minarray's own exchange-API table and the capsule
+ * peeking describe() needs.  (The NumPy fast path of from_numpy reads
+ * NumPy's own struct: csrc/numpy_struct.c.)
  *
  * What DLPack itself asks of a producer and a consumer (building a managed
  * tensor, deleting it, validating a foreign one, adopting its memory) is
@@ -33,7 +34,6 @@ static const char NAME_EXCHANGE_API[] = "dlpack_exchange_api";
 
 /* ---- state set once by setup() ------------------------------------------ */
 
-static PyTypeObject *np_ndarray;        /* numpy.ndarray, found lazily */
 
 static PyObject *str_dlpack, *str_dlpack_device, *str_exchange_api, *str_is_neg, *str_is_conj, *str_requires_grad;
 /* kwnames tuples for vectorcall: max_version [+ dl_device] [+ copy] */
@@ -553,120 +553,6 @@ MA_FASTCALL(py_set_device) {
 }
 
 /* ======================================================================== */
-/* NumPy fast path                                                          */
-/* ======================================================================== */
-
-/* The leading fields of NumPy's array object (numpy/ndarraytypes.h,
- * PyArrayObject_fields).  Every compiled NumPy extension reads them through
- * macros such as PyArray_DATA, so NumPy keeps this prefix stable across
- * 1.x and 2.x; reading it needs no NumPy headers at build time.  This is
- * the same information __array_interface__ reports, without building a
- * dict (about 1 us) per call. */
-typedef struct {
-  PyObject_HEAD
-  char *data;
-  int nd;
-  Py_ssize_t *dimensions;
-  Py_ssize_t *strides; /* bytes */
-  PyObject *base;
-  PyObject *descr;
-  int flags;
-} np_array_prefix;
-
-/* The leading fields of PyArray_Descr, common to NumPy 1.x and 2.x. */
-typedef struct {
-  PyObject_HEAD
-  PyTypeObject *typeobj;
-  char kind;
-  char type;
-  char byteorder;
-  char former_flags;
-  int type_num;
-} np_descr_prefix;
-
-#define NP_ARRAY_ALIGNED 0x0100
-#define NP_ARRAY_WRITEABLE 0x0400
-
-/* NPY_TYPES number -> ma_type, -1 for types minarray lacks. */
-static int np_type(int num) {
-  switch (num) {
-    case 0: return MA_BOOL;
-    case 1: return MA_INT8;
-    case 2: return MA_UINT8;
-    case 3: return MA_INT16;
-    case 4: return MA_UINT16;
-    case 5: return sizeof(int) == 4 ? MA_INT32 : -1;
-    case 6: return sizeof(int) == 4 ? MA_UINT32 : -1;
-    case 7: return sizeof(long) == 8 ? MA_INT64 : MA_INT32;    /* NPY_LONG */
-    case 8: return sizeof(long) == 8 ? MA_UINT64 : MA_UINT32;  /* NPY_ULONG */
-    case 9: return MA_INT64;
-    case 10: return MA_UINT64;
-    case 11: return MA_FLOAT32;
-    case 12: return MA_FLOAT64;
-    case 14: return MA_COMPLEX64;
-    case 15: return MA_COMPLEX128;
-    case 23: return MA_FLOAT16;
-  }
-  return -1;
-}
-
-#define NP_ARRAY_C_CONTIGUOUS 0x0001
-
-/* A view of the plain numpy.ndarray `obj`, or None when it is anything else
- * or minarray cannot view it as is.  With `as_interface` the result is the
- * one the __array_interface__ route builds: a C-contiguous array gets
- * C-contiguous strides (the interface reports none, so a length-1 axis
- * loses whatever stride NumPy kept) and the data pointer must be aligned
- * to minarray's own rule (complex: to half the item), not NumPy's flag
- * alone. */
-static PyObject *numpy_view(PyObject *obj, int as_interface) {
-  if (!np_ndarray || Py_TYPE(obj) != np_ndarray) Py_RETURN_NONE;
-  np_array_prefix *arr = (np_array_prefix *)obj;
-  np_descr_prefix *d = (np_descr_prefix *)arr->descr;
-  int tid = np_type(d->type_num);
-  char native = PY_LITTLE_ENDIAN ? '<' : '>';
-  if (tid < 0 || arr->nd > MA_MAXDIMS || !(arr->flags & NP_ARRAY_ALIGNED) ||
-      !(d->byteorder == '=' || d->byteorder == '|' || d->byteorder == native))
-    Py_RETURN_NONE;
-  int nd = arr->nd;
-  int64_t item = ma_type_size[tid], shape[MA_MAXDIMS], strides[MA_MAXDIMS];
-  for (int i = 0; i < nd; i++) {
-    shape[i] = arr->dimensions[i];
-    if (arr->strides[i] % item) Py_RETURN_NONE;
-    strides[i] = arr->strides[i] / item;
-  }
-  int c_contig = as_interface && (arr->flags & NP_ARRAY_C_CONTIGUOUS);
-  int64_t align = tid == MA_COMPLEX64 || tid == MA_COMPLEX128 ? item / 2 : item;
-  if (as_interface && (uintptr_t)arr->data % (uintptr_t)align) Py_RETURN_NONE;
-  size_t nbytes;
-  if (ma_nbytes(nd, shape, (size_t)item, &nbytes) != 0) Py_RETURN_NONE;
-  ma_buffer *b = ma_buffer_for_object(obj, arr->data, nbytes);
-  if (!b) return PyErr_NoMemory();
-  ma_array *a = ma_array_new(b, arr->data, ma_dltypes[tid], nd, shape, c_contig ? NULL : strides,
-                             (arr->flags & NP_ARRAY_WRITEABLE) ? 0 : MA_READONLY);
-  ma_buffer_release(b);
-  if (!a) return PyErr_NoMemory();
-  return ma_ndarray_new(a, obj);
-}
-
-/* from_numpy_fast(arr) -> NDArray, or None when arr is not a plain
- * numpy.ndarray minarray can view as is (the caller then takes the
- * __array_interface__ route, which explains what is wrong). */
-MA_FASTCALL(py_from_numpy_fast) {
-  (void)self;
-  MA_NARGS(1, "from_numpy_fast");
-  return numpy_view(args[0], 0);
-}
-
-/* numpy_asarray(arr) -> NDArray, or None: what asarray's
- * __array_interface__ route makes of a plain numpy.ndarray, in one call. */
-MA_FASTCALL(py_numpy_asarray) {
-  (void)self;
-  MA_NARGS(1, "numpy_asarray");
-  return numpy_view(args[0], 1);
-}
-
-/* ======================================================================== */
 /* The C exchange API minarray publishes (DLPack 1.3)                       */
 /* ======================================================================== */
 
@@ -854,34 +740,14 @@ MA_FASTCALL(py_setup) {
   Py_RETURN_NONE;
 }
 
-/* set_numpy(numpy.ndarray): enables the from_numpy fast path. */
-MA_FASTCALL(py_set_numpy) {
-  (void)self;
-  MA_NARGS(1, "set_numpy");
-  if (!PyType_Check(args[0])) {
-    PyErr_SetString(PyExc_TypeError, "set_numpy expects numpy.ndarray");
-    return NULL;
-  }
-  if (((PyTypeObject *)args[0])->tp_basicsize < (Py_ssize_t)sizeof(np_array_prefix)) {
-    PyErr_SetString(PyExc_TypeError, "numpy.ndarray is smaller than the array struct minarray reads");
-    return NULL;
-  }
-  Py_INCREF(args[0]);
-  Py_XSETREF(np_ndarray, (PyTypeObject *)args[0]);
-  Py_RETURN_NONE;
-}
-
 #define FC(name, fn, doc) {name, (PyCFunction)(void (*)(void))fn, METH_FASTCALL, doc}
 PyMethodDef ma_dlpack_methods[] = {
     FC("dlpack_setup", py_setup, "dlpack_setup()"),
-    FC("dlpack_set_numpy", py_set_numpy, "dlpack_set_numpy(numpy.ndarray)"),
     FC("dlpack_export", py_export, "dlpack_export(h, stream, max_version, dl_device, copy) -> capsule"),
     FC("dlpack_import", py_from_dlpack, "dlpack_import(x, want_cpu, copy) -> NDArray"),
     FC("dlpack_import_handle", py_import_handle,
        "dlpack_import_handle(x) -> (handle, device_type, device_id, readonly)"),
     FC("dlpack_set_device", py_set_device, "dlpack_set_device(h, device_type, device_id)"),
-    FC("dlpack_from_numpy", py_from_numpy_fast, "dlpack_from_numpy(arr) -> NDArray or None"),
-    FC("numpy_asarray", py_numpy_asarray, "numpy_asarray(arr) -> NDArray or None"),
     FC("dlpack_exchange_api", py_exchange_api, "dlpack_exchange_api() -> capsule"),
     FC("dlpack_capsule_peek", py_capsule_peek, "dlpack_capsule_peek(capsule) -> (name, address)"),
     {NULL, NULL, 0, NULL}};

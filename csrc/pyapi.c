@@ -1052,7 +1052,7 @@ int ma_install(const char *modname) {
   int rc = -1;
   PyObject *m = PyImport_ImportModule(modname);
   if (m) {
-    PyMethodDef *tables[] = {ma_core_methods,   ma_ndarray_methods, ma_dlpack_methods, ma_elementwise_methods,
+    PyMethodDef *tables[] = {ma_core_methods,   ma_ndarray_methods, ma_dlpack_methods, ma_numpy_methods, ma_elementwise_methods,
                              ma_index_methods,  ma_reduce_methods, ma_linalg_methods,
                              ma_sort_methods,   ma_views_methods,  ma_convert_methods};
     rc = 0;

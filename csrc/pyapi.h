@@ -101,6 +101,7 @@ int ma_install(const char *modname);
 extern PyMethodDef ma_core_methods[];
 extern PyMethodDef ma_ndarray_methods[];
 extern PyMethodDef ma_dlpack_methods[];
+extern PyMethodDef ma_numpy_methods[];
 extern PyMethodDef ma_elementwise_methods[];
 extern PyMethodDef ma_index_methods[];
 extern PyMethodDef ma_reduce_methods[];

@@ -74,7 +74,11 @@ def _enable_numpy_fast_path() -> None:
     global _numpy_ready
     np = sys.modules.get("numpy")
     if np is not None:
-        core.dlpack_set_numpy(np.ndarray)
+        # the fast path reads NumPy's array struct: only for a C ABI it knows
+        # (csrc/numpy_struct.c); otherwise arrays take the slower routes
+        umath = sys.modules.get("numpy._core._multiarray_umath") or sys.modules.get("numpy.core._multiarray_umath")
+        abi = getattr(umath, "_get_ndarray_c_version", None)
+        core.numpy_set_type(np.ndarray, abi() if abi is not None else 0)
         _numpy_ready = True
 
 
