@@ -99,10 +99,6 @@ static const ma_ew_sig *find_sig(const ma_ew_op *op, int type) {
   return NULL;
 }
 
-/* Python's ma_store_scalar lives in pyapi.c (same conversion rules as the
- * cast kernels, OverflowError for out-of-range integers). */
-int ma_store_scalar(PyObject *v, int tid, char *dst);
-
 /* ValueError naming every array operand's shape (Python scalars, flagged in
  * `scalar`, have none), worded as views.broadcast_shapes words it:
  * "shapes (2, 3), (4,) cannot be broadcast together". */

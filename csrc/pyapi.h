@@ -75,8 +75,11 @@ ma_array *ma_ndarray_array(PyObject *x);
 int ma_assign_array(ma_array *d, ma_array *s);
 int ma_assign_scalar(ma_array *d, PyObject *value);
 /* Python scalar `v` as one element of ma_type `tid` at `dst` (aligned for
- * it), by NumPy's rules for assigning a scalar; 0, or -1 with the error set. */
+ * it), by NumPy's rules for assigning a scalar; 0, or -1 with the error set
+ * (csrc/scalars.c). */
 int ma_store_scalar(PyObject *v, int tid, char *dst);
+/* The element of ma_type `tid` at `p` as a Python scalar (csrc/scalars.c). */
+PyObject *ma_load_scalar(int tid, const char *p);
 /* The read-only check both make first: 0, or -1 with the ValueError set. */
 int ma_check_writeable(const ma_array *d);
 /* x[key] and x[key] = value for the common advanced keys: a 1-d integer
@@ -99,6 +102,10 @@ int ma_install(const char *modname);
 
 /* Method tables, one per C file that talks to Python; pyapi.c installs them. */
 extern PyMethodDef ma_core_methods[];
+extern PyMethodDef ma_scalar_methods[];
+extern PyMethodDef ma_nested_methods[];
+extern PyMethodDef ma_fill_methods[];
+extern PyMethodDef ma_testing_methods[];
 extern PyMethodDef ma_ndarray_methods[];
 extern PyMethodDef ma_dlpack_methods[];
 extern PyMethodDef ma_numpy_methods[];

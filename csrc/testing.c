@@ -25,6 +25,7 @@
  */
 #include "pyapi.h" /* Python.h first, as CPython asks */
 
+#include <pthread.h>
 #include <string.h>
 
 #include "pythread.h"
@@ -101,3 +102,53 @@ static DLPackExchangeAPI exchange_api = {
 
 /* The table's address; the test wraps it in a "dlpack_exchange_api" capsule. */
 void *ma_test_exchange_api(void) { return &exchange_api; }
+
+/* ---- a stress hook for the allocator's reference counts ------------------ */
+
+typedef struct {
+  ma_buffer *buf;
+  int64_t iters;
+} stress_arg;
+
+static void *stress_worker(void *p) {
+  stress_arg *s = (stress_arg *)p;
+  for (int64_t i = 0; i < s->iters; i++) {
+    ma_buffer_retain(s->buf);
+    ma_buffer_retain(s->buf);
+    ma_buffer_release(s->buf);
+    ma_buffer_release(s->buf);
+  }
+  return NULL;
+}
+
+/* stress_refcount(h, threads, iters) -> the buffer's refcount afterwards.
+ * `threads` OS threads retain and release the array's buffer `iters` times
+ * each, without the GIL: with atomic counts the result is the count before. */
+MA_FASTCALL(py_stress_refcount) {
+  (void)self;
+  MA_NARGS(3, "stress_refcount");
+  ma_array *a = ma_handle_get(args[0]);
+  if (!a) return NULL;
+  long nt = PyLong_AsLong(args[1]);
+  long long iters = PyLong_AsLongLong(args[2]);
+  if (PyErr_Occurred()) return NULL;
+  if (nt < 1 || nt > 64) {
+    PyErr_SetString(PyExc_ValueError, "threads must be in 1..64");
+    return NULL;
+  }
+  pthread_t tids[64];
+  stress_arg arg = {a->buf, iters};
+  int started = 0;
+  Py_BEGIN_ALLOW_THREADS
+  for (; started < nt; started++)
+    if (pthread_create(&tids[started], NULL, stress_worker, &arg) != 0) break;
+  for (int i = 0; i < started; i++) pthread_join(tids[i], NULL);
+  Py_END_ALLOW_THREADS
+  if (started != nt) return PyErr_Format(PyExc_RuntimeError, "could only start %d threads", started);
+  return PyLong_FromLongLong(__atomic_load_n(&a->buf->refcount, __ATOMIC_SEQ_CST));
+}
+
+#define FC(name, fn, doc) {name, (PyCFunction)(void (*)(void))fn, METH_FASTCALL, doc}
+PyMethodDef ma_testing_methods[] = {
+    FC("stress_refcount", py_stress_refcount, "stress_refcount(h, threads, iters) -> refcount"),
+    {NULL, NULL, 0, NULL}};

@@ -78,7 +78,8 @@ int ma_dlpack_cpu_accessible(int32_t type) {
 /* The deleters: drop the managed tensor's buffer reference and free the one
  * block holding struct, shape and strides.  Releasing an owned buffer
  * touches no Python object, so they need no GIL; a foreign buffer's release
- * callback (pyapi.c, below) takes the GIL itself when it needs it. */
+ * callback (ma_buffer_for_object, csrc/pyapi.c) takes the GIL itself when
+ * it needs it. */
 static void export_deleter_versioned(DLManagedTensorVersioned *self) {
   ma_buffer_release((ma_buffer *)self->manager_ctx);
   free(self);
