@@ -700,7 +700,7 @@ MA_FASTCALL(py_ew_ops) {
 PyMethodDef ma_elementwise_methods[] = {
     FC("ewise", py_ewise, "ewise(op, loop_type, out, *inputs) -> handle or None"),
     FC("ew_ops", py_ew_ops, "ew_ops() -> the elementwise operation table"),
-    FC("ewfast", py_ewfast, "ewfast(op, x1[, x2]) -> result, or None when the fast path does not apply"),
+    FC("ewfast", py_ewfast, "ewfast(op, out, x1[, x2[, x3]]) -> result, or None when the fast path does not apply"),
     FC("ew_strides", py_ew_strides, "ew_strides(h) -> element strides"),
     FC("ew_learn", py_ew_learn, "ew_learn(op, t1, key, loop_type)"),
     FC("ew_setup", py_ew_setup, "ew_setup(slow)"),

@@ -147,7 +147,7 @@ def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> N
     for data minarray cannot view (device, dtype, layout), or a capsule
     already consumed.
     """
-    return core.dlpack_import(x, device is not None and _want_cpu(device), copy)  # type: ignore[no-any-return]
+    return core.dlpack_import(x, device is not None and _want_cpu(device), copy)
 
 
 def from_numpy(arr: Any, /, *, copy: bool | None = None) -> NDArray:
@@ -165,7 +165,7 @@ def from_numpy(arr: Any, /, *, copy: bool | None = None) -> NDArray:
         _enable_numpy_fast_path()
     out = core.dlpack_from_numpy(arr)
     if out is not None:
-        return out  # type: ignore[no-any-return]
+        return out
     # The general route explains what is wrong, or handles what the C path
     # leaves to it (subclasses, ml_dtypes' bfloat16, other producers).
     _reject_masked(arr)
