@@ -27,6 +27,7 @@ from cffi import FFI
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 CORE = HERE / "core"  # plain C: no Python.h
+BINDINGS = HERE / "py"  # CPython plumbing around the core
 GENERATORS = CORE / "gen"
 sys.path.insert(0, str(GENERATORS))
 
@@ -73,7 +74,7 @@ int64_t ma_pool_jobs(void);
 int64_t ma_get_tile_min_span(void);
 void ma_set_tile_min_span(int64_t n);
 
-/* csrc/testing.c: the tests' fake DLPack producer */
+/* csrc/py/testing.c: the tests' fake DLPack producer */
 typedef struct { int64_t calls; uint64_t last_thread; } ma_test_counter;
 void ma_test_deleter_versioned(DLManagedTensorVersioned *self);
 void ma_test_deleter_legacy(DLManagedTensor *self);
@@ -184,7 +185,7 @@ def _flags() -> tuple[list[str], list[str]]:
 
 def _sources() -> list[str]:
     # setuptools wants paths relative to the project root.
-    units = [*HERE.glob("*.c"), *CORE.glob("*.c")]
+    units = [*CORE.glob("*.c"), *BINDINGS.glob("*.c")]
     return sorted(os.path.relpath(p, ROOT) for p in units) + _generated()
 
 
@@ -195,7 +196,7 @@ ffi.set_source(
     "minarray._core",
     SOURCE,
     sources=_sources(),
-    include_dirs=[os.path.relpath(HERE, ROOT), os.path.relpath(CORE, ROOT)],
+    include_dirs=[os.path.relpath(d, ROOT) for d in (HERE, CORE, BINDINGS)],
     # cffi defaults to the limited API, which lacks METH_FASTCALL and the
     # vectorcall protocol the installed functions use.
     define_macros=[("_CFFI_NO_LIMITED_API", None)],

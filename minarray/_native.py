@@ -2,7 +2,7 @@
 
 `core` is the extension module: cffi's `ffi`/`lib` for plain C functions,
 plus the CPython functions the core installs into it at import (see
-csrc/pyapi.h).  Everything else in minarray reaches C through this module,
+csrc/py/pyapi.h).  Everything else in minarray reaches C through this module,
 and minarray/_core.pyi types every one of those functions for mypy.
 """
 

@@ -15,7 +15,7 @@
   :class:`DLDataTypeCode`.
 
 The capsule work (managed tensor in one allocation, deleter, capsule
-destructor, validation, renaming, adoption) is C: ``csrc/dlpack.c``.  The
+destructor, validation, renaming, adoption) is C: ``csrc/py/dlpack.c``.  The
 rules come from the DLPack 1.3 header and its Python specification
 (``python_spec.rst``) and from the Array API standard's ``__dlpack__`` and
 ``from_dlpack``.
@@ -75,7 +75,7 @@ def _enable_numpy_fast_path() -> None:
     np = sys.modules.get("numpy")
     if np is not None:
         # the fast path reads NumPy's array struct: only for a C ABI it knows
-        # (csrc/numpy_struct.c); otherwise arrays take the slower routes
+        # (csrc/py/numpy_struct.c); otherwise arrays take the slower routes
         umath = sys.modules.get("numpy._core._multiarray_umath") or sys.modules.get("numpy.core._multiarray_umath")
         abi = getattr(umath, "_get_ndarray_c_version", None)
         core.numpy_set_type(np.ndarray, abi() if abi is not None else 0)

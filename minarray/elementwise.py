@@ -3,7 +3,7 @@
 Python computes nothing per element here.  A call resolves the loop and the
 result dtype (cached per operation and operand dtypes), the result shape,
 allocates nothing itself, and makes one call into the C engine
-(``core.ewise``, csrc/elementwise.c), which broadcasts, casts mismatched
+(``core.ewise``, csrc/py/elementwise.c), which broadcasts, casts mismatched
 operands chunk by chunk, allocates the result when ``out`` is None and runs
 the generated loop with the GIL released.
 
@@ -285,7 +285,7 @@ _SCALAR_KIND = {bool: 0, int: 1, float: 2, complex: 3}
 
 
 def _teach(op: int, key: tuple[Any, ...], loop: int) -> None:
-    """Record a resolved loop in the C fast path's table (csrc/elementwise.c)
+    """Record a resolved loop in the C fast path's table (csrc/py/elementwise.c)
     for the operand combinations it handles: one array, two arrays, or an
     array and a Python scalar on either side."""
     if len(key) == 3 and isinstance(key[0], DType):  # where: the values decide
@@ -464,7 +464,7 @@ _WHERE_CACHE: dict[tuple[Any, ...], tuple[int, DType]] = {}
 
 # ---- the NDArray operators ------------------------------------------------------
 # NDArray's arithmetic, comparison, bitwise and unary operators (and the
-# reflected and in-place forms) are C methods (csrc/elementwise.c) that run
+# reflected and in-place forms) are C methods (csrc/py/elementwise.c) that run
 # the learned fast path and otherwise call _operator_slow.
 
 _OPNAMES = {i: name for name, i in _OPID.items()}

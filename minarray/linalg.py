@@ -3,7 +3,7 @@
 view, defined in :mod:`minarray.views` and re-exported here so that
 ``minarray.linalg`` holds all five.
 
-Every product ends in one C call, ``core.matmul`` (csrc/linalg.c): a
+Every product ends in one C call, ``core.matmul`` (csrc/py/linalg.c): a
 cache-blocked, multi-threaded kernel over broadcast batches that reads any
 strides (transposed or sliced operands are not copied) and releases the GIL.
 It computes in five types; the others are cast in and out here, which

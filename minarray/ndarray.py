@@ -658,7 +658,7 @@ class NDArray:
         def __eq__(self, other: Any) -> NDArray: ...  # type: ignore[override]
         def __ne__(self, other: Any) -> NDArray: ...  # type: ignore[override]
 
-    # ---- DLPack (csrc/dlpack.c does the work; minarray/dlpack.py explains) --
+    # ---- DLPack (csrc/py/dlpack.c does the work; minarray/dlpack.py explains) --
     def __dlpack__(
         self,
         /,
@@ -750,7 +750,7 @@ NDArray.__hash__ = None  # type: ignore[assignment]
 # each kernel type, in the order of csrc/core/array.h's ma_type enum.
 core.ndarray_setup(NDArray, _dt.ALL)
 
-# The views C builds directly (csrc/views.c), as globals: a global lookup
+# The views C builds directly (csrc/py/views.c), as globals: a global lookup
 # is cheaper than an attribute of `core` on these ~300 ns paths.  Each
 # returns None for what it does not handle.
 _getitem_view = core.ndarray_getitem

@@ -12,7 +12,7 @@ deleters.  Each one reaches minarray by one of its import routes: a bare
 capsule, an object whose ``__dlpack__`` returns it, :func:`asdlpack`, or the
 DLPack C exchange API (``__dlpack_c_exchange_api__``).
 
-The deleters and the capsule destructor are C (csrc/testing.c): they count
+The deleters and the capsule destructor are C (csrc/py/testing.c): they count
 each tensor's deletions exactly and free nothing, so a second call is seen
 rather than being a double free.  The rules checked for every example:
 
@@ -101,7 +101,7 @@ class CapsuleProducer:
 
 class ExchangeProducer:
     """An object whose type publishes the DLPack C exchange API, handing out
-    the struct at ``_ma_test_tensor`` (csrc/testing.c); its ``__dlpack__``
+    the struct at ``_ma_test_tensor`` (csrc/py/testing.c); its ``__dlpack__``
     (the fallback minarray takes when the C call fails) has nothing to give."""
 
     __dlpack_c_exchange_api__ = _PyCapsule_New(

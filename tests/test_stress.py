@@ -4,7 +4,7 @@ early or twice.
 Eight threads share a pool of arrays for a bounded time (a few seconds;
 MINARRAY_STRESS_SECONDS).  Each one repeatedly, in random order: creates
 minarray arrays, exports them to NumPy and PyTorch, imports NumPy and
-PyTorch arrays (and tensors from a C fake producer, csrc/testing.c) into
+PyTorch arrays (and tensors from a C fake producer, csrc/py/testing.c) into
 minarray, passes memory on from one library to the next, slices, reduces,
 checks the values of a random array against what they must be, and drops
 arrays.  A thread only drops arrays whose memory other threads brought in,

@@ -5,7 +5,7 @@
  * tensor field by field and adopts its memory.  Nothing here touches a
  * Python object, so all of it runs without the GIL, on any thread, and
  * during interpreter shutdown; capsules, the exchange-API table and the
- * Python errors are the bindings' (csrc/dlpack.c).  Errors leave as -1 or
+ * Python errors are the bindings' (csrc/py/dlpack.c).  Errors leave as -1 or
  * NULL plus a message that names the field and its value, as the exchange
  * API's SetError reports them.
  *
@@ -78,7 +78,7 @@ int ma_dlpack_cpu_accessible(int32_t type) {
 /* The deleters: drop the managed tensor's buffer reference and free the one
  * block holding struct, shape and strides.  Releasing an owned buffer
  * touches no Python object, so they need no GIL; a foreign buffer's release
- * callback (ma_buffer_for_object, csrc/pyapi.c) takes the GIL itself when
+ * callback (ma_buffer_for_object, csrc/py/pyapi.c) takes the GIL itself when
  * it needs it. */
 static void export_deleter_versioned(DLManagedTensorVersioned *self) {
   ma_buffer_release((ma_buffer *)self->manager_ctx);

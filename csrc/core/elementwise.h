@@ -1,6 +1,6 @@
 /*
  * The elementwise engine: generated inner loops (csrc/core/gen/gen_elementwise.py)
- * described by signature tables, run through ma_iterate by csrc/elementwise.c.
+ * described by signature tables, run through ma_iterate by csrc/py/elementwise.c.
  */
 #ifndef MINARRAY_ELEMENTWISE_H
 #define MINARRAY_ELEMENTWISE_H

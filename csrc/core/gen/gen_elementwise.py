@@ -1,5 +1,5 @@
 """Elementwise loops: one C inner loop per (operation, loop dtype), and the
-dispatch tables csrc/elementwise.c reads (ma_ew_ops).
+dispatch tables csrc/py/elementwise.c reads (ma_ew_ops).
 
 Each operation is declared once below as C expression templates per dtype
 kind; `source()` expands them over the dtype table of codegen.py.  In a

@@ -1,7 +1,7 @@
 /*
  * Arrays from Python sequences: the shape and scalar kinds of nested lists
  * and tuples (what asarray([[1, 2], [3, 4.5]]) must become), and their
- * elements stored with the scalar rules of csrc/scalars.c.
+ * elements stored with the scalar rules of csrc/py/scalars.c.
  */
 #include "pyapi.h"
 

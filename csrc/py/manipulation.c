@@ -5,14 +5,14 @@
  * manipulation.py (concat, stack, tile, roll, scalar repeat) is a handful of
  * ma_copyto calls over views.
  *
- * The CPython entry points are listed in ma_linalg_methods (csrc/linalg.c).
+ * The CPython entry points are listed in ma_linalg_methods (csrc/py/linalg.c).
  */
 #include <string.h>
 
 #include "copy.h"
 #include "pyapi.h"
 
-/* Like MA_FASTCALL, but visible to csrc/linalg.c, which lists these. */
+/* Like MA_FASTCALL, but visible to csrc/py/linalg.c, which lists these. */
 #define MA_EXPORTED_FASTCALL(name) \
   PyObject *name(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 MA_EXPORTED_FASTCALL(ma_py_repeat);

@@ -129,7 +129,7 @@ int ma_store_scalar(PyObject *v, int tid, char *dst) {
   return 0;
 }
 
-/* Exported for the elementwise engine (csrc/elementwise.c): Python scalar
+/* Exported for the elementwise engine (csrc/py/elementwise.c): Python scalar
  * operands are converted with exactly these rules. */
 
 PyObject *ma_load_scalar(int tid, const char *p) {

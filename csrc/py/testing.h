@@ -1,5 +1,5 @@
 /*
- * Test support (csrc/testing.c): a fake DLPack producer in C whose deleters
+ * Test support (csrc/py/testing.c): a fake DLPack producer in C whose deleters
  * count their calls exactly, on any thread, with or without the GIL.
  */
 #ifndef MINARRAY_TESTING_H

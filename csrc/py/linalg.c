@@ -1067,7 +1067,7 @@ bad_batch:
   return NULL;
 }
 
-/* The copy kernels of manipulation.py live in csrc/manipulation.c; pyapi.c
+/* The copy kernels of manipulation.py live in csrc/py/manipulation.c; pyapi.c
  * installs one table per C area, so they are listed here. */
 PyObject *ma_py_repeat(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
 PyObject *ma_py_take_along_axis(PyObject *self, PyObject *const *args, Py_ssize_t nargs);

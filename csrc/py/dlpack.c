@@ -3,7 +3,7 @@
  * from_dlpack (capsules, the C exchange API of a producer's type,
  * __dlpack__ calls), minarray's own exchange-API table and the capsule
  * peeking describe() needs.  (The NumPy fast path of from_numpy reads
- * NumPy's own struct: csrc/numpy_struct.c.)
+ * NumPy's own struct: csrc/py/numpy_struct.c.)
  *
  * What DLPack itself asks of a producer and a consumer (building a managed
  * tensor, deleting it, validating a foreign one, adopting its memory) is

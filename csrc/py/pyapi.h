@@ -35,7 +35,7 @@ PyObject *ma_alloc_error(int nd, const int64_t *shape, int itemsize);
 int ma_parse_dims(PyObject *seq, int64_t *out, const char *what);
 /* DLDataType from Python ints (code, bits). */
 int ma_parse_dtype(PyObject *code, PyObject *bits, DLDataType *dt);
-/* Validate every field of a foreign tensor minarray will read (csrc/dlpack.c):
+/* Validate every field of a foreign tensor minarray will read (csrc/py/dlpack.c):
  * ndim, dtype, device, shape, the span of its strides, data and its
  * alignment.  0 with *nbytes = size * itemsize, or -1 with BufferError
  * naming the field.  Every door memory enters by (a capsule, the exchange
@@ -76,22 +76,22 @@ int ma_assign_array(ma_array *d, ma_array *s);
 int ma_assign_scalar(ma_array *d, PyObject *value);
 /* Python scalar `v` as one element of ma_type `tid` at `dst` (aligned for
  * it), by NumPy's rules for assigning a scalar; 0, or -1 with the error set
- * (csrc/scalars.c). */
+ * (csrc/py/scalars.c). */
 int ma_store_scalar(PyObject *v, int tid, char *dst);
-/* The element of ma_type `tid` at `p` as a Python scalar (csrc/scalars.c). */
+/* The element of ma_type `tid` at `p` as a Python scalar (csrc/py/scalars.c). */
 PyObject *ma_load_scalar(int tid, const char *p);
 /* The read-only check both make first: 0, or -1 with the ValueError set. */
 int ma_check_writeable(const ma_array *d);
 /* x[key] and x[key] = value for the common advanced keys: a 1-d integer
  * array or list of ints, a tuple of those of one length, or a bool mask
  * over x's leading axes; x[key] also for an n-d integer key alone
- * (csrc/index.c).  getitem: a new NDArray.  setitem
+ * (csrc/py/index.c).  getitem: a new NDArray.  setitem
  * (value a Python scalar, or `s` the value's array): True once written.
  * Both: None (a new reference, nothing written) for any other key or a
  * value that does not broadcast, or NULL on error. */
 PyObject *ma_getitem_advanced(ma_array *a, PyObject *key);
 /* The same gather as a new C-contiguous array of shape (n, a.shape[k:])
- * (an n-d key's shape for n), for csrc/views.c to place: NULL with *failed 0 when the key is not one
+ * (an n-d key's shape for n), for csrc/py/views.c to place: NULL with *failed 0 when the key is not one
  * of those (nothing set), NULL with *failed 1 and the error set (an
  * IndexError names axes counted from `axis0`, or MemoryError). */
 ma_array *ma_gather_first(ma_array *a, PyObject *key, int axis0, int *failed);
