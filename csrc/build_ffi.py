@@ -25,17 +25,32 @@ sys.path.insert(0, str(HERE))
 import importlib  # noqa: E402
 
 
-def _dlpack_cdef() -> str:
-    """The ABI declarations of csrc/dlpack.h, verbatim, so cffi (and the
-    layout tests) see exactly what the C compiler sees."""
-    text = (HERE / "dlpack.h").read_text()
+def _header_cdef(path: Path) -> str:
+    """The declarations between a header's cdef markers, verbatim, so cffi
+    (and the layout tests) see exactly what the C compiler sees."""
+    text = path.read_text()
     match = re.search(r"/\* cdef-begin.*?\*/(.*)/\* cdef-end \*/", text, re.S)
     if match is None:
-        raise RuntimeError("csrc/dlpack.h lost its cdef markers")
+        raise RuntimeError(f"{path.relative_to(ROOT)} lost its cdef markers")
     return match.group(1)
 
 
-CDEF = _dlpack_cdef() + """
+def _dlpack_cdef() -> str:
+    return _header_cdef(HERE / "dlpack.h")
+
+
+# csrc/core/ is the plain-C core (no Python.h): each public header there
+# carries its own cdef markers, and Python calls those functions through
+# `lib` with thin typed wrappers.
+CORE = HERE / "core"
+CORE_HEADERS = ("random.h",)
+
+
+def _core_cdef() -> str:
+    return "\n".join(_header_cdef(CORE / name) for name in CORE_HEADERS)
+
+
+CDEF = _dlpack_cdef() + _core_cdef() + """
 #define DLPACK_MAJOR_VERSION ...
 #define DLPACK_MINOR_VERSION ...
 #define DLPACK_FLAG_BITMASK_READ_ONLY ...
@@ -92,7 +107,7 @@ SOURCE = """
 #include "threads.h"
 #include "scalar.h"
 #include "testing.h"
-""" + _generated()
+""" + "".join(f'#include "{name}"\n' for name in CORE_HEADERS) + _generated()
 
 
 def _flags() -> tuple[list[str], list[str]]:
@@ -113,7 +128,7 @@ def _flags() -> tuple[list[str], list[str]]:
 
 def _sources() -> list[str]:
     # setuptools wants paths relative to the project root.
-    return sorted(os.path.relpath(p, ROOT) for p in HERE.glob("*.c"))
+    return sorted(os.path.relpath(p, ROOT) for p in [*HERE.glob("*.c"), *CORE.glob("*.c")])
 
 
 compile_args, link_args = _flags()
@@ -123,7 +138,7 @@ ffi.set_source(
     "minarray._core",
     SOURCE,
     sources=_sources(),
-    include_dirs=[os.path.relpath(HERE, ROOT)],
+    include_dirs=[os.path.relpath(HERE, ROOT), os.path.relpath(CORE, ROOT)],
     # cffi defaults to the limited API, which lacks METH_FASTCALL and the
     # vectorcall protocol the installed functions use.
     define_macros=[("_CFFI_NO_LIMITED_API", None)],
