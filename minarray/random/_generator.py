@@ -23,7 +23,7 @@ from collections.abc import Callable, MutableSequence
 from typing import Any
 
 from minarray import dtypes as _dt
-from minarray._native import ffi, lib
+from minarray._native import core, ffi, lib
 from minarray.ndarray import NDArray
 from minarray.random._bit_generators import PCG64, BitGenerator
 
@@ -47,6 +47,8 @@ _CTYPE = {64: "uint64_t *", 32: "uint32_t *", 16: "uint16_t *", 8: "uint8_t *", 
 
 def _shape_of(size: Any) -> Shape:
     """``size`` as a shape: an int or a sequence of non-negative ints."""
+    if type(size) is int and size >= 0:
+        return (size,)
     if isinstance(size, NDArray):
         size = size.tolist()
     dims = size if isinstance(size, (tuple, list)) else (size,)
@@ -63,7 +65,7 @@ def _shape_of(size: Any) -> Shape:
 
 
 def _ptr(a: NDArray, ctype: str) -> Any:
-    return ffi.cast(ctype, a.data_ptr)
+    return ffi.cast(ctype, core.data_ptr(a._h))
 
 
 def _as_float(x: Any, what: str) -> float:
@@ -224,6 +226,9 @@ class Generator:
         self._bit_generator = bit_generator
         self._st = bit_generator._st
         self.lock = bit_generator.lock
+        # one-value scratch for size=None draws, used under the lock
+        self._one_d = ffi.new("double[1]")
+        self._one_f = ffi.new("float[1]")
 
     def __repr__(self) -> str:
         return f"{self} at 0x{id(self):X}"
@@ -253,21 +258,25 @@ class Generator:
         with self.lock:
             fn(self._st, *args)
 
-    def _fill(self, fill: Callable[..., Any], dtype: _dt.DType, size: Any, out: Any, *extra: Any,
-              require_c: bool = False) -> Any:
+    def _fill(self, fill: Callable[..., Any], dtype: _dt.DType, size: Any, out: Any, *extra: Any) -> Any:
         """NumPy's double_fill / float_fill: a Python float for size None,
         else a new array of ``size`` (or ``out``) filled in memory order."""
-        ctype = "double *" if dtype == _dt.float64 else "float *"
-        if size is None and out is None:
-            buf = ffi.new(ctype.replace(" *", "[1]"))
-            self._call(fill, 1, *extra, buf)
-            return float(buf[0])
-        if out is not None:
-            _check_out(out, dtype, size, require_c)
-            arr = out
+        double = dtype is _dt.float64
+        if out is None:
+            if size is None:
+                buf = self._one_d if double else self._one_f
+                with self.lock:  # the scratch value belongs to the lock's holder
+                    fill(self._st, 1, *extra, buf)
+                    return float(buf[0])
+            shape = _shape_of(size)
+            arr = NDArray._empty(shape, dtype)
+            n = math.prod(shape)
         else:
-            arr = NDArray._empty(_shape_of(size), dtype)
-        self._call(fill, arr.size, *extra, _ptr(arr, ctype))
+            _check_out(out, dtype, size, False)
+            arr, n = out, out.size
+        ptr = ffi.cast("double *" if double else "float *", core.data_ptr(arr._h))
+        with self.lock:
+            fill(self._st, n, *extra, ptr)
         return arr
 
     def _cont(self, fill: Callable[..., Any], size: Any, params: list[_Param], kinds: list[str | None],
@@ -296,7 +305,7 @@ class Generator:
     def random(self, size: Any = None, dtype: Any = _dt.float64, out: NDArray | None = None) -> Any:
         """Uniform floats in [0, 1): float64 (53 random bits) or float32 (24)."""
         dt = _float_dtype(dtype, "random")
-        return self._fill(lib.ma_random_double if dt == _dt.float64 else lib.ma_random_float, dt, size, out)
+        return self._fill(lib.ma_random_double if dt is _dt.float64 else lib.ma_random_float, dt, size, out)
 
     def uniform(self, low: Any = 0.0, high: Any = 1.0, size: Any = None) -> Any:
         """Uniform floats in [low, high): ``low + (high - low) * U``."""
@@ -362,7 +371,9 @@ class Generator:
                 return bool(v)
             return v - (1 << bits) if lb < 0 and v > ub else v
         arr = NDArray._empty(shape, dt)
-        self._call(fill, off, rng & mask, arr.size, _ptr(arr, _CTYPE[bits]))
+        ptr = ffi.cast(_CTYPE[bits], core.data_ptr(arr._h))
+        with self.lock:
+            fill(self._st, off, rng & mask, math.prod(shape), ptr)
         return arr
 
     def _integers_array(self, low: Any, high: Any, size: Any, dt: _dt.DType, bits: int, lb: int, ub: int,
@@ -419,7 +430,7 @@ class Generator:
     def standard_normal(self, size: Any = None, dtype: Any = _dt.float64, out: NDArray | None = None) -> Any:
         """Standard normal draws by NumPy's 256-layer ziggurat (float64 or float32)."""
         dt = _float_dtype(dtype, "standard_normal")
-        fill = lib.ma_random_standard_normal if dt == _dt.float64 else lib.ma_random_standard_normal_f
+        fill = lib.ma_random_standard_normal if dt is _dt.float64 else lib.ma_random_standard_normal_f
         return self._fill(fill, dt, size, out)
 
     def normal(self, loc: Any = 0.0, scale: Any = 1.0, size: Any = None) -> Any:
@@ -432,7 +443,7 @@ class Generator:
         """Exponential(1) draws: the ziggurat (``method="zig"``) or ``-log(1 - U)`` (``"inv"``)."""
         dt = _float_dtype(dtype, "standard_exponential")
         inverse = 0 if method == "zig" else 1
-        fill = lib.ma_random_standard_exponential if dt == _dt.float64 else lib.ma_random_standard_exponential_f
+        fill = lib.ma_random_standard_exponential if dt is _dt.float64 else lib.ma_random_standard_exponential_f
         return self._fill(fill, dt, size, out, inverse)
 
     def exponential(self, scale: Any = 1.0, size: Any = None) -> Any:
@@ -737,6 +748,8 @@ def default_rng(seed: Any = None) -> Generator:
 
 
 def _float_dtype(dtype: Any, what: str) -> _dt.DType:
+    if dtype is _dt.float64 or dtype is _dt.float32:
+        return dtype
     try:
         dt = _dt.as_dtype(dtype)
     except (TypeError, ValueError):
