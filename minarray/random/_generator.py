@@ -269,7 +269,7 @@ class Generator:
                     fill(self._st, 1, *extra, buf)
                     return float(buf[0])
             shape = _shape_of(size)
-            arr = NDArray._empty(shape, dtype)
+            arr = core.ndarray_empty(shape, dtype, False)  # one C call: the shape is checked
             n = math.prod(shape)
         else:
             _check_out(out, dtype, size, False)
