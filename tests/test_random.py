@@ -364,6 +364,11 @@ def test_shuffle_permutation_permuted() -> None:
         mg.shuffle(my, axis=ax)
         ng.shuffle(ny, axis=ax)
         same(my, ny)
+    # a NumPy array is shuffled in place, through a zero-copy view
+    nx, ox = np.arange(50.0).reshape(10, 5), np.arange(50.0).reshape(10, 5)
+    mg.shuffle(nx, axis=1)
+    ng.shuffle(ox, axis=1)
+    assert nx.tobytes() == ox.tobytes()
     ml, nl = list(range(9)), list(range(9))
     mg.shuffle(ml)
     ng.shuffle(nl)

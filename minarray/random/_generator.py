@@ -642,10 +642,18 @@ class Generator:
             perm = self._permuted_range(x.shape[ax])
             x[...] = take(x, perm, axis=ax)
             return
+        if hasattr(x, "__array_interface__") or hasattr(x, "__dlpack__"):
+            # Another library's array (NumPy's): shuffle it in place through a
+            # zero-copy view, or refuse, never shuffle a copy silently.
+            from minarray.creation import asarray
+
+            try:
+                view = asarray(x, copy=False)
+            except (ValueError, TypeError, BufferError) as exc:
+                raise TypeError(f"shuffle needs to view this {type(x).__name__} without a copy: {exc}") from None
+            self.shuffle(view, axis)
+            return
         if not isinstance(x, MutableSequence):
-            if hasattr(x, "__array_interface__") or hasattr(x, "__dlpack__"):
-                raise TypeError("shuffle shuffles minarray arrays and Python sequences in place; for another "
-                                "library's array, shuffle a minarray copy (minarray.asarray) or use permutation")
             warnings.warn(f"you are shuffling a '{type(x).__name__}' object which is not a subclass of "
                           "'Sequence'; `shuffle` is not guaranteed to behave correctly.", UserWarning, stacklevel=2)
         if axis != 0:
