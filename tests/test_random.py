@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import minarray as ma
 
@@ -552,3 +554,42 @@ def test_ziggurat_tables_follow_their_definition(prefix: str, bits: int, density
         assert abs(k[i + 1] - scale * x[i] / x[i + 1]) <= 2 + scale * rel, i
     assert k[1] == 0 and f[0] == 1.0
     assert abs(k[0] - scale * r * density(r) / v) <= 2 + scale * rel
+
+
+# ---- many seeds, sizes and arguments at once ----------------------------------------
+
+_CALLS: list[tuple[str, Callable[[Any], tuple[tuple[Any, ...], dict[str, Any]]]]] = [
+    ("random", lambda d: ((), {"dtype": d.draw(st.sampled_from(["float64", "float32"]))})),
+    ("standard_normal", lambda d: ((), {"dtype": d.draw(st.sampled_from(["float64", "float32"]))})),
+    ("standard_exponential", lambda d: ((), {"dtype": d.draw(st.sampled_from(["float64", "float32"])),
+                                             "method": d.draw(st.sampled_from(["zig", "inv"]))})),
+    ("integers", lambda d: _int_args(d)),
+    ("uniform", lambda d: ((d.draw(st.floats(-1e6, 1e6)), d.draw(st.floats(1e6, 2e6))), {})),
+    ("normal", lambda d: ((d.draw(st.floats(-10, 10)), d.draw(st.floats(0, 10))), {})),
+    ("gamma", lambda d: ((d.draw(st.floats(0, 20)), d.draw(st.floats(0, 5))), {})),
+    ("beta", lambda d: ((d.draw(st.floats(0.01, 5)), d.draw(st.floats(0.01, 5))), {})),
+    ("binomial", lambda d: ((d.draw(st.integers(0, 10**9)), d.draw(st.floats(0, 1))), {})),
+    ("poisson", lambda d: ((d.draw(st.floats(0, 1e7)),), {})),
+    ("exponential", lambda d: ((d.draw(st.floats(0, 1e3)),), {})),
+]
+
+
+def _int_args(d: Any) -> tuple[tuple[Any, ...], dict[str, Any]]:
+    dtype = d.draw(st.sampled_from(["int64", "int32", "int16", "int8", "uint64", "uint32", "uint16", "uint8"]))
+    info = np.iinfo(dtype)
+    lo = d.draw(st.integers(int(info.min), int(info.max)))
+    hi = d.draw(st.integers(lo, int(info.max)))
+    return (lo, hi), {"dtype": dtype, "endpoint": True}
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.data())
+def test_random_calls_match_numpy(data: Any) -> None:
+    seed = data.draw(st.integers(0, 2**128))
+    kind = data.draw(st.sampled_from(BITGENS))
+    mg, ng = pair(seed, kind)
+    for _ in range(3):
+        name, make = data.draw(st.sampled_from(_CALLS))
+        args, kwargs = make(data)
+        size = data.draw(st.one_of(st.none(), st.integers(0, 300), st.tuples(st.integers(0, 9), st.integers(0, 9))))
+        both(mg, ng, name, *args, size=size, **kwargs)

@@ -112,6 +112,13 @@ class _Param:
                 raise TypeError(f"{name} must hold integers, not {arr.dtype}")
             self.array = arr.astype(dtype) if arr.dtype != dtype else arr
 
+    @classmethod
+    def of_array(cls, arr: NDArray, name: str, ctype: str) -> _Param:
+        """A parameter from an array already in the C function's type."""
+        p = cls.__new__(cls)
+        p.name, p.ctype, p.array, p.value = name, ctype, arr, None
+        return p
+
 
 def _as_int64(x: Any, name: str) -> int:
     """An integer parameter; a float truncates, as NumPy's conversion does."""
@@ -328,8 +335,7 @@ class Generator:
                 diff = asarray(diff, dtype=_dt.float64)
             if diff.size and not bool(all_(ew.isfinite(diff))):
                 raise OverflowError("Range exceeds valid bounds")
-            span = _Param(0.0, "high - low")
-            span.array, span.value = diff, None
+            span = _Param.of_array(diff, "high - low", "double")
         return self._cont(lib.ma_random_uniform, size, [lo, span], [None, "non_negative"])
 
     def integers(self, low: Any, high: Any = None, size: Any = None, dtype: Any = _dt.int64,
@@ -401,11 +407,9 @@ class Generator:
         bad = ew.greater(lo_c, hi_c) if closed else ew.greater_equal(lo_c, hi_c)
         if isinstance(bad, NDArray) and bad.size and bool(any_(bad)):
             raise ValueError(_bounds_error(closed, not bool(any_(ew.not_equal(lo_a, 0)))))
-        lo_p = _Param(0, "low")
-        lo_p.array, lo_p.value = lo_c.astype(_dt.int64) if wide == _dt.int64 else lo_c, None
-        hi_p = _Param(0, "high")
-        hi_p.array, hi_p.value = hi_c.astype(_dt.int64) if wide == _dt.int64 else hi_c, None
-        shape, ptrs = _broadcast_raw([lo_p.array, hi_p.array], size)
+        # The C side reads both bounds as 64-bit words (two's complement).
+        shape, ptrs = _broadcast([_Param.of_array(lo_c, "low", "uint64_t"),
+                                  _Param.of_array(hi_c, "high", "uint64_t")], size)
         arr = NDArray._empty(shape, dt)
         (lp, ls, _k1), (hp, hs, _k2) = ptrs
         self._call(lib.ma_random_bounded_array, bits, 1 if closed else 0, arr.size, lp, ls, hp, hs,
@@ -801,19 +805,6 @@ def _bounds_error(closed: bool, low_is_zero: bool) -> str:
     if low_is_zero:
         return "high < 0" if closed else "high <= 0"
     return "low > high" if closed else "low >= high"
-
-
-def _broadcast_raw(arrays: list[NDArray], size: Any) -> tuple[Shape, list[tuple[Any, int, Any]]]:
-    params = []
-    for a in arrays:
-        p = _Param(0.0, "bound")
-        p.array, p.value = a, None
-        params.append(p)
-    shape, ptrs = _broadcast(params, size)
-    fixed = []
-    for _, step, keep in ptrs:
-        fixed.append((ffi.cast("uint64_t *", keep.data_ptr), step, keep))
-    return shape, fixed
 
 
 def _mvn_numpy(np: Any, x: NDArray, mean: NDArray, cov: NDArray, final: Shape, check_valid: str, tol: float,
