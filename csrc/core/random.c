@@ -1287,33 +1287,45 @@ int ma_random_choice_p(ma_pcg64 *g, int64_t pop_size, const double *p, int64_t s
 
 /* ---- multivariate normal ------------------------------------------------------------------- */
 
-/* The Cholesky-Banachiewicz factorisation, row by row, in place: the lower
- * triangle becomes L with L L^T = A, the upper triangle is zeroed. */
+/* The lower Cholesky factor, column by column (Cholesky-Crout), in place:
+ * the lower triangle becomes L with L L^T = A, the upper is zeroed.  The
+ * order of operations is LAPACK's unblocked potf2 as OpenBLAS runs it for
+ * NumPy: each dot product accumulated with fused multiply-adds from the
+ * left, the column scaled by the reciprocal of its pivot.  For matrices
+ * up to 4 x 4 this gives numpy.linalg.cholesky's factor bit for bit
+ * (OpenBLAS's blocked kernels reorder longer sums, so larger factors
+ * can differ from NumPy's in the last bits). */
 int64_t ma_cholesky(int64_t n, double *a) {
-  for (int64_t i = 0; i < n; i++) {
-    for (int64_t j = 0; j <= i; j++) {
-      double s = a[i * n + j];
-      for (int64_t k = 0; k < j; k++) s -= a[i * n + k] * a[j * n + k];
-      if (i == j) {
-        if (!(s > 0.0)) return i;
-        a[i * n + i] = sqrt(s);
-      } else {
-        a[i * n + j] = s / a[j * n + j];
-      }
+  for (int64_t j = 0; j < n; j++) {
+    double dot = 0.0;
+    for (int64_t k = 0; k < j; k++) dot = fma(a[j * n + k], a[j * n + k], dot);
+    double ajj = a[j * n + j] - dot;
+    if (!(ajj > 0.0)) return j;
+    ajj = sqrt(ajj);
+    a[j * n + j] = ajj;
+    const double inv = 1.0 / ajj;
+    for (int64_t i = j + 1; i < n; i++) {
+      double s = 0.0;
+      for (int64_t k = 0; k < j; k++) s = fma(a[i * n + k], a[j * n + k], s);
+      a[i * n + j] = (a[i * n + j] - s) * inv;
     }
-    for (int64_t j = i + 1; j < n; j++) a[i * n + j] = 0.0;
   }
+  for (int64_t i = 0; i < n; i++)
+    for (int64_t j = i + 1; j < n; j++) a[i * n + j] = 0.0;
   return -1;
 }
 
-/* mean + x @ L^T, row by row: out[r, i] = mean[i] + sum_k x[r, k] L[i, k]. */
+/* mean + x @ L^T, row by row: out[r, i] = mean[i] + sum_k x[r, k] L[i, k],
+ * the sum accumulated with fused multiply-adds from k = 0, as OpenBLAS's
+ * dgemm does for NumPy's matmul (the zeros above L's diagonal included:
+ * they leave the sum as it is). */
 void ma_mvn_transform(int64_t rows, int64_t n, const double *x, const double *lower, const double *mean,
                       double *out) {
   for (int64_t r = 0; r < rows; r++) {
     const double *xr = x + r * n;
     for (int64_t i = 0; i < n; i++) {
       double s = 0.0;
-      for (int64_t k = 0; k <= i; k++) s += xr[k] * lower[i * n + k];
+      for (int64_t k = 0; k < n; k++) s = fma(xr[k], lower[i * n + k], s);
       out[r * n + i] = mean[i] + s;
     }
   }

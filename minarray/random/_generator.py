@@ -488,8 +488,9 @@ class Generator:
                             tol: float = 1e-8, *, method: str = "svd") -> NDArray:
         """Draws of N(mean, cov): standard normals times a factor of cov.
 
-        ``method="cholesky"`` factors cov here, in C (NumPy's stream for that
-        method).  ``"svd"`` (NumPy's default) and ``"eigh"`` need LAPACK's
+        ``method="cholesky"`` factors cov here, in C, in OpenBLAS's order of
+        operations (NumPy's results bit for bit up to 4 x 4, within
+        rounding above).  ``"svd"`` (NumPy's default) and ``"eigh"`` need LAPACK's
         decompositions: minarray has none yet, so they run on NumPy's
         ``numpy.linalg`` (copies of the arrays) when NumPy is installed, and
         raise ModuleNotFoundError otherwise.
