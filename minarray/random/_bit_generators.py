@@ -55,8 +55,10 @@ class BitGenerator:
 
     @property
     def state(self) -> dict[str, Any]:
-        """The state as NumPy's dict: ``{'bit_generator': name, 'state':
-        {'state': int, 'inc': int}, 'has_uint32': int, 'uinteger': int}``."""
+        """The state as NumPy's dict: the class name under ``'bit_generator'``,
+        the 128-bit LCG state and increment under ``'state'`` (keys
+        ``'state'`` and ``'inc'``), and the buffered 32-bit half under
+        ``'has_uint32'`` and ``'uinteger'``."""
         with self.lock:
             st = self._st
             return {
