@@ -24,6 +24,7 @@ from typing import Any
 
 from minarray import dtypes as _dt
 from minarray._native import core, ffi, lib
+from minarray.creation import _shape as _creation_shape
 from minarray.ndarray import NDArray
 from minarray.random._bit_generators import PCG64, BitGenerator
 
@@ -43,6 +44,8 @@ _INT_INFO: dict[str, tuple[int, int, int]] = {
     "uint16": (16, 0, 2**16 - 1), "uint8": (8, 0, 2**8 - 1), "bool": (1, 0, 1),
 }
 _CTYPE = {64: "uint64_t *", 32: "uint32_t *", 16: "uint16_t *", 8: "uint8_t *", 1: "uint8_t *"}
+# the C element type of each parameter and result dtype
+_C_ELEMENT = {"float64": "double", "float32": "float", "int64": "int64_t"}
 
 
 def _shape_of(size: Any) -> Shape:
@@ -51,17 +54,7 @@ def _shape_of(size: Any) -> Shape:
         return (size,)
     if isinstance(size, NDArray):
         size = size.tolist()
-    dims = size if isinstance(size, (tuple, list)) else (size,)
-    out = []
-    for d in dims:
-        try:
-            v = operator.index(d)
-        except TypeError:
-            raise TypeError(f"size must be an int or a sequence of ints, got {size!r}") from None
-        if v < 0:
-            raise ValueError("negative dimensions are not allowed")
-        out.append(v)
-    return tuple(out)
+    return _creation_shape(tuple(size) if isinstance(size, range) else size)
 
 
 def _ptr(a: NDArray, ctype: str) -> Any:
@@ -98,7 +91,7 @@ class _Param:
         from minarray.creation import asarray
 
         self.name = name
-        self.ctype = {"float64": "double", "float32": "float", "int64": "int64_t"}[dtype.name]
+        self.ctype = _C_ELEMENT[dtype.name]
         self.array: NDArray | None = None
         self.value: Any = None
         if _is_scalar(x):
@@ -293,7 +286,7 @@ class Generator:
         for p, kind in zip(params, kinds, strict=True):
             if kind is not None:
                 _check(p, kind)
-        ctype = {"float64": "double", "float32": "float", "int64": "int64_t"}[dtype.name]
+        ctype = _C_ELEMENT[dtype.name]
         if size is None and out is None and all(p.array is None for p in params):
             buf = ffi.new(f"{ctype}[1]")
             _, ptrs = _broadcast(params, None)
