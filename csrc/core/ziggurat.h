@@ -12,16 +12,19 @@
  * with b the number of random bits the sampler scales (normal: 52 and 23,
  * exponential: 53 and 23).
  *
- * The values are NumPy's (numpy/random/src/distributions/ziggurat_constants.h),
- * written here as exact hexadecimal literals.  They are data, not derived
- * at build time, because a bit-identical stream needs NumPy's exact
- * entries: computed from the definition above in exact arithmetic the
- * exponential tables' w and f entries agree bit for bit, but NumPy's
- * normal tables and its k entries were produced in double precision by a
- * generator whose rounding (a libm differing by an ulp at some steps of
- * the recurrence) cannot be reproduced exactly; the differences are a few
- * ulps, yet each one would change some draws.  tests/test_random.py checks
- * every table against the definition to within those few ulps.
+ * The values are NumPy's (numpy/random/src/distributions/ziggurat_constants.h,
+ * BSD-licensed), written here as exact hexadecimal literals.  They are
+ * data, not derived at build time, because a bit-identical stream needs
+ * NumPy's exact entries, and only some of them can be re-derived: from the
+ * definition above in exact arithmetic, the exponential tables' w and f
+ * entries come out bit for bit; NumPy's normal tables follow the same
+ * recurrence evaluated in double precision (f[i] = exp(-x[i]^2 / 2) of the
+ * double x[i] matches every entry), but one of its 254 steps rounds two
+ * ulps away from what glibc gives, and every later step inherits the
+ * difference; the k entries differ from the floor by one in places.  A
+ * w entry off by an ulp changes every draw from its layer, so the tables
+ * are kept as NumPy has them.  tests/test_random.py checks every table
+ * against the definition to within a few ulps.
  */
 #ifndef MA_CORE_ZIGGURAT_H
 #define MA_CORE_ZIGGURAT_H
