@@ -172,6 +172,9 @@ def test_default_rng_forms_and_pickle() -> None:
     assert g2.random(3).tolist() == g.random(3).tolist()
     with pytest.raises(TypeError):
         ma.random.Generator(np.random.PCG64(1))
+    for numpy_side in (np.random.PCG64(1), np.random.default_rng(1)):
+        with pytest.raises(TypeError, match="copy its state"):
+            ma.random.default_rng(numpy_side)
 
 
 def test_spawn_matches_numpy() -> None:

@@ -747,6 +747,10 @@ def default_rng(seed: Any = None) -> Generator:
         return Generator(seed)
     if isinstance(seed, Generator):
         return seed
+    if hasattr(seed, "bit_generator") or (hasattr(seed, "state") and hasattr(seed, "random_raw")):
+        # NumPy's Generator or bit generator: its C state cannot be shared.
+        raise TypeError(f"default_rng cannot wrap a {type(seed).__module__}.{type(seed).__name__}; to continue its "
+                        "stream, copy its state: b = minarray.random.PCG64(); b.state = <its bit generator>.state")
     return Generator(PCG64(seed))
 
 
