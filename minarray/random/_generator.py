@@ -23,10 +23,20 @@ from collections.abc import Callable, MutableSequence
 from typing import Any
 
 from minarray import dtypes as _dt
+from minarray import elementwise as ew
 from minarray._native import core, ffi, lib
 from minarray.creation import _shape as _creation_shape
+from minarray.creation import arange, asarray
+from minarray.elementwise import greater, less
+from minarray.manipulation import take
 from minarray.ndarray import NDArray
 from minarray.random._bit_generators import PCG64, BitGenerator
+from minarray.reductions import all as all_
+from minarray.reductions import any as any_
+from minarray.reductions import count_nonzero
+from minarray.reductions import max as max_
+from minarray.reductions import min as min_
+from minarray.views import broadcast_shapes, broadcast_to, normalize_axis
 
 __all__ = ["Generator", "default_rng"]
 
@@ -88,13 +98,13 @@ class _Param:
     __slots__ = ("array", "ctype", "name", "value")
 
     def __init__(self, x: Any, name: str, dtype: _dt.DType = _dt.float64) -> None:
-        from minarray.creation import asarray
-
         self.name = name
         self.ctype = _C_ELEMENT[dtype.name]
         self.array: NDArray | None = None
         self.value: Any = None
-        if _is_scalar(x):
+        if type(x) is float and dtype is _dt.float64:  # the common case first
+            self.value = x
+        elif _is_scalar(x):
             if dtype == _dt.int64:
                 self.value = _as_int64(x, name)
             else:
@@ -133,9 +143,6 @@ def _as_int64(x: Any, name: str) -> int:
 
 
 def _check(p: _Param, kind: str) -> None:
-    from minarray import elementwise as ew
-    from minarray.reductions import all as all_
-    from minarray.reductions import any as any_
 
     name = p.name
     if p.array is None:
@@ -182,8 +189,6 @@ def _broadcast(params: list[_Param], size: Any) -> tuple[Shape, list[tuple[Any, 
     """The output shape and, per parameter, (C pointer, step, keep-alive):
     step 0 for a scalar, 1 for an array broadcast to the output and made
     C-contiguous."""
-    from minarray.creation import asarray
-    from minarray.views import broadcast_shapes, broadcast_to
 
     arrays = [p.array for p in params if p.array is not None]
     if size is not None:
@@ -226,9 +231,11 @@ class Generator:
         self._bit_generator = bit_generator
         self._st = bit_generator._st
         self.lock = bit_generator.lock
-        # one-value scratch for size=None draws, used under the lock
-        self._one_d = ffi.new("double[1]")
-        self._one_f = ffi.new("float[1]")
+        # one-value scratch for scalar parameters and size=None draws, used
+        # under the lock: per C type, three parameters and a result
+        self._scratch = {c: [ffi.new(f"{c}[1]") for _ in range(4)] for c in _C_ELEMENT.values()}
+        self._one_d = self._scratch["double"][3]
+        self._one_f = self._scratch["float"][3]
 
     def __repr__(self) -> str:
         return f"{self} at 0x{id(self):X}"
@@ -268,9 +275,13 @@ class Generator:
                 with self.lock:  # the scratch value belongs to the lock's holder
                     fill(self._st, 1, *extra, buf)
                     return float(buf[0])
-            shape = _shape_of(size)
-            arr = core.ndarray_empty(shape, dtype, False)  # one C call: the shape is checked
-            n = math.prod(shape)
+            shape: Shape
+            if type(size) is int and size >= 0:  # the common case, without the general checks
+                shape, n = (size,), size
+            else:
+                shape = _shape_of(size)
+                n = math.prod(shape)
+            arr = core.ndarray_empty(shape, dtype, False)
         else:
             _check_out(out, dtype, size, False)
             arr, n = out, out.size
@@ -287,11 +298,26 @@ class Generator:
             if kind is not None:
                 _check(p, kind)
         ctype = _C_ELEMENT[dtype.name]
-        if size is None and out is None and all(p.array is None for p in params):
-            buf = ffi.new(f"{ctype}[1]")
-            _, ptrs = _broadcast(params, None)
-            self._call(fill, 1, *[x for ptr, step, _ in ptrs for x in (ptr, step)], buf)
-            return buf[0] if dtype == _dt.int64 else float(buf[0])
+        if out is None and all(p.array is None for p in params):
+            # Scalar parameters: one-value buffers the Generator keeps,
+            # written and read under the lock.
+            if size is None:
+                arr, n = None, 1
+            else:
+                shape = _shape_of(size)
+                arr, n = core.ndarray_empty(shape, dtype, False), math.prod(shape)
+            with self.lock:
+                args: list[Any] = []
+                for i, p in enumerate(params):
+                    buf = self._scratch[p.ctype][i]
+                    buf[0] = p.value
+                    args += (buf, 0)
+                if arr is None:
+                    res = self._scratch[ctype][3]
+                    fill(self._st, 1, *args, res)
+                    return res[0] if dtype is _dt.int64 else float(res[0])
+                fill(self._st, n, *args, ffi.cast(f"{ctype} *", core.data_ptr(arr._h)))
+            return arr
         if out is not None:
             _check_out(out, dtype, size, True)
             size = out.shape if size is None else size
@@ -304,13 +330,11 @@ class Generator:
 
     def random(self, size: Any = None, dtype: Any = _dt.float64, out: NDArray | None = None) -> Any:
         """Uniform floats in [0, 1): float64 (53 random bits) or float32 (24)."""
-        dt = _float_dtype(dtype, "random")
+        dt = dtype if dtype is _dt.float64 else _float_dtype(dtype, "random")
         return self._fill(lib.ma_random_double if dt is _dt.float64 else lib.ma_random_float, dt, size, out)
 
     def uniform(self, low: Any = 0.0, high: Any = 1.0, size: Any = None) -> Any:
         """Uniform floats in [low, high): ``low + (high - low) * U``."""
-        from minarray import elementwise as ew
-        from minarray.reductions import all as all_
 
         lo, hi = _Param(low, "low"), _Param(high, "high")
         if lo.array is None and hi.array is None:
@@ -323,7 +347,6 @@ class Generator:
             b = hi.array if hi.array is not None else hi.value
             diff = ew.subtract(b, a)
             if not isinstance(diff, NDArray):
-                from minarray.creation import asarray
 
                 diff = asarray(diff, dtype=_dt.float64)
             if diff.size and not bool(all_(ew.isfinite(diff))):
@@ -379,11 +402,6 @@ class Generator:
                         closed: bool) -> NDArray:
         """integers() with array bounds (NumPy's _rand_<type>_broadcast): the
         bounds are checked, broadcast, and drawn one element at a time."""
-        from minarray import elementwise as ew
-        from minarray.creation import asarray
-        from minarray.reductions import any as any_
-        from minarray.reductions import max as max_
-        from minarray.reductions import min as min_
 
         lo_a, hi_a = asarray(low), asarray(high)
         for a, what in ((lo_a, "low"), (hi_a, "high")):
@@ -426,7 +444,7 @@ class Generator:
 
     def standard_normal(self, size: Any = None, dtype: Any = _dt.float64, out: NDArray | None = None) -> Any:
         """Standard normal draws by NumPy's 256-layer ziggurat (float64 or float32)."""
-        dt = _float_dtype(dtype, "standard_normal")
+        dt = dtype if dtype is _dt.float64 else _float_dtype(dtype, "standard_normal")
         fill = lib.ma_random_standard_normal if dt is _dt.float64 else lib.ma_random_standard_normal_f
         return self._fill(fill, dt, size, out)
 
@@ -438,7 +456,7 @@ class Generator:
     def standard_exponential(self, size: Any = None, dtype: Any = _dt.float64, method: str = "zig",
                              out: NDArray | None = None) -> Any:
         """Exponential(1) draws: the ziggurat (``method="zig"``) or ``-log(1 - U)`` (``"inv"``)."""
-        dt = _float_dtype(dtype, "standard_exponential")
+        dt = dtype if dtype is _dt.float64 else _float_dtype(dtype, "standard_exponential")
         inverse = 0 if method == "zig" else 1
         fill = lib.ma_random_standard_exponential if dt is _dt.float64 else lib.ma_random_standard_exponential_f
         return self._fill(fill, dt, size, out, inverse)
@@ -488,7 +506,6 @@ class Generator:
         ``numpy.linalg`` (copies of the arrays) when NumPy is installed, and
         raise ModuleNotFoundError otherwise.
         """
-        from minarray.creation import asarray
 
         if method not in ("eigh", "svd", "cholesky"):
             raise ValueError("method must be one of {'eigh', 'svd', 'cholesky'}")
@@ -534,11 +551,6 @@ class Generator:
         ``axis``: with replacement (uniform, or by probabilities ``p``) or
         without (a tail shuffle, Floyd's algorithm, or rounds of weighted
         draws with ``p``), exactly as NumPy chooses between them."""
-        from minarray.creation import asarray
-        from minarray.elementwise import greater, less
-        from minarray.manipulation import take
-        from minarray.reductions import any as any_
-        from minarray.reductions import count_nonzero
 
         a_orig = a
         arr = a if isinstance(a, NDArray) else asarray(a)
@@ -550,7 +562,6 @@ class Generator:
             if pop_size <= 0 and (size is None or math.prod(_shape_of(size)) != 0):
                 raise ValueError("a must be a positive integer unless no samples are taken")
         else:
-            from minarray.views import normalize_axis
 
             axis = normalize_axis(axis, arr.ndim)
             pop_size = arr.shape[axis]
@@ -622,7 +633,6 @@ class Generator:
     def shuffle(self, x: Any, axis: int = 0) -> None:
         """Shuffle ``x`` in place along ``axis`` (an NDArray, or a mutable
         sequence along its only axis) by Fisher-Yates."""
-        from minarray.views import normalize_axis
 
         if isinstance(x, NDArray):
             if not x.flags.writeable:
@@ -635,7 +645,6 @@ class Generator:
                     lib.ma_random_shuffle(self._st, x.shape[0], 1, x.itemsize, x.strides[0],
                                           ffi.cast("char *", x.data_ptr))
                 return
-            from minarray.manipulation import take
 
             perm = self._permuted_range(x.shape[ax])
             x[...] = take(x, perm, axis=ax)
@@ -643,7 +652,6 @@ class Generator:
         if hasattr(x, "__array_interface__") or hasattr(x, "__dlpack__"):
             # Another library's array (NumPy's): shuffle it in place through a
             # zero-copy view, or refuse, never shuffle a copy silently.
-            from minarray.creation import asarray
 
             try:
                 view = asarray(x, copy=False)
@@ -666,7 +674,6 @@ class Generator:
     def _permuted_range(self, n: int) -> NDArray:
         """arange(n) shuffled with shuffle's draws: applying it as a take
         reorders exactly as the swaps would."""
-        from minarray.creation import arange
 
         perm = arange(n, dtype=_dt.int64)
         with self.lock:
@@ -675,12 +682,8 @@ class Generator:
 
     def permutation(self, x: Any, axis: int = 0) -> NDArray:
         """A shuffled copy: of ``arange(x)`` for an int, else of ``x`` along ``axis``."""
-        from minarray.creation import asarray
-        from minarray.manipulation import take
-        from minarray.views import normalize_axis
 
         if isinstance(x, int) or (hasattr(x, "__index__") and not hasattr(x, "shape")):
-            from minarray.creation import arange
 
             perm = arange(operator.index(x), dtype=_dt.int64)
             self.shuffle(perm)
@@ -697,8 +700,6 @@ class Generator:
         """A copy of ``x`` (or ``out``, filled from x) with each slice along
         ``axis`` shuffled independently; with ``axis=None`` the whole array
         shuffled as one flat sequence in its memory order."""
-        from minarray.creation import asarray
-        from minarray.views import normalize_axis
 
         xa = asarray(x)
         if out is None:
@@ -809,7 +810,6 @@ def _mvn_numpy(np: Any, x: NDArray, mean: NDArray, cov: NDArray, final: Shape, c
                method: str) -> NDArray:
     """The SVD and eigh branches of NumPy's multivariate_normal, run by
     NumPy on copies, for bit-identical results (minarray has no LAPACK yet)."""
-    from minarray.creation import asarray
 
     xn = np.array(np.from_dlpack(x), copy=True)
     mn = np.array(np.from_dlpack(mean), copy=True)

@@ -18,6 +18,7 @@ from typing import Any
 
 from minarray import dtypes as _dt
 from minarray._native import ffi, lib
+from minarray.creation import asarray
 from minarray.ndarray import NDArray
 
 __all__ = ["SeedSequence"]
@@ -141,8 +142,6 @@ class SeedSequence:
     @property
     def pool(self) -> NDArray:
         """The mixed entropy pool, as uint32 words."""
-        from minarray.creation import asarray
-
         return asarray(list(self._pool), dtype=_dt.uint32)
 
     @property
@@ -185,8 +184,6 @@ class SeedSequence:
     def generate_state(self, n_words: int, dtype: Any = "uint32") -> NDArray:
         """``n_words`` words of state as a uint32 or uint64 array (NumPy's
         ``generate_state``)."""
-        from minarray.creation import asarray
-
         dt = _dt.as_dtype(getattr(dtype, "__name__", dtype) if isinstance(dtype, type) else dtype)
         if dt not in (_dt.uint32, _dt.uint64):
             raise ValueError("only support uint32 or uint64")
