@@ -219,6 +219,22 @@ def test_large_fills_and_tails() -> None:
     both(mg, ng, "random", 10**6)
 
 
+def test_large_uniform_fills_do_not_depend_on_the_thread_count() -> None:
+    # random() and random_raw() split large fills over the thread pool,
+    # each chunk starting from the state advanced to its first value.
+    before = ma.get_num_threads()
+    try:
+        for threads in (1, 2, 3):
+            ma.set_num_threads(threads)
+            for kind in BITGENS:
+                mg, ng = pair(99, kind)
+                both(mg, ng, "random", 200_003)
+                same(mg.bit_generator.random_raw(70_001), ng.bit_generator.random_raw(70_001))
+                assert mg.bit_generator.state == ng.bit_generator.state
+    finally:
+        ma.set_num_threads(before)
+
+
 def test_out_arrays() -> None:
     mg, ng = pair(5)
     for method, dtype in (("random", "float64"), ("random", "float32"), ("standard_normal", "float64"),

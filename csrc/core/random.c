@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "threads.h"
 #include "ziggurat.h"
 
 typedef __uint128_t u128;
@@ -129,15 +130,32 @@ static inline uint32_t next32(rng_t *r) {
   return (uint32_t)v;
 }
 
-/* n raw draws, in stream order, at several times the speed of n calls of
+/* The double of a draw: its top 53 bits scaled by 2^-53.  (The shifted
+ * draw is below 2^53, so it converts exactly as a signed integer, which
+ * x86-64 does in one instruction.) */
+static inline double to_double(uint64_t v) { return (double)(int64_t)(v >> 11) * (1.0 / 9007199254740992.0); }
+
+/* n draws, in stream order, at several times the speed of n calls of
  * next64: a single LCG is a chain of dependent 128-bit multiplies, so
  * four chains run side by side, chain j producing draws j, j + 4, ...
  * with the four-step recurrence s <- a^4 s + c (a^3 + a^2 + a + 1) (the
  * same arithmetic as pcg_advance_lcg_128 with delta 4).  The outputs and
  * the final state are exactly those of n single steps.  A chain holds the
  * state its next output is computed from: the stepped state for XSL-RR
- * (step, then output), the current one for DXSM (output, then step). */
-static void raw_fill(rng_t *r, uint64_t *out, int64_t n) {
+ * (step, then output), the current one for DXSM (output, then step).
+ * `as_double` (a constant once inlined) writes to_double of each draw
+ * instead of the draw. */
+static inline __attribute__((always_inline)) void chain_fill(rng_t *r, void *dst, int64_t n, const int as_double) {
+  uint64_t *raw = dst;
+  double *dbl = dst;
+#define PUT(i, v)                     \
+  do {                                \
+    uint64_t v_ = (v);                \
+    if (as_double)                    \
+      dbl[i] = to_double(v_);         \
+    else                              \
+      raw[i] = v_;                    \
+  } while (0)
   int64_t i = 0;
   if (n >= 16) {
     const u128 a = r->dxsm ? (u128)PCG_CHEAP_MULT : mult128();
@@ -152,10 +170,10 @@ static void raw_fill(rng_t *r, uint64_t *out, int64_t n) {
       t2 = a * t1 + c;
       t3 = a * t2 + c;
       for (; i + 4 <= n; i += 4) {
-        out[i] = next_dxsm_of(t0);
-        out[i + 1] = next_dxsm_of(t1);
-        out[i + 2] = next_dxsm_of(t2);
-        out[i + 3] = next_dxsm_of(t3);
+        PUT(i, next_dxsm_of(t0));
+        PUT(i + 1, next_dxsm_of(t1));
+        PUT(i + 2, next_dxsm_of(t2));
+        PUT(i + 3, next_dxsm_of(t3));
         t0 = a4 * t0 + c4;
         t1 = a4 * t1 + c4;
         t2 = a4 * t2 + c4;
@@ -168,10 +186,10 @@ static void raw_fill(rng_t *r, uint64_t *out, int64_t n) {
       t2 = a * t1 + c;
       t3 = a * t2 + c;
       for (; i + 4 <= n; i += 4) {
-        out[i] = xslrr_of(t0);
-        out[i + 1] = xslrr_of(t1);
-        out[i + 2] = xslrr_of(t2);
-        out[i + 3] = xslrr_of(t3);
+        PUT(i, xslrr_of(t0));
+        PUT(i + 1, xslrr_of(t1));
+        PUT(i + 2, xslrr_of(t2));
+        PUT(i + 3, xslrr_of(t3));
         last = t3;
         t0 = a4 * t0 + c4;
         t1 = a4 * t1 + c4;
@@ -181,11 +199,15 @@ static void raw_fill(rng_t *r, uint64_t *out, int64_t n) {
       r->state = last; /* the state the last output came from */
     }
   }
-  for (; i < n; i++) out[i] = next64(r);
+  for (; i < n; i++) PUT(i, next64(r));
+#undef PUT
 }
 
+static void raw_fill(rng_t *r, uint64_t *out, int64_t n) { chain_fill(r, out, n, 0); }
+static void double_fill(rng_t *r, double *out, int64_t n) { chain_fill(r, out, n, 1); }
+
 /* Uniform [0, 1): the top 53 (24) bits scaled by 2^-53 (2^-24). */
-static inline double next_double(rng_t *r) { return (double)(next64(r) >> 11) * (1.0 / 9007199254740992.0); }
+static inline double next_double(rng_t *r) { return to_double(next64(r)); }
 static inline float next_float(rng_t *r) { return (float)(next32(r) >> 8) * (1.0f / 16777216.0f); }
 
 /* Run the statements with the generator loaded into `r`, specialised on the output
@@ -228,10 +250,9 @@ void ma_pcg64_seed(ma_pcg64 *g, const uint64_t *words) {
  * Generation with Arbitrary Stride", Trans. Am. Nucl. Soc., 1994
  * (pcg_advance_lcg_128).  The DXSM variant's LCG uses the cheap
  * multiplier.  Advancing drops the buffered 32-bit half, as NumPy does. */
-void ma_pcg64_advance(ma_pcg64 *g, uint64_t delta_hi, uint64_t delta_lo) {
-  u128 delta = ((u128)delta_hi << 64) | delta_lo;
-  u128 cur_mult = g->dxsm ? (u128)PCG_CHEAP_MULT : mult128();
-  u128 cur_plus = ((u128)g->inc_hi << 64) | g->inc_lo;
+static u128 lcg_advance(u128 state, u128 delta, int dxsm, u128 inc) {
+  u128 cur_mult = dxsm ? (u128)PCG_CHEAP_MULT : mult128();
+  u128 cur_plus = inc;
   u128 acc_mult = 1, acc_plus = 0;
   while (delta > 0) {
     if (delta & 1) {
@@ -242,8 +263,12 @@ void ma_pcg64_advance(ma_pcg64 *g, uint64_t delta_hi, uint64_t delta_lo) {
     cur_mult *= cur_mult;
     delta >>= 1;
   }
+  return acc_mult * state + acc_plus;
+}
+
+void ma_pcg64_advance(ma_pcg64 *g, uint64_t delta_hi, uint64_t delta_lo) {
   u128 s = ((u128)g->state_hi << 64) | g->state_lo;
-  s = acc_mult * s + acc_plus;
+  s = lcg_advance(s, ((u128)delta_hi << 64) | delta_lo, g->dxsm != 0, ((u128)g->inc_hi << 64) | g->inc_lo);
   g->state_hi = (uint64_t)(s >> 64);
   g->state_lo = (uint64_t)s;
   g->has_uint32 = 0;
@@ -305,26 +330,56 @@ void ma_seedseq_generate(const uint32_t *pool, int64_t pool_size, uint32_t *out,
 
 /* ---- uniform ------------------------------------------------------------------------ */
 
-void ma_random_raw(ma_pcg64 *g, int64_t n, uint64_t *out) {
-  rng_t r = load(g);
-  raw_fill(&r, out, n);
-  store(g, &r);
-}
-
 /* Raw draws a block at a time through a small buffer that stays in cache,
- * converted as next_double / next_float would. */
+ * converted as next_float would. */
 #define RAW_BLOCK 512
 
-void ma_random_double(ma_pcg64 *g, int64_t n, double *out) {
-  uint64_t buf[RAW_BLOCK];
+/* Fills where every value takes exactly one 64-bit draw split over the
+ * thread pool: chunk [b, e) starts from the state advanced by b draws
+ * (lcg_advance), so each value is the one the serial loop would write,
+ * whatever the number of threads; the generator ends advanced by n. */
+#define PARALLEL_MIN 65536
+
+typedef struct {
+  rng_t start;
+  int64_t n, nchunks;
+  uint64_t *raw;
+  double *dbl;
+} split_t;
+
+static void split_chunk(void *vctx, int64_t chunk) {
+  split_t *ctx = vctx;
+  int64_t b, e;
+  ma_chunk_range(ctx->n, ctx->nchunks, chunk, &b, &e);
+  rng_t r = ctx->start;
+  r.state = lcg_advance(r.state, (u128)b, r.dxsm, r.inc);
+  if (ctx->raw)
+    raw_fill(&r, ctx->raw + b, e - b);
+  else
+    double_fill(&r, ctx->dbl + b, e - b);
+}
+
+static void split_fill(ma_pcg64 *g, int64_t n, uint64_t *raw, double *dbl) {
   rng_t r = load(g);
-  for (int64_t i = 0; i < n; i += RAW_BLOCK) {
-    int64_t k = n - i < RAW_BLOCK ? n - i : RAW_BLOCK;
-    raw_fill(&r, buf, k);
-    for (int64_t j = 0; j < k; j++) out[i + j] = (double)(buf[j] >> 11) * (1.0 / 9007199254740992.0);
+  int threads = ma_get_num_threads();
+  if (n < PARALLEL_MIN || threads < 2) {
+    if (raw)
+      raw_fill(&r, raw, n);
+    else
+      double_fill(&r, dbl, n);
+  } else {
+    split_t ctx = {r, n, threads, raw, dbl};
+    ma_parallel_for(threads, split_chunk, &ctx);
+    /* XSL-RR outputs the stepped state: after n draws the state is s_n;
+     * DXSM outputs before stepping: the same s_n.  Either way, advance by n. */
+    r.state = lcg_advance(r.state, (u128)n, r.dxsm, r.inc);
   }
   store(g, &r);
 }
+
+void ma_random_raw(ma_pcg64 *g, int64_t n, uint64_t *out) { split_fill(g, n, out, NULL); }
+
+void ma_random_double(ma_pcg64 *g, int64_t n, double *out) { split_fill(g, n, NULL, out); }
 
 /* 32-bit draws come two per 64-bit draw, the low half first; a spare high
  * half waits in the generator (has_uint32) for the next 32-bit draw. */

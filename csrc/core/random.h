@@ -8,6 +8,10 @@
  * a lock around every call that advances a generator, and cffi releases
  * the GIL for the call, so a large fill runs while other threads work.
  *
+ * The raw and float64 uniform fills split large arrays over minarray's
+ * thread pool (csrc/threads.h): each chunk starts from the state advanced
+ * to its first value, so the numbers never depend on the thread count.
+ *
  * Every function that takes parameter arrays reads element i of a
  * parameter at `param[i * step]`: a step of 0 repeats one value (a
  * scalar), a step of 1 walks a contiguous array broadcast to the output.
