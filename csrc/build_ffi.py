@@ -32,17 +32,31 @@ GENERATORS = CORE / "gen"
 sys.path.insert(0, str(GENERATORS))
 
 
-def _dlpack_cdef() -> str:
-    """The ABI declarations of csrc/dlpack.h, verbatim, so cffi (and the
-    layout tests) see exactly what the C compiler sees."""
-    text = (HERE / "dlpack.h").read_text()
+def _header_cdef(path: Path) -> str:
+    """The declarations between a header's cdef markers, verbatim, so cffi
+    (and the layout tests) see exactly what the C compiler sees."""
+    text = path.read_text()
     match = re.search(r"/\* cdef-begin.*?\*/(.*)/\* cdef-end \*/", text, re.S)
     if match is None:
-        raise RuntimeError("csrc/dlpack.h lost its cdef markers")
+        raise RuntimeError(f"{path.relative_to(ROOT)} lost its cdef markers")
     return match.group(1)
 
 
-CDEF = _dlpack_cdef() + """
+def _dlpack_cdef() -> str:
+    return _header_cdef(HERE / "dlpack.h")
+
+
+# csrc/core/ is the plain-C core (no Python.h): each public header there
+# carries its own cdef markers, and Python calls those functions through
+# `lib` with thin typed wrappers.
+CORE_HEADERS = ("random.h",)
+
+
+def _core_cdef() -> str:
+    return "\n".join(_header_cdef(CORE / name) for name in CORE_HEADERS)
+
+
+CDEF = _dlpack_cdef() + _core_cdef() + """
 #define DLPACK_MAJOR_VERSION ...
 #define DLPACK_MINOR_VERSION ...
 #define DLPACK_FLAG_BITMASK_READ_ONLY ...
@@ -93,7 +107,7 @@ SOURCE = """
 #include "threads.h"
 #include "scalar.h"
 #include "testing.h"
-"""
+""" + "".join(f'#include "{name}"\n' for name in CORE_HEADERS)
 
 # What the generated loops include: the core's own headers only.
 LOOPS_INCLUDE = """
