@@ -21,20 +21,6 @@ int ma_ndarray_tid(PyObject *dtype) {
   return -1;
 }
 
-PyObject *ma_dims_tuple(int nd, const int64_t *v) {
-  PyObject *t = PyTuple_New(nd);
-  if (!t) return NULL;
-  for (int i = 0; i < nd; i++) {
-    PyObject *x = PyLong_FromLongLong(v[i]);
-    if (!x) {
-      Py_DECREF(t);
-      return NULL;
-    }
-    PyTuple_SET_ITEM(t, i, x);
-  }
-  return t;
-}
-
 PyObject *ma_ndarray_wrap(PyObject *h, PyObject *shape, PyObject *strides, PyObject *base) {
   ma_array *a = (ma_array *)PyCapsule_GetPointer(h, MA_HANDLE_NAME);
   int tid = a ? ma_type_of(a->t.dtype) : -1;

@@ -1,10 +1,10 @@
 /*
  * The bindings' common ground: handles (an array's C metadata in a
  * capsule), argument parsing, foreign buffers over Python objects, the
- * core entry points (empty, view, wrap, copyto, fill, wrap_buffer, stats)
- * and ma_install, which puts every binding file's method table into the
- * cffi module.  Scalars, nested sequences, fills and test hooks have files
- * of their own (scalars.c, nested.c, fills.c, testing.c).
+ * core entry points (empty, view, wrap, copyto, fill, wrap_buffer, stats).
+ * Scalars, nested sequences, fills and test hooks have files of their own
+ * (scalars.c, nested.c, fills.c, testing.c); module.c installs them all.
+ * Every other binding builds on this file, and it on none of them.
  */
 #include "pyapi.h"
 
@@ -82,6 +82,20 @@ int ma_parse_dims(PyObject *seq, int64_t *out, const char *what) {
   }
   Py_DECREF(fast);
   return (int)n;
+}
+
+PyObject *ma_dims_tuple(int nd, const int64_t *v) {
+  PyObject *t = PyTuple_New(nd);
+  if (!t) return NULL;
+  for (int i = 0; i < nd; i++) {
+    PyObject *x = PyLong_FromLongLong(v[i]);
+    if (!x) {
+      Py_DECREF(t);
+      return NULL;
+    }
+    PyTuple_SET_ITEM(t, i, x);
+  }
+  return t;
 }
 
 int ma_parse_dtype(PyObject *code, PyObject *bits, DLDataType *dt) {
@@ -394,23 +408,3 @@ PyMethodDef ma_core_methods[] = {
     FC("fill", py_fill, "fill(h, value)"),
     FC("stats", py_stats, "stats() -> tuple"),
     {NULL, NULL, 0, NULL}};
-
-/* Called once by minarray._native through cffi (so without the GIL). */
-int ma_install(const char *modname) {
-  PyGILState_STATE st = PyGILState_Ensure();
-  int rc = -1;
-  PyObject *m = PyImport_ImportModule(modname);
-  if (m) {
-    PyMethodDef *tables[] = {ma_core_methods,    ma_scalar_methods, ma_nested_methods, ma_fill_methods,
-                             ma_testing_methods, ma_ndarray_methods, ma_dlpack_methods, ma_numpy_methods,
-                             ma_elementwise_methods, ma_index_methods, ma_reduce_methods, ma_linalg_methods,
-                             ma_sort_methods,    ma_views_methods,  ma_convert_methods};
-    rc = 0;
-    for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]) && rc == 0; i++)
-      rc = PyModule_AddFunctions(m, tables[i]);
-    Py_DECREF(m);
-  }
-  if (rc < 0) PyErr_Print();
-  PyGILState_Release(st);
-  return rc;
-}

@@ -33,6 +33,8 @@ PyObject *ma_alloc_error(int nd, const int64_t *shape, int itemsize);
 /* Read a tuple/list of ints into `out` (at most MA_MAXDIMS); returns the
  * count or -1 with an exception set. */
 int ma_parse_dims(PyObject *seq, int64_t *out, const char *what);
+/* A tuple of n ints. */
+PyObject *ma_dims_tuple(int n, const int64_t *v);
 /* DLDataType from Python ints (code, bits). */
 int ma_parse_dtype(PyObject *code, PyObject *bits, DLDataType *dt);
 /* Validate every field of a foreign tensor minarray will read (csrc/py/dlpack.c):
@@ -56,8 +58,6 @@ extern ma_ndarray_class ma_nd;
 
 /* The ma_type of a DType singleton, or -1. */
 int ma_ndarray_tid(PyObject *dtype);
-/* A tuple of n ints. */
-PyObject *ma_dims_tuple(int n, const int64_t *v);
 /* A new NDArray over handle `h` with the given base (NULL: None).  Steals
  * `h`, `shape` and `strides`; NULL shape or strides are made from the
  * handle.  On failure everything stolen is released. */
@@ -97,10 +97,10 @@ PyObject *ma_getitem_advanced(ma_array *a, PyObject *key);
 ma_array *ma_gather_first(ma_array *a, PyObject *key, int axis0, int *failed);
 PyObject *ma_setitem_advanced(ma_array *a, PyObject *key, PyObject *value, ma_array *s);
 
-/* Installs the method tables below into the module `modname`. */
+/* Installs the method tables below into the module `modname` (module.c). */
 int ma_install(const char *modname);
 
-/* Method tables, one per C file that talks to Python; pyapi.c installs them. */
+/* Method tables, one per C file that talks to Python; module.c installs them. */
 extern PyMethodDef ma_core_methods[];
 extern PyMethodDef ma_scalar_methods[];
 extern PyMethodDef ma_nested_methods[];
