@@ -21,6 +21,10 @@ from minarray.ndarray import NDArray
 ffi: Any
 lib: Any
 
+class NDArrayBase:
+    """The fields of an NDArray, in C (csrc/py/ndarray.c); NDArray adds the
+    methods and declares the fields' types."""
+
 @final
 class Handle:
     """An ``ma_array`` in a capsule (opaque to Python)."""

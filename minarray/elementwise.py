@@ -77,7 +77,7 @@ for _i, (_name, _nin, _sigs) in enumerate(core.ew_ops()):
 
 _ewise = core.ewise
 _ewfast = core.ewfast
-_onew = object.__new__
+_onew = core.NDArrayBase.__new__
 
 # The order NumPy tries loops in when the operands' dtype has none of its own.
 _ORDER = tuple(_TID[d] for d in (

@@ -88,6 +88,10 @@ def _stride_perm(strides: Shape) -> list[int]:
     return sorted(range(len(strides)), key=lambda i: -abs(strides[i]))
 
 
+# A new, empty NDArray (fields unset) without calling __init__.
+_alloc = core.NDArrayBase.__new__
+
+
 def c_strides(shape: Shape) -> Shape:
     """Element strides of a C-contiguous array of ``shape``."""
     out = [0] * len(shape)
@@ -98,10 +102,12 @@ def c_strides(shape: Shape) -> Shape:
     return tuple(out)
 
 
-class NDArray:
+class NDArray(core.NDArrayBase):
     """An N-dimensional array over minarray's own (or foreign) memory."""
 
-    __slots__ = ("__weakref__", "_base", "_dtype", "_h", "_shape", "_strides")
+    # the fields (_h, _shape, _strides, _dtype, _base) and weak-reference
+    # support are the C base type's (csrc/py/ndarray.c); no __dict__
+    __slots__ = ()
 
     _h: Any  # a PyCapsule (types.CapsuleType from Python 3.13)
     _shape: Shape
@@ -115,7 +121,7 @@ class NDArray:
     # ---- construction (internal) ---------------------------------------
     @classmethod
     def _new(cls, h: Any, shape: Shape, strides: Shape, dtype: DType, base: Any) -> NDArray:
-        a = object.__new__(cls)
+        a = _alloc(cls)
         a._h = h
         a._shape = shape
         a._strides = strides
@@ -135,7 +141,7 @@ class NDArray:
     def _view(self, offset: int, shape: Shape, strides: Shape, readonly: bool = False) -> NDArray:
         """A view sharing this array's buffer, ``offset`` elements from element 0."""
         d = self._dtype
-        a = object.__new__(NDArray)
+        a = _alloc(NDArray)
         a._h = core.view(self._h, offset, shape, strides, d.code, d.bits, readonly)
         a._shape = shape
         a._strides = strides

@@ -19,14 +19,21 @@ def _stub_functions() -> dict[str, ast.FunctionDef]:
     return {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
 
 
+def _stub_classes() -> set[str]:
+    """Types the module defines (Handle is only a name for a capsule)."""
+    tree = ast.parse(STUB.read_text())
+    return {n.name for n in tree.body if isinstance(n, ast.ClassDef)} - {"Handle"}
+
+
 def _installed() -> set[str]:
     return {k for k in dir(core) if not k.startswith("_") and k not in ("ffi", "lib") and callable(getattr(core, k))}
 
 
 def test_stub_names_every_installed_function_and_no_other() -> None:
-    stub, installed = set(_stub_functions()), _installed()
+    stub, installed = set(_stub_functions()) | _stub_classes(), _installed()
     assert stub - installed == set(), "in the stub, not in the core"
     assert installed - stub == set(), "in the core, not in the stub"
+    assert all(isinstance(getattr(core, name), type) for name in _stub_classes())
 
 
 FIXED = sorted(name for name, fn in _stub_functions().items() if fn.args.vararg is None)

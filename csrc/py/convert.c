@@ -21,7 +21,7 @@ MA_FASTCALL(py_ndarray_copy) {
   MA_NARGS(2, "ndarray_copy");
   PyObject *x = args[0];
   if (!ma_nd.type || !PyObject_TypeCheck(x, ma_nd.type)) Py_RETURN_NONE;
-  PyObject *h = MA_SLOT(x, ma_nd.off_h), *shape = MA_SLOT(x, ma_nd.off_shape);
+  PyObject *h = MA_ND(x)->h, *shape = MA_ND(x)->shape;
   if (!h || !shape || !PyTuple_CheckExact(shape)) Py_RETURN_NONE;
   ma_array *s = ma_handle_get(h);
   if (!s) return NULL;

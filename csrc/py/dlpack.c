@@ -568,7 +568,7 @@ static ma_array *api_array_of(void *py_obj) {
     PyErr_Format(PyExc_TypeError, "expected a minarray NDArray, got %.200s", Py_TYPE(obj)->tp_name);
     return NULL;
   }
-  PyObject *h = MA_SLOT(obj, ma_nd.off_h);
+  PyObject *h = MA_ND(obj)->h;
   return h ? ma_handle_get(h) : NULL;
 }
 

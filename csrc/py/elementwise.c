@@ -397,13 +397,13 @@ static PyObject *wrap_result(PyObject *h, PyObject *like) {
   ma_array *r = (ma_array *)PyCapsule_GetPointer(h, MA_HANDLE_NAME);
   PyObject *shape = NULL, *strides = NULL;
   if (like) {
-    ma_array *a = (ma_array *)PyCapsule_GetPointer(MA_SLOT(like, ma_nd.off_h), MA_HANDLE_NAME);
+    ma_array *a = (ma_array *)PyCapsule_GetPointer(MA_ND(like)->h, MA_HANDLE_NAME);
     int nd = r->t.ndim;
     /* (0-d arrays have NULL shape and strides, which memcmp must not see) */
     if (a->t.ndim == nd && (nd == 0 || memcmp(a->t.shape, r->t.shape, (size_t)nd * sizeof(int64_t)) == 0)) {
-      shape = Py_NewRef(MA_SLOT(like, ma_nd.off_shape));
+      shape = Py_NewRef(MA_ND(like)->shape);
       if (nd == 0 || memcmp(a->t.strides, r->t.strides, (size_t)nd * sizeof(int64_t)) == 0)
-        strides = Py_NewRef(MA_SLOT(like, ma_nd.off_strides));
+        strides = Py_NewRef(MA_ND(like)->strides);
     }
   }
   return ma_ndarray_wrap(h, shape, strides, NULL);
@@ -419,8 +419,8 @@ typedef struct {
 
 static int decode(PyObject *x, fast_operand *o) {
   if (Py_IS_TYPE(x, ma_nd.type)) {
-    o->key = ma_ndarray_tid(MA_SLOT(x, ma_nd.off_dtype));
-    o->h = MA_SLOT(x, ma_nd.off_h);
+    o->key = ma_ndarray_tid(MA_ND(x)->dtype);
+    o->h = MA_ND(x)->h;
     o->arr = x;
     return o->key >= 0;
   }
@@ -454,11 +454,11 @@ static PyObject *fast_run(int opi, const ma_ew_sig *sig, PyObject *const *in, in
   if (out) {
     /* out= of exactly the operands' shape and the loop's result dtype;
      * anything else (casts, broadcasting into out) is the Python layer's */
-    if (!like || !Py_IS_TYPE(out, ma_nd.type) || ma_ndarray_tid(MA_SLOT(out, ma_nd.off_dtype)) != sig->out ||
-        !same_shape(MA_SLOT(out, ma_nd.off_shape), MA_SLOT(like, ma_nd.off_shape)))
+    if (!like || !Py_IS_TYPE(out, ma_nd.type) || ma_ndarray_tid(MA_ND(out)->dtype) != sig->out ||
+        !same_shape(MA_ND(out)->shape, MA_ND(like)->shape))
       return NOT_HANDLED;
   }
-  PyObject *r = ew_run(op, sig, out ? MA_SLOT(out, ma_nd.off_h) : NULL, in, nin);
+  PyObject *r = ew_run(op, sig, out ? MA_ND(out)->h : NULL, in, nin);
   if (!r) {
     if (PyErr_ExceptionMatches(PyExc_OverflowError)) {
       PyErr_Clear();
@@ -481,7 +481,7 @@ static PyObject *common_like(const fast_operand *ops, int n) {
     if (!ops[k].arr) continue;
     if (!like)
       like = ops[k].arr;
-    else if (!same_shape(MA_SLOT(like, ma_nd.off_shape), MA_SLOT(ops[k].arr, ma_nd.off_shape)))
+    else if (!same_shape(MA_ND(like)->shape, MA_ND(ops[k].arr)->shape))
       return NULL;
   }
   return like;
@@ -501,10 +501,10 @@ static PyObject *fast_binary(int opi, PyObject *x1, PyObject *x2, PyObject *out)
 
 static PyObject *fast_unary(int opi, PyObject *x, PyObject *out) {
   if (!ma_nd.type || opi < 0 || !Py_IS_TYPE(x, ma_nd.type)) return NOT_HANDLED;
-  int t = ma_ndarray_tid(MA_SLOT(x, ma_nd.off_dtype)), lt;
+  int t = ma_ndarray_tid(MA_ND(x)->dtype), lt;
   if (t < 0 || !(lt = learned[opi][t][0])) return NOT_HANDLED;
   const ma_ew_sig *sig = find_sig(&ma_ew_ops[opi], lt - 1);
-  PyObject *in[1] = {MA_SLOT(x, ma_nd.off_h)};
+  PyObject *in[1] = {MA_ND(x)->h};
   return fast_run(opi, sig, in, 1, out, x);
 }
 

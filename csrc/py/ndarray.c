@@ -1,17 +1,75 @@
 /*
- * The NDArray class as C sees it: where its slots sit in an instance, the
- * DType singleton of each ma_type, and how C builds an NDArray without a
- * Python-level constructor call.
+ * The NDArray type's C side.
  *
- * NDArray (minarray/ndarray.py) is a Python class with __slots__ (_h,
- * _shape, _strides, _dtype, _base).  minarray.ndarray hands the class and
+ * NDArrayBase is a C type holding an array's fields (ma_ndobject: the
+ * handle, shape and strides tuples, dtype, base); NDArray
+ * (minarray/ndarray.py) is its Python subclass, with the methods.  C reads
+ * and writes the fields as struct members, and Python as the members _h,
+ * _shape, _strides, _dtype and _base.  minarray.ndarray hands the class and
  * its dtypes to ndarray_setup() once at import; from then on imports,
  * elementwise results and new empty arrays are made here, in one place,
  * for ~100 ns instead of the ~1 us a Python constructor path costs.
  */
 #include "pyapi.h" /* Python.h first, as CPython requires */
 
-#include <structmember.h> /* T_OBJECT_EX: how __slots__ entries are stored */
+#include <stddef.h>
+#include <structmember.h> /* T_OBJECT_EX */
+
+/* ---- NDArrayBase ------------------------------------------------------- */
+
+static int nd_traverse(PyObject *self, visitproc visit, void *arg) {
+  ma_ndobject *o = MA_ND(self);
+  Py_VISIT(o->shape);
+  Py_VISIT(o->strides);
+  Py_VISIT(o->dtype);
+  Py_VISIT(o->base); /* an imported array's producer may refer back to it */
+  return 0;
+}
+
+static int nd_clear(PyObject *self) {
+  ma_ndobject *o = MA_ND(self);
+  Py_CLEAR(o->shape);
+  Py_CLEAR(o->strides);
+  Py_CLEAR(o->dtype);
+  Py_CLEAR(o->base);
+  return 0;
+}
+
+/* The handle goes last: its release may run a foreign owner's code, after
+ * the references that could lead back here are gone.  (NDArray, the heap
+ * subclass, is deallocated through CPython's subtype_dealloc, which calls
+ * this and then drops its reference to the class: not ours to drop.) */
+static void nd_dealloc(PyObject *self) {
+  PyObject_GC_UnTrack(self);
+  if (MA_ND(self)->weakrefs) PyObject_ClearWeakRefs(self);
+  nd_clear(self);
+  Py_CLEAR(MA_ND(self)->h);
+  Py_TYPE(self)->tp_free(self);
+}
+
+static PyMemberDef nd_members[] = {
+    {"_h", T_OBJECT_EX, offsetof(ma_ndobject, h), 0, "the handle: a capsule owning the C metadata"},
+    {"_shape", T_OBJECT_EX, offsetof(ma_ndobject, shape), 0, "the shape, a tuple of ints"},
+    {"_strides", T_OBJECT_EX, offsetof(ma_ndobject, strides), 0, "the strides in elements"},
+    {"_dtype", T_OBJECT_EX, offsetof(ma_ndobject, dtype), 0, "the DType"},
+    {"_base", T_OBJECT_EX, offsetof(ma_ndobject, base), 0, "the object whose memory this views, or None"},
+    {NULL, 0, 0, 0, NULL}};
+
+PyTypeObject ma_ndarray_base_type = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "minarray._core.NDArrayBase",
+    .tp_doc = "The fields of an NDArray, in C (minarray.ndarray.NDArray adds the methods).",
+    .tp_basicsize = sizeof(ma_ndobject),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
+    .tp_new = PyType_GenericNew,
+    .tp_dealloc = nd_dealloc,
+    .tp_traverse = nd_traverse,
+    .tp_clear = nd_clear,
+    .tp_members = nd_members,
+    .tp_weaklistoffset = offsetof(ma_ndobject, weakrefs),
+};
+
+/* ---- building NDArrays ----------------------------------------------------- */
 
 ma_ndarray_class ma_nd;
 
@@ -32,11 +90,11 @@ PyObject *ma_ndarray_wrap(PyObject *h, PyObject *shape, PyObject *strides, PyObj
   if (!strides && !(strides = ma_dims_tuple(a->t.ndim, a->t.strides))) goto fail;
   PyObject *obj = ma_nd.type->tp_alloc(ma_nd.type, 0);
   if (!obj) goto fail;
-  MA_SLOT(obj, ma_nd.off_h) = h;
-  MA_SLOT(obj, ma_nd.off_shape) = shape;
-  MA_SLOT(obj, ma_nd.off_strides) = strides;
-  MA_SLOT(obj, ma_nd.off_dtype) = Py_NewRef(ma_nd.dtypes[tid]);
-  MA_SLOT(obj, ma_nd.off_base) = Py_NewRef(base ? base : Py_None);
+  MA_ND(obj)->h = h;
+  MA_ND(obj)->shape = shape;
+  MA_ND(obj)->strides = strides;
+  MA_ND(obj)->dtype = Py_NewRef(ma_nd.dtypes[tid]);
+  MA_ND(obj)->base = Py_NewRef(base ? base : Py_None);
   return obj;
 fail:
   Py_XDECREF(shape);
@@ -54,8 +112,8 @@ fail:
 
 ma_array *ma_ndarray_array(PyObject *x) {
   if (!ma_nd.type || !PyObject_TypeCheck(x, ma_nd.type)) return NULL;
-  PyObject *h = MA_SLOT(x, ma_nd.off_h);
-  if (!h || !MA_SLOT(x, ma_nd.off_base) || !PyCapsule_CheckExact(h)) return NULL;
+  PyObject *h = MA_ND(x)->h;
+  if (!h || !MA_ND(x)->base || !PyCapsule_CheckExact(h)) return NULL;
   ma_array *a = (ma_array *)PyCapsule_GetPointer(h, MA_HANDLE_NAME);
   if (!a) PyErr_Clear();
   return a;
@@ -115,20 +173,6 @@ MA_FASTCALL(py_ndarray_empty) {
   return ma_ndarray_wrap(h, shape, NULL, NULL);
 }
 
-static int slot_offset(PyTypeObject *tp, const char *name, Py_ssize_t *off) {
-  PyObject *key = PyUnicode_InternFromString(name);
-  if (!key) return -1;
-  PyObject *d = _PyType_Lookup(tp, key);
-  Py_DECREF(key);
-  if (!d || !PyObject_TypeCheck(d, &PyMemberDescr_Type) ||
-      ((PyMemberDescrObject *)d)->d_member->type != T_OBJECT_EX) {
-    PyErr_Format(PyExc_TypeError, "%.200s has no __slots__ entry %s", tp->tp_name, name);
-    return -1;
-  }
-  *off = ((PyMemberDescrObject *)d)->d_member->offset;
-  return 0;
-}
-
 /* ndarray_setup(NDArray, dtypes): dtypes lists the DType singletons in
  * ma_type order, each checked against its DLPack code and bits. */
 MA_FASTCALL(py_ndarray_setup) {
@@ -140,10 +184,10 @@ MA_FASTCALL(py_ndarray_setup) {
   }
   PyTypeObject *tp = (PyTypeObject *)args[0];
   ma_ndarray_class nd = {0};
-  if (slot_offset(tp, "_h", &nd.off_h) < 0 || slot_offset(tp, "_shape", &nd.off_shape) < 0 ||
-      slot_offset(tp, "_strides", &nd.off_strides) < 0 || slot_offset(tp, "_dtype", &nd.off_dtype) < 0 ||
-      slot_offset(tp, "_base", &nd.off_base) < 0)
+  if (!PyType_IsSubtype(tp, &ma_ndarray_base_type) || tp->tp_basicsize != ma_ndarray_base_type.tp_basicsize) {
+    PyErr_Format(PyExc_TypeError, "%.200s must subclass NDArrayBase and add no fields", tp->tp_name);
     return NULL;
+  }
   for (int i = 0; i < MA_NTYPES; i++) {
     PyObject *dt = PyTuple_GET_ITEM(args[1], i);
     PyObject *code = PyObject_GetAttrString(dt, "code"), *bits = PyObject_GetAttrString(dt, "bits");

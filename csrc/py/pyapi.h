@@ -46,15 +46,27 @@ int ma_check_tensor(const DLTensor *t, int any_device, size_t *nbytes);
 /* A foreign buffer keeping a new reference to `owner` until released. */
 ma_buffer *ma_buffer_for_object(PyObject *owner, void *data, size_t nbytes);
 
-/* The NDArray class as C sees it (ndarray.c): set once by ndarray_setup. */
+/* An NDArray's fields (ndarray.c).  NDArray (minarray/ndarray.py) is a
+ * Python subclass of the C type NDArrayBase, which holds these; Python
+ * reads them as the members _h, _shape, _strides, _dtype and _base. */
 typedef struct {
-  PyTypeObject *type;                                 /* minarray.ndarray.NDArray */
-  Py_ssize_t off_h, off_shape, off_strides, off_dtype, off_base; /* __slots__ offsets */
-  PyObject *dtypes[MA_NTYPES];                        /* DType singleton per ma_type */
+  PyObject_HEAD
+  PyObject *h;        /* the handle: a capsule owning the ma_array */
+  PyObject *shape;    /* tuple of ints */
+  PyObject *strides;  /* tuple of ints, in elements */
+  PyObject *dtype;    /* the DType singleton */
+  PyObject *base;     /* the object whose memory this views, or None */
+  PyObject *weakrefs; /* for weakref.ref(x) */
+} ma_ndobject;
+#define MA_ND(obj) ((ma_ndobject *)(obj))
+extern PyTypeObject ma_ndarray_base_type;
+
+/* The NDArray class and its dtypes (ndarray.c): set once by ndarray_setup. */
+typedef struct {
+  PyTypeObject *type;          /* minarray.ndarray.NDArray */
+  PyObject *dtypes[MA_NTYPES]; /* DType singleton per ma_type */
 } ma_ndarray_class;
 extern ma_ndarray_class ma_nd;
-/* A __slots__ entry of an NDArray (a borrowed reference). */
-#define MA_SLOT(obj, off) (*(PyObject **)((char *)(obj) + (off)))
 
 /* The ma_type of a DType singleton, or -1. */
 int ma_ndarray_tid(PyObject *dtype);

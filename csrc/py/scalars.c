@@ -196,7 +196,7 @@ MA_FASTCALL(py_ndarray_item) {
   MA_NARGS(1, "ndarray_item");
   PyObject *x = args[0];
   if (!ma_nd.type || !PyObject_TypeCheck(x, ma_nd.type)) Py_RETURN_NONE;
-  PyObject *h = MA_SLOT(x, ma_nd.off_h);
+  PyObject *h = MA_ND(x)->h;
   if (!h) Py_RETURN_NONE;
   ma_array *a = ma_handle_get(h);
   if (!a) return NULL;

@@ -33,7 +33,7 @@ static PyObject *make_view(PyObject *x, ma_array *a, int64_t off, int nd, const 
   if (__builtin_mul_overflow(off, (int64_t)(a->t.dtype.bits / 8), &boff)) Py_RETURN_NONE;
   PyObject *h = ma_handle_new(ma_array_view(a, off, a->t.dtype, nd, shape, strides, 0));
   if (!h) return NULL;
-  PyObject *base = MA_SLOT(x, ma_nd.off_base);
+  PyObject *base = MA_ND(x)->base;
   return ma_ndarray_wrap(h, NULL, NULL, Py_TYPE(base) == ma_nd.type ? base : x);
 }
 
