@@ -101,7 +101,7 @@ def from_array_interface(obj: Any, iface: dict[str, Any] | None = None) -> NDArr
     ptr += offset
     # core.wrap applies the checks of every door (span, alignment: BufferError)
     h = core.wrap(owner, ptr, shape, el, dtype.code, dtype.bits, bool(readonly))
-    return NDArray._new(h, shape, el if el is not None else c_strides(shape), dtype, obj)
+    return NDArray._new(h, shape, el if el is not None else c_strides(shape), obj)
 
 
 class _Both:
@@ -123,4 +123,4 @@ def from_buffer(obj: Any, copy_ok: bool = False) -> NDArray:
         dtype = buffer_dtype(m)
     h, shape, el, _readonly = core.wrap_buffer(obj, dtype.code, dtype.bits, copy_ok)
     copied = bool(core.buffer_info(h)[3])
-    return NDArray._new(h, shape, el, dtype, None if copied else obj)
+    return NDArray._new(h, shape, el, None if copied else obj)

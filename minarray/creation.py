@@ -292,7 +292,7 @@ def _scalar_array(v: Any, dt: _dt.DType | None) -> NDArray:
             dt = _int_dtype(-(2**63) <= v < 2**63, 2**63 <= v < 2**64, not -(2**63) <= v < 2**64, v)
         else:
             dt = _scalar_dtype(v)
-    return NDArray._new(core.from_scalar(v, dt.code, dt.bits), (), (), dt, None)
+    return NDArray._new(core.from_scalar(v, dt.code, dt.bits), (), (), None)
 
 
 def _from_sequence(obj: Any, dt: _dt.DType | None) -> NDArray:
@@ -311,7 +311,7 @@ def _from_sequence(obj: Any, dt: _dt.DType | None) -> NDArray:
             else:
                 dt = (_dt.bool, _dt.int64, _dt.float64, _dt.complex128)[kind]
         h = core.from_nested(obj, shape, dt.code, dt.bits)
-        return NDArray._new(h, shape, c_strides(shape), dt, None)
+        return NDArray._new(h, shape, c_strides(shape), None)
     parts = [asarray(item) for item in obj]
     inner = parts[0].shape
     for p in parts:

@@ -242,7 +242,7 @@ def from_pointer(
         raise ValueError("NULL pointer for a non-empty array")
     keep = owner if owner is not None else (ptr if not isinstance(ptr, int) else None)
     h = core.wrap(keep, addr, dims, el, dt.code, dt.bits, readonly)
-    return NDArray._new(h, dims, el if el is not None else c_strides(dims), dt, keep)
+    return NDArray._new(h, dims, el if el is not None else c_strides(dims), keep)
 
 
 def _integer(v: Any, what: str) -> int:

@@ -77,7 +77,7 @@ for _i, (_name, _nin, _sigs) in enumerate(core.ew_ops()):
 
 _ewise = core.ewise
 _ewfast = core.ewfast
-_onew = core.NDArrayBase.__new__
+_build = core.ndarray_wrap
 
 # The order NumPy tries loops in when the operands' dtype has none of its own.
 _ORDER = tuple(_TID[d] for d in (
@@ -111,15 +111,10 @@ def _cstrides(shape: tuple[int, ...]) -> tuple[int, ...]:
     return s
 
 
-def _wrap(h: Any, shape: tuple[int, ...], dtype: DType) -> NDArray:
-    o: NDArray = _onew(NDArray)
-    o._h = h
-    o._shape = shape
-    # results of 2+ dims may follow a transposed input's layout (ew_run)
-    o._strides = _cstrides(shape) if len(shape) < 2 else core.ew_strides(h)
-    o._dtype = dtype
-    o._base = None
-    return o
+def _wrap(h: Any, shape: tuple[int, ...]) -> NDArray:
+    # results of 2+ dims may follow a transposed input's layout (ew_run):
+    # their strides come from the handle (None)
+    return _build(h, shape, _cstrides(shape) if len(shape) < 2 else None, None)
 
 
 def _same_kind(src: DType, dst: DType) -> bool:
@@ -278,7 +273,7 @@ def _call(name: str, op: int, cache: dict[tuple[Any, ...], tuple[int, DType]], x
         raise
     if out is not None:
         return out
-    return _wrap(h, shape, r[1])
+    return _wrap(h, shape)
 
 
 _SCALAR_KIND = {bool: 0, int: 1, float: 2, complex: 3}

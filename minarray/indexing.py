@@ -49,7 +49,7 @@ def _entry(k: Any) -> Any:
     if k is None or k is Ellipsis or isinstance(k, slice):
         return k
     if isinstance(k, bool):
-        return _Mask(NDArray._new(core.from_scalar(k, _dt.bool.code, 8), (), (), _dt.bool, None))
+        return _Mask(NDArray._new(core.from_scalar(k, _dt.bool.code, 8), (), (), None))
     if isinstance(k, int):
         return k
     if isinstance(k, NDArray):
@@ -96,7 +96,7 @@ def _expand(key: Any, ndim: int) -> list[Any]:
         entries.extend([slice(None)] * (ndim - consumed))
     if any(isinstance(k, (_Mask, NDArray)) for k in entries):
         entries = [
-            NDArray._new(core.from_scalar(k, _dt.int64.code, 64), (), (), _dt.int64, None)
+            NDArray._new(core.from_scalar(k, _dt.int64.code, 64), (), (), None)
             if isinstance(k, int) else k
             for k in entries
         ]
@@ -361,7 +361,7 @@ def _value_array(value: Any, dtype: _dt.DType) -> NDArray:
     if isinstance(value, NDArray):
         return value
     if isinstance(value, (bool, int, float, complex)):
-        return NDArray._new(core.from_scalar(value, dtype.code, dtype.bits), (), (), dtype, None)
+        return NDArray._new(core.from_scalar(value, dtype.code, dtype.bits), (), (), None)
     return asarray(value)
 
 
@@ -370,5 +370,5 @@ def nonzero(x: NDArray, /) -> tuple[NDArray, ...]:
     if x.ndim == 0:
         raise ValueError("nonzero is not defined for 0-d arrays; use x[None] or atleast_1d")
     count, h = core.nonzero(x._h)
-    coords = NDArray._new(h, (count, x.ndim), c_strides((count, x.ndim)), _dt.int64, None)
+    coords = NDArray._new(h, (count, x.ndim), c_strides((count, x.ndim)), None)
     return tuple(coords[:, j] for j in range(x.ndim))

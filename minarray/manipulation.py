@@ -209,7 +209,7 @@ def repeat(x: NDArray, repeats: int | NDArray, /, *, axis: int | None = None) ->
     src = x if x.flags.c_contiguous else x.copy()
     total, h = core.repeat(src._h, counts._h, ax)
     shape = (*x.shape[:ax], total, *x.shape[ax + 1:])
-    return NDArray._new(h, shape, c_strides(shape), x.dtype, None)
+    return NDArray._new(h, shape, c_strides(shape), None)
 
 
 def _repeat_scalar(x: NDArray, r: int, ax: int) -> NDArray:

@@ -88,10 +88,6 @@ def _stride_perm(strides: Shape) -> list[int]:
     return sorted(range(len(strides)), key=lambda i: -abs(strides[i]))
 
 
-# A new, empty NDArray (fields unset) without calling __init__.
-_alloc = core.NDArrayBase.__new__
-
-
 def c_strides(shape: Shape) -> Shape:
     """Element strides of a C-contiguous array of ``shape``."""
     out = [0] * len(shape)
@@ -119,39 +115,30 @@ class NDArray(core.NDArrayBase):
         raise TypeError("NDArray cannot be constructed directly; use minarray.asarray, empty, zeros...")
 
     # ---- construction (internal) ---------------------------------------
-    @classmethod
-    def _new(cls, h: Any, shape: Shape, strides: Shape, dtype: DType, base: Any) -> NDArray:
-        a = _alloc(cls)
-        a._h = h
-        a._shape = shape
-        a._strides = strides
-        a._dtype = dtype
-        a._base = base
-        return a
+    @staticmethod
+    def _new(h: Any, shape: Shape, strides: Shape, base: Any) -> NDArray:
+        """An NDArray over handle ``h``, whose shape and strides these tuples
+        state; its dtype is the handle's.  Every NDArray is built by the one
+        C builder (csrc/py/ndarray.c), from here or from C."""
+        return core.ndarray_wrap(h, shape, strides, base)
 
-    @classmethod
-    def _empty(cls, shape: Shape, dtype: DType, zero: bool = False) -> NDArray:
-        if cls is NDArray:  # one C call (None when shape holds non-int entries)
-            made: NDArray | None = core.ndarray_empty(shape, dtype, zero)
-            if made is not None:
-                return made
+    @staticmethod
+    def _empty(shape: Shape, dtype: DType, zero: bool = False) -> NDArray:
+        made: NDArray | None = core.ndarray_empty(shape, dtype, zero)  # None: shape holds non-int entries
+        if made is not None:
+            return made
         h = core.empty(shape, dtype.code, dtype.bits, zero)
-        return cls._new(h, shape, c_strides(shape), dtype, None)
+        return NDArray._new(h, shape, c_strides(shape), None)
 
     def _view(self, offset: int, shape: Shape, strides: Shape, readonly: bool = False) -> NDArray:
         """A view sharing this array's buffer, ``offset`` elements from element 0."""
         d = self._dtype
-        a = _alloc(NDArray)
-        a._h = core.view(self._h, offset, shape, strides, d.code, d.bits, readonly)
-        a._shape = shape
-        a._strides = strides
-        a._dtype = d
         # NumPy's rule: the base is the first array owning the memory, or the
         # first array whose own base is a foreign object (a NumPy array, a
         # bytearray...): chains of views collapse, foreign owners do not.
         base = self._base
-        a._base = base if type(base) is NDArray else self
-        return a
+        return core.ndarray_wrap(core.view(self._h, offset, shape, strides, d.code, d.bits, readonly), shape,
+                                 strides, base if type(base) is NDArray else self)
 
     # ---- attributes ----------------------------------------------------
     @property
@@ -291,7 +278,7 @@ class NDArray(core.NDArrayBase):
             for pos, axis in enumerate(perm):
                 strides[axis] = mem_strides[pos]
             out = NDArray._new(core.view(buf._h, 0, shape, tuple(strides), d.code, d.bits, False),
-                               shape, tuple(strides), d, None)
+                               shape, tuple(strides), None)
         core.copyto(out._h, self._h)
         return out
 

@@ -100,7 +100,7 @@ def _reduce_axes(op: int, x: NDArray, axes: tuple[int, ...] | None, *, extra: ND
             x = x._view(0, tuple(x._shape[d] for d in order), tuple(x._strides[d] for d in order))
     h = core.reduce(op, x._h, None, nred, None if extra is None else extra._h, divisor, take_sqrt)
     kshape = x._shape[:nd - nred]
-    return NDArray._new(h, kshape, c_strides(kshape), _ACC[op, x._dtype], None)
+    return NDArray._new(h, kshape, c_strides(kshape), None)
 
 
 def _finish(out: NDArray, result: DType, x: NDArray, axes: tuple[int, ...] | None, keepdims: bool) -> NDArray:

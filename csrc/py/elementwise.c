@@ -661,18 +661,6 @@ MA_FASTCALL(py_ew_setup) {
   Py_RETURN_NONE;
 }
 
-/* ew_strides(h) -> the element strides of a handle (a tuple) */
-MA_FASTCALL(py_ew_strides) {
-  (void)self;
-  MA_NARGS(1, "ew_strides");
-  ma_array *a = ma_handle_get(args[0]);
-  if (!a) return NULL;
-  PyObject *t = PyTuple_New(a->t.ndim);
-  if (!t) return NULL;
-  for (int i = 0; i < a->t.ndim; i++) PyTuple_SET_ITEM(t, i, PyLong_FromLongLong(a->t.strides[i]));
-  return t;
-}
-
 /* ew_ops() -> ((name, nin, ((loop_type, out_type, (in_types...)), ...)), ...) */
 MA_FASTCALL(py_ew_ops) {
   (void)self;
@@ -701,7 +689,6 @@ PyMethodDef ma_elementwise_methods[] = {
     FC("ewise", py_ewise, "ewise(op, loop_type, out, *inputs) -> handle or None"),
     FC("ew_ops", py_ew_ops, "ew_ops() -> the elementwise operation table"),
     FC("ewfast", py_ewfast, "ewfast(op, out, x1[, x2[, x3]]) -> result, or None when the fast path does not apply"),
-    FC("ew_strides", py_ew_strides, "ew_strides(h) -> element strides"),
     FC("ew_learn", py_ew_learn, "ew_learn(op, t1, key, loop_type)"),
     FC("ew_setup", py_ew_setup, "ew_setup(slow)"),
     {NULL, NULL, 0, NULL}};

@@ -210,8 +210,24 @@ MA_FASTCALL(py_ndarray_setup) {
   Py_RETURN_NONE;
 }
 
+/* ndarray_wrap(h, shape, strides, base) -> NDArray: the one builder, for
+ * Python (C calls ma_ndarray_wrap).  shape/strides are the tuples the caller
+ * has, or None to make them from the handle; the dtype is the handle's. */
+MA_FASTCALL(py_ndarray_wrap) {
+  (void)self;
+  MA_NARGS(4, "ndarray_wrap");
+  if (!PyCapsule_CheckExact(args[0])) {
+    PyErr_SetString(PyExc_TypeError, "ndarray_wrap expects a handle");
+    return NULL;
+  }
+  PyObject *shape = args[1] == Py_None ? NULL : Py_NewRef(args[1]);
+  PyObject *strides = args[2] == Py_None ? NULL : Py_NewRef(args[2]);
+  return ma_ndarray_wrap(Py_NewRef(args[0]), shape, strides, args[3]);
+}
+
 #define FC(name, fn, doc) {name, (PyCFunction)(void (*)(void))fn, METH_FASTCALL, doc}
 PyMethodDef ma_ndarray_methods[] = {
+    FC("ndarray_wrap", py_ndarray_wrap, "ndarray_wrap(h, shape, strides, base) -> NDArray"),
     FC("ndarray_setup", py_ndarray_setup, "ndarray_setup(NDArray, dtypes)"),
     FC("ndarray_empty", py_ndarray_empty, "ndarray_empty(shape, dtype, zero) -> NDArray or None"),
     {NULL, NULL, 0, NULL}};
