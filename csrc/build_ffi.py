@@ -76,6 +76,7 @@ typedef struct {
 } ma_stats_t;
 
 void ma_stats(ma_stats_t *out);
+int64_t ma_type_alignment(int tid);
 void ma_fail_allocation_after(int64_t n);
 int ma_install(const char *modname);
 int ma_get_num_threads(void);

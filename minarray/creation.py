@@ -377,7 +377,7 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | 
         return _finish(shared._view(0, (), (), readonly=True), dt, copy, fresh=False)
     if hasattr(obj, "__array_interface__") and not isinstance(obj, type):
         from minarray import dlpack
-        from minarray.arrayinterface import from_array_interface
+        from minarray.arrayinterface import from_array_interface, interface_view
 
         if not dlpack._numpy_ready:  # NumPy is loaded now: let numpy_asarray see its arrays
             dlpack._enable_numpy_fast_path()
@@ -388,13 +388,12 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | 
             if copy is False:
                 raise ValueError("the source's byte order is not native: a copy is needed, but copy=False")
             return _finish(from_array_interface(obj.astype(obj.dtype.newbyteorder("="))), dt, None, fresh=True)
-        try:
-            arr = from_array_interface(obj)
-        except BufferError as e:
+        arr = interface_view(obj)
+        if isinstance(arr, str):
             # strides that are not whole elements, or data not aligned to its
             # elements: element strides cannot describe it, a copy can
             if copy is False:
-                raise ValueError(f"{e}; a copy is needed, but copy=False") from None
+                raise ValueError(f"{arr}; a copy is needed, but copy=False")
             import numpy as np
 
             # np.array always makes a fresh, aligned C-contiguous copy

@@ -10,6 +10,8 @@
  */
 #include "pyapi.h"
 
+#include "dlpack_core.h"
+
 static PyTypeObject *np_ndarray; /* numpy.ndarray, once NumPy is imported and its ABI known */
 
 /* The leading fields of NumPy's array object (numpy/ndarraytypes.h,
@@ -72,9 +74,9 @@ static int np_type(int num) {
  * or minarray cannot view it as is.  With `as_interface` the result is the
  * one the __array_interface__ route builds: a C-contiguous array gets
  * C-contiguous strides (the interface reports none, so a length-1 axis
- * loses whatever stride NumPy kept) and the data pointer must be aligned
- * to minarray's own rule (complex: to half the item), not NumPy's flag
- * alone. */
+ * loses whatever stride NumPy kept).  Either way the array passes the
+ * checks every door applies (ma_dlpack_check: minarray's alignment rule,
+ * not NumPy's flag alone, and a span inside the address space). */
 static PyObject *numpy_view(PyObject *obj, int as_interface) {
   if (!np_ndarray || Py_TYPE(obj) != np_ndarray) Py_RETURN_NONE;
   np_array_prefix *arr = (np_array_prefix *)obj;
@@ -92,10 +94,12 @@ static PyObject *numpy_view(PyObject *obj, int as_interface) {
     strides[i] = arr->strides[i] / item;
   }
   int c_contig = as_interface && (arr->flags & NP_ARRAY_C_CONTIGUOUS);
-  int64_t align = tid == MA_COMPLEX64 || tid == MA_COMPLEX128 ? item / 2 : item;
-  if (as_interface && (uintptr_t)arr->data % (uintptr_t)align) Py_RETURN_NONE;
+  /* the checks of every door (span, alignment, size): what fails them is
+   * left to the general route, which says what is wrong */
+  DLTensor t = {arr->data, {kDLCPU, 0}, nd, ma_dltypes[tid], shape, strides, 0};
   size_t nbytes;
-  if (ma_nbytes(nd, shape, (size_t)item, &nbytes) != 0) Py_RETURN_NONE;
+  ma_dlpack_error err;
+  if (ma_dlpack_check(&t, 0, &nbytes, &err) != 0) Py_RETURN_NONE;
   ma_buffer *b = ma_buffer_for_object(obj, arr->data, nbytes);
   if (!b) return PyErr_NoMemory();
   ma_array *a = ma_array_new(b, arr->data, ma_dltypes[tid], nd, shape, c_contig ? NULL : strides,
