@@ -63,8 +63,16 @@ typedef struct {
  * int, a slice, None, ..., or an exact tuple of those with at most one ...
  * and at most a's ndim ints and slices (minarray/indexing.py takes all of
  * those, and any error but an int out of bounds); -1 with NumPy's
- * IndexError set for an int out of bounds. */
-static int basic_key(const ma_array *a, PyObject *key, basic_view *v) {
+ * IndexError set for an int out of bounds.  With `strict` (basic_view, for
+ * minarray/indexing.py), every key it cannot apply is an error instead of
+ * a 0: these are the basic-indexing rules, written once. */
+static int basic_key(const ma_array *a, PyObject *key, basic_view *v, int strict) {
+#define DECLINE(exc, ...) \
+  do {                    \
+    if (!strict) return 0; \
+    PyErr_Format(exc, __VA_ARGS__); \
+    return -1;            \
+  } while (0)
   PyObject *const *keys = &key;
   Py_ssize_t nk = 1;
   if (PyTuple_CheckExact(key)) {
@@ -80,21 +88,25 @@ static int basic_key(const ma_array *a, PyObject *key, basic_view *v) {
     if (k == Py_None) {
       nnew++;
     } else if (k == Py_Ellipsis) {
-      if (have_ellipsis) return 0;
+      if (have_ellipsis) DECLINE(PyExc_IndexError, "an index can only have a single ellipsis ('...')");
       have_ellipsis = 1;
     } else if (PyLong_CheckExact(k) || PySlice_Check(k)) { /* slice cannot be subclassed */
       consumed++;
     } else {
-      return 0;
+      DECLINE(PyExc_TypeError, "basic_view: %.100s is not a basic index", Py_TYPE(k)->tp_name);
     }
   }
-  if (consumed > nd || nd + nnew > MA_MAXDIMS) return 0;
+  if (consumed > nd)
+    DECLINE(PyExc_IndexError, "too many indices for array: array is %d-dimensional, but %d were indexed", nd,
+            consumed);
+  if (nd + nnew > MA_MAXDIMS)
+    DECLINE(PyExc_IndexError, "the index adds axes beyond the %d dimensions an array may have", MA_MAXDIMS);
   int64_t *shape = v->shape, *strides = v->strides, off = 0;
   const int64_t *xs = a->t.shape, *xst = a->t.strides;
   int dim = 0, od = 0;
   for (Py_ssize_t i = 0; i < nk; i++) {
     PyObject *k = keys[i];
-    if (k == Py_None) { /* a new axis of length 1, as _basic gives it */
+    if (k == Py_None) { /* a new axis of length 1 */
       shape[od] = 1;
       strides[od++] = 0;
     } else if (k == Py_Ellipsis) { /* stands for the axes no entry names */
@@ -105,24 +117,30 @@ static int basic_key(const ma_array *a, PyObject *key, basic_view *v) {
     } else if (PyLong_CheckExact(k)) {
       int64_t iv, add;
       if (axis_index(k, dim, xs[dim], &iv) < 0) return -1;
-      if (__builtin_mul_overflow(iv, xst[dim], &add) || __builtin_add_overflow(off, add, &off)) return 0;
+      if (__builtin_mul_overflow(iv, xst[dim], &add) || __builtin_add_overflow(off, add, &off))
+        DECLINE(PyExc_IndexError, "index offset overflows");
       dim++;
     } else {
       Py_ssize_t start, stop, step;
-      if (PySlice_Unpack(k, &start, &stop, &step) < 0) { /* e.g. a zero step */
+      if (PySlice_Unpack(k, &start, &stop, &step) < 0) { /* e.g. a zero step: ValueError */
+        if (strict) return -1;
         PyErr_Clear();
         return 0;
       }
       int64_t len = PySlice_AdjustIndices((Py_ssize_t)xs[dim], &start, &stop, step), add;
       if (len && (__builtin_mul_overflow((int64_t)start, xst[dim], &add) ||
                   __builtin_add_overflow(off, add, &off)))
-        return 0;
+        DECLINE(PyExc_IndexError, "index offset overflows");
       shape[od] = len;
-      /* a length-0/1 axis keeps its stride (see _slice_stride) */
+      /* An axis of length 0 or 1 is never stepped along: it keeps its
+       * stride.  NumPy multiplies there too, so repeated slicing of a
+       * length-1 axis doubles a stride that addresses nothing until it
+       * overflows (NumPy's wraps silently; PyTorch rejects such tensors);
+       * keeping it bounds every stride by the memory the array reaches. */
       if (len <= 1)
         strides[od] = xst[dim];
       else if (__builtin_mul_overflow(xst[dim], (int64_t)step, &strides[od]))
-        return 0;
+        DECLINE(PyExc_IndexError, "slice stride overflows");
       od++;
       dim++;
     }
@@ -134,6 +152,7 @@ static int basic_key(const ma_array *a, PyObject *key, basic_view *v) {
   v->nd = od;
   v->off = off;
   return 1;
+#undef DECLINE
 }
 
 /* x[key] for a tuple key of slices, None and ... around exactly one 1-d
@@ -171,7 +190,7 @@ static PyObject *getitem_one_index(ma_array *a, PyObject *key) {
     PyTuple_SET_ITEM(basic, i, Py_NewRef(i == at ? whole : PyTuple_GET_ITEM(key, i)));
   Py_DECREF(whole);
   basic_view v;
-  int rc = basic_key(a, basic, &v);
+  int rc = basic_key(a, basic, &v, 0);
   Py_DECREF(basic);
   if (rc <= 0) return rc < 0 ? NULL : Py_NewRef(Py_None);
   /* where the index stands: among the view's axes (p) and x's (xaxis) */
@@ -219,7 +238,7 @@ MA_FASTCALL(py_ndarray_getitem) {
   ma_array *a = nd_array(args[0]);
   if (!a) Py_RETURN_NONE;
   basic_view v;
-  int rc = basic_key(a, args[1], &v);
+  int rc = basic_key(a, args[1], &v, 0);
   if (rc > 0) return make_view(args[0], a, v.off, v.nd, v.shape, v.strides);
   if (rc < 0) return NULL;
   if (PyTuple_CheckExact(args[1])) {
@@ -228,6 +247,28 @@ MA_FASTCALL(py_ndarray_getitem) {
     Py_DECREF(r); /* x[rows, cols] is the other tuple C answers */
   }
   return ma_getitem_advanced(a, args[1]);
+}
+
+/* basic_view(x, key) -> the view x[key] for a key of exact ints, slices,
+ * None and ... (a tuple, or one of them): minarray/indexing.py applies the
+ * basic part of every key through it, so the rules exist once, here.  Any
+ * key it cannot apply raises (IndexError, or ValueError for a zero step). */
+MA_FASTCALL(py_basic_view) {
+  (void)self;
+  MA_NARGS(2, "basic_view");
+  ma_array *a = nd_array(args[0]);
+  if (!a) {
+    PyErr_SetString(PyExc_TypeError, "basic_view expects an NDArray");
+    return NULL;
+  }
+  basic_view v;
+  if (basic_key(a, args[1], &v, 1) < 0) return NULL;
+  PyObject *r = make_view(args[0], a, v.off, v.nd, v.shape, v.strides);
+  if (r == Py_None) {
+    Py_DECREF(r);
+    return PyErr_Format(PyExc_IndexError, "the view's byte offset overflows");
+  }
+  return r;
 }
 
 /* ndarray_setitem(x, key, value) -> True once x[key] = value is done, for
@@ -252,7 +293,7 @@ MA_FASTCALL(py_ndarray_setitem) {
       !(s = nd_array(value)))
     Py_RETURN_NONE;
   basic_view v;
-  int rc = basic_key(a, args[1], &v);
+  int rc = basic_key(a, args[1], &v, 0);
   if (rc < 0) return NULL;
   if (rc == 0) return ma_setitem_advanced(a, args[1], value, s);
   if (s) { /* trailing-aligned broadcasting, as _broadcastable_value checks it */
@@ -371,6 +412,7 @@ MA_FASTCALL(py_ndarray_reshape) {
 #define FC(name, fn, doc) {name, (PyCFunction)(void (*)(void))fn, METH_FASTCALL, doc}
 PyMethodDef ma_views_methods[] = {
     FC("ndarray_getitem", py_ndarray_getitem, "ndarray_getitem(x, key) -> x[key] or None"),
+    FC("basic_view", py_basic_view, "basic_view(x, key) -> the view x[key] of a basic key"),
     FC("ndarray_setitem", py_ndarray_setitem, "ndarray_setitem(x, key, value) -> True or None"),
     FC("ndarray_permute", py_ndarray_permute, "ndarray_permute(x, axes|None) -> view or None"),
     FC("ndarray_reshape", py_ndarray_reshape, "ndarray_reshape(x, shape_args) -> view or None"),
