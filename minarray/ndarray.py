@@ -312,7 +312,8 @@ class NDArray(core.NDArrayBase):
 
         if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list))):
             axes = tuple(axes[0]) if axes[0] is not None else ()
-        return views.permute_dims(self, tuple(axes) if axes else tuple(range(self.ndim - 1, -1, -1)))
+        # (C declined these axes above: no second try)
+        return views.permute_general(self, axes if axes else tuple(range(self.ndim - 1, -1, -1)))
 
     def swapaxes(self, axis1: int, axis2: int) -> NDArray:
         """A view with ``axis1`` and ``axis2`` exchanged."""
@@ -331,7 +332,7 @@ class NDArray(core.NDArrayBase):
 
         if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
             shape = tuple(shape[0])
-        return views.reshape(self, shape, copy=copy)
+        return views.reshape_general(self, shape, copy)  # (C declined above, or copy was given)
 
     def ravel(self) -> NDArray:
         """A 1-d view when the array is C-contiguous, else a 1-d copy (NumPy's

@@ -92,6 +92,12 @@ def permute_dims(x: NDArray, /, axes: tuple[int, ...]) -> NDArray:
         out: NDArray | None = core.ndarray_permute(x, axes)
         if out is not None:
             return out
+    return permute_general(x, axes)
+
+
+def permute_general(x: NDArray, axes: Sequence[Any]) -> NDArray:
+    """permute_dims for the axes C does not take (it tried first), and the
+    errors: NumPy integers, lists, repeated or out-of-range axes."""
     ax = tuple(normalize_axis(a, x.ndim) for a in axes)
     if sorted(ax) != list(range(x.ndim)):
         raise ValueError(f"axes {tuple(axes)} are not a permutation of the array's {x.ndim} dimensions")
@@ -242,6 +248,12 @@ def reshape(x: NDArray, /, shape: Sequence[Any], *, copy: bool | None = None) ->
         out: NDArray | None = core.ndarray_reshape(x, (shape,))
         if out is not None:
             return out
+    return reshape_general(x, shape, copy)
+
+
+def reshape_general(x: NDArray, shape: Any, copy: bool | None) -> NDArray:
+    """reshape for what C does not take (it tried first): copies, strided
+    views, -1 in odd places, and the errors."""
     if not isinstance(shape, (tuple, list)):
         shape = (shape,)
     requested = tuple(shape)
