@@ -39,11 +39,11 @@ class Flags:
 
     @property
     def c_contiguous(self) -> bool:
-        return _is_contiguous(self._a._shape, self._a._strides, reverse=False)
+        return core.is_contiguous(self._a._h, False)
 
     @property
     def f_contiguous(self) -> bool:
-        return _is_contiguous(self._a._shape, self._a._strides, reverse=True)
+        return core.is_contiguous(self._a._h, True)
 
     @property
     def writeable(self) -> bool:
@@ -63,21 +63,6 @@ class Flags:
     def __repr__(self) -> str:
         return (f"  C_CONTIGUOUS : {self.c_contiguous}\n  F_CONTIGUOUS : {self.f_contiguous}\n"
                 f"  OWNDATA : {self.owndata}\n  WRITEABLE : {self.writeable}")
-
-
-def _is_contiguous(shape: Shape, strides: Shape, reverse: bool) -> bool:
-    """C- (or with ``reverse``, Fortran-) contiguity as NumPy defines it:
-    size-1 axes may have any stride and an empty array is contiguous."""
-    if 0 in shape:
-        return True
-    expected = 1
-    dims = range(len(shape)) if reverse else range(len(shape) - 1, -1, -1)
-    for i in dims:
-        n = shape[i]
-        if n != 1 and strides[i] != expected:
-            return False
-        expected *= n
-    return True
 
 
 def _stride_perm(strides: Shape) -> list[int]:
@@ -255,8 +240,8 @@ class NDArray(core.NDArrayBase):
         elif order not in ("F", "A", "K"):
             raise ValueError(f"order must be one of 'C', 'F', 'A', 'K', not {order!r}")
         shape = self._shape
-        c_contig = _is_contiguous(shape, self._strides, reverse=False)
-        f_contig = _is_contiguous(shape, self._strides, reverse=True)
+        c_contig = core.is_contiguous(self._h, False)
+        f_contig = core.is_contiguous(self._h, True)
         if order == "A" or order == "K":
             if order == "A" or c_contig or f_contig:
                 order = "F" if f_contig and not c_contig else "C"
@@ -339,7 +324,7 @@ class NDArray(core.NDArrayBase):
         rule: ``reshape(-1)`` gives a view in more cases)."""
         from minarray import views
 
-        if _is_contiguous(self._shape, self._strides, reverse=False):
+        if core.is_contiguous(self._h, False):
             return views.reshape(self, (-1,))
         return self.flatten()
 

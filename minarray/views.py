@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from minarray._native import core
-from minarray.ndarray import NDArray, _is_contiguous, c_strides
+from minarray.ndarray import NDArray, c_strides
 
 __all__ = [
     "broadcast_shapes", "broadcast_to", "broadcast_arrays", "expand_dims", "flip",
@@ -263,7 +263,7 @@ def reshape_general(x: NDArray, shape: Any, copy: bool | None) -> NDArray:
         return x.copy()._view(0, new, c_strides(new))
     if requested == x.shape:
         return x._view(0, new, x._strides)  # nothing to do: strides kept as they are
-    if _is_contiguous(x.shape, x._strides, reverse=False):
+    if core.is_contiguous(x._h, False):
         return x._view(0, new, c_strides(new))
     strides = _reshape_strides(x.shape, x._strides, new)
     if strides is None:

@@ -112,3 +112,15 @@ int64_t ma_array_size(const ma_array *a) {
   for (int i = 0; i < a->t.ndim; i++) n *= a->t.shape[i];
   return n;
 }
+
+int ma_array_is_contiguous(const ma_array *a, int fortran) {
+  int nd = a->t.ndim;
+  if (ma_array_size(a) == 0) return 1;
+  int64_t expected = 1;
+  for (int i = 0; i < nd; i++) {
+    int d = fortran ? i : nd - 1 - i;
+    if (a->t.shape[d] != 1 && a->t.strides[d] != expected) return 0;
+    expected *= a->t.shape[d];
+  }
+  return 1;
+}

@@ -60,5 +60,9 @@ ma_array *ma_array_empty(DLDataType dtype, int ndim, const int64_t *shape,
                          int zero, int *err);
 void ma_array_free(ma_array *a);
 int64_t ma_array_size(const ma_array *a);
+/* C- (or with `fortran`, Fortran-) contiguity as NumPy defines it: the
+ * elements tile memory in that order with no gaps; axes of length 1 may
+ * have any stride, and an empty array is contiguous. */
+int ma_array_is_contiguous(const ma_array *a, int fortran);
 
 #endif

@@ -275,13 +275,8 @@ static int one_run(const ma_array *a, int64_t *step) {
     *step = a->t.strides[0];
     return 1;
   }
-  int64_t expected = 1;
-  for (int d = a->t.ndim - 1; d >= 0; d--) {
-    if (a->t.shape[d] != 1 && a->t.strides[d] != expected) return 0;
-    expected *= a->t.shape[d];
-  }
   *step = 1;
-  return 1;
+  return ma_array_is_contiguous(a, 0);
 }
 
 /* One step of a C-order walk over `shape`: the coordinates, and the

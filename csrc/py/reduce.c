@@ -351,19 +351,9 @@ static void red_walk(const red_plan *P, int op, int tid, int64_t nout, int64_t n
 
 /* ---- Python entry points ------------------------------------------------- */
 
-static int is_c_contiguous(const ma_array *a) {
-  int64_t s = 1;
-  for (int d = a->t.ndim - 1; d >= 0; d--) {
-    if (a->t.shape[d] == 0) return 1;
-    if (a->t.shape[d] != 1 && a->t.strides[d] != s) return 0;
-    s *= a->t.shape[d];
-  }
-  return 1;
-}
-
 /* Does `out` hold `x`'s first `nkept` dims, C-contiguous, of type `tid`? */
 static int check_out(const ma_array *out, const ma_array *x, int nkept, int tid, const char *what) {
-  int ok = out->t.ndim == nkept && ma_type_of(out->t.dtype) == tid && is_c_contiguous(out) &&
+  int ok = out->t.ndim == nkept && ma_type_of(out->t.dtype) == tid && ma_array_is_contiguous(out, 0) &&
            !(out->flags & MA_READONLY);
   for (int d = 0; ok && d < nkept; d++) ok = out->t.shape[d] == x->t.shape[d];
   if (!ok) PyErr_Format(PyExc_ValueError, "reduce: %s does not match the reduction", what);

@@ -319,6 +319,17 @@ MA_FASTCALL(py_ndarray_setitem) {
   Py_RETURN_TRUE;
 }
 
+/* is_contiguous(h, fortran) -> bool: ma_array_is_contiguous, the one
+ * contiguity rule, for the Python layer (flags, copy order, reshape). */
+MA_FASTCALL(py_is_contiguous) {
+  (void)self;
+  MA_NARGS(2, "is_contiguous");
+  ma_array *a = ma_handle_get(args[0]);
+  int fortran = PyObject_IsTrue(args[1]);
+  if (!a || fortran < 0) return NULL;
+  return PyBool_FromLong(ma_array_is_contiguous(a, fortran));
+}
+
 /* ndarray_permute(x, axes) -> x with its axes in the order `axes` (None:
  * reversed), or None when axes is not an exact tuple of exact ints
  * forming a permutation of x's axes (negative ones allowed). */
@@ -397,15 +408,7 @@ MA_FASTCALL(py_ndarray_reshape) {
   int same = unknown < 0 && nn == nd;
   for (int i = 0; same && i < nd; i++) same = dims[i] == a->t.shape[i];
   if (same) return make_view(args[0], a, 0, nd, a->t.shape, a->t.strides);
-  /* C-contiguous as NumPy defines it (_is_contiguous): size-1 axes may
-   * have any stride, an empty array always is */
-  if (size) {
-    int64_t expected = 1;
-    for (int i = nd - 1; i >= 0; i--) {
-      if (a->t.shape[i] != 1 && a->t.strides[i] != expected) Py_RETURN_NONE;
-      expected *= a->t.shape[i];
-    }
-  }
+  if (!ma_array_is_contiguous(a, 0)) Py_RETURN_NONE;
   return make_view(args[0], a, 0, (int)nn, dims, NULL);
 }
 
@@ -413,6 +416,7 @@ MA_FASTCALL(py_ndarray_reshape) {
 PyMethodDef ma_views_methods[] = {
     FC("ndarray_getitem", py_ndarray_getitem, "ndarray_getitem(x, key) -> x[key] or None"),
     FC("basic_view", py_basic_view, "basic_view(x, key) -> the view x[key] of a basic key"),
+    FC("is_contiguous", py_is_contiguous, "is_contiguous(h, fortran) -> bool"),
     FC("ndarray_setitem", py_ndarray_setitem, "ndarray_setitem(x, key, value) -> True or None"),
     FC("ndarray_permute", py_ndarray_permute, "ndarray_permute(x, axes|None) -> view or None"),
     FC("ndarray_reshape", py_ndarray_reshape, "ndarray_reshape(x, shape_args) -> view or None"),
