@@ -115,8 +115,10 @@ PyObject *ma_getitem_advanced(ma_array *a, PyObject *key);
 ma_array *ma_gather_first(ma_array *a, PyObject *key, int axis0, int *failed);
 PyObject *ma_setitem_advanced(ma_array *a, PyObject *key, PyObject *value, ma_array *s);
 
+/* cdef-begin: declared to cffi too (minarray/_native.py calls it) */
 /* Installs the method tables below into the module `modname` (module.c). */
 int ma_install(const char *modname);
+/* cdef-end */
 
 /* Method tables, one per C file that talks to Python; module.c installs them. */
 extern PyMethodDef ma_core_methods[];
