@@ -189,10 +189,12 @@ static inline float ma_nextafter_bf16(float x, float y) {
     if (m == 0) return MK(0, 0);                                      \
     return MK(r / m, i / m);                                          \
   }                                                                            \
+  /* exp(z) - 1; on the real axis the imaginary part is y itself (+-0),    \
+   * not exp(x) * 0, which is NaN once exp(x) overflows (C99 G.6.3.1's     \
+   * cexp(x + i0) = exp(x) + i0; NumPy gives NaN there). */                  \
   static inline C ma_cexpm1##S(C a) {                                          \
-    T x = RE(a), y = IM(a), h = sin##S(y / 2);              \
-    return MK(expm1##S(x) * cos##S(y) - 2 * h * h,                    \
-                       exp##S(x) * sin##S(y));                                 \
+    T x = RE(a), y = IM(a), h = sin##S(y / 2);                                 \
+    return MK(expm1##S(x) * cos##S(y) - 2 * h * h, y == 0 ? y : exp##S(x) * sin##S(y)); \
   }                                                                            \
   /* log(1 + z); for small |z| the real part is log1p(2x + x^2 + y^2) / 2,  \
    * which keeps the digits that forming 1 + x would lose. */                  \
