@@ -25,17 +25,22 @@ sys.path.insert(0, str(HERE))
 import importlib  # noqa: E402
 
 
-def _dlpack_cdef() -> str:
-    """The ABI declarations of csrc/dlpack.h, verbatim, so cffi (and the
-    layout tests) see exactly what the C compiler sees."""
-    text = (HERE / "dlpack.h").read_text()
-    match = re.search(r"/\* cdef-begin.*?\*/(.*)/\* cdef-end \*/", text, re.S)
+def _cdef_section(path: Path) -> str:
+    """The declarations between a header's cdef markers, verbatim, so cffi
+    (and the layout tests) see exactly what the C compiler sees."""
+    match = re.search(r"/\* cdef-begin.*?\*/(.*)/\* cdef-end \*/", path.read_text(), re.S)
     if match is None:
-        raise RuntimeError("csrc/dlpack.h lost its cdef markers")
+        raise RuntimeError(f"{path.relative_to(ROOT)} lost its cdef markers")
     return match.group(1)
 
 
-CDEF = _dlpack_cdef() + """
+def _core_headers() -> list[Path]:
+    """The plain-C core's headers that declare entry points for Python: those
+    of csrc/core/ with a cdef section, in name order."""
+    return [p for p in sorted((HERE / "core").glob("*.h")) if "cdef-begin" in p.read_text()]
+
+
+CDEF = _cdef_section(HERE / "dlpack.h") + "".join(_cdef_section(p) for p in _core_headers()) + """
 #define DLPACK_MAJOR_VERSION ...
 #define DLPACK_MINOR_VERSION ...
 #define DLPACK_FLAG_BITMASK_READ_ONLY ...
@@ -92,7 +97,7 @@ SOURCE = """
 #include "threads.h"
 #include "scalar.h"
 #include "testing.h"
-""" + _generated()
+""" + "".join(f'#include "core/{p.name}"\n' for p in _core_headers()) + _generated()
 
 
 def _flags() -> tuple[list[str], list[str]]:
@@ -112,8 +117,9 @@ def _flags() -> tuple[list[str], list[str]]:
 
 
 def _sources() -> list[str]:
-    # setuptools wants paths relative to the project root.
-    return sorted(os.path.relpath(p, ROOT) for p in HERE.glob("*.c"))
+    # setuptools wants paths relative to the project root.  csrc/core/ is the
+    # plain-C core (no Python.h); csrc/ the rest.
+    return sorted(os.path.relpath(p, ROOT) for p in [*HERE.glob("*.c"), *HERE.glob("core/*.c")])
 
 
 compile_args, link_args = _flags()
@@ -130,7 +136,8 @@ ffi.set_source(
     py_limited_api=False,  # so the built file is not tagged abi3 either
     extra_compile_args=compile_args,
     extra_link_args=link_args,
-    libraries=["m"],
+    # dl: the BLAS/LAPACK library is opened at run time (csrc/core/blas.c)
+    libraries=["m", "dl"],
 )
 
 if __name__ == "__main__":

@@ -36,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/blas.h"
 #include "pyapi.h"
 #include "scalar.h"
 #include "threads.h"
@@ -965,8 +966,45 @@ static void run_chunk(void *ctx, int64_t i) {
  * more than it saves. */
 #define MA_GEMM_MIN_WORK_PER_THREAD (1 << 20)
 
+/* Products of more multiply-adds than this go to BLAS ?gemm when the
+ * library is loaded and the operands' strides are ones gemm reads (see
+ * MA_GEMM_BLAS_MIN's comment in docs/performance.md). */
+#define MA_GEMM_BLAS_MIN MA_GEMM_SMALL
+
+/* Every product of the job through BLAS ?gemm, one after another on this
+ * thread: OpenBLAS splits each over its own threads, whose count follows
+ * ma.set_num_threads, so the two pools never run at once.  Returns 0, or
+ * -1 (nothing written) when the job is not one for BLAS: integer types,
+ * vector products, small products, layouts gemm cannot read. */
+static int run_blas(job *j) {
+  static const int la_type[G_NTYPES] = {[G_F64] = MA_LA_F64, [G_F32] = MA_LA_F32,
+                                        [G_C128] = MA_LA_C128, [G_C64] = MA_LA_C64,
+                                        [G_I64] = -1};
+  int t = la_type[j->gt];
+  if (t < 0 || j->m < 2 || j->n < 2 || j->k < 1 || !ma_blas_loaded()) return -1;
+  if ((double)j->m * (double)j->n * (double)j->k <= MA_GEMM_BLAS_MIN) return -1;
+  int64_t es = (int64_t)impls[j->gt].esize;
+  for (int64_t b = 0; b < j->nbatch; b++) {
+    char *pa = j->A.p, *pb = j->B.p, *pc = j->C.p;
+    int64_t rem = b;
+    for (int d = j->nbatch_dims - 1; d >= 0; d--) {
+      int64_t i = rem % j->bshape[d];
+      rem /= j->bshape[d];
+      pa += i * j->bsa[d] * es;
+      pb += i * j->bsb[d] * es;
+      pc += i * j->bsc[d] * es;
+    }
+    /* Every item has the same strides: only the first can be refused. */
+    if (ma_blas_gemm(t, j->m, j->n, j->k, pa, j->A.rs, j->A.cs, pb, j->B.rs, j->B.cs, pc, j->C.rs,
+                     j->C.cs, j->conj) != 0)
+      return -1;
+  }
+  return 0;
+}
+
 /* Returns 0, or -2 when out of memory. */
 static int run_job(job *j) {
+  if (run_blas(j) == 0) return 0;
   double work = (double)j->nbatch * (double)j->m * (double)j->n * (double)(j->k ? j->k : 1);
   int64_t nt = ma_get_num_threads();
   if (work / MA_GEMM_MIN_WORK_PER_THREAD < (double)nt) nt = (int64_t)(work / MA_GEMM_MIN_WORK_PER_THREAD);
