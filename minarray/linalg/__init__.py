@@ -13,8 +13,8 @@ in float64).  A numerical failure raises :class:`LinAlgError`, a
 from __future__ import annotations
 
 from minarray.linalg._decompositions import (
-    EigResult,
     EighResult,
+    EigResult,
     LstsqResult,
     QRResult,
     SlogdetResult,
