@@ -2,18 +2,18 @@
  * Matrix multiplication: the kernel behind matmul, @, tensordot, vecdot and
  * outer.
  *
- * Why our own kernel and not a linked BLAS.  NumPy reaches ~95% of this
- * machine kind's peak through OpenBLAS; linking the same library (the
- * scipy-openblas wheels) would add a ~30 MB run-time dependency, a build
- * that must locate it, rpath handling and a second thread pool competing
- * with NumPy's.  A cache-blocked kernel in the style of BLIS/GotoBLAS --
- * operands packed into contiguous micro-panels, a register-tiled micro-kernel
- * compiled for AVX2+FMA and chosen at run time, the work split over threads --
- * runs at OpenBLAS's speed on one thread and within 1.1-1.3x of
- * NumPy+OpenBLAS at 512x512 on two (float64, float32; docs/performance.md
- * has the run), which meets the project's target without the dependency.  On Zen 4, AVX-512 gives no more
- * FLOPs per cycle than AVX2 (both issue two 256-bit FMAs per cycle), so the
- * portable AVX2 path is the fast path there.
+ * Which GEMM runs.  Every float and complex product of two matrices (m, n
+ * >= 2) goes to BLAS ?gemm -- OpenBLAS from the scipy-openblas64 wheel,
+ * loaded at run time by csrc/core/blas.c -- whenever gemm can read the
+ * operands where they lie (one unit stride per matrix, as C-order,
+ * Fortran-order and transposed arrays have).  OpenBLAS chooses its kernels
+ * for the CPU it runs on; this file's kernel is AVX2-only and measured
+ * 1.8-2.75x slower than NumPy on an AVX-512 Xeon.  Measured on Zen 4, gemm
+ * ties or beats the direct path below even at 4x4 (docs/performance.md),
+ * so there is no size threshold.  The kernel below remains for what gemm
+ * cannot do: 64-bit integers, operands with no unit stride (every other
+ * column, reversed rows, broadcast rows), and vector products (m or n = 1,
+ * memory-bound: a strided dot product per output).
  *
  * Layout of the work (Goto's algorithm):
  *   for jc in N by NC:            B block  (KC x NC) packed, stays in L3
@@ -27,7 +27,7 @@
  *
  * Element types: the kernels work on float64, float32, complex128, complex64
  * and 64-bit integers (unsigned arithmetic, so products wrap as NumPy's
- * do instead of being undefined).  minarray/linalg.py casts the other types
+ * do instead of being undefined).  minarray/products.py casts the other types
  * to these first (float16/bfloat16 -> float32, narrower integers and bool
  * -> int64) and back after, which is what NumPy computes too: float16 is
  * accumulated in float32, and integer results are exact modulo 2^bits.
@@ -966,23 +966,17 @@ static void run_chunk(void *ctx, int64_t i) {
  * more than it saves. */
 #define MA_GEMM_MIN_WORK_PER_THREAD (1 << 20)
 
-/* Products of more multiply-adds than this go to BLAS ?gemm when the
- * library is loaded and the operands' strides are ones gemm reads (see
- * MA_GEMM_BLAS_MIN's comment in docs/performance.md). */
-#define MA_GEMM_BLAS_MIN MA_GEMM_SMALL
-
 /* Every product of the job through BLAS ?gemm, one after another on this
  * thread: OpenBLAS splits each over its own threads, whose count follows
  * ma.set_num_threads, so the two pools never run at once.  Returns 0, or
  * -1 (nothing written) when the job is not one for BLAS: integer types,
- * vector products, small products, layouts gemm cannot read. */
+ * vector products, layouts gemm cannot read, no library loaded. */
 static int run_blas(job *j) {
   static const int la_type[G_NTYPES] = {[G_F64] = MA_LA_F64, [G_F32] = MA_LA_F32,
                                         [G_C128] = MA_LA_C128, [G_C64] = MA_LA_C64,
                                         [G_I64] = -1};
   int t = la_type[j->gt];
   if (t < 0 || j->m < 2 || j->n < 2 || j->k < 1 || !ma_blas_loaded()) return -1;
-  if ((double)j->m * (double)j->n * (double)j->k <= MA_GEMM_BLAS_MIN) return -1;
   int64_t es = (int64_t)impls[j->gt].esize;
   for (int64_t b = 0; b < j->nbatch; b++) {
     char *pa = j->A.p, *pb = j->B.p, *pc = j->C.p;
