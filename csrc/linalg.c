@@ -8,12 +8,16 @@
  * operands where they lie (one unit stride per matrix, as C-order,
  * Fortran-order and transposed arrays have).  OpenBLAS chooses its kernels
  * for the CPU it runs on; this file's kernel is AVX2-only and measured
- * 1.8-2.75x slower than NumPy on an AVX-512 Xeon.  Measured on Zen 4, gemm
- * ties or beats the direct path below even at 4x4 (docs/performance.md),
- * so there is no size threshold.  The kernel below remains for what gemm
- * cannot do: 64-bit integers, operands with no unit stride (every other
- * column, reversed rows, broadcast rows), and vector products (m or n = 1,
- * memory-bound: a strided dot product per output).
+ * 1.8-2.75x slower than NumPy on an AVX-512 Xeon.  Measured on Zen 4, one
+ * gemm call ties or beats the direct path below even at 4x4, and ?gemv
+ * beats the own matrix-vector loop 1.5-1.9x (docs/performance.md).  The
+ * kernel below remains for what BLAS cannot do or does slower: 64-bit
+ * integers; operands with no unit stride (every other column, reversed
+ * rows, broadcast rows); dot products (m = n = 1) and small matrix-vector
+ * products; and stacks of small products (at most MA_GEMM_SMALL
+ * multiply-adds each), which the pool splits over the batch where BLAS
+ * would run one call after another: 0.72x NumPy for 10^4 4x4 products
+ * against 1.04x through gemm.
  *
  * Layout of the work (Goto's algorithm):
  *   for jc in N by NC:            B block  (KC x NC) packed, stays in L3
@@ -966,17 +970,26 @@ static void run_chunk(void *ctx, int64_t i) {
  * more than it saves. */
 #define MA_GEMM_MIN_WORK_PER_THREAD (1 << 20)
 
+/* Multiply-adds from which one matrix-vector product goes to BLAS. */
+#define MA_GEMV_BLAS_MIN 65536
+
 /* Every product of the job through BLAS ?gemm, one after another on this
  * thread: OpenBLAS splits each over its own threads, whose count follows
  * ma.set_num_threads, so the two pools never run at once.  Returns 0, or
- * -1 (nothing written) when the job is not one for BLAS: integer types,
- * vector products, layouts gemm cannot read, no library loaded. */
+ * -1 (nothing written) when the job is not one for BLAS (see the top of
+ * this file) or no library is loaded. */
 static int run_blas(job *j) {
   static const int la_type[G_NTYPES] = {[G_F64] = MA_LA_F64, [G_F32] = MA_LA_F32,
                                         [G_C128] = MA_LA_C128, [G_C64] = MA_LA_C64,
                                         [G_I64] = -1};
   int t = la_type[j->gt];
-  if (t < 0 || j->m < 2 || j->n < 2 || j->k < 1 || !ma_blas_loaded()) return -1;
+  if (t < 0 || j->k < 1 || (j->m < 2 && j->n < 2) || !ma_blas_loaded()) return -1;
+  /* Matrix-vector products: BLAS (gemm forwards them to gemv) only when
+   * each is large enough that a call per product costs nothing; stacks of
+   * small ones stay on the own kernel, split over the batch. */
+  if ((j->m < 2 || j->n < 2) && (double)j->m * (double)j->n * (double)j->k < MA_GEMV_BLAS_MIN) return -1;
+  /* Stacks of small products: the own kernel, split over the batch. */
+  if (j->nbatch > 1 && (double)j->m * (double)j->n * (double)j->k <= MA_GEMM_SMALL) return -1;
   int64_t es = (int64_t)impls[j->gt].esize;
   for (int64_t b = 0; b < j->nbatch; b++) {
     char *pa = j->A.p, *pb = j->B.p, *pc = j->C.p;

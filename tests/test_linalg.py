@@ -436,3 +436,19 @@ def test_matmul_with_one_thread() -> None:
     finally:
         ma.set_num_threads(None)
     np.testing.assert_allclose(got, a @ a.T, rtol=1e-4, atol=1e-3)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "complex128"])
+@pytest.mark.parametrize("lm", ["c", "transposed", "strided"])
+@pytest.mark.parametrize("lv", ["c", "strided", "reversed", "broadcast"])
+def test_matrix_vector_products_above_the_gemv_threshold(dtype: str, lm: str, lv: str) -> None:
+    """Large matrix-vector products go to BLAS gemv when the strides allow
+    (positive vector strides), to the own kernel otherwise."""
+    rng = np.random.default_rng(len(lm) + 7 * len(lv))
+    m_np, m = make(rng, (300, 260), dtype, lm)
+    v_np, v = make(rng, (260,), dtype, lv)
+    w_np, w = make(rng, (300,), dtype, lv)
+    check_equal(m @ v, m_np @ v_np)
+    check_equal(w @ m, w_np @ m_np)
+    check_equal(ma.matmul(ma.broadcast_to(v, (2, 260)), ma.matrix_transpose(m)),
+                np.broadcast_to(v_np, (2, 260)) @ m_np.T)

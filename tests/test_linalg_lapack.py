@@ -479,3 +479,12 @@ def test_solve_inverse_roundtrip(batch: list[int], n: int, dtype: str, seed: int
     close(la.solve(ma.asarray(a), ma.asarray(b)), np.linalg.solve(a, b), dtype, scale=10)
     close(la.inv(ma.asarray(a)), np.linalg.inv(a), dtype, scale=10)
     close(la.det(ma.asarray(a)), np.linalg.det(a), dtype, scale=10.0 ** n)
+
+
+def test_rtol_array_broadcasts_over_the_stack() -> None:
+    a = rand((3, 4, 4), "float64")
+    a[1] = a[1, :, :1] * np.ones(4)  # rank 1
+    rtol = np.array([1e-12, 1e-12, 2.0])  # the last: nothing survives 2 x the largest value
+    got = la.matrix_rank(ma.asarray(a), rtol=ma.asarray(rtol))
+    np.testing.assert_array_equal(np.asarray(got), np.linalg.matrix_rank(a, rtol=rtol))
+    close(la.pinv(ma.asarray(a), rtol=ma.asarray(rtol)), np.linalg.pinv(a, rtol=rtol), "float64", scale=1e3)

@@ -55,6 +55,7 @@ int ma_blas_load(const char *path, const char *prefix, const char *suffix) {
     *(void **)&table.field[t] = sym(prefix, name, suffix);           \
   }
   ALL4(gemm, "gemm")
+  ALL4(gemv, "gemv")
   ALL4(getrf, "getrf")
   ALL4(gesv, "gesv")
   ALL4(potrf, "potrf")
@@ -118,11 +119,43 @@ static int colmajor(int64_t r, int64_t c, int64_t rs, int64_t cs, char *op, ma_i
   return 0;
 }
 
+static const double one[2] = {1.0, 0.0}, zero[2] = {0.0, 0.0};
+static const float onef[2] = {1.0f, 0.0f}, zerof[2] = {0.0f, 0.0f};
+
+/* y = op(X) . x with ?gemv for an r x k matrix X (strides rs, cs) and
+ * vectors of positive strides (BLAS reads a negative increment from the
+ * other end, a zero one not at all). */
+static int gemv(const ma_lapack_table *L, int type, int64_t r, int64_t k, const void *a, int64_t rs,
+                int64_t cs, int conj, const void *x, int64_t incx, void *y, int64_t incy) {
+  char op;
+  if (k == 1) incx = 1; /* a stride over one element is free */
+  ma_int ld, R, K, ix = incx, iy = incy;
+  if (incx < 1 || incy < 1 || !colmajor(r, k, rs, cs, &op, &ld)) return -1;
+  if (op == 'N') {
+    if (conj) return -1;
+    R = r; /* X is stored column-major, r x k */
+    K = k;
+  } else {
+    R = k; /* X^T is stored column-major, k x r: y = (X^T)^T x */
+    K = r;
+    if (conj) op = 'C';
+  }
+  int single = type == MA_LA_F32 || type == MA_LA_C64;
+  L->gemv[type](&op, &R, &K, single ? (const void *)onef : (const void *)one, a, &ld, x, &ix,
+                single ? (const void *)zerof : (const void *)zero, y, &iy, 1);
+  return 0;
+}
+
 int ma_blas_gemm(int type, int64_t m, int64_t n, int64_t k, const void *a, int64_t rsa,
                  int64_t csa, const void *b, int64_t rsb, int64_t csb, void *c, int64_t rsc,
                  int64_t csc, int conj_a) {
   const ma_lapack_table *L = ma_lapack();
   if (!L) return -1;
+  /* Matrix times vector: ?gemv.  C[:, 0] = A . B[:, 0], or, for a row
+   * vector times a matrix, C[0, :] = B^T . A[0, :] (a conjugated A is then
+   * the vector, which gemv cannot conjugate). */
+  if (n == 1 && m > 1) return gemv(L, type, m, k, a, rsa, csa, conj_a, b, rsb, c, rsc);
+  if (m == 1 && n > 1) return conj_a ? -1 : gemv(L, type, n, k, b, csb, rsb, 0, a, csa, c, csc);
   char opc, opa, opb;
   ma_int ldc, lda, ldb, M = m, N = n, K = k;
   const void *x = a, *y = b;
@@ -144,8 +177,6 @@ int ma_blas_gemm(int type, int64_t m, int64_t n, int64_t k, const void *a, int64
   if ((conj_x && opa == 'N') || (conj_y && opb == 'N')) return -1;
   if (conj_x) opa = 'C';
   if (conj_y) opb = 'C';
-  static const double one[2] = {1.0, 0.0}, zero[2] = {0.0, 0.0};
-  static const float onef[2] = {1.0f, 0.0f}, zerof[2] = {0.0f, 0.0f};
   int single = type == MA_LA_F32 || type == MA_LA_C64;
   L->gemm[type](&opa, &opb, &M, &N, &K, single ? (const void *)onef : (const void *)one, x, &lda,
                 y, &ldb, single ? (const void *)zerof : (const void *)zero, c, &ldc, 1, 1);

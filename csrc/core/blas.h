@@ -50,6 +50,9 @@ typedef void (*ma_gemm_fn)(const char *ta, const char *tb, const ma_int *m, cons
                            const ma_int *k, const void *alpha, const void *a, const ma_int *lda,
                            const void *b, const ma_int *ldb, const void *beta, void *c,
                            const ma_int *ldc, size_t, size_t);
+typedef void (*ma_gemv_fn)(const char *trans, const ma_int *m, const ma_int *n, const void *alpha,
+                           const void *a, const ma_int *lda, const void *x, const ma_int *incx,
+                           const void *beta, void *y, const ma_int *incy, size_t);
 typedef void (*ma_getrf_fn)(const ma_int *m, const ma_int *n, void *a, const ma_int *lda,
                             ma_int *ipiv, ma_int *info);
 typedef void (*ma_gesv_fn)(const ma_int *n, const ma_int *nrhs, void *a, const ma_int *lda,
@@ -97,6 +100,7 @@ typedef void (*ma_gelsd_cplx_fn)(const ma_int *m, const ma_int *n, const ma_int 
  * complex-only families fill the two entries that exist. */
 typedef struct {
   ma_gemm_fn gemm[4];
+  ma_gemv_fn gemv[4];
   ma_getrf_fn getrf[4];
   ma_gesv_fn gesv[4];
   ma_potrf_fn potrf[4];
@@ -121,8 +125,8 @@ static inline size_t ma_la_esize(int t) {
 }
 static inline int ma_la_complex(int t) { return t >= MA_LA_C64; }
 
-/* C = op(A) . B with BLAS ?gemm, A m x k, B k x n, C m x n, strides in
- * elements; conj_a conjugates A.  Returns 0 when done, -1 (nothing
+/* C = op(A) . B with BLAS ?gemm (?gemv when m or n is 1), A m x k, B k x n,
+ * C m x n, strides in elements; conj_a conjugates A.  Returns 0 when done, -1 (nothing
  * written) when BLAS is not loaded or a layout is not one gemm can read
  * (each matrix needs one unit stride and a leading dimension that does not
  * overlap rows): the caller then uses its own kernel. */

@@ -269,8 +269,14 @@ def lstsq(a: Any, b: Any, /, rcond: float | None = None) -> LstsqResult:
 # ---- built on the above ----------------------------------------------------------
 
 
-def _default_rtol(a: NDArray) -> float:
-    return max(a.shape[-2:]) * finfo(REAL[a.dtype]).eps
+def _cutoff(a: NDArray, s: NDArray, rtol: float | NDArray | None) -> NDArray:
+    """``rtol`` times each matrix's largest singular value, shaped to
+    compare with ``s`` (..., K).  An array ``rtol`` broadcasts against the
+    stack's batch shape; the default is max(M, N) times machine epsilon."""
+    tol: float | NDArray = max(a.shape[-2:]) * finfo(REAL[a.dtype]).eps if rtol is None else rtol
+    if isinstance(tol, NDArray):
+        tol = tol.reshape((*tol.shape, 1))
+    return _ew.multiply(_red.max(s, axis=-1, keepdims=True), tol)
 
 
 def pinv(x: Any, /, *, rtol: float | NDArray | None = None) -> NDArray:
@@ -282,13 +288,12 @@ def pinv(x: Any, /, *, rtol: float | NDArray | None = None) -> NDArray:
     if min(m, n) == 0:
         return zeros((*batch, n, m), dtype=a.dtype)
     u, s, vh = svd(a, full_matrices=False)
-    tol = _default_rtol(a) if rtol is None else rtol
-    cutoff = _ew.multiply(_red.max(s, axis=-1, keepdims=True), tol)
-    keep = _ew.greater(s, cutoff)
+    keep = _ew.greater(s, _cutoff(a, s, rtol))
     sinv = _ew.where(keep, _ew.divide(1.0, _ew.where(keep, s, 1.0)), 0.0).astype(s.dtype, copy=False)
     # pinv = V diag(1/s) U^H
     v = _conj_t(vh)
-    return matmul(_ew.multiply(v, sinv.reshape((*batch, 1, s.shape[-1]))).astype(a.dtype, copy=False), _conj_t(u))
+    return matmul(_ew.multiply(v, sinv.reshape((*sinv.shape[:-1], 1, s.shape[-1]))).astype(a.dtype, copy=False),
+                  _conj_t(u))
 
 
 def matrix_rank(x: Any, /, *, rtol: float | NDArray | None = None) -> NDArray:
@@ -299,9 +304,7 @@ def matrix_rank(x: Any, /, *, rtol: float | NDArray | None = None) -> NDArray:
     if min(m, n) == 0:
         return zeros(tuple(batch), dtype=_dt.int64)
     s = svdvals(a)
-    tol = _default_rtol(a) if rtol is None else rtol
-    cutoff = _ew.multiply(_red.max(s, axis=-1, keepdims=True), tol)
-    return _red.sum(_ew.greater(s, cutoff), axis=-1, dtype=_dt.int64)
+    return _red.sum(_ew.greater(s, _cutoff(a, s, rtol)), axis=-1, dtype=_dt.int64)
 
 
 def matrix_power(x: Any, n: int, /) -> NDArray:
