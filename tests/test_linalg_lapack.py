@@ -488,3 +488,9 @@ def test_rtol_array_broadcasts_over_the_stack() -> None:
     got = la.matrix_rank(ma.asarray(a), rtol=ma.asarray(rtol))
     np.testing.assert_array_equal(np.asarray(got), np.linalg.matrix_rank(a, rtol=rtol))
     close(la.pinv(ma.asarray(a), rtol=ma.asarray(rtol)), np.linalg.pinv(a, rtol=rtol), "float64", scale=1e3)
+
+
+def test_missing_library_gives_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_blas, "load_error", "the scipy-openblas64 package is not installed")
+    with pytest.raises(RuntimeError, match="inv needs LAPACK: the scipy-openblas64 package"):
+        la.inv(ma.eye(2))
