@@ -984,9 +984,8 @@ static int run_blas(job *j) {
                                         [G_I64] = -1};
   int t = la_type[j->gt];
   if (t < 0 || j->k < 1 || (j->m < 2 && j->n < 2) || !ma_blas_loaded()) return -1;
-  /* Matrix-vector products: BLAS (gemm forwards them to gemv) only when
-   * each is large enough that a call per product costs nothing; stacks of
-   * small ones stay on the own kernel, split over the batch. */
+  /* Matrix-vector products (?gemv) only when each is large enough that a
+   * call per product costs nothing; small ones stay on the own kernel. */
   if ((j->m < 2 || j->n < 2) && (double)j->m * (double)j->n * (double)j->k < MA_GEMV_BLAS_MIN) return -1;
   /* Stacks of small products: the own kernel, split over the batch. */
   if (j->nbatch > 1 && (double)j->m * (double)j->n * (double)j->k <= MA_GEMM_SMALL) return -1;

@@ -10,6 +10,7 @@ the C side reads any row and column strides.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from minarray import _blas
@@ -37,9 +38,7 @@ class LinAlgError(ValueError):
 def _stack(a: NDArray) -> tuple[NDArray, int]:
     """``a`` as (batch, m, n) and the batch size."""
     *batch, m, n = a.shape
-    nb = 1
-    for d in batch:
-        nb *= d
+    nb = math.prod(batch)
     return (a if a.ndim == 3 else a.reshape((nb, m, n))), nb
 
 
