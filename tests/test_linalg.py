@@ -8,6 +8,9 @@ thread split, compared with a tolerance.
 
 from __future__ import annotations
 
+import ctypes
+import mmap
+import sys
 import threading
 from typing import Any
 
@@ -452,3 +455,30 @@ def test_matrix_vector_products_above_the_gemv_threshold(dtype: str, lm: str, lv
     check_equal(w @ m, w_np @ m_np)
     check_equal(ma.matmul(ma.broadcast_to(v, (2, 260)), ma.matrix_transpose(m)),
                 np.broadcast_to(v_np, (2, 260)) @ m_np.T)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="guard pages through mprotect (Linux)")
+@pytest.mark.parametrize("dtype", ["complex64", "complex128", "float32", "float64"])
+def test_strided_matrix_vector_product_reads_only_the_matrix(dtype: str) -> None:
+    """A vector times every other column of a matrix that ends at a page
+    boundary, with the next page unreadable: any read past the matrix
+    faults."""
+    page = mmap.PAGESIZE
+    item = np.dtype(dtype).itemsize
+    nbytes = 300 * 520 * item
+    npages = (nbytes + page - 1) // page + 1
+    buf = mmap.mmap(-1, npages * page)
+    libc = ctypes.CDLL(None, use_errno=True)
+    addr = ctypes.addressof(ctypes.c_char.from_buffer(buf))
+    assert libc.mprotect(ctypes.c_void_p(addr + (npages - 1) * page), ctypes.c_size_t(page), 0) == 0
+    base = np.frombuffer(buf, dtype=dtype, count=300 * 520, offset=(npages - 1) * page - nbytes).reshape(300, 520)
+    base[:] = np.arange(520) % 5
+    try:
+        m = ma.from_dlpack(base)[:, ::2]
+        x = ma.ones(300, dtype=getattr(ma, dtype))
+        check_equal(x @ m, np.ones(300, dtype=dtype) @ base[:, ::2])
+        check_equal(ma.matrix_transpose(m) @ x, base[:, ::2].T @ np.ones(300, dtype=dtype))
+        del m, x
+    finally:
+        del base
+        libc.mprotect(ctypes.c_void_p(addr + (npages - 1) * page), ctypes.c_size_t(page), 3)
