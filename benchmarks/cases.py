@@ -34,7 +34,7 @@ class Unavailable(Exception):
 
 @dataclass(frozen=True)
 class Case:
-    group: str  # allocation, elementwise, reduction, indexing, linalg, dlpack
+    group: str  # allocation, elementwise, reduction, indexing, linalg, random, dlpack
     name: str  # what is measured, e.g. "add float32 contiguous"
     size: int  # elements (bytes for allocation cases)
     unit: str  # "elements" or "bytes"
@@ -339,6 +339,35 @@ def _lapack_case(fname: str, m: int) -> Case:
     return Case("linalg", f"{fname} float64 {what}", m * m, "elements", "numpy", setup, mk, rf, settle=0.25)
 
 
+# ---- random --------------------------------------------------------------------
+
+RANDOM_SIZES = (100, 10**6)
+
+
+def _random() -> Iterator[Case]:
+    """Draws from a Generator seeded alike on both sides (the same numbers,
+    so the same work): each call draws n new values into a new array."""
+    draws: list[tuple[str, Callable[[Any, int], Call], tuple[int, ...]]] = [
+        ("random float64", lambda g, n: lambda: g.random(n), RANDOM_SIZES),
+        ("standard_normal float64", lambda g, n: lambda: g.standard_normal(n), RANDOM_SIZES),
+        ("integers(0, 100) int64", lambda g, n: lambda: g.integers(0, 100, n), RANDOM_SIZES),
+        ("random float32", lambda g, n: lambda: g.random(n, dtype="float32"), (10**6,)),
+        ("standard_normal float32", lambda g, n: lambda: g.standard_normal(n, dtype="float32"), (10**6,)),
+        ("standard_exponential float64", lambda g, n: lambda: g.standard_exponential(n), (10**6,)),
+        ("integers(0, 100) uint8", lambda g, n: lambda: g.integers(0, 100, n, dtype="uint8"), (10**6,)),
+        ("permutation", lambda g, n: lambda: g.permutation(n), (10**6,)),
+    ]
+    for name, draw, sizes in draws:
+        for n in sizes:
+            def mk(inp: Inputs, draw: Callable[[Any, int], Call] = draw, n: int = n) -> Call:
+                return draw(ma_get("random.default_rng")(20261126), n)
+
+            def rf(inp: Inputs, draw: Callable[[Any, int], Call] = draw, n: int = n) -> Call:
+                return draw(np.random.default_rng(20261126), n)
+
+            yield Case("random", name, n, "elements", "numpy", dict, mk, rf)
+
+
 # ---- DLPack --------------------------------------------------------------------
 
 
@@ -419,4 +448,4 @@ def _dlpack() -> Iterator[Case]:
 
 def all_cases() -> list[Case]:
     """Every case, in the order the table prints them."""
-    return [*_allocation(), *_elementwise(), *_reductions(), *_indexing(), *_linalg(), *_dlpack()]
+    return [*_allocation(), *_elementwise(), *_reductions(), *_indexing(), *_linalg(), *_random(), *_dlpack()]

@@ -10,6 +10,7 @@ import builtins as _builtins
 from typing import Any
 
 from minarray import dlpack, linalg
+from minarray import random as random  # ma.random: NumPy's Generator, bit for bit
 from minarray._native import core as _core
 from minarray.creation import *  # noqa: F403
 from minarray.creation import __all__ as _creation_all

@@ -2,7 +2,8 @@
 
 `core` is the extension module: cffi's `ffi`/`lib` for plain C functions,
 plus the CPython functions the core installs into it at import (see
-csrc/pyapi.h).  Everything else in minarray reaches C through this module.
+csrc/py/pyapi.h).  Everything else in minarray reaches C through this module,
+and minarray/_core.pyi types every one of those functions for mypy.
 """
 
 from __future__ import annotations
@@ -24,4 +25,4 @@ lib: Any = _core.lib
 if lib.ma_install(b"minarray._core") != 0:  # pragma: no cover - build defect
     raise ImportError("minarray._core could not install its functions")
 
-core: Any = _core
+core = _core

@@ -11,10 +11,10 @@ import sys
 from typing import Any, Final
 
 from minarray import dtypes as _dt
-from minarray._native import core
+from minarray._native import core, lib
 from minarray.ndarray import NDArray, c_strides
 
-__all__ = ["from_array_interface", "from_buffer", "buffer_dtype"]
+__all__ = ["from_array_interface", "interface_view", "from_buffer", "buffer_dtype"]
 
 _NATIVE = "<" if sys.byteorder == "little" else ">"
 _NATIVE_PREFIXES: Final = ("", "@", "=", _NATIVE)
@@ -58,15 +58,28 @@ def _dtype_of_typestr(typestr: str) -> _dt.DType:
 
 
 def _alignment(dtype: _dt.DType) -> int:
-    # complex numbers align like their parts
-    return dtype.itemsize // 2 if dtype.kind == "c" else dtype.itemsize
+    """The alignment an element's address needs: the C core's rule."""
+    return int(lib.ma_type_alignment(_dt.ALL.index(dtype)))
 
 
 def from_array_interface(obj: Any, iface: dict[str, Any] | None = None) -> NDArray:
     """Wrap ``obj``'s memory without copying.  Raises TypeError for dtypes
-    minarray lacks and non-native byte order, BufferError when the strides
-    are not whole elements (element strides cannot describe them) or the
-    data is not aligned to its elements."""
+    minarray lacks and non-native byte order, and BufferError when the
+    strides are not whole elements (element strides cannot describe them),
+    the data is not aligned to its elements, or the memory the interface
+    describes cannot be read at all (its span reaches beyond the address
+    space)."""
+    view = interface_view(obj, iface)
+    if isinstance(view, str):
+        raise BufferError(view)
+    return view
+
+
+def interface_view(obj: Any, iface: dict[str, Any] | None = None) -> NDArray | str:
+    """``obj``'s memory as an array, or why it can only be copied: a
+    sentence, when its strides are not whole elements or its data is not
+    aligned to them (``asarray`` then copies).  What cannot be read at all,
+    not even to copy it, raises BufferError."""
     if iface is None:
         iface = obj.__array_interface__
     if iface.get("version", 3) != 3:
@@ -85,7 +98,7 @@ def from_array_interface(obj: Any, iface: dict[str, Any] | None = None) -> NDArr
     n = dtype.itemsize
     if strides is not None:
         if any(s % n for s in strides):
-            raise BufferError(
+            return (
                 f"strides {tuple(strides)} (bytes) are not multiples of the itemsize {n}: element strides "
                 f"cannot describe them (copy=True makes a contiguous copy)"
             )
@@ -93,21 +106,22 @@ def from_array_interface(obj: Any, iface: dict[str, Any] | None = None) -> NDArr
     else:
         el = None
     if offset % n:
-        raise BufferError(f"offset {offset} is not a multiple of the itemsize {n}")
+        return f"offset {offset} is not a multiple of the itemsize {n}"
     if data is None or not isinstance(data, tuple):
         # Version 3 lets `data` be None (or a buffer object): the memory is
         # then obj's (or that object's) buffer-protocol export.
         holder = obj if data is None else data
-        h, _, _, readonly = core.wrap_buffer(holder, _dt.uint8.code, _dt.uint8.bits)
+        h, _, _, readonly = core.wrap_buffer(holder, _dt.uint8.code, _dt.uint8.bits, False)
         ptr, owner = int(core.data_ptr(h)), _Both(holder, h)
     else:
         ptr, readonly = data
         owner = obj
     ptr += offset
     if ptr % _alignment(dtype):
-        raise BufferError(f"data pointer {ptr:#x} is not aligned to {dtype} elements (ma.asarray copies it)")
+        return f"data pointer {ptr:#x} is not aligned to its {n}-byte elements (ma.asarray copies it)"
+    # core.wrap applies the checks of every door (the span, too: BufferError)
     h = core.wrap(owner, ptr, shape, el, dtype.code, dtype.bits, bool(readonly))
-    return NDArray._new(h, shape, el if el is not None else c_strides(shape), dtype, obj)
+    return NDArray._new(h, shape, el if el is not None else c_strides(shape), obj)
 
 
 class _Both:
@@ -120,10 +134,13 @@ class _Both:
         self.b = b
 
 
-def from_buffer(obj: Any) -> NDArray:
+def from_buffer(obj: Any, copy_ok: bool = False) -> NDArray:
     """Wrap a buffer-protocol object (bytes, bytearray, memoryview,
-    array.array, mmap) without copying."""
+    array.array, mmap) without copying.  Data that is not aligned to its
+    elements cannot be used in place: BufferError, or (``copy_ok``) a new
+    array holding a copy, which owns its memory (``base`` None)."""
     with memoryview(obj) as m:
         dtype = buffer_dtype(m)
-    h, shape, el, _readonly = core.wrap_buffer(obj, dtype.code, dtype.bits)
-    return NDArray._new(h, shape, el, dtype, obj)
+    h, shape, el, _readonly = core.wrap_buffer(obj, dtype.code, dtype.bits, copy_ok)
+    copied = bool(core.buffer_info(h)[3])
+    return NDArray._new(h, shape, el, None if copied else obj)

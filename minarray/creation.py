@@ -292,7 +292,7 @@ def _scalar_array(v: Any, dt: _dt.DType | None) -> NDArray:
             dt = _int_dtype(-(2**63) <= v < 2**63, 2**63 <= v < 2**64, not -(2**63) <= v < 2**64, v)
         else:
             dt = _scalar_dtype(v)
-    return NDArray._new(core.from_scalar(v, dt.code, dt.bits), (), (), dt, None)
+    return NDArray._new(core.from_scalar(v, dt.code, dt.bits), (), (), None)
 
 
 def _from_sequence(obj: Any, dt: _dt.DType | None) -> NDArray:
@@ -311,7 +311,7 @@ def _from_sequence(obj: Any, dt: _dt.DType | None) -> NDArray:
             else:
                 dt = (_dt.bool, _dt.int64, _dt.float64, _dt.complex128)[kind]
         h = core.from_nested(obj, shape, dt.code, dt.bits)
-        return NDArray._new(h, shape, c_strides(shape), dt, None)
+        return NDArray._new(h, shape, c_strides(shape), None)
     parts = [asarray(item) for item in obj]
     inner = parts[0].shape
     for p in parts:
@@ -377,7 +377,7 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | 
         return _finish(shared._view(0, (), (), readonly=True), dt, copy, fresh=False)
     if hasattr(obj, "__array_interface__") and not isinstance(obj, type):
         from minarray import dlpack
-        from minarray.arrayinterface import from_array_interface
+        from minarray.arrayinterface import from_array_interface, interface_view
 
         if not dlpack._numpy_ready:  # NumPy is loaded now: let numpy_asarray see its arrays
             dlpack._enable_numpy_fast_path()
@@ -388,13 +388,12 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | 
             if copy is False:
                 raise ValueError("the source's byte order is not native: a copy is needed, but copy=False")
             return _finish(from_array_interface(obj.astype(obj.dtype.newbyteorder("="))), dt, None, fresh=True)
-        try:
-            arr = from_array_interface(obj)
-        except BufferError as e:
+        arr = interface_view(obj)
+        if isinstance(arr, str):
             # strides that are not whole elements, or data not aligned to its
             # elements: element strides cannot describe it, a copy can
             if copy is False:
-                raise ValueError(f"{e}; a copy is needed, but copy=False") from None
+                raise ValueError(f"{arr}; a copy is needed, but copy=False")
             import numpy as np
 
             # np.array always makes a fresh, aligned C-contiguous copy
@@ -408,7 +407,13 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | 
     if isinstance(obj, (bytes, bytearray, memoryview)) or _has_buffer(obj):
         from minarray.arrayinterface import from_buffer
 
-        return _finish(from_buffer(obj), dt, copy, fresh=False)
+        try:
+            arr = from_buffer(obj, copy_ok=copy is not False)
+        except BufferError as e:
+            if copy is False:
+                raise ValueError(f"{e}; a copy is needed, but copy=False") from None
+            raise
+        return _finish(arr, dt, copy, fresh=arr.base is None)
     if isinstance(obj, (list, tuple, range)):
         if copy is False:
             raise ValueError(f"copy=False is impossible for a {type(obj).__name__}: it has no array memory to share")

@@ -15,7 +15,7 @@
   :class:`DLDataTypeCode`.
 
 The capsule work (managed tensor in one allocation, deleter, capsule
-destructor, validation, renaming, adoption) is C: ``csrc/dlpack.c``.  The
+destructor, validation, renaming, adoption) is C: ``csrc/py/dlpack.c``.  The
 rules come from the DLPack 1.3 header and its Python specification
 (``python_spec.rst``) and from the Array API standard's ``__dlpack__`` and
 ``from_dlpack``.
@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import ctypes
 import enum
+import operator
 import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, Protocol, TypeVar, runtime_checkable
@@ -73,7 +74,11 @@ def _enable_numpy_fast_path() -> None:
     global _numpy_ready
     np = sys.modules.get("numpy")
     if np is not None:
-        core.dlpack_set_numpy(np.ndarray)
+        # the fast path reads NumPy's array struct: only for a C ABI it knows
+        # (csrc/py/numpy_struct.c); otherwise arrays take the slower routes
+        umath = sys.modules.get("numpy._core._multiarray_umath") or sys.modules.get("numpy.core._multiarray_umath")
+        abi = getattr(umath, "_get_ndarray_c_version", None)
+        core.numpy_set_type(np.ndarray, abi() if abi is not None else 0)
         _numpy_ready = True
 
 
@@ -142,7 +147,7 @@ def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> N
     for data minarray cannot view (device, dtype, layout), or a capsule
     already consumed.
     """
-    return core.dlpack_import(x, device is not None and _want_cpu(device), copy)  # type: ignore[no-any-return]
+    return core.dlpack_import(x, device is not None and _want_cpu(device), copy)
 
 
 def from_numpy(arr: Any, /, *, copy: bool | None = None) -> NDArray:
@@ -160,7 +165,7 @@ def from_numpy(arr: Any, /, *, copy: bool | None = None) -> NDArray:
         _enable_numpy_fast_path()
     out = core.dlpack_from_numpy(arr)
     if out is not None:
-        return out  # type: ignore[no-any-return]
+        return out
     # The general route explains what is wrong, or handles what the C path
     # leaves to it (subclasses, ml_dtypes' bfloat16, other producers).
     _reject_masked(arr)
@@ -207,19 +212,27 @@ def from_pointer(
     ``strides`` count elements (DLPack's convention), C-contiguous when
     None.  ``owner`` is kept alive as long as any view of the memory (pass
     the ctypes/cffi object that owns it).  ``device`` must be memory the CPU
-    can address (CPU, CUDA host/managed, ROCm host)."""
+    can address (CPU, CUDA host/managed, ROCm host).
+
+    The address, shape and strides pass the checks a DLPack import applies
+    (BufferError naming the field): the span they describe must not wrap
+    the address space, and the address must be aligned to the elements.
+    What no library can check is whether that span is memory the caller
+    may read (and, unless ``readonly``, write) for as long as the array
+    lives: that is the caller's promise."""
     addr = _address(ptr)
-    dev_type, dev_id = int(device[0]), int(device[1])
+    if addr < 0:
+        raise ValueError(f"an address is never negative, got {addr}")
+    dev_type, dev_id = (_integer(v, "device") for v in _pair(device))
     if dev_type not in CPU_ACCESSIBLE:
         raise BufferError(
             f"device ({dev_type}, {dev_id}) is not memory the CPU can address: minarray arrays live on the CPU"
         )
     dt = _dt.as_dtype(dtype)
-    dims = (shape,) if isinstance(shape, int) else tuple(shape)
-    for n in dims:
-        if not isinstance(n, int) or n < 0:
-            raise ValueError(f"shape must be non-negative integers, got {shape!r}")
-    el = None if strides is None else tuple(int(s) for s in strides)
+    dims = tuple(_integer(n, "shape") for n in (shape if isinstance(shape, (tuple, list)) else (shape,)))
+    if any(n < 0 for n in dims):
+        raise ValueError(f"shape must be non-negative integers, got {shape!r}")
+    el = None if strides is None else tuple(_integer(s, "strides") for s in strides)
     if el is not None and len(el) != len(dims):
         raise ValueError(f"strides {el} and shape {dims} differ in length")
     size = 1
@@ -227,11 +240,24 @@ def from_pointer(
         size *= n
     if addr == 0 and size:
         raise ValueError("NULL pointer for a non-empty array")
-    if addr % (dt.itemsize // 2 if dt.kind == "c" else dt.itemsize):
-        raise BufferError(f"address {addr:#x} is not aligned to {dt} elements")
     keep = owner if owner is not None else (ptr if not isinstance(ptr, int) else None)
     h = core.wrap(keep, addr, dims, el, dt.code, dt.bits, readonly)
-    return NDArray._new(h, dims, el if el is not None else c_strides(dims), dt, keep)
+    return NDArray._new(h, dims, el if el is not None else c_strides(dims), keep)
+
+
+def _integer(v: Any, what: str) -> int:
+    """An integer entry of ``what``: anything with ``__index__`` (NumPy's
+    integers too), never a float silently truncated."""
+    try:
+        return operator.index(v)
+    except TypeError:
+        raise TypeError(f"{what} entries must be integers, got {type(v).__name__} {v!r}") from None
+
+
+def _pair(device: Any) -> tuple[Any, Any]:
+    if not isinstance(device, (tuple, list)) or len(device) != 2:
+        raise ValueError(f"device must be a (device_type, device_id) pair, got {device!r}")
+    return device[0], device[1]
 
 
 def _address(ptr: Any) -> int:
@@ -341,7 +367,7 @@ def _buffer_handle(obj: Any) -> Any:
         raise _NoBuffer from None
     with m:
         dtype = BUFFER_FORMATS.get(m.format) or buffer_dtype(m)
-    return core.wrap_buffer(obj, dtype.code, dtype.bits)[0]
+    return core.wrap_buffer(obj, dtype.code, dtype.bits, False)[0]
 
 
 def _device_type(v: int) -> DLDeviceType:

@@ -3,7 +3,7 @@
 Python computes nothing per element here.  A call resolves the loop and the
 result dtype (cached per operation and operand dtypes), the result shape,
 allocates nothing itself, and makes one call into the C engine
-(``core.ewise``, csrc/elementwise.c), which broadcasts, casts mismatched
+(``core.ewise``, csrc/py/elementwise.c), which broadcasts, casts mismatched
 operands chunk by chunk, allocates the result when ``out`` is None and runs
 the generated loop with the GIL released.
 
@@ -77,7 +77,7 @@ for _i, (_name, _nin, _sigs) in enumerate(core.ew_ops()):
 
 _ewise = core.ewise
 _ewfast = core.ewfast
-_onew = object.__new__
+_build = core.ndarray_wrap
 
 # The order NumPy tries loops in when the operands' dtype has none of its own.
 _ORDER = tuple(_TID[d] for d in (
@@ -111,15 +111,10 @@ def _cstrides(shape: tuple[int, ...]) -> tuple[int, ...]:
     return s
 
 
-def _wrap(h: Any, shape: tuple[int, ...], dtype: DType) -> NDArray:
-    o: NDArray = _onew(NDArray)
-    o._h = h
-    o._shape = shape
-    # results of 2+ dims may follow a transposed input's layout (ew_run)
-    o._strides = _cstrides(shape) if len(shape) < 2 else core.ew_strides(h)
-    o._dtype = dtype
-    o._base = None
-    return o
+def _wrap(h: Any, shape: tuple[int, ...]) -> NDArray:
+    # results of 2+ dims may follow a transposed input's layout (ew_run):
+    # their strides come from the handle (None)
+    return _build(h, shape, _cstrides(shape) if len(shape) < 2 else None, None)
 
 
 def _same_kind(src: DType, dst: DType) -> bool:
@@ -278,14 +273,14 @@ def _call(name: str, op: int, cache: dict[tuple[Any, ...], tuple[int, DType]], x
         raise
     if out is not None:
         return out
-    return _wrap(h, shape, r[1])
+    return _wrap(h, shape)
 
 
 _SCALAR_KIND = {bool: 0, int: 1, float: 2, complex: 3}
 
 
 def _teach(op: int, key: tuple[Any, ...], loop: int) -> None:
-    """Record a resolved loop in the C fast path's table (csrc/elementwise.c)
+    """Record a resolved loop in the C fast path's table (csrc/py/elementwise.c)
     for the operand combinations it handles: one array, two arrays, or an
     array and a Python scalar on either side."""
     if len(key) == 3 and isinstance(key[0], DType):  # where: the values decide
@@ -464,7 +459,7 @@ _WHERE_CACHE: dict[tuple[Any, ...], tuple[int, DType]] = {}
 
 # ---- the NDArray operators ------------------------------------------------------
 # NDArray's arithmetic, comparison, bitwise and unary operators (and the
-# reflected and in-place forms) are C methods (csrc/elementwise.c) that run
+# reflected and in-place forms) are C methods (csrc/py/elementwise.c) that run
 # the learned fast path and otherwise call _operator_slow.
 
 _OPNAMES = {i: name for name, i in _OPID.items()}

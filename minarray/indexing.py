@@ -2,7 +2,7 @@
 
 Basic indices (integers, slices, ``...``, ``None``) make views that share
 the buffer.  Integer arrays and boolean masks ("advanced" indices) make
-copies through the C gather/scatter kernel (csrc/index.c), following
+copies through the C gather/scatter kernel (csrc/py/index.c), following
 NumPy's rules for where the broadcast index dimensions go.
 """
 
@@ -49,7 +49,7 @@ def _entry(k: Any) -> Any:
     if k is None or k is Ellipsis or isinstance(k, slice):
         return k
     if isinstance(k, bool):
-        return _Mask(NDArray._new(core.from_scalar(k, _dt.bool.code, 8), (), (), _dt.bool, None))
+        return _Mask(NDArray._new(core.from_scalar(k, _dt.bool.code, 8), (), (), None))
     if isinstance(k, int):
         return k
     if isinstance(k, NDArray):
@@ -96,23 +96,11 @@ def _expand(key: Any, ndim: int) -> list[Any]:
         entries.extend([slice(None)] * (ndim - consumed))
     if any(isinstance(k, (_Mask, NDArray)) for k in entries):
         entries = [
-            NDArray._new(core.from_scalar(k, _dt.int64.code, 64), (), (), _dt.int64, None)
+            NDArray._new(core.from_scalar(k, _dt.int64.code, 64), (), (), None)
             if isinstance(k, int) else k
             for k in entries
         ]
     return entries
-
-
-def _slice_stride(stride: int, step: int, length: int) -> int:
-    """The stride of a sliced axis: stride * step, as NumPy, except on an
-    axis that is never stepped along (length 0 or 1), which keeps its stride.
-
-    NumPy multiplies there too, so repeated slicing of a length-1 axis
-    doubles a stride that addresses nothing until it overflows (NumPy's wraps
-    silently; PyTorch rejects such tensors).  Keeping it bounds every stride
-    by the memory the array can reach, and changes no element's address.
-    """
-    return stride * step if length > 1 else stride
 
 
 def _basic(x: NDArray, entries: list[Any]) -> tuple[NDArray, list[tuple[int, NDArray]], bool]:
@@ -120,38 +108,32 @@ def _basic(x: NDArray, entries: list[Any]) -> tuple[NDArray, list[tuple[int, NDA
     Returns the view, (axis in the view, index array) per advanced entry (a
     k-d mask becomes k index arrays: its nonzero coordinates), and whether
     the advanced entries are adjacent in the key (NumPy's rule: any basic
-    entry between them, even ``None`` or an empty ``...``, separates them)."""
-    shape: list[int] = []
-    strides: list[int] = []
-    offset = 0
+    entry between them, even ``None`` or an empty ``...``, separates them).
+
+    The view itself is C's (core.basic_view, csrc/py/views.c): the key with
+    each advanced entry replaced by the whole axes it indexes, so the rules
+    of basic indexing are written once."""
+    basic: list[Any] = []
     advanced: list[tuple[int, NDArray]] = []
     where: list[int] = []  # entry numbers of the advanced entries
-    dim = 0
-    xshape, xstrides = x._shape, x._strides
+    dim = 0  # axis of x the next entry indexes
+    out = 0  # axis of the view the next entry makes
+    xshape = x._shape
     for e, k in enumerate(entries):
-        if k is Ellipsis:
+        if k is Ellipsis:  # an empty one (a marker between advanced entries)
             continue
-        if isinstance(k, (_Mask, NDArray)):
-            where.append(e)
         if k is None:
-            shape.append(1)
-            strides.append(0)
+            basic.append(None)
+            out += 1
         elif isinstance(k, slice):
-            n, s = xshape[dim], xstrides[dim]
-            start, stop, step = k.indices(n)
-            length = len(range(start, stop, step))
-            if length:
-                offset += start * s
-            shape.append(length)
-            strides.append(_slice_stride(s, step, length))
+            basic.append(k)
             dim += 1
+            out += 1
         elif isinstance(k, int):
-            n = xshape[dim]
-            if not -n <= k < n:
-                raise IndexError(f"index {k} is out of bounds for axis {dim} with size {n}")
-            offset += (k % n) * xstrides[dim]
+            basic.append(k)
             dim += 1
         elif isinstance(k, _Mask):
+            where.append(e)
             m = k.a
             mshape = xshape[dim:dim + m.ndim]
             if m.shape != mshape:
@@ -163,22 +145,23 @@ def _basic(x: NDArray, entries: list[Any]) -> tuple[NDArray, list[tuple[int, NDA
                         )
             if m.ndim == 0:
                 # a scalar bool adds an axis of length 1 (True) or 0 (False)
-                shape.append(1)
-                strides.append(0)
-                advanced.append((len(shape) - 1, nonzero(m.reshape(1))[0]))
+                basic.append(None)
+                advanced.append((out, nonzero(m.reshape(1))[0]))
+                out += 1
             else:
-                for j, ix in enumerate(nonzero(m)):
-                    shape.append(xshape[dim + j])
-                    strides.append(xstrides[dim + j])
-                    advanced.append((len(shape) - 1, ix))
+                basic.extend([slice(None)] * m.ndim)
+                for ix in nonzero(m):
+                    advanced.append((out, ix))
+                    out += 1
                 dim += m.ndim
         else:
-            shape.append(xshape[dim])
-            strides.append(xstrides[dim])
-            advanced.append((len(shape) - 1, k))
+            where.append(e)
+            basic.append(slice(None))
+            advanced.append((out, k))
             dim += 1
+            out += 1
     adjacent = where == list(range(where[0], where[0] + len(where))) if where else True
-    return x._view(offset, tuple(shape), tuple(strides)), advanced, adjacent
+    return core.basic_view(x, tuple(basic)), advanced, adjacent
 
 
 def _prepare_advanced(view: NDArray, advanced: list[tuple[int, NDArray]], adjacent: bool) -> tuple[
@@ -213,46 +196,9 @@ def _prepare_advanced(view: NDArray, advanced: list[tuple[int, NDArray]], adjace
     return src, flat, bshape, tuple(view.shape[i] for i in rest), position
 
 
-def _simple_view(x: NDArray, key: Any) -> NDArray | None:
-    """The view for a key of plain ints and slices only (the common case),
-    without the general machinery; None for any other key."""
-    xshape = x._shape
-    if type(key) is int and xshape:  # x[i]: the most common index of all
-        n = xshape[0]
-        if not -n <= key < n:
-            raise IndexError(f"index {key} is out of bounds for axis 0 with size {n}")
-        return x._view((key + n if key < 0 else key) * x._strides[0], xshape[1:], x._strides[1:])
-    keys = key if type(key) is tuple else (key,)
-    if len(keys) > x.ndim:
-        return None
-    shape: list[int] = []
-    strides: list[int] = []
-    offset = 0
-    xstrides = x._strides
-    for dim, k in enumerate(keys):
-        t = type(k)
-        if t is int:
-            n = xshape[dim]
-            if not -n <= k < n:
-                raise IndexError(f"index {k} is out of bounds for axis {dim} with size {n}")
-            offset += (k + n if k < 0 else k) * xstrides[dim]
-        elif t is slice:
-            start, stop, step = k.indices(xshape[dim])
-            length = len(range(start, stop, step))
-            if length:
-                offset += start * xstrides[dim]
-            shape.append(length)
-            strides.append(_slice_stride(xstrides[dim], step, length))
-        else:
-            return None
-    n = len(keys)
-    return x._view(offset, (*shape, *xshape[n:]), (*strides, *xstrides[n:]))
-
-
 def getitem(x: NDArray, key: Any) -> NDArray:
-    view = _simple_view(x, key)
-    if view is not None:
-        return view
+    """x[key] for every key (NDArray.__getitem__ answers the common ones in
+    C first, and comes here only for the rest)."""
     entries = _expand(key, x.ndim)
     view, advanced, adjacent = _basic(x, entries)
     if not advanced:
@@ -361,7 +307,7 @@ def _value_array(value: Any, dtype: _dt.DType) -> NDArray:
     if isinstance(value, NDArray):
         return value
     if isinstance(value, (bool, int, float, complex)):
-        return NDArray._new(core.from_scalar(value, dtype.code, dtype.bits), (), (), dtype, None)
+        return NDArray._new(core.from_scalar(value, dtype.code, dtype.bits), (), (), None)
     return asarray(value)
 
 
@@ -370,5 +316,5 @@ def nonzero(x: NDArray, /) -> tuple[NDArray, ...]:
     if x.ndim == 0:
         raise ValueError("nonzero is not defined for 0-d arrays; use x[None] or atleast_1d")
     count, h = core.nonzero(x._h)
-    coords = NDArray._new(h, (count, x.ndim), c_strides((count, x.ndim)), _dt.int64, None)
+    coords = NDArray._new(h, (count, x.ndim), c_strides((count, x.ndim)), None)
     return tuple(coords[:, j] for j in range(x.ndim))

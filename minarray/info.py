@@ -25,7 +25,7 @@ nan: float = math.nan
 pi: float = math.pi
 newaxis: None = None
 
-# The most dimensions an array may have (MA_MAXDIMS in csrc/array.h).
+# The most dimensions an array may have (MA_MAXDIMS in csrc/core/array.h).
 _MAX_DIMENSIONS = 64
 
 

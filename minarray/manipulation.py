@@ -7,8 +7,8 @@ the gathers ``take`` and ``take_along_axis``.  The view-returning ones
 Each result is allocated once, C-contiguous, and filled by a few C copies
 into views of it (``core.copyto`` broadcasts and casts): no Python work per
 element.  ``repeat`` with per-element counts and ``take_along_axis`` have
-their own kernels (csrc/manipulation.c); ``take`` reuses the gather kernel
-of advanced indexing (csrc/index.c).
+their own kernels (csrc/py/manipulation.c); ``take`` reuses the gather kernel
+of advanced indexing (csrc/py/index.c).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ __all__ = [
 
 Shape = tuple[int, ...]
 
-# ma_array's dimension limit (MA_MAXDIMS in csrc/array.h).
+# ma_array's dimension limit (MA_MAXDIMS in csrc/core/array.h).
 _MAXDIMS = 64
 
 
@@ -209,7 +209,7 @@ def repeat(x: NDArray, repeats: int | NDArray, /, *, axis: int | None = None) ->
     src = x if x.flags.c_contiguous else x.copy()
     total, h = core.repeat(src._h, counts._h, ax)
     shape = (*x.shape[:ax], total, *x.shape[ax + 1:])
-    return NDArray._new(h, shape, c_strides(shape), x.dtype, None)
+    return NDArray._new(h, shape, c_strides(shape), None)
 
 
 def _repeat_scalar(x: NDArray, r: int, ax: int) -> NDArray:

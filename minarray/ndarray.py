@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import operator
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, SupportsIndex
 
 from minarray import dtypes as _dt
 from minarray._dldevice import CPU_DEVICE, DLDeviceType
@@ -39,11 +39,11 @@ class Flags:
 
     @property
     def c_contiguous(self) -> bool:
-        return _is_contiguous(self._a._shape, self._a._strides, reverse=False)
+        return core.is_contiguous(self._a._h, False)
 
     @property
     def f_contiguous(self) -> bool:
-        return _is_contiguous(self._a._shape, self._a._strides, reverse=True)
+        return core.is_contiguous(self._a._h, True)
 
     @property
     def writeable(self) -> bool:
@@ -65,21 +65,6 @@ class Flags:
                 f"  OWNDATA : {self.owndata}\n  WRITEABLE : {self.writeable}")
 
 
-def _is_contiguous(shape: Shape, strides: Shape, reverse: bool) -> bool:
-    """C- (or with ``reverse``, Fortran-) contiguity as NumPy defines it:
-    size-1 axes may have any stride and an empty array is contiguous."""
-    if 0 in shape:
-        return True
-    expected = 1
-    dims = range(len(shape)) if reverse else range(len(shape) - 1, -1, -1)
-    for i in dims:
-        n = shape[i]
-        if n != 1 and strides[i] != expected:
-            return False
-        expected *= n
-    return True
-
-
 def _stride_perm(strides: Shape) -> list[int]:
     """The axes from the largest |stride| to the smallest, ties in axis
     order: NumPy's PyArray_CreateSortedStridePerm, which decides the memory
@@ -98,10 +83,12 @@ def c_strides(shape: Shape) -> Shape:
     return tuple(out)
 
 
-class NDArray:
+class NDArray(core.NDArrayBase):
     """An N-dimensional array over minarray's own (or foreign) memory."""
 
-    __slots__ = ("__weakref__", "_base", "_dtype", "_h", "_shape", "_strides")
+    # the fields (_h, _shape, _strides, _dtype, _base) and weak-reference
+    # support are the C base type's (csrc/py/ndarray.c); no __dict__
+    __slots__ = ()
 
     _h: Any  # a PyCapsule (types.CapsuleType from Python 3.13)
     _shape: Shape
@@ -113,39 +100,30 @@ class NDArray:
         raise TypeError("NDArray cannot be constructed directly; use minarray.asarray, empty, zeros...")
 
     # ---- construction (internal) ---------------------------------------
-    @classmethod
-    def _new(cls, h: Any, shape: Shape, strides: Shape, dtype: DType, base: Any) -> NDArray:
-        a = object.__new__(cls)
-        a._h = h
-        a._shape = shape
-        a._strides = strides
-        a._dtype = dtype
-        a._base = base
-        return a
+    @staticmethod
+    def _new(h: Any, shape: Shape, strides: Shape, base: Any) -> NDArray:
+        """An NDArray over handle ``h``, whose shape and strides these tuples
+        state; its dtype is the handle's.  Every NDArray is built by the one
+        C builder (csrc/py/ndarray.c), from here or from C."""
+        return core.ndarray_wrap(h, shape, strides, base)
 
-    @classmethod
-    def _empty(cls, shape: Shape, dtype: DType, zero: bool = False) -> NDArray:
-        if cls is NDArray:  # one C call (None when shape holds non-int entries)
-            made: NDArray | None = core.ndarray_empty(shape, dtype, zero)
-            if made is not None:
-                return made
+    @staticmethod
+    def _empty(shape: Shape, dtype: DType, zero: bool = False) -> NDArray:
+        made: NDArray | None = core.ndarray_empty(shape, dtype, zero)  # None: shape holds non-int entries
+        if made is not None:
+            return made
         h = core.empty(shape, dtype.code, dtype.bits, zero)
-        return cls._new(h, shape, c_strides(shape), dtype, None)
+        return NDArray._new(h, shape, c_strides(shape), None)
 
     def _view(self, offset: int, shape: Shape, strides: Shape, readonly: bool = False) -> NDArray:
         """A view sharing this array's buffer, ``offset`` elements from element 0."""
         d = self._dtype
-        a = object.__new__(NDArray)
-        a._h = core.view(self._h, offset, shape, strides, d.code, d.bits, readonly)
-        a._shape = shape
-        a._strides = strides
-        a._dtype = d
         # NumPy's rule: the base is the first array owning the memory, or the
         # first array whose own base is a foreign object (a NumPy array, a
         # bytearray...): chains of views collapse, foreign owners do not.
         base = self._base
-        a._base = base if type(base) is NDArray else self
-        return a
+        return core.ndarray_wrap(core.view(self._h, offset, shape, strides, d.code, d.bits, readonly), shape,
+                                 strides, base if type(base) is NDArray else self)
 
     # ---- attributes ----------------------------------------------------
     @property
@@ -262,8 +240,8 @@ class NDArray:
         elif order not in ("F", "A", "K"):
             raise ValueError(f"order must be one of 'C', 'F', 'A', 'K', not {order!r}")
         shape = self._shape
-        c_contig = _is_contiguous(shape, self._strides, reverse=False)
-        f_contig = _is_contiguous(shape, self._strides, reverse=True)
+        c_contig = core.is_contiguous(self._h, False)
+        f_contig = core.is_contiguous(self._h, True)
         if order == "A" or order == "K":
             if order == "A" or c_contig or f_contig:
                 order = "F" if f_contig and not c_contig else "C"
@@ -285,7 +263,7 @@ class NDArray:
             for pos, axis in enumerate(perm):
                 strides[axis] = mem_strides[pos]
             out = NDArray._new(core.view(buf._h, 0, shape, tuple(strides), d.code, d.bits, False),
-                               shape, tuple(strides), d, None)
+                               shape, tuple(strides), None)
         core.copyto(out._h, self._h)
         return out
 
@@ -319,7 +297,8 @@ class NDArray:
 
         if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list))):
             axes = tuple(axes[0]) if axes[0] is not None else ()
-        return views.permute_dims(self, tuple(axes) if axes else tuple(range(self.ndim - 1, -1, -1)))
+        # (C declined these axes above: no second try)
+        return views.permute_general(self, axes if axes else tuple(range(self.ndim - 1, -1, -1)))
 
     def swapaxes(self, axis1: int, axis2: int) -> NDArray:
         """A view with ``axis1`` and ``axis2`` exchanged."""
@@ -338,14 +317,14 @@ class NDArray:
 
         if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
             shape = tuple(shape[0])
-        return views.reshape(self, shape, copy=copy)
+        return views.reshape_general(self, shape, copy)  # (C declined above, or copy was given)
 
     def ravel(self) -> NDArray:
         """A 1-d view when the array is C-contiguous, else a 1-d copy (NumPy's
         rule: ``reshape(-1)`` gives a view in more cases)."""
         from minarray import views
 
-        if _is_contiguous(self._shape, self._strides, reverse=False):
+        if core.is_contiguous(self._h, False):
             return views.reshape(self, (-1,))
         return self.flatten()
 
@@ -427,10 +406,32 @@ class NDArray:
     def __bool__(self) -> bool:
         v = core.ndarray_item(self)  # None unless the size is 1
         if v is None:
+            if self.size == 0:  # NumPy's wording: it used to be False
+                raise ValueError(
+                    "the truth value of an empty array is ambiguous; use `x.size > 0` to check that an "
+                    "array is not empty"
+                )
             raise ValueError(
                 "the truth value of an array with more than one element is ambiguous; use any() or all()"
             )
         return bool(v)
+
+    # ---- copying ------------------------------------------------------------
+    def __copy__(self) -> NDArray:
+        """``copy.copy(x)``: a new array with its own data, its axes laid out
+        in memory as this one's (NumPy's ``__copy__`` keeps the order too)."""
+        return self.copy("K")
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> NDArray:
+        """``copy.deepcopy(x)``: a new array with its own data (elements are
+        numbers, so there is nothing deeper to copy)."""
+        return self.copy("K")
+
+    def __reduce_ex__(self, protocol: SupportsIndex) -> Any:
+        raise TypeError(
+            f"cannot pickle a minarray NDArray (shape {self._shape}, {self._dtype}) yet: pickling is not "
+            "implemented; copy.copy and copy.deepcopy work, and ma.asarray(np.asarray(x)) round-trips through NumPy"
+        )
 
     def __int__(self) -> int:
         v = self._scalar("int")
@@ -636,7 +637,7 @@ class NDArray:
         def __eq__(self, other: Any) -> NDArray: ...  # type: ignore[override]
         def __ne__(self, other: Any) -> NDArray: ...  # type: ignore[override]
 
-    # ---- DLPack (csrc/dlpack.c does the work; minarray/dlpack.py explains) --
+    # ---- DLPack (csrc/py/dlpack.c does the work; minarray/dlpack.py explains) --
     def __dlpack__(
         self,
         /,
@@ -725,10 +726,10 @@ NDArray.__hash__ = None  # type: ignore[assignment]
 
 # C builds NDArrays itself (imports, elementwise results, new arrays: no
 # Python constructor on those paths): tell it the class and the dtype of
-# each kernel type, in the order of csrc/array.h's ma_type enum.
+# each kernel type, in the order of csrc/core/array.h's ma_type enum.
 core.ndarray_setup(NDArray, _dt.ALL)
 
-# The views C builds directly (csrc/views.c), as globals: a global lookup
+# The views C builds directly (csrc/py/views.c), as globals: a global lookup
 # is cheaper than an attribute of `core` on these ~300 ns paths.  Each
 # returns None for what it does not handle.
 _getitem_view = core.ndarray_getitem

@@ -2,12 +2,12 @@
 (and ``@``), ``tensordot``, ``vecdot`` and ``outer``.  ``minarray.linalg``
 re-exports the same objects.
 
-Every product ends in one C call, ``core.matmul`` (csrc/linalg.c), the one
-dispatch place for matrix products: BLAS ``?gemm`` for float and complex
-products above a few thousand multiply-adds, minarray's own kernel for
-small products, vectors and integers.  It reads any strides (transposed or
-sliced operands are not copied), walks broadcast batches and releases the
-GIL.
+Every product ends in one C call, ``core.matmul`` (csrc/py/linalg.c), the
+one dispatch place for matrix products: BLAS ``?gemm`` (``?gemv`` for large
+matrix-vector products) for float and complex operands BLAS can read, and
+minarray's own kernel for integers, other layouts, dot products and stacks
+of small products.  It reads any strides (transposed or sliced operands are
+not copied), walks broadcast batches and releases the GIL.
 It computes in five types; the others are cast in and out here, which
 reproduces NumPy's results: float16 and bfloat16 accumulate in float32,
 integer products wrap modulo 2**bits, and bool gives "some pair both true".

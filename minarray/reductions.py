@@ -1,7 +1,7 @@
 """Reductions and statistics over axes (Array API "Statistical Functions",
 "Utility Functions" and ``diff``).
 
-Every reduction goes through one C call (csrc/reduce.c): Python moves the
+Every reduction goes through one C call (csrc/py/reduce.c): Python moves the
 reduced axes last as a view (no copy), allocates the output of the kept
 shape in the kernel's accumulator dtype, and casts that to the result dtype
 when they differ (float16 sums accumulate in float32, as NumPy's).
@@ -39,7 +39,7 @@ __all__ = [
 
 Axis = int | tuple[int, ...] | None
 
-# Operation codes of csrc/reduce.h (MA_R_*).
+# Operation codes of csrc/core/reduce.h (MA_R_*).
 _SUM, _FSUM, _PROD, _MIN, _MAX, _ALL, _ANY, _COUNT, _SSD = range(9)
 _HALF = (_dt.float16, _dt.bfloat16)
 
@@ -66,7 +66,7 @@ def _acc_dtype(op: int, d: DType) -> DType:
     return _dt.float32 if d in _HALF else d
 
 
-# (op, input dtype) -> accumulator dtype, mirroring csrc/gen_reduce.py.
+# (op, input dtype) -> accumulator dtype, mirroring csrc/core/gen/gen_reduce.py.
 _ACC: dict[tuple[int, DType], DType] = {(op, d): _acc_dtype(op, d) for op in range(9) for d in _dt.ALL}
 
 
@@ -100,7 +100,7 @@ def _reduce_axes(op: int, x: NDArray, axes: tuple[int, ...] | None, *, extra: ND
             x = x._view(0, tuple(x._shape[d] for d in order), tuple(x._strides[d] for d in order))
     h = core.reduce(op, x._h, None, nred, None if extra is None else extra._h, divisor, take_sqrt)
     kshape = x._shape[:nd - nred]
-    return NDArray._new(h, kshape, c_strides(kshape), _ACC[op, x._dtype], None)
+    return NDArray._new(h, kshape, c_strides(kshape), None)
 
 
 def _finish(out: NDArray, result: DType, x: NDArray, axes: tuple[int, ...] | None, keepdims: bool) -> NDArray:

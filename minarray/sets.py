@@ -1,6 +1,6 @@
 """Set functions (Array API "Set Functions"): the unique_* family.
 
-One C pass (csrc/sort.c ``unique``) sorts the flattened elements stably and
+One C pass (csrc/py/sort.c ``unique``) sorts the flattened elements stably and
 groups them, giving every result at once.  Following the standard, each
 NaN is distinct (NaN != NaN) and -0.0 equals 0.0; values come out sorted
 with NaNs last, as NumPy's.  ``inverse_indices`` has the input's shape.
@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from minarray import dtypes as _dt
 from minarray._native import core
 from minarray.creation import as_operand
 from minarray.ndarray import NDArray, c_strides
@@ -40,10 +39,10 @@ def _unique(x: Any) -> UniqueAllResult:
     if x.dtype.kind == "c":
         raise TypeError(f"unique_* is not defined for complex dtypes ({x.dtype}): complex numbers are unordered")
     n, hv, hf, hi, hc = core.unique(x._h)
-    values = NDArray._new(hv, (n,), (1,), x.dtype, None)
-    first = NDArray._new(hf, (n,), (1,), _dt.int64, None)
-    counts = NDArray._new(hc, (n,), (1,), _dt.int64, None)
-    inverse = NDArray._new(hi, x.shape, c_strides(x.shape), _dt.int64, None)
+    values = NDArray._new(hv, (n,), (1,), None)
+    first = NDArray._new(hf, (n,), (1,), None)
+    counts = NDArray._new(hc, (n,), (1,), None)
+    inverse = NDArray._new(hi, x.shape, c_strides(x.shape), None)
     return UniqueAllResult(values, first, inverse, counts)
 
 

@@ -21,7 +21,7 @@ from minarray._native import ffi, lib
 
 __all__ = ["get_num_threads", "set_num_threads"]
 
-#: Mirrors MA_MAX_THREADS in csrc/threads.h.
+#: Mirrors MA_MAX_THREADS in csrc/core/threads.h.
 MAX_THREADS = 256
 ENV_VAR = "MINARRAY_NUM_THREADS"
 

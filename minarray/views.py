@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from minarray._native import core
-from minarray.ndarray import NDArray, _is_contiguous, c_strides
+from minarray.ndarray import NDArray, c_strides
 
 __all__ = [
     "broadcast_shapes", "broadcast_to", "broadcast_arrays", "expand_dims", "flip",
@@ -19,9 +19,6 @@ __all__ = [
     "normalize_axis",
 ]
 
-
-# The largest array size in bytes (csrc/buffer.c keeps byte offsets in int64).
-_MAX_BYTES = (2**63 - 1) // 2
 
 
 def normalize_axis(axis: Any, ndim: int, what: str = "axis") -> int:
@@ -75,8 +72,6 @@ def broadcast_to(x: NDArray, /, shape: Sequence[int]) -> NDArray:
     tail = shape[len(shape) - x.ndim:]
     if len(shape) < x.ndim or any(n != xn and xn != 1 for n, xn in zip(tail, x.shape, strict=True)):
         raise ValueError(f"cannot broadcast an array of shape {x.shape} to shape {shape}")
-    if math.prod(n for n in shape if n) * x.itemsize > _MAX_BYTES:
-        raise ValueError(f"cannot broadcast to shape {shape}: the array would be too big to address")
     pad = len(shape) - x.ndim
     strides = [0] * pad
     for xn, s in zip(x.shape, x._strides, strict=True):
@@ -97,6 +92,12 @@ def permute_dims(x: NDArray, /, axes: tuple[int, ...]) -> NDArray:
         out: NDArray | None = core.ndarray_permute(x, axes)
         if out is not None:
             return out
+    return permute_general(x, axes)
+
+
+def permute_general(x: NDArray, axes: Sequence[Any]) -> NDArray:
+    """permute_dims for the axes C does not take (it tried first), and the
+    errors: NumPy integers, lists, repeated or out-of-range axes."""
     ax = tuple(normalize_axis(a, x.ndim) for a in axes)
     if sorted(ax) != list(range(x.ndim)):
         raise ValueError(f"axes {tuple(axes)} are not a permutation of the array's {x.ndim} dimensions")
@@ -247,6 +248,12 @@ def reshape(x: NDArray, /, shape: Sequence[Any], *, copy: bool | None = None) ->
         out: NDArray | None = core.ndarray_reshape(x, (shape,))
         if out is not None:
             return out
+    return reshape_general(x, shape, copy)
+
+
+def reshape_general(x: NDArray, shape: Any, copy: bool | None) -> NDArray:
+    """reshape for what C does not take (it tried first): copies, strided
+    views, -1 in odd places, and the errors."""
     if not isinstance(shape, (tuple, list)):
         shape = (shape,)
     requested = tuple(shape)
@@ -256,7 +263,7 @@ def reshape(x: NDArray, /, shape: Sequence[Any], *, copy: bool | None = None) ->
         return x.copy()._view(0, new, c_strides(new))
     if requested == x.shape:
         return x._view(0, new, x._strides)  # nothing to do: strides kept as they are
-    if _is_contiguous(x.shape, x._strides, reverse=False):
+    if core.is_contiguous(x._h, False):
         return x._view(0, new, c_strides(new))
     strides = _reshape_strides(x.shape, x._strides, new)
     if strides is None:

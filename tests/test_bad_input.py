@@ -167,6 +167,12 @@ CASES: dict[str, Case] = {
     "reshape: wrong size": Case(lambda: a().reshape(5, 3), ValueError, r"size 12 into shape \(5, 3\)"),
     "reshape: two -1": Case(lambda: a().reshape(-1, -1), ValueError, r"only specify one unknown dimension"),
     "reshape: negative": Case(lambda: a().reshape(-2, 6), ValueError, r"negative dimensions.*\(-2, 6\)"),
+    "reshape: empty but huge": Case(lambda: ma.zeros(0).reshape(0, 2**40, 2**40), ValueError,
+                                    r"shape \(0, 1099511627776, 1099511627776\) and 8-byte items is too large"),
+    "reshape: huge times zero": Case(lambda: ma.zeros(0).reshape(2**62, 0), ValueError, r"too large"),
+    "reshape: huge, copy=True": Case(lambda: ma.zeros(0).reshape((2**62, 0), copy=True), ValueError, r"too large"),
+    "reshape: huge view of a view": Case(lambda: ma.zeros((0, 3)).T.reshape(2**61, 0), ValueError,
+                                         r"too large"),
     "reshape: float": Case(lambda: a().reshape(2.0, 6), TypeError, r"'float' .* integer"),
     "reshape: NaN": Case(lambda: a().reshape(NAN), TypeError, r"'float' .* integer"),
     "reshape: str": Case(lambda: a().reshape("12"), TypeError, r"'str' .* integer"),
@@ -204,6 +210,11 @@ CASES: dict[str, Case] = {
     "item: size 12": Case(lambda: a().item(), ValueError, r"size 1 .* not size 12"),
     "int: size 12": Case(lambda: int(a()), TypeError, r"size 1 .* int, not size 12"),
     "bool: size 12": Case(lambda: bool(a()), ValueError, r"ambiguous"),
+    "bool: empty": Case(lambda: bool(ma.ones(0)), ValueError, r"truth value of an empty array is ambiguous"),
+    "add: result beyond memory": Case(lambda: ma.broadcast_to(ma.ones(1), (2**40,)) + 1, MemoryError,
+                                      r"unable to allocate 8\.00 TiB for an array of shape \(1099511627776,\)"),
+    "repeat: result beyond memory": Case(lambda: ma.repeat(ma.ones(2**20), 2**22), MemoryError,
+                                         r"unable to allocate 32\.00 TiB"),
     "len: 0-d": Case(lambda: len(ma.asarray(1.0)), TypeError, r"unsized object"),
     "index: float array": Case(lambda: [1, 2][ma.asarray(1.0)], TypeError, r"only integer arrays .* not float64"),
     "NDArray()": Case(lambda: ma.NDArray(), TypeError, r"cannot be constructed directly"),
@@ -249,9 +260,39 @@ CASES: dict[str, Case] = {
     "from_pointer: NULL": Case(lambda: ma.from_pointer(0, (3,), ma.float64), ValueError, r"NULL pointer"),
     "from_pointer: device": Case(lambda: ma.from_pointer(8, (1,), ma.float64, device=(2, 0)), BufferError,
                                  r"device \(2, 0\) is not memory the CPU can address"),
+    "from_pointer: negative address": Case(lambda: ma.from_pointer(-8, (1,), ma.float64), ValueError,
+                                           r"never negative, got -8"),
+    "from_pointer: span wraps": Case(lambda: ma.from_pointer(2**64 - 8, (2,), ma.float64), BufferError,
+                                     r"reaches beyond the address space"),
+    "from_pointer: strides overflow": Case(lambda: ma.from_pointer(_ptr(), (3,), ma.float64, strides=(2**62,)),
+                                           BufferError, r"strides overflow"),
+    "from_pointer: misaligned": Case(lambda: ma.from_pointer(_ptr() + 1, (1,), ma.float64), BufferError,
+                                     r"not aligned to its 8-byte elements"),
+    "from_pointer: float stride": Case(lambda: ma.from_pointer(_ptr(), (1,), ma.float64, strides=(1.5,)),
+                                       TypeError, r"strides entries must be integers, got float 1\.5"),
+    "from_pointer: float shape": Case(lambda: ma.from_pointer(_ptr(), (2.0,), ma.float64), TypeError,
+                                      r"shape entries must be integers"),
+    "from_pointer: size overflow": Case(lambda: ma.from_pointer(_ptr(), (2**40, 2**40), ma.float64), BufferError,
+                                        r"too large"),
+    "from_pointer: device (1,)": Case(lambda: ma.from_pointer(_ptr(), (1,), ma.float64, device=(1,)), ValueError,
+                                      r"device must be a \(device_type, device_id\) pair, got \(1,\)"),
+    "from_pointer: device 'cpu'": Case(lambda: ma.from_pointer(_ptr(), (1,), ma.float64, device="cpu"),
+                                       ValueError, r"device must be a \(device_type, device_id\) pair"),
+    "asarray: misaligned buffer, copy=False": Case(
+        lambda: ma.asarray(memoryview(bytearray(129))[1:].cast("d"), copy=False), ValueError,
+        r"not aligned to its 8-byte elements.*copy=False"),
+    "asdlpack: misaligned buffer": Case(lambda: ma.asdlpack(memoryview(bytearray(129))[1:].cast("d")), BufferError,
+                                        r"not aligned to its 8-byte elements"),
     "asdlpack: object": Case(lambda: ma.asdlpack(object()), TypeError, r"asdlpack\(\) needs __dlpack__"),
     "describe: int": Case(lambda: ma.describe(3), TypeError, r"describe\(\) needs a DLPack capsule"),
 }
+
+
+_KEEP = ma.zeros(8)  # memory the from_pointer rows point at (never read: they are refused)
+
+
+def _ptr() -> int:
+    return _KEEP.data_ptr
 
 
 def _nested(depth: int) -> Any:

@@ -97,6 +97,102 @@ def test_torch_refusals_come_from_torch() -> None:
         ma.from_dlpack(torch.arange(3.0).to_sparse())
 
 
+def _torch_kinds() -> list[tuple[str, Any]]:
+    """Every kind of CPU tensor we can build: dtypes, views of each layout,
+    and the states DLPack cannot describe (gradient, lazy bits, sparse)."""
+    assert torch is not None
+    base = torch.arange(24.0).reshape(4, 6)
+    z = torch.tensor([1 + 2j, 3 - 4j, -5 + 0.5j])
+    kinds: list[tuple[str, Any]] = [
+        (f"dtype {dt}", torch.arange(6).to(dt))
+        for dt in (torch.bool, torch.uint8, torch.int8, torch.int16, torch.int32, torch.int64, torch.float16,
+                   torch.bfloat16, torch.float32, torch.float64, torch.complex64, torch.complex128)
+    ]
+    kinds += [
+        ("0-d", torch.tensor(3.5)),
+        ("empty", torch.empty(0, 3)),
+        ("sliced", base[1:, ::2]),
+        ("transposed", base.T),
+        ("offset", base.flatten()[5:]),
+        ("expanded", torch.arange(3.0).expand(4, 3)),
+        ("channels_last", torch.arange(48.0).reshape(1, 3, 4, 4).to(memory_format=torch.channels_last)),
+        ("complex view", z[::2]),
+        ("real of complex", z.real),
+        ("detached", torch.ones(3, requires_grad=True).detach()),
+        ("resolved conj", z.conj().resolve_conj()),
+        ("resolved neg", z.conj().imag.resolve_neg()),
+        ("requires grad", torch.ones(3, requires_grad=True)),
+        ("conjugate bit", z.conj()),
+        ("negative bit", z.conj().imag),
+        ("negative bit, real", torch.arange(3.0)._neg_view()),
+        ("sparse", torch.arange(3.0).to_sparse()),
+    ]
+    return kinds
+
+
+def _outcome(f: Any) -> tuple[str, Any]:
+    try:
+        a = f()
+    except (BufferError, TypeError, RuntimeError, ValueError) as e:
+        return "raises", type(e).__name__
+    return "gives", (a.dtype, a.shape, a.strides, a.flags.writeable, a.tolist())
+
+
+@needs_torch
+def test_torch_fast_path_gives_what_dunder_dlpack_would() -> None:
+    """The C exchange API route and the __dlpack__ capsule route agree on
+    every kind of tensor: the same array, or the same refusal.  Where
+    __dlpack__ itself would export wrong values (the negative bit), both
+    refuse; where it refuses (gradient, conjugate bit), both refuse."""
+    assert torch is not None
+    refused = {"requires grad", "conjugate bit", "negative bit", "negative bit, real", "sparse"}
+    for name, t in _torch_kinds():
+        fast = _outcome(lambda t=t: ma.from_dlpack(t))
+        slow = _outcome(lambda t=t: ma.from_dlpack(_Capsules(t)))
+        assert fast == slow, name
+        assert fast[0] == ("raises" if name in refused else "gives"), (name, fast)
+        if fast[0] == "gives":
+            assert fast[1][4] == t.tolist(), name
+
+
+class _Capsules:
+    """A tensor seen only through __dlpack__: its type has no exchange API,
+    so minarray takes the capsule route, after asking the same questions
+    (gradient, lazy bits) it asks a tensor."""
+
+    def __init__(self, t: Any) -> None:
+        self.t = t
+
+    @property
+    def requires_grad(self) -> bool:
+        return bool(self.t.requires_grad)
+
+    def is_conj(self) -> bool:
+        return bool(self.t.is_conj())
+
+    def is_neg(self) -> bool:
+        return bool(self.t.is_neg())
+
+    def __dlpack__(self, **kwargs: Any) -> Any:
+        return self.t.__dlpack__(**kwargs)
+
+    def __dlpack_device__(self) -> Any:
+        return self.t.__dlpack_device__()
+
+
+@needs_torch
+def test_torch_gradient_and_lazy_bits_are_refused_with_a_clear_error() -> None:
+    assert torch is not None
+    with pytest.raises(BufferError, match="require gradient"):
+        ma.from_dlpack(torch.ones(3, requires_grad=True))
+    z = torch.tensor([1 + 2j, 3 - 4j])
+    with pytest.raises(BufferError, match=r"conjugate bit.*resolve_conj"):
+        ma.from_dlpack(z.conj())
+    with pytest.raises(BufferError, match=r"negative bit.*resolve_neg"):
+        ma.from_dlpack(z.conj().imag)  # the memory holds [2, -4]; the tensor [-2, 4]
+    assert ma.from_dlpack(z.conj().imag.resolve_neg()).tolist() == [-2.0, 4.0]
+
+
 @needs_torch
 def test_torch_legacy_capsule_and_device_request() -> None:
     assert torch is not None

@@ -299,6 +299,50 @@ def test_cited_c_and_python_names_exist() -> None:
     assert not problems, "\n".join(problems)
 
 
+C_BLOCK = re.compile(r"^```c\n(.*?)^```", re.M | re.S)
+C_COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
+
+
+def _code_lines(c: str) -> list[str]:
+    """C without comments, one statement-ish line each, white space folded."""
+    return [" ".join(line.split()) for line in C_COMMENT.sub("", c).splitlines() if line.strip()]
+
+
+def c_excerpts(text: str) -> list[tuple[str, str]]:
+    """(cited file, excerpt) for every C block of a page: the file is the
+    last source path the text names in the lines before the block."""
+    out = []
+    for m in C_BLOCK.finditer(text):
+        before = text[: m.start()].splitlines()[-12:]
+        cited = [c for line in before for c in SOURCE_REF.findall(line)]
+        out.append((cited[-1][0] if cited else "", m.group(1)))
+    return out
+
+
+def test_c_excerpts_are_from_the_file_they_name() -> None:
+    """Every C block in the docs names its file just before it, and its code
+    (comments aside; `...` marks lines left out) appears in that file, in
+    order: an excerpt cannot drift from the code it shows."""
+    problems = []
+    for page in pages():
+        for cited, excerpt in c_excerpts(page.read_text()):
+            if not cited:
+                problems.append(f"{_page_id(page)}: a C block names no file before it:\n{excerpt}")
+                continue
+            source = _code_lines((ROOT / cited).read_text())
+            at = 0
+            for line in _code_lines(excerpt):
+                if line == "...":
+                    continue
+                while at < len(source) and source[at] != line:
+                    at += 1
+                if at == len(source):
+                    problems.append(f"{_page_id(page)}: {cited} has no line {line!r} (in this order)")
+                    break
+                at += 1
+    assert not problems, "\n".join(problems)
+
+
 # ---- the collector itself ---------------------------------------------------
 
 SAMPLE = """\

@@ -118,9 +118,20 @@ def _reference(name: str, want_dtype: np.dtype[Any], *xs: np.ndarray) -> tuple[n
         hi = [x.astype(np.clongdouble) for x in xs]
         return np_fn(name)(*hi).astype(want_dtype), 1
     if want_dtype.itemsize == 2:  # float16: from float64, rounded once
-        return np_fn(name)(*[x.astype(np.float64) for x in xs]).astype(want_dtype), HALF_ULP
+        ref = np_fn(name)(*[x.astype(np.float64) for x in xs]).astype(want_dtype)
+        return (_pow_zero_sign(ref, *xs) if name == "pow" else ref), HALF_ULP
     hi_t = np.float64 if want_dtype == np.float32 else np.longdouble
-    return np_fn(name)(*[x.astype(hi_t) for x in xs]).astype(want_dtype), TRANSCENDENTAL_ULP
+    ref = np_fn(name)(*[x.astype(hi_t) for x in xs]).astype(want_dtype)
+    return (_pow_zero_sign(ref, *xs) if name == "pow" else ref), TRANSCENDENTAL_ULP
+
+
+def _pow_zero_sign(ref: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """pow(-0, y) for y > 0 not an odd integer is +0 (C99 F.9.4.4, and the
+    standard's special cases).  NumPy's power takes sqrt for an exponent of
+    exactly 0.5 when it broadcasts as a scalar, and so returns -0 there."""
+    y_odd = (np.mod(y, 2) == 1) & np.isfinite(y)
+    fix = (x == 0) & np.signbit(x) & (y > 0) & ~y_odd
+    return np.where(fix, np.zeros_like(ref), ref)
 
 
 def _check(name: str, ma_args: list[Any], np_args: list[Any]) -> None:

@@ -159,6 +159,24 @@ def test_numpy_asarray_declines() -> None:
         assert core.numpy_asarray(obj) is None, obj
 
 
+def test_numpy_fast_path_stays_off_for_an_abi_it_does_not_know() -> None:
+    """The fast path reads NumPy's struct only for a C ABI it knows; with
+    any other it is off and the slower routes give the same arrays."""
+    from numpy._core._multiarray_umath import _get_ndarray_c_version
+
+    x = np.arange(6.0).reshape(2, 3)[:, ::2]
+    assert core.numpy_set_type(np.ndarray, _get_ndarray_c_version())
+    assert core.numpy_asarray(x) is not None
+    try:
+        assert not core.numpy_set_type(np.ndarray, 0x03000000)
+        assert core.numpy_asarray(x) is None and core.dlpack_from_numpy(x) is None
+        for conv in (ma.asarray, ma.from_numpy):
+            y = conv(x)
+            assert y.data_ptr == x.ctypes.data and y.tolist() == x.tolist()
+    finally:
+        assert core.numpy_set_type(np.ndarray, _get_ndarray_c_version())
+
+
 def test_asarray_numpy_declined_cases_keep_behaviour() -> None:
     swapped = np.arange(3, dtype=">f8" if np.little_endian else "<f8")
     out = ma.asarray(swapped)

@@ -4,7 +4,7 @@ early or twice.
 Eight threads share a pool of arrays for a bounded time (a few seconds;
 MINARRAY_STRESS_SECONDS).  Each one repeatedly, in random order: creates
 minarray arrays, exports them to NumPy and PyTorch, imports NumPy and
-PyTorch arrays (and tensors from a C fake producer, csrc/testing.c) into
+PyTorch arrays (and tensors from a C fake producer, csrc/py/testing.c) into
 minarray, passes memory on from one library to the next, slices, reduces,
 checks the values of a random array against what they must be, and drops
 arrays.  A thread only drops arrays whose memory other threads brought in,
@@ -316,3 +316,64 @@ def test_keys_written_by_another_thread_never_reach_outside_x() -> None:
     values = np.from_dlpack(x)
     assert values.shape == (n,)
     assert np.all((values == -1.0) | (values == -2.0) | (values == np.arange(n)))
+
+
+def test_kernels_that_release_the_gil_use_what_they_checked() -> None:
+    """Every kernel that validates caller memory (repeat counts, gather
+    indices, sort keys, needles, masks) and then works without the GIL
+    reads it once, or re-checks it where it uses it: another thread that
+    writes it meanwhile may change the answer, never the bounds.  Each call
+    returns a result of a size its inputs allow, or raises a clear error.
+    (docs/reliability.md lists the paths; repeat crashed before it took a
+    snapshot of its counts.)"""
+    src = ma.ones((3, 1 << 16))
+    counts = ma.asarray([600, 1, 1])
+    counts_np = np.from_dlpack(counts)
+    n = 1 << 16
+    big = ma.arange(float(n))
+    along = ma.asarray(np.zeros((1, n), dtype=np.int64))
+    along_np = np.from_dlpack(along)
+    needles = ma.asarray(np.linspace(0, n, n))
+    needles_np = np.from_dlpack(needles)
+    keys = ma.asarray(np.random.default_rng(1).random(n))
+    keys_np = np.from_dlpack(keys)
+    mask = ma.asarray(np.arange(n) % 2 == 0)
+    mask_np = np.from_dlpack(mask)
+    stop = threading.Event()
+
+    def scribble() -> None:
+        rng = np.random.default_rng(9)
+        while not stop.is_set():
+            counts_np[1:] = rng.choice([1, 100_000, -5, 2**40], 2)
+            along_np[0, rng.integers(0, n, 256)] = rng.choice([0, n - 1, n, -n - 1, 2**40], 256)
+            needles_np[rng.integers(0, n, 256)] = rng.choice([np.nan, -np.inf, np.inf, 5.0], 256)
+            keys_np[rng.integers(0, n, 256)] = rng.random(256)
+            mask_np[rng.integers(0, n, 256)] = rng.random(256) < 0.5
+            counts_np[1:] = 1
+            time.sleep(0)
+
+    t = threading.Thread(target=scribble)
+    t.start()
+    ops: list[Callable[[], Any]] = [
+        lambda: ma.repeat(src, counts, axis=0),
+        lambda: ma.take_along_axis(big[None, :], along, axis=1),
+        lambda: ma.searchsorted(big, needles),
+        lambda: ma.sort(keys),
+        lambda: ma.argsort(keys),
+        lambda: ma.unique_values(keys),
+        lambda: ma.nonzero(mask),
+    ]
+    try:
+        deadline = time.monotonic() + 1.0
+        while time.monotonic() < deadline:
+            for op in ops:
+                try:
+                    r = op()
+                except (IndexError, ValueError, MemoryError):  # MemoryError: counts of 100_000 x 2**16 rows
+                    continue
+                for a in r if isinstance(r, tuple) else (r,):
+                    assert a.size <= 3 * n * 100_001
+    finally:
+        stop.set()
+        t.join()
+    assert np.all(np.from_dlpack(src) == 1.0)

@@ -433,7 +433,7 @@ def test_copy_orders_like_numpy(case: tuple[np.ndarray, list[Any]], order: str) 
 
 
 # ---- the C paths of .T, transpose, permute_dims and reshape ------------------
-# These build the view in C (csrc/views.c) for tuples of plain ints; a list
+# These build the view in C (csrc/py/views.c) for tuples of plain ints; a list
 # of axes or of dims still takes the Python path, which must agree exactly.
 
 def _same_view(a: ma.NDArray, b: ma.NDArray) -> None:

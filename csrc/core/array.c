@@ -1,0 +1,126 @@
+#include "array.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const int ma_type_size[MA_NTYPES] = {1, 1, 2, 4, 8, 1, 2, 4, 8, 2, 2, 4, 8, 8, 16};
+
+const DLDataType ma_dltypes[MA_NTYPES] = {
+    {kDLBool, 8, 1},    {kDLInt, 8, 1},    {kDLInt, 16, 1},      {kDLInt, 32, 1},
+    {kDLInt, 64, 1},    {kDLUInt, 8, 1},   {kDLUInt, 16, 1},     {kDLUInt, 32, 1},
+    {kDLUInt, 64, 1},   {kDLFloat, 16, 1}, {kDLBfloat, 16, 1},   {kDLFloat, 32, 1},
+    {kDLFloat, 64, 1},  {kDLComplex, 64, 1}, {kDLComplex, 128, 1}};
+
+int ma_type_of(DLDataType dt) {
+  if (dt.lanes != 1) return -1;
+  switch (dt.code) {
+    case kDLBool: return dt.bits == 8 ? MA_BOOL : -1;
+    case kDLInt:
+      switch (dt.bits) {
+        case 8: return MA_INT8; case 16: return MA_INT16;
+        case 32: return MA_INT32; case 64: return MA_INT64;
+      }
+      return -1;
+    case kDLUInt:
+      switch (dt.bits) {
+        case 8: return MA_UINT8; case 16: return MA_UINT16;
+        case 32: return MA_UINT32; case 64: return MA_UINT64;
+      }
+      return -1;
+    case kDLFloat:
+      switch (dt.bits) {
+        case 16: return MA_FLOAT16; case 32: return MA_FLOAT32;
+        case 64: return MA_FLOAT64;
+      }
+      return -1;
+    case kDLBfloat: return dt.bits == 16 ? MA_BFLOAT16 : -1;
+    case kDLComplex:
+      switch (dt.bits) {
+        case 64: return MA_COMPLEX64; case 128: return MA_COMPLEX128;
+      }
+      return -1;
+  }
+  return -1;
+}
+
+int64_t ma_type_alignment(int tid) {
+  int64_t s = ma_type_size[tid];
+  return (tid == MA_COMPLEX64 || tid == MA_COMPLEX128) ? s / 2 : s;
+}
+
+ma_array *ma_array_new(ma_buffer *buf, void *data, DLDataType dtype, int ndim,
+                       const int64_t *shape, const int64_t *strides,
+                       uint32_t flags) {
+  if (ndim < 0 || ndim > MA_MAXDIMS) return NULL;
+  ma_array *a = (ma_array *)malloc(sizeof(ma_array) + 2 * (size_t)ndim * sizeof(int64_t));
+  if (!a) return NULL;
+  a->t.data = data;
+  a->t.device.device_type = kDLCPU;
+  a->t.device.device_id = 0;
+  a->t.ndim = ndim;
+  a->t.dtype = dtype;
+  a->t.shape = ndim ? a->dims : NULL;
+  a->t.strides = ndim ? a->dims + ndim : NULL;
+  a->t.byte_offset = 0;
+  if (ndim) memcpy(a->dims, shape, (size_t)ndim * sizeof(int64_t));
+  if (strides) {
+    if (ndim) memcpy(a->dims + ndim, strides, (size_t)ndim * sizeof(int64_t));
+  } else {
+    int64_t s = 1;
+    for (int i = ndim - 1; i >= 0; i--) {
+      a->dims[ndim + i] = s;
+      s *= shape[i] ? shape[i] : 1;
+    }
+  }
+  a->buf = buf;
+  a->flags = flags;
+  if (buf) ma_buffer_retain(buf);
+  return a;
+}
+
+ma_array *ma_array_view(const ma_array *a, int64_t offset, DLDataType dtype, int ndim,
+                        const int64_t *shape, const int64_t *strides, uint32_t flags) {
+  char *data = (char *)a->t.data + offset * (int64_t)(dtype.bits / 8);
+  return ma_array_new(a->buf, data, dtype, ndim, shape, strides, a->flags | flags);
+}
+
+ma_array *ma_array_empty(DLDataType dtype, int ndim, const int64_t *shape,
+                         int zero, int *err) {
+  int tid = ma_type_of(dtype);
+  size_t nbytes;
+  if (tid < 0 || ndim < 0 || ndim > MA_MAXDIMS ||
+      ma_nbytes(ndim, shape, (size_t)ma_type_size[tid], &nbytes) != 0) {
+    *err = 1;
+    return NULL;
+  }
+  ma_buffer *buf = ma_buffer_new(nbytes, zero);
+  if (!buf) { *err = 2; return NULL; }
+  ma_array *a = ma_array_new(buf, buf->data, dtype, ndim, shape, NULL, 0);
+  ma_buffer_release(buf); /* the view holds the only reference now */
+  if (!a) *err = 2;
+  return a;
+}
+
+void ma_array_free(ma_array *a) {
+  if (!a) return;
+  ma_buffer_release(a->buf);
+  free(a);
+}
+
+int64_t ma_array_size(const ma_array *a) {
+  int64_t n = 1;
+  for (int i = 0; i < a->t.ndim; i++) n *= a->t.shape[i];
+  return n;
+}
+
+int ma_array_is_contiguous(const ma_array *a, int fortran) {
+  int nd = a->t.ndim;
+  if (ma_array_size(a) == 0) return 1;
+  int64_t expected = 1;
+  for (int i = 0; i < nd; i++) {
+    int d = fortran ? i : nd - 1 - i;
+    if (a->t.shape[d] != 1 && a->t.strides[d] != expected) return 0;
+    expected *= a->t.shape[d];
+  }
+  return 1;
+}

@@ -1,0 +1,239 @@
+/*
+ * Scalar helpers for the generated elementwise loops (csrc/core/gen/gen_elementwise.py):
+ * the operations whose IEEE / integer semantics need more than one C
+ * expression.  Where NumPy 2 and the Array API standard (2024.12) agree, the
+ * code follows both; where the standard leaves a case open it follows NumPy
+ * (whose npymath these ports mirror), so NumPy can serve as the test oracle.
+ *
+ * Every helper exists for float and double; the float16 and bfloat16 loops
+ * compute in float and round once when storing.
+ */
+#ifndef MINARRAY_EW_MATH_H
+#define MINARRAY_EW_MATH_H
+
+#include "scalar.h"
+
+/* ---- integers ------------------------------------------------------------ */
+
+/* Report a domain error through a loop's `aux` (an int flag the caller
+ * reads after the iteration; atomic because chunks may run on several
+ * threads).  Returns 0 so it can sit inside an expression. */
+static inline int ma_set_error(const void *aux) {
+  __atomic_store_n((int *)aux, 1, __ATOMIC_RELAXED);
+  return 0;
+}
+
+/* Wrapping integer power by squaring (the result is reduced modulo 2^64 and
+ * then to the loop type, which is the wrap-around of the narrower type). */
+static inline uint64_t ma_upow(uint64_t base, uint64_t e) {
+  uint64_t r = 1;
+  while (e) {
+    if (e & 1) r *= base;
+    base *= base;
+    e >>= 1;
+  }
+  return r;
+}
+
+/* ---- real floating point --------------------------------------------------- */
+
+static inline int ma_signbitf(float x) {
+  uint32_t u;
+  memcpy(&u, &x, 4);
+  return (int)(u >> 31);
+}
+static inline int ma_signbit(double x) {
+  uint64_t u;
+  memcpy(&u, &x, 8);
+  return (int)(u >> 63);
+}
+
+/* floor division and remainder of NumPy's npy_divmod: the remainder takes the
+ * sign of the divisor (Python semantics), the quotient is floor(x / y) made
+ * consistent with that remainder, and x/0 gives x/0 (inf or nan). */
+#define MA_DIVMOD(T, S)                                                        \
+  static inline T ma_floordiv##S(T a, T b) {                                   \
+    if (!b) return a / b;                                                      \
+    T mod = fmod##S(a, b);                                                     \
+    T div = (a - mod) / b;                                                     \
+    if (mod) {                                                                 \
+      if ((b < 0) != (mod < 0)) div -= (T)1;                                   \
+    }                                                                          \
+    T fdiv;                                                                    \
+    if (div) {                                                                 \
+      fdiv = floor##S(div);                                                    \
+      if (div - fdiv > (T)0.5) fdiv += (T)1;                                   \
+    } else {                                                                   \
+      fdiv = copysign##S((T)0, a / b);                                         \
+    }                                                                          \
+    return fdiv;                                                               \
+  }                                                                            \
+  static inline T ma_remainder##S(T a, T b) {                                  \
+    T mod = fmod##S(a, b);                                                     \
+    if (!b) return mod;                                                        \
+    if (mod) {                                                                 \
+      if ((b < 0) != (mod < 0)) mod += b;                                      \
+    } else {                                                                   \
+      mod = copysign##S((T)0, b);                                              \
+    }                                                                          \
+    return mod;                                                                \
+  }                                                                            \
+  /* log(exp(a) + exp(b)) without overflow (NumPy's npy_logaddexp). */         \
+  static inline T ma_logaddexp##S(T a, T b) {                                  \
+    if (a == b) return a + (T)0.693147180559945309417232121458176568;          \
+    T d = a - b;                                                               \
+    if (d > 0) return a + log1p##S(exp##S(-d));                                \
+    if (d <= 0) return b + log1p##S(exp##S(d));                                \
+    return d; /* nan */                                                        \
+  }                                                                            \
+  static inline T ma_sign##S(T a) {                                            \
+    return a > 0 ? (T)1 : (a < 0 ? (T)-1 : (a == 0 ? (T)0 : a));               \
+  }
+MA_DIVMOD(float, f)
+MA_DIVMOD(double, )
+
+/* nextafter for the 16-bit formats, on their bit patterns (sign-magnitude). */
+static inline uint16_t ma_next16(uint16_t bx, uint16_t by, int xnan, int ynan,
+                                 float x, float y) {
+  if (xnan) return bx;
+  if (ynan) return by;
+  if (x == y) return by;
+  if ((bx & 0x7fffu) == 0) return (uint16_t)((by & 0x8000u) | 1u);
+  if ((x < y) == !(bx & 0x8000u)) return (uint16_t)(bx + 1u);
+  return (uint16_t)(bx - 1u);
+}
+static inline float ma_nextafter_f16(float x, float y) {
+  ma_f16 hx = (ma_f16)x, hy = (ma_f16)y, r;
+  uint16_t bx, by, br;
+  memcpy(&bx, &hx, 2);
+  memcpy(&by, &hy, 2);
+  br = ma_next16(bx, by, x != x, y != y, x, y);
+  memcpy(&r, &br, 2);
+  return (float)r;
+}
+static inline float ma_nextafter_bf16(float x, float y) {
+  return ma_bf16_load(ma_next16(ma_bf16_store(x), ma_bf16_store(y), x != x, y != y, x, y));
+}
+
+/* ---- complex --------------------------------------------------------------- */
+
+/* Complex helpers, for ma_c64 (suffix f) and ma_c128 (no suffix).  Products
+ * use the schoolbook formula and quotients Smith's algorithm, as NumPy does,
+ * so results (including inf/nan cases) match it. */
+#define MA_COMPLEX(C, T, S, RE, IM, MK)                                                    \
+  static inline C ma_cmul##S(C a, C b) {                                       \
+    T ar = RE(a), ai = IM(a), br = RE(b),          \
+      bi = IM(b);                                                     \
+    return MK(ar * br - ai * bi, ar * bi + ai * br);                  \
+  }                                                                            \
+  static inline C ma_cdiv##S(C a, C b) {                                       \
+    T ar = RE(a), ai = IM(a), br = RE(b),          \
+      bi = IM(b);                                                     \
+    T abr = fabs##S(br), abi = fabs##S(bi);                                    \
+    if (abr >= abi) {                                                          \
+      if (abr == 0 && abi == 0) return MK(ar / abr, ai / abr);        \
+      T rat = bi / br, scl = (T)1 / (br + bi * rat);                           \
+      return MK((ar + ai * rat) * scl, (ai - ar * rat) * scl);        \
+    }                                                                          \
+    T rat = br / bi, scl = (T)1 / (bi + br * rat);                             \
+    return MK((ar * rat + ai) * scl, (ai * rat - ar) * scl);          \
+  }                                                                            \
+  static inline C ma_crecip##S(C a) {                                          \
+    T r = RE(a), i = IM(a);                                 \
+    if (fabs##S(i) <= fabs##S(r)) {                                            \
+      T q = i / r, d = r + i * q;                                              \
+      return MK((T)1 / d, -q / d);                                    \
+    }                                                                          \
+    T q = r / i, d = r * q + i;                                                \
+    return MK(q / d, (T)-1 / d);                                      \
+  }                                                                            \
+  /* NumPy's nc_pow: exact repeated products for small integer exponents,    \
+   * cpow otherwise. */                                                        \
+  static inline C ma_cpow##S(C a, C b) {                                       \
+    T ar = RE(a), ai = IM(a), br = RE(b),          \
+      bi = IM(b);                                                     \
+    if (br == 0 && bi == 0) return MK(1, 0);                          \
+    if (ar == 0 && ai == 0) {                                                  \
+      if (br > 0) return MK(0, 0);                         \
+      return MK(NAN, NAN);                                            \
+    }                                                                          \
+    if (bi == 0 && br >= -100 && br <= 100 && (T)(int)br == br) {              \
+      int n = (int)br;                                                         \
+      if (n == 1) return a;                                                    \
+      if (n == 2) return ma_cmul##S(a, a);                                     \
+      if (n == 3) return ma_cmul##S(ma_cmul##S(a, a), a);                      \
+      int m = n < 0 ? -n : n, mask = 1;                                        \
+      C acc = MK(1, 0), p = a;                                        \
+      for (;;) {                                                               \
+        if (m & mask) acc = ma_cmul##S(acc, p);                                \
+        mask <<= 1;                                                            \
+        if (m < mask) break;                                                   \
+        p = ma_cmul##S(p, p);                                                  \
+      }                                                                        \
+      if (n < 0) acc = ma_cdiv##S(MK(1, 0), acc);                     \
+      return acc;                                                              \
+    }                                                                          \
+    return cpow##S(a, b);                                                      \
+  }                                                                            \
+  /* Array API sign for complex: z/|z|, 0 for 0, nan for nan. */               \
+  static inline C ma_csign##S(C a) {                                           \
+    T r = RE(a), i = IM(a), m = hypot##S(r, i);             \
+    if (m != m) return MK(NAN, NAN);                                  \
+    if (m == (T)INFINITY) {                                                    \
+      if (isinf(r)) {                                                          \
+        if (isinf(i)) return MK(NAN, NAN);                            \
+        return MK(r > 0 ? 1 : -1, 0);                                 \
+      }                                                                        \
+      return MK(0, i > 0 ? 1 : -1);                                   \
+    }                                                                          \
+    if (m == 0) return MK(0, 0);                                      \
+    return MK(r / m, i / m);                                          \
+  }                                                                            \
+  static inline C ma_cexpm1##S(C a) {                                          \
+    T x = RE(a), y = IM(a), h = sin##S(y / 2);              \
+    return MK(expm1##S(x) * cos##S(y) - 2 * h * h,                    \
+                       exp##S(x) * sin##S(y));                                 \
+  }                                                                            \
+  /* log(1 + z); for small |z| the real part is log1p(2x + x^2 + y^2) / 2,  \
+   * which keeps the digits that forming 1 + x would lose. */                  \
+  static inline C ma_clog1p##S(C a) {                                          \
+    T x = RE(a), y = IM(a);                                                    \
+    T re = (fabs##S(x) < (T)0.5 && fabs##S(y) < (T)0.5)                        \
+               ? (T)0.5 * log1p##S(x * (2 + x) + y * y)                         \
+               : log##S(hypot##S(x + 1, y));                                   \
+    return MK(re, atan2##S(y, x + 1));                                         \
+  }                                                                            \
+  static inline C ma_cround##S(C a) {                                          \
+    return MK(nearbyint##S(RE(a)),                          \
+                       nearbyint##S(IM(a)));                          \
+  }                                                                            \
+  static inline C ma_cscale##S(C a, T k) {                                     \
+    return MK(RE(a) * k, IM(a) * k);               \
+  }                                                                            \
+  /* Lexicographic order with NaN-awareness (NumPy's CGT/CGE/...). */         \
+  static inline int ma_clt##S(C a, C b) {                                      \
+    T ar = RE(a), ai = IM(a), br = RE(b),          \
+      bi = IM(b);                                                     \
+    return (ar < br && ai == ai && bi == bi) || (ar == br && ai < bi);         \
+  }                                                                            \
+  static inline int ma_cle##S(C a, C b) {                                      \
+    T ar = RE(a), ai = IM(a), br = RE(b),          \
+      bi = IM(b);                                                     \
+    return (ar < br && ai == ai && bi == bi) || (ar == br && ai <= bi);        \
+  }                                                                            \
+  static inline int ma_cisnan##S(C a) {                                        \
+    return isnan(RE(a)) || isnan(IM(a));                    \
+  }                                                                            \
+  /* maximum/minimum: NaN-propagating, lexicographic (NumPy). */               \
+  static inline C ma_cmax##S(C a, C b) {                                       \
+    return (ma_clt##S(b, a) || ma_cisnan##S(a)) ? a : b;                       \
+  }                                                                            \
+  static inline C ma_cmin##S(C a, C b) {                                       \
+    return (ma_clt##S(a, b) || ma_cisnan##S(a)) ? a : b;                       \
+  }
+
+/* float _Complex and double _Complex instances. */
+MA_COMPLEX(ma_c64, float, f, crealf, cimagf, CMPLXF)
+MA_COMPLEX(ma_c128, double, , creal, cimag, CMPLX)
+
+#endif

@@ -1,0 +1,547 @@
+"""Elementwise loops: one C inner loop per (operation, loop dtype), and the
+dispatch tables csrc/py/elementwise.c reads (ma_ew_ops).
+
+Each operation is declared once below as C expression templates per dtype
+kind; `source()` expands them over the dtype table of codegen.py.  In a
+template `{x}`, `{y}` are the loaded operands (float16 and bfloat16 load as
+float, so they compute in float32 and round once on store), `{T}` is the
+value type, `{U}` an unsigned type wide enough for wrap-around arithmetic,
+`{F}` the libm suffix ("f" for float, "" for double), `{R}` the real type of
+a complex value and `{BITS}` the integer width.
+
+Loop types and result types follow NumPy 2 (which agrees with the Array API
+standard 2024.12 wherever the standard specifies them); the Python layer
+(minarray/elementwise.py) picks the loop for given input dtypes from the
+table this module emits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from codegen import TYPES, CType
+
+BY_NAME = {t.name: t for t in TYPES}
+B = ["bool"]
+SI = ["int8", "int16", "int32", "int64"]
+UI = ["uint8", "uint16", "uint32", "uint64"]
+I = SI + UI
+F = ["float16", "bfloat16", "float32", "float64"]
+C = ["complex64", "complex128"]
+R = I + F
+N = I + F + C
+ALL = B + N
+
+Template = str | Callable[[CType], str | None] | None
+
+
+@dataclass
+class Op:
+    name: str
+    nin: int
+    # template per kind letter ("b", "i" (signed), "u", "f", "c"); a kind
+    # absent here is not supported
+    t: dict[str, Template]
+    out: str = "same"  # "same", "bool" or "real" (complex -> its real type)
+    types: list[str] = field(default_factory=list)  # filled from t
+    # names of element types to skip even though the kind is supported
+    skip: tuple[str, ...] = ()
+    # the loop vectorises: compile AVX2 clones for it (x86-64)
+    simd: bool = True
+
+
+def _fs(t: CType) -> str:
+    """libm suffix for the value type."""
+    if t.kind == "c":
+        return "f" if t.name == "complex64" else ""
+    return "" if t.vtype == "double" else "f"
+
+
+def _real(t: CType) -> str:
+    return "float" if t.name == "complex64" else "double"
+
+
+def _wide_u(t: CType) -> str:
+    return "uint64_t" if t.ctype in ("int64_t", "uint64_t") else "uint32_t"
+
+
+def _bits(t: CType) -> int:
+    return {"int8_t": 8, "uint8_t": 8, "int16_t": 16, "uint16_t": 16, "int32_t": 32,
+            "uint32_t": 32, "int64_t": 64, "uint64_t": 64}[t.ctype]
+
+
+def _fmt(tpl: str, t: CType) -> str:
+    return (tpl.replace("{T}", t.vtype).replace("{U}", _wide_u(t) if t.kind in "iu" else "")
+            .replace("{F}", _fs(t)).replace("{R}", _real(t) if t.kind == "c" else t.vtype)
+            .replace("{BITS}", str(_bits(t)) if t.kind in "iu" else "0")
+            .replace("{C}", t.ctype))
+
+
+# ---- the operations ----------------------------------------------------------
+
+WRAP = "({C})(({U}){x} {op} ({U}){y})"  # integer arithmetic wraps (no signed overflow UB)
+
+
+def arith(op: str, bool_expr: str | None) -> dict[str, Template]:
+    d: dict[str, Template] = {
+        "i": WRAP.replace("{op}", op), "u": WRAP.replace("{op}", op),
+        "f": "{x} " + op + " {y}",
+    }
+    d["c"] = "ma_cmul{F}({x}, {y})" if op == "*" else "{x} " + op + " {y}"
+    if bool_expr:
+        d["b"] = bool_expr
+    return d
+
+
+def fmath(fn: str, cfn: str | None = None) -> dict[str, Template]:
+    """A libm function on floats and its complex counterpart."""
+    return {"f": fn + "{F}({x})", "c": (cfn or ("c" + fn)) + "{F}({x})"}
+
+
+def nextafter(t: CType) -> str:
+    if t.name == "float16":
+        return "ma_nextafter_f16({x}, {y})"
+    if t.name == "bfloat16":
+        return "ma_nextafter_bf16({x}, {y})"
+    return "nextafter{F}({x}, {y})"
+
+
+def cmp(op: str, cfn: str | None) -> dict[str, Template]:
+    d: dict[str, Template] = {k: "{x} " + op + " {y}" for k in "biuf"}
+    if cfn is None:
+        d["c"] = "{x} " + op + " {y}"
+    else:
+        d["c"] = cfn
+    return d
+
+
+LN2_INV = "1.442695040888963407359924681001892137"
+LN10_INV = "0.434294481903251827651128918916605082"
+
+OPS: list[Op] = [
+    # -- arithmetic
+    Op("add", 2, arith("+", "{x} | {y}")),
+    Op("subtract", 2, arith("-", None)),
+    Op("multiply", 2, arith("*", "{x} & {y}")),
+    Op("divide", 2, {"f": "{x} / {y}", "c": "ma_cdiv{F}({x}, {y})"}),
+    Op("floor_divide", 2, {
+        # x // 0 is 0; MIN // -1 wraps to MIN (NumPy)
+        "i": "({y} == 0 ? 0 : (({y} == -1) ? ({C})(0u - ({U}){x}) : "
+             "({C})({x} / {y} - (({x} % {y} != 0) & (({x} < 0) != ({y} < 0))))))",
+        "u": "({y} == 0 ? 0 : {x} / {y})",
+        "f": "ma_floordiv{F}({x}, {y})",
+    }, simd=False),
+    Op("remainder", 2, {
+        "i": "({y} == 0 || {y} == -1 ? 0 : ({C})({x} % {y} + "
+             "((({x} % {y}) != 0 && ((({x} % {y}) < 0) != ({y} < 0))) ? {y} : 0)))",
+        "u": "({y} == 0 ? 0 : {x} % {y})",
+        "f": "ma_remainder{F}({x}, {y})",
+    }, simd=False),
+    Op("pow", 2, {
+        # a negative integer exponent sets the error flag (ValueError, as NumPy)
+        "i": "(({y} < 0 ? ma_set_error(aux) : 0), ({C})ma_upow((uint64_t){x}, (uint64_t){y}))",
+        "u": "({C})ma_upow((uint64_t){x}, (uint64_t){y})",
+        "f": "pow{F}({x}, {y})",
+        "c": "ma_cpow{F}({x}, {y})",
+    }, simd=False),
+    Op("atan2", 2, {"f": "atan2{F}({x}, {y})"}),
+    Op("copysign", 2, {"f": "copysign{F}({x}, {y})"}),
+    Op("hypot", 2, {"f": "hypot{F}({x}, {y})"}),
+    Op("logaddexp", 2, {"f": "ma_logaddexp{F}({x}, {y})"}, simd=False),
+    Op("nextafter", 2, {"f": nextafter}, simd=False),
+    # NaN-propagating; on equal values the second operand (NumPy's SIMD loops)
+    Op("maximum", 2, {"b": "{x} | {y}", "i": "({x} > {y} ? {x} : {y})", "u": "({x} > {y} ? {x} : {y})",
+                      "f": "(({x} > {y} || {x} != {x}) ? {x} : {y})", "c": "ma_cmax{F}({x}, {y})"}),
+    Op("minimum", 2, {"b": "{x} & {y}", "i": "({x} < {y} ? {x} : {y})", "u": "({x} < {y} ? {x} : {y})",
+                      "f": "(({x} < {y} || {x} != {x}) ? {x} : {y})", "c": "ma_cmin{F}({x}, {y})"}),
+    # -- comparisons (complex: lexicographic, as NumPy)
+    Op("equal", 2, cmp("==", None), out="bool"),
+    Op("not_equal", 2, cmp("!=", None), out="bool"),
+    Op("less", 2, cmp("<", "ma_clt{F}({x}, {y})"), out="bool"),
+    Op("less_equal", 2, cmp("<=", "ma_cle{F}({x}, {y})"), out="bool"),
+    Op("greater", 2, cmp(">", "ma_clt{F}({y}, {x})"), out="bool"),
+    Op("greater_equal", 2, cmp(">=", "ma_cle{F}({y}, {x})"), out="bool"),
+    # -- logic and bits
+    Op("logical_and", 2, {"b": "{x} & {y}"}),
+    Op("logical_or", 2, {"b": "{x} | {y}"}),
+    Op("logical_xor", 2, {"b": "{x} ^ {y}"}),
+    Op("bitwise_and", 2, {"b": "{x} & {y}", "i": "{x} & {y}", "u": "{x} & {y}"}),
+    Op("bitwise_or", 2, {"b": "{x} | {y}", "i": "{x} | {y}", "u": "{x} | {y}"}),
+    Op("bitwise_xor", 2, {"b": "{x} ^ {y}", "i": "{x} ^ {y}", "u": "{x} ^ {y}"}),
+    # shifts by a negative or too large amount give 0 (or -1 for negative
+    # x >> n), as NumPy
+    Op("bitwise_left_shift", 2, {
+        "i": "((uint64_t){y} < {BITS} ? ({C})(({U}){x} << {y}) : 0)",
+        "u": "((uint64_t){y} < {BITS} ? ({C})(({U}){x} << {y}) : 0)"}),
+    Op("bitwise_right_shift", 2, {
+        "i": "((uint64_t){y} < {BITS} ? ({C})({x} >> {y}) : ({x} < 0 ? -1 : 0))",
+        "u": "((uint64_t){y} < {BITS} ? ({C})({x} >> {y}) : 0)"}),
+    # -- unary
+    Op("abs", 1, {"b": "{x}", "i": "({x} < 0 ? ({C})(0u - ({U}){x}) : {x})", "u": "{x}",
+                  "f": "fabs{F}({x})", "c": "cabs{F}({x})"}, out="real"),
+    Op("negative", 1, {"i": "({C})(0u - ({U}){x})", "u": "({C})(0u - ({U}){x})", "f": "-{x}", "c": "-{x}"}),
+    Op("positive", 1, {"i": "{x}", "u": "{x}", "f": "{x}", "c": "{x}"}),
+    Op("bitwise_invert", 1, {"b": "!{x}", "i": "({C})~{x}", "u": "({C})~{x}"}),
+    Op("logical_not", 1, {"b": "!{x}"}),
+    Op("conj", 1, {"i": "{x}", "u": "{x}", "f": "{x}", "c": "conj{F}({x})"}),
+    Op("real", 1, {"b": "{x}", "i": "{x}", "u": "{x}", "f": "{x}", "c": "creal{F}({x})"}, out="real"),
+    Op("imag", 1, {"b": "0", "i": "0", "u": "0", "f": "0", "c": "cimag{F}({x})"}, out="real"),
+    Op("ceil", 1, {"b": "{x}", "i": "{x}", "u": "{x}", "f": "ceil{F}({x})"}),
+    Op("floor", 1, {"b": "{x}", "i": "{x}", "u": "{x}", "f": "floor{F}({x})"}),
+    Op("trunc", 1, {"b": "{x}", "i": "{x}", "u": "{x}", "f": "trunc{F}({x})"}),
+    # half to even (the default rounding mode), as the standard requires
+    Op("round", 1, {"i": "{x}", "u": "{x}", "f": "nearbyint{F}({x})", "c": "ma_cround{F}({x})"}),
+    Op("sign", 1, {"i": "({x} > 0) - ({x} < 0)", "u": "({x} > 0)", "f": "ma_sign{F}({x})",
+                   "c": "ma_csign{F}({x})"}),
+    # on the bits: gcc 12 crashes compiling signbit() of a loaded bfloat16
+    Op("signbit", 1, {"f": "ma_signbit{F}({x})"}, out="bool"),
+    Op("isfinite", 1, {"b": "1", "i": "1", "u": "1", "f": "isfinite({x})",
+                       "c": "isfinite(creal{F}({x})) && isfinite(cimag{F}({x}))"}, out="bool"),
+    Op("isinf", 1, {"b": "0", "i": "0", "u": "0", "f": "isinf({x})",
+                    "c": "isinf(creal{F}({x})) || isinf(cimag{F}({x}))"}, out="bool"),
+    Op("isnan", 1, {"b": "0", "i": "0", "u": "0", "f": "isnan({x})",
+                    "c": "isnan(creal{F}({x})) || isnan(cimag{F}({x}))"}, out="bool"),
+    Op("square", 1, {"i": "({C})(({U}){x} * ({U}){x})", "u": "({C})(({U}){x} * ({U}){x})",
+                     "f": "{x} * {x}", "c": "ma_cmul{F}({x}, {x})"}),
+    # integer 1/x truncates; 1/0 gives 0 instead of trapping
+    Op("reciprocal", 1, {"i": "({x} == 0 ? 0 : 1 / {x})", "u": "({x} == 0 ? 0 : 1 / {x})",
+                         "f": "1 / {x}", "c": "ma_crecip{F}({x})"}, simd=False),
+    Op("sqrt", 1, fmath("sqrt")),
+    Op("exp", 1, fmath("exp")),
+    Op("expm1", 1, fmath("expm1", "ma_cexpm1")),
+    Op("log", 1, fmath("log")),
+    Op("log1p", 1, fmath("log1p", "ma_clog1p")),
+    Op("log2", 1, {"f": "log2{F}({x})", "c": "ma_cscale{F}(clog{F}({x}), " + LN2_INV + ")"}),
+    Op("log10", 1, {"f": "log10{F}({x})", "c": "ma_cscale{F}(clog{F}({x}), " + LN10_INV + ")"}),
+    Op("sin", 1, fmath("sin")),
+    Op("cos", 1, fmath("cos")),
+    Op("tan", 1, fmath("tan")),
+    Op("asin", 1, fmath("asin")),
+    Op("acos", 1, fmath("acos")),
+    Op("atan", 1, fmath("atan")),
+    Op("sinh", 1, fmath("sinh")),
+    Op("cosh", 1, fmath("cosh")),
+    Op("tanh", 1, fmath("tanh")),
+    Op("asinh", 1, fmath("asinh")),
+    Op("acosh", 1, fmath("acosh")),
+    Op("atanh", 1, fmath("atanh")),
+]
+
+# Vectorised libm (glibc's libmvec, reached through csrc/core/vecmath.c) for
+# these functions on contiguous float32/float64 data.
+VECMATH = ["exp", "expm1", "log", "log1p", "log2", "log10", "sin", "cos", "tan",
+           "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh"]
+
+
+# The same for binary functions (pow, atan2, hypot: libmvec's "vv" variants).
+VECMATH2 = ["pow", "atan2", "hypot"]
+
+
+# Operations costing about a nanosecond per element or more: the
+# iterator splits them over threads from fewer elements (measured on the
+# reference 2-core machine, docs/performance.md).
+HEAVY = set(VECMATH) | {"pow", "atan2", "hypot", "logaddexp"}
+
+
+def _template(op: Op, t: CType) -> str | None:
+    tpl = op.t.get(t.kind)
+    if tpl is None or t.name in op.skip:
+        return None
+    if callable(tpl):
+        tpl = tpl(t)
+        if tpl is None:
+            return None
+    return _fmt(tpl, t)
+
+
+def _out_type(op: Op, t: CType) -> CType:
+    if op.out == "bool":
+        return BY_NAME["bool"]
+    if op.out == "real" and t.kind == "c":
+        return BY_NAME["float32" if t.name == "complex64" else "float64"]
+    return t
+
+
+CLONES = "MA_SIMD_CLONES"
+
+
+def _loop(op: Op, t: CType, expr: str) -> str:
+    o = _out_type(op, t)
+    fname = f"ew_{op.name}_{t.name}"
+    # the result expression of the value expression `e`
+    if op.out == "bool":
+        def store(e: str) -> str:
+            return f"(uint8_t)({e})"
+    else:
+        def store(e: str) -> str:
+            return o.store.format(f"({o.vtype})({e})")
+    attr = f"{CLONES} " if op.simd else ""
+    src, vt = t.ctype, t.vtype
+    ld = t.load
+
+    def sub(e: str, x: str, y: str = "") -> str:
+        return e.replace("{x}", f"({x})").replace("{y}", f"({y})")
+
+    if op.nin == 1:
+        body_c = store(sub(expr, ld.format("s[i]")))
+        body_s = store(sub(expr, ld.format(f"*(const {src} *)ps")))
+        vec = svec = ""
+        if op.name in VECMATH and t.name in ("float32", "float64"):
+            vm = f"ma_vecmath_{t.name}"
+            fn = f"MA_VM_{op.name.upper()}"
+            vec = f"    if ({vm}({fn}, d, s, n)) return;\n"
+            # Strided data goes through a stack buffer to the same vector
+            # function, so an element's result does not depend on the
+            # layout it sits in (and x[::2] runs at vector speed too).
+            # A contiguous result (x[::2] into a fresh array) is written
+            # straight from the vector function, without a scatter pass.
+            svec = f"""  {src} buf[256];
+  if ({vm}({fn}, NULL, NULL, 0)) {{  /* available? (n = 0 touches nothing) */
+    for (int64_t i = 0; i < n; i += 256) {{
+      int64_t m = n - i < 256 ? n - i : 256;
+      const char *ps = p[1] + i * st[1];
+      char *pd = p[0] + i * st[0];
+      GATHER({src}, buf, ps, st[1], m);
+      if (st[0] == (int64_t)sizeof({o.ctype})) {{
+        {vm}({fn}, ({o.ctype} *)pd, buf, m);
+        continue;
+      }}
+      {vm}({fn}, buf, buf, m);
+      for (int64_t k = 0; k < m; k++) *({o.ctype} *)(pd + k * st[0]) = buf[k];
+    }}
+    return;
+  }}
+"""
+        elif t.name in ("float32", "float64") and op.simd:
+            # The same for loops the compiler vectorises (sqrt, ...): gather
+            # strided data into a buffer, run the vector body on it, scatter.
+            # A contiguous result (x[::2] into a fresh array) is computed
+            # straight into place: the scatter of a stack buffer to it ran
+            # at a few cycles per element (stores and reloads of the same
+            # stack lines), slower than NumPy's plain strided loop.
+            bbody = store(sub(expr, ld.format("buf[k]")))
+            svec = f"""  {{
+    {src} buf[256];
+    {o.ctype} obuf[256];
+    (void)buf; /* imag() of a real array never reads it */
+    for (int64_t i = 0; i < n; i += 256) {{
+      int64_t m = n - i < 256 ? n - i : 256;
+      const char *ps = p[1] + i * st[1];
+      char *pd = p[0] + i * st[0];
+      GATHER({src}, buf, ps, st[1], m);
+      if (st[0] == (int64_t)sizeof({o.ctype})) {{
+        {o.ctype} *restrict d = ({o.ctype} *)pd;
+        for (int64_t k = 0; k < m; k++) d[k] = {bbody};
+        continue;
+      }}
+      for (int64_t k = 0; k < m; k++) obuf[k] = {bbody};
+      for (int64_t k = 0; k < m; k++) *({o.ctype} *)(pd + k * st[0]) = obuf[k];
+    }}
+    return;
+  }}
+"""
+        return f"""
+{attr}static void {fname}(char **p, const int64_t *st, int64_t n, const void *aux) {{
+  (void)aux;
+  if (st[0] == (int64_t)sizeof({o.ctype}) && st[1] == (int64_t)sizeof({src})) {{
+    {o.ctype} *restrict d = ({o.ctype} *)p[0];
+    const {src} *restrict s = (const {src} *)p[1];
+    (void)s;
+{vec}    for (int64_t i = 0; i < n; i++) d[i] = {body_c};
+    return;
+  }}
+{svec}  char *pd = p[0];
+  const char *ps = p[1];
+  (void)ps;
+  for (int64_t i = 0; i < n; i++, pd += st[0], ps += st[1])
+    *({o.ctype} *)pd = {body_s};
+}}
+"""
+    la = ld.format("a[i]")
+    lb = ld.format("b[i]")
+    # vectorised libm for contiguous float32/float64 operands (either one
+    # may be a broadcast scalar: stride 0)
+    vec = {"cc": "", "cs": "", "sc": ""}
+    if op.name in VECMATH2 and t.name in ("float32", "float64"):
+        vm, fn = f"ma_vecmath2_{t.name}", f"MA_VM2_{op.name.upper()}"
+        vec = {k: f"      if ({vm}({fn}, d, a, {sa}, b, {sb}, n)) return;\n"
+               for k, sa, sb in (("cc", 1, 1), ("cs", 1, 0), ("sc", 0, 1))}
+    # x ** 2 is x * x, exactly (both are correctly rounded; NumPy does the
+    # same): a multiply instead of a call to pow per element
+    square = ""
+    if op.name == "pow" and t.kind in "fiu":
+        sq = "{x} * {x}" if t.kind == "f" else WRAP.replace("{op}", "*").replace("{y}", "{x}")
+        square = (f"      if (y == 2) {{\n        for (int64_t i = 0; i < n; i++) d[i] = "
+                  f"{store(_fmt(sq, t).replace('{x}', f'({la})'))};\n        return;\n      }}\n")
+    if op.name == "pow" and t.kind == "f":
+        # x ** 0.5 is sqrt(x) except where the standard's pow special cases
+        # differ: pow(-0, 0.5) = +0 and pow(-inf, 0.5) = +inf
+        rt = _fmt("({x} == 0 ? 0 : (isinf({x}) ? INFINITY : sqrt{F}({x})))", t)
+        square += (f"      if (y == 0.5) {{\n        for (int64_t i = 0; i < n; i++) d[i] = "
+                   f"{store(rt.replace('{x}', f'({la})'))};\n        return;\n      }}\n")
+    # Strided float operands into a contiguous result (x[::2] + y[::2]):
+    # gathered 256 at a time, then the vector body (or the vector libm
+    # function, as for contiguous data, so the layout never changes a bit)
+    gathered = ""
+    if t.name in ("float32", "float64") and op.simd:
+        vm2 = ""
+        if op.name in VECMATH2:
+            vm2 = f"      if (ma_vecmath2_{t.name}(MA_VM2_{op.name.upper()}, d + i, ba, 1, bb, 1, m)) continue;\n"
+        gathered = f"""    {src} ba[256], bb[256];
+    for (int64_t i = 0; i < n; i += 256) {{
+      int64_t m = n - i < 256 ? n - i : 256;
+      GATHER({src}, ba, p[1] + i * st[1], st[1], m);
+      GATHER({src}, bb, p[2] + i * st[2], st[2], m);
+{vm2}      for (int64_t k = 0; k < m; k++) d[i + k] = {store(sub(expr, ld.format("ba[k]"), ld.format("bb[k]")))};
+    }}
+    return;
+"""
+    return f"""
+{attr}static void {fname}(char **p, const int64_t *st, int64_t n, const void *aux) {{
+  (void)aux;
+  {o.ctype} *restrict d = ({o.ctype} *)p[0];
+  const {src} *restrict a = (const {src} *)p[1];
+  const {src} *restrict b = (const {src} *)p[2];
+  if (st[0] == (int64_t)sizeof({o.ctype})) {{
+    if (st[1] == (int64_t)sizeof({src}) && st[2] == (int64_t)sizeof({src})) {{
+{vec["cc"]}      for (int64_t i = 0; i < n; i++) d[i] = {store(sub(expr, la, lb))};
+      return;
+    }}
+    if (st[1] == (int64_t)sizeof({src}) && st[2] == 0) {{
+      const {vt} y = {ld.format("b[0]")};
+{square}{vec["cs"]}      for (int64_t i = 0; i < n; i++) d[i] = {store(sub(expr, la, "y"))};
+      return;
+    }}
+    if (st[1] == 0 && st[2] == (int64_t)sizeof({src})) {{
+      const {vt} x = {ld.format("a[0]")};
+{vec["sc"]}      for (int64_t i = 0; i < n; i++) d[i] = {store(sub(expr, "x", lb))};
+      return;
+    }}
+{gathered}  }}
+  char *pd = p[0];
+  const char *pa = p[1], *pb = p[2];
+  for (int64_t i = 0; i < n; i++, pd += st[0], pa += st[1], pb += st[2])
+    *({o.ctype} *)pd = {store(sub(expr, ld.format(f"*(const {src} *)pa"), ld.format(f"*(const {src} *)pb")))};
+}}
+"""
+
+
+def _where_loop(t: CType) -> str:
+    c = t.ctype
+    return f"""
+static void ew_where_{t.name}(char **p, const int64_t *st, int64_t n, const void *aux) {{
+  (void)aux;
+  if (st[0] == (int64_t)sizeof({c}) && st[1] == 1 && st[2] == (int64_t)sizeof({c}) &&
+      st[3] == (int64_t)sizeof({c})) {{
+    {c} *restrict d = ({c} *)p[0];
+    const uint8_t *restrict m = (const uint8_t *)p[1];
+    const {c} *restrict a = (const {c} *)p[2], *restrict b = (const {c} *)p[3];
+    for (int64_t i = 0; i < n; i++) d[i] = m[i] ? a[i] : b[i];
+    return;
+  }}
+  char *pd = p[0];
+  const char *pm = p[1], *pa = p[2], *pb = p[3];
+  for (int64_t i = 0; i < n; i++, pd += st[0], pm += st[1], pa += st[2], pb += st[3])
+    *({c} *)pd = *pm ? *(const {c} *)pa : *(const {c} *)pb;
+}}
+"""
+
+
+# int64 and uint64 promote to float64, which would compare 2**63 - 1 and
+# 2**63 as equal; comparisons between them get exact loops instead (as NumPy
+# 2), selected by the loop types MIXED_INT_U (int64 op uint64) and
+# MIXED_U_INT (uint64 op int64), numbered after the element types.
+MIXED_INT_U, MIXED_U_INT = len(TYPES), len(TYPES) + 1
+_MIXED = {  # x: int64, y: uint64
+    "equal": "{x} >= 0 && (uint64_t){x} == {y}",
+    "not_equal": "{x} < 0 || (uint64_t){x} != {y}",
+    "less": "{x} < 0 || (uint64_t){x} < {y}",
+    "less_equal": "{x} < 0 || (uint64_t){x} <= {y}",
+    "greater": "{x} >= 0 && (uint64_t){x} > {y}",
+    "greater_equal": "{x} >= 0 && (uint64_t){x} >= {y}",
+}
+_SWAPPED = {"equal": "equal", "not_equal": "not_equal", "less": "greater", "less_equal": "greater_equal",
+            "greater": "less", "greater_equal": "less_equal"}
+
+
+def _mixed_loop(name: str, signed_first: bool) -> str:
+    a, b = ("int64_t", "uint64_t") if signed_first else ("uint64_t", "int64_t")
+    expr = _MIXED[name if signed_first else _SWAPPED[name]]
+    expr = expr.replace("{x}", "x" if signed_first else "y").replace("{y}", "y" if signed_first else "x")
+    fname = f"ew_{name}_{'i64_u64' if signed_first else 'u64_i64'}"
+    return f"""
+static void {fname}(char **p, const int64_t *st, int64_t n, const void *aux) {{
+  (void)aux;
+  char *pd = p[0];
+  const char *pa = p[1], *pb = p[2];
+  for (int64_t i = 0; i < n; i++, pd += st[0], pa += st[1], pb += st[2]) {{
+    {a} x = *(const {a} *)pa;
+    {b} y = *(const {b} *)pb;
+    *(uint8_t *)pd = (uint8_t)({expr});
+  }}
+}}
+"""
+
+
+def source() -> str:
+    out = [
+        "/* Generated by csrc/core/gen/gen_elementwise.py: elementwise loops and ma_ew_ops. */",
+        '#include "ew_math.h"',
+        '#include "elementwise.h"',
+        "#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__linux__)",
+        '#define MA_SIMD_CLONES __attribute__((target_clones("avx2", "default")))',
+        "#else",
+        "#define MA_SIMD_CLONES",
+        "#endif",
+        "/* buf[0..m) = the m elements of type T from `src` `stride` bytes apart.",
+        " * Every other element (x[::2], the real parts of complex data) gets a",
+        " * loop of constant stride, which the compiler vectorises with shuffles;",
+        " * other strides load one element at a time. */",
+        "#define GATHER(T, buf, src, stride, m)                                 \\",
+        "  do {                                                                 \\",
+        "    if ((stride) == 2 * (int64_t)sizeof(T)) {                          \\",
+        "      const T *restrict s2_ = (const T *)(src);                        \\",
+        "      for (int64_t k_ = 0; k_ < (m); k_++) (buf)[k_] = s2_[2 * k_];    \\",
+        "    } else {                                                           \\",
+        "      for (int64_t k_ = 0; k_ < (m); k_++)                             \\",
+        "        (buf)[k_] = *(const T *)((src) + k_ * (stride));               \\",
+        "    }                                                                  \\",
+        "  } while (0)",
+    ]
+    entries = []
+    for op in OPS:
+        sigs = []
+        for t in TYPES:
+            expr = _template(op, t)
+            if expr is None:
+                continue
+            out.append(_loop(op, t, expr))
+            o = _out_type(op, t)
+            ins = ", ".join([t.enum] * op.nin)
+            sigs.append(f"{{ew_{op.name}_{t.name}, {t.enum}, {o.enum}, {{{ins}}}}}")
+        if op.name in _MIXED:
+            for signed_first, code, ins in ((True, MIXED_INT_U, "MA_INT64, MA_UINT64"),
+                                            (False, MIXED_U_INT, "MA_UINT64, MA_INT64")):
+                out.append(_mixed_loop(op.name, signed_first))
+                suffix = "i64_u64" if signed_first else "u64_i64"
+                sigs.append(f"{{ew_{op.name}_{suffix}, {code}, MA_BOOL, {{{ins}}}}}")
+        entries.append((op.name, op.nin, sigs))
+    where_sigs = []
+    for t in TYPES:
+        out.append(_where_loop(t))
+        where_sigs.append(f"{{ew_where_{t.name}, {t.enum}, {t.enum}, {{MA_BOOL, {t.enum}, {t.enum}}}}}")
+    entries.append(("where", 3, where_sigs))
+    for name, _nin, sigs in entries:
+        out.append(f"static const ma_ew_sig sigs_{name}[] = {{\n  " + ",\n  ".join(sigs) + "\n};")
+    out.append("const ma_ew_op ma_ew_ops[] = {")
+    for name, nin, sigs in entries:
+        heavy = int(name in HEAVY)
+        out.append(f'  {{"{name}", {nin}, {len(sigs)}, sigs_{name}, {heavy}}},')
+    out.append("};")
+    out.append(f"const int ma_ew_nops = {len(entries)};")
+    return "\n".join(out)
+
+
+if __name__ == "__main__":
+    print(source())

@@ -1,0 +1,753 @@
+/*
+ * DLPack's Python side: NDArray.__dlpack__ (capsules and their destructor),
+ * from_dlpack (capsules, the C exchange API of a producer's type,
+ * __dlpack__ calls), minarray's own exchange-API table and the capsule
+ * peeking describe() needs.  (The NumPy fast path of from_numpy reads
+ * NumPy's own struct: csrc/py/numpy_struct.c.)
+ *
+ * What DLPack itself asks of a producer and a consumer (building a managed
+ * tensor, deleting it, validating a foreign one, adopting its memory) is
+ * plain C in csrc/core/dlpack_core.c, with the ownership picture: read that
+ * first.  This file adds what Python needs around it.
+ *
+ * Why C at all: a DLPack exchange costs per call, not per byte.  Building
+ * the capsule here, and consuming a producer's capsule here, keeps an
+ * exchange within a few hundred nanoseconds; the capsule destructor must be
+ * C anyway, because it runs after the exporting NDArray is gone
+ * (python_spec.rst, "Syntax for data interchange with DLPack").
+ */
+#include <stdarg.h>
+#include <string.h>
+
+#include "copy.h"
+#include "dlpack_core.h"
+#include "pyapi.h"
+
+
+/* Capsule names are part of the protocol; they must be static strings
+ * (PyCapsule keeps the pointer, not a copy). */
+static const char NAME_VERSIONED[] = "dltensor_versioned";
+static const char NAME_USED_VERSIONED[] = "used_dltensor_versioned";
+static const char NAME_LEGACY[] = "dltensor";
+static const char NAME_USED_LEGACY[] = "used_dltensor";
+static const char NAME_EXCHANGE_API[] = "dlpack_exchange_api";
+
+/* ---- state set once by setup() ------------------------------------------ */
+
+
+static PyObject *str_dlpack, *str_dlpack_device, *str_exchange_api, *str_is_neg, *str_is_conj, *str_requires_grad;
+/* kwnames tuples for vectorcall: max_version [+ dl_device] [+ copy] */
+static PyObject *kw_v, *kw_vd, *kw_vc, *kw_vdc;
+static PyObject *max_version_arg; /* (1, 3): the version minarray reads */
+static PyObject *cpu_device_arg;  /* (kDLCPU, 0) */
+
+/* Run `stmt` with no exception pending, then restore the one that was.
+ * Used wherever a producer's deleter may run on an error path (directly,
+ * through a buffer release, or through a capsule destructor): deleters and
+ * destructors may run Python code, which must neither see nor clear our
+ * exception (numpy#32697 is this bug). */
+#define KEEPING_ERROR(stmt)                   \
+  do {                                        \
+    PyObject *et_, *ev_, *tb_;                \
+    PyErr_Fetch(&et_, &ev_, &tb_);            \
+    stmt;                                     \
+    PyErr_Restore(et_, ev_, tb_);             \
+  } while (0)
+
+/* ---- small helpers ------------------------------------------------------ */
+
+/* ma_dlpack_check, with the refusal raised as BufferError: the check every
+ * door applies (capsules, the exchange API, raw pointers, buffer exports). */
+int ma_check_tensor(const DLTensor *t, int any_device, size_t *nbytes) {
+  ma_dlpack_error err;
+  if (ma_dlpack_check(t, any_device, nbytes, &err) == 0) return 0;
+  PyErr_SetString(PyExc_BufferError, err.text);
+  return -1;
+}
+
+/* ma_dlpack_adopt, with MemoryError when it fails: set after the release,
+ * which may run a producer's deleter (Python code that must not see it). */
+static ma_array *adopt(const DLTensor *t, size_t nbytes, ma_release_fn release, void *ctx, uint32_t flags) {
+  ma_array *a = ma_dlpack_adopt(t, nbytes, release, ctx, flags);
+  if (!a) PyErr_NoMemory();
+  return a;
+}
+
+/* A C-contiguous copy of `a` in a fresh owned buffer (device CPU). */
+static ma_array *copy_of(const ma_array *a) {
+  int err = 0;
+  ma_array *c = ma_array_empty(a->t.dtype, a->t.ndim, a->t.shape, 0, &err);
+  if (!c) {
+    if (err == 1)
+      PyErr_SetString(PyExc_ValueError, "cannot copy the array: its size overflows");
+    else
+      PyErr_NoMemory();
+    return NULL;
+  }
+  int rc;
+  Py_BEGIN_ALLOW_THREADS rc = ma_copyto(c, a);
+  Py_END_ALLOW_THREADS if (rc != 0) {
+    ma_array_free(c);
+    PyErr_NoMemory();
+    return NULL;
+  }
+  return c;
+}
+
+/* ======================================================================== */
+/* Export                                                                   */
+/* ======================================================================== */
+
+/* The capsule destructor (spec: "the producer's destructor").  A used_*
+ * capsule belongs to its consumer: do nothing.  Otherwise the capsule was
+ * never consumed, so free the tensor, keeping any exception that is being
+ * raised while the capsule dies intact (numpy#32697 shows the bug). */
+static void capsule_destructor(PyObject *cap) {
+  const char *name = PyCapsule_GetName(cap);
+  int versioned;
+  if (name && strcmp(name, NAME_VERSIONED) == 0)
+    versioned = 1;
+  else if (name && strcmp(name, NAME_LEGACY) == 0)
+    versioned = 0;
+  else
+    return;
+  PyObject *et, *ev, *tb;
+  PyErr_Fetch(&et, &ev, &tb);
+  void *p = PyCapsule_GetPointer(cap, name);
+  if (!p) {
+    PyErr_WriteUnraisable(cap);
+  } else if (versioned) {
+    DLManagedTensorVersioned *m = (DLManagedTensorVersioned *)p;
+    if (m->deleter) m->deleter(m);
+  } else {
+    DLManagedTensor *m = (DLManagedTensor *)p;
+    if (m->deleter) m->deleter(m);
+  }
+  PyErr_Restore(et, ev, tb);
+}
+
+static PyObject *export_capsule(const ma_array *a, int versioned, uint64_t flags) {
+  void *m = ma_dlpack_managed_new(a, versioned, flags);
+  if (!m) return PyErr_NoMemory();
+  PyObject *cap = PyCapsule_New(m, versioned ? NAME_VERSIONED : NAME_LEGACY, capsule_destructor);
+  if (!cap) KEEPING_ERROR(ma_dlpack_managed_free(m, versioned));
+  return cap;
+}
+
+/* Reads a (int, int) tuple; -1 with TypeError otherwise. */
+static int int_pair(PyObject *o, const char *what, long *x, long *y) {
+  if (!PyTuple_Check(o) || PyTuple_GET_SIZE(o) != 2) {
+    PyErr_Format(PyExc_TypeError, "%s must be a tuple of two integers or None, got %R", what, o);
+    return -1;
+  }
+  for (int i = 0; i < 2; i++) {
+    long v = PyLong_AsLong(PyTuple_GET_ITEM(o, i));
+    if (v == -1 && PyErr_Occurred()) {
+      /* Name the argument: "Python int too large to convert to C long"
+       * alone does not say which one. */
+      int overflow = PyErr_ExceptionMatches(PyExc_OverflowError);
+      if (!overflow && !PyErr_ExceptionMatches(PyExc_TypeError)) return -1;
+      PyErr_Clear();
+      PyErr_Format(overflow ? PyExc_ValueError : PyExc_TypeError,
+                   overflow ? "%s entries are out of range, got %R" : "%s must be a tuple of two integers or None, got %R",
+                   what, o);
+      return -1;
+    }
+    *(i ? y : x) = v;
+  }
+  return 0;
+}
+
+/* export(h, stream, max_version, dl_device, copy) -> capsule
+ *
+ * The body of __dlpack__ (python_spec.rst and the Array API's
+ * array.__dlpack__):
+ *  - max_version None or major < 1: the legacy "dltensor" capsule; major
+ *    >= 1: "dltensor_versioned" carrying the version minarray implements;
+ *  - stream: on the CPU only None is valid (ValueError, as NumPy);
+ *  - dl_device: must name the array's own device (BufferError otherwise);
+ *  - copy: True always copies and sets IS_COPIED; False and None never
+ *    copy (a CPU array never needs one);
+ *  - read-only arrays: the versioned struct says so with READ_ONLY; the
+ *    legacy struct cannot, so that request raises BufferError. */
+MA_FASTCALL(py_export) {
+  (void)self;
+  MA_NARGS(5, "export");
+  ma_array *a = ma_handle_get(args[0]);
+  if (!a) return NULL;
+  PyObject *stream = args[1], *max_version = args[2], *dl_device = args[3], *copy = args[4];
+  DLDevice dev = a->t.device;
+  if (stream != Py_None && dev.device_type == kDLCPU)
+    return PyErr_Format(PyExc_ValueError,
+                        "stream must be None for an array on the CPU (got %R): there is no stream "
+                        "to synchronise with",
+                        stream);
+  int versioned = 0;
+  if (max_version != Py_None) {
+    long major, minor;
+    if (int_pair(max_version, "max_version", &major, &minor) < 0) return NULL;
+    versioned = major >= 1;
+  }
+  if (dl_device != Py_None) {
+    long type, id;
+    if (int_pair(dl_device, "dl_device", &type, &id) < 0) return NULL;
+    if (type != dev.device_type || id != dev.device_id)
+      return PyErr_Format(PyExc_BufferError,
+                          "cannot export to device (%ld, %ld): the array lives on %s:%d (%d, %d) "
+                          "and minarray does not copy between devices",
+                          type, id, ma_dlpack_device_label(dev.device_type), (int)dev.device_id,
+                          (int)dev.device_type, (int)dev.device_id);
+  }
+  int want_copy = 0;
+  if (copy != Py_None && (want_copy = PyObject_IsTrue(copy)) < 0) return NULL;
+  if (!a->buf) {
+    PyErr_SetString(PyExc_BufferError, "this array has no buffer to export");
+    return NULL;
+  }
+  if (want_copy) {
+    if (dev.device_type != kDLCPU)
+      return PyErr_Format(PyExc_BufferError,
+                          "copy=True: minarray cannot copy memory that lives on %s:%d",
+                          ma_dlpack_device_label(dev.device_type), (int)dev.device_id);
+    ma_array *c = copy_of(a);
+    if (!c) return NULL;
+    PyObject *cap = export_capsule(c, versioned, DLPACK_FLAG_BITMASK_IS_COPIED);
+    ma_array_free(c); /* the capsule holds its own buffer reference */
+    return cap;
+  }
+  uint64_t flags = 0;
+  if (a->flags & MA_READONLY) {
+    if (!versioned) {
+      PyErr_SetString(PyExc_BufferError,
+                      "cannot export a read-only array as a legacy DLPack capsule: the legacy "
+                      "struct has no read-only flag (pass max_version=(1, 0) or later, or "
+                      "copy=True)");
+      return NULL;
+    }
+    flags |= DLPACK_FLAG_BITMASK_READ_ONLY;
+  }
+  return export_capsule(a, versioned, flags);
+}
+
+/* ======================================================================== */
+/* Import                                                                   */
+/* ======================================================================== */
+
+/* Consume a DLPack capsule: choose the struct by the capsule's name, check
+ * the version and every field, and only then rename it to used_* (a
+ * rejected capsule stays its producer's to free).  *copied: IS_COPIED. */
+static ma_array *consume_capsule(PyObject *cap, int any_device, int legacy_readonly, int *copied) {
+  const char *name = PyCapsule_GetName(cap);
+  if (!name && PyErr_Occurred()) return NULL;
+  int versioned;
+  if (name && strcmp(name, NAME_VERSIONED) == 0) {
+    versioned = 1;
+  } else if (name && strcmp(name, NAME_LEGACY) == 0) {
+    versioned = 0;
+  } else if (name && (strcmp(name, NAME_USED_VERSIONED) == 0 || strcmp(name, NAME_USED_LEGACY) == 0)) {
+    PyErr_SetString(PyExc_BufferError,
+                    "this DLPack capsule was already consumed (its name is used_*): a capsule can "
+                    "be imported only once; call __dlpack__() again for a new one");
+    return NULL;
+  } else {
+    PyErr_Format(PyExc_BufferError,
+                 "not a DLPack capsule: its name is %s%s%s; expected 'dltensor_versioned' or 'dltensor'",
+                 name ? "'" : "", name ? name : "NULL", name ? "'" : "");
+    return NULL;
+  }
+  void *p = PyCapsule_GetPointer(cap, name);
+  if (!p) return NULL;
+  const DLTensor *t;
+  uint32_t flags = 0;
+  *copied = 0;
+  if (versioned) {
+    DLManagedTensorVersioned *m = (DLManagedTensorVersioned *)p;
+    /* The version and flags fields are frozen across 1.x; a different major
+     * version may lay out everything after them differently. */
+    if (m->version.major != DLPACK_MAJOR_VERSION) {
+      PyErr_Format(PyExc_BufferError,
+                   "the producer exported DLPack %u.%u; minarray reads major version %d",
+                   (unsigned)m->version.major, (unsigned)m->version.minor, DLPACK_MAJOR_VERSION);
+      return NULL;
+    }
+    t = &m->dl_tensor;
+    if (m->flags & DLPACK_FLAG_BITMASK_READ_ONLY) flags |= MA_READONLY;
+    *copied = (m->flags & DLPACK_FLAG_BITMASK_IS_COPIED) != 0;
+  } else {
+    t = &((DLManagedTensor *)p)->dl_tensor;
+    /* The legacy struct cannot say whether the memory may be written, so
+     * (as NumPy >= 2.2.5) an import of one is read-only. */
+    if (legacy_readonly) flags |= MA_READONLY;
+  }
+  size_t nbytes;
+  if (ma_check_tensor(t, any_device, &nbytes) < 0) return NULL;
+  if (PyCapsule_SetName(cap, versioned ? NAME_USED_VERSIONED : NAME_USED_LEGACY) < 0) return NULL;
+  return adopt(t, nbytes, versioned ? ma_dlpack_release_versioned : ma_dlpack_release_legacy, p, flags);
+}
+
+/* The DLPack C exchange API of x's type (DLPack 1.3: the type attribute
+ * __dlpack_c_exchange_api__, a "dlpack_exchange_api" capsule), or NULL.
+ * _PyType_Lookup goes through CPython's per-type attribute cache, so this
+ * is the per-type cache the spec asks consumers to keep, and a miss raises
+ * no AttributeError. */
+static const DLPackExchangeAPI *exchange_api_of(PyTypeObject *tp) {
+  PyObject *cap = _PyType_Lookup(tp, str_exchange_api); /* borrowed */
+  if (!cap || !PyCapsule_CheckExact(cap)) return NULL;
+  const char *name = PyCapsule_GetName(cap);
+  if (!name || strcmp(name, NAME_EXCHANGE_API) != 0) {
+    PyErr_Clear();
+    return NULL;
+  }
+  const DLPackExchangeAPI *api = (const DLPackExchangeAPI *)PyCapsule_GetPointer(cap, name);
+  if (!api) {
+    PyErr_Clear();
+    return NULL;
+  }
+  if (api->header.version.major != DLPACK_MAJOR_VERSION || !api->managed_tensor_from_py_object_no_sync)
+    return NULL;
+  return api;
+}
+
+/* Import through the exchange API.  Returns the array, or NULL with an
+ * error set, or NULL with *fallback set when the capsule route must be
+ * taken instead:
+ *  - the call failed: __dlpack__ gives the producer's own, well-formed
+ *    error (PyTorch's C API raises raw C++ errors for e.g. sparse tensors)
+ *    or succeeds;
+ *  - the tensor is not on a CPU-accessible device and the caller asked for
+ *    the CPU: only __dlpack__ can ask the producer to copy. */
+static ma_array *import_via_api(const DLPackExchangeAPI *api, PyObject *x, int want_cpu, int any_device,
+                                int *copied, int *fallback) {
+  DLManagedTensorVersioned *m = NULL;
+  if (api->managed_tensor_from_py_object_no_sync((void *)x, &m) != 0 || !m) {
+    PyErr_Clear();
+    *fallback = 1;
+    return NULL;
+  }
+  if (m->version.major != DLPACK_MAJOR_VERSION) {
+    PyErr_Format(PyExc_BufferError, "the producer exported DLPack %u.%u; minarray reads major version %d",
+                 (unsigned)m->version.major, (unsigned)m->version.minor, DLPACK_MAJOR_VERSION);
+    if (m->deleter) KEEPING_ERROR(m->deleter(m));
+    return NULL;
+  }
+  /* (tensors whose lazy bits the API would ignore never get here:
+   * refuse_lazy_tensor turned them away) */
+  if (want_cpu && !ma_dlpack_cpu_accessible(m->dl_tensor.device.device_type)) {
+    if (m->deleter) m->deleter(m);
+    *fallback = 1;
+    return NULL;
+  }
+  size_t nbytes;
+  if (ma_check_tensor(&m->dl_tensor, any_device, &nbytes) < 0) {
+    if (m->deleter) KEEPING_ERROR(m->deleter(m));
+    return NULL;
+  }
+  *copied = (m->flags & DLPACK_FLAG_BITMASK_IS_COPIED) != 0;
+  uint32_t flags = (m->flags & DLPACK_FLAG_BITMASK_READ_ONLY) ? MA_READONLY : 0;
+  return adopt(&m->dl_tensor, nbytes, ma_dlpack_release_versioned, m, flags);
+}
+
+/* x.__dlpack__(max_version=(1, 3)[, dl_device=(1, 0)][, copy=...]) through
+ * vectorcall with interned keyword names.  A producer that predates those
+ * keywords raises TypeError: retry with none (python_spec.rst), when the
+ * request still makes sense without them; *honoured reports whether the
+ * producer saw dl_device/copy. */
+static PyObject *call_dlpack(PyObject *x, int want_cpu, int copy, int *honoured) {
+  PyObject *stack[5];
+  PyObject **argv = stack + 1; /* stack[0] is scratch for PY_VECTORCALL_ARGUMENTS_OFFSET */
+  size_t n = 1;
+  argv[0] = x;
+  argv[n++] = max_version_arg;
+  if (want_cpu) argv[n++] = cpu_device_arg;
+  if (copy >= 0) argv[n++] = copy ? Py_True : Py_False;
+  PyObject *kw = want_cpu ? (copy >= 0 ? kw_vdc : kw_vd) : (copy >= 0 ? kw_vc : kw_v);
+  *honoured = 1;
+  PyObject *cap = PyObject_VectorcallMethod(str_dlpack, argv, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, kw);
+  if (cap) return cap;
+  if (PyErr_ExceptionMatches(PyExc_AttributeError) && !_PyType_Lookup(Py_TYPE(x), str_dlpack)) {
+    PyErr_Clear();
+    return PyErr_Format(PyExc_TypeError,
+                        "from_dlpack() needs an object with __dlpack__ (or a DLPack capsule); got %.200s",
+                        Py_TYPE(x)->tp_name);
+  }
+  if (!PyErr_ExceptionMatches(PyExc_TypeError)) return NULL;
+  /* An older producer (`__dlpack__(self, stream=None)`). */
+  PyObject *et, *ev, *tb;
+  PyErr_Fetch(&et, &ev, &tb);
+  if (want_cpu) {
+    /* It cannot be asked to move the data: fine only if it is on the CPU. */
+    PyObject *dev = PyObject_CallMethodNoArgs(x, str_dlpack_device);
+    long type = -1, id = 0;
+    if (!dev || int_pair(dev, "__dlpack_device__()", &type, &id) < 0) {
+      Py_XDECREF(dev);
+      Py_XDECREF(et);
+      Py_XDECREF(ev);
+      Py_XDECREF(tb);
+      return NULL;
+    }
+    Py_DECREF(dev);
+    if (!ma_dlpack_cpu_accessible((int32_t)type)) {
+      Py_XDECREF(et);
+      Py_XDECREF(ev);
+      Py_XDECREF(tb);
+      return PyErr_Format(PyExc_BufferError,
+                          "the producer lives on %s:%ld and its __dlpack__ does not accept "
+                          "dl_device, so it cannot be asked for a CPU copy",
+                          ma_dlpack_device_label((int32_t)type), id);
+    }
+  }
+  Py_XDECREF(et);
+  Py_XDECREF(ev);
+  Py_XDECREF(tb);
+  *honoured = 0;
+  return PyObject_VectorcallMethod(str_dlpack, argv, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+}
+
+/* Whether method or attribute `name` of x is true: 1, 0, or -1 with the
+ * error set. */
+static int truth_of(PyObject *x, PyObject *name, int call) {
+  PyObject *r = call ? PyObject_CallMethodNoArgs(x, name) : PyObject_GetAttr(x, name);
+  if (!r) return -1;
+  int t = PyObject_IsTrue(r);
+  Py_DECREF(r);
+  return t;
+}
+
+/* PyTorch tensors can carry state a DLPack tensor cannot describe: a
+ * gradient being tracked, and the lazy conjugate and negative bits (the
+ * memory holds values that are conjugated or negated when read).
+ * Tensor.__dlpack__ refuses the first two, but (2.13) exports a negative
+ * view's memory as it is, so its consumers read negated values; the C
+ * exchange API checks none of the three.  minarray asks all three itself,
+ * before either route, so both routes refuse what __dlpack__ refuses, with
+ * its words, and neither gives wrong values.  Any other producer (no
+ * is_neg on its type) costs one cached type lookup.  0, or -1 with
+ * BufferError set. */
+static int refuse_lazy_tensor(PyObject *x) {
+  if (!_PyType_Lookup(Py_TYPE(x), str_is_neg)) return 0;
+  int t;
+  if ((t = truth_of(x, str_requires_grad, 0)) != 0) {
+    if (t > 0)
+      PyErr_SetString(PyExc_BufferError, "Can't export tensors that require gradient, use tensor.detach()");
+    return -1;
+  }
+  if ((t = truth_of(x, str_is_conj, 1)) != 0) {
+    if (t > 0)
+      PyErr_SetString(PyExc_BufferError,
+                      "Can't export tensors with the conjugate bit set (tensor.resolve_conj() gives a "
+                      "copy with the conjugation applied)");
+    return -1;
+  }
+  if ((t = truth_of(x, str_is_neg, 1)) != 0) {
+    if (t > 0)
+      PyErr_SetString(PyExc_BufferError,
+                      "the tensor has PyTorch's negative bit set: its memory holds the negated values, "
+                      "which DLPack cannot describe (tensor.resolve_neg() gives a copy with the "
+                      "negation applied)");
+    return -1;
+  }
+  return 0;
+}
+
+/* The shared import: capsule or producer object -> ma_array.  copy is -1
+ * (None), 0 or 1.  *zero_copy tells whether the result shares x's memory. */
+static ma_array *import_any(PyObject *x, int want_cpu, int copy, int any_device, int legacy_readonly,
+                            int *zero_copy) {
+  int copied = 0, honoured = 1;
+  ma_array *a = NULL;
+  if (PyCapsule_CheckExact(x)) {
+    a = consume_capsule(x, any_device, legacy_readonly, &copied);
+  } else {
+    if (refuse_lazy_tensor(x) < 0) return NULL;
+    const DLPackExchangeAPI *api = exchange_api_of(Py_TYPE(x));
+    int fallback = 0;
+    if (api) {
+      a = import_via_api(api, x, want_cpu, any_device, &copied, &fallback);
+      if (!a && !fallback) return NULL;
+    }
+    if (!a) {
+      PyObject *cap = call_dlpack(x, want_cpu, copy, &honoured);
+      if (!cap) return NULL;
+      if (!PyCapsule_CheckExact(cap)) {
+        PyErr_Format(PyExc_TypeError, "%.200s.__dlpack__() returned %.200s, not a DLPack capsule",
+                     Py_TYPE(x)->tp_name, Py_TYPE(cap)->tp_name);
+        Py_DECREF(cap);
+        return NULL;
+      }
+      a = consume_capsule(cap, any_device, legacy_readonly, &copied);
+      /* used_*: its destructor does nothing; rejected: it frees the tensor */
+      if (a)
+        Py_DECREF(cap);
+      else
+        KEEPING_ERROR(Py_DECREF(cap));
+    }
+  }
+  if (!a) return NULL;
+  (void)honoured;
+  *zero_copy = !copied;
+  if (copy == 1 && !copied) {
+    /* The producer did not copy (it could not be asked, or ignored it). */
+    ma_array *c = copy_of(a);
+    KEEPING_ERROR(ma_array_free(a));
+    a = c;
+    *zero_copy = 0;
+  }
+  return a;
+}
+
+/* from_dlpack(x, want_cpu, copy) -> NDArray
+ *
+ * x: an object with __dlpack__ or a bare DLPack capsule; want_cpu: the
+ * caller passed device="cpu"; copy: None, True or False. */
+MA_FASTCALL(py_from_dlpack) {
+  (void)self;
+  MA_NARGS(3, "from_dlpack");
+  PyObject *x = args[0];
+  int want_cpu = PyObject_IsTrue(args[1]);
+  if (want_cpu < 0) return NULL;
+  int copy = -1;
+  if (args[2] != Py_None && (copy = PyObject_IsTrue(args[2])) < 0) return NULL;
+  int zero_copy = 0;
+  ma_array *a = import_any(x, want_cpu, copy, 0, 1, &zero_copy);
+  if (!a) return NULL;
+  /* Pinned or managed memory is CPU memory to minarray: the array reports
+   * (and re-exports as) CPU, like every NDArray. */
+  a->t.device.device_type = kDLCPU;
+  a->t.device.device_id = 0;
+  /* A shared result keeps its producer visible as .base; a private copy
+   * owns its data (base None), like a fresh array. */
+  return ma_ndarray_new(a, zero_copy ? x : NULL);
+}
+
+/* import_handle(x) -> (handle, device_type, device_id, readonly)
+ *
+ * For asdlpack: take over x's DLPack export on whatever device it lives
+ * (the data is never touched, only re-exported), legacy capsules keeping
+ * their (unknown, hence writable) status. */
+MA_FASTCALL(py_import_handle) {
+  (void)self;
+  MA_NARGS(1, "import_handle");
+  int zero_copy = 0;
+  ma_array *a = import_any(args[0], 0, -1, 1, 0, &zero_copy);
+  if (!a) return NULL;
+  DLDevice d = a->t.device;
+  int ro = (a->flags & MA_READONLY) != 0;
+  PyObject *h = ma_handle_new(a);
+  if (!h) return NULL;
+  return Py_BuildValue("(Niii)", h, (int)d.device_type, (int)d.device_id, ro);
+}
+
+/* set_device(h, device_type, device_id): mark a handle's memory as living
+ * on another device (asdlpack of a __cuda_array_interface__ object).  Such
+ * handles are only ever re-exported, never given to a kernel. */
+MA_FASTCALL(py_set_device) {
+  (void)self;
+  MA_NARGS(3, "set_device");
+  ma_array *a = ma_handle_get(args[0]);
+  if (!a) return NULL;
+  long type = PyLong_AsLong(args[1]), id = PyLong_AsLong(args[2]);
+  if (PyErr_Occurred()) return NULL;
+  a->t.device.device_type = (DLDeviceType)type;
+  a->t.device.device_id = (int32_t)id;
+  Py_RETURN_NONE;
+}
+
+/* ======================================================================== */
+/* The C exchange API minarray publishes (DLPack 1.3)                       */
+/* ======================================================================== */
+
+/* NDArray.__dlpack_c_exchange_api__: the same export and import as above,
+ * callable from C without Python method calls or capsules (dlpack.h,
+ * "DLPackExchangeAPI").  Every function but the allocator is called with
+ * the GIL held; the allocator touches no Python object and reports errors
+ * through SetError. */
+
+static ma_array *api_array_of(void *py_obj) {
+  PyObject *obj = (PyObject *)py_obj;
+  if (!ma_nd.type || !PyObject_TypeCheck(obj, ma_nd.type)) {
+    PyErr_Format(PyExc_TypeError, "expected a minarray NDArray, got %.200s", Py_TYPE(obj)->tp_name);
+    return NULL;
+  }
+  PyObject *h = MA_ND(obj)->h;
+  return h ? ma_handle_get(h) : NULL;
+}
+
+static int api_from_py_object(void *py_obj, DLManagedTensorVersioned **out) {
+  ma_array *a = api_array_of(py_obj);
+  if (!a) return -1;
+  uint64_t flags = (a->flags & MA_READONLY) ? DLPACK_FLAG_BITMASK_READ_ONLY : 0;
+  DLManagedTensorVersioned *m = (DLManagedTensorVersioned *)ma_dlpack_managed_new(a, 1, flags);
+  if (!m) {
+    PyErr_NoMemory();
+    return -1;
+  }
+  *out = m;
+  return 0;
+}
+
+static int api_dltensor_from_py_object(void *py_obj, DLTensor *out) {
+  ma_array *a = api_array_of(py_obj);
+  if (!a) return -1;
+  *out = a->t; /* shape and strides point into the array's own metadata */
+  return 0;
+}
+
+static int api_to_py_object(DLManagedTensorVersioned *m, void **out) {
+  size_t nbytes;
+  if (m->version.major != DLPACK_MAJOR_VERSION) {
+    PyErr_Format(PyExc_BufferError, "DLPack %u.%u tensor; minarray reads major version %d",
+                 (unsigned)m->version.major, (unsigned)m->version.minor, DLPACK_MAJOR_VERSION);
+    if (m->deleter) KEEPING_ERROR(m->deleter(m));
+    return -1;
+  }
+  if (ma_check_tensor(&m->dl_tensor, 0, &nbytes) < 0) {
+    if (m->deleter) KEEPING_ERROR(m->deleter(m)); /* ownership was passed to us */
+    return -1;
+  }
+  uint32_t flags = (m->flags & DLPACK_FLAG_BITMASK_READ_ONLY) ? MA_READONLY : 0;
+  ma_array *a = adopt(&m->dl_tensor, nbytes, ma_dlpack_release_versioned, m, flags);
+  if (!a) return -1;
+  a->t.device.device_type = kDLCPU;
+  a->t.device.device_id = 0;
+  PyObject *obj = ma_ndarray_new(a, NULL);
+  if (!obj) return -1;
+  *out = obj;
+  return 0;
+}
+
+static int api_allocator(DLTensor *proto, DLManagedTensorVersioned **out, void *error_ctx,
+                         void (*set_error)(void *, const char *, const char *)) {
+  if (!ma_dlpack_cpu_accessible(proto->device.device_type)) {
+    set_error(error_ctx, "BufferError", "minarray allocates CPU memory only");
+    return -1;
+  }
+  if (proto->ndim < 0 || proto->ndim > MA_MAXDIMS || (proto->ndim && !proto->shape) ||
+      ma_type_of(proto->dtype) < 0) {
+    set_error(error_ctx, "BufferError", "minarray cannot allocate this shape or dtype");
+    return -1;
+  }
+  int err = 0;
+  ma_array *a = ma_array_empty(proto->dtype, proto->ndim, proto->shape, 0, &err);
+  if (!a) {
+    set_error(error_ctx, err == 1 ? "ValueError" : "MemoryError",
+              err == 1 ? "invalid or overflowing shape" : "out of memory");
+    return -1;
+  }
+  DLManagedTensorVersioned *m = (DLManagedTensorVersioned *)ma_dlpack_managed_new(a, 1, 0);
+  ma_array_free(a); /* the managed tensor holds its own buffer reference */
+  if (!m) {
+    set_error(error_ctx, "MemoryError", "out of memory");
+    return -1;
+  }
+  *out = m;
+  return 0;
+}
+
+static int api_current_work_stream(DLDeviceType type, int32_t id, void **out) {
+  (void)type;
+  (void)id;
+  *out = NULL; /* the CPU has no stream */
+  return 0;
+}
+
+static DLPackExchangeAPI exchange_api = {
+    {{DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION}, NULL},
+    api_allocator,
+    api_from_py_object,
+    api_to_py_object,
+    api_dltensor_from_py_object,
+    api_current_work_stream,
+};
+
+/* exchange_api() -> the "dlpack_exchange_api" capsule over the static table. */
+MA_FASTCALL(py_exchange_api) {
+  (void)self;
+  (void)args;
+  MA_NARGS(0, "exchange_api");
+  return PyCapsule_New(&exchange_api, NAME_EXCHANGE_API, NULL);
+}
+
+/* ======================================================================== */
+/* Inspection                                                               */
+/* ======================================================================== */
+
+/* capsule_peek(capsule) -> (name or None, address): what describe() reads,
+ * without consuming the capsule.  The address is 0 for a used_* capsule,
+ * whose struct may already be freed. */
+MA_FASTCALL(py_capsule_peek) {
+  (void)self;
+  MA_NARGS(1, "capsule_peek");
+  PyObject *cap = args[0];
+  if (!PyCapsule_CheckExact(cap))
+    return PyErr_Format(PyExc_TypeError, "expected a PyCapsule, got %.200s", Py_TYPE(cap)->tp_name);
+  const char *name = PyCapsule_GetName(cap);
+  if (!name && PyErr_Occurred()) return NULL;
+  void *p = NULL;
+  if (name && (strcmp(name, NAME_VERSIONED) == 0 || strcmp(name, NAME_LEGACY) == 0 ||
+               strcmp(name, NAME_EXCHANGE_API) == 0)) {
+    p = PyCapsule_GetPointer(cap, name);
+    if (!p) return NULL;
+  }
+  PyObject *n = name ? PyUnicode_FromString(name) : Py_NewRef(Py_None);
+  if (!n) return NULL;
+  return Py_BuildValue("(NN)", n, PyLong_FromVoidPtr(p));
+}
+
+/* ======================================================================== */
+/* Setup                                                                    */
+/* ======================================================================== */
+
+static PyObject *tuple_of_strings(int n, ...) {
+  va_list ap;
+  va_start(ap, n);
+  PyObject *t = PyTuple_New(n);
+  for (int i = 0; t && i < n; i++) {
+    PyObject *s = PyUnicode_InternFromString(va_arg(ap, const char *));
+    if (!s) {
+      Py_CLEAR(t);
+      break;
+    }
+    PyTuple_SET_ITEM(t, i, s);
+  }
+  va_end(ap);
+  return t;
+}
+
+/* dlpack_setup(): the interned names and argument tuples the import path
+ * calls producers with (the NDArray class itself is ndarray.c's). */
+MA_FASTCALL(py_setup) {
+  (void)self;
+  (void)args;
+  MA_NARGS(0, "dlpack_setup");
+  if (!str_dlpack) {
+    str_dlpack = PyUnicode_InternFromString("__dlpack__");
+    str_dlpack_device = PyUnicode_InternFromString("__dlpack_device__");
+    str_exchange_api = PyUnicode_InternFromString("__dlpack_c_exchange_api__");
+    str_is_neg = PyUnicode_InternFromString("is_neg");
+    str_is_conj = PyUnicode_InternFromString("is_conj");
+    str_requires_grad = PyUnicode_InternFromString("requires_grad");
+    kw_v = tuple_of_strings(1, "max_version");
+    kw_vd = tuple_of_strings(2, "max_version", "dl_device");
+    kw_vc = tuple_of_strings(2, "max_version", "copy");
+    kw_vdc = tuple_of_strings(3, "max_version", "dl_device", "copy");
+    max_version_arg = Py_BuildValue("(ii)", DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION);
+    cpu_device_arg = Py_BuildValue("(ii)", kDLCPU, 0);
+    if (!str_dlpack || !str_dlpack_device || !str_exchange_api || !str_is_neg || !str_is_conj ||
+        !str_requires_grad || !kw_v || !kw_vd || !kw_vc ||
+        !kw_vdc || !max_version_arg || !cpu_device_arg)
+      return NULL;
+  }
+  Py_RETURN_NONE;
+}
+
+#define FC(name, fn, doc) {name, (PyCFunction)(void (*)(void))fn, METH_FASTCALL, doc}
+PyMethodDef ma_dlpack_methods[] = {
+    FC("dlpack_setup", py_setup, "dlpack_setup()"),
+    FC("dlpack_export", py_export, "dlpack_export(h, stream, max_version, dl_device, copy) -> capsule"),
+    FC("dlpack_import", py_from_dlpack, "dlpack_import(x, want_cpu, copy) -> NDArray"),
+    FC("dlpack_import_handle", py_import_handle,
+       "dlpack_import_handle(x) -> (handle, device_type, device_id, readonly)"),
+    FC("dlpack_set_device", py_set_device, "dlpack_set_device(h, device_type, device_id)"),
+    FC("dlpack_exchange_api", py_exchange_api, "dlpack_exchange_api() -> capsule"),
+    FC("dlpack_capsule_peek", py_capsule_peek, "dlpack_capsule_peek(capsule) -> (name, address)"),
+    {NULL, NULL, 0, NULL}};

@@ -1,0 +1,27 @@
+/*
+ * The module's setup: ma_install puts every binding file's method table,
+ * and the NDArrayBase type, into the cffi module, minarray._core.  It is the one file that knows all
+ * the others; none of them needs it, so the bindings include each other's
+ * names in one direction only (pyapi.c first, then the files built on it).
+ */
+#include "pyapi.h"
+
+/* Called once by minarray._native through cffi (so without the GIL). */
+int ma_install(const char *modname) {
+  PyGILState_STATE st = PyGILState_Ensure();
+  int rc = -1;
+  PyObject *m = PyImport_ImportModule(modname);
+  if (m) {
+    PyMethodDef *tables[] = {ma_core_methods,    ma_scalar_methods, ma_nested_methods, ma_fill_methods,
+                             ma_testing_methods, ma_ndarray_methods, ma_dlpack_methods, ma_numpy_methods,
+                             ma_elementwise_methods, ma_index_methods, ma_reduce_methods, ma_linalg_methods,
+                             ma_sort_methods,    ma_views_methods,  ma_convert_methods};
+    rc = PyType_Ready(&ma_ndarray_base_type) < 0 ? -1 : PyModule_AddType(m, &ma_ndarray_base_type);
+    for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]) && rc == 0; i++)
+      rc = PyModule_AddFunctions(m, tables[i]);
+    Py_DECREF(m);
+  }
+  if (rc < 0) PyErr_Print();
+  PyGILState_Release(st);
+  return rc;
+}

@@ -1,0 +1,233 @@
+/*
+ * The NDArray type's C side.
+ *
+ * NDArrayBase is a C type holding an array's fields (ma_ndobject: the
+ * handle, shape and strides tuples, dtype, base); NDArray
+ * (minarray/ndarray.py) is its Python subclass, with the methods.  C reads
+ * and writes the fields as struct members, and Python as the members _h,
+ * _shape, _strides, _dtype and _base.  minarray.ndarray hands the class and
+ * its dtypes to ndarray_setup() once at import; from then on imports,
+ * elementwise results and new empty arrays are made here, in one place,
+ * for ~100 ns instead of the ~1 us a Python constructor path costs.
+ */
+#include "pyapi.h" /* Python.h first, as CPython requires */
+
+#include <stddef.h>
+#include <structmember.h> /* T_OBJECT_EX */
+
+/* ---- NDArrayBase ------------------------------------------------------- */
+
+static int nd_traverse(PyObject *self, visitproc visit, void *arg) {
+  ma_ndobject *o = MA_ND(self);
+  Py_VISIT(o->shape);
+  Py_VISIT(o->strides);
+  Py_VISIT(o->dtype);
+  Py_VISIT(o->base); /* an imported array's producer may refer back to it */
+  return 0;
+}
+
+static int nd_clear(PyObject *self) {
+  ma_ndobject *o = MA_ND(self);
+  Py_CLEAR(o->shape);
+  Py_CLEAR(o->strides);
+  Py_CLEAR(o->dtype);
+  Py_CLEAR(o->base);
+  return 0;
+}
+
+/* The handle goes last: its release may run a foreign owner's code, after
+ * the references that could lead back here are gone.  (NDArray, the heap
+ * subclass, is deallocated through CPython's subtype_dealloc, which calls
+ * this and then drops its reference to the class: not ours to drop.) */
+static void nd_dealloc(PyObject *self) {
+  PyObject_GC_UnTrack(self);
+  if (MA_ND(self)->weakrefs) PyObject_ClearWeakRefs(self);
+  nd_clear(self);
+  Py_CLEAR(MA_ND(self)->h);
+  Py_TYPE(self)->tp_free(self);
+}
+
+static PyMemberDef nd_members[] = {
+    {"_h", T_OBJECT_EX, offsetof(ma_ndobject, h), 0, "the handle: a capsule owning the C metadata"},
+    {"_shape", T_OBJECT_EX, offsetof(ma_ndobject, shape), 0, "the shape, a tuple of ints"},
+    {"_strides", T_OBJECT_EX, offsetof(ma_ndobject, strides), 0, "the strides in elements"},
+    {"_dtype", T_OBJECT_EX, offsetof(ma_ndobject, dtype), 0, "the DType"},
+    {"_base", T_OBJECT_EX, offsetof(ma_ndobject, base), 0, "the object whose memory this views, or None"},
+    {NULL, 0, 0, 0, NULL}};
+
+PyTypeObject ma_ndarray_base_type = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "minarray._core.NDArrayBase",
+    .tp_doc = "The fields of an NDArray, in C (minarray.ndarray.NDArray adds the methods).",
+    .tp_basicsize = sizeof(ma_ndobject),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
+    .tp_new = PyType_GenericNew,
+    .tp_dealloc = nd_dealloc,
+    .tp_traverse = nd_traverse,
+    .tp_clear = nd_clear,
+    .tp_members = nd_members,
+    .tp_weaklistoffset = offsetof(ma_ndobject, weakrefs),
+};
+
+/* ---- building NDArrays ----------------------------------------------------- */
+
+ma_ndarray_class ma_nd;
+
+int ma_ndarray_tid(PyObject *dtype) {
+  for (int i = 0; i < MA_NTYPES; i++)
+    if (ma_nd.dtypes[i] == dtype) return i;
+  return -1;
+}
+
+PyObject *ma_ndarray_wrap(PyObject *h, PyObject *shape, PyObject *strides, PyObject *base) {
+  ma_array *a = (ma_array *)PyCapsule_GetPointer(h, MA_HANDLE_NAME);
+  int tid = a ? ma_type_of(a->t.dtype) : -1;
+  if (!ma_nd.type || tid < 0) {
+    if (!PyErr_Occurred()) PyErr_SetString(PyExc_RuntimeError, "minarray.ndarray is not initialised");
+    goto fail;
+  }
+  if (!shape && !(shape = ma_dims_tuple(a->t.ndim, a->t.shape))) goto fail;
+  if (!strides && !(strides = ma_dims_tuple(a->t.ndim, a->t.strides))) goto fail;
+  PyObject *obj = ma_nd.type->tp_alloc(ma_nd.type, 0);
+  if (!obj) goto fail;
+  MA_ND(obj)->h = h;
+  MA_ND(obj)->shape = shape;
+  MA_ND(obj)->strides = strides;
+  MA_ND(obj)->dtype = Py_NewRef(ma_nd.dtypes[tid]);
+  MA_ND(obj)->base = Py_NewRef(base ? base : Py_None);
+  return obj;
+fail:
+  Py_XDECREF(shape);
+  Py_XDECREF(strides);
+  /* the handle's destructor may release a foreign buffer, whose owner's
+   * code must not see (or clear) the pending exception */
+  {
+    PyObject *et, *ev, *tb;
+    PyErr_Fetch(&et, &ev, &tb);
+    Py_DECREF(h);
+    PyErr_Restore(et, ev, tb);
+  }
+  return NULL;
+}
+
+ma_array *ma_ndarray_array(PyObject *x) {
+  if (!ma_nd.type || !PyObject_TypeCheck(x, ma_nd.type)) return NULL;
+  PyObject *h = MA_ND(x)->h;
+  if (!h || !MA_ND(x)->base || !PyCapsule_CheckExact(h)) return NULL;
+  ma_array *a = (ma_array *)PyCapsule_GetPointer(h, MA_HANDLE_NAME);
+  if (!a) PyErr_Clear();
+  return a;
+}
+
+PyObject *ma_ndarray_new(ma_array *a, PyObject *base) {
+  PyObject *h = ma_handle_new(a); /* owns `a` from here on */
+  return h ? ma_ndarray_wrap(h, NULL, NULL, base) : NULL;
+}
+
+/* The exact tuple of ints `shape` (or a bare int) as dims; 0 when it is
+ * anything else (a list, a NumPy integer, a negative entry...), which the
+ * Python layer then checks and words the error for. */
+static int plain_dims(PyObject *shape, int64_t *out, int *nd) {
+  if (PyLong_CheckExact(shape)) {
+    *nd = 1;
+    out[0] = PyLong_AsLongLong(shape);
+    if (out[0] == -1 && PyErr_Occurred()) PyErr_Clear();
+    return out[0] >= 0;
+  }
+  if (!PyTuple_CheckExact(shape) || PyTuple_GET_SIZE(shape) > MA_MAXDIMS) return 0;
+  *nd = (int)PyTuple_GET_SIZE(shape);
+  for (int i = 0; i < *nd; i++) {
+    PyObject *v = PyTuple_GET_ITEM(shape, i);
+    if (!PyLong_CheckExact(v)) return 0;
+    out[i] = PyLong_AsLongLong(v);
+    if (out[i] == -1 && PyErr_Occurred()) PyErr_Clear();
+    if (out[i] < 0) return 0;
+  }
+  return 1;
+}
+
+/* ndarray_empty(shape, dtype, zero) -> NDArray, or None when shape is not a
+ * plain int or tuple of non-negative ints or dtype is not a DType (the
+ * general path in minarray/creation.py takes those). */
+MA_FASTCALL(py_ndarray_empty) {
+  (void)self;
+  MA_NARGS(3, "ndarray_empty");
+  int64_t dims[MA_MAXDIMS];
+  int nd, tid = ma_ndarray_tid(args[1]);
+  if (tid < 0 || !plain_dims(args[0], dims, &nd)) Py_RETURN_NONE;
+  /* an exact tuple of exact ints is immutable: it can be the shape itself */
+  PyObject *shape = PyTuple_CheckExact(args[0]) ? Py_NewRef(args[0]) : ma_dims_tuple(nd, dims);
+  if (!shape) return NULL;
+  int err = 0;
+  ma_array *a = ma_array_empty(ma_dltypes[tid], nd, dims, PyObject_IsTrue(args[2]), &err);
+  if (!a) {
+    ma_empty_error(shape, err, ma_type_size[tid]);
+    Py_DECREF(shape);
+    return NULL;
+  }
+  PyObject *h = ma_handle_new(a);
+  if (!h) {
+    Py_DECREF(shape);
+    return NULL;
+  }
+  return ma_ndarray_wrap(h, shape, NULL, NULL);
+}
+
+/* ndarray_setup(NDArray, dtypes): dtypes lists the DType singletons in
+ * ma_type order, each checked against its DLPack code and bits. */
+MA_FASTCALL(py_ndarray_setup) {
+  (void)self;
+  MA_NARGS(2, "ndarray_setup");
+  if (!PyType_Check(args[0]) || !PyTuple_Check(args[1]) || PyTuple_GET_SIZE(args[1]) != MA_NTYPES) {
+    PyErr_SetString(PyExc_TypeError, "ndarray_setup(NDArray, dtypes) expects a type and a tuple of all dtypes");
+    return NULL;
+  }
+  PyTypeObject *tp = (PyTypeObject *)args[0];
+  ma_ndarray_class nd = {0};
+  if (!PyType_IsSubtype(tp, &ma_ndarray_base_type) || tp->tp_basicsize != ma_ndarray_base_type.tp_basicsize) {
+    PyErr_Format(PyExc_TypeError, "%.200s must subclass NDArrayBase and add no fields", tp->tp_name);
+    return NULL;
+  }
+  for (int i = 0; i < MA_NTYPES; i++) {
+    PyObject *dt = PyTuple_GET_ITEM(args[1], i);
+    PyObject *code = PyObject_GetAttrString(dt, "code"), *bits = PyObject_GetAttrString(dt, "bits");
+    long c = code ? PyLong_AsLong(code) : -1, b = bits ? PyLong_AsLong(bits) : -1;
+    Py_XDECREF(code);
+    Py_XDECREF(bits);
+    if (PyErr_Occurred()) return NULL;
+    if (c != ma_dltypes[i].code || b != ma_dltypes[i].bits)
+      return PyErr_Format(PyExc_ValueError, "dtype %R is out of ma_type order (position %d)", dt, i);
+  }
+  /* the module keeps the class and the dtypes alive (module-level objects
+   * of minarray); hold references all the same */
+  for (int i = 0; i < MA_NTYPES; i++) {
+    nd.dtypes[i] = Py_NewRef(PyTuple_GET_ITEM(args[1], i));
+    Py_XDECREF(ma_nd.dtypes[i]);
+  }
+  nd.type = (PyTypeObject *)Py_NewRef(tp);
+  Py_XDECREF(ma_nd.type);
+  ma_nd = nd;
+  Py_RETURN_NONE;
+}
+
+/* ndarray_wrap(h, shape, strides, base) -> NDArray: the one builder, for
+ * Python (C calls ma_ndarray_wrap).  shape/strides are the tuples the caller
+ * has, or None to make them from the handle; the dtype is the handle's. */
+MA_FASTCALL(py_ndarray_wrap) {
+  (void)self;
+  MA_NARGS(4, "ndarray_wrap");
+  if (!PyCapsule_CheckExact(args[0])) {
+    PyErr_SetString(PyExc_TypeError, "ndarray_wrap expects a handle");
+    return NULL;
+  }
+  PyObject *shape = args[1] == Py_None ? NULL : Py_NewRef(args[1]);
+  PyObject *strides = args[2] == Py_None ? NULL : Py_NewRef(args[2]);
+  return ma_ndarray_wrap(Py_NewRef(args[0]), shape, strides, args[3]);
+}
+
+#define FC(name, fn, doc) {name, (PyCFunction)(void (*)(void))fn, METH_FASTCALL, doc}
+PyMethodDef ma_ndarray_methods[] = {
+    FC("ndarray_wrap", py_ndarray_wrap, "ndarray_wrap(h, shape, strides, base) -> NDArray"),
+    FC("ndarray_setup", py_ndarray_setup, "ndarray_setup(NDArray, dtypes)"),
+    FC("ndarray_empty", py_ndarray_empty, "ndarray_empty(shape, dtype, zero) -> NDArray or None"),
+    {NULL, NULL, 0, NULL}};

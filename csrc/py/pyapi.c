@@ -1,0 +1,410 @@
+/*
+ * The bindings' common ground: handles (an array's C metadata in a
+ * capsule), argument parsing, foreign buffers over Python objects, the
+ * core entry points (empty, view, wrap, copyto, fill, wrap_buffer, stats).
+ * Scalars, nested sequences, fills and test hooks have files of their own
+ * (scalars.c, nested.c, fills.c, testing.c); module.c installs them all.
+ * Every other binding builds on this file, and it on none of them.
+ */
+#include "pyapi.h"
+
+#include "copy.h"
+
+/* ---- handles ----------------------------------------------------------- */
+
+static void handle_destructor(PyObject *cap) {
+  ma_array_free((ma_array *)PyCapsule_GetPointer(cap, MA_HANDLE_NAME));
+}
+
+ma_array *ma_handle_get(PyObject *h) {
+  if (!PyCapsule_CheckExact(h)) {
+    PyErr_SetString(PyExc_TypeError, "expected a minarray array handle");
+    return NULL;
+  }
+  return (ma_array *)PyCapsule_GetPointer(h, MA_HANDLE_NAME);
+}
+
+PyObject *ma_empty_error(PyObject *shape, int err, int itemsize) {
+  if (err == 1)
+    return PyErr_Format(PyExc_ValueError,
+                        "array of shape %R and %d-byte items is too large: its size in bytes overflows",
+                        shape, itemsize);
+  int64_t dims[MA_MAXDIMS];
+  int nd = ma_parse_dims(shape, dims, "shape");
+  return nd < 0 ? NULL : ma_alloc_error(nd, dims, itemsize);
+}
+
+PyObject *ma_alloc_error(int nd, const int64_t *shape, int itemsize) {
+  static const char *const units[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  double size = itemsize;
+  for (int i = 0; i < nd; i++) size *= (double)shape[i];
+  int u = 0;
+  for (; size >= 1024 && u < 6; u++) size /= 1024;
+  char amount[32]; /* PyErr_Format has no %f */
+  snprintf(amount, sizeof amount, "%.2f %s", size, units[u]);
+  PyObject *sh = ma_dims_tuple(nd, shape);
+  if (!sh) return NULL;
+  PyErr_Format(PyExc_MemoryError, "unable to allocate %s for an array of shape %R with %d-byte elements", amount,
+               sh, itemsize);
+  Py_DECREF(sh);
+  return NULL;
+}
+
+PyObject *ma_handle_new(ma_array *a) {
+  if (!a) return PyErr_NoMemory();
+  PyObject *h = PyCapsule_New(a, MA_HANDLE_NAME, handle_destructor);
+  if (!h) ma_array_free(a);
+  return h;
+}
+
+int ma_parse_dims(PyObject *seq, int64_t *out, const char *what) {
+  PyObject *fast = PySequence_Fast(seq, "expected a sequence of integers");
+  if (!fast) return -1;
+  Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+  if (n > MA_MAXDIMS) {
+    Py_DECREF(fast);
+    PyErr_Format(PyExc_ValueError, "%s has %zd dimensions; at most %d are supported",
+                 what, n, MA_MAXDIMS);
+    return -1;
+  }
+  PyObject **items = PySequence_Fast_ITEMS(fast);
+  for (Py_ssize_t i = 0; i < n; i++) {
+    long long v = PyLong_AsLongLong(items[i]);
+    if (v == -1 && PyErr_Occurred()) {
+      if (PyErr_ExceptionMatches(PyExc_OverflowError)) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_ValueError, "%s entry %R does not fit in 64 bits", what, items[i]);
+      }
+      Py_DECREF(fast);
+      return -1;
+    }
+    out[i] = v;
+  }
+  Py_DECREF(fast);
+  return (int)n;
+}
+
+PyObject *ma_dims_tuple(int nd, const int64_t *v) {
+  PyObject *t = PyTuple_New(nd);
+  if (!t) return NULL;
+  for (int i = 0; i < nd; i++) {
+    PyObject *x = PyLong_FromLongLong(v[i]);
+    if (!x) {
+      Py_DECREF(t);
+      return NULL;
+    }
+    PyTuple_SET_ITEM(t, i, x);
+  }
+  return t;
+}
+
+int ma_parse_dtype(PyObject *code, PyObject *bits, DLDataType *dt) {
+  long c = PyLong_AsLong(code), b = PyLong_AsLong(bits);
+  if (PyErr_Occurred()) return -1;
+  dt->code = (uint8_t)c;
+  dt->bits = (uint8_t)b;
+  dt->lanes = 1;
+  if (ma_type_of(*dt) < 0) {
+    PyErr_Format(PyExc_TypeError, "unsupported DLPack dtype (code %ld, bits %ld)", c, b);
+    return -1;
+  }
+  return 0;
+}
+
+/* A foreign buffer's release callback for memory a Python object owns.  It
+ * may run on any thread and after the interpreter is gone (a DLPack consumer
+ * can outlive Python): then the reference is leaked on purpose. */
+static void release_pyobject(void *ctx) {
+  if (!Py_IsInitialized()) return;
+  PyGILState_STATE st = PyGILState_Ensure();
+  Py_DECREF((PyObject *)ctx);
+  PyGILState_Release(st);
+}
+
+ma_buffer *ma_buffer_for_object(PyObject *owner, void *data, size_t nbytes) {
+  ma_buffer *b = ma_buffer_foreign(data, nbytes, release_pyobject, owner);
+  if (b) Py_INCREF(owner);
+  return b;
+}
+
+/* ---- core functions ---------------------------------------------------- */
+
+/* empty(shape, code, bits, zero) -> handle of a new C-contiguous array */
+MA_FASTCALL(py_empty) {
+  (void)self;
+  MA_NARGS(4, "empty");
+  int64_t shape[MA_MAXDIMS];
+  DLDataType dt;
+  int nd = ma_parse_dims(args[0], shape, "shape");
+  if (nd < 0 || ma_parse_dtype(args[1], args[2], &dt) < 0) return NULL;
+  for (int i = 0; i < nd; i++)
+    if (shape[i] < 0) {
+      PyErr_Format(PyExc_ValueError, "negative dimensions are not allowed (shape %R)", args[0]);
+      return NULL;
+    }
+  int err = 0;
+  ma_array *a = ma_array_empty(dt, nd, shape, PyObject_IsTrue(args[3]), &err);
+  if (!a) return ma_empty_error(args[0], err, dt.bits / 8);
+  return ma_handle_new(a);
+}
+
+/* view(h, offset, shape, strides, code, bits, readonly) -> a handle over the
+ * same buffer; `offset` and `strides` in elements of the new dtype's size. */
+MA_FASTCALL(py_view) {
+  (void)self;
+  MA_NARGS(7, "view");
+  ma_array *a = ma_handle_get(args[0]);
+  if (!a) return NULL;
+  long long off = PyLong_AsLongLong(args[1]);
+  if (off == -1 && PyErr_Occurred()) return NULL;
+  int64_t shape[MA_MAXDIMS], strides[MA_MAXDIMS];
+  DLDataType dt;
+  int nd = ma_parse_dims(args[2], shape, "shape");
+  if (nd < 0 || ma_parse_dtype(args[4], args[5], &dt) < 0) return NULL;
+  /* The one shape rule (ma_nbytes), for every way an array gets a shape:
+   * an empty array's other dims must fit too (reshape(0, 2**40, 2**40)). */
+  size_t nbytes;
+  if (ma_nbytes(nd, shape, (size_t)(dt.bits / 8), &nbytes) != 0) return ma_empty_error(args[2], 1, dt.bits / 8);
+  if (ma_parse_dims(args[3], strides, "strides") != nd) {
+    if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "shape and strides differ in length");
+    return NULL;
+  }
+  return ma_handle_new(ma_array_view(a, off, dt, nd, shape, strides, PyObject_IsTrue(args[6]) ? MA_READONLY : 0));
+}
+
+/* wrap(owner, ptr, shape, strides|None, code, bits, readonly) -> a handle
+ * over foreign memory kept alive by a reference to `owner`. */
+MA_FASTCALL(py_wrap) {
+  (void)self;
+  MA_NARGS(7, "wrap");
+  void *ptr = PyLong_AsVoidPtr(args[1]);
+  if (!ptr && PyErr_Occurred()) return NULL;
+  int64_t shape[MA_MAXDIMS], strides[MA_MAXDIMS];
+  DLDataType dt;
+  int nd = ma_parse_dims(args[2], shape, "shape");
+  if (nd < 0) return NULL;
+  int have_strides = args[3] != Py_None;
+  if (have_strides && ma_parse_dims(args[3], strides, "strides") != nd) {
+    if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "shape and strides differ in length");
+    return NULL;
+  }
+  if (ma_parse_dtype(args[4], args[5], &dt) < 0) return NULL;
+  /* The same checks as a DLPack import (span, overflow, alignment): a raw
+   * pointer is one more door foreign memory comes in by. */
+  DLTensor t = {ptr, {kDLCPU, 0}, nd, dt, shape, have_strides ? strides : NULL, 0};
+  size_t nbytes;
+  if (ma_check_tensor(&t, 0, &nbytes) < 0) return NULL;
+  ma_buffer *b = ma_buffer_for_object(args[0], ptr, nbytes);
+  if (!b) return PyErr_NoMemory();
+  ma_array *a = ma_array_new(b, ptr, dt, nd, shape, have_strides ? strides : NULL,
+                             PyObject_IsTrue(args[6]) ? MA_READONLY : 0);
+  ma_buffer_release(b);
+  return ma_handle_new(a);
+}
+
+MA_FASTCALL(py_data_ptr) {
+  (void)self;
+  MA_NARGS(1, "data_ptr");
+  ma_array *a = ma_handle_get(args[0]);
+  return a ? PyLong_FromVoidPtr(a->t.data) : NULL;
+}
+
+MA_FASTCALL(py_is_readonly) {
+  (void)self;
+  MA_NARGS(1, "is_readonly");
+  ma_array *a = ma_handle_get(args[0]);
+  return a ? PyBool_FromLong(a->flags & MA_READONLY) : NULL;
+}
+
+/* buffer_info(h) -> (buffer address, buffer start, buffer bytes, owned) */
+MA_FASTCALL(py_buffer_info) {
+  (void)self;
+  MA_NARGS(1, "buffer_info");
+  ma_array *a = ma_handle_get(args[0]);
+  if (!a) return NULL;
+  return Py_BuildValue("(NNnO)", PyLong_FromVoidPtr(a->buf), PyLong_FromVoidPtr(a->buf->data),
+                       (Py_ssize_t)a->buf->nbytes, a->buf->owned ? Py_True : Py_False);
+}
+
+static int copy_checked(ma_array *dst, ma_array *src, PyObject *dsth, PyObject *srch) {
+  int rc;
+  (void)dsth;
+  (void)srch;
+  Py_BEGIN_ALLOW_THREADS rc = ma_copyto(dst, src);
+  Py_END_ALLOW_THREADS if (rc == -2) {
+    PyErr_NoMemory();
+    return -1;
+  }
+  if (rc != 0) {
+    PyErr_SetString(PyExc_ValueError, "could not broadcast the source array to the destination shape");
+    return -1;
+  }
+  return 0;
+}
+
+int ma_check_writeable(const ma_array *d) {
+  if (d->flags & MA_READONLY) {
+    PyErr_SetString(PyExc_ValueError, "assignment destination is read-only");
+    return -1;
+  }
+  return 0;
+}
+
+int ma_assign_array(ma_array *d, ma_array *s) {
+  if (ma_check_writeable(d) < 0) return -1;
+  return copy_checked(d, s, NULL, NULL);
+}
+
+int ma_assign_scalar(ma_array *d, PyObject *value) {
+  if (ma_check_writeable(d) < 0) return -1;
+  int tid = ma_type_of(d->t.dtype);
+  _Alignas(16) char one[16]; /* one element of any dtype, aligned for it */
+  if (ma_store_scalar(value, tid, one) < 0) return -1;
+  ma_array *s = ma_array_new(NULL, one, d->t.dtype, 0, NULL, NULL, 0);
+  if (!s) {
+    PyErr_NoMemory();
+    return -1;
+  }
+  int rc = copy_checked(d, s, NULL, NULL);
+  ma_array_free(s);
+  return rc;
+}
+
+/* copyto(dst, src): dst[...] = src with broadcasting and casting. */
+MA_FASTCALL(py_copyto) {
+  (void)self;
+  MA_NARGS(2, "copyto");
+  ma_array *d = ma_handle_get(args[0]), *s = d ? ma_handle_get(args[1]) : NULL;
+  if (!s || ma_assign_array(d, s) < 0) return NULL;
+  Py_RETURN_NONE;
+}
+
+/* fill(h, value): every element = value (a Python scalar). */
+MA_FASTCALL(py_fill) {
+  (void)self;
+  MA_NARGS(2, "fill");
+  ma_array *d = ma_handle_get(args[0]);
+  if (!d || ma_assign_scalar(d, args[1]) < 0) return NULL;
+  Py_RETURN_NONE;
+}
+
+/* A foreign buffer's release callback for a Py_buffer export. */
+static void release_pybuffer(void *ctx) {
+  if (!Py_IsInitialized()) return;
+  PyGILState_STATE st = PyGILState_Ensure();
+  PyBuffer_Release((Py_buffer *)ctx);
+  PyMem_RawFree(ctx);
+  PyGILState_Release(st);
+}
+
+/* A new C-contiguous array holding a copy of the export's elements: for
+ * data that cannot be used where it is (not aligned to its elements). */
+static PyObject *copy_pybuffer(Py_buffer *view, DLDataType dt, int nd, const int64_t *shape) {
+  int err = 0;
+  ma_array *a = ma_array_empty(dt, nd, shape, 0, &err);
+  if (!a) return NULL;
+  if (PyBuffer_ToContiguous(a->t.data, view, view->len, 'C') < 0) {
+    ma_array_free(a);
+    return NULL;
+  }
+  return ma_handle_new(a);
+}
+
+/* wrap_buffer(obj, code, bits, copy_ok) -> (handle, shape, element strides,
+ * readonly) over a buffer-protocol export of obj, held until the last view
+ * dies.  Its fields pass the checks of every other door (ma_check_tensor);
+ * data not aligned to its elements is refused with BufferError, or copied
+ * into a new array when `copy_ok` (then readonly is False: the copy is the
+ * caller's). */
+MA_FASTCALL(py_wrap_buffer) {
+  (void)self;
+  MA_NARGS(4, "wrap_buffer");
+  DLDataType dt;
+  if (ma_parse_dtype(args[1], args[2], &dt) < 0) return NULL;
+  int copy_ok = PyObject_IsTrue(args[3]);
+  if (copy_ok < 0) return NULL;
+  Py_buffer *view = (Py_buffer *)PyMem_RawMalloc(sizeof(Py_buffer));
+  if (!view) return PyErr_NoMemory();
+  if (PyObject_GetBuffer(args[0], view, PyBUF_RECORDS_RO) < 0) {
+    PyMem_RawFree(view);
+    return NULL;
+  }
+  int64_t shape[MA_MAXDIMS], strides[MA_MAXDIMS];
+  int nd = view->ndim, tid = ma_type_of(dt);
+  int64_t item = dt.bits / 8;
+  size_t nbytes;
+  PyObject *h = NULL;
+  const char *problem = NULL;
+  if (view->itemsize != item) problem = "the buffer's itemsize does not match its format";
+  if (nd > MA_MAXDIMS) problem = "the buffer has too many dimensions";
+  for (int i = 0; i < nd && !problem; i++) {
+    shape[i] = view->shape ? view->shape[i] : view->len / item;
+    int64_t s = view->strides ? view->strides[i] : item;
+    if (s % item) problem = "the buffer's strides are not multiples of its itemsize";
+    strides[i] = s / item;
+  }
+  if (!view->strides && nd > 1) /* C-contiguous without explicit strides */
+    for (int64_t i = nd - 1, s = 1; i >= 0; s *= shape[i] ? shape[i] : 1, i--) strides[i] = s;
+  if (problem) {
+    PyErr_SetString(PyExc_BufferError, problem);
+  } else if (tid >= 0 && (uintptr_t)view->buf % (uintptr_t)ma_type_alignment(tid)) {
+    if (copy_ok)
+      h = copy_pybuffer(view, dt, nd, shape);
+    else
+      PyErr_Format(PyExc_BufferError,
+                   "the buffer's data (%p) is not aligned to its %lld-byte elements: it cannot be used "
+                   "in place (ma.asarray copies it unless copy=False)",
+                   view->buf, (long long)item);
+  } else {
+    DLTensor t = {view->buf, {kDLCPU, 0}, nd, dt, shape, strides, 0};
+    if (ma_check_tensor(&t, 0, &nbytes) == 0) {
+      uint32_t flags = view->readonly ? MA_READONLY : 0;
+      ma_buffer *b = ma_buffer_foreign(view->buf, (size_t)view->len, release_pybuffer, view);
+      if (!b) {
+        PyErr_NoMemory();
+      } else {
+        view = NULL; /* the buffer releases it from now on */
+        h = ma_handle_new(ma_array_new(b, b->data, dt, nd, shape, strides, flags));
+        ma_buffer_release(b);
+      }
+    }
+  }
+  if (view) { /* not handed to a buffer: refused, or copied */
+    PyBuffer_Release(view);
+    PyMem_RawFree(view);
+  }
+  if (!h) return PyErr_Occurred() ? NULL : PyErr_NoMemory();
+  ma_array *a = ma_handle_get(h);
+  return Py_BuildValue("(NNNO)", h, ma_dims_tuple(nd, a->t.shape), ma_dims_tuple(nd, a->t.strides),
+                       (a->flags & MA_READONLY) ? Py_True : Py_False);
+}
+
+/* ---- statistics ---------------------------------------------------------- */
+
+/* stats() -> (live_buffers, live_bytes, total_allocations, live_foreign,
+ *             total_foreign, failed_allocations) */
+MA_FASTCALL(py_stats) {
+  (void)self;
+  (void)args;
+  MA_NARGS(0, "stats");
+  ma_stats_t s;
+  ma_stats(&s);
+  return Py_BuildValue("(LLLLLLL)", (long long)s.live_buffers, (long long)s.live_bytes,
+                       (long long)s.total_allocations, (long long)s.live_foreign,
+                       (long long)s.total_foreign, (long long)s.failed_allocations,
+                       (long long)s.cached_bytes);
+}
+
+#define FC(name, fn, doc) {name, (PyCFunction)(void (*)(void))fn, METH_FASTCALL, doc}
+PyMethodDef ma_core_methods[] = {
+    FC("empty", py_empty, "empty(shape, code, bits, zero) -> handle"),
+    FC("view", py_view, "view(h, offset, shape, strides, code, bits, readonly) -> handle"),
+    FC("wrap", py_wrap, "wrap(owner, ptr, shape, strides, code, bits, readonly) -> handle"),
+    FC("wrap_buffer", py_wrap_buffer, "wrap_buffer(obj, code, bits, copy_ok) -> (handle, shape, strides, readonly)"),
+    FC("data_ptr", py_data_ptr, "data_ptr(h) -> int"),
+    FC("is_readonly", py_is_readonly, "is_readonly(h) -> bool"),
+    FC("buffer_info", py_buffer_info, "buffer_info(h) -> (id, start, nbytes, owned)"),
+    FC("copyto", py_copyto, "copyto(dst, src)"),
+    FC("fill", py_fill, "fill(h, value)"),
+    FC("stats", py_stats, "stats() -> tuple"),
+    {NULL, NULL, 0, NULL}};

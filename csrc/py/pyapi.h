@@ -1,0 +1,143 @@
+/*
+ * The bridge between Python and the C core.
+ *
+ * cffi compiles csrc/ into the extension module minarray._core.  Besides the
+ * plain C functions cffi exposes as `lib`, the core installs a few CPython
+ * functions (METH_FASTCALL) into that module at import: they handle Python
+ * objects directly (capsules, scalars, sequences), which cffi cannot, and
+ * cost ~30 ns to call instead of cffi's ~150 ns.
+ *
+ * An NDArray's C metadata (ma_array) travels in a capsule named
+ * "minarray.array", its "handle"; the capsule destructor frees it.
+ */
+#ifndef MINARRAY_PYAPI_H
+#define MINARRAY_PYAPI_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include "array.h"
+
+#define MA_HANDLE_NAME "minarray.array"
+
+/* The ma_array inside a handle; NULL with TypeError set if `h` is not one. */
+ma_array *ma_handle_get(PyObject *h);
+/* A new handle owning `a` (freed on failure).  NULL `a` means out of memory. */
+PyObject *ma_handle_new(ma_array *a);
+/* Sets the error for ma_array_empty's `err` (1: size overflow, 2: out of
+ * memory) over `shape`; returns NULL. */
+PyObject *ma_empty_error(PyObject *shape, int err, int itemsize);
+/* MemoryError naming the size, shape and element size of an array that
+ * could not be allocated; returns NULL. */
+PyObject *ma_alloc_error(int nd, const int64_t *shape, int itemsize);
+/* Read a tuple/list of ints into `out` (at most MA_MAXDIMS); returns the
+ * count or -1 with an exception set. */
+int ma_parse_dims(PyObject *seq, int64_t *out, const char *what);
+/* A tuple of n ints. */
+PyObject *ma_dims_tuple(int n, const int64_t *v);
+/* DLDataType from Python ints (code, bits). */
+int ma_parse_dtype(PyObject *code, PyObject *bits, DLDataType *dt);
+/* Validate every field of a foreign tensor minarray will read (csrc/py/dlpack.c):
+ * ndim, dtype, device, shape, the span of its strides, data and its
+ * alignment.  0 with *nbytes = size * itemsize, or -1 with BufferError
+ * naming the field.  Every door memory enters by (a capsule, the exchange
+ * API, a raw pointer, a buffer export) applies it. */
+int ma_check_tensor(const DLTensor *t, int any_device, size_t *nbytes);
+/* A foreign buffer keeping a new reference to `owner` until released. */
+ma_buffer *ma_buffer_for_object(PyObject *owner, void *data, size_t nbytes);
+
+/* An NDArray's fields (ndarray.c).  NDArray (minarray/ndarray.py) is a
+ * Python subclass of the C type NDArrayBase, which holds these; Python
+ * reads them as the members _h, _shape, _strides, _dtype and _base. */
+typedef struct {
+  PyObject_HEAD
+  PyObject *h;        /* the handle: a capsule owning the ma_array */
+  PyObject *shape;    /* tuple of ints */
+  PyObject *strides;  /* tuple of ints, in elements */
+  PyObject *dtype;    /* the DType singleton */
+  PyObject *base;     /* the object whose memory this views, or None */
+  PyObject *weakrefs; /* for weakref.ref(x) */
+} ma_ndobject;
+#define MA_ND(obj) ((ma_ndobject *)(obj))
+extern PyTypeObject ma_ndarray_base_type;
+
+/* The NDArray class and its dtypes (ndarray.c): set once by ndarray_setup. */
+typedef struct {
+  PyTypeObject *type;          /* minarray.ndarray.NDArray */
+  PyObject *dtypes[MA_NTYPES]; /* DType singleton per ma_type */
+} ma_ndarray_class;
+extern ma_ndarray_class ma_nd;
+
+/* The ma_type of a DType singleton, or -1. */
+int ma_ndarray_tid(PyObject *dtype);
+/* A new NDArray over handle `h` with the given base (NULL: None).  Steals
+ * `h`, `shape` and `strides`; NULL shape or strides are made from the
+ * handle.  On failure everything stolen is released. */
+PyObject *ma_ndarray_wrap(PyObject *h, PyObject *shape, PyObject *strides, PyObject *base);
+/* A new NDArray owning `a` (freed on failure). */
+PyObject *ma_ndarray_new(ma_array *a, PyObject *base);
+/* The ma_array of NDArray `x`, or NULL (no error set) when `x` is not an
+ * initialised NDArray, which the Python layer then deals with. */
+ma_array *ma_ndarray_array(PyObject *x);
+
+/* d[...] = s (broadcast, cast) and d[...] = a Python scalar (NumPy's
+ * rules for assigning one, see store_scalar): what core.copyto and
+ * core.fill do, for C callers.  0, or -1 with the error set (read-only
+ * destination first). */
+int ma_assign_array(ma_array *d, ma_array *s);
+int ma_assign_scalar(ma_array *d, PyObject *value);
+/* Python scalar `v` as one element of ma_type `tid` at `dst` (aligned for
+ * it), by NumPy's rules for assigning a scalar; 0, or -1 with the error set
+ * (csrc/py/scalars.c). */
+int ma_store_scalar(PyObject *v, int tid, char *dst);
+/* The element of ma_type `tid` at `p` as a Python scalar (csrc/py/scalars.c). */
+PyObject *ma_load_scalar(int tid, const char *p);
+/* The read-only check both make first: 0, or -1 with the ValueError set. */
+int ma_check_writeable(const ma_array *d);
+/* x[key] and x[key] = value for the common advanced keys: a 1-d integer
+ * array or list of ints, a tuple of those of one length, or a bool mask
+ * over x's leading axes; x[key] also for an n-d integer key alone
+ * (csrc/py/index.c).  getitem: a new NDArray.  setitem
+ * (value a Python scalar, or `s` the value's array): True once written.
+ * Both: None (a new reference, nothing written) for any other key or a
+ * value that does not broadcast, or NULL on error. */
+PyObject *ma_getitem_advanced(ma_array *a, PyObject *key);
+/* The same gather as a new C-contiguous array of shape (n, a.shape[k:])
+ * (an n-d key's shape for n), for csrc/py/views.c to place: NULL with *failed 0 when the key is not one
+ * of those (nothing set), NULL with *failed 1 and the error set (an
+ * IndexError names axes counted from `axis0`, or MemoryError). */
+ma_array *ma_gather_first(ma_array *a, PyObject *key, int axis0, int *failed);
+PyObject *ma_setitem_advanced(ma_array *a, PyObject *key, PyObject *value, ma_array *s);
+
+/* Installs the method tables below into the module `modname` (module.c). */
+int ma_install(const char *modname);
+
+/* Method tables, one per C file that talks to Python; module.c installs them. */
+extern PyMethodDef ma_core_methods[];
+extern PyMethodDef ma_scalar_methods[];
+extern PyMethodDef ma_nested_methods[];
+extern PyMethodDef ma_fill_methods[];
+extern PyMethodDef ma_testing_methods[];
+extern PyMethodDef ma_ndarray_methods[];
+extern PyMethodDef ma_dlpack_methods[];
+extern PyMethodDef ma_numpy_methods[];
+extern PyMethodDef ma_elementwise_methods[];
+extern PyMethodDef ma_index_methods[];
+extern PyMethodDef ma_reduce_methods[];
+extern PyMethodDef ma_linalg_methods[];
+extern PyMethodDef ma_sort_methods[];
+extern PyMethodDef ma_views_methods[];
+extern PyMethodDef ma_convert_methods[];
+
+#define MA_FASTCALL(name) \
+  static PyObject *name(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+#define MA_NARGS(n, fname)                                                   \
+  do {                                                                       \
+    if (nargs != (n)) {                                                      \
+      PyErr_Format(PyExc_TypeError, fname "() takes %d arguments (%zd given)", \
+                   (int)(n), nargs);                                         \
+      return NULL;                                                           \
+    }                                                                        \
+  } while (0)
+
+#endif

@@ -1,0 +1,240 @@
+/*
+ * Python scalars in and out of array elements: NumPy 2's rules for storing
+ * a Python bool, int, float or complex into an element of each dtype (the
+ * errors NumPy raises included), and the Python scalar an element reads as
+ * (item, tolist, float(x) of a size-1 array).
+ */
+#include "pyapi.h" /* Python.h first, as CPython asks */
+
+#include <complex.h>
+
+#include "copy.h"
+#include "scalar.h"
+
+static const char *const type_names[MA_NTYPES] = {
+    "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+    "float16", "bfloat16", "float32", "float64", "complex64", "complex128"};
+
+/* Range of each integer type, indexed by ma_type (bool unused). */
+static const int64_t int_lo[] = {0, INT8_MIN, INT16_MIN, INT32_MIN, INT64_MIN, 0, 0, 0, 0};
+static const uint64_t int_hi[] = {1, INT8_MAX, INT16_MAX, INT32_MAX, INT64_MAX,
+                                  UINT8_MAX, UINT16_MAX, UINT32_MAX, UINT64_MAX};
+
+static int is_integer_type(int tid) { return tid > MA_BOOL && tid <= MA_UINT64; }
+
+/* Write Python scalar `v` into one element of type `tid` at `dst`.  The
+ * rules are NumPy 2's for assigning a Python scalar to an array element:
+ *   - an integer must fit an integer target (OverflowError otherwise);
+ *   - a float going to an integer type is truncated toward zero and must
+ *     then fit (NaN: ValueError, infinity: OverflowError);
+ *   - a complex number cannot go to a real type (TypeError), only to bool;
+ *   - everything else converts like the cast kernels. */
+int ma_store_scalar(PyObject *v, int tid, char *dst) {
+  union { uint8_t b; int64_t i; uint64_t u; double f; ma_c128 c; } tmp;
+  int src;
+  int64_t zero[MA_MAXOPS] = {0}; /* strides of a one-element "loop" */
+  char *ps[2];
+  if (PyBool_Check(v)) {
+    tmp.b = (uint8_t)(v == Py_True);
+    src = MA_BOOL;
+  } else if (PyLong_Check(v) || (!PyFloat_Check(v) && !PyComplex_Check(v) && PyIndex_Check(v))) {
+    PyObject *idx = PyNumber_Index(v);
+    if (!idx) return -1;
+    int overflow = 0;
+    long long x = PyLong_AsLongLongAndOverflow(idx, &overflow);
+    if (x == -1 && PyErr_Occurred()) { Py_DECREF(idx); return -1; }
+    int fits64 = overflow == 0;
+    if (overflow > 0) {
+      unsigned long long ux = PyLong_AsUnsignedLongLong(idx);
+      if (ux == (unsigned long long)-1 && PyErr_Occurred()) {
+        PyErr_Clear();
+      } else {
+        tmp.u = ux;
+        src = MA_UINT64;
+        fits64 = 1;
+      }
+    } else if (overflow == 0) {
+      tmp.i = x;
+      src = MA_INT64;
+    }
+    if (!fits64) {
+      /* beyond 64 bits: only floating targets can hold it */
+      if (tid < MA_FLOAT16) {
+        PyErr_Format(PyExc_OverflowError, "Python integer %R out of bounds for %s", idx, type_names[tid]);
+        Py_DECREF(idx);
+        return -1;
+      }
+      tmp.f = PyLong_AsDouble(idx);
+      if (tmp.f == -1.0 && PyErr_Occurred()) { Py_DECREF(idx); return -1; }
+      src = MA_FLOAT64;
+    } else if (is_integer_type(tid)) {
+      int bad = src == MA_UINT64 ? tmp.u > int_hi[tid]
+                                 : (tmp.i < int_lo[tid] || (tmp.i > 0 && (uint64_t)tmp.i > int_hi[tid]));
+      if (bad) {
+        PyErr_Format(PyExc_OverflowError, "Python integer %R out of bounds for %s", idx, type_names[tid]);
+        Py_DECREF(idx);
+        return -1;
+      }
+    }
+    Py_DECREF(idx);
+  } else if (PyComplex_Check(v)) {
+    Py_complex c = PyComplex_AsCComplex(v);
+    if (tid < MA_COMPLEX64 && tid != MA_BOOL) {
+      PyErr_Format(PyExc_TypeError, "cannot store the complex number %R in an array of %s", v, type_names[tid]);
+      return -1;
+    }
+    tmp.c = CMPLX(c.real, c.imag);
+    src = MA_COMPLEX128;
+  } else {
+    double f = PyFloat_AsDouble(v);
+    if (f == -1.0 && PyErr_Occurred()) {
+      PyErr_Clear();
+      PyErr_Format(PyExc_TypeError, "expected a number (bool, int, float or complex), got %.100s",
+                   Py_TYPE(v)->tp_name);
+      return -1;
+    }
+    if (is_integer_type(tid)) {
+      /* As int(f) followed by the integer rules above. */
+      if (isnan(f)) {
+        PyErr_Format(PyExc_ValueError, "cannot convert float NaN to integer (%s)", type_names[tid]);
+        return -1;
+      }
+      if (isinf(f)) {
+        PyErr_Format(PyExc_OverflowError, "cannot convert float infinity to integer (%s)", type_names[tid]);
+        return -1;
+      }
+      double t = trunc(f);
+      int bad;
+      if (t < 0) {
+        bad = t < -9223372036854775808.0 || (int64_t)t < int_lo[tid];
+        tmp.i = bad ? 0 : (int64_t)t;
+        src = MA_INT64;
+      } else {
+        bad = t >= 18446744073709551616.0 || (uint64_t)t > int_hi[tid];
+        tmp.u = bad ? 0 : (uint64_t)t;
+        src = MA_UINT64;
+      }
+      if (bad) {
+        PyErr_Format(PyExc_OverflowError, "Python float %R out of bounds for %s", v, type_names[tid]);
+        return -1;
+      }
+    } else {
+      tmp.f = f;
+      src = MA_FLOAT64;
+    }
+  }
+  ps[0] = dst;
+  ps[1] = (char *)&tmp;
+  ma_cast_loops[src][tid](ps, zero, 1, NULL);
+  return 0;
+}
+
+/* Exported for the elementwise engine (csrc/py/elementwise.c): Python scalar
+ * operands are converted with exactly these rules. */
+
+PyObject *ma_load_scalar(int tid, const char *p) {
+  switch (tid) {
+    case MA_BOOL: return PyBool_FromLong(*(const uint8_t *)p);
+    case MA_INT8: return PyLong_FromLong(*(const int8_t *)p);
+    case MA_INT16: return PyLong_FromLong(*(const int16_t *)p);
+    case MA_INT32: return PyLong_FromLong(*(const int32_t *)p);
+    case MA_INT64: return PyLong_FromLongLong(*(const int64_t *)p);
+    case MA_UINT8: return PyLong_FromUnsignedLong(*(const uint8_t *)p);
+    case MA_UINT16: return PyLong_FromUnsignedLong(*(const uint16_t *)p);
+    case MA_UINT32: return PyLong_FromUnsignedLong(*(const uint32_t *)p);
+    case MA_UINT64: return PyLong_FromUnsignedLongLong(*(const uint64_t *)p);
+    case MA_FLOAT16: return PyFloat_FromDouble((double)*(const ma_f16 *)p);
+    case MA_BFLOAT16: return PyFloat_FromDouble(ma_bf16_load(*(const ma_bf16 *)p));
+    case MA_FLOAT32: return PyFloat_FromDouble(*(const float *)p);
+    case MA_FLOAT64: return PyFloat_FromDouble(*(const double *)p);
+    case MA_COMPLEX64: {
+      ma_c64 c = *(const ma_c64 *)p;
+      return PyComplex_FromDoubles(crealf(c), cimagf(c));
+    }
+    case MA_COMPLEX128: {
+      ma_c128 c = *(const ma_c128 *)p;
+      return PyComplex_FromDoubles(creal(c), cimag(c));
+    }
+  }
+  PyErr_SetString(PyExc_TypeError, "unsupported dtype");
+  return NULL;
+}
+
+/* from_scalar(value, code, bits) -> 0-d handle */
+MA_FASTCALL(py_from_scalar) {
+  (void)self;
+  MA_NARGS(3, "from_scalar");
+  DLDataType dt;
+  if (ma_parse_dtype(args[1], args[2], &dt) < 0) return NULL;
+  int err = 0;
+  ma_array *a = ma_array_empty(dt, 0, NULL, 0, &err);
+  if (!a) return PyErr_NoMemory();
+  if (ma_store_scalar(args[0], ma_type_of(dt), (char *)a->t.data) < 0) {
+    ma_array_free(a);
+    return NULL;
+  }
+  return ma_handle_new(a);
+}
+
+/* item(h, offset) -> the element `offset` elements from element 0 */
+MA_FASTCALL(py_item) {
+  (void)self;
+  MA_NARGS(2, "item");
+  ma_array *a = ma_handle_get(args[0]);
+  if (!a) return NULL;
+  long long off = PyLong_AsLongLong(args[1]);
+  if (off == -1 && PyErr_Occurred()) return NULL;
+  int tid = ma_type_of(a->t.dtype);
+  return ma_load_scalar(tid, (const char *)a->t.data + off * ma_type_size[tid]);
+}
+
+/* ndarray_item(x) -> the only element of the NDArray x as a Python scalar,
+ * or None when x is not an NDArray or its size is not 1 (the caller words
+ * the error): float(x), int(x), x.item() in one call. */
+MA_FASTCALL(py_ndarray_item) {
+  (void)self;
+  MA_NARGS(1, "ndarray_item");
+  PyObject *x = args[0];
+  if (!ma_nd.type || !PyObject_TypeCheck(x, ma_nd.type)) Py_RETURN_NONE;
+  PyObject *h = MA_ND(x)->h;
+  if (!h) Py_RETURN_NONE;
+  ma_array *a = ma_handle_get(h);
+  if (!a) return NULL;
+  if (ma_array_size(a) != 1) Py_RETURN_NONE;
+  return ma_load_scalar(ma_type_of(a->t.dtype), (const char *)a->t.data);
+}
+
+static PyObject *tolist_rec(const ma_array *a, int tid, int dim, const char *p) {
+  if (dim == a->t.ndim) return ma_load_scalar(tid, p);
+  int64_t n = a->t.shape[dim];
+  int64_t step = a->t.strides[dim] * ma_type_size[tid];
+  PyObject *list = PyList_New((Py_ssize_t)n);
+  if (!list) return NULL;
+  for (int64_t i = 0; i < n; i++) {
+    /* the address of element i only: stepping past the last one could
+     * overflow the pointer (a length-1 axis may carry any stride) */
+    PyObject *v = tolist_rec(a, tid, dim + 1, p + i * step);
+    if (!v) {
+      Py_DECREF(list);
+      return NULL;
+    }
+    PyList_SET_ITEM(list, (Py_ssize_t)i, v);
+  }
+  return list;
+}
+
+MA_FASTCALL(py_tolist) {
+  (void)self;
+  MA_NARGS(1, "tolist");
+  ma_array *a = ma_handle_get(args[0]);
+  if (!a) return NULL;
+  return tolist_rec(a, ma_type_of(a->t.dtype), 0, (const char *)a->t.data);
+}
+
+#define FC(name, fn, doc) {name, (PyCFunction)(void (*)(void))fn, METH_FASTCALL, doc}
+PyMethodDef ma_scalar_methods[] = {
+    FC("from_scalar", py_from_scalar, "from_scalar(value, code, bits) -> handle"),
+    FC("item", py_item, "item(h, offset) -> scalar"),
+    FC("ndarray_item", py_ndarray_item, "ndarray_item(x) -> scalar or None"),
+    FC("tolist", py_tolist, "tolist(h) -> list"),
+    {NULL, NULL, 0, NULL}};

@@ -1,0 +1,423 @@
+/*
+ * The common views, built in C: x[key] for keys of exact ints, slices,
+ * None and ..., the axis permutations behind .T / transpose /
+ * permute_dims, and reshape of a C-contiguous array.  Also the everyday
+ * cases next to them: x[key] = value for the same keys (scalar or NDArray
+ * value), and x[key] / x[key] = value for the common advanced keys: a 1-d
+ * integer array or list of ints, several of one length in a tuple
+ * (x[rows, cols]), or a bool mask over leading axes (csrc/py/index.c gathers
+ * and scatters those).
+ *
+ * Through the Python layer each of these costs 2-5 us (Python arithmetic
+ * on tuples, then core.view parsing them back); here they cost a few
+ * hundred ns.  Every function returns the new NDArray, or None when the
+ * case is not a simple one: another key type, an error other than an
+ * out-of-bounds int, an int64 overflow.  The Python paths
+ * (minarray/indexing.py, minarray/views.py) then run as before and word
+ * the error, so the C side only has to be right where it answers, and its
+ * answers are exactly those of the Python paths: shape, element strides,
+ * offset, base and flags.
+ */
+#include "pyapi.h" /* Python.h first, as CPython requires */
+
+#define nd_array ma_ndarray_array
+
+/* The view of `x` (over `a`) `off` elements from its element 0, as
+ * NDArray._view makes it with readonly=False: the flags (read-only) carry
+ * over, and NumPy's base rule applies (a chain of views collapses onto the
+ * first NDArray that is not itself a view of an NDArray).  `strides` NULL
+ * means C strides.  None when the byte offset overflows. */
+static PyObject *make_view(PyObject *x, ma_array *a, int64_t off, int nd, const int64_t *shape,
+                           const int64_t *strides) {
+  int64_t boff;
+  if (__builtin_mul_overflow(off, (int64_t)(a->t.dtype.bits / 8), &boff)) Py_RETURN_NONE;
+  PyObject *h = ma_handle_new(ma_array_view(a, off, a->t.dtype, nd, shape, strides, 0));
+  if (!h) return NULL;
+  PyObject *base = MA_ND(x)->base;
+  return ma_ndarray_wrap(h, NULL, NULL, Py_TYPE(base) == ma_nd.type ? base : x);
+}
+
+/* Index `k` (an exact int) on an axis of length n, made non-negative; 0
+ * when in bounds, -1 with NumPy's IndexError set when not. */
+static int axis_index(PyObject *k, int dim, int64_t n, int64_t *out) {
+  int overflow;
+  long long v = PyLong_AsLongLongAndOverflow(k, &overflow);
+  if (v == -1 && PyErr_Occurred()) return -1;
+  if (overflow || v < -n || v >= n) {
+    PyErr_Format(PyExc_IndexError, "index %S is out of bounds for axis %d with size %lld", k, dim,
+                 (long long)n);
+    return -1;
+  }
+  *out = v < 0 ? v + n : v;
+  return 0;
+}
+
+/* A basic index applied to an array: the view's element offset, shape
+ * and element strides. */
+typedef struct {
+  int nd;
+  int64_t off, shape[MA_MAXDIMS], strides[MA_MAXDIMS];
+} basic_view;
+
+/* Parses `key` against `a` into *v: 1 done; 0 when key is not an exact
+ * int, a slice, None, ..., or an exact tuple of those with at most one ...
+ * and at most a's ndim ints and slices (minarray/indexing.py takes all of
+ * those, and any error but an int out of bounds); -1 with NumPy's
+ * IndexError set for an int out of bounds.  With `strict` (basic_view, for
+ * minarray/indexing.py), every key it cannot apply is an error instead of
+ * a 0: these are the basic-indexing rules, written once. */
+static int basic_key(const ma_array *a, PyObject *key, basic_view *v, int strict) {
+#define DECLINE(exc, ...) \
+  do {                    \
+    if (!strict) return 0; \
+    PyErr_Format(exc, __VA_ARGS__); \
+    return -1;            \
+  } while (0)
+  PyObject *const *keys = &key;
+  Py_ssize_t nk = 1;
+  if (PyTuple_CheckExact(key)) {
+    keys = ((PyTupleObject *)key)->ob_item;
+    nk = PyTuple_GET_SIZE(key);
+  }
+  /* first pass: the key's kind; exact types only, so that bool (an int
+   * subclass, a mask to NumPy) and NumPy integers go the general way */
+  int nd = a->t.ndim, consumed = 0, nnew = 0;
+  int have_ellipsis = 0;
+  for (Py_ssize_t i = 0; i < nk; i++) {
+    PyObject *k = keys[i];
+    if (k == Py_None) {
+      nnew++;
+    } else if (k == Py_Ellipsis) {
+      if (have_ellipsis) DECLINE(PyExc_IndexError, "an index can only have a single ellipsis ('...')");
+      have_ellipsis = 1;
+    } else if (PyLong_CheckExact(k) || PySlice_Check(k)) { /* slice cannot be subclassed */
+      consumed++;
+    } else {
+      DECLINE(PyExc_TypeError, "basic_view: %.100s is not a basic index", Py_TYPE(k)->tp_name);
+    }
+  }
+  if (consumed > nd)
+    DECLINE(PyExc_IndexError, "too many indices for array: array is %d-dimensional, but %d were indexed", nd,
+            consumed);
+  if (nd + nnew > MA_MAXDIMS)
+    DECLINE(PyExc_IndexError, "the index adds axes beyond the %d dimensions an array may have", MA_MAXDIMS);
+  int64_t *shape = v->shape, *strides = v->strides, off = 0;
+  const int64_t *xs = a->t.shape, *xst = a->t.strides;
+  int dim = 0, od = 0;
+  for (Py_ssize_t i = 0; i < nk; i++) {
+    PyObject *k = keys[i];
+    if (k == Py_None) { /* a new axis of length 1 */
+      shape[od] = 1;
+      strides[od++] = 0;
+    } else if (k == Py_Ellipsis) { /* stands for the axes no entry names */
+      for (int j = consumed; j < nd; j++, dim++) {
+        shape[od] = xs[dim];
+        strides[od++] = xst[dim];
+      }
+    } else if (PyLong_CheckExact(k)) {
+      int64_t iv, add;
+      if (axis_index(k, dim, xs[dim], &iv) < 0) return -1;
+      if (__builtin_mul_overflow(iv, xst[dim], &add) || __builtin_add_overflow(off, add, &off))
+        DECLINE(PyExc_IndexError, "index offset overflows");
+      dim++;
+    } else {
+      Py_ssize_t start, stop, step;
+      if (PySlice_Unpack(k, &start, &stop, &step) < 0) { /* e.g. a zero step: ValueError */
+        if (strict) return -1;
+        PyErr_Clear();
+        return 0;
+      }
+      int64_t len = PySlice_AdjustIndices((Py_ssize_t)xs[dim], &start, &stop, step), add;
+      if (len && (__builtin_mul_overflow((int64_t)start, xst[dim], &add) ||
+                  __builtin_add_overflow(off, add, &off)))
+        DECLINE(PyExc_IndexError, "index offset overflows");
+      shape[od] = len;
+      /* An axis of length 0 or 1 is never stepped along: it keeps its
+       * stride.  NumPy multiplies there too, so repeated slicing of a
+       * length-1 axis doubles a stride that addresses nothing until it
+       * overflows (NumPy's wraps silently; PyTorch rejects such tensors);
+       * keeping it bounds every stride by the memory the array reaches. */
+      if (len <= 1)
+        strides[od] = xst[dim];
+      else if (__builtin_mul_overflow(xst[dim], (int64_t)step, &strides[od]))
+        DECLINE(PyExc_IndexError, "slice stride overflows");
+      od++;
+      dim++;
+    }
+  }
+  for (; dim < nd; dim++) { /* axes after the key stay whole */
+    shape[od] = xs[dim];
+    strides[od++] = xst[dim];
+  }
+  v->nd = od;
+  v->off = off;
+  return 1;
+#undef DECLINE
+}
+
+/* x[key] for a tuple key of slices, None and ... around exactly one 1-d
+ * index (an integer or bool NDArray, or a list of ints), as in x[:, cols]:
+ * the other entries make a view, the index gathers along its axis, and the
+ * gathered axis stays where the index stood.  The layout is the general
+ * path's (and NumPy's): the blocks in index order, then the axes moved.
+ * None for any other key; keys with ints too go the general way, since
+ * NumPy counts an int beside an index array as an index array. */
+static PyObject *getitem_one_index(ma_array *a, PyObject *key) {
+  if (!PyTuple_CheckExact(key)) Py_RETURN_NONE;
+  Py_ssize_t nk = PyTuple_GET_SIZE(key), at = -1;
+  int nd = a->t.ndim, consumed = 0;
+  for (Py_ssize_t i = 0; i < nk; i++) {
+    PyObject *k = PyTuple_GET_ITEM(key, i);
+    ma_array *ka;
+    if (k == Py_None || k == Py_Ellipsis) continue;
+    if (PySlice_Check(k)) {
+      consumed++;
+    } else if (at < 0 && (PyList_CheckExact(k) || ((ka = nd_array(k)) && ka->t.ndim == 1))) {
+      at = i;
+      consumed++;
+    } else {
+      Py_RETURN_NONE;
+    }
+  }
+  if (at < 0 || consumed > nd) Py_RETURN_NONE;
+  /* the view with the index's axis taken whole */
+  PyObject *whole = PySlice_New(NULL, NULL, NULL), *basic = whole ? PyTuple_New(nk) : NULL;
+  if (!basic) {
+    Py_XDECREF(whole);
+    return NULL;
+  }
+  for (Py_ssize_t i = 0; i < nk; i++)
+    PyTuple_SET_ITEM(basic, i, Py_NewRef(i == at ? whole : PyTuple_GET_ITEM(key, i)));
+  Py_DECREF(whole);
+  basic_view v;
+  int rc = basic_key(a, basic, &v, 0);
+  Py_DECREF(basic);
+  if (rc <= 0) return rc < 0 ? NULL : Py_NewRef(Py_None);
+  /* where the index stands: among the view's axes (p) and x's (xaxis) */
+  int p = 0, xaxis = 0;
+  for (Py_ssize_t i = 0; i < at; i++) {
+    PyObject *k = PyTuple_GET_ITEM(key, i);
+    int span = k == Py_Ellipsis ? nd - consumed : 1;
+    p += span;
+    if (k != Py_None) xaxis += span;
+  }
+  /* gather from the view with that axis first */
+  int64_t shape[MA_MAXDIMS], strides[MA_MAXDIMS];
+  shape[0] = v.shape[p];
+  strides[0] = v.strides[p];
+  for (int d = 0, o = 1; d < v.nd; d++) {
+    if (d == p) continue;
+    shape[o] = v.shape[d];
+    strides[o++] = v.strides[d];
+  }
+  ma_array *src = ma_array_view(a, v.off, a->t.dtype, v.nd, shape, strides, 0);
+  if (!src) return PyErr_NoMemory();
+  int failed = 0;
+  ma_array *out = ma_gather_first(src, PyTuple_GET_ITEM(key, at), xaxis, &failed);
+  ma_array_free(src);
+  if (!out) return failed ? NULL : Py_NewRef(Py_None);
+  PyObject *blocks = ma_ndarray_new(out, NULL);
+  if (!blocks || p == 0) return blocks;
+  /* (n, rest...) seen as (rest[:p], n, rest[p:]) */
+  for (int d = 0; d < v.nd; d++) {
+    int from = d < p ? d + 1 : d == p ? 0 : d;
+    shape[d] = out->t.shape[from];
+    strides[d] = out->t.strides[from];
+  }
+  PyObject *r = make_view(blocks, out, 0, v.nd, shape, strides);
+  Py_DECREF(blocks);
+  return r;
+}
+
+/* ndarray_getitem(x, key) -> x[key] for the keys basic_key takes (a
+ * view) and for the advanced keys ma_getitem_advanced and
+ * getitem_one_index take (a copy); None for any other key. */
+MA_FASTCALL(py_ndarray_getitem) {
+  (void)self;
+  MA_NARGS(2, "ndarray_getitem");
+  ma_array *a = nd_array(args[0]);
+  if (!a) Py_RETURN_NONE;
+  basic_view v;
+  int rc = basic_key(a, args[1], &v, 0);
+  if (rc > 0) return make_view(args[0], a, v.off, v.nd, v.shape, v.strides);
+  if (rc < 0) return NULL;
+  if (PyTuple_CheckExact(args[1])) {
+    PyObject *r = getitem_one_index(a, args[1]);
+    if (r != Py_None) return r;
+    Py_DECREF(r); /* x[rows, cols] is the other tuple C answers */
+  }
+  return ma_getitem_advanced(a, args[1]);
+}
+
+/* basic_view(x, key) -> the view x[key] for a key of exact ints, slices,
+ * None and ... (a tuple, or one of them): minarray/indexing.py applies the
+ * basic part of every key through it, so the rules exist once, here.  Any
+ * key it cannot apply raises (IndexError, or ValueError for a zero step). */
+MA_FASTCALL(py_basic_view) {
+  (void)self;
+  MA_NARGS(2, "basic_view");
+  ma_array *a = nd_array(args[0]);
+  if (!a) {
+    PyErr_SetString(PyExc_TypeError, "basic_view expects an NDArray");
+    return NULL;
+  }
+  basic_view v;
+  if (basic_key(a, args[1], &v, 1) < 0) return NULL;
+  PyObject *r = make_view(args[0], a, v.off, v.nd, v.shape, v.strides);
+  if (r == Py_None) {
+    Py_DECREF(r);
+    return PyErr_Format(PyExc_IndexError, "the view's byte offset overflows");
+  }
+  return r;
+}
+
+/* ndarray_setitem(x, key, value) -> True once x[key] = value is done, for
+ * a key basic_key or ma_setitem_advanced takes and a value that is a
+ * Python scalar (bool, int, float, complex, or a subclass) or an NDArray
+ * that broadcasts to the view without dropping axes; None (nothing written) for anything else, which
+ * minarray/indexing.py then assigns or words the error for.  Values are
+ * cast as indexing.setitem casts them: core.fill's rules for a scalar,
+ * core.copyto's for an array; the errors come in the same order (index,
+ * then read-only, then the scalar's own). */
+MA_FASTCALL(py_ndarray_setitem) {
+  (void)self;
+  MA_NARGS(3, "ndarray_setitem");
+  ma_array *a = nd_array(args[0]);
+  if (!a) Py_RETURN_NONE;
+  PyObject *value = args[2];
+  ma_array *s = NULL;
+  /* Python scalars, subclasses included (NumPy's float64 and complex128
+   * are float and complex subclasses): indexing.setitem hands exactly these
+   * (isinstance of bool, int, float, complex) to core.fill */
+  if (!(PyLong_Check(value) || PyFloat_Check(value) || PyComplex_Check(value)) &&
+      !(s = nd_array(value)))
+    Py_RETURN_NONE;
+  basic_view v;
+  int rc = basic_key(a, args[1], &v, 0);
+  if (rc < 0) return NULL;
+  if (rc == 0) return ma_setitem_advanced(a, args[1], value, s);
+  if (s) { /* trailing-aligned broadcasting, as _broadcastable_value checks it */
+    if (s->t.ndim > v.nd) Py_RETURN_NONE;
+    for (int i = 0; i < s->t.ndim; i++) {
+      int64_t n = s->t.shape[s->t.ndim - 1 - i];
+      if (n != 1 && n != v.shape[v.nd - 1 - i]) Py_RETURN_NONE;
+    }
+  }
+  int64_t item = a->t.dtype.bits / 8, boff;
+  if (__builtin_mul_overflow(v.off, item, &boff)) Py_RETURN_NONE;
+  if (!s && v.nd == 0) { /* x[i] = scalar, the most common: no view, no copy loop */
+    _Alignas(16) char one[16]; /* one element of any dtype, aligned for it */
+    if (ma_check_writeable(a) < 0 || ma_store_scalar(value, ma_type_of(a->t.dtype), one) < 0) return NULL;
+    memcpy((char *)a->t.data + boff, one, (size_t)item);
+    Py_RETURN_TRUE;
+  }
+  ma_array *dst = ma_array_view(a, v.off, a->t.dtype, v.nd, v.shape, v.strides, 0);
+  if (!dst) return PyErr_NoMemory();
+  rc = s ? ma_assign_array(dst, s) : ma_assign_scalar(dst, value);
+  ma_array_free(dst);
+  if (rc < 0) return NULL;
+  Py_RETURN_TRUE;
+}
+
+/* is_contiguous(h, fortran) -> bool: ma_array_is_contiguous, the one
+ * contiguity rule, for the Python layer (flags, copy order, reshape). */
+MA_FASTCALL(py_is_contiguous) {
+  (void)self;
+  MA_NARGS(2, "is_contiguous");
+  ma_array *a = ma_handle_get(args[0]);
+  int fortran = PyObject_IsTrue(args[1]);
+  if (!a || fortran < 0) return NULL;
+  return PyBool_FromLong(ma_array_is_contiguous(a, fortran));
+}
+
+/* ndarray_permute(x, axes) -> x with its axes in the order `axes` (None:
+ * reversed), or None when axes is not an exact tuple of exact ints
+ * forming a permutation of x's axes (negative ones allowed). */
+MA_FASTCALL(py_ndarray_permute) {
+  (void)self;
+  MA_NARGS(2, "ndarray_permute");
+  ma_array *a = nd_array(args[0]);
+  if (!a) Py_RETURN_NONE;
+  int nd = a->t.ndim;
+  int perm[MA_MAXDIMS];
+  if (args[1] == Py_None) {
+    for (int i = 0; i < nd; i++) perm[i] = nd - 1 - i;
+  } else {
+    if (!PyTuple_CheckExact(args[1]) || PyTuple_GET_SIZE(args[1]) != nd) Py_RETURN_NONE;
+    char seen[MA_MAXDIMS] = {0};
+    for (int i = 0; i < nd; i++) {
+      PyObject *k = PyTuple_GET_ITEM(args[1], i);
+      if (!PyLong_CheckExact(k)) Py_RETURN_NONE;
+      int overflow;
+      long long v = PyLong_AsLongLongAndOverflow(k, &overflow);
+      if (overflow || v < -nd || v >= nd) Py_RETURN_NONE;
+      if (v < 0) v += nd;
+      if (seen[v]) Py_RETURN_NONE;
+      seen[v] = 1;
+      perm[i] = (int)v;
+    }
+  }
+  int64_t shape[MA_MAXDIMS], strides[MA_MAXDIMS];
+  for (int i = 0; i < nd; i++) {
+    shape[i] = a->t.shape[perm[i]];
+    strides[i] = a->t.strides[perm[i]];
+  }
+  return make_view(args[0], a, 0, nd, shape, strides);
+}
+
+/* ndarray_reshape(x, shape) -> the view of x in `shape`, or None.  `shape`
+ * is the argument tuple of NDArray.reshape: exact ints, or one exact tuple
+ * of them; one may be -1.  Answers the two cases views.reshape settles
+ * without looking at strides: the same shape (strides kept) and a
+ * C-contiguous x (C strides); None for anything else, errors included. */
+MA_FASTCALL(py_ndarray_reshape) {
+  (void)self;
+  MA_NARGS(2, "ndarray_reshape");
+  ma_array *a = nd_array(args[0]);
+  PyObject *s = args[1];
+  if (!a || !PyTuple_CheckExact(s)) Py_RETURN_NONE;
+  if (PyTuple_GET_SIZE(s) == 1 && PyTuple_CheckExact(PyTuple_GET_ITEM(s, 0))) s = PyTuple_GET_ITEM(s, 0);
+  Py_ssize_t nn = PyTuple_GET_SIZE(s);
+  if (nn > MA_MAXDIMS) Py_RETURN_NONE;
+  int nd = a->t.ndim, unknown = -1;
+  int64_t dims[MA_MAXDIMS], known = 1, size = 1;
+  for (Py_ssize_t i = 0; i < nn; i++) {
+    PyObject *k = PyTuple_GET_ITEM(s, i);
+    if (!PyLong_CheckExact(k)) Py_RETURN_NONE;
+    int overflow;
+    long long v = PyLong_AsLongLongAndOverflow(k, &overflow);
+    if (overflow || v < -1) Py_RETURN_NONE;
+    dims[i] = v;
+    if (v == -1) {
+      if (unknown >= 0) Py_RETURN_NONE;
+      unknown = (int)i;
+    } else if (__builtin_mul_overflow(known, (int64_t)v, &known)) {
+      Py_RETURN_NONE;
+    }
+  }
+  for (int i = 0; i < nd; i++)
+    if (__builtin_mul_overflow(size, a->t.shape[i], &size)) Py_RETURN_NONE;
+  if (unknown >= 0) {
+    if (known == 0 || size % known) Py_RETURN_NONE;
+    dims[unknown] = size / known;
+  } else if (known != size) {
+    Py_RETURN_NONE;
+  }
+  size_t nbytes; /* the one shape rule: otherwise the general path raises */
+  if (ma_nbytes((int)nn, dims, (size_t)(a->t.dtype.bits / 8), &nbytes) != 0) Py_RETURN_NONE;
+  int same = unknown < 0 && nn == nd;
+  for (int i = 0; same && i < nd; i++) same = dims[i] == a->t.shape[i];
+  if (same) return make_view(args[0], a, 0, nd, a->t.shape, a->t.strides);
+  if (!ma_array_is_contiguous(a, 0)) Py_RETURN_NONE;
+  return make_view(args[0], a, 0, (int)nn, dims, NULL);
+}
+
+#define FC(name, fn, doc) {name, (PyCFunction)(void (*)(void))fn, METH_FASTCALL, doc}
+PyMethodDef ma_views_methods[] = {
+    FC("ndarray_getitem", py_ndarray_getitem, "ndarray_getitem(x, key) -> x[key] or None"),
+    FC("basic_view", py_basic_view, "basic_view(x, key) -> the view x[key] of a basic key"),
+    FC("is_contiguous", py_is_contiguous, "is_contiguous(h, fortran) -> bool"),
+    FC("ndarray_setitem", py_ndarray_setitem, "ndarray_setitem(x, key, value) -> True or None"),
+    FC("ndarray_permute", py_ndarray_permute, "ndarray_permute(x, axes|None) -> view or None"),
+    FC("ndarray_reshape", py_ndarray_reshape, "ndarray_reshape(x, shape_args) -> view or None"),
+    {NULL, NULL, 0, NULL}};

@@ -1,0 +1,832 @@
+"""Generator: NumPy's ``numpy.random.Generator`` over minarray arrays.
+
+Every method draws the same numbers as NumPy's for the same bit-generator
+state and the same arguments, because each one follows NumPy's
+``_generator.pyx`` step for step (argument checks, the order and kind of
+raw draws) and hands the sampling to the same algorithms in C
+(csrc/core/random.c).  Results are minarray arrays; ``size=None`` gives a
+Python scalar.
+
+Each C call that advances the state runs under the bit generator's lock,
+and without the GIL (cffi releases it), writing into memory that the call
+owns: a freshly allocated result, or an ``out=`` array the caller handed
+over.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+import sys
+import warnings
+from collections.abc import Callable, MutableSequence
+from typing import Any
+
+from minarray import dtypes as _dt
+from minarray import elementwise as ew
+from minarray._native import core, ffi, lib
+from minarray.creation import _shape as _creation_shape
+from minarray.creation import arange, asarray
+from minarray.elementwise import greater, less
+from minarray.manipulation import take
+from minarray.ndarray import NDArray
+from minarray.random._bit_generators import PCG64, BitGenerator
+from minarray.reductions import all as all_
+from minarray.reductions import any as any_
+from minarray.reductions import count_nonzero
+from minarray.reductions import max as max_
+from minarray.reductions import min as min_
+from minarray.views import broadcast_shapes, broadcast_to, normalize_axis
+
+__all__ = ["Generator", "default_rng"]
+
+Shape = tuple[int, ...]
+# NumPy's POISSON_LAM_MAX: the largest lam whose draws stay clear of int64's limit.
+_POISSON_LAM_MAX = float(2**63 - 1) - math.sqrt(2**63 - 1) * 10
+_EPS64 = 2.220446049250313e-16
+_EPS32 = 1.1920928955078125e-07
+
+# integers(): per dtype, the C fill, its unsigned width and the bounds.
+_INT_INFO: dict[str, tuple[int, int, int]] = {
+    "int64": (64, -(2**63), 2**63 - 1), "int32": (32, -(2**31), 2**31 - 1),
+    "int16": (16, -(2**15), 2**15 - 1), "int8": (8, -(2**7), 2**7 - 1),
+    "uint64": (64, 0, 2**64 - 1), "uint32": (32, 0, 2**32 - 1),
+    "uint16": (16, 0, 2**16 - 1), "uint8": (8, 0, 2**8 - 1), "bool": (1, 0, 1),
+}
+_CTYPE = {64: "uint64_t *", 32: "uint32_t *", 16: "uint16_t *", 8: "uint8_t *", 1: "uint8_t *"}
+# the C element type of each parameter and result dtype
+_C_ELEMENT = {"float64": "double", "float32": "float", "int64": "int64_t"}
+
+
+def _shape_of(size: Any) -> Shape:
+    """``size`` as a shape: an int or a sequence of non-negative ints."""
+    if type(size) is int and size >= 0:
+        return (size,)
+    if isinstance(size, NDArray):
+        size = size.tolist()
+    return _creation_shape(tuple(size) if isinstance(size, range) else size)
+
+
+def _ptr(a: NDArray, ctype: str) -> Any:
+    return ffi.cast(ctype, core.data_ptr(a._h))
+
+
+def _as_float(x: Any, what: str) -> float:
+    """A scalar argument as a double (PyFloat_AsDouble: anything with
+    __float__ or __index__, never a string)."""
+    if isinstance(x, (str, bytes)):
+        raise TypeError(f"{what} must be a real number, not {type(x).__name__}")
+    try:
+        return float(x)
+    except (TypeError, ValueError):
+        raise TypeError(f"{what} must be a real number, not {type(x).__name__}") from None
+
+
+def _is_scalar(x: Any) -> bool:
+    if isinstance(x, (int, float, bool)):
+        return True
+    ndim = getattr(x, "ndim", None)
+    if ndim is not None:
+        return bool(ndim == 0)
+    return not isinstance(x, (list, tuple, range))
+
+
+class _Param:
+    """One distribution parameter: a double (or int64) scalar, or an array
+    converted to the parameter's dtype."""
+
+    __slots__ = ("array", "ctype", "name", "value")
+
+    def __init__(self, x: Any, name: str, dtype: _dt.DType = _dt.float64) -> None:
+        self.name = name
+        self.ctype = _C_ELEMENT[dtype.name]
+        self.array: NDArray | None = None
+        self.value: Any = None
+        if type(x) is float and dtype is _dt.float64:  # the common case first
+            self.value = x
+        elif _is_scalar(x):
+            if dtype == _dt.int64:
+                self.value = _as_int64(x, name)
+            else:
+                self.value = _as_float(x.item() if isinstance(x, NDArray) else x, name)
+        else:
+            arr = asarray(x)
+            if dtype == _dt.int64 and arr.dtype.kind not in ("i", "u", "b", "f"):
+                raise TypeError(f"{name} must hold integers, not {arr.dtype}")
+            self.array = arr.astype(dtype) if arr.dtype != dtype else arr
+
+    @classmethod
+    def of_array(cls, arr: NDArray, name: str, ctype: str) -> _Param:
+        """A parameter from an array already in the C function's type."""
+        p = cls.__new__(cls)
+        p.name, p.ctype, p.array, p.value = name, ctype, arr, None
+        return p
+
+
+def _as_int64(x: Any, name: str) -> int:
+    """An integer parameter; a float truncates, as NumPy's conversion does."""
+    x = x.item() if isinstance(x, NDArray) else x
+    try:
+        if isinstance(x, float) or type(x).__name__ in ("float32", "float64"):
+            if not math.isfinite(float(x)):
+                raise OverflowError(f"{name} must be finite")
+            x = int(x)
+        v = operator.index(x)
+    except TypeError:
+        raise TypeError(f"{name} must be an integer, not {type(x).__name__}") from None
+    if not -(2**63) <= v < 2**63:
+        raise OverflowError(f"{name} does not fit in int64")
+    return v
+
+
+# ---- constraints, as NumPy's check_constraint / check_array_constraint ------
+
+
+def _check(p: _Param, kind: str) -> None:
+
+    name = p.name
+    if p.array is None:
+        v = p.value
+        if kind == "non_negative":
+            if not math.isnan(v) and math.copysign(1.0, v) < 0:
+                raise ValueError(f"{name} < 0")
+        elif kind == "positive":
+            if v <= 0:
+                raise ValueError(f"{name} <= 0")
+        elif kind == "bounded_0_1":
+            if not (v >= 0) or not (v <= 1):
+                raise ValueError(f"{name} < 0, {name} > 1 or {name} is NaN")
+        elif kind == "poisson":
+            if not (v >= 0):
+                raise ValueError(f"{name} < 0 or {name} is NaN")
+            if not (v <= _POISSON_LAM_MAX):
+                raise ValueError(f"{name} value too large")
+        return
+    a = p.array
+    if a.size == 0:
+        return
+    if kind == "non_negative":
+        if a.dtype.kind == "f":
+            bad = any_(ew.logical_and(ew.logical_not(ew.isnan(a)), ew.signbit(a)))
+        else:
+            bad = any_(ew.less(a, 0))
+        if bool(bad):
+            raise ValueError(f"{name} < 0")
+    elif kind == "positive":
+        if bool(any_(ew.less_equal(a, 0))):
+            raise ValueError(f"{name} <= 0")
+    elif kind == "bounded_0_1":
+        if not bool(all_(ew.greater_equal(a, 0))) or not bool(all_(ew.less_equal(a, 1))):
+            raise ValueError(f"{name} < 0, {name} > 1 or {name} contains NaNs")
+    elif kind == "poisson":
+        if not bool(all_(ew.less_equal(a, _POISSON_LAM_MAX))):
+            raise ValueError(f"{name} value too large")
+        if not bool(all_(ew.greater_equal(a, 0.0))):
+            raise ValueError(f"{name} < 0 or {name} contains NaNs")
+
+
+def _broadcast(params: list[_Param], size: Any) -> tuple[Shape, list[tuple[Any, int, Any]]]:
+    """The output shape and, per parameter, (C pointer, step, keep-alive):
+    step 0 for a scalar, 1 for an array broadcast to the output and made
+    C-contiguous."""
+
+    arrays = [p.array for p in params if p.array is not None]
+    if size is not None:
+        shape = _shape_of(size)
+        try:
+            full = broadcast_shapes(shape, *(a.shape for a in arrays))
+        except ValueError:
+            full = None
+        if full != shape:
+            got = broadcast_shapes(*(a.shape for a in arrays)) if full is not None else None
+            raise ValueError(f"Output size {shape} is not compatible with broadcast dimensions of inputs "
+                             f"{got if got is not None else tuple(a.shape for a in arrays)}.")
+    else:
+        shape = broadcast_shapes(*(a.shape for a in arrays)) if arrays else ()
+    out = []
+    for p in params:
+        if p.array is None:
+            buf = ffi.new(f"{p.ctype}[1]", [p.value])
+            out.append((buf, 0, buf))
+        else:
+            a = p.array
+            if a.shape != shape or not a.flags.c_contiguous:
+                a = asarray(broadcast_to(a, shape), copy=True)
+            out.append((_ptr(a, f"{p.ctype} *"), 1, a))
+    return shape, out
+
+
+class Generator:
+    """Draws from a bit generator with NumPy's algorithms: the same
+    arguments and state give the same numbers as ``numpy.random.Generator``.
+
+    Make one with ``minarray.random.default_rng(seed)``.  A Generator may be
+    shared between threads: every draw holds the bit generator's lock.
+    """
+
+    def __init__(self, bit_generator: BitGenerator) -> None:
+        if not isinstance(bit_generator, BitGenerator):
+            raise TypeError("Generator needs a minarray.random bit generator (PCG64 or PCG64DXSM), got "
+                            f"{type(bit_generator).__name__}")
+        self._bit_generator = bit_generator
+        self._st = bit_generator._st
+        self.lock = bit_generator.lock
+        # one-value scratch for scalar parameters and size=None draws, used
+        # under the lock: per C type, three parameters and a result
+        self._scratch = {c: [ffi.new(f"{c}[1]") for _ in range(4)] for c in _C_ELEMENT.values()}
+        self._one_d = self._scratch["double"][3]
+        self._one_f = self._scratch["float"][3]
+
+    def __repr__(self) -> str:
+        return f"{self} at 0x{id(self):X}"
+
+    def __str__(self) -> str:
+        return f"{type(self).__name__}({type(self._bit_generator).__name__})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Generator, (self._bit_generator,))
+
+    @property
+    def bit_generator(self) -> BitGenerator:
+        """The bit generator this Generator draws from."""
+        return self._bit_generator
+
+    def spawn(self, n_children: int) -> list[Generator]:
+        """``n_children`` independent Generators from children of the bit
+        generator's seed sequence."""
+        n = operator.index(n_children)
+        if n < 0:
+            raise ValueError("n_children must be non-negative")
+        return [type(self)(g) for g in self._bit_generator.spawn(n)]
+
+    # ---- plumbing ----------------------------------------------------------
+
+    def _call(self, fn: Callable[..., Any], *args: Any) -> None:
+        with self.lock:
+            fn(self._st, *args)
+
+    def _fill(self, fill: Callable[..., Any], dtype: _dt.DType, size: Any, out: Any, *extra: Any) -> Any:
+        """NumPy's double_fill / float_fill: a Python float for size None,
+        else a new array of ``size`` (or ``out``) filled in memory order."""
+        double = dtype is _dt.float64
+        if out is None:
+            if size is None:
+                buf = self._one_d if double else self._one_f
+                with self.lock:  # the scratch value belongs to the lock's holder
+                    fill(self._st, 1, *extra, buf)
+                    return float(buf[0])
+            shape: Shape
+            if type(size) is int and size >= 0:  # the common case, without the general checks
+                shape, n = (size,), size
+            else:
+                shape = _shape_of(size)
+                n = math.prod(shape)
+            arr = NDArray._empty(tuple(shape), dtype)
+        else:
+            _check_out(out, dtype, size, False)
+            arr, n = out, out.size
+        ptr = ffi.cast("double *" if double else "float *", core.data_ptr(arr._h))
+        with self.lock:
+            fill(self._st, n, *extra, ptr)
+        return arr
+
+    def _cont(self, fill: Callable[..., Any], size: Any, params: list[_Param], kinds: list[str | None],
+              dtype: _dt.DType = _dt.float64, out: Any = None) -> Any:
+        """NumPy's cont / disc: scalar parameters are checked and passed with
+        step 0; array parameters are checked, broadcast and passed with step 1."""
+        for p, kind in zip(params, kinds, strict=True):
+            if kind is not None:
+                _check(p, kind)
+        ctype = _C_ELEMENT[dtype.name]
+        if out is None and all(p.array is None for p in params):
+            # Scalar parameters: one-value buffers the Generator keeps,
+            # written and read under the lock.
+            if size is None:
+                arr, n = None, 1
+            else:
+                shape = _shape_of(size)
+                arr, n = core.ndarray_empty(shape, dtype, False), math.prod(shape)
+            with self.lock:
+                args: list[Any] = []
+                for i, p in enumerate(params):
+                    buf = self._scratch[p.ctype][i]
+                    buf[0] = p.value
+                    args += (buf, 0)
+                if arr is None:
+                    res = self._scratch[ctype][3]
+                    fill(self._st, 1, *args, res)
+                    return res[0] if dtype is _dt.int64 else float(res[0])
+                fill(self._st, n, *args, ffi.cast(f"{ctype} *", core.data_ptr(arr._h)))
+            return arr
+        if out is not None:
+            _check_out(out, dtype, size, True)
+            size = out.shape if size is None else size
+        shape, ptrs = _broadcast(params, size)
+        arr = out if out is not None else NDArray._empty(shape, dtype)
+        self._call(fill, arr.size, *[x for ptr, step, _ in ptrs for x in (ptr, step)], _ptr(arr, f"{ctype} *"))
+        return arr
+
+    # ---- uniform ---------------------------------------------------------------
+
+    def random(self, size: Any = None, dtype: Any = _dt.float64, out: NDArray | None = None) -> Any:
+        """Uniform floats in [0, 1): float64 (53 random bits) or float32 (24)."""
+        dt = dtype if dtype is _dt.float64 else _float_dtype(dtype, "random")
+        return self._fill(lib.ma_random_double if dt is _dt.float64 else lib.ma_random_float, dt, size, out)
+
+    def uniform(self, low: Any = 0.0, high: Any = 1.0, size: Any = None) -> Any:
+        """Uniform floats in [low, high): ``low + (high - low) * U``."""
+
+        lo, hi = _Param(low, "low"), _Param(high, "high")
+        if lo.array is None and hi.array is None:
+            rng = hi.value - lo.value
+            if not math.isfinite(rng):
+                raise OverflowError("high - low range exceeds valid bounds")
+            span = _Param(rng, "high - low")
+        else:
+            a = lo.array if lo.array is not None else lo.value
+            b = hi.array if hi.array is not None else hi.value
+            diff = ew.subtract(b, a)
+            if not isinstance(diff, NDArray):
+
+                diff = asarray(diff, dtype=_dt.float64)
+            if diff.size and not bool(all_(ew.isfinite(diff))):
+                raise OverflowError("Range exceeds valid bounds")
+            span = _Param.of_array(diff, "high - low", "double")
+        return self._cont(lib.ma_random_uniform, size, [lo, span], [None, "non_negative"])
+
+    def integers(self, low: Any, high: Any = None, size: Any = None, dtype: Any = _dt.int64,
+                 endpoint: bool = False) -> Any:
+        """Integers in [low, high) (or [low, high] with ``endpoint``) of any
+        integer dtype, by Lemire's method with NumPy's buffering of 32-bit
+        draws for the narrow types."""
+        if high is None:
+            high, low = low, 0
+        dt = _dt.as_dtype(dtype)
+        if dt.name not in _INT_INFO:
+            raise TypeError(f"Unsupported dtype {dt} for integers")
+        bits, lb, ub = _INT_INFO[dt.name]
+        if size is not None:
+            shape = _shape_of(size)
+            if math.prod(shape) == 0:
+                return NDArray._empty(shape, dt)
+        if not (_is_scalar(low) and _is_scalar(high)):
+            return self._integers_array(low, high, size, dt, bits, lb, ub, bool(endpoint))
+        lo, hi = _int_bound(low, "low"), _int_bound(high, "high")
+        if not endpoint:
+            hi -= 1
+        if lo < lb:
+            raise ValueError(f"low is out of bounds for {dt.name}")
+        if hi > ub:
+            raise ValueError(f"high is out of bounds for {dt.name}")
+        if lo > hi:
+            raise ValueError(_bounds_error(bool(endpoint), lo == 0))
+        rng = hi - lo
+        mask = (1 << 64) - 1 if bits == 64 else (1 << max(bits, 8)) - 1
+        off = lo & mask
+        fill = {64: lib.ma_random_bounded_u64, 32: lib.ma_random_bounded_u32, 16: lib.ma_random_bounded_u16,
+                8: lib.ma_random_bounded_u8, 1: lib.ma_random_bounded_bool}[bits]
+        if size is None:
+            buf = ffi.new(_CTYPE[bits].replace(" *", "[1]"))
+            self._call(fill, off, rng & mask, 1, buf)
+            v = int(buf[0])
+            if bits == 1:
+                return bool(v)
+            return v - (1 << bits) if lb < 0 and v > ub else v
+        arr = NDArray._empty(shape, dt)
+        ptr = ffi.cast(_CTYPE[bits], core.data_ptr(arr._h))
+        with self.lock:
+            fill(self._st, off, rng & mask, math.prod(shape), ptr)
+        return arr
+
+    def _integers_array(self, low: Any, high: Any, size: Any, dt: _dt.DType, bits: int, lb: int, ub: int,
+                        closed: bool) -> NDArray:
+        """integers() with array bounds (NumPy's _rand_<type>_broadcast): the
+        bounds are checked, broadcast, and drawn one element at a time."""
+
+        lo_a, hi_a = asarray(low), asarray(high)
+        for a, what in ((lo_a, "low"), (hi_a, "high")):
+            if a.dtype.kind not in ("i", "u", "b"):
+                raise TypeError(f"{what} must hold integers for array bounds, not {a.dtype}")
+        if lo_a.size and int(min_(lo_a)) < lb:
+            raise ValueError(f"low is out of bounds for {dt.name}")
+        if hi_a.size and int(max_(hi_a)) - (0 if closed else 1) > ub:
+            raise ValueError(f"high is out of bounds for {dt.name}")
+        # Compare in a dtype that holds both exactly (uint64 only when a
+        # value needs it, and then low >= 0 was checked above).
+        wide = _dt.uint64 if _dt.uint64 in (lo_a.dtype, hi_a.dtype) and lb == 0 else _dt.int64
+        lo_c, hi_c = lo_a.astype(wide), hi_a.astype(wide)
+        bad = ew.greater(lo_c, hi_c) if closed else ew.greater_equal(lo_c, hi_c)
+        if isinstance(bad, NDArray) and bad.size and bool(any_(bad)):
+            raise ValueError(_bounds_error(closed, not bool(any_(ew.not_equal(lo_a, 0)))))
+        # The C side reads both bounds as 64-bit words (two's complement).
+        shape, ptrs = _broadcast([_Param.of_array(lo_c, "low", "uint64_t"),
+                                  _Param.of_array(hi_c, "high", "uint64_t")], size)
+        arr = NDArray._empty(shape, dt)
+        (lp, ls, _k1), (hp, hs, _k2) = ptrs
+        self._call(lib.ma_random_bounded_array, bits, 1 if closed else 0, arr.size, lp, ls, hp, hs,
+                   ffi.cast("void *", arr.data_ptr))
+        return arr
+
+    def bytes(self, length: int) -> bytes:
+        """``length`` random bytes: uint32 draws, little-endian, truncated."""
+        n = operator.index(length)
+        if n < 0:
+            raise ValueError("negative dimensions are not allowed")
+        # NumPy's C division truncates: length 0 still draws one word.
+        n_words = (n - 1) // 4 + 1 if n > 0 else 1
+        words = self.integers(0, 4294967296, size=n_words, dtype=_dt.uint32)
+        raw = bytes(ffi.buffer(ffi.cast("char *", words.data_ptr), 4 * n_words))
+        if sys.byteorder != "little":
+            raw = b"".join(raw[i:i + 4][::-1] for i in range(0, len(raw), 4))
+        return raw[:n]
+
+    # ---- normal, exponential and the gamma family --------------------------------
+
+    def standard_normal(self, size: Any = None, dtype: Any = _dt.float64, out: NDArray | None = None) -> Any:
+        """Standard normal draws by NumPy's 256-layer ziggurat (float64 or float32)."""
+        dt = dtype if dtype is _dt.float64 else _float_dtype(dtype, "standard_normal")
+        fill = lib.ma_random_standard_normal if dt is _dt.float64 else lib.ma_random_standard_normal_f
+        return self._fill(fill, dt, size, out)
+
+    def normal(self, loc: Any = 0.0, scale: Any = 1.0, size: Any = None) -> Any:
+        """Normal draws: ``loc + scale * Z``."""
+        return self._cont(lib.ma_random_normal, size, [_Param(loc, "loc"), _Param(scale, "scale")],
+                          [None, "non_negative"])
+
+    def standard_exponential(self, size: Any = None, dtype: Any = _dt.float64, method: str = "zig",
+                             out: NDArray | None = None) -> Any:
+        """Exponential(1) draws: the ziggurat (``method="zig"``) or ``-log(1 - U)`` (``"inv"``)."""
+        dt = dtype if dtype is _dt.float64 else _float_dtype(dtype, "standard_exponential")
+        inverse = 0 if method == "zig" else 1
+        fill = lib.ma_random_standard_exponential if dt is _dt.float64 else lib.ma_random_standard_exponential_f
+        return self._fill(fill, dt, size, out, inverse)
+
+    def exponential(self, scale: Any = 1.0, size: Any = None) -> Any:
+        """Exponential draws of mean ``scale``."""
+        return self._cont(lib.ma_random_exponential, size, [_Param(scale, "scale")], ["non_negative"])
+
+    def standard_gamma(self, shape: Any, size: Any = None, dtype: Any = _dt.float64,
+                       out: NDArray | None = None) -> Any:
+        """Gamma(shape, 1) draws (Marsaglia & Tsang above shape 1)."""
+        dt = _float_dtype(dtype, "standard_gamma")
+        if dt == _dt.float64:
+            return self._cont(lib.ma_random_gamma, size, [_Param(shape, "shape"), _Param(1.0, "scale")],
+                              ["non_negative", None], out=out)
+        return self._cont(lib.ma_random_standard_gamma_f, size, [_Param(shape, "shape", _dt.float32)],
+                          ["non_negative"], dtype=_dt.float32, out=out)
+
+    def gamma(self, shape: Any, scale: Any = 1.0, size: Any = None) -> Any:
+        """Gamma draws: ``scale * standard_gamma(shape)``."""
+        return self._cont(lib.ma_random_gamma, size, [_Param(shape, "shape"), _Param(scale, "scale")],
+                          ["non_negative", "non_negative"])
+
+    def beta(self, a: Any, b: Any, size: Any = None) -> Any:
+        """Beta(a, b) draws: Johnk's algorithm when both are at most 1, else a ratio of gammas."""
+        return self._cont(lib.ma_random_beta, size, [_Param(a, "a"), _Param(b, "b")], ["positive", "positive"])
+
+    def binomial(self, n: Any, p: Any, size: Any = None) -> Any:
+        """Binomial(n, p) draws: inversion for small means, else BTPE."""
+        pp, nn = _Param(p, "p"), _Param(n, "n", _dt.int64)
+        _check(pp, "bounded_0_1")  # NumPy checks p first, then n
+        _check(nn, "non_negative")
+        return self._cont(lib.ma_random_binomial, size, [nn, pp], [None, None], dtype=_dt.int64)
+
+    def poisson(self, lam: Any = 1.0, size: Any = None) -> Any:
+        """Poisson(lam) draws: multiplication of uniforms below 10, else PTRS."""
+        return self._cont(lib.ma_random_poisson, size, [_Param(lam, "lam")], ["poisson"], dtype=_dt.int64)
+
+    def multivariate_normal(self, mean: Any, cov: Any, size: Any = None, check_valid: str = "warn",
+                            tol: float = 1e-8, *, method: str = "svd") -> NDArray:
+        """Draws of N(mean, cov): standard normals times a factor of cov.
+
+        ``method="cholesky"`` factors cov here, in C, in OpenBLAS's order of
+        operations (NumPy's results bit for bit up to 4 x 4, within
+        rounding above).  ``"svd"`` (NumPy's default) and ``"eigh"`` need LAPACK's
+        decompositions: minarray has none yet, so they run on NumPy's
+        ``numpy.linalg`` (copies of the arrays) when NumPy is installed, and
+        raise ModuleNotFoundError otherwise.
+        """
+
+        if method not in ("eigh", "svd", "cholesky"):
+            raise ValueError("method must be one of {'eigh', 'svd', 'cholesky'}")
+        mean_a, cov_a = asarray(mean), asarray(cov)
+        if mean_a.dtype.kind == "c" or cov_a.dtype.kind == "c":
+            raise TypeError("mean and cov must not be complex")
+        shape = [] if size is None else list(_shape_of(size))
+        if mean_a.ndim != 1:
+            raise ValueError("mean must be 1 dimensional")
+        if cov_a.ndim != 2 or cov_a.shape[0] != cov_a.shape[1]:
+            raise ValueError("cov must be 2 dimensional and square")
+        if mean_a.shape[0] != cov_a.shape[0]:
+            raise ValueError("mean and cov must have same length")
+        d = mean_a.shape[0]
+        final = (*shape, d)
+        if method != "cholesky":
+            try:
+                import numpy as np
+            except ImportError:
+                raise ModuleNotFoundError(
+                    f"multivariate_normal(method={method!r}) needs an SVD or eigendecomposition, which minarray "
+                    "does not have yet; install NumPy (its numpy.linalg is used then), or pass "
+                    "method='cholesky'") from None
+        x = self.standard_normal(final).reshape((-1, d)) if d else NDArray._empty((0, 0), _dt.float64)
+        if method == "cholesky":
+            lower = cov_a.astype(_dt.float64).copy()
+            bad = lib.ma_cholesky(d, _ptr(lower, "double *"))
+            if bad >= 0:
+                raise ValueError("Matrix is not positive definite")
+            m = mean_a.astype(_dt.float64).copy()
+            rows = x.shape[0] if d else math.prod(shape)
+            res = NDArray._empty((rows, d), _dt.float64)
+            lib.ma_mvn_transform(rows, d, _ptr(x, "double *"), _ptr(lower, "double *"), _ptr(m, "double *"),
+                                 _ptr(res, "double *"))
+            return res.reshape(final)
+        return _mvn_numpy(np, x, mean_a, cov_a, final, check_valid, tol, method)
+
+    # ---- choice and permutations --------------------------------------------------
+
+    def choice(self, a: Any, size: Any = None, replace: bool = True, p: Any = None, axis: int = 0,
+               shuffle: bool = True) -> Any:
+        """Samples from ``range(a)`` (an int) or from ``a``'s entries along
+        ``axis``: with replacement (uniform, or by probabilities ``p``) or
+        without (a tail shuffle, Floyd's algorithm, or rounds of weighted
+        draws with ``p``), exactly as NumPy chooses between them."""
+
+        a_orig = a
+        arr = a if isinstance(a, NDArray) else asarray(a)
+        if arr.ndim == 0:
+            try:
+                pop_size = operator.index(arr.item())
+            except TypeError:
+                raise ValueError(f"a must be a sequence or an integer, not {type(a_orig)}") from None
+            if pop_size <= 0 and (size is None or math.prod(_shape_of(size)) != 0):
+                raise ValueError("a must be a positive integer unless no samples are taken")
+        else:
+
+            axis = normalize_axis(axis, arr.ndim)
+            pop_size = arr.shape[axis]
+            if pop_size == 0 and (size is None or math.prod(_shape_of(size)) != 0):
+                raise ValueError("a cannot be empty unless no samples are taken")
+        pvals: NDArray | None = None
+        if p is not None:
+            atol = math.sqrt(_EPS64)
+            pdt = getattr(p, "dtype", None)
+            if pdt is not None and str(pdt) in ("float32", "float16"):
+                atol = max(atol, math.sqrt(_EPS32 if str(pdt) == "float32" else 0.0009765625))
+            len(p)  # NumPy's d = len(p): TypeError for a scalar p
+            pvals = asarray(p, dtype=_dt.float64).copy()
+            if pvals.ndim != 1:
+                raise ValueError("p must be 1-dimensional")
+            if pvals.size != pop_size:
+                raise ValueError("a and p must have same size")
+            p_sum = lib.ma_random_kahan_sum(_ptr(pvals, "double *"), pvals.size)
+            if math.isnan(p_sum):
+                raise ValueError("Probabilities contain NaN")
+            if pvals.size and bool(any_(less(pvals, 0.0))):
+                raise ValueError("Probabilities are not non-negative")
+            if abs(p_sum - 1.0) > atol:
+                raise ValueError("Probabilities do not sum to 1. See Notes section of docstring for more "
+                                 "information.")
+        is_scalar = size is None
+        shape = () if is_scalar else _shape_of(size)
+        n = math.prod(shape)
+        if replace:
+            if pvals is not None:
+                idx = NDArray._empty(shape, _dt.int64)
+                with self.lock:
+                    rc = lib.ma_random_choice_p(self._st, pop_size, _ptr(pvals, "double *"), n, 1,
+                                                _ptr(idx, "int64_t *"))
+                if rc != 0:
+                    raise MemoryError("choice: out of memory")
+            else:
+                idx = self.integers(0, pop_size, size=shape, dtype=_dt.int64)
+        else:
+            if n > pop_size:
+                raise ValueError("Cannot take a larger sample than population when replace is False")
+            idx = NDArray._empty(shape, _dt.int64)
+            out_p = _ptr(idx, "int64_t *")
+            if pvals is not None:
+                if int(count_nonzero(greater(pvals, 0.0))) < n:
+                    raise ValueError("Fewer non-zero entries in p than size")
+                with self.lock:
+                    rc = lib.ma_random_choice_p(self._st, pop_size, _ptr(pvals, "double *"), n, 0, out_p)
+            else:
+                cutoff = 50 if shuffle else 20
+                with self.lock:
+                    if pop_size > 10000 and n > pop_size // cutoff:
+                        rc = lib.ma_random_choice_tail_shuffle(self._st, pop_size, n, out_p)
+                    else:
+                        rc = lib.ma_random_choice_floyd(self._st, pop_size, n, 1 if shuffle else 0, out_p)
+            if rc != 0:
+                raise MemoryError("choice: out of memory")
+        if is_scalar:
+            i = int(idx.item()) if isinstance(idx, NDArray) else int(idx)
+            if arr.ndim == 0:
+                return i
+            picked = take(arr, asarray([i], dtype=_dt.int64), axis=axis)
+            res = picked.reshape(arr.shape[:axis] + arr.shape[axis + 1:])
+            return res.item() if res.ndim == 0 else res
+        if arr.ndim == 0:
+            return idx
+        return take(arr, idx, axis=axis)
+
+    def shuffle(self, x: Any, axis: int = 0) -> None:
+        """Shuffle ``x`` in place along ``axis`` (an NDArray, or a mutable
+        sequence along its only axis) by Fisher-Yates."""
+
+        if isinstance(x, NDArray):
+            if not x.flags.writeable:
+                raise ValueError("array is read-only")
+            ax = normalize_axis(axis, x.ndim)
+            if x.size == 0:
+                return
+            if x.ndim == 1:
+                with self.lock:
+                    lib.ma_random_shuffle(self._st, x.shape[0], 1, x.itemsize, x.strides[0],
+                                          ffi.cast("char *", x.data_ptr))
+                return
+
+            perm = self._permuted_range(x.shape[ax])
+            x[...] = take(x, perm, axis=ax)
+            return
+        if hasattr(x, "__array_interface__") or hasattr(x, "__dlpack__"):
+            # Another library's array (NumPy's): shuffle it in place through a
+            # zero-copy view, or refuse, never shuffle a copy silently.
+
+            try:
+                view = asarray(x, copy=False)
+            except (ValueError, TypeError, BufferError) as exc:
+                raise TypeError(f"shuffle needs to view this {type(x).__name__} without a copy: {exc}") from None
+            self.shuffle(view, axis)
+            return
+        if not isinstance(x, MutableSequence):
+            warnings.warn(f"you are shuffling a '{type(x).__name__}' object which is not a subclass of "
+                          "'Sequence'; `shuffle` is not guaranteed to behave correctly.", UserWarning, stacklevel=2)
+        if axis != 0:
+            raise NotImplementedError("Axis argument is only supported on ndarray objects")
+        n = len(x)
+        if n > 1:
+            perm = self._permuted_range(n).tolist()
+            old = list(x)
+            for i, j in enumerate(perm):
+                x[i] = old[j]
+
+    def _permuted_range(self, n: int) -> NDArray:
+        """arange(n) shuffled with shuffle's draws: applying it as a take
+        reorders exactly as the swaps would."""
+
+        perm = arange(n, dtype=_dt.int64)
+        with self.lock:
+            lib.ma_random_shuffle(self._st, n, 1, 8, 8, ffi.cast("char *", perm.data_ptr))
+        return perm
+
+    def permutation(self, x: Any, axis: int = 0) -> NDArray:
+        """A shuffled copy: of ``arange(x)`` for an int, else of ``x`` along ``axis``."""
+
+        if isinstance(x, int) or (hasattr(x, "__index__") and not hasattr(x, "shape")):
+
+            perm = arange(operator.index(x), dtype=_dt.int64)
+            self.shuffle(perm)
+            return perm
+        arr = asarray(x)
+        ax = normalize_axis(axis, arr.ndim)
+        if arr.ndim == 1:
+            arr = arr.copy()
+            self.shuffle(arr)
+            return arr
+        return take(arr, self._permuted_range(arr.shape[ax]), axis=ax)
+
+    def permuted(self, x: Any, *, axis: int | None = None, out: NDArray | None = None) -> NDArray:
+        """A copy of ``x`` (or ``out``, filled from x) with each slice along
+        ``axis`` shuffled independently; with ``axis=None`` the whole array
+        shuffled as one flat sequence in its memory order."""
+
+        xa = asarray(x)
+        if out is None:
+            res = xa.copy(order="K")
+        else:
+            if not isinstance(out, NDArray):
+                raise TypeError("out must be a minarray array")
+            if not out.flags.writeable:
+                raise ValueError("out is read-only")
+            if out.shape != xa.shape:
+                raise ValueError("out must have the same shape as x")
+            if not _dt.can_cast(xa.dtype, out.dtype):
+                raise TypeError(f"Cannot cast x from {xa.dtype} to {out.dtype} according to the rule 'safe'")
+            out[...] = xa
+            res = out
+        if axis is None:
+            # Shuffle the elements in memory order (NumPy: ravel(order='A')
+            # of a contiguous result, C order of a copy otherwise).
+            c, f = res.flags.c_contiguous, res.flags.f_contiguous
+            work = res if c else (res.T if f else res.copy())
+            if res.size:
+                with self.lock:
+                    lib.ma_random_shuffle(self._st, res.size, 1, res.itemsize, res.itemsize,
+                                          ffi.cast("char *", work.data_ptr))
+            if not (c or f):
+                res[...] = work
+            return res
+        ax = normalize_axis(axis, res.ndim)
+        work = res if res.flags.c_contiguous else res.copy()
+        outer = math.prod(res.shape[:ax])
+        inner = math.prod(res.shape[ax + 1:])
+        if res.size:
+            with self.lock:
+                lib.ma_random_shuffle_lanes(self._st, outer, res.shape[ax], inner, res.itemsize,
+                                            ffi.cast("char *", work.data_ptr))
+        if work is not res:
+            res[...] = work
+        return res
+
+
+def default_rng(seed: Any = None) -> Generator:
+    """A Generator over PCG64 seeded from ``seed`` (None: fresh OS entropy;
+    an int, a sequence of ints or a SeedSequence), wrapping a bit generator
+    given directly, or a Generator itself, as ``numpy.random.default_rng``."""
+    if isinstance(seed, BitGenerator):
+        return Generator(seed)
+    if isinstance(seed, Generator):
+        return seed
+    if hasattr(seed, "bit_generator") or (hasattr(seed, "state") and hasattr(seed, "random_raw")):
+        # NumPy's Generator or bit generator: its C state cannot be shared.
+        raise TypeError(f"default_rng cannot wrap a {type(seed).__module__}.{type(seed).__name__}; to continue its "
+                        "stream, copy its state: b = minarray.random.PCG64(); b.state = <its bit generator>.state")
+    return Generator(PCG64(seed))
+
+
+# ---- helpers --------------------------------------------------------------------
+
+
+def _float_dtype(dtype: Any, what: str) -> _dt.DType:
+    if dtype is _dt.float64 or dtype is _dt.float32:
+        return dtype
+    try:
+        dt = _dt.as_dtype(dtype)
+    except (TypeError, ValueError):
+        raise TypeError(f"Unsupported dtype {dtype!r} for {what}") from None
+    if dt not in (_dt.float64, _dt.float32):
+        raise TypeError(f"Unsupported dtype {dt} for {what}")
+    return dt
+
+
+def _check_out(out: Any, dtype: _dt.DType, size: Any, require_c: bool) -> None:
+    if not isinstance(out, NDArray):
+        raise TypeError(f"out must be a minarray array, not {type(out).__name__}")
+    ok = out.flags.c_contiguous or (out.flags.f_contiguous and not require_c)
+    if not ok or not out.flags.writeable:
+        req = "C-" if require_c else ""
+        raise ValueError(f"Supplied output array must be {req}contiguous, writable, aligned, and in machine "
+                         "byte-order.")
+    if out.dtype != dtype:
+        raise TypeError(f"Supplied output array has the wrong type. Expected {dtype}, got {out.dtype}")
+    if size is not None and _shape_of(size) != out.shape:
+        raise ValueError("size must match out.shape when used together")
+
+
+def _int_bound(x: Any, what: str) -> int:
+    v = x.item() if isinstance(x, NDArray) else x
+    if isinstance(v, float):
+        if not math.isfinite(v):
+            raise ValueError(f"{what} must be finite, got {v}")
+        return int(v)  # NumPy's int(): truncation
+    try:
+        return operator.index(v)
+    except TypeError:
+        try:
+            return int(v)
+        except (TypeError, ValueError):
+            raise TypeError(f"{what} must be an integer, not {type(x).__name__}") from None
+
+
+def _bounds_error(closed: bool, low_is_zero: bool) -> str:
+    # NumPy's format_bounds_error: low == 0 is the one-argument form.
+    if low_is_zero:
+        return "high < 0" if closed else "high <= 0"
+    return "low > high" if closed else "low >= high"
+
+
+def _mvn_numpy(np: Any, x: NDArray, mean: NDArray, cov: NDArray, final: Shape, check_valid: str, tol: float,
+               method: str) -> NDArray:
+    """The SVD and eigh branches of NumPy's multivariate_normal, run by
+    NumPy on copies, for bit-identical results (minarray has no LAPACK yet)."""
+
+    xn = np.array(np.from_dlpack(x), copy=True)
+    mn = np.array(np.from_dlpack(mean), copy=True)
+    cv = np.array(np.from_dlpack(cov), copy=True).astype(np.double)
+    if method == "svd":
+        u, s, vh = np.linalg.svd(cv)
+    else:
+        s, u = np.linalg.eigh(cv)
+    if check_valid != "ignore":
+        if check_valid not in ("warn", "raise"):
+            raise ValueError("check_valid must equal 'warn', 'raise', or 'ignore'")
+        psd = np.allclose(np.dot(vh.T * s, vh), cv, rtol=tol, atol=tol) if method == "svd" else not np.any(s < -tol)
+        if not psd:
+            if check_valid == "warn":
+                warnings.warn("covariance is not symmetric positive-semidefinite.", RuntimeWarning, stacklevel=3)
+            else:
+                raise ValueError("covariance is not symmetric positive-semidefinite.")
+    factor = u * np.sqrt(abs(s)) if method == "eigh" else u * np.sqrt(s)
+    res = mn + xn @ factor.T
+    return asarray(np.ascontiguousarray(res.reshape(final)), copy=True)
