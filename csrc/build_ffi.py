@@ -33,13 +33,14 @@ sys.path.insert(0, str(GENERATORS))
 
 
 def _header_cdef(path: Path) -> str:
-    """The declarations between a header's cdef markers, verbatim, so cffi
-    (and the layout tests) see exactly what the C compiler sees."""
-    text = path.read_text()
-    match = re.search(r"/\* cdef-begin.*?\*/(.*)/\* cdef-end \*/", text, re.S)
-    if match is None:
+    """The declarations between a header's cdef markers (one region or
+    several), verbatim, so cffi (and the layout tests) see exactly what the
+    C compiler sees: each prototype Python calls is written once, in its
+    header."""
+    regions = re.findall(r"/\* cdef-begin.*?\*/(.*?)/\* cdef-end \*/", path.read_text(), re.S)
+    if not regions:
         raise RuntimeError(f"{path.relative_to(ROOT)} lost its cdef markers")
-    return match.group(1)
+    return "\n".join(regions)
 
 
 def _dlpack_cdef() -> str:
@@ -49,14 +50,17 @@ def _dlpack_cdef() -> str:
 # csrc/core/ is the plain-C core (no Python.h): each public header there
 # carries its own cdef markers, and Python calls those functions through
 # `lib` with thin typed wrappers.
-CORE_HEADERS = ("blas.h", "lapack.h", "random.h")
+CORE_HEADERS = ("array.h", "buffer.h", "threads.h", "iterate.h", "blas.h", "lapack.h", "random.h")
+# the bindings' own: ma_install, and the tests' fake producer
+BINDING_HEADERS = ("pyapi.h", "testing.h")
 
 
-def _core_cdef() -> str:
-    return "\n".join(_header_cdef(CORE / name) for name in CORE_HEADERS)
+def _declared_cdef() -> str:
+    return "\n".join([*(_header_cdef(CORE / name) for name in CORE_HEADERS),
+                      *(_header_cdef(BINDINGS / name) for name in BINDING_HEADERS)])
 
 
-CDEF = _dlpack_cdef() + _core_cdef() + """
+CDEF = _dlpack_cdef() + _declared_cdef() + """
 #define DLPACK_MAJOR_VERSION ...
 #define DLPACK_MINOR_VERSION ...
 #define DLPACK_FLAG_BITMASK_READ_ONLY ...
@@ -64,39 +68,6 @@ CDEF = _dlpack_cdef() + _core_cdef() + """
 #define DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED ...
 #define MA_ALIGNMENT ...
 #define MA_MAXDIMS ...
-
-typedef struct {
-  int64_t live_buffers;
-  int64_t live_bytes;
-  int64_t total_allocations;
-  int64_t live_foreign;
-  int64_t total_foreign;
-  int64_t failed_allocations;
-  int64_t cached_bytes;
-} ma_stats_t;
-
-void ma_stats(ma_stats_t *out);
-int64_t ma_type_alignment(int tid);
-void ma_fail_allocation_after(int64_t n);
-int ma_install(const char *modname);
-int ma_get_num_threads(void);
-void ma_set_num_threads(int n);
-int ma_default_num_threads(void);
-int64_t ma_get_parallel_min(void);
-void ma_set_parallel_min(int64_t n);
-void ma_iterate_counts(int64_t *out);
-int64_t ma_pool_jobs(void);
-int64_t ma_get_tile_min_span(void);
-void ma_set_tile_min_span(int64_t n);
-
-/* csrc/py/testing.c: the tests' fake DLPack producer */
-typedef struct { int64_t calls; uint64_t last_thread; } ma_test_counter;
-void ma_test_deleter_versioned(DLManagedTensorVersioned *self);
-void ma_test_deleter_legacy(DLManagedTensor *self);
-int64_t ma_test_calls(const ma_test_counter *c);
-void *ma_test_capsule_destructor(void);
-void *ma_test_context(int versioned);
-void *ma_test_exchange_api(void);
 """
 
 # What the cffi module's own C file includes: the declarations of everything

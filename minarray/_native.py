@@ -19,8 +19,8 @@ except ImportError as exc:  # pragma: no cover - depends on how it was installed
         "run Python from outside the checkout so the installed package is imported."
     ) from exc
 
-ffi: Any = _core.ffi
-lib: Any = _core.lib
+ffi: Any = _core.ffi  # cffi's FFI (its methods are not annotated)
+lib = _core.lib
 
 if lib.ma_install(b"minarray._core") != 0:  # pragma: no cover - build defect
     raise ImportError("minarray._core could not install its functions")

@@ -117,13 +117,8 @@ class NDArray(core.NDArrayBase):
 
     def _view(self, offset: int, shape: Shape, strides: Shape, readonly: bool = False) -> NDArray:
         """A view sharing this array's buffer, ``offset`` elements from element 0."""
-        d = self._dtype
-        # NumPy's rule: the base is the first array owning the memory, or the
-        # first array whose own base is a foreign object (a NumPy array, a
-        # bytearray...): chains of views collapse, foreign owners do not.
-        base = self._base
-        return core.ndarray_wrap(core.view(self._h, offset, shape, strides, d.code, d.bits, readonly), shape,
-                                 strides, base if type(base) is NDArray else self)
+        # its base follows NumPy's rule (view_base in csrc/py/views.c)
+        return core.ndarray_view(self, offset, shape, strides, readonly)
 
     # ---- attributes ----------------------------------------------------
     @property

@@ -20,9 +20,10 @@ def _stub_functions() -> dict[str, ast.FunctionDef]:
 
 
 def _stub_classes() -> set[str]:
-    """Types the module defines (Handle is only a name for a capsule)."""
+    """Types the module defines (Handle is only a name for a capsule, _Lib
+    the type of cffi's lib)."""
     tree = ast.parse(STUB.read_text())
-    return {n.name for n in tree.body if isinstance(n, ast.ClassDef)} - {"Handle"}
+    return {n.name for n in tree.body if isinstance(n, ast.ClassDef)} - {"Handle", "_Lib"}
 
 
 def _installed() -> set[str]:
@@ -55,3 +56,39 @@ def test_variadic_functions_refuse_too_few_arguments() -> None:
     for name in variadic:
         with pytest.raises(TypeError):
             getattr(core, name)(0)
+
+
+# ---- cffi's lib ---------------------------------------------------------------
+
+
+def _lib_stub() -> ast.ClassDef:
+    tree = ast.parse(STUB.read_text())
+    return next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "_Lib")
+
+
+def _py_kind(ct: object) -> str:
+    """The stub's annotation for a cffi type: int, float, None or CData."""
+    kind, cname = ct.kind, ct.cname  # type: ignore[attr-defined]
+    if kind == "primitive":
+        return "float" if cname in ("double", "float") else "int"
+    return "None" if kind == "void" else "CData"
+
+
+def test_lib_stub_names_every_cffi_function_and_constant() -> None:
+    from minarray._native import lib
+
+    stub = {n.name if isinstance(n, ast.FunctionDef) else n.target.id  # type: ignore[union-attr]
+            for n in _lib_stub().body if isinstance(n, (ast.FunctionDef, ast.AnnAssign))}
+    assert stub == {n for n in dir(lib) if not n.startswith("_")}
+
+
+def test_lib_stub_signatures_are_cffis() -> None:
+    """Each function's parameters and result, as the stub types them, are
+    what cffi compiled (so mypy checks calls against the real C)."""
+    from minarray._native import ffi, lib
+
+    for fn in (n for n in _lib_stub().body if isinstance(n, ast.FunctionDef)):
+        ct = ffi.typeof(getattr(lib, fn.name))
+        params = [ast.unparse(a.annotation) for a in fn.args.posonlyargs[1:] if a.annotation is not None]
+        assert params == [_py_kind(a) for a in ct.args], fn.name
+        assert fn.returns is not None and ast.unparse(fn.returns) == _py_kind(ct.result), fn.name

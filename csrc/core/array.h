@@ -39,9 +39,11 @@ int ma_type_of(DLDataType dt);
 extern const int ma_type_size[MA_NTYPES];
 /* The DLPack dtype of a type id (the inverse of ma_type_of). */
 extern const DLDataType ma_dltypes[MA_NTYPES];
+/* cdef-begin: declared to cffi too (minarray/arrayinterface.py) */
 /* The alignment an element's address needs: its size, or the size of one
  * part for complex types (C's own rule for _Complex). */
 int64_t ma_type_alignment(int tid);
+/* cdef-end */
 
 /* A new view over `buf` (retained).  `strides` NULL means C-contiguous.
  * NULL when out of memory. */

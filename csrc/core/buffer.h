@@ -29,6 +29,7 @@ typedef struct ma_buffer {
   int owned;             /* 1: minarray's own memory, freed with the header */
 } ma_buffer;
 
+/* cdef-begin: the allocator's statistics, as Python reads them (csrc/build_ffi.py) */
 typedef struct {
   int64_t live_buffers;      /* buffers of either kind not yet freed */
   int64_t live_bytes;        /* bytes of owned buffers not yet freed */
@@ -38,6 +39,7 @@ typedef struct {
   int64_t failed_allocations;
   int64_t cached_bytes;      /* freed large blocks kept for reuse (see buffer.c) */
 } ma_stats_t;
+/* cdef-end */
 
 /* Alignment of every owned buffer's data. */
 #define MA_ALIGNMENT 64
@@ -58,8 +60,10 @@ ma_buffer *ma_buffer_foreign(void *data, size_t nbytes, ma_release_fn release,
 void ma_buffer_retain(ma_buffer *b);
 void ma_buffer_release(ma_buffer *b);
 
+/* cdef-begin: declared to cffi too */
 void ma_stats(ma_stats_t *out);
 /* Test hook: make the n-th next owned allocation fail (n >= 1); 0 disables. */
 void ma_fail_allocation_after(int64_t n);
+/* cdef-end */
 
 #endif

@@ -67,6 +67,7 @@ int ma_iterate(int nops, const ma_array *const *ops, ma_loop loop,
 int ma_iterate_ex(int nops, const ma_array *const *ops, ma_loop loop,
                   const void *aux, unsigned flags, int64_t parallel_min);
 
+/* cdef-begin: declared to cffi too (minarray/threads.py and the tests) */
 /* The global element count from which ma_iterate splits work (default
  * MA_PARALLEL_MIN); n <= 0 restores the default.  Tests lower it to
  * exercise the threaded paths on small arrays. */
@@ -82,5 +83,6 @@ void ma_set_tile_min_span(int64_t n);
 /* How many iterations so far were split over threads (out[0]) and walked
  * in tiles (out[1]): lets tests check that they reach those paths. */
 void ma_iterate_counts(int64_t *out);
+/* cdef-end */
 
 #endif

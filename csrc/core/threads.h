@@ -36,6 +36,7 @@ typedef void (*ma_chunk_fn)(void *ctx, int64_t chunk);
 
 void ma_parallel_for(int64_t nchunks, ma_chunk_fn fn, void *ctx);
 
+/* cdef-begin: declared to cffi too (minarray/threads.py) */
 /* The configured number of threads (>= 1; 1 = everything serial). */
 int ma_get_num_threads(void);
 /* Set it; n < 1 restores the default (environment, else CPU count).
@@ -47,6 +48,7 @@ int ma_default_num_threads(void);
 /* How many jobs were handed to the pool's workers so far (not counting
  * calls that ran serially): tests use it to check they reach the pool. */
 int64_t ma_pool_jobs(void);
+/* cdef-end */
 
 /* Chunk i of `nchunks` equal parts of [0, n): [*begin, *end).  The first
  * n % nchunks chunks are one longer. */

@@ -150,26 +150,35 @@ MA_FASTCALL(py_empty) {
 
 /* view(h, offset, shape, strides, code, bits, readonly) -> a handle over the
  * same buffer; `offset` and `strides` in elements of the new dtype's size. */
+PyObject *ma_view_handle(ma_array *a, PyObject *offset, PyObject *shape_seq, PyObject *strides_seq, DLDataType dt,
+                         PyObject *readonly) {
+  long long off = PyLong_AsLongLong(offset);
+  if (off == -1 && PyErr_Occurred()) return NULL;
+  int64_t shape[MA_MAXDIMS], strides[MA_MAXDIMS];
+  int nd = ma_parse_dims(shape_seq, shape, "shape");
+  if (nd < 0) return NULL;
+  /* The one shape rule (ma_nbytes), for every way an array gets a shape:
+   * an empty array's other dims must fit too (reshape(0, 2**40, 2**40)). */
+  size_t nbytes;
+  if (ma_nbytes(nd, shape, (size_t)(dt.bits / 8), &nbytes) != 0) return ma_empty_error(shape_seq, 1, dt.bits / 8);
+  if (ma_parse_dims(strides_seq, strides, "strides") != nd) {
+    if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "shape and strides differ in length");
+    return NULL;
+  }
+  int ro = PyObject_IsTrue(readonly);
+  if (ro < 0) return NULL;
+  return ma_handle_new(ma_array_view(a, off, dt, nd, shape, strides, ro ? MA_READONLY : 0));
+}
+
+/* view(h, offset, shape, strides, code, bits, readonly) -> a handle over
+ * h's buffer, possibly of another dtype (NDArray views use ndarray_view). */
 MA_FASTCALL(py_view) {
   (void)self;
   MA_NARGS(7, "view");
   ma_array *a = ma_handle_get(args[0]);
-  if (!a) return NULL;
-  long long off = PyLong_AsLongLong(args[1]);
-  if (off == -1 && PyErr_Occurred()) return NULL;
-  int64_t shape[MA_MAXDIMS], strides[MA_MAXDIMS];
   DLDataType dt;
-  int nd = ma_parse_dims(args[2], shape, "shape");
-  if (nd < 0 || ma_parse_dtype(args[4], args[5], &dt) < 0) return NULL;
-  /* The one shape rule (ma_nbytes), for every way an array gets a shape:
-   * an empty array's other dims must fit too (reshape(0, 2**40, 2**40)). */
-  size_t nbytes;
-  if (ma_nbytes(nd, shape, (size_t)(dt.bits / 8), &nbytes) != 0) return ma_empty_error(args[2], 1, dt.bits / 8);
-  if (ma_parse_dims(args[3], strides, "strides") != nd) {
-    if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "shape and strides differ in length");
-    return NULL;
-  }
-  return ma_handle_new(ma_array_view(a, off, dt, nd, shape, strides, PyObject_IsTrue(args[6]) ? MA_READONLY : 0));
+  if (!a || ma_parse_dtype(args[4], args[5], &dt) < 0) return NULL;
+  return ma_view_handle(a, args[1], args[2], args[3], dt, args[6]);
 }
 
 /* wrap(owner, ptr, shape, strides|None, code, bits, readonly) -> a handle

@@ -33,6 +33,12 @@ PyObject *ma_alloc_error(int nd, const int64_t *shape, int itemsize);
 /* Read a tuple/list of ints into `out` (at most MA_MAXDIMS); returns the
  * count or -1 with an exception set. */
 int ma_parse_dims(PyObject *seq, int64_t *out, const char *what);
+/* A new handle viewing a's buffer `offset` elements from a's element 0,
+ * with the shape and strides of two int sequences, dtype `dt`, and
+ * read-only when `readonly` is true (or a is): the shape passes the one
+ * shape rule (ma_nbytes).  NULL with the error set. */
+PyObject *ma_view_handle(ma_array *a, PyObject *offset, PyObject *shape, PyObject *strides, DLDataType dt,
+                         PyObject *readonly);
 /* A tuple of n ints. */
 PyObject *ma_dims_tuple(int n, const int64_t *v);
 /* DLDataType from Python ints (code, bits). */
@@ -109,8 +115,10 @@ PyObject *ma_getitem_advanced(ma_array *a, PyObject *key);
 ma_array *ma_gather_first(ma_array *a, PyObject *key, int axis0, int *failed);
 PyObject *ma_setitem_advanced(ma_array *a, PyObject *key, PyObject *value, ma_array *s);
 
+/* cdef-begin: declared to cffi too (minarray/_native.py calls it) */
 /* Installs the method tables below into the module `modname` (module.c). */
 int ma_install(const char *modname);
+/* cdef-end */
 
 /* Method tables, one per C file that talks to Python; module.c installs them. */
 extern PyMethodDef ma_core_methods[];

@@ -9,6 +9,7 @@
 
 #include "dlpack.h"
 
+/* cdef-begin: declared to cffi too (the tests call these through lib) */
 /* What a fake managed tensor's manager_ctx points at. */
 typedef struct {
   int64_t calls;        /* deleter calls, updated atomically */
@@ -28,5 +29,6 @@ void *ma_test_context(int versioned);
 /* A DLPackExchangeAPI whose managed_tensor_from_py_object_no_sync returns
  * the struct at the address in the object's `_ma_test_tensor` attribute. */
 void *ma_test_exchange_api(void);
+/* cdef-end */
 
 #endif

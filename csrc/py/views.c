@@ -22,19 +22,40 @@
 
 #define nd_array ma_ndarray_array
 
+/* NumPy's rule for a view's base: the first array that owns the memory,
+ * or the first whose own base is a foreign object (a NumPy array, a
+ * bytearray...): chains of views collapse, foreign owners do not. */
+static PyObject *view_base(PyObject *x) {
+  PyObject *base = MA_ND(x)->base;
+  return Py_TYPE(base) == ma_nd.type ? base : x;
+}
+
 /* The view of `x` (over `a`) `off` elements from its element 0, as
- * NDArray._view makes it with readonly=False: the flags (read-only) carry
- * over, and NumPy's base rule applies (a chain of views collapses onto the
- * first NDArray that is not itself a view of an NDArray).  `strides` NULL
- * means C strides.  None when the byte offset overflows. */
+ * ndarray_view makes it with readonly=False: the flags (read-only) carry
+ * over, and the base is view_base's.  `strides` NULL means C strides.
+ * None when the byte offset overflows. */
 static PyObject *make_view(PyObject *x, ma_array *a, int64_t off, int nd, const int64_t *shape,
                            const int64_t *strides) {
   int64_t boff;
   if (__builtin_mul_overflow(off, (int64_t)(a->t.dtype.bits / 8), &boff)) Py_RETURN_NONE;
   PyObject *h = ma_handle_new(ma_array_view(a, off, a->t.dtype, nd, shape, strides, 0));
   if (!h) return NULL;
-  PyObject *base = MA_ND(x)->base;
-  return ma_ndarray_wrap(h, NULL, NULL, Py_TYPE(base) == ma_nd.type ? base : x);
+  return ma_ndarray_wrap(h, NULL, NULL, view_base(x));
+}
+
+/* ndarray_view(x, offset, shape, strides, readonly) -> NDArray._view: the
+ * view of x over its buffer, with the shape and strides tuples given and
+ * view_base's base. */
+MA_FASTCALL(py_ndarray_view) {
+  (void)self;
+  MA_NARGS(5, "ndarray_view");
+  ma_array *a = nd_array(args[0]);
+  if (!a) {
+    PyErr_SetString(PyExc_TypeError, "ndarray_view expects an NDArray");
+    return NULL;
+  }
+  PyObject *h = ma_view_handle(a, args[1], args[2], args[3], a->t.dtype, args[4]);
+  return h ? ma_ndarray_wrap(h, Py_NewRef(args[2]), Py_NewRef(args[3]), view_base(args[0])) : NULL;
 }
 
 /* Index `k` (an exact int) on an axis of length n, made non-negative; 0
@@ -417,6 +438,7 @@ PyMethodDef ma_views_methods[] = {
     FC("ndarray_getitem", py_ndarray_getitem, "ndarray_getitem(x, key) -> x[key] or None"),
     FC("basic_view", py_basic_view, "basic_view(x, key) -> the view x[key] of a basic key"),
     FC("is_contiguous", py_is_contiguous, "is_contiguous(h, fortran) -> bool"),
+    FC("ndarray_view", py_ndarray_view, "ndarray_view(x, offset, shape, strides, readonly) -> NDArray"),
     FC("ndarray_setitem", py_ndarray_setitem, "ndarray_setitem(x, key, value) -> True or None"),
     FC("ndarray_permute", py_ndarray_permute, "ndarray_permute(x, axes|None) -> view or None"),
     FC("ndarray_reshape", py_ndarray_reshape, "ndarray_reshape(x, shape_args) -> view or None"),

@@ -42,6 +42,17 @@ def _stack(a: NDArray) -> tuple[NDArray, int]:
     return (a if a.ndim == 3 else a.reshape((nb, m, n))), nb
 
 
+def _st(a: NDArray) -> tuple[int, int, int]:
+    """The batch, row and column strides (elements) of a (batch, m, n) stack."""
+    bs, rs, cs = a._strides
+    return bs, rs, cs
+
+
+def _st2(a: NDArray) -> tuple[int, int]:
+    rs, cs = a._strides
+    return rs, cs
+
+
 def _ptr(a: NDArray | None) -> Any:
     return ffi.NULL if a is None else ffi.cast("void *", a.data_ptr)
 
@@ -77,7 +88,7 @@ def slogdet(a: NDArray, want_det: bool) -> tuple[NDArray, NDArray, NDArray | Non
     batch, dt = a.shape[:-2], a.dtype
     sign, logabs = NDArray._empty(batch, dt), NDArray._empty(batch, REAL[dt])
     det = NDArray._empty(batch, dt) if want_det else None
-    rc = lib.ma_la_slogdet(LA_TYPE[dt], nb, a.shape[-1], _ptr(s), *s._strides, _ptr(sign), _ptr(logabs), _ptr(det))
+    rc = lib.ma_la_slogdet(LA_TYPE[dt], nb, a.shape[-1], _ptr(s), *_st(s), _ptr(sign), _ptr(logabs), _ptr(det))
     _check(rc, None, "slogdet", batch, "")
     return sign, logabs, det
 
@@ -89,11 +100,11 @@ def solve(a: NDArray, b: NDArray | None, fname: str) -> NDArray:
     n = a.shape[-1]
     if b is None:
         out = NDArray._empty(a.shape, a.dtype)
-        rc = lib.ma_la_solve(LA_TYPE[a.dtype], nb, n, n, _ptr(sa), *sa._strides, ffi.NULL, 0, 0, 0, _ptr(out), info)
+        rc = lib.ma_la_solve(LA_TYPE[a.dtype], nb, n, n, _ptr(sa), *_st(sa), ffi.NULL, 0, 0, 0, _ptr(out), info)
     else:
         sb, _ = _stack(b)
         out = NDArray._empty(b.shape, a.dtype)
-        rc = lib.ma_la_solve(LA_TYPE[a.dtype], nb, n, b.shape[-1], _ptr(sa), *sa._strides, _ptr(sb), *sb._strides,
+        rc = lib.ma_la_solve(LA_TYPE[a.dtype], nb, n, b.shape[-1], _ptr(sa), *_st(sa), _ptr(sb), *_st(sb),
                              _ptr(out), info)
     _check(rc, info, fname, a.shape[:-2], "the matrix is singular (an exactly zero pivot in its LU factorization)")
     return out
@@ -103,7 +114,7 @@ def cholesky(a: NDArray, upper: bool) -> NDArray:
     info = _begin("cholesky")
     s, nb = _stack(a)
     out = NDArray._empty(a.shape, a.dtype)
-    rc = lib.ma_la_cholesky(LA_TYPE[a.dtype], nb, a.shape[-1], _ptr(s), *s._strides, int(upper), _ptr(out), info)
+    rc = lib.ma_la_cholesky(LA_TYPE[a.dtype], nb, a.shape[-1], _ptr(s), *_st(s), int(upper), _ptr(out), info)
     _check(rc, info, "cholesky", a.shape[:-2], "the matrix is not positive definite")
     return out
 
@@ -113,7 +124,7 @@ def eigh(a: NDArray, vectors: bool, fname: str) -> tuple[NDArray, NDArray | None
     s, nb = _stack(a)
     w = NDArray._empty(a.shape[:-1], REAL[a.dtype])
     v = NDArray._empty(a.shape, a.dtype) if vectors else None
-    rc = lib.ma_la_eigh(LA_TYPE[a.dtype], nb, a.shape[-1], _ptr(s), *s._strides, _ptr(w), _ptr(v), info)
+    rc = lib.ma_la_eigh(LA_TYPE[a.dtype], nb, a.shape[-1], _ptr(s), *_st(s), _ptr(w), _ptr(v), info)
     _check(rc, info, fname, a.shape[:-2], "the eigenvalue iteration did not converge")
     return w, v
 
@@ -124,7 +135,7 @@ def eig(a: NDArray, vectors: bool, fname: str) -> tuple[NDArray, NDArray | None]
     ct = COMPLEX[a.dtype]
     w = NDArray._empty(a.shape[:-1], ct)
     v = NDArray._empty(a.shape, ct) if vectors else None
-    rc = lib.ma_la_eig(LA_TYPE[a.dtype], nb, a.shape[-1], _ptr(s), *s._strides, _ptr(w), _ptr(v), info)
+    rc = lib.ma_la_eig(LA_TYPE[a.dtype], nb, a.shape[-1], _ptr(s), *_st(s), _ptr(w), _ptr(v), info)
     _check(rc, info, fname, a.shape[:-2], "the eigenvalue iteration did not converge")
     return w, v
 
@@ -140,7 +151,7 @@ def svd(a: NDArray, vectors: bool, full: bool, fname: str) -> tuple[NDArray | No
     if vectors:
         u = NDArray._empty((*batch, m, m if full else k), a.dtype)
         vt = NDArray._empty((*batch, n if full else k, n), a.dtype)
-    rc = lib.ma_la_svd(LA_TYPE[a.dtype], nb, m, n, _ptr(s_), *s_._strides, int(full), _ptr(s), _ptr(u), _ptr(vt),
+    rc = lib.ma_la_svd(LA_TYPE[a.dtype], nb, m, n, _ptr(s_), *_st(s_), int(full), _ptr(s), _ptr(u), _ptr(vt),
                        info)
     _check(rc, info, fname, tuple(batch), "the SVD did not converge")
     return u, s, vt
@@ -153,7 +164,7 @@ def qr(a: NDArray, complete: bool) -> tuple[NDArray, NDArray]:
     k = min(m, n)
     q = NDArray._empty((*batch, m, m if complete else k), a.dtype)
     r = NDArray._empty((*batch, m if complete else k, n), a.dtype)
-    rc = lib.ma_la_qr(LA_TYPE[a.dtype], nb, m, n, _ptr(s), *s._strides, int(complete), _ptr(q), _ptr(r), info)
+    rc = lib.ma_la_qr(LA_TYPE[a.dtype], nb, m, n, _ptr(s), *_st(s), int(complete), _ptr(q), _ptr(r), info)
     _check(rc, info, "qr", tuple(batch), "the factorization failed")
     return q, r
 
@@ -168,7 +179,7 @@ def lstsq(a: NDArray, b: NDArray, rcond: float) -> tuple[NDArray, NDArray, int, 
     resid = NDArray._empty((nrhs,), REAL[a.dtype], zero=True)
     s = NDArray._empty((min(m, n),), REAL[a.dtype])
     rank = ffi.new("int64_t *")
-    rc = lib.ma_la_lstsq(LA_TYPE[a.dtype], m, n, nrhs, _ptr(a), *a._strides, _ptr(b), *b._strides, rcond,
+    rc = lib.ma_la_lstsq(LA_TYPE[a.dtype], m, n, nrhs, _ptr(a), *_st2(a), _ptr(b), *_st2(b), rcond,
                          _ptr(x), _ptr(resid), _ptr(s), rank, info)
     _check(rc, info, "lstsq", (), "the SVD did not converge")
     return x, resid, int(rank[0]), s
