@@ -102,7 +102,9 @@ OUT_SIZES = (1, 100, 10**6, 16 * 10**6)
 STRIDED_SIZES = (10**4, 10**6, 16 * 10**6)
 SQUARE_SIDES = (1000, 4000)
 REDUCE_SIZES = (100, 10**4, 10**6, 16 * 10**6)
-MATMUL_SIDES = (16, 128, 512)
+MATMUL_SIDES = (16, 64, 128, 512, 1024, 2048)
+LAPACK_SIDES = (300, 500)
+LAPACK_FUNCS = ("solve", "inv", "svd", "eigh")
 DLPACK_SIZES = (10**3, 10**6)
 FLOATS = ("float32", "float64")
 UNARY = ("sqrt", "exp", "log", "sin")
@@ -303,10 +305,38 @@ def _linalg() -> Iterator[Case]:
                 a, b = inp["a"], inp["b"]
                 return lambda: np.matmul(a, b)
 
-            # NumPy's matmul runs on OpenBLAS's threads, which spin ~0.1 s
-            # after each call: let them sleep before each block, both sides.
+            # Both sides run on OpenBLAS's threads, which spin ~0.1 s after
+            # each call: let them sleep before each block, both sides.
             yield Case("linalg", f"matmul {dtype} ({m},{m})@({m},{m})", m * m, "elements", "numpy", setup, mk, rf,
                        settle=0.25)
+    for fname in LAPACK_FUNCS:
+        for m in LAPACK_SIDES:
+            yield _lapack_case(fname, m)
+
+
+def _lapack_case(fname: str, m: int) -> Case:
+    """``linalg.<fname>`` of an m x m float64 matrix (symmetric positive
+    definite for eigh; a right-hand side of 10 columns for solve)."""
+
+    def setup() -> Inputs:
+        a = _rng().standard_normal((m, m))
+        if fname == "eigh":
+            a = a @ a.T + m * np.eye(m)
+        return {"a": a, "b": _rng().standard_normal((m, 10))}
+
+    def call(f: Any, a: Any, b: Any) -> Call:
+        if fname == "solve":
+            return lambda: f(a, b)
+        return lambda: f(a)
+
+    def mk(inp: Inputs) -> Call:
+        return call(ma_get(f"linalg.{fname}"), to_ma(inp["a"]), to_ma(inp["b"]))
+
+    def rf(inp: Inputs) -> Call:
+        return call(getattr(np.linalg, fname), inp["a"], inp["b"])
+
+    what = f"({m},{m}),({m},10)" if fname == "solve" else f"({m},{m})"
+    return Case("linalg", f"{fname} float64 {what}", m * m, "elements", "numpy", setup, mk, rf, settle=0.25)
 
 
 # ---- random --------------------------------------------------------------------

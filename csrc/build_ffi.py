@@ -50,7 +50,7 @@ def _dlpack_cdef() -> str:
 # csrc/core/ is the plain-C core (no Python.h): each public header there
 # carries its own cdef markers, and Python calls those functions through
 # `lib` with thin typed wrappers.
-CORE_HEADERS = ("array.h", "buffer.h", "threads.h", "iterate.h", "random.h")
+CORE_HEADERS = ("array.h", "buffer.h", "threads.h", "iterate.h", "blas.h", "lapack.h", "random.h")
 # the bindings' own: ma_install, and the tests' fake producer
 BINDING_HEADERS = ("pyapi.h", "testing.h")
 
@@ -189,7 +189,8 @@ ffi.set_source(
     py_limited_api=False,  # so the built file is not tagged abi3 either
     extra_compile_args=compile_args,
     extra_link_args=link_args,
-    libraries=["m"],
+    # dl: the BLAS/LAPACK library is opened at run time (csrc/core/blas.c)
+    libraries=["m", "dl"],
 )
 
 if __name__ == "__main__":

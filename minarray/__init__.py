@@ -9,7 +9,7 @@ from __future__ import annotations
 import builtins as _builtins
 from typing import Any
 
-from minarray import dlpack
+from minarray import dlpack, linalg
 from minarray import random as random  # ma.random: NumPy's Generator, bit for bit
 from minarray._native import core as _core
 from minarray.creation import *  # noqa: F403
@@ -42,11 +42,11 @@ from minarray.elementwise import __all__ as _elementwise_all
 from minarray.indexing import nonzero
 from minarray.info import *  # noqa: F403
 from minarray.info import __all__ as _info_all
-from minarray.linalg import *  # noqa: F403
-from minarray.linalg import __all__ as _linalg_all
 from minarray.manipulation import *  # noqa: F403
 from minarray.manipulation import __all__ as _manipulation_all
 from minarray.ndarray import NDArray
+from minarray.products import *  # noqa: F403
+from minarray.products import __all__ as _products_all
 from minarray.reductions import *  # noqa: F403
 from minarray.reductions import __all__ as _reductions_all
 from minarray.searching import *  # noqa: F403
@@ -86,6 +86,6 @@ __all__ = [
     "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "float16", "bfloat16", "float32", "float64", "complex64", "complex128",
     *_creation_all, *_views_all, *_elementwise_all, *_reductions_all,
-    *_searching_all, *_sorting_all, *_sets_all, *_manipulation_all, *_linalg_all, *_info_all,
-    *_dlpack_all, *_threads_all, "dlpack",
+    *_searching_all, *_sorting_all, *_sets_all, *_manipulation_all, *_products_all, *_info_all,
+    *_dlpack_all, *_threads_all, "dlpack", "linalg",
 ]

@@ -661,29 +661,29 @@ class NDArray(core.NDArrayBase):
     # C consumers export and import NDArrays without __dlpack__ or capsules.
     __dlpack_c_exchange_api__ = core.dlpack_exchange_api()
 
-    # ---- matrix multiplication (minarray.linalg) ---------------------------
+    # ---- matrix multiplication (minarray.products) -------------------------
     def __matmul__(self, other: Any) -> NDArray:
-        out: NDArray = _linalg().matmul(self, other)
+        out: NDArray = _products().matmul(self, other)
         return out
 
     def __rmatmul__(self, other: Any) -> NDArray:
-        out: NDArray = _linalg().matmul(other, self)
+        out: NDArray = _products().matmul(other, self)
         return out
 
 
-_linalg_module: Any = None
+_products_module: Any = None
 
 
-def _linalg() -> Any:
-    """minarray.linalg, imported on first use (it imports this module).  A
-    function-level ``from minarray import linalg`` costs ~0.4 us per call,
+def _products() -> Any:
+    """minarray.products, imported on first use (it imports this module).  A
+    function-level ``from minarray import products`` costs ~0.4 us per call,
     as much as a small matrix product."""
-    global _linalg_module
-    if _linalg_module is None:
-        from minarray import linalg
+    global _products_module
+    if _products_module is None:
+        from minarray import products
 
-        _linalg_module = linalg
-    return _linalg_module
+        _products_module = products
+    return _products_module
 
 
 def _method(name: str, x: NDArray, **kwargs: Any) -> NDArray:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import warnings
 
+from minarray import _blas
 from minarray._native import ffi, lib
 
 __all__ = ["get_num_threads", "set_num_threads"]
@@ -33,15 +34,19 @@ def get_num_threads() -> int:
 def set_num_threads(n: int | None, /) -> None:
     """Use `n` threads (1 to 256) for large kernels from now on, in every
     Python thread; ``None`` restores the default (``MINARRAY_NUM_THREADS``,
-    else the CPU count).  Waits for a kernel that is running on the pool."""
+    else the CPU count).  Waits for a kernel that is running on the pool.
+    OpenBLAS, which runs matrix products and ``minarray.linalg``, gets the
+    same count."""
     if n is None:
         lib.ma_set_num_threads(0)
+        _blas.sync_threads()
         return
     if isinstance(n, bool) or not isinstance(n, int):
         raise TypeError(f"set_num_threads() expects an int or None, got {type(n).__name__}")
     if not 1 <= n <= MAX_THREADS:
         raise ValueError(f"set_num_threads() expects 1 to {MAX_THREADS} threads, got {n}")
     lib.ma_set_num_threads(n)
+    _blas.sync_threads()
 
 
 def _default_num_threads() -> int:

@@ -8,6 +8,9 @@ thread split, compared with a tolerance.
 
 from __future__ import annotations
 
+import ctypes
+import mmap
+import sys
 import threading
 from typing import Any
 
@@ -396,3 +399,86 @@ def test_matrix_transpose_is_a_view(shape: list[int], seed: int) -> None:
 def test_matrix_transpose_needs_two_dims() -> None:
     with pytest.raises(ValueError):
         ma.matrix_transpose(ma.ones(3))
+
+
+# ---- the BLAS dispatch ----------------------------------------------------------------
+# Products above a few thousand multiply-adds go to BLAS gemm when gemm can
+# read the operands' layout, and to the own kernel otherwise (sliced or
+# reversed operands, integers): both routes must agree with NumPy.
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "complex128", "float16"])
+@pytest.mark.parametrize("la_", ["c", "transposed", "strided", "reversed"])
+@pytest.mark.parametrize("lb", ["c", "transposed", "broadcast"])
+def test_matmul_blas_and_own_kernel_layouts(dtype: str, la_: str, lb: str) -> None:
+    rng = np.random.default_rng(len(la_) * 10 + len(lb))
+    a_np, a = make(rng, (2, 40, 33), dtype, la_)
+    b_np, b = make(rng, (2, 33, 50), dtype, lb)
+    expected = (a_np.astype(np.complex128) @ b_np.astype(np.complex128))
+    got = to_np(a @ b).astype(np.complex128)
+    assert got.shape == expected.shape
+    # small integer values: exact in every type but float16's output rounding
+    np.testing.assert_allclose(got, expected, rtol=1e-3 if dtype == "float16" else 0, atol=0)
+
+
+def test_matmul_row_and_column_vectors_above_the_threshold() -> None:
+    rng = np.random.default_rng(2)
+    a, b = rng.standard_normal((300, 2)), rng.standard_normal((2, 400))  # k = 2: an outer-like product
+    np.testing.assert_allclose(to_np(ma.asarray(a) @ ma.asarray(b)), a @ b, rtol=1e-13, atol=1e-13)
+    c = rng.standard_normal((3, 1, 500)) + 1j * rng.standard_normal((3, 1, 500))
+    d = rng.standard_normal((3, 500, 40)) + 1j * rng.standard_normal((3, 500, 40))
+    np.testing.assert_allclose(to_np(ma.vecdot(ma.asarray(c[:, 0, :, None]), ma.asarray(d), axis=-2)),
+                               np.vecdot(c[:, 0, :, None], d, axis=-2), rtol=1e-12, atol=1e-11)
+
+
+def test_matmul_with_one_thread() -> None:
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal((120, 130)).astype(np.float32)
+    try:
+        ma.set_num_threads(1)
+        got = to_np(ma.asarray(a) @ ma.matrix_transpose(ma.asarray(a)))
+    finally:
+        ma.set_num_threads(None)
+    np.testing.assert_allclose(got, a @ a.T, rtol=1e-4, atol=1e-3)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "complex128"])
+@pytest.mark.parametrize("lm", ["c", "transposed", "strided"])
+@pytest.mark.parametrize("lv", ["c", "strided", "reversed", "broadcast"])
+def test_matrix_vector_products_above_the_gemv_threshold(dtype: str, lm: str, lv: str) -> None:
+    """Large matrix-vector products go to BLAS gemv when the strides allow
+    (positive vector strides), to the own kernel otherwise."""
+    rng = np.random.default_rng(len(lm) + 7 * len(lv))
+    m_np, m = make(rng, (300, 260), dtype, lm)
+    v_np, v = make(rng, (260,), dtype, lv)
+    w_np, w = make(rng, (300,), dtype, lv)
+    check_equal(m @ v, m_np @ v_np)
+    check_equal(w @ m, w_np @ m_np)
+    check_equal(ma.matmul(ma.broadcast_to(v, (2, 260)), ma.matrix_transpose(m)),
+                np.broadcast_to(v_np, (2, 260)) @ m_np.T)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="guard pages through mprotect (Linux)")
+@pytest.mark.parametrize("dtype", ["complex64", "complex128", "float32", "float64"])
+def test_strided_matrix_vector_product_reads_only_the_matrix(dtype: str) -> None:
+    """A vector times every other column of a matrix that ends at a page
+    boundary, with the next page unreadable: any read past the matrix
+    faults."""
+    page = mmap.PAGESIZE
+    item = np.dtype(dtype).itemsize
+    nbytes = 300 * 520 * item
+    npages = (nbytes + page - 1) // page + 1
+    buf = mmap.mmap(-1, npages * page)
+    libc = ctypes.CDLL(None, use_errno=True)
+    addr = ctypes.addressof(ctypes.c_char.from_buffer(buf))
+    assert libc.mprotect(ctypes.c_void_p(addr + (npages - 1) * page), ctypes.c_size_t(page), 0) == 0
+    base = np.frombuffer(buf, dtype=dtype, count=300 * 520, offset=(npages - 1) * page - nbytes).reshape(300, 520)
+    base[:] = np.arange(520) % 5
+    try:
+        m = ma.from_dlpack(base)[:, ::2]
+        x = ma.ones(300, dtype=getattr(ma, dtype))
+        check_equal(x @ m, np.ones(300, dtype=dtype) @ base[:, ::2])
+        check_equal(ma.matrix_transpose(m) @ x, base[:, ::2].T @ np.ones(300, dtype=dtype))
+        del m, x
+    finally:
+        del base
+        libc.mprotect(ctypes.c_void_p(addr + (npages - 1) * page), ctypes.c_size_t(page), 3)

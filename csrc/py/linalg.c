@@ -2,18 +2,22 @@
  * Matrix multiplication: the kernel behind matmul, @, tensordot, vecdot and
  * outer.
  *
- * Why our own kernel and not a linked BLAS.  NumPy reaches ~95% of this
- * machine kind's peak through OpenBLAS; linking the same library (the
- * scipy-openblas wheels) would add a ~30 MB run-time dependency, a build
- * that must locate it, rpath handling and a second thread pool competing
- * with NumPy's.  A cache-blocked kernel in the style of BLIS/GotoBLAS --
- * operands packed into contiguous micro-panels, a register-tiled micro-kernel
- * compiled for AVX2+FMA and chosen at run time, the work split over threads --
- * runs at OpenBLAS's speed on one thread and within 1.1-1.3x of
- * NumPy+OpenBLAS at 512x512 on two (float64, float32; docs/performance.md
- * has the run), which meets the project's target without the dependency.  On Zen 4, AVX-512 gives no more
- * FLOPs per cycle than AVX2 (both issue two 256-bit FMAs per cycle), so the
- * portable AVX2 path is the fast path there.
+ * Which GEMM runs.  Every float and complex product of two matrices (m, n
+ * >= 2) goes to BLAS ?gemm -- OpenBLAS from the scipy-openblas64 wheel,
+ * loaded at run time by csrc/core/blas.c -- whenever gemm can read the
+ * operands where they lie (one unit stride per matrix, as C-order,
+ * Fortran-order and transposed arrays have).  OpenBLAS chooses its kernels
+ * for the CPU it runs on; this file's kernel is AVX2-only and measured
+ * 1.8-2.75x slower than NumPy on an AVX-512 Xeon.  Measured on Zen 4, one
+ * gemm call ties or beats the direct path below even at 4x4, and ?gemv
+ * beats the own matrix-vector loop 1.5-1.9x (docs/performance.md).  The
+ * kernel below remains for what BLAS cannot do or does slower: 64-bit
+ * integers; operands with no unit stride (every other column, reversed
+ * rows, broadcast rows); dot products (m = n = 1) and small matrix-vector
+ * products; and stacks of small products (at most MA_GEMM_SMALL
+ * multiply-adds each), which the pool splits over the batch where BLAS
+ * would run one call after another: 0.72x NumPy for 10^4 4x4 products
+ * against 1.04x through gemm.
  *
  * Layout of the work (Goto's algorithm):
  *   for jc in N by NC:            B block  (KC x NC) packed, stays in L3
@@ -27,7 +31,7 @@
  *
  * Element types: the kernels work on float64, float32, complex128, complex64
  * and 64-bit integers (unsigned arithmetic, so products wrap as NumPy's
- * do instead of being undefined).  minarray/linalg.py casts the other types
+ * do instead of being undefined).  minarray/products.py casts the other types
  * to these first (float16/bfloat16 -> float32, narrower integers and bool
  * -> int64) and back after, which is what NumPy computes too: float16 is
  * accumulated in float32, and integer results are exact modulo 2^bits.
@@ -36,6 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "blas.h"
 #include "pyapi.h"
 #include "scalar.h"
 #include "threads.h"
@@ -643,6 +648,13 @@ DEFINE_GEMV_CPLX(gemv_c128, double)
 DEFINE_GEMV_CPLX(gemv_c64, float)
 
 /* y (m) = conj_a?(A) (m x k) . conj_x?(x) (k); returns after m outputs. */
+
+/* Compiled by GCC 12 at -O3 with its vectorisers, the complex kernels read
+ * one element past the end of a strided A (a vector times every other
+ * column of a matrix): a fault when A ends at a page boundary (the guard-
+ * page test in tests/test_linalg.py).  Without them the reads stay in
+ * bounds; the arithmetic is written out by hand either way. */
+#define NO_SLP __attribute__((optimize("no-tree-vectorize")))
 typedef void (*gemvfn)(int64_t m, int64_t k, const mat *A, const void *x, int64_t incx, void *y,
                        int64_t incy, int ca, int cx);
 
@@ -654,7 +666,7 @@ typedef void (*gemvfn)(int64_t m, int64_t k, const mat *A, const void *x, int64_
     name##_impl(m, k, *A, (const T *)x, incx, (T *)y, incy);                                    \
   }
 #define GEMV_WRAP_CPLX(name, R, attr)                                                           \
-  attr static void name(int64_t m, int64_t k, const mat *A, const void *x, int64_t incx, void *y, \
+  attr NO_SLP static void name(int64_t m, int64_t k, const mat *A, const void *x, int64_t incx, void *y, \
                         int64_t incy, int ca, int cx) {                                         \
     name##_impl(m, k, *A, (const R *)x, incx, (R *)y, incy, ca, cx);                            \
   }
@@ -965,8 +977,47 @@ static void run_chunk(void *ctx, int64_t i) {
  * more than it saves. */
 #define MA_GEMM_MIN_WORK_PER_THREAD (1 << 20)
 
+/* Multiply-adds from which one matrix-vector product goes to BLAS. */
+#define MA_GEMV_BLAS_MIN 65536
+
+/* Every product of the job through BLAS ?gemm, one after another on this
+ * thread: OpenBLAS splits each over its own threads, whose count follows
+ * ma.set_num_threads, so the two pools never run at once.  Returns 0, or
+ * -1 (nothing written) when the job is not one for BLAS (see the top of
+ * this file) or no library is loaded. */
+static int run_blas(job *j) {
+  static const int la_type[G_NTYPES] = {[G_F64] = MA_LA_F64, [G_F32] = MA_LA_F32,
+                                        [G_C128] = MA_LA_C128, [G_C64] = MA_LA_C64,
+                                        [G_I64] = -1};
+  int t = la_type[j->gt];
+  if (t < 0 || j->k < 1 || (j->m < 2 && j->n < 2) || !ma_blas_loaded()) return -1;
+  /* Matrix-vector products (?gemv) only when each is large enough that a
+   * call per product costs nothing; small ones stay on the own kernel. */
+  if ((j->m < 2 || j->n < 2) && (double)j->m * (double)j->n * (double)j->k < MA_GEMV_BLAS_MIN) return -1;
+  /* Stacks of small products: the own kernel, split over the batch. */
+  if (j->nbatch > 1 && (double)j->m * (double)j->n * (double)j->k <= MA_GEMM_SMALL) return -1;
+  int64_t es = (int64_t)impls[j->gt].esize;
+  for (int64_t b = 0; b < j->nbatch; b++) {
+    char *pa = j->A.p, *pb = j->B.p, *pc = j->C.p;
+    int64_t rem = b;
+    for (int d = j->nbatch_dims - 1; d >= 0; d--) {
+      int64_t i = rem % j->bshape[d];
+      rem /= j->bshape[d];
+      pa += i * j->bsa[d] * es;
+      pb += i * j->bsb[d] * es;
+      pc += i * j->bsc[d] * es;
+    }
+    /* Every item has the same strides: only the first can be refused. */
+    if (ma_blas_gemm(t, j->m, j->n, j->k, pa, j->A.rs, j->A.cs, pb, j->B.rs, j->B.cs, pc, j->C.rs,
+                     j->C.cs, j->conj) != 0)
+      return -1;
+  }
+  return 0;
+}
+
 /* Returns 0, or -2 when out of memory. */
 static int run_job(job *j) {
+  if (run_blas(j) == 0) return 0;
   double work = (double)j->nbatch * (double)j->m * (double)j->n * (double)(j->k ? j->k : 1);
   int64_t nt = ma_get_num_threads();
   if (work / MA_GEMM_MIN_WORK_PER_THREAD < (double)nt) nt = (int64_t)(work / MA_GEMM_MIN_WORK_PER_THREAD);

@@ -1,11 +1,13 @@
-"""Linear algebra in the core namespace (Array API 2024.12): ``matmul`` (and
-``@``), ``tensordot``, ``vecdot`` and ``outer``; ``matrix_transpose`` is a
-view, defined in :mod:`minarray.views` and re-exported here so that
-``minarray.linalg`` holds all five.
+"""Matrix and tensor products of the core namespace (Array API): ``matmul``
+(and ``@``), ``tensordot``, ``vecdot`` and ``outer``.  ``minarray.linalg``
+re-exports the same objects.
 
-Every product ends in one C call, ``core.matmul`` (csrc/py/linalg.c): a
-cache-blocked, multi-threaded kernel over broadcast batches that reads any
-strides (transposed or sliced operands are not copied) and releases the GIL.
+Every product ends in one C call, ``core.matmul`` (csrc/py/linalg.c), the
+one dispatch place for matrix products: BLAS ``?gemm`` (``?gemv`` for large
+matrix-vector products) for float and complex operands BLAS can read, and
+minarray's own kernel for integers, other layouts, dot products and stacks
+of small products.  It reads any strides (transposed or sliced operands are
+not copied), walks broadcast batches and releases the GIL.
 It computes in five types; the others are cast in and out here, which
 reproduces NumPy's results: float16 and bfloat16 accumulate in float32,
 integer products wrap modulo 2**bits, and bool gives "some pair both true".
@@ -22,9 +24,9 @@ from minarray._native import core
 from minarray.creation import as_operand
 from minarray.dtypes import DType
 from minarray.ndarray import NDArray, c_strides
-from minarray.views import broadcast_shapes, matrix_transpose, normalize_axis
+from minarray.views import broadcast_shapes, normalize_axis
 
-__all__ = ["matmul", "tensordot", "vecdot", "outer", "matrix_transpose"]
+__all__ = ["matmul", "tensordot", "vecdot", "outer"]
 
 Shape = tuple[int, ...]
 

@@ -1,0 +1,365 @@
+"""Factorisations, solves and the spectra: the functions of
+``minarray.linalg`` that run on LAPACK (through ``_lapack``), plus those
+built from them (pinv, matrix_rank, matrix_power, cond).
+
+Every function takes matrices in the last two dimensions and stacks of
+them in the leading ones.  Inputs of integer or boolean dtype are computed
+in float64 (NumPy's rule); float16 and bfloat16 are refused, as NumPy
+refuses float16.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+from typing import Any, NamedTuple
+
+from minarray import dtypes as _dt
+from minarray import elementwise as _ew
+from minarray import reductions as _red
+from minarray.creation import as_operand, eye, zeros
+from minarray.dtypes import DType
+from minarray.info import finfo
+from minarray.linalg import _lapack
+from minarray.linalg._lapack import LA_TYPE, REAL, LinAlgError
+from minarray.ndarray import NDArray
+from minarray.products import matmul
+from minarray.views import broadcast_shapes, broadcast_to, matrix_transpose
+
+
+class EighResult(NamedTuple):
+    eigenvalues: NDArray
+    eigenvectors: NDArray
+
+
+class EigResult(NamedTuple):
+    eigenvalues: NDArray
+    eigenvectors: NDArray
+
+
+class QRResult(NamedTuple):
+    Q: NDArray
+    R: NDArray
+
+
+class SlogdetResult(NamedTuple):
+    sign: NDArray
+    logabsdet: NDArray
+
+
+class SVDResult(NamedTuple):
+    U: NDArray
+    S: NDArray
+    Vh: NDArray
+
+
+class LstsqResult(NamedTuple):
+    x: NDArray
+    residuals: NDArray
+    rank: int
+    s: NDArray
+
+
+def lapack_dtype(dt: DType, fname: str) -> DType:
+    """The type LAPACK computes ``dt`` in."""
+    if dt in LA_TYPE:
+        return dt
+    if dt.kind in "biu":
+        return _dt.float64
+    raise TypeError(f"{fname}: arrays of dtype {dt} are not supported; "
+                    "use float32, float64, complex64 or complex128")
+
+
+def matrices(x: Any, fname: str, square: bool = False) -> NDArray:
+    """``x`` as an array of matrices (ndim >= 2) in its LAPACK type."""
+    a = as_operand(x, fname)
+    if a.ndim < 2:
+        raise LinAlgError(f"{fname}: expected a matrix or a stack of matrices (ndim >= 2), got shape {a.shape}")
+    if square and a.shape[-1] != a.shape[-2]:
+        raise LinAlgError(f"{fname}: expected square matrices in the last two dimensions, got shape {a.shape}")
+    return a.astype(lapack_dtype(a.dtype, fname), copy=False)
+
+
+def _conj_t(x: NDArray) -> NDArray:
+    """The conjugate transpose of each matrix."""
+    t = matrix_transpose(x)
+    return _ew.conj(t) if x.dtype.kind == "c" else t
+
+
+def _identity(shape: tuple[int, ...], dt: DType) -> NDArray:
+    """Identity matrices of shape (..., n, n)."""
+    n = shape[-1]
+    return broadcast_to(eye(n, dtype=dt), shape).copy()
+
+
+# ---- determinants, inverse, solve, Cholesky --------------------------------
+
+
+def det(x: Any, /) -> NDArray:
+    """Determinant of each square matrix (LU factorisation, LAPACK ?getrf);
+    0 for a singular matrix."""
+    a = matrices(x, "det", square=True)
+    det = _lapack.slogdet(a, True)[2]
+    assert det is not None
+    return det
+
+
+def slogdet(x: Any, /) -> SlogdetResult:
+    """Sign and natural log of the absolute value of the determinant
+    (``SlogdetResult(sign, logabsdet)``).  For a singular matrix the sign
+    is 0 and ``logabsdet`` is -inf; for complex input the sign is a complex
+    number of modulus 1."""
+    a = matrices(x, "slogdet", square=True)
+    sign, logabs, _ = _lapack.slogdet(a, False)
+    return SlogdetResult(sign, logabs)
+
+
+def inv(x: Any, /) -> NDArray:
+    """Inverse of each square matrix (LAPACK ?gesv against the identity).
+    Raises :class:`LinAlgError` for a singular matrix."""
+    return _lapack.solve(matrices(x, "inv", square=True), None, "inv")
+
+
+def solve(x1: Any, x2: Any, /) -> NDArray:
+    """Solve ``x1 @ x = x2`` for ``x`` (LAPACK ?gesv).
+
+    ``x1`` is (..., M, M).  ``x2`` is (..., M, K), its batch dimensions
+    broadcasting against x1's, or, when 1-d, a vector (M,) solved against
+    every matrix of the stack: the result is then (..., M).  Raises
+    :class:`LinAlgError` for a singular matrix.
+    """
+    a = matrices(x1, "solve", square=True)
+    b = as_operand(x2, "solve")
+    dt = lapack_dtype(_dt.promote(a.dtype, b.dtype), "solve")
+    n = a.shape[-1]
+    if b.ndim == 0:
+        raise ValueError("solve: x2 must have at least one dimension, got a 0-d array")
+    vector = b.ndim == 1
+    rows = b.shape[0] if vector else b.shape[-2]
+    if rows != n:
+        raise ValueError(f"solve: x2 needs {n} rows to match x1 of shape {a.shape}, got shape {b.shape}")
+    b2 = b.reshape((n, 1)) if vector else b
+    try:
+        batch = broadcast_shapes(a.shape[:-2], b2.shape[:-2])
+    except ValueError:
+        raise ValueError(f"solve: the batch dimensions of shapes {a.shape} and {b.shape} do not broadcast") from None
+    a = broadcast_to(a.astype(dt, copy=False), (*batch, n, n))
+    b2 = broadcast_to(b2.astype(dt, copy=False), (*batch, n, b2.shape[-1]))
+    out = _lapack.solve(a, b2, "solve")
+    return out.reshape(out.shape[:-1]) if vector else out
+
+
+def cholesky(x: Any, /, *, upper: bool = False) -> NDArray:
+    """Cholesky factor of each Hermitian positive-definite matrix (LAPACK
+    ?potrf): lower-triangular L with ``x = L @ L^H``, or, with ``upper``,
+    ``U = L^H``.  Only the triangle named is read.  Raises
+    :class:`LinAlgError` when a matrix is not positive definite."""
+    return _lapack.cholesky(matrices(x, "cholesky", square=True), bool(upper))
+
+
+# ---- eigenvalues -----------------------------------------------------------------
+
+
+def eigh(x: Any, /) -> EighResult:
+    """Eigenvalues (ascending, real) and orthonormal eigenvectors (the
+    columns) of each Hermitian matrix, read from its lower triangle (LAPACK
+    ?syevd / ?heevd)."""
+    w, v = _lapack.eigh(matrices(x, "eigh", square=True), True, "eigh")
+    assert v is not None
+    return EighResult(w, v)
+
+
+def eigvalsh(x: Any, /) -> NDArray:
+    """Eigenvalues (ascending, real) of each Hermitian matrix."""
+    return _lapack.eigh(matrices(x, "eigvalsh", square=True), False, "eigvalsh")[0]
+
+
+def _finite(a: NDArray, fname: str) -> None:
+    if a.size and not bool(_red.all(_ew.isfinite(a))):
+        raise LinAlgError(f"{fname}: the matrix must not contain infinities or NaNs")
+
+
+def eig(x: Any, /) -> EigResult:
+    """Eigenvalues and right eigenvectors (columns of unit norm) of each
+    general square matrix (LAPACK ?geev).  Both are complex, also for real
+    input, as the Array API specifies (NumPy returns real arrays when every
+    eigenvalue is real)."""
+    a = matrices(x, "eig", square=True)
+    _finite(a, "eig")
+    w, v = _lapack.eig(a, True, "eig")
+    assert v is not None
+    return EigResult(w, v)
+
+
+def eigvals(x: Any, /) -> NDArray:
+    """Eigenvalues (complex) of each general square matrix."""
+    a = matrices(x, "eigvals", square=True)
+    _finite(a, "eigvals")
+    return _lapack.eig(a, False, "eigvals")[0]
+
+
+# ---- SVD, QR, least squares -----------------------------------------------------
+
+
+def svd(x: Any, /, *, full_matrices: bool = True) -> SVDResult:
+    """Singular value decomposition ``x = U @ diag(S) @ Vh`` of each matrix
+    (LAPACK ?gesdd): S descending.  With ``full_matrices`` U is (..., M, M)
+    and Vh (..., N, N), else (..., M, K) and (..., K, N), K = min(M, N)."""
+    a = matrices(x, "svd")
+    *batch, m, n = a.shape
+    if min(m, n) == 0:
+        rt = REAL[a.dtype]
+        s = zeros((*batch, 0), dtype=rt)
+        if full_matrices:
+            return SVDResult(_identity((*batch, m, m), a.dtype), s, _identity((*batch, n, n), a.dtype))
+        return SVDResult(zeros((*batch, m, 0), dtype=a.dtype), s, zeros((*batch, 0, n), dtype=a.dtype))
+    u, s, vh = _lapack.svd(a, True, bool(full_matrices), "svd")
+    assert u is not None and vh is not None
+    return SVDResult(u, s, vh)
+
+
+def svdvals(x: Any, /) -> NDArray:
+    """Singular values of each matrix, descending (real)."""
+    a = matrices(x, "svdvals")
+    return _lapack.svd(a, False, False, "svdvals")[1]
+
+
+def qr(x: Any, /, *, mode: str = "reduced") -> QRResult:
+    """QR factorisation of each matrix (LAPACK ?geqrf, then ?orgqr /
+    ?ungqr): Q with orthonormal columns and upper-triangular R.  ``mode``
+    "reduced": Q (..., M, K), R (..., K, N), K = min(M, N); "complete":
+    Q (..., M, M), R (..., M, N)."""
+    if mode not in ("reduced", "complete"):
+        raise ValueError(f"qr: mode must be 'reduced' or 'complete', got {mode!r}")
+    a = matrices(x, "qr")
+    *batch, m, n = a.shape
+    complete = mode == "complete"
+    if min(m, n) == 0:
+        q = _identity((*batch, m, m), a.dtype) if complete else zeros((*batch, m, 0), dtype=a.dtype)
+        return QRResult(q, zeros((*batch, m if complete else 0, n), dtype=a.dtype))
+    q, r = _lapack.qr(a, complete)
+    return QRResult(q, r)
+
+
+def lstsq(a: Any, b: Any, /, rcond: float | None = None) -> LstsqResult:
+    """Least-squares solution of ``a @ x = b`` (NumPy's ``lstsq``; LAPACK
+    ?gelsd): ``(x, residuals, rank, s)``.  ``a`` is (M, N), ``b`` (M,) or
+    (M, K).  Singular values at most ``rcond`` times the largest count as
+    zero (default: machine epsilon times max(M, N)).  ``residuals`` holds
+    the squared 2-norms of ``b - a @ x`` per column when ``rank == N < M``,
+    and is empty otherwise."""
+    x1 = as_operand(a, "lstsq")
+    x2 = as_operand(b, "lstsq")
+    if x1.ndim != 2:
+        raise LinAlgError(f"lstsq: a must be 2-dimensional, got shape {x1.shape}")
+    if x2.ndim not in (1, 2):
+        raise LinAlgError(f"lstsq: b must be 1- or 2-dimensional, got shape {x2.shape}")
+    m, n = x1.shape
+    if x2.shape[0] != m:
+        raise LinAlgError(f"lstsq: a (shape {x1.shape}) and b (shape {x2.shape}) need the same number of rows")
+    dt = lapack_dtype(_dt.promote(x1.dtype, x2.dtype), "lstsq")
+    vector = x2.ndim == 1
+    bb = x2.reshape((m, 1)) if vector else x2
+    rc = finfo(dt).eps * max(m, n) if rcond is None else float(rcond)
+    x, resid, rank, s = _lapack.lstsq(x1.astype(dt, copy=False), bb.astype(dt, copy=False), rc)
+    residuals = resid if rank == n and m > n else zeros((0,), dtype=REAL[dt])
+    return LstsqResult(x.reshape((n,)) if vector else x, residuals, rank, s)
+
+
+# ---- built on the above ----------------------------------------------------------
+
+
+def _cutoff(a: NDArray, s: NDArray, rtol: float | NDArray | None) -> NDArray:
+    """``rtol`` times each matrix's largest singular value, shaped to
+    compare with ``s`` (..., K).  An array ``rtol`` broadcasts against the
+    stack's batch shape; the default is max(M, N) times machine epsilon."""
+    tol: float | NDArray = max(a.shape[-2:]) * finfo(REAL[a.dtype]).eps if rtol is None else rtol
+    if isinstance(tol, NDArray):
+        tol = tol.reshape((*tol.shape, 1))
+    return _ew.multiply(_red.max(s, axis=-1, keepdims=True), tol)
+
+
+def pinv(x: Any, /, *, rtol: float | NDArray | None = None) -> NDArray:
+    """Moore-Penrose pseudo-inverse of each matrix, from its SVD: singular
+    values at most ``rtol`` times the largest are treated as zero (default
+    max(M, N) times machine epsilon, as the Array API specifies)."""
+    a = matrices(x, "pinv")
+    *batch, m, n = a.shape
+    if min(m, n) == 0:
+        return zeros((*batch, n, m), dtype=a.dtype)
+    u, s, vh = svd(a, full_matrices=False)
+    keep = _ew.greater(s, _cutoff(a, s, rtol))
+    sinv = _ew.where(keep, _ew.divide(1.0, _ew.where(keep, s, 1.0)), 0.0).astype(s.dtype, copy=False)
+    # pinv = V diag(1/s) U^H
+    v = _conj_t(vh)
+    return matmul(_ew.multiply(v, sinv.reshape((*sinv.shape[:-1], 1, s.shape[-1]))).astype(a.dtype, copy=False),
+                  _conj_t(u))
+
+
+def matrix_rank(x: Any, /, *, rtol: float | NDArray | None = None) -> NDArray:
+    """Rank of each matrix: the number of singular values above ``rtol``
+    times the largest (default max(M, N) times machine epsilon)."""
+    a = matrices(x, "matrix_rank")
+    *batch, m, n = a.shape
+    if min(m, n) == 0:
+        return zeros(tuple(batch), dtype=_dt.int64)
+    s = svdvals(a)
+    return _red.sum(_ew.greater(s, _cutoff(a, s, rtol)), axis=-1, dtype=_dt.int64)
+
+
+def matrix_power(x: Any, n: int, /) -> NDArray:
+    """``x`` multiplied by itself ``n`` times (repeated squaring); ``n = 0``
+    gives the identity, negative ``n`` powers of the inverse."""
+    a = as_operand(x, "matrix_power")
+    try:
+        k = operator.index(n)
+    except TypeError:
+        raise TypeError(f"matrix_power: the exponent must be an integer, got {type(n).__name__}") from None
+    if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
+        raise LinAlgError(f"matrix_power: expected square matrices in the last two dimensions, got shape {a.shape}")
+    if k == 0:
+        return _identity(a.shape, a.dtype)
+    if k < 0:
+        a = inv(a)
+        k = -k
+    result: NDArray | None = None
+    base = a
+    while True:
+        if k & 1:
+            result = base if result is None else matmul(result, base)
+        k >>= 1
+        if not k:
+            break
+        base = matmul(base, base)
+    assert result is not None
+    return result.copy() if result is a else result
+
+
+def cond(x: Any, p: Any = None) -> NDArray:
+    """Condition number of each matrix in the norm ``p`` (NumPy's
+    ``cond``): None or 2 (ratio of extreme singular values), -2, 'fro',
+    'nuc', 1, -1, inf, -inf (``norm(x) * norm(inv(x))``, square matrices
+    only; inf for a singular matrix)."""
+    from minarray.linalg._norms import matrix_norm
+
+    a = matrices(x, "cond")
+    if p is None or p == 2 or p == -2:
+        s = svdvals(a)
+        hi, lo = _red.max(s, axis=-1), _red.min(s, axis=-1)
+        return _ew.divide(hi, lo) if p != -2 else _ew.divide(lo, hi)
+    if a.shape[-1] != a.shape[-2]:
+        raise LinAlgError(f"cond: norm {p!r} needs square matrices, got shape {a.shape}")
+    *batch, n, _ = a.shape
+    try:
+        ia = inv(a)
+    except LinAlgError:
+        # Some matrix of the stack is singular: inf for those, one at a time.
+        flat = a.reshape((-1, n, n))
+        vals = []
+        for i in range(flat.shape[0]):
+            try:
+                vals.append(float(matrix_norm(flat[i], ord=p)) * float(matrix_norm(inv(flat[i]), ord=p)))
+            except LinAlgError:
+                vals.append(math.inf)
+        return as_operand(vals).astype(REAL[a.dtype]).reshape(tuple(batch))
+    return _ew.multiply(matrix_norm(a, ord=p), matrix_norm(ia, ord=p))
