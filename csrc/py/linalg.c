@@ -1118,16 +1118,7 @@ bad_batch:
   return NULL;
 }
 
-/* The copy kernels of manipulation.py live in csrc/py/manipulation.c; pyapi.c
- * installs one table per C area, so they are listed here. */
-PyObject *ma_py_repeat(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
-PyObject *ma_py_take_along_axis(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
-
 PyMethodDef ma_linalg_methods[] = {
     {"matmul", (PyCFunction)(void (*)(void))py_matmul, METH_FASTCALL,
      "matmul(a, b, out, conj_a): out = conj?(a) @ b over broadcast batches"},
-    {"repeat", (PyCFunction)(void (*)(void))ma_py_repeat, METH_FASTCALL,
-     "repeat(src, counts, axis) -> (total, handle)"},
-    {"take_along_axis", (PyCFunction)(void (*)(void))ma_py_take_along_axis, METH_FASTCALL,
-     "take_along_axis(src, idx, out, axis)"},
     {NULL, NULL, 0, NULL}};

@@ -4,19 +4,12 @@
  * whose source position depends on the index array).  Everything else in
  * manipulation.py (concat, stack, tile, roll, scalar repeat) is a handful of
  * ma_copyto calls over views.
- *
- * The CPython entry points are listed in ma_linalg_methods (csrc/py/linalg.c).
  */
+#include "pyapi.h" /* Python.h first, as CPython asks */
+
 #include <string.h>
 
 #include "copy.h"
-#include "pyapi.h"
-
-/* Like MA_FASTCALL, but visible to csrc/py/linalg.c, which lists these. */
-#define MA_EXPORTED_FASTCALL(name) \
-  PyObject *name(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
-MA_EXPORTED_FASTCALL(ma_py_repeat);
-MA_EXPORTED_FASTCALL(ma_py_take_along_axis);
 
 /* Copy one element of `item` bytes; constant sizes let the compiler inline
  * the common cases. */
@@ -36,7 +29,7 @@ static inline void copy_item(char *dst, const char *src, int64_t item) {
  * src is C-contiguous; counts a 1-d int64 array with src.shape[axis]
  * entries (any stride).  The result has src's shape with `total` =
  * sum(counts) along axis: slab i of src appears counts[i] times. */
-MA_EXPORTED_FASTCALL(ma_py_repeat) {
+MA_FASTCALL(py_repeat) {
   (void)self;
   MA_NARGS(3, "repeat");
   ma_array *src = ma_handle_get(args[0]);
@@ -107,7 +100,7 @@ MA_EXPORTED_FASTCALL(ma_py_repeat) {
  * fine); src has out's shape except along `axis`, where it has its own
  * length L.  out[..., j, ...] = src[..., idx[..., j, ...], ...]; negative
  * indices count from the end, others raise IndexError. */
-MA_EXPORTED_FASTCALL(ma_py_take_along_axis) {
+MA_FASTCALL(py_take_along_axis) {
   (void)self;
   MA_NARGS(4, "take_along_axis");
   ma_array *src = ma_handle_get(args[0]);
@@ -174,3 +167,9 @@ MA_EXPORTED_FASTCALL(ma_py_take_along_axis) {
                         (long long)bad, axis, (long long)L);
   Py_RETURN_NONE;
 }
+
+#define FC(name, fn, doc) {name, (PyCFunction)(void (*)(void))fn, METH_FASTCALL, doc}
+PyMethodDef ma_manipulation_methods[] = {
+    FC("repeat", py_repeat, "repeat(src, counts, axis) -> (total, handle)"),
+    FC("take_along_axis", py_take_along_axis, "take_along_axis(src, idx, out, axis)"),
+    {NULL, NULL, 0, NULL}};

@@ -133,6 +133,7 @@ extern PyMethodDef ma_elementwise_methods[];
 extern PyMethodDef ma_index_methods[];
 extern PyMethodDef ma_reduce_methods[];
 extern PyMethodDef ma_linalg_methods[];
+extern PyMethodDef ma_manipulation_methods[];
 extern PyMethodDef ma_sort_methods[];
 extern PyMethodDef ma_views_methods[];
 extern PyMethodDef ma_convert_methods[];
