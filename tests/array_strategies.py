@@ -136,7 +136,7 @@ def assert_like_numpy(x: ma.NDArray, expected: np.ndarray, *, check_strides: boo
     assert x.nbytes == expected.nbytes
     # Strides of an empty array, or of a length-1 axis, address nothing:
     # NumPy versions disagree on the first (2.4 reports zeros for fresh empty
-    # arrays) and slicing keeps the second (indexing._slice_stride).  Compare
+    # arrays) and slicing keeps the second (basic_key in csrc/py/views.c).  Compare
     # the strides that move to another element.
     if check_strides and expected.size:
         got = [s for s, n in zip(x.strides, x.shape, strict=True) if n > 1]
