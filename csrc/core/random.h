@@ -4,7 +4,7 @@
  * The pieces: SeedSequence's entropy pooling and state generation, the
  * PCG64 and PCG64DXSM bit generators (state, seeding, advance), and one
  * fill function per distribution that writes n draws into a buffer the
- * caller owns.  No Python here: the Python layer (minarray/random) holds
+ * caller owns, in plain C.  The Python layer (minarray/random) holds
  * a lock around every call that advances a generator, and cffi releases
  * the GIL for the call, so a large fill runs while other threads work.
  *
