@@ -117,20 +117,26 @@ def _count(x: NDArray, axes: tuple[int, ...] | None) -> int:
     return math.prod(x._shape[a] for a in axes)
 
 
+def _accumulation(x: NDArray, dtype: Any) -> tuple[NDArray, DType]:
+    """The input as sums and products (and their cumulative forms) read it,
+    and their result dtype: NumPy's default accumulator for ``dtype=None``,
+    else ``dtype``.  Integer results from integer inputs come from the 64-bit
+    wrapping kernel (equal modulo 2**bits); everything else is computed in
+    the requested dtype, as NumPy does."""
+    if dtype is None:
+        return x, (_int_acc(x._dtype) if x._dtype.kind in "biu" else x._dtype)
+    result = _dt.as_dtype(dtype)
+    if result.kind == "b":
+        x = x.astype(_dt.bool, copy=False)
+    elif not (result.kind in "iu" and x._dtype.kind in "biu"):
+        x = x.astype(result, copy=False)
+    return x, result
+
+
 def _sum_like(op: int, x: Any, axis: Axis, dtype: Any, keepdims: bool) -> NDArray:
     x = as_operand(x)
     axes = _axes(axis, x.ndim)
-    if dtype is None:
-        result = _int_acc(x._dtype) if x._dtype.kind in "biu" else x._dtype
-    else:
-        result = _dt.as_dtype(dtype)
-        if result.kind == "b":
-            x = x.astype(_dt.bool, copy=False)
-        elif not (result.kind in "iu" and x.dtype.kind in "biu"):
-            # Integer results from integer inputs come from the 64-bit
-            # wrapping sum (equal modulo 2**bits); everything else is
-            # computed in the requested dtype, as NumPy does.
-            x = x.astype(result, copy=False)
+    x, result = _accumulation(x, dtype)
     out = _reduce_axes(op, x, axes)
     return _finish(out, result, x, axes, keepdims)
 
@@ -243,14 +249,7 @@ def _scan(op: int, name: str, x: Any, axis: int | None, dtype: Any, include_init
         ax = 0
     else:
         ax = normalize_axis(axis, x.ndim)
-    if dtype is None:
-        result = _int_acc(x.dtype) if x.dtype.kind in "biu" else x.dtype
-    else:
-        result = _dt.as_dtype(dtype)
-        if result.kind == "b":
-            x = x.astype(_dt.bool, copy=False)
-        elif not (result.kind in "iu" and x.dtype.kind in "biu"):
-            x = x.astype(result, copy=False)
+    x, result = _accumulation(x, dtype)
     kernel_out = _int_acc(x.dtype) if x.dtype.kind in "biu" else x.dtype
     shape = list(x.shape)
     shape[ax] += int(bool(include_initial))
