@@ -305,7 +305,7 @@ class Generator:
                 arr, n = None, 1
             else:
                 shape = _shape_of(size)
-                arr, n = core.ndarray_empty(shape, dtype, False), math.prod(shape)
+                arr, n = NDArray._empty(tuple(shape), dtype), math.prod(shape)
             with self.lock:
                 args: list[Any] = []
                 for i, p in enumerate(params):
