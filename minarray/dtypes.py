@@ -352,6 +352,16 @@ def result_type(*arrays_and_dtypes: Any) -> DType:
     return out
 
 
+_KIND_RANK: Final = {"b": 0, "u": 1, "i": 2, "f": 3, "c": 4}
+
+
+def same_kind(src: DType, dst: DType) -> _builtin_bool:
+    """NumPy's ``casting="same_kind"``: safe casts, and casts within a kind or
+    up the order bool < unsigned < signed < float < complex (the rule for
+    ``out=`` and the in-place operators)."""
+    return src is dst or promote(src, dst) is dst or _KIND_RANK[src.kind] <= _KIND_RANK[dst.kind]
+
+
 def can_cast(from_: Any, to: Any, /) -> _builtin_bool:
     """Array API ``can_cast``: can ``from_`` be cast to ``to`` without loss
     under the promotion rules?"""

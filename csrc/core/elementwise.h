@@ -13,12 +13,21 @@
  * error (integer power with a negative exponent). */
 typedef struct {
   ma_loop loop;
-  int type; /* the loop type the Python layer selects it by: an ma_type, or
-              * MA_NTYPES + k for special mixed loops (int64 vs uint64
-              * comparisons: k = 0 for (int64, uint64), 1 for (uint64, int64)) */
+  int type; /* the loop type: an ma_type, or MA_NTYPES + k for special
+              * mixed loops (int64 vs uint64 comparisons: k = 0 for
+              * (int64, uint64), 1 for (uint64, int64)) */
   int out;
   int in[3];
 } ma_ew_sig;
+
+/* Operand keys of the dispatch tables: an array's ma_type, or the kind of
+ * a Python scalar (weak: NEP 50, and the standard's "mixing arrays with
+ * Python scalars"). */
+enum { MA_EW_KEY_BOOL = MA_NTYPES, MA_EW_KEY_INT, MA_EW_KEY_FLOAT, MA_EW_KEY_COMPLEX, MA_EW_NKEYS };
+/* Entries of a resolve table that are not signature indices. */
+enum { MA_EW_NO_LOOP = -1, MA_EW_NO_BOOL = -2 };
+/* Comparison operations (ma_ew_op.compare). */
+enum { MA_EW_EQ = 1, MA_EW_NE, MA_EW_LT, MA_EW_LE, MA_EW_GT, MA_EW_GE };
 
 typedef struct {
   const char *name;
@@ -27,10 +36,23 @@ typedef struct {
   const ma_ew_sig *sigs;
   int heavy; /* costs ~1 ns or more per element (exp, sin, pow...): worth
                 threads from fewer elements (see ew_parallel_min) */
+  /* Which loop runs, resolved at build time from the promotion rules
+   * (gen_elementwise.py): the index into `sigs` for operand keys k1 (unary:
+   * resolve[k1]) or k1, k2 (binary, and where's two values:
+   * resolve[k1 * MA_EW_NKEYS + k2]), or MA_EW_NO_LOOP / MA_EW_NO_BOOL. */
+  const int8_t *resolve;
+  const char *no_bool; /* NumPy's words refusing bool operands, or NULL */
+  int compare;         /* MA_EW_EQ... for comparisons, else 0 */
 } ma_ew_op;
 
 extern const ma_ew_op ma_ew_ops[];
 extern const int ma_ew_nops;
+/* The dtype two operand keys promote to (-1 for two Python scalars), for
+ * error messages. */
+extern const int8_t ma_ew_common[MA_EW_NKEYS][MA_EW_NKEYS];
+/* NumPy's casting="same_kind" from one ma_type to another: what out= and
+ * the in-place operators accept. */
+extern const uint8_t ma_same_kind[MA_NTYPES][MA_NTYPES];
 
 /* Vectorised libm (glibc's libmvec, looked up at run time) for contiguous
  * float32/float64 data.  Each returns 1 when it wrote d[0..n), 0 when the

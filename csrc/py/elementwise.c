@@ -1,12 +1,10 @@
 /*
- * The elementwise engine's Python entry points.
+ * The elementwise engine's Python entry points: the functions
+ * (minarray/elementwise.py makes one call, ew_call(op, out, x1[, x2[, x3]]))
+ * and NDArray's operators both go through ew_dispatch, which picks the loop
+ * from the op's generated resolve table, checks `out`, and runs it.
  *
- * minarray/elementwise.py resolves dtypes (which loop, which result type)
- * and shapes, then makes one call:
- *
- *   ewise(op, loop_type, out, x1[, x2[, x3]])
- *
- * Inputs are array handles or Python scalars (converted here, once, to the
+ * Inputs are NDArrays or Python scalars (converted here, once, to the
  * loop's input type: weak scalars).  An input whose dtype differs from the
  * loop's is cast chunk by chunk into a small stack buffer inside the
  * iteration (no temporary array); so is the output when `out` has another
@@ -93,12 +91,6 @@ static void buffered_loop(char **p, const int64_t *st, int64_t n, const void *va
 
 /* ---- helpers --------------------------------------------------------------- */
 
-static const ma_ew_sig *find_sig(const ma_ew_op *op, int type) {
-  for (int i = 0; i < op->nsigs; i++)
-    if (op->sigs[i].type == type) return &op->sigs[i];
-  return NULL;
-}
-
 /* ValueError naming every array operand's shape (Python scalars, flagged in
  * `scalar`, have none), worded as views.broadcast_shapes words it:
  * "shapes (2, 3), (4,) cannot be broadcast together". */
@@ -183,6 +175,31 @@ static ma_array *alloc_like(DLDataType dt, int nd, const int64_t *shape, const m
   return r;
 }
 
+/* A comparison of an integer array with a Python int outside its dtype's
+ * range (ma_store_scalar raised OverflowError) has one answer for every
+ * element, as in NumPy 2 (`uint8_array == -1` is all False): that answer,
+ * 0 or 1, with the error cleared; or -1 with the error left set for any
+ * other operation or operand. */
+static int comparison_outside(const ma_ew_op *op, const ma_ew_sig *sig, PyObject *x, int k) {
+  uint8_t code = ma_dltypes[sig->in[k]].code;
+  if (!op->compare || !PyLong_Check(x) || (code != kDLInt && code != kDLUInt) ||
+      !PyErr_ExceptionMatches(PyExc_OverflowError))
+    return -1;
+  PyErr_Clear();
+  PyObject *zero = PyLong_FromLong(0);
+  int big = zero ? PyObject_RichCompareBool(x, zero, Py_GT) : -1; /* above every element? */
+  Py_XDECREF(zero);
+  if (big < 0) return -1;
+  int lt = k == 1 ? big : !big; /* is the left operand the smaller? */
+  switch (op->compare) {
+    case MA_EW_EQ: return 0;
+    case MA_EW_NE: return 1;
+    case MA_EW_LT:
+    case MA_EW_LE: return lt;
+    default: return !lt;
+  }
+}
+
 /* Run operation `op` with loop `sig` on inputs `xs` (handles or Python
  * scalars) into `outh` (a handle, or NULL to allocate).  Returns a new
  * handle (when allocating), Py_None (new reference) or NULL. */
@@ -192,6 +209,7 @@ static PyObject *ew_run(const ma_ew_op *op, const ma_ew_sig *sig, PyObject *outh
    * stack (a 0-d ma_array has no dims) */
   ma_array small[3];
   _Alignas(16) char small_data[3][16];
+  int constant = -1; /* 0 or 1: a comparison known without the data */
   const ma_array *ins[3];
   ma_array *temps[3] = {NULL, NULL, NULL};
   int scalar[3] = {0, 0, 0};
@@ -204,7 +222,10 @@ static PyObject *ew_run(const ma_ew_op *op, const ma_ew_sig *sig, PyObject *outh
       ins[k] = a;
       continue;
     }
-    if (ma_store_scalar(x, sig->in[k], small_data[k]) < 0) return NULL;
+    memset(small_data[k], 0, sizeof small_data[k]);
+    if (ma_store_scalar(x, sig->in[k], small_data[k]) < 0) {
+      if ((constant = comparison_outside(op, sig, x, k)) < 0) return NULL;
+    }
     memset(&small[k], 0, sizeof(ma_array));
     small[k].t.data = small_data[k];
     small[k].t.dtype = ma_dltypes[sig->in[k]];
@@ -238,6 +259,14 @@ static PyObject *ew_run(const ma_ew_op *op, const ma_ew_sig *sig, PyObject *outh
       PyErr_SetString(PyExc_ValueError, "output array is read-only");
       return NULL;
     }
+  }
+  if (constant >= 0) {
+    if (ma_assign_scalar(out, constant ? Py_True : Py_False) < 0) {
+      if (fresh) ma_array_free(out);
+      return NULL;
+    }
+    if (fresh) return ma_handle_new(out);
+    Py_RETURN_NONE;
   }
   int tout = ma_type_of(out->t.dtype);
 
@@ -311,65 +340,57 @@ static PyObject *ew_run(const ma_ew_op *op, const ma_ew_sig *sig, PyObject *outh
   Py_RETURN_NONE;
 }
 
-static const ma_ew_op *get_op(PyObject *o) {
-  long i = PyLong_AsLong(o);
-  if (i == -1 && PyErr_Occurred()) return NULL;
-  if (i < 0 || i >= ma_ew_nops) {
-    PyErr_Format(PyExc_ValueError, "no elementwise op %ld", i);
-    return NULL;
-  }
-  return &ma_ew_ops[i];
-}
-
-/* ewise(op, loop_type, out|None, x1[, x2[, x3]]) -> new handle or None */
-MA_FASTCALL(py_ewise) {
-  (void)self;
-  if (nargs < 4 || nargs > 6) {
-    PyErr_SetString(PyExc_TypeError, "ewise(op, loop_type, out, *inputs) takes 4 to 6 arguments");
-    return NULL;
-  }
-  const ma_ew_op *op = get_op(args[0]);
-  if (!op) return NULL;
-  long type = PyLong_AsLong(args[1]);
-  if (type == -1 && PyErr_Occurred()) return NULL;
-  int nin = (int)nargs - 3;
-  if (nin != op->nin)
-    return PyErr_Format(PyExc_TypeError, "%s takes %d inputs, %d given", op->name, op->nin, nin);
-  const ma_ew_sig *sig = find_sig(op, (int)type);
-  if (!sig) return PyErr_Format(PyExc_TypeError, "%s has no loop for type %ld", op->name, type);
-  return ew_run(op, sig, args[2] == Py_None ? NULL : args[2], args + 3, nin);
-}
-
-/* ---- the fast path ------------------------------------------------------------
+/* ---- dispatch ---------------------------------------------------------------
  *
- * `a + b` on two NDArrays of one shape, or on an NDArray and a Python scalar,
- * runs here without entering Python once the Python layer has resolved the
- * loop for those operand dtypes and taught it to this table (ew_learn).
- * The operators of NDArray are C method descriptors over these functions;
- * anything the fast path does not cover (other shapes, out=, subclasses,
- * array-likes, dtype errors...) goes to the Python layer's general path.
+ * Every elementwise call, `ma.add(x, y, out=z)` and `x + y` alike, goes
+ * through ew_dispatch: read the operands, look the loop up in the op's
+ * resolve table (generated from the promotion rules at build time, see
+ * gen_elementwise.py), check `out`, run.  Nothing is learned at run time
+ * and nothing calls back into Python to decide anything.  Python is asked
+ * only to turn an operand that is neither an NDArray nor a Python scalar
+ * (a list, a NumPy array...) into one: minarray.elementwise._operand, the
+ * same asarray every other function uses.
  */
 
-#define EW_MAXOPS 96
-#define EW_NKINDS 4 /* Python scalar kinds: bool, int, float, complex */
+static PyObject *py_operand; /* _operand(x) -> NDArray, exact Python scalar or None */
 
-static PyObject *py_slow; /* slow(op, x1, x2 | None, mode) */
-/* 1 + the loop type for (op, first operand's type, second operand's type or
- * MA_NTYPES + scalar kind; 0 for unary ops); 0 = not learned yet */
-static int8_t learned[EW_MAXOPS][MA_NTYPES][MA_NTYPES + EW_NKINDS];
-static PyObject not_handled_sentinel;
-#define NOT_HANDLED (&not_handled_sentinel)
+/* How the call was made: a function (ma.add), an operator (x + y: unknown
+ * operands give NotImplemented), an in-place operator (x += y: out is x). */
+enum { EW_CALL, EW_DUNDER, EW_INPLACE };
 
-/* modes of the Python fallback */
-enum { SLOW_DUNDER = 1, SLOW_INPLACE = 3 };
+/* An operand: its handle (or the Python scalar itself), its key in the
+ * resolve tables (ma_type, or MA_EW_KEY_* for a scalar) and the NDArray
+ * (NULL for a scalar). */
+typedef struct {
+  PyObject *h, *arr;
+  int key;
+} ew_operand;
 
-static int scalar_kind(PyObject *x) {
+static int scalar_key(PyObject *x) {
   PyTypeObject *t = Py_TYPE(x);
-  if (t == &PyFloat_Type) return 2;
-  if (t == &PyLong_Type) return 1;
-  if (t == &PyBool_Type) return 0;
-  if (t == &PyComplex_Type) return 3;
+  if (t == &PyFloat_Type) return MA_EW_KEY_FLOAT;
+  if (t == &PyLong_Type) return MA_EW_KEY_INT;
+  if (t == &PyBool_Type) return MA_EW_KEY_BOOL;
+  if (t == &PyComplex_Type) return MA_EW_KEY_COMPLEX;
   return -1;
+}
+
+static int is_ndarray(PyObject *x) {
+  return ma_nd.type && (Py_IS_TYPE(x, ma_nd.type) || PyObject_TypeCheck(x, ma_nd.type));
+}
+
+/* 1 when `x` is an NDArray or an exact Python scalar, else 0. */
+static int decode(PyObject *x, ew_operand *o) {
+  if (is_ndarray(x)) {
+    o->key = ma_ndarray_tid(MA_ND(x)->dtype);
+    o->h = MA_ND(x)->h;
+    o->arr = x;
+    return o->key >= 0;
+  }
+  o->key = scalar_key(x);
+  o->h = x;
+  o->arr = NULL;
+  return o->key >= 0;
 }
 
 static int same_shape(PyObject *s1, PyObject *s2) {
@@ -380,14 +401,6 @@ static int same_shape(PyObject *s1, PyObject *s2) {
     PyObject *a = PyTuple_GET_ITEM(s1, i), *b = PyTuple_GET_ITEM(s2, i);
     if (a != b && PyLong_AsLongLong(a) != PyLong_AsLongLong(b)) return 0;
   }
-  return 1;
-}
-
-/* `t` (a tuple of ints) equals v[0..nd) */
-static int tuple_is(PyObject *t, int nd, const int64_t *v) {
-  if (PyTuple_GET_SIZE(t) != nd) return 0;
-  for (int i = 0; i < nd; i++)
-    if (PyLong_AsLongLong(PyTuple_GET_ITEM(t, i)) != v[i]) return 0;
   return 1;
 }
 
@@ -409,73 +422,9 @@ static PyObject *wrap_result(PyObject *h, PyObject *like) {
   return ma_ndarray_wrap(h, shape, strides, NULL);
 }
 
-/* An operand as the fast path sees it: its handle (or the Python scalar
- * itself), its key in `learned` (type id, or MA_NTYPES + scalar kind) and
- * the NDArray (NULL for a scalar).  0 when it is neither. */
-typedef struct {
-  PyObject *h, *arr;
-  int key;
-} fast_operand;
-
-static int decode(PyObject *x, fast_operand *o) {
-  if (Py_IS_TYPE(x, ma_nd.type)) {
-    o->key = ma_ndarray_tid(MA_ND(x)->dtype);
-    o->h = MA_ND(x)->h;
-    o->arr = x;
-    return o->key >= 0;
-  }
-  int k = scalar_kind(x);
-  if (k < 0) return 0;
-  o->key = MA_NTYPES + k;
-  o->h = x;
-  o->arr = NULL;
-  return 1;
-}
-
-/* The learned loop for value operands a, b (at least one an array). */
-static const ma_ew_sig *learned_sig(int opi, const fast_operand *a, const fast_operand *b) {
-  int lt;
-  if (a->arr)
-    lt = learned[opi][a->key][b->key];
-  else if (b->arr)
-    lt = learned[opi][b->key][a->key]; /* resolution is symmetric */
-  else
-    return NULL;
-  return lt ? find_sig(&ma_ew_ops[opi], lt - 1) : NULL;
-}
-
-/* Run `sig` on inputs `in` into `out` (NULL: allocate); the result array,
- * NULL (error) or NOT_HANDLED.  `like` is an input array of the result's
- * shape, or NULL.  A Python int out of its dtype's range hands the call to
- * the Python layer, which raises OverflowError or answers a comparison. */
-static PyObject *fast_run(int opi, const ma_ew_sig *sig, PyObject *const *in, int nin, PyObject *out,
-                          PyObject *like) {
-  const ma_ew_op *op = &ma_ew_ops[opi];
-  if (out) {
-    /* out= of exactly the operands' shape and the loop's result dtype;
-     * anything else (casts, broadcasting into out) is the Python layer's */
-    if (!like || !Py_IS_TYPE(out, ma_nd.type) || ma_ndarray_tid(MA_ND(out)->dtype) != sig->out ||
-        !same_shape(MA_ND(out)->shape, MA_ND(like)->shape))
-      return NOT_HANDLED;
-  }
-  PyObject *r = ew_run(op, sig, out ? MA_ND(out)->h : NULL, in, nin);
-  if (!r) {
-    if (PyErr_ExceptionMatches(PyExc_OverflowError)) {
-      PyErr_Clear();
-      return NOT_HANDLED;
-    }
-    return NULL;
-  }
-  if (out) {
-    Py_DECREF(r);
-    return Py_NewRef(out);
-  }
-  return wrap_result(r, like);
-}
-
 /* The array among `ops` whose shape every array operand shares, or NULL
  * when the arrays' shapes differ (the result is then their broadcast). */
-static PyObject *common_like(const fast_operand *ops, int n) {
+static PyObject *common_like(const ew_operand *ops, int n) {
   PyObject *like = NULL;
   for (int k = 0; k < n; k++) {
     if (!ops[k].arr) continue;
@@ -487,91 +436,183 @@ static PyObject *common_like(const fast_operand *ops, int n) {
   return like;
 }
 
-/* op(x1, x2) -> result, NULL (error) or NOT_HANDLED.  A non-NULL `out`
- * receives the result (x1 itself for the in-place operators). */
-static PyObject *fast_binary(int opi, PyObject *x1, PyObject *x2, PyObject *out) {
-  fast_operand o[2];
-  if (!ma_nd.type || opi < 0 || !decode(x1, &o[0]) || !decode(x2, &o[1])) return NOT_HANDLED;
-  if (out == x1 && !o[0].arr) return NOT_HANDLED;
-  const ma_ew_sig *sig = learned_sig(opi, &o[0], &o[1]);
-  if (!sig) return NOT_HANDLED;
-  PyObject *in[2] = {o[0].h, o[1].h};
-  return fast_run(opi, sig, in, 2, out, common_like(o, 2));
+/* "float64", or "Python int" for a scalar key: how messages name operands. */
+static PyObject *key_name(int key) {
+  static const char *const scalars[] = {"Python bool", "Python int", "Python float", "Python complex"};
+  if (key >= MA_NTYPES) return PyUnicode_FromString(scalars[key - MA_NTYPES]);
+  return PyObject_Str(ma_nd.dtypes[key]);
 }
 
-static PyObject *fast_unary(int opi, PyObject *x, PyObject *out) {
-  if (!ma_nd.type || opi < 0 || !Py_IS_TYPE(x, ma_nd.type)) return NOT_HANDLED;
-  int t = ma_ndarray_tid(MA_ND(x)->dtype), lt;
-  if (t < 0 || !(lt = learned[opi][t][0])) return NOT_HANDLED;
-  const ma_ew_sig *sig = find_sig(&ma_ew_ops[opi], lt - 1);
-  PyObject *in[1] = {MA_ND(x)->h};
-  return fast_run(opi, sig, in, 1, out, x);
+/* TypeError: no loop of `op` takes these operands. */
+static PyObject *no_loop_error(const ma_ew_op *op, const ew_operand *o, int n, int common) {
+  PyObject *names = PyList_New(0), *sep = PyUnicode_FromString(" and ");
+  for (int k = 0; names && sep && k < n; k++) {
+    PyObject *s = key_name(o[k].key);
+    if (!s || PyList_Append(names, s) < 0) {
+      Py_XDECREF(s);
+      break;
+    }
+    Py_DECREF(s);
+  }
+  PyObject *shown = names && sep && !PyErr_Occurred() ? PyUnicode_Join(sep, names) : NULL;
+  PyObject *cname = shown ? key_name(common) : NULL;
+  if (cname)
+    PyErr_Format(PyExc_TypeError, "%s is not supported for %U (the operands promote to %U)", op->name, shown,
+                 cname);
+  Py_XDECREF(cname);
+  Py_XDECREF(shown);
+  Py_XDECREF(names);
+  Py_XDECREF(sep);
+  return NULL;
 }
 
-/* where(cond, x1, x2): cond an NDArray of any dtype (cast to bool in C). */
-static PyObject *fast_where(int opi, PyObject *c, PyObject *x1, PyObject *x2, PyObject *out) {
-  fast_operand o[3];
-  if (!ma_nd.type || !Py_IS_TYPE(c, ma_nd.type) || !decode(c, &o[0]) || !decode(x1, &o[1]) ||
-      !decode(x2, &o[2]))
-    return NOT_HANDLED;
-  const ma_ew_sig *sig = learned_sig(opi, &o[1], &o[2]);
-  if (!sig) return NOT_HANDLED;
-  PyObject *in[3] = {o[0].h, o[1].h, o[2].h};
-  return fast_run(opi, sig, in, 3, out, common_like(o, 3));
+/* Is `out` (shape `oshape`) the broadcast of the input arrays' shapes with
+ * out's own?  Else the ValueError, naming both shapes. */
+static int check_out_shape(const ma_ew_op *op, const ew_operand *o, int n, PyObject *out) {
+  const ma_array *ins[3];
+  int scalar[3], nd = 0;
+  int64_t shape[MA_MAXDIMS];
+  for (int k = 0; k < n; k++) {
+    scalar[k] = !o[k].arr;
+    ins[k] = o[k].arr ? ma_handle_get(o[k].h) : NULL;
+    if (o[k].arr && !ins[k]) return -1;
+    if (ins[k] && ins[k]->t.ndim > nd) nd = ins[k]->t.ndim;
+  }
+  for (int i = 0; i < nd; i++) shape[i] = 1;
+  for (int k = 0; k < n; k++) {
+    if (!ins[k]) continue;
+    int off = nd - ins[k]->t.ndim;
+    for (int i = 0; i < ins[k]->t.ndim; i++) {
+      int64_t s = ins[k]->t.shape[i];
+      if (s == shape[off + i] || s == 1) continue;
+      if (shape[off + i] != 1) {
+        /* the operands themselves do not broadcast: ew_run's error */
+        const ma_array *all[3];
+        ma_array zero;
+        memset(&zero, 0, sizeof zero);
+        for (int j = 0; j < n; j++) all[j] = ins[j] ? ins[j] : &zero;
+        broadcast_error(all, scalar, n);
+        return -1;
+      }
+      shape[off + i] = s;
+    }
+  }
+  const ma_array *d = ma_handle_get(MA_ND(out)->h);
+  if (!d) return -1;
+  int ok = d->t.ndim >= nd;
+  for (int i = 0; ok && i < nd; i++) {
+    int64_t s = shape[nd - 1 - i], t = d->t.shape[d->t.ndim - 1 - i];
+    ok = s == t || s == 1;
+  }
+  if (ok) return 0;
+  PyObject *want = ma_dims_tuple(nd, shape);
+  if (want)
+    PyErr_Format(PyExc_ValueError, "%s: output of shape %R cannot hold the result of shape %R", op->name,
+                 MA_ND(out)->shape, want);
+  Py_XDECREF(want);
+  return -1;
 }
 
-static PyObject *slow(int opi, PyObject *x1, PyObject *x2, int mode) {
-  PyObject *args[4];
-  args[0] = PyLong_FromLong(opi);
-  if (!args[0]) return NULL;
-  args[1] = x1;
-  args[2] = x2 ? x2 : Py_None;
-  args[3] = PyLong_FromLong(mode);
-  PyObject *r = args[3] ? PyObject_Vectorcall(py_slow, args, 4, NULL) : NULL;
-  Py_DECREF(args[0]);
-  Py_XDECREF(args[3]);
-  return r;
+/* An operand that is neither an NDArray nor a Python scalar, made one by
+ * Python's asarray; a new reference, NULL with an error, or Py_None (new
+ * reference) for "not an array-like". */
+static PyObject *convert(PyObject *x) {
+  if (!py_operand) {
+    PyErr_SetString(PyExc_RuntimeError, "the elementwise engine is not set up (ew_setup)");
+    return NULL;
+  }
+  return PyObject_CallOneArg(py_operand, x);
 }
 
-/* ewfast(op, out, x1[, x2[, x3]]) -> the result, or None when the fast
- * path does not apply (the caller then takes the general path); `out` None
- * allocates */
-MA_FASTCALL(py_ewfast) {
+/* op(xs[0..n)) into `out` (NULL: allocate): the result, NULL with the
+ * error set, or NotImplemented (operators, for operands they do not know). */
+static PyObject *ew_dispatch(int opi, PyObject *const *xs, int n, PyObject *out, int mode) {
+  const ma_ew_op *op = &ma_ew_ops[opi];
+  ew_operand o[3];
+  PyObject *owned[3] = {NULL, NULL, NULL}, *res = NULL;
+  int narrays = 0;
+  for (int k = 0; k < n; k++) {
+    if (!decode(xs[k], &o[k])) {
+      owned[k] = convert(xs[k]);
+      if (!owned[k]) goto done;
+      if (owned[k] == Py_None || !decode(owned[k], &o[k])) {
+        if (mode != EW_CALL) {
+          res = Py_NewRef(Py_NotImplemented);
+        } else {
+          PyErr_Format(PyExc_TypeError, "expected an array or a Python scalar, got %.200s",
+                       Py_TYPE(xs[k])->tp_name);
+        }
+        goto done;
+      }
+    }
+    narrays += o[k].arr != NULL;
+  }
+  if (!narrays) {
+    PyErr_Format(PyExc_TypeError, "%s needs at least one array operand, got only Python scalars", op->name);
+    goto done;
+  }
+  /* where(cond, x1, x2): the values decide the loop */
+  const ew_operand *v = n == 3 ? o + 1 : o;
+  int idx = n == 1 ? op->resolve[v[0].key] : op->resolve[v[0].key * MA_EW_NKEYS + v[1].key];
+  if (idx < 0) {
+    if (idx == MA_EW_NO_BOOL)
+      PyErr_Format(PyExc_TypeError, "%s: %s", op->name, op->no_bool);
+    else
+      no_loop_error(op, o, n, n == 1 ? v[0].key : ma_ew_common[v[0].key][v[1].key]);
+    goto done;
+  }
+  const ma_ew_sig *sig = &op->sigs[idx];
+  if (out) {
+    if (!is_ndarray(out)) {
+      PyErr_Format(PyExc_TypeError, "out must be a minarray NDArray, got %.200s", Py_TYPE(out)->tp_name);
+      goto done;
+    }
+    if (check_out_shape(op, o, n, out) < 0) goto done;
+    int to = ma_ndarray_tid(MA_ND(out)->dtype);
+    if (to < 0 || !ma_same_kind[sig->out][to]) {
+      PyObject *from = key_name(sig->out), *into = to < 0 ? NULL : key_name(to);
+      if (from && into)
+        PyErr_Format(PyExc_TypeError, "Cannot cast %s output from %U to %U with casting rule 'same_kind'",
+                     op->name, from, into);
+      Py_XDECREF(from);
+      Py_XDECREF(into);
+      goto done;
+    }
+  }
+  PyObject *in[3];
+  for (int k = 0; k < n; k++) in[k] = o[k].h;
+  PyObject *r = ew_run(op, sig, out ? MA_ND(out)->h : NULL, in, n);
+  if (!r) goto done;
+  if (out) {
+    Py_DECREF(r);
+    res = Py_NewRef(out);
+  } else {
+    res = wrap_result(r, common_like(o, n));
+  }
+done:
+  for (int k = 0; k < n; k++) Py_XDECREF(owned[k]);
+  return res;
+}
+
+/* ew_call(op, out, x1[, x2[, x3]]) -> the result (out itself when given) */
+MA_FASTCALL(py_ew_call) {
   (void)self;
   if (nargs < 3 || nargs > 5) {
-    PyErr_SetString(PyExc_TypeError, "ewfast(op, out, x1[, x2[, x3]])");
+    PyErr_SetString(PyExc_TypeError, "ew_call(op, out, x1[, x2[, x3]])");
     return NULL;
   }
   int opi = (int)PyLong_AsLong(args[0]);
   if (opi == -1 && PyErr_Occurred()) return NULL;
   if (opi < 0 || opi >= ma_ew_nops) return PyErr_Format(PyExc_ValueError, "no elementwise op %d", opi);
-  PyObject *out = args[1] == Py_None ? NULL : args[1];
-  PyObject *r = nargs == 3   ? fast_unary(opi, args[2], out)
-                : nargs == 4 ? fast_binary(opi, args[2], args[3], out)
-                             : fast_where(opi, args[2], args[3], args[4], out);
-  if (r == NOT_HANDLED) Py_RETURN_NONE;
-  return r;
+  if (ma_ew_ops[opi].nin != (int)nargs - 2)
+    return PyErr_Format(PyExc_TypeError, "%s takes %d inputs, %d given", ma_ew_ops[opi].name,
+                        ma_ew_ops[opi].nin, (int)nargs - 2);
+  return ew_dispatch(opi, args + 2, (int)nargs - 2, args[1] == Py_None ? NULL : args[1], EW_CALL);
 }
 
-/* ew_learn(op, t1, key, loop_type): the Python layer resolved op for
- * operand types (t1, key) to loop_type (see `learned`). */
-MA_FASTCALL(py_ew_learn) {
-  (void)self;
-  MA_NARGS(4, "ew_learn");
-  long v[4];
-  for (int i = 0; i < 4; i++) {
-    v[i] = PyLong_AsLong(args[i]);
-    if (v[i] == -1 && PyErr_Occurred()) return NULL;
-  }
-  if (v[0] < 0 || v[0] >= ma_ew_nops || v[0] >= EW_MAXOPS || v[1] < 0 || v[1] >= MA_NTYPES ||
-      v[2] < 0 || v[2] >= MA_NTYPES + EW_NKINDS || v[3] < 0 || v[3] > 100 ||
-      !find_sig(&ma_ew_ops[v[0]], (int)v[3]))
-    return PyErr_Format(PyExc_ValueError, "ew_learn: bad entry");
-  learned[v[0]][v[1]][v[2]] = (int8_t)(v[3] + 1);
-  Py_RETURN_NONE;
-}
+/* ---- the NDArray operators ----------------------------------------------------
+ * C methods of NDArray, one per operator, each one ew_dispatch call. */
 
-/* The NDArray operator methods, one C function per operator. */
 static int op_index(const char *name) {
   for (int i = 0; i < ma_ew_nops; i++)
     if (strcmp(ma_ew_ops[i].name, name) == 0) return i;
@@ -595,29 +636,28 @@ EW_UNARY(EW_DECLARE)
 
 #define EW_BINARY_METHODS(d, name)                                             \
   static PyObject *m_##d(PyObject *self, PyObject *other) {                    \
-    PyObject *r = fast_binary(op_##d, self, other, NULL);                       \
-    return r != NOT_HANDLED ? r : slow(op_##d, self, other, SLOW_DUNDER);      \
+    PyObject *xs[2] = {self, other};                                           \
+    return ew_dispatch(op_##d, xs, 2, NULL, EW_DUNDER);                        \
   }                                                                            \
   static PyObject *m_r##d(PyObject *self, PyObject *other) {                   \
-    PyObject *r = fast_binary(op_##d, other, self, NULL);                       \
-    return r != NOT_HANDLED ? r : slow(op_##d, other, self, SLOW_DUNDER);      \
+    PyObject *xs[2] = {other, self};                                           \
+    return ew_dispatch(op_##d, xs, 2, NULL, EW_DUNDER);                        \
   }                                                                            \
   static PyObject *m_i##d(PyObject *self, PyObject *other) {                   \
-    PyObject *r = fast_binary(op_##d, self, other, self);                       \
-    return r != NOT_HANDLED ? r : slow(op_##d, self, other, SLOW_INPLACE);     \
+    PyObject *xs[2] = {self, other};                                           \
+    return ew_dispatch(op_##d, xs, 2, self, EW_INPLACE);                       \
   }
 EW_OPERATORS(EW_BINARY_METHODS)
 #define EW_COMPARE_METHOD(d, name)                                             \
   static PyObject *m_##d(PyObject *self, PyObject *other) {                    \
-    PyObject *r = fast_binary(op_##d, self, other, NULL);                       \
-    return r != NOT_HANDLED ? r : slow(op_##d, self, other, SLOW_DUNDER);      \
+    PyObject *xs[2] = {self, other};                                           \
+    return ew_dispatch(op_##d, xs, 2, NULL, EW_DUNDER);                        \
   }
 EW_COMPARISONS(EW_COMPARE_METHOD)
 #define EW_UNARY_METHOD(d, name)                                               \
   static PyObject *m_##d(PyObject *self, PyObject *unused) {                   \
     (void)unused;                                                              \
-    PyObject *r = fast_unary(op_##d, self, NULL);                              \
-    return r != NOT_HANDLED ? r : slow(op_##d, self, NULL, SLOW_DUNDER);       \
+    return ew_dispatch(op_##d, &self, 1, NULL, EW_DUNDER);                     \
   }
 EW_UNARY(EW_UNARY_METHOD)
 
@@ -631,17 +671,13 @@ static PyMethodDef operator_defs[] = {
     EW_OPERATORS(EW_DEF_BINARY) EW_COMPARISONS(EW_DEF_COMPARE) EW_UNARY(EW_DEF_UNARY)
     {NULL, NULL, 0, NULL}};
 
-/* ew_setup(slow): remember the Python fallback and install the operator
- * methods on NDArray (ndarray_setup has run: the class is known). */
+/* ew_setup(operand): remember the operand converter and install the
+ * operator methods on NDArray (ndarray_setup has run: the class is known). */
 MA_FASTCALL(py_ew_setup) {
   (void)self;
   MA_NARGS(1, "ew_setup");
   if (!ma_nd.type || !PyCallable_Check(args[0])) {
-    PyErr_SetString(PyExc_TypeError, "ew_setup(slow) needs a callable, after ndarray_setup");
-    return NULL;
-  }
-  if (ma_ew_nops > EW_MAXOPS) {
-    PyErr_SetString(PyExc_RuntimeError, "EW_MAXOPS is too small for the generated op table");
+    PyErr_SetString(PyExc_TypeError, "ew_setup(operand) needs a callable, after ndarray_setup");
     return NULL;
   }
 #define EW_FIND(d, name) op_##d = op_index(#name);
@@ -657,11 +693,11 @@ MA_FASTCALL(py_ew_setup) {
     }
     Py_DECREF(descr);
   }
-  Py_XSETREF(py_slow, Py_NewRef(args[0]));
+  Py_XSETREF(py_operand, Py_NewRef(args[0]));
   Py_RETURN_NONE;
 }
 
-/* ew_ops() -> ((name, nin, ((loop_type, out_type, (in_types...)), ...)), ...) */
+/* ew_ops() -> ((name, nin), ...): the operations, by op number */
 MA_FASTCALL(py_ew_ops) {
   (void)self;
   (void)args;
@@ -669,26 +705,19 @@ MA_FASTCALL(py_ew_ops) {
   PyObject *res = PyTuple_New(ma_ew_nops);
   if (!res) return NULL;
   for (int i = 0; i < ma_ew_nops; i++) {
-    const ma_ew_op *op = &ma_ew_ops[i];
-    PyObject *sigs = PyTuple_New(op->nsigs);
-    if (!sigs) { Py_DECREF(res); return NULL; }
-    for (int j = 0; j < op->nsigs; j++) {
-      const ma_ew_sig *s = &op->sigs[j];
-      PyObject *in = PyTuple_New(op->nin);
-      if (!in) { Py_DECREF(sigs); Py_DECREF(res); return NULL; }
-      for (int k = 0; k < op->nin; k++) PyTuple_SET_ITEM(in, k, PyLong_FromLong(s->in[k]));
-      PyTuple_SET_ITEM(sigs, j, Py_BuildValue("(iiN)", s->type, s->out, in));
+    PyObject *e = Py_BuildValue("(si)", ma_ew_ops[i].name, ma_ew_ops[i].nin);
+    if (!e) {
+      Py_DECREF(res);
+      return NULL;
     }
-    PyTuple_SET_ITEM(res, i, Py_BuildValue("(siN)", op->name, op->nin, sigs));
+    PyTuple_SET_ITEM(res, i, e);
   }
   return res;
 }
 
 #define FC(name, fn, doc) {name, (PyCFunction)(void (*)(void))fn, METH_FASTCALL, doc}
 PyMethodDef ma_elementwise_methods[] = {
-    FC("ewise", py_ewise, "ewise(op, loop_type, out, *inputs) -> handle or None"),
-    FC("ew_ops", py_ew_ops, "ew_ops() -> the elementwise operation table"),
-    FC("ewfast", py_ewfast, "ewfast(op, out, x1[, x2[, x3]]) -> result, or None when the fast path does not apply"),
-    FC("ew_learn", py_ew_learn, "ew_learn(op, t1, key, loop_type)"),
-    FC("ew_setup", py_ew_setup, "ew_setup(slow)"),
+    FC("ew_call", py_ew_call, "ew_call(op, out, x1[, x2[, x3]]) -> the result"),
+    FC("ew_ops", py_ew_ops, "ew_ops() -> ((name, nin), ...)"),
+    FC("ew_setup", py_ew_setup, "ew_setup(operand)"),
     {NULL, NULL, 0, NULL}};

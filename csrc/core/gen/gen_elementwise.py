@@ -10,15 +10,18 @@ value type, `{U}` an unsigned type wide enough for wrap-around arithmetic,
 a complex value and `{BITS}` the integer width.
 
 Loop types and result types follow NumPy 2 (which agrees with the Array API
-standard 2024.12 wherever the standard specifies them); the Python layer
-(minarray/elementwise.py) picks the loop for given input dtypes from the
-table this module emits.
+standard 2024.12 wherever the standard specifies them).  Which loop runs for
+given operand dtypes (and Python scalars) is resolved here too, at build
+time, into the tables csrc/py/elementwise.c dispatches by (see _resolve).
 """
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
 from codegen import TYPES, CType
 
@@ -49,6 +52,14 @@ class Op:
     skip: tuple[str, ...] = ()
     # the loop vectorises: compile AVX2 clones for it (x86-64)
     simd: bool = True
+    # dispatch rules beyond "the promoted dtype's loop, else NumPy's order"
+    # (see _resolve): NumPy's message refusing bool operands instead of
+    # computing in int8; the loop integer and bool operands take (true
+    # division: float64); look for float loops first (round: NumPy lists
+    # them first, so round(bool) is float16)
+    no_bool: str | None = None
+    int_loop: str | None = None
+    floats_first: bool = False
 
 
 def _fs(t: CType) -> str:
@@ -122,9 +133,10 @@ LN10_INV = "0.434294481903251827651128918916605082"
 OPS: list[Op] = [
     # -- arithmetic
     Op("add", 2, arith("+", "{x} | {y}")),
-    Op("subtract", 2, arith("-", None)),
+    Op("subtract", 2, arith("-", None),
+       no_bool="boolean subtract is not supported; use bitwise_xor or logical_xor instead"),
     Op("multiply", 2, arith("*", "{x} & {y}")),
-    Op("divide", 2, {"f": "{x} / {y}", "c": "ma_cdiv{F}({x}, {y})"}),
+    Op("divide", 2, {"f": "{x} / {y}", "c": "ma_cdiv{F}({x}, {y})"}, int_loop="float64"),
     Op("floor_divide", 2, {
         # x // 0 is 0; MIN // -1 wraps to MIN (NumPy)
         "i": "({y} == 0 ? 0 : (({y} == -1) ? ({C})(0u - ({U}){x}) : "
@@ -180,8 +192,10 @@ OPS: list[Op] = [
     # -- unary
     Op("abs", 1, {"b": "{x}", "i": "({x} < 0 ? ({C})(0u - ({U}){x}) : {x})", "u": "{x}",
                   "f": "fabs{F}({x})", "c": "cabs{F}({x})"}, out="real"),
-    Op("negative", 1, {"i": "({C})(0u - ({U}){x})", "u": "({C})(0u - ({U}){x})", "f": "-{x}", "c": "-{x}"}),
-    Op("positive", 1, {"i": "{x}", "u": "{x}", "f": "{x}", "c": "{x}"}),
+    Op("negative", 1, {"i": "({C})(0u - ({U}){x})", "u": "({C})(0u - ({U}){x})", "f": "-{x}", "c": "-{x}"},
+       no_bool="boolean negative is not supported; use bitwise_invert or logical_not instead"),
+    Op("positive", 1, {"i": "{x}", "u": "{x}", "f": "{x}", "c": "{x}"},
+       no_bool="positive is not defined for booleans"),
     Op("bitwise_invert", 1, {"b": "!{x}", "i": "({C})~{x}", "u": "({C})~{x}"}),
     Op("logical_not", 1, {"b": "!{x}"}),
     Op("conj", 1, {"i": "{x}", "u": "{x}", "f": "{x}", "c": "conj{F}({x})"}),
@@ -191,9 +205,10 @@ OPS: list[Op] = [
     Op("floor", 1, {"b": "{x}", "i": "{x}", "u": "{x}", "f": "floor{F}({x})"}),
     Op("trunc", 1, {"b": "{x}", "i": "{x}", "u": "{x}", "f": "trunc{F}({x})"}),
     # half to even (the default rounding mode), as the standard requires
-    Op("round", 1, {"i": "{x}", "u": "{x}", "f": "nearbyint{F}({x})", "c": "ma_cround{F}({x})"}),
+    Op("round", 1, {"i": "{x}", "u": "{x}", "f": "nearbyint{F}({x})", "c": "ma_cround{F}({x})"},
+       floats_first=True),
     Op("sign", 1, {"i": "({x} > 0) - ({x} < 0)", "u": "({x} > 0)", "f": "ma_sign{F}({x})",
-                   "c": "ma_csign{F}({x})"}),
+                   "c": "ma_csign{F}({x})"}, no_bool="sign is not defined for booleans"),
     # on the bits: gcc 12 crashes compiling signbit() of a loaded bfloat16
     Op("signbit", 1, {"f": "ma_signbit{F}({x})"}, out="bool"),
     Op("isfinite", 1, {"b": "1", "i": "1", "u": "1", "f": "isfinite({x})",
@@ -484,6 +499,126 @@ static void {fname}(char **p, const int64_t *st, int64_t n, const void *aux) {{
 """
 
 
+# ---- dispatch: which loop runs for which operands ------------------------------
+#
+# Resolved here, at build time, for every combination of operand keys (an
+# array's dtype, or a Python scalar's kind), into tables csrc/py/elementwise.c
+# indexes: the one place loop selection is decided.  The promotion rules
+# come from minarray/dtypes.py, the one statement of them, loaded as a plain
+# module (it needs nothing compiled).
+
+
+def _load_dtypes() -> Any:
+    path = Path(__file__).resolve().parents[3] / "minarray" / "dtypes.py"
+    spec = importlib.util.spec_from_file_location("_minarray_dtypes_at_build", path)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+DT = _load_dtypes()
+assert [d.name for d in DT.ALL] == [t.name for t in TYPES], "dtypes.ALL must follow the ma_type order"
+# Operand keys: the element types in ma_type order, then the Python scalar
+# kinds (weak scalars: NEP 50 and the standard's "mixing arrays with Python
+# scalars"), numbered as MA_EW_KEY_* in elementwise.h.
+SCALARS: list[type] = [bool, int, float, complex]
+KEYS: list[Any] = list(DT.ALL) + SCALARS
+_WEAK: dict[type, Any] = {bool: True, int: 0, float: 0.0, complex: 0j}
+# The order NumPy tries loops in when the operands' dtype has none of its own.
+_ORDER = [BY_NAME[n] for n in ("bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64",
+                               "uint64", "float16", "bfloat16", "float32", "float64", "complex64",
+                               "complex128")]
+NO_LOOP, NO_BOOL = -1, -2  # table entries that are not loops (MA_EW_NO_LOOP, MA_EW_NO_BOOL)
+_COMPARE = {"equal": 1, "not_equal": 2, "less": 3, "less_equal": 4, "greater": 5, "greater_equal": 6}
+
+
+def _tid(d: Any) -> int:
+    return [t.name for t in TYPES].index(d.name)
+
+
+def _promoted(keys: tuple[Any, ...]) -> tuple[Any, list[Any]]:
+    """The common dtype of operand keys, and the dtypes every operand must
+    cast to a loop's type safely: arrays' own, weak scalars' as NEP 50 (the
+    array dtype within its kind); without arrays (where's values), the
+    scalars' default dtypes."""
+    dts = [k for k in keys if isinstance(k, DT.DType)]
+    if not dts:
+        dts = [DT.as_dtype(k) for k in keys]
+        return DT.result_type(*dts), dts
+    common = dts[0]
+    for d in dts[1:]:
+        common = DT.promote(common, d)
+    weak = [DT.scalar_dtype(_WEAK[k], common) for k in keys if not isinstance(k, DT.DType)]
+    for d in weak:
+        common = DT.promote(common, d)
+    return common, dts + weak
+
+
+def _resolve(op: Op, loops: dict[int, int], keys: tuple[Any, ...]) -> int:
+    """The loop type (a key of `loops`) for operand keys, NO_LOOP or NO_BOOL."""
+    common, dts = _promoted(keys)
+    ct = _tid(common)
+    if op.name in _COMPARE and keys in ((DT.int64, DT.uint64), (DT.uint64, DT.int64)):
+        # exact int64/uint64 comparison loops instead of float64 (NumPy 2)
+        return MIXED_INT_U if keys[0] is DT.int64 else MIXED_U_INT
+    if set(op.t) == {"b"}:
+        return _tid(DT.bool)  # logical_*: any dtype is read as truth values
+    if op.int_loop and common.kind in "biu":
+        return _tid(getattr(DT, op.int_loop))
+    if ct in loops:
+        return ct
+    if common is DT.bool and op.no_bool:
+        return NO_BOOL
+    # NumPy's rule: the first loop every operand casts to safely (so
+    # atan2(int8, uint8) is float16, though int8 and uint8 promote to int16)
+    order = _ORDER[9:] + _ORDER[:9] if op.floats_first else _ORDER
+    for t in order:
+        lt = TYPES.index(t)
+        if lt in loops and all(DT.promote(d, DT.ALL[lt]) is DT.ALL[lt] for d in dts):
+            return lt
+    return NO_LOOP
+
+
+def _resolve_table(name: str, op: Op | None, nin: int, loop_types: list[int]) -> str:
+    """C array: the signature index per operand keys ([k1] for unary
+    operations, [k1 * MA_EW_NKEYS + k2] for binary ones and where's values),
+    NO_LOOP or NO_BOOL; two Python scalars together get NO_LOOP except as
+    where's values."""
+    loops = {t: i for i, t in enumerate(loop_types)}
+    rule = op or Op(name, nin, {k: "" for k in "biufc"})
+    cells = []
+    combos = [(k,) for k in DT.ALL] if nin == 1 else [(a, b) for a in KEYS for b in KEYS]
+    for keys in combos:
+        if name != "where" and not any(isinstance(k, DT.DType) for k in keys):
+            cells.append(NO_LOOP)
+            continue
+        lt = _resolve(rule, loops, keys)
+        cells.append(loops[lt] if lt >= 0 else lt)
+    rows = [", ".join(str(c) for c in cells[i:i + len(KEYS)]) for i in range(0, len(cells), len(KEYS))]
+    return f"static const int8_t resolve_{name}[] = {{\n  " + ",\n  ".join(rows) + "\n};"
+
+
+def _common_table() -> str:
+    """ma_ew_common: the dtype two operand keys promote to (error messages
+    name it); -1 for two Python scalars."""
+    rows = []
+    for a in KEYS:
+        row = []
+        for b in KEYS:
+            row.append(-1 if not (isinstance(a, DT.DType) or isinstance(b, DT.DType))
+                       else _tid(_promoted((a, b))[0]))
+        rows.append("{" + ", ".join(map(str, row)) + "}")
+    return "const int8_t ma_ew_common[MA_EW_NKEYS][MA_EW_NKEYS] = {\n  " + ",\n  ".join(rows) + "\n};"
+
+
+def _same_kind_table() -> str:
+    """ma_same_kind[from][to]: NumPy's casting="same_kind" (out= and the
+    in-place operators)."""
+    rows = ["{" + ", ".join(str(int(DT.same_kind(a, b))) for b in DT.ALL) + "}" for a in DT.ALL]
+    return "const uint8_t ma_same_kind[MA_NTYPES][MA_NTYPES] = {\n  " + ",\n  ".join(rows) + "\n};"
+
+
 def source() -> str:
     out = [
         "/* Generated by csrc/core/gen/gen_elementwise.py: elementwise loops and ma_ew_ops. */",
@@ -512,6 +647,7 @@ def source() -> str:
     entries = []
     for op in OPS:
         sigs = []
+        loop_types: list[int] = []
         for t in TYPES:
             expr = _template(op, t)
             if expr is None:
@@ -520,24 +656,33 @@ def source() -> str:
             o = _out_type(op, t)
             ins = ", ".join([t.enum] * op.nin)
             sigs.append(f"{{ew_{op.name}_{t.name}, {t.enum}, {o.enum}, {{{ins}}}}}")
+            loop_types.append(TYPES.index(t))
         if op.name in _MIXED:
             for signed_first, code, ins in ((True, MIXED_INT_U, "MA_INT64, MA_UINT64"),
                                             (False, MIXED_U_INT, "MA_UINT64, MA_INT64")):
                 out.append(_mixed_loop(op.name, signed_first))
                 suffix = "i64_u64" if signed_first else "u64_i64"
                 sigs.append(f"{{ew_{op.name}_{suffix}, {code}, MA_BOOL, {{{ins}}}}}")
-        entries.append((op.name, op.nin, sigs))
+                loop_types.append(code)
+        entries.append((op.name, op.nin, sigs, _resolve_table(op.name, op, op.nin, loop_types), op))
     where_sigs = []
     for t in TYPES:
         out.append(_where_loop(t))
         where_sigs.append(f"{{ew_where_{t.name}, {t.enum}, {t.enum}, {{MA_BOOL, {t.enum}, {t.enum}}}}}")
-    entries.append(("where", 3, where_sigs))
-    for name, _nin, sigs in entries:
+    where_types = list(range(len(TYPES)))
+    entries.append(("where", 3, where_sigs, _resolve_table("where", None, 3, where_types), None))
+    for name, _nin, sigs, table, _op in entries:
         out.append(f"static const ma_ew_sig sigs_{name}[] = {{\n  " + ",\n  ".join(sigs) + "\n};")
+        out.append(table)
+    out.append(_common_table())
+    out.append(_same_kind_table())
     out.append("const ma_ew_op ma_ew_ops[] = {")
-    for name, nin, sigs in entries:
+    for name, nin, sigs, _table, op in entries:
         heavy = int(name in HEAVY)
-        out.append(f'  {{"{name}", {nin}, {len(sigs)}, sigs_{name}, {heavy}}},')
+        no_bool = f'"{op.no_bool}"' if op and op.no_bool else "NULL"
+        compare = _COMPARE.get(name, 0)
+        out.append(f'  {{"{name}", {nin}, {len(sigs)}, sigs_{name}, {heavy}, resolve_{name}, {no_bool}, '
+                   f'{compare}}},')
     out.append("};")
     out.append(f"const int ma_ew_nops = {len(entries)};")
     return "\n".join(out)
