@@ -74,10 +74,7 @@ void ma_set_tile_min_span(int64_t n) {
  * (for one index of the dims outside them); otherwise a unit is one
  * element of the flattened index range. */
 typedef struct {
-  int nops, ndim;
-  char *base[MA_MAXOPS];
-  int64_t shape[MA_MAXDIMS];
-  int64_t st[MA_MAXDIMS][MA_MAXOPS];
+  ma_nest n;
   ma_loop loop;
   const void *aux;
   int tiled;
@@ -88,40 +85,40 @@ typedef struct {
 } plan_t;
 
 /* Pointers at the flat index decomposed into idx[] over dims [0, nd). */
-static void locate(const plan_t *p, int nd, int64_t flat, int64_t *idx, char **ptrs) {
+static void locate(const ma_nest *n, int nd, int64_t flat, int64_t *idx, char **ptrs) {
   for (int d = nd - 1; d >= 0; d--) {
-    idx[d] = flat % p->shape[d];
-    flat /= p->shape[d];
+    idx[d] = flat % n->shape[d];
+    flat /= n->shape[d];
   }
-  for (int k = 0; k < p->nops; k++) {
-    char *ptr = p->base[k];
-    for (int d = 0; d < nd; d++) ptr += idx[d] * p->st[d][k];
+  for (int k = 0; k < n->nops; k++) {
+    char *ptr = n->base[k];
+    for (int d = 0; d < nd; d++) ptr += idx[d] * n->st[d][k];
     ptrs[k] = ptr;
   }
 }
 
-/* Elements [begin, end) of the flattened index range, in order. */
-static void walk_flat(const plan_t *p, int64_t begin, int64_t end) {
-  const int nd = p->ndim, last = nd - 1, nops = p->nops;
+void ma_nest_walk(const ma_nest *n, int64_t begin, int64_t end, ma_loop run, const void *ctx) {
+  const int last = n->ndim - 1, nops = n->nops;
   int64_t idx[MA_MAXDIMS];
   char *ptrs[MA_MAXOPS];
   int64_t inner[MA_MAXOPS];
-  locate(p, nd, begin, idx, ptrs);
-  for (int k = 0; k < nops; k++) inner[k] = p->st[last][k];
+  if (begin >= end) return;
+  locate(n, n->ndim, begin, idx, ptrs);
+  for (int k = 0; k < nops; k++) inner[k] = n->st[last][k];
   int64_t left = end - begin;
   for (;;) {
-    int64_t len = p->shape[last] - idx[last];
+    int64_t len = n->shape[last] - idx[last];
     if (len > left) len = left;
-    p->loop(ptrs, inner, len, p->aux);
+    run(ptrs, inner, len, ctx);
     left -= len;
     if (left == 0) return;
     /* The row is finished: back to its start, then carry outwards. */
-    for (int k = 0; k < nops; k++) ptrs[k] -= p->st[last][k] * idx[last];
+    for (int k = 0; k < nops; k++) ptrs[k] -= n->st[last][k] * idx[last];
     idx[last] = 0;
     for (int d = last - 1; d >= 0; d--) {
-      for (int k = 0; k < nops; k++) ptrs[k] += p->st[d][k];
-      if (++idx[d] < p->shape[d]) break;
-      for (int k = 0; k < nops; k++) ptrs[k] -= p->st[d][k] * p->shape[d];
+      for (int k = 0; k < nops; k++) ptrs[k] += n->st[d][k];
+      if (++idx[d] < n->shape[d]) break;
+      for (int k = 0; k < nops; k++) ptrs[k] -= n->st[d][k] * n->shape[d];
       idx[d] = 0;
     }
   }
@@ -129,21 +126,21 @@ static void walk_flat(const plan_t *p, int64_t begin, int64_t end) {
 
 /* Bands [begin, end) of a tiled walk. */
 static void walk_tiled(const plan_t *p, int64_t begin, int64_t end) {
-  const int nd = p->ndim, ra = nd - 2, cb = nd - 1, nops = p->nops;
+  const int nd = p->n.ndim, ra = nd - 2, cb = nd - 1, nops = p->n.nops;
   int64_t idx[MA_MAXDIMS];
   char *outer[MA_MAXOPS], *ptrs[MA_MAXOPS];
   int64_t inner[MA_MAXOPS];
-  for (int k = 0; k < nops; k++) inner[k] = p->st[cb][k];
+  for (int k = 0; k < nops; k++) inner[k] = p->n.st[cb][k];
   for (int64_t u = begin; u < end; u++) {
     int64_t o = u / p->nbands, band = u % p->nbands;
-    locate(p, nd - 2, o, idx, outer);
+    locate(&p->n, nd - 2, o, idx, outer);
     int64_t r0 = band * p->trows, r1 = r0 + p->trows;
-    if (r1 > p->shape[ra]) r1 = p->shape[ra];
-    for (int64_t c0 = 0; c0 < p->shape[cb]; c0 += p->tcols) {
-      int64_t len = p->shape[cb] - c0;
+    if (r1 > p->n.shape[ra]) r1 = p->n.shape[ra];
+    for (int64_t c0 = 0; c0 < p->n.shape[cb]; c0 += p->tcols) {
+      int64_t len = p->n.shape[cb] - c0;
       if (len > p->tcols) len = p->tcols;
       for (int64_t r = r0; r < r1; r++) {
-        for (int k = 0; k < nops; k++) ptrs[k] = outer[k] + r * p->st[ra][k] + c0 * p->st[cb][k];
+        for (int k = 0; k < nops; k++) ptrs[k] = outer[k] + r * p->n.st[ra][k] + c0 * p->n.st[cb][k];
         p->loop(ptrs, inner, len, p->aux);
       }
     }
@@ -152,7 +149,7 @@ static void walk_tiled(const plan_t *p, int64_t begin, int64_t end) {
 
 static void walk(const plan_t *p, int64_t begin, int64_t end) {
   if (p->tiled) walk_tiled(p, begin, end);
-  else walk_flat(p, begin, end);
+  else ma_nest_walk(&p->n, begin, end, p->loop, p->aux);
 }
 
 static void run_chunk(void *ctx, int64_t c) {
@@ -164,9 +161,9 @@ static void run_chunk(void *ctx, int64_t c) {
 
 /* Byte range [lo, hi) operand k can touch. */
 static void extent(const plan_t *p, int k, int64_t item, char **lo, char **hi) {
-  char *l = p->base[k], *h = p->base[k] + item;
-  for (int d = 0; d < p->ndim; d++) {
-    int64_t span = (p->shape[d] - 1) * p->st[d][k];
+  char *l = p->n.base[k], *h = p->n.base[k] + item;
+  for (int d = 0; d < p->n.ndim; d++) {
+    int64_t span = (p->n.shape[d] - 1) * p->n.st[d][k];
     if (span < 0) l += span; else h += span;
   }
   *lo = l;
@@ -177,19 +174,19 @@ static void extent(const plan_t *p, int k, int64_t item, char **lo, char **hi) {
  * written exactly once, and no input that overlaps the output other than
  * element for element (an in-place `a += b`). */
 static int splittable(const plan_t *p, const ma_array *const *ops) {
-  for (int d = 0; d < p->ndim; d++)
-    if (p->st[d][0] == 0) return 0;
+  for (int d = 0; d < p->n.ndim; d++)
+    if (p->n.st[d][0] == 0) return 0;
   int64_t item0 = ops[0]->t.dtype.bits / 8;
   char *olo, *ohi;
   extent(p, 0, item0, &olo, &ohi);
-  for (int k = 1; k < p->nops; k++) {
+  for (int k = 1; k < p->n.nops; k++) {
     int64_t item = ops[k]->t.dtype.bits / 8;
     char *lo, *hi;
     extent(p, k, item, &lo, &hi);
     if (!(lo < ohi && olo < hi)) continue;
-    if (p->base[k] != p->base[0] || item != item0) return 0;
-    for (int d = 0; d < p->ndim; d++)
-      if (p->st[d][k] != p->st[d][0]) return 0;
+    if (p->n.base[k] != p->n.base[0] || item != item0) return 0;
+    for (int d = 0; d < p->n.ndim; d++)
+      if (p->n.st[d][k] != p->n.st[d][0]) return 0;
   }
   return 1;
 }
@@ -197,36 +194,36 @@ static int splittable(const plan_t *p, const ma_array *const *ops) {
 /* Choose a tiled walk when an input's inner stride conflicts with the
  * output's: move that input's preferred dim next to the inner one. */
 static void plan_tiles(plan_t *p, const ma_array *const *ops) {
-  const int last = p->ndim - 1;
-  if (p->ndim < 2) return;
+  const int last = p->n.ndim - 1;
+  if (p->n.ndim < 2) return;
   int64_t item0 = ops[0]->t.dtype.bits / 8;
   if (item0 == 0) return;
   int best = -1;
   int64_t span = 0;
-  for (int k = 1; k < p->nops && best < 0; k++) {
-    int64_t s_in = iabs64(p->st[last][k]);
+  for (int k = 1; k < p->n.nops && best < 0; k++) {
+    int64_t s_in = iabs64(p->n.st[last][k]);
     if (s_in < TILE_MIN_STRIDE) continue;
     int64_t smallest = s_in;
     for (int d = 0; d < last; d++) {
-      int64_t s = iabs64(p->st[d][k]);
+      int64_t s = iabs64(p->n.st[d][k]);
       if (s != 0 && s < smallest) { smallest = s; best = d; }
     }
-    span = s_in * p->shape[last];
+    span = s_in * p->n.shape[last];
   }
   if (best < 0 || span <= ma_get_tile_min_span()) return;
   int64_t tcols = TILE_BYTES / item0;
   if (tcols < 8) tcols = 8;
-  if (p->shape[last] <= tcols || p->shape[best] < 8) return;
+  if (p->n.shape[last] <= tcols || p->n.shape[best] < 8) return;
   /* Move dim `best` to position last-1; the outer order does not matter. */
-  int64_t sh = p->shape[best];
+  int64_t sh = p->n.shape[best];
   int64_t s[MA_MAXOPS];
-  memcpy(s, p->st[best], sizeof(s));
+  memcpy(s, p->n.st[best], sizeof(s));
   for (int d = best; d < last - 1; d++) {
-    p->shape[d] = p->shape[d + 1];
-    memcpy(p->st[d], p->st[d + 1], sizeof(s));
+    p->n.shape[d] = p->n.shape[d + 1];
+    memcpy(p->n.st[d], p->n.st[d + 1], sizeof(s));
   }
-  p->shape[last - 1] = sh;
-  memcpy(p->st[last - 1], s, sizeof(s));
+  p->n.shape[last - 1] = sh;
+  memcpy(p->n.st[last - 1], s, sizeof(s));
   p->tiled = 1;
   p->trows = TILE_ROWS;
   p->tcols = tcols;
@@ -246,66 +243,66 @@ int ma_iterate_ex(int nops, const ma_array *const *ops, ma_loop loop,
   int64_t st[MA_MAXDIMS][MA_MAXOPS];
   int64_t bs[MA_MAXDIMS];
 
-  p.nops = nops;
+  p.n.nops = nops;
   p.loop = loop;
   p.aux = aux;
   p.tiled = 0;
   for (int k = 0; k < nops; k++) {
     if (ma_broadcast_strides(ops[k], ndim, out->t.shape, bs) != 0) return -1;
     for (int i = 0; i < ndim; i++) st[i][k] = bs[i];
-    p.base[k] = (char *)ops[k]->t.data;
+    p.n.base[k] = (char *)ops[k]->t.data;
   }
   /* Drop size-1 dims; an empty output means nothing to do. */
   int n = 0;
   for (int i = 0; i < ndim; i++) {
     if (out->t.shape[i] == 0) return 0;
     if (out->t.shape[i] == 1) continue;
-    p.shape[n] = out->t.shape[i];
-    memcpy(p.st[n], st[i], sizeof(st[0]));
+    p.n.shape[n] = out->t.shape[i];
+    memcpy(p.n.st[n], st[i], sizeof(st[0]));
     n++;
   }
   if (n == 0) { /* a single element */
-    p.shape[0] = 1;
-    for (int k = 0; k < nops; k++) p.st[0][k] = 0;
+    p.n.shape[0] = 1;
+    for (int k = 0; k < nops; k++) p.n.st[0][k] = 0;
     n = 1;
   }
   /* Order dims by decreasing |output stride| (ties: first input), so the
    * inner loop walks memory in order.  Insertion sort: n is small. */
   for (int i = 1; i < n; i++) {
-    int64_t sh = p.shape[i];
+    int64_t sh = p.n.shape[i];
     int64_t s[MA_MAXOPS];
-    memcpy(s, p.st[i], sizeof(s));
+    memcpy(s, p.n.st[i], sizeof(s));
     int j = i - 1;
     while (j >= 0) {
-      int64_t a0 = iabs64(p.st[j][0]), b0 = iabs64(s[0]);
-      int64_t a1 = nops > 1 ? iabs64(p.st[j][1]) : 0, b1 = nops > 1 ? iabs64(s[1]) : 0;
+      int64_t a0 = iabs64(p.n.st[j][0]), b0 = iabs64(s[0]);
+      int64_t a1 = nops > 1 ? iabs64(p.n.st[j][1]) : 0, b1 = nops > 1 ? iabs64(s[1]) : 0;
       if (a0 > b0 || (a0 == b0 && a1 >= b1)) break;
-      p.shape[j + 1] = p.shape[j];
-      memcpy(p.st[j + 1], p.st[j], sizeof(s));
+      p.n.shape[j + 1] = p.n.shape[j];
+      memcpy(p.n.st[j + 1], p.n.st[j], sizeof(s));
       j--;
     }
-    p.shape[j + 1] = sh;
-    memcpy(p.st[j + 1], s, sizeof(s));
+    p.n.shape[j + 1] = sh;
+    memcpy(p.n.st[j + 1], s, sizeof(s));
   }
   /* Merge dim i into dim i+1 when every operand steps through both as one. */
   int m = 0;
   for (int i = 1; i < n; i++) {
     int ok = 1;
     for (int k = 0; k < nops; k++)
-      if (p.st[m][k] != p.st[i][k] * p.shape[i]) { ok = 0; break; }
+      if (p.n.st[m][k] != p.n.st[i][k] * p.n.shape[i]) { ok = 0; break; }
     if (ok) {
-      p.shape[m] *= p.shape[i];
-      for (int k = 0; k < nops; k++) p.st[m][k] = p.st[i][k];
+      p.n.shape[m] *= p.n.shape[i];
+      for (int k = 0; k < nops; k++) p.n.st[m][k] = p.n.st[i][k];
     } else {
       m++;
-      p.shape[m] = p.shape[i];
-      memcpy(p.st[m], p.st[i], sizeof(p.st[0]));
+      p.n.shape[m] = p.n.shape[i];
+      memcpy(p.n.st[m], p.n.st[i], sizeof(p.n.st[0]));
     }
   }
-  p.ndim = m + 1;
+  p.n.ndim = m + 1;
 
   int64_t total = 1;
-  for (int d = 0; d < p.ndim; d++) total *= p.shape[d];
+  for (int d = 0; d < p.n.ndim; d++) total *= p.n.shape[d];
   /* Tiling reorders the walk, which is harmless only when every output
    * element is written once -- the same condition as for threads. */
   int split = splittable(&p, ops);
@@ -314,7 +311,7 @@ int ma_iterate_ex(int nops, const ma_array *const *ops, ma_loop loop,
   p.units = total;
   if (p.tiled) {
     __atomic_add_fetch(&n_tiled, 1, __ATOMIC_RELAXED);
-    int64_t outer = total / (p.shape[p.ndim - 2] * p.shape[p.ndim - 1]);
+    int64_t outer = total / (p.n.shape[p.n.ndim - 2] * p.n.shape[p.n.ndim - 1]);
     p.units = outer * p.nbands;
   }
   int nt = 1;

@@ -1,6 +1,7 @@
 /*
  * The strided N-d iterator every kernel runs through: elementwise operations,
- * casts and copies.
+ * casts and copies (ma_iterate), and the reductions' own walks (ma_nest_walk,
+ * the walk ma_iterate runs on).
  *
  * Operand 0 is the output; the inputs broadcast to its shape (numpy rules:
  * right-aligned, size-1 and missing dims get stride 0).  Before looping the
@@ -50,6 +51,23 @@
  * bstrides[k] bytes.  Loops check for the contiguous case themselves. */
 typedef void (*ma_loop)(char **ptrs, const int64_t *bstrides, int64_t n,
                         const void *aux);
+
+/* The one N-d walk: `nops` pointers stepping through `ndim` dims
+ * (outermost first; the last is walked in runs) by byte strides.
+ * ma_iterate plans one from its operands; the reduction drivers
+ * (csrc/core/reduce.c) describe theirs directly. */
+typedef struct {
+  int ndim, nops; /* ndim >= 1 */
+  char *base[MA_MAXOPS];
+  int64_t shape[MA_MAXDIMS];
+  int64_t st[MA_MAXDIMS][MA_MAXOPS];
+} ma_nest;
+
+/* Positions [begin, end) of the nest's flattened index range, in C order:
+ * `run` gets the operands' pointers, their strides along the last dim and
+ * how many positions of that row to take (all of it, except at either end
+ * of the range). */
+void ma_nest_walk(const ma_nest *n, int64_t begin, int64_t end, ma_loop run, const void *ctx);
 
 /* Broadcast the byte strides of `a` to `ndim`/`shape`.  -1 if it does not
  * broadcast. */
