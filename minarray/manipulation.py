@@ -165,6 +165,14 @@ def unstack(x: NDArray, /, *, axis: int = 0) -> tuple[NDArray, ...]:
 
 # ---- repeating -----------------------------------------------------------------
 
+def _along(x: NDArray, axis: int | None) -> tuple[NDArray, int]:
+    """``x`` and the axis an operation runs along: ``axis=None`` means the
+    flattened array (NumPy's rule for repeat and take)."""
+    if axis is None:
+        return x.reshape((-1,)), 0
+    return x, normalize_axis(axis, x.ndim)
+
+
 def repeat(x: NDArray, repeats: int | NDArray, /, *, axis: int | None = None) -> NDArray:
     """Repeat each element (``axis=None``: of the flattened array) or each
     slice along ``axis`` (Array API ``repeat``).
@@ -172,12 +180,7 @@ def repeat(x: NDArray, repeats: int | NDArray, /, *, axis: int | None = None) ->
     ``repeats`` is a non-negative integer or a 1-d integer array with one
     count per slice (or a single count, which broadcasts).
     """
-    x = as_operand(x, "repeat")
-    if axis is None:
-        x = x.reshape((-1,))
-        ax = 0
-    else:
-        ax = normalize_axis(axis, x.ndim)
+    x, ax = _along(as_operand(x, "repeat"), axis)
     n = x.shape[ax]
     counts: NDArray | None = None
     if isinstance(repeats, NDArray) or isinstance(repeats, (list, tuple)) or hasattr(repeats, "__array_interface__"):
@@ -359,13 +362,8 @@ def take(x: NDArray, indices: NDArray, /, *, axis: int | None = None) -> NDArray
     IndexError.  ``axis=None`` indexes the flattened array (NumPy; the
     standard requires an axis for arrays of more than one dimension).
     """
-    x = as_operand(x, "take")
+    x, ax = _along(as_operand(x, "take"), axis)
     idx = _index_array(indices, "take")
-    if axis is None:
-        x = x.reshape((-1,))
-        ax = 0
-    else:
-        ax = normalize_axis(axis, x.ndim)
     pre, post = x.shape[:ax], x.shape[ax + 1:]
     out = NDArray._empty(pre + idx.shape + post, x.dtype)
     if out.size == 0:
