@@ -63,7 +63,7 @@ from minarray.views import *  # noqa: F403
 from minarray.views import __all__ as _views_all
 
 __version__ = "0.1.0"
-__array_api_version__ = "2024.12"
+__array_api_version__ = "2025.12"
 
 
 def allocator_stats() -> dict[str, int]:

@@ -216,7 +216,7 @@ class NDArray(core.NDArrayBase):
         return int(core.data_ptr(self._h))
 
     def __array_namespace__(self, /, *, api_version: str | None = None) -> ModuleType:
-        if api_version not in (None, "2021.12", "2022.12", "2023.12", "2024.12"):
+        if api_version not in (None, "2021.12", "2022.12", "2023.12", "2024.12", "2025.12"):
             raise ValueError(f"unsupported Array API version {api_version!r}")
         import minarray
 
