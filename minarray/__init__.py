@@ -47,6 +47,8 @@ from minarray.info import __all__ as _info_all
 from minarray.manipulation import *  # noqa: F403
 from minarray.manipulation import __all__ as _manipulation_all
 from minarray.ndarray import NDArray
+from minarray.npyio import *  # noqa: F403
+from minarray.npyio import __all__ as _npyio_all
 from minarray.products import *  # noqa: F403
 from minarray.products import __all__ as _products_all
 from minarray.reductions import *  # noqa: F403
@@ -89,5 +91,5 @@ __all__ = [
     "float16", "bfloat16", "float32", "float64", "complex64", "complex128",
     *_creation_all, *_views_all, *_elementwise_all, *_reductions_all,
     *_searching_all, *_sorting_all, *_sets_all, *_manipulation_all, *_products_all, *_info_all,
-    *_dlpack_all, *_threads_all, *_bufferio_all, "dlpack", "linalg",
+    *_dlpack_all, *_threads_all, *_bufferio_all, *_npyio_all, "dlpack", "linalg",
 ]

@@ -504,7 +504,7 @@ def test_pickle_inside_containers_and_dtypes() -> None:
 
 
 def test_copy_and_deepcopy_copy_the_data() -> None:
-    a, x = make((3, 4))
+    _, x = make((3, 4))
     for f in (copy.copy, copy.deepcopy):
         for v in (x, x.T, x[::2]):
             c = f(v)

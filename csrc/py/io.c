@@ -1,11 +1,15 @@
 /*
  * Bytes in and out: an array's elements as a bytes object in C or Fortran
- * order (x.tobytes, pickling, tofile).  minarray/bufferio.py is the Python
- * side.
+ * order (x.tobytes, pickling, tofile), and arrays over memory-mapped files
+ * (ma.load(..., mmap_mode=...)).  minarray/bufferio.py and minarray/npyio.py
+ * are the Python side.
  */
 #include "pyapi.h" /* Python.h first, as CPython requires */
 
+#include <errno.h>
+#include <limits.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* Element strides of a contiguous array of `shape`, C or Fortran order. */
 static void contiguous_strides(int nd, const int64_t *shape, int fortran, int64_t *strides) {
@@ -56,7 +60,70 @@ MA_FASTCALL(py_tobytes) {
   return out;
 }
 
+/* map_file(fd, offset, shape, code, bits, fortran, mode) -> handle over the
+ * open file `fd` mapped into memory, the elements starting `offset` bytes
+ * into it, contiguous in C (or Fortran) order; mode 0 read-only (the array
+ * too), 1 read-write, 2 copy-on-write (see ma_buffer_map).  The file must
+ * hold every element (ValueError otherwise: nothing past its end is ever
+ * mapped), `offset` must keep them aligned, and the array must not be
+ * empty (there is nothing to map: the caller makes an ordinary one). */
+MA_FASTCALL(py_map_file) {
+  (void)self;
+  MA_NARGS(7, "map_file");
+  long fd = PyLong_AsLong(args[0]);
+  if (fd == -1 && PyErr_Occurred()) return NULL;
+  long long offset = PyLong_AsLongLong(args[1]);
+  if (offset == -1 && PyErr_Occurred()) return NULL;
+  if (fd < 0 || fd > INT_MAX) {
+    PyErr_Format(PyExc_ValueError, "map_file: %ld is not a file descriptor", fd);
+    return NULL;
+  }
+  int64_t shape[MA_MAXDIMS], strides[MA_MAXDIMS];
+  int nd = ma_parse_dims(args[2], shape, "shape");
+  DLDataType dt;
+  if (nd < 0 || ma_parse_dtype(args[3], args[4], &dt) < 0) return NULL;
+  int tid = ma_type_of(dt), fortran = PyObject_IsTrue(args[5]);
+  long mode = PyLong_AsLong(args[6]);
+  if (fortran < 0 || (mode == -1 && PyErr_Occurred())) return NULL;
+  if (tid < 0 || mode < 0 || mode > 2) {
+    PyErr_SetString(PyExc_ValueError, "map_file: unknown dtype or mode");
+    return NULL;
+  }
+  size_t nbytes, end;
+  if (ma_nbytes(nd, shape, (size_t)ma_type_size[tid], &nbytes) != 0)
+    return ma_empty_error(args[2], 1, ma_type_size[tid]);
+  if (nbytes == 0) {
+    PyErr_SetString(PyExc_ValueError, "map_file: an empty array has nothing to map");
+    return NULL;
+  }
+  if (offset < 0 || offset % ma_type_alignment(tid) != 0) {
+    PyErr_Format(PyExc_ValueError,
+                 "the data starts at byte %lld of the file, which is not aligned for %S's elements: the file "
+                 "cannot be mapped (load it without mmap_mode)",
+                 offset, ma_nd.dtypes[tid]);
+    return NULL;
+  }
+  struct stat st;
+  if (fstat((int)fd, &st) != 0) return PyErr_SetFromErrno(PyExc_OSError);
+  if (__builtin_add_overflow((size_t)offset, nbytes, &end) || st.st_size < 0 || end > (size_t)st.st_size) {
+    PyErr_Format(PyExc_ValueError,
+                 "the file holds %lld bytes, but its header describes %zu bytes of data from byte %lld: it is "
+                 "truncated, or the header is wrong",
+                 (long long)st.st_size, nbytes, offset);
+    return NULL;
+  }
+  ma_buffer *b;
+  Py_BEGIN_ALLOW_THREADS b = ma_buffer_map((int)fd, end, (int)mode);
+  Py_END_ALLOW_THREADS
+  if (!b) return PyErr_SetFromErrno(errno == ENOMEM ? PyExc_MemoryError : PyExc_OSError);
+  contiguous_strides(nd, shape, fortran, strides);
+  ma_array *a = ma_array_new(b, (char *)b->data + offset, dt, nd, shape, strides, mode == 0 ? MA_READONLY : 0);
+  ma_buffer_release(b); /* the array holds the only reference: dropping it unmaps */
+  return ma_handle_new(a);
+}
+
 #define FC(name, fn, doc) {name, (PyCFunction)(void (*)(void))fn, METH_FASTCALL, doc}
 PyMethodDef ma_io_methods[] = {
     FC("tobytes", py_tobytes, "tobytes(h, fortran) -> bytes"),
+    FC("map_file", py_map_file, "map_file(fd, offset, shape, code, bits, fortran, mode) -> handle"),
     {NULL, NULL, 0, NULL}};
