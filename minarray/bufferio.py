@@ -56,6 +56,26 @@ def tobytes(x: NDArray, order: str = "C") -> bytes:
     return core.tobytes(x._h, order == "F")
 
 
+def write_raw(f: Any, x: NDArray) -> None:
+    """Write the memory of C- or Fortran-contiguous ``x`` to file object
+    ``f`` with no copy; on a file on disk its blocks are reserved first, as
+    NumPy's ``tofile`` does (a large write on ext4 takes half the time, and
+    a full disk fails before anything is written)."""
+    with memoryview(raw(x)) as m:
+        try:
+            fd = f.fileno()
+        except (AttributeError, OSError, ValueError):  # not a file on disk (BytesIO, a zip member)
+            fd = -1
+        if fd >= 0 and m.nbytes >= _PREALLOCATE_BYTES:
+            f.flush()  # the position of the next byte written is then the file's own
+            core.preallocate(fd, os.lseek(fd, 0, os.SEEK_CUR), m.nbytes)
+        f.write(m)
+
+
+# Below this, reserving blocks saves nothing measurable.
+_PREALLOCATE_BYTES = 1 << 20
+
+
 def tofile(x: NDArray, fid: Any, sep: str = "", format: str = "%s") -> None:
     """``x.tofile(fid)``: write the elements in C order to ``fid`` (a path or
     a file opened for writing in binary mode) as raw bytes, or, when ``sep``
@@ -71,7 +91,7 @@ def tofile(x: NDArray, fid: Any, sep: str = "", format: str = "%s") -> None:
         fid.write(text if _is_text(fid) else text.encode())
         return
     if core.is_contiguous(x._h, False):
-        fid.write(memoryview(raw(x)))
+        write_raw(fid, x)
     else:
         fid.write(core.tobytes(x._h, False))
 

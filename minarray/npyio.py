@@ -31,7 +31,7 @@ from typing import Any, BinaryIO
 
 from minarray import dtypes as _dt
 from minarray._native import core
-from minarray.bufferio import _strides, raw, read_into, remaining_bytes
+from minarray.bufferio import _strides, raw, read_into, remaining_bytes, write_raw
 from minarray.ndarray import NDArray
 
 __all__ = ["save", "load", "savez", "savez_compressed", "NpzFile"]
@@ -119,7 +119,7 @@ def write_array(f: BinaryIO | Any, x: NDArray) -> None:
     if x.size == 0:
         return
     if c or fortran:
-        f.write(memoryview(raw(x)))  # the array's own memory: no copy
+        write_raw(f, x)  # the array's own memory: no copy
     else:
         f.write(core.tobytes(x._h, False))
 

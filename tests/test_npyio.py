@@ -486,3 +486,29 @@ def test_every_dtype_round_trips_through_a_file(tmp_path: Path) -> None:
                 assert y.dtype == d and y.tobytes() == arr.tobytes() and y.strides == arr.strides
                 del y
     assert np_dtype(ma.float32) == np.float32
+
+
+def test_large_writes_reserve_blocks_and_keep_the_size(tmp_path: Path) -> None:
+    """Arrays of 1 MiB and more have their file blocks reserved before the
+    write (as NumPy's tofile does); the file's size and bytes are the same."""
+    from minarray._native import core
+
+    a = distinct_values((512, 300), ma.float64)  # 1.2 MB
+    x = ma.asarray(a)
+    ma.save(tmp_path / "ma.npy", x.T)
+    np.save(tmp_path / "np.npy", a.T)
+    assert (tmp_path / "ma.npy").read_bytes() == (tmp_path / "np.npy").read_bytes()
+    with open(tmp_path / "raw.bin", "wb") as f:
+        f.write(b"head")
+        x.tofile(f)
+    assert (tmp_path / "raw.bin").read_bytes() == b"head" + a.tobytes()
+    with open(tmp_path / "r.bin", "wb") as f:
+        reserved = core.preallocate(f.fileno(), 0, 1 << 20)
+        assert isinstance(reserved, bool)
+    assert os.path.getsize(tmp_path / "r.bin") == 0  # blocks reserved, size unchanged
+    r, w = os.pipe()
+    try:
+        assert core.preallocate(w, 0, 1 << 20) is False  # a pipe: nothing to reserve
+    finally:
+        os.close(r)
+        os.close(w)
