@@ -301,6 +301,8 @@ def _unpickle(block: Any, dtype: str, shape: tuple[int, ...], fortran: bool, rea
     _register_with_dask()
     dt = _dt.as_dtype(dtype)
     shape = tuple(int(n) for n in shape)
+    if not memoryview(block).c_contiguous:  # a buffer handed back in pieces: one block first
+        block = memoryview(block).tobytes()
     m = _bytes_view(block)
     need = math.prod(shape) * dt.itemsize
     if m.nbytes != need:
@@ -308,7 +310,7 @@ def _unpickle(block: Any, dtype: str, shape: tuple[int, ...], fortran: bool, rea
     strides = _strides(shape, fortran)
     out = None
     if need and (readonly or not m.readonly):
-        out = _wrap_bytes(m, dt, shape, strides, readonly, None)
+        out = _wrap_bytes(m, dt, shape, strides, readonly, block)
     if out is None:  # copy: into a new array of the same layout
         if fortran:
             out = NDArray._empty(shape[::-1], dt).T

@@ -475,6 +475,11 @@ def test_out_of_band_buffers_from_elsewhere() -> None:
     assert w.flags.writeable and w.tolist() == a.tolist()
     with pytest.raises(ValueError, match="pickled block holds"):
         pickle.loads(data, buffers=[raw[:-4]])
+    gapped = bytearray(2 * len(raw))
+    gapped[::2] = raw
+    g = pickle.loads(data, buffers=[memoryview(gapped)[::2]])  # not one block: copied
+    assert g.tolist() == a.tolist() and g.base is None
+    assert y.base is writable  # wrapped: the buffer is the base, as NumPy's
 
 
 def test_unpickled_buffers_give_their_memory_back() -> None:
