@@ -17,14 +17,17 @@ writable as the array was.
 
 from __future__ import annotations
 
+import io
 import math
 import os
 import pickle
+import stat
 import sys
 from typing import Any, BinaryIO, SupportsIndex
 
 from minarray import dtypes as _dt
-from minarray._native import core, lib
+from minarray._native import core
+from minarray.arrayinterface import _alignment
 from minarray.ndarray import NDArray, c_strides
 
 __all__ = ["frombuffer", "fromfile"]
@@ -103,8 +106,6 @@ def _flat_list(x: NDArray) -> list[Any]:
 
 
 def _is_text(f: Any) -> bool:
-    import io
-
     return isinstance(f, io.TextIOBase)
 
 
@@ -128,7 +129,7 @@ def _wrap_bytes(m: memoryview, dtype: _dt.DType, shape: tuple[int, ...], strides
     ``m`` (exactly its size, checked by the caller), sharing them; None when
     the data is not aligned to the dtype's elements."""
     h, _, _, m_readonly = core.wrap_buffer(m, _U8.code, _U8.bits, False)
-    if core.data_ptr(h) % lib.ma_type_alignment(_dt.ALL.index(dtype)):
+    if core.data_ptr(h) % _alignment(dtype):
         return None
     vh = core.view(h, 0, shape, strides, dtype.code, dtype.bits, readonly or m_readonly)
     return NDArray._new(vh, shape, strides, base)
@@ -235,8 +236,6 @@ def remaining_bytes(f: Any) -> int | None:
     try:
         fd = f.fileno()
         st = os.fstat(fd)
-        import stat
-
         if stat.S_ISREG(st.st_mode):
             return max(0, st.st_size - int(f.tell()))
     except (AttributeError, OSError, ValueError):
@@ -307,7 +306,7 @@ def _unpickle(block: Any, dtype: str, shape: tuple[int, ...], fortran: bool, rea
     need = math.prod(shape) * dt.itemsize
     if m.nbytes != need:
         raise ValueError(f"the pickled block holds {m.nbytes} bytes, but {shape} {dt} elements need {need}")
-    strides = _strides(shape, fortran)
+    strides = contiguous_strides(shape, fortran)
     out = None
     if need and (readonly or not m.readonly):
         out = _wrap_bytes(m, dt, shape, strides, readonly, block)
@@ -323,7 +322,7 @@ def _unpickle(block: Any, dtype: str, shape: tuple[int, ...], fortran: bool, rea
     return out
 
 
-def _strides(shape: tuple[int, ...], fortran: bool) -> tuple[int, ...]:
+def contiguous_strides(shape: tuple[int, ...], fortran: bool) -> tuple[int, ...]:
     """Element strides of a contiguous array of ``shape`` in C or Fortran order."""
     if not fortran:
         return c_strides(shape)

@@ -31,7 +31,7 @@ from typing import Any, BinaryIO
 
 from minarray import dtypes as _dt
 from minarray._native import core
-from minarray.bufferio import _strides, raw, read_into, remaining_bytes, write_raw
+from minarray.bufferio import contiguous_strides, raw, read_into, remaining_bytes, write_raw
 from minarray.ndarray import NDArray
 
 __all__ = ["save", "load", "savez", "savez_compressed", "NpzFile"]
@@ -330,7 +330,7 @@ def _map(f: Any, mode: str, max_header_size: int) -> NDArray:
         out = _new_array(dtype, shape, fortran)
         return out._view(0, out._shape, out._strides, readonly=True) if mode == "r" else out
     h = core.map_file(f.fileno(), offset, shape, dtype.code, dtype.bits, fortran, _MMAP_MODES[mode])
-    return NDArray._new(h, shape, _strides(shape, fortran), None)
+    return NDArray._new(h, shape, contiguous_strides(shape, fortran), None)
 
 
 def load(file: Any, mmap_mode: str | None = None, allow_pickle: bool = False,
