@@ -322,6 +322,8 @@ MALFORMED = [
     (header_file(GOOD.replace("(2,)", "(10**12,)")), "cannot parse"),
     (header_file(GOOD.replace("(2,)", "(1000000000000,)")), "truncated"),
     (header_file(GOOD.replace("(2,)", "(4611686018427387904, 4611686018427387904)")), "truncated"),
+    (header_file(GOOD.replace("(2,)", f"(0, {2**62}, {2**62})")), "overflows"),
+    (header_file(GOOD.replace("(2,)", f"(0, {2**65})")), "does not fit in 64 bits"),
     (header_file(GOOD.replace("(2,)", "(-1,)")), "non-negative ints"),
     (header_file(GOOD.replace("(2,)", "(True,)")), "non-negative ints"),
     (header_file(GOOD.replace("(2,)", "(2.0,)")), "non-negative ints"),
