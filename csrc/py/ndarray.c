@@ -80,7 +80,7 @@ int ma_ndarray_tid(PyObject *dtype) {
 }
 
 PyObject *ma_ndarray_wrap(PyObject *h, PyObject *shape, PyObject *strides, PyObject *base) {
-  ma_array *a = (ma_array *)PyCapsule_GetPointer(h, MA_HANDLE_NAME);
+  ma_array *a = ma_handle_meta(h); /* device arrays are NDArrays too */
   int tid = a ? ma_type_of(a->t.dtype) : -1;
   if (!ma_nd.type || tid < 0) {
     if (!PyErr_Occurred()) PyErr_SetString(PyExc_RuntimeError, "minarray.ndarray is not initialised");
@@ -115,6 +115,16 @@ ma_array *ma_ndarray_array(PyObject *x) {
   PyObject *h = MA_ND(x)->h;
   if (!h || !MA_ND(x)->base || !PyCapsule_CheckExact(h)) return NULL;
   ma_array *a = (ma_array *)PyCapsule_GetPointer(h, MA_HANDLE_NAME);
+  if (!a) PyErr_Clear();
+  return a;
+}
+
+ma_array *ma_ndarray_meta(PyObject *x) {
+  ma_array *a = ma_ndarray_array(x);
+  if (a || PyErr_Occurred() || !ma_nd.type || !PyObject_TypeCheck(x, ma_nd.type) || !MA_ND(x)->h ||
+      !MA_ND(x)->base)
+    return a;
+  a = ma_handle_meta(MA_ND(x)->h);
   if (!a) PyErr_Clear();
   return a;
 }
