@@ -184,7 +184,9 @@ def _jax_lib() -> Library:
     def make(ref: Any, dtype: str) -> Any:
         if dtype not in dtypes:
             raise Unsupported("jax_enable_x64 is off")
-        return jnp.asarray(ref, dtype=dtype)
+        # on the CPU: the matrix compares values, which minarray reads only
+        # there (JAX puts arrays on a GPU when it has one)
+        return jax.device_put(jnp.asarray(ref, dtype=dtype), jax.devices("cpu")[0])
 
     def to_numpy(x: Any) -> Any:
         if x.dtype == jnp.bfloat16:

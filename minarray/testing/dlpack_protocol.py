@@ -108,9 +108,13 @@ def _jax() -> Peer:
     import jax
     import jax.numpy as jnp
 
+    cpu = jax.devices("cpu")[0]
+
+    def make() -> Any:  # on the CPU, where the rules are (JAX prefers a GPU when it has one)
+        return jax.device_put(jnp.arange(6.0).reshape(2, 3), cpu)
+
     # JAX arrays are immutable: every one of them is read-only
-    return Peer("jax", lambda: jnp.arange(6.0).reshape(2, 3), lambda: jnp.arange(6.0).reshape(2, 3), None,
-                jnp.from_dlpack, lambda a: False, jax.devices("cpu")[0])
+    return Peer("jax", make, make, None, jnp.from_dlpack, lambda a: False, cpu)
 
 
 def _pydlpack() -> Peer:
