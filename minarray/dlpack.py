@@ -192,7 +192,10 @@ def device_repr(x: NDArray) -> str:
 def _producer_of(x: NDArray) -> Any:
     """The object a device array was imported from (the end of its base
     chain), or None: imported from a bare capsule, a copy, or wrapped by
-    from_pointer."""
+    from_pointer (whose owner, even one with ``__dlpack__``, exported
+    nothing to minarray)."""
+    if not core.dlpack_imported(x._h):
+        return None
     b = x._base
     while isinstance(b, NDArray):
         b = b._base

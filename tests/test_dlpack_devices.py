@@ -327,3 +327,13 @@ def test_cuda_stream_wait_without_a_driver_says_so() -> None:
     with pytest.raises(BufferError, match="no CUDA driver"):
         _cuda.stream_wait(5, 7, 0)
     assert _cuda.pointer_device(0x1000) is None
+
+
+def test_from_pointer_owner_is_not_a_producer() -> None:
+    # an owner with __dlpack__ exported nothing to minarray: it is not asked
+    owner = np.arange(4.0)
+    d = from_pointer(no_access_memory(64), (4,), ma.float64, device=(DLDeviceType.CUDA, 0), owner=owner)
+    with pytest.raises(BufferError, match="no DLPack producer"):
+        d.to_device("cpu")
+    m = describe(d.__dlpack__(max_version=(1, 0))).tensor
+    assert m is not None and m.dl_tensor.data == d.data_ptr

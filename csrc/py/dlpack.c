@@ -721,6 +721,17 @@ MA_FASTCALL(py_device) {
   return Py_BuildValue("(ii)", (int)a->t.device.device_type, (int)a->t.device.device_id);
 }
 
+/* imported(h) -> bool: whether h's memory came through a DLPack import
+ * (its buffer calls a producer's deleter), so that its producer can be
+ * asked for the memory again (device arrays' re-export and to_device). */
+MA_FASTCALL(py_imported) {
+  (void)self;
+  MA_NARGS(1, "imported");
+  ma_array *a = ma_handle_meta(args[0]);
+  if (!a) return NULL;
+  return PyBool_FromLong(is_dlpack_import(a->buf));
+}
+
 /* ======================================================================== */
 /* The C exchange API minarray publishes (DLPack 1.3)                       */
 /* ======================================================================== */
@@ -919,6 +930,7 @@ PyMethodDef ma_dlpack_methods[] = {
     FC("dlpack_export", py_export, "dlpack_export(h, stream, max_version, dl_device, copy) -> capsule"),
     FC("dlpack_reexport", py_reexport, "dlpack_reexport(h, producer, stream, max_version) -> capsule"),
     FC("dlpack_device", py_device, "dlpack_device(h) -> (device_type, device_id)"),
+    FC("dlpack_imported", py_imported, "dlpack_imported(h) -> bool"),
     FC("dlpack_import", py_from_dlpack, "dlpack_import(x, want_cpu, copy) -> NDArray"),
     FC("dlpack_import_handle", py_import_handle,
        "dlpack_import_handle(x) -> (handle, device_type, device_id, readonly)"),

@@ -146,13 +146,29 @@ def peers() -> list[Peer]:
 
 
 def _capsule_name(cap: Any) -> str:
-    return describe(cap).capsule_name
+    name = describe(cap).capsule_name
+    _release(cap)
+    return name
 
 
 def _tensor(cap: Any) -> Any:
+    """The managed tensor a capsule holds (read without touching the data);
+    the capsule is then consumed and released, so that every export a
+    rule makes is given back through its deleter."""
     m = describe(cap).tensor
+    _release(cap)
     _expect(m is not None, "the capsule holds no tensor")
     return m
+
+
+def _release(cap: Any) -> None:
+    """Consume a capsule and drop the result: its deleter runs now.  (A
+    capsule left to its destructor should be freed too, but pydlpack's
+    bookkeeping counts those as leaks.)"""
+    try:
+        ma.from_dlpack(cap)
+    except Exception:
+        pass  # refused: the capsule stays its producer's, freed by its destructor
 
 
 def _source_ptr(x: Any) -> int:
@@ -163,8 +179,9 @@ def _source_ptr(x: Any) -> int:
 # ---- producer rules: the library exports, minarray reads the capsule -------------------
 
 def _p_versioned(p: Peer) -> None:
-    m = _tensor(cap := p.make().__dlpack__(max_version=(1, 0)))
-    _expect(_capsule_name(cap) == "dltensor_versioned", f"capsule {_capsule_name(cap)!r}")
+    info = describe(cap := p.make().__dlpack__(max_version=(1, 0)))
+    m = _tensor(cap)
+    _expect(info.capsule_name == "dltensor_versioned", f"capsule {info.capsule_name!r}")
     _expect(m.version is not None and m.version.major == 1, f"version {m.version}")
 
 
@@ -173,7 +190,8 @@ def _p_legacy(p: Peer) -> None:
         cap = p.make().__dlpack__()
     except BufferError:
         return  # allowed since March 2025 (python_spec.rst: max_version None)
-    _expect(_capsule_name(cap) == "dltensor", f"capsule {_capsule_name(cap)!r} for max_version=None")
+    name = _capsule_name(cap)
+    _expect(name == "dltensor", f"capsule {name!r} for max_version=None")
 
 
 def _p_newer_major(p: Peer) -> None:
