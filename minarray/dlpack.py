@@ -23,7 +23,14 @@ rules come from the DLPack 1.3 header and its Python specification
 Read-only data: a versioned capsule carries a READ_ONLY flag, which
 minarray honours both ways.  A legacy (unversioned) capsule cannot say, so
 :func:`from_dlpack` imports one read-only, as NumPy does since 2.2.5, and a
-read-only array refuses a legacy export (BufferError).
+read-only array asked for a legacy capsule exports a private copy
+(``copy=None``: "reuse if possible, copy otherwise"; ``copy=False`` raises
+BufferError).
+
+Devices: a tensor on a device the CPU cannot address (CUDA, ROCm...) is
+imported as a *device array*, carried and never read: views work, reads
+raise, re-exports ask the producer again with the consumer's ``stream``,
+and ``to_device("cpu")`` asks it for a copy (docs/dlpack/devices.md).
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, SupportsIndex
 
 from minarray import dtypes as _dt
-from minarray._dldevice import CPU_DEVICE, DLDeviceType
+from minarray._dldevice import DLDeviceType
 from minarray._native import core
 from minarray.dtypes import DType
 
@@ -163,7 +163,7 @@ class NDArray(core.NDArrayBase):
         minarray carries but never reads, see docs/dlpack/devices.md) the
         device as ``"cuda:0"``, ``"rocm:1"``..."""
         dev_type, dev_id = core.dlpack_device(self._h)
-        if dev_type == DLDeviceType.CPU:
+        if dev_type == 1:  # DLDeviceType.CPU
             return "cpu"
         name: str = _dlpack().device_name(dev_type, dev_id)
         return name
@@ -171,7 +171,7 @@ class NDArray(core.NDArrayBase):
     def to_device(self, device: Any, /, *, stream: Any = None) -> NDArray:
         """This array on ``device``: itself on its own device; a device
         array to ``"cpu"`` is a copy its DLPack producer makes."""
-        if core.dlpack_device(self._h)[0] != DLDeviceType.CPU:
+        if core.dlpack_device(self._h)[0] != 1:  # a device array
             out: NDArray = _dlpack().to_device(self, device, stream)
             return out
         if device != "cpu":
@@ -465,7 +465,7 @@ class NDArray(core.NDArrayBase):
     def __repr__(self) -> str:
         from minarray import formatting
 
-        if core.dlpack_device(self._h)[0] != DLDeviceType.CPU:
+        if core.dlpack_device(self._h)[0] != 1:  # a device array
             text: str = _dlpack().device_repr(self)  # the elements cannot be read
             return text
         return formatting.array_repr(self)
@@ -473,7 +473,7 @@ class NDArray(core.NDArrayBase):
     def __str__(self) -> str:
         from minarray import formatting
 
-        if core.dlpack_device(self._h)[0] != DLDeviceType.CPU:
+        if core.dlpack_device(self._h)[0] != 1:
             return repr(self)
         return formatting.array_str(self)
 
@@ -679,8 +679,8 @@ class NDArray(core.NDArrayBase):
 
     def __dlpack_device__(self) -> tuple[DLDeviceType, int]:
         """``(DLDeviceType.CPU, 0)``, or a device array's own device."""
-        dev_type, dev_id = core.dlpack_device(self._h)
-        return CPU_DEVICE if dev_type == DLDeviceType.CPU else (DLDeviceType(dev_type), dev_id)
+        dev: tuple[DLDeviceType, int] = core.dlpack_device(self._h)  # CPU_DEVICE itself on the CPU
+        return dev
 
     # The DLPack 1.3 C exchange API (a "dlpack_exchange_api" capsule): lets
     # C consumers export and import NDArrays without __dlpack__ or capsules.

@@ -10,6 +10,11 @@
  * plain C in csrc/core/dlpack_core.c, with the ownership picture: read that
  * first.  This file adds what Python needs around it.
  *
+ * Device arrays (CUDA, ROCm... memory minarray carries but never reads)
+ * are imported here like any tensor, with their device kept; their
+ * handle's name keeps them from every kernel (pyapi.h), and their export
+ * goes back through the producer with the consumer's stream (reexport).
+ *
  * Why C at all: a DLPack exchange costs per call, not per byte.  Building
  * the capsule here, and consuming a producer's capsule here, keeps an
  * exchange within a few hundred nanoseconds; the capsule destructor must be
@@ -40,6 +45,7 @@ static PyObject *str_dlpack, *str_dlpack_device, *str_exchange_api, *str_is_neg,
 static PyObject *kw_v, *kw_vd, *kw_vc, *kw_vdc;
 static PyObject *max_version_arg; /* (1, 3): the version minarray reads */
 static PyObject *cpu_device_arg;  /* (kDLCPU, 0) */
+static PyObject *cpu_device_pair, *device_type_enum; /* dlpack_device_setup's */
 
 /* Run `stmt` with no exception pending, then restore the one that was.
  * Used wherever a producer's deleter may run on an error path (directly,
@@ -718,7 +724,25 @@ MA_FASTCALL(py_device) {
   MA_NARGS(1, "device");
   ma_array *a = ma_handle_meta(args[0]);
   if (!a) return NULL;
-  return Py_BuildValue("(ii)", (int)a->t.device.device_type, (int)a->t.device.device_id);
+  /* The CPU's pair is made once (NDArray.__dlpack_device__ returns it as
+   * is, and consumers ask for it on every exchange); others are built with
+   * the DLDeviceType enum when dlpack_device_setup gave it. */
+  if (a->t.device.device_type == kDLCPU && a->t.device.device_id == 0 && cpu_device_pair)
+    return Py_NewRef(cpu_device_pair);
+  PyObject *type = device_type_enum ? PyObject_CallFunction(device_type_enum, "i", (int)a->t.device.device_type)
+                                    : PyLong_FromLong((long)a->t.device.device_type);
+  if (!type) return NULL;
+  return Py_BuildValue("(Ni)", type, (int)a->t.device.device_id);
+}
+
+/* dlpack_device_setup(cpu_device, DLDeviceType): what device() returns
+ * for the CPU, and the enum it builds other device types with. */
+MA_FASTCALL(py_device_setup) {
+  (void)self;
+  MA_NARGS(2, "dlpack_device_setup");
+  Py_XSETREF(cpu_device_pair, Py_NewRef(args[0]));
+  Py_XSETREF(device_type_enum, Py_NewRef(args[1]));
+  Py_RETURN_NONE;
 }
 
 /* imported(h) -> bool: whether h's memory came through a DLPack import
@@ -930,6 +954,7 @@ PyMethodDef ma_dlpack_methods[] = {
     FC("dlpack_export", py_export, "dlpack_export(h, stream, max_version, dl_device, copy) -> capsule"),
     FC("dlpack_reexport", py_reexport, "dlpack_reexport(h, producer, stream, max_version) -> capsule"),
     FC("dlpack_device", py_device, "dlpack_device(h) -> (device_type, device_id)"),
+    FC("dlpack_device_setup", py_device_setup, "dlpack_device_setup(cpu_device, DLDeviceType)"),
     FC("dlpack_imported", py_imported, "dlpack_imported(h) -> bool"),
     FC("dlpack_import", py_from_dlpack, "dlpack_import(x, want_cpu, copy) -> NDArray"),
     FC("dlpack_import_handle", py_import_handle,

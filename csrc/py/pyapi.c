@@ -87,7 +87,9 @@ PyObject *ma_alloc_error(int nd, const int64_t *shape, int itemsize) {
 PyObject *ma_handle_new(ma_array *a) {
   if (!a) return PyErr_NoMemory();
   /* memory the CPU cannot address gets the device handle (the guard) */
-  const char *name = ma_dlpack_cpu_accessible(a->t.device.device_type) ? MA_HANDLE_NAME : MA_DEVICE_HANDLE_NAME;
+  const char *name = a->t.device.device_type == kDLCPU || ma_dlpack_cpu_accessible(a->t.device.device_type)
+                         ? MA_HANDLE_NAME
+                         : MA_DEVICE_HANDLE_NAME;
   PyObject *h = PyCapsule_New(a, name, handle_destructor);
   if (!h) ma_array_free(a);
   return h;
