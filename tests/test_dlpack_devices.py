@@ -337,3 +337,44 @@ def test_from_pointer_owner_is_not_a_producer() -> None:
         d.to_device("cpu")
     m = describe(d.__dlpack__(max_version=(1, 0))).tensor
     assert m is not None and m.dl_tensor.data == d.data_ptr
+
+
+def test_c_exchange_api_both_ways_on_a_device() -> None:
+    import ctypes
+
+    from minarray._native import ffi
+
+    api = ffi.cast("DLPackExchangeAPI *", ma.dlpack.core.dlpack_capsule_peek(ma.NDArray.__dlpack_c_exchange_api__)[1])
+
+    def fn(field: str, *argtypes: Any) -> Any:
+        proto = ctypes.PYFUNCTYPE(ctypes.c_int, *argtypes)
+        return proto(int(ffi.cast("uintptr_t", getattr(api, field))))
+
+    to_managed = fn("managed_tensor_from_py_object_no_sync", ctypes.py_object, ctypes.POINTER(ctypes.c_void_p))
+    to_object = fn("managed_tensor_to_py_object_no_sync", ctypes.c_void_p, ctypes.POINTER(ctypes.py_object))
+    p = DeviceProducer(_values())
+    d = ma.from_dlpack(p)[1:]
+    m = ctypes.c_void_p()
+    assert to_managed(d, ctypes.byref(m)) == 0  # out: a device tensor, no producer call
+    mt = ffi.cast("DLManagedTensorVersioned *", m.value)
+    assert mt.dl_tensor.device.device_type == 2 and int(ffi.cast("uintptr_t", mt.dl_tensor.data)) == d.data_ptr
+    out = ctypes.py_object()
+    assert to_object(m, ctypes.byref(out)) == 0  # in: a device array again
+    b = out.value
+    ctypes.pythonapi.Py_DecRef(ctypes.py_object(b))
+    assert isinstance(b, ma.NDArray) and b.device == "cuda:0" and b.data_ptr == d.data_ptr
+    del d, b, out
+    gc.collect()
+    assert p.deleted == [1]
+
+
+def test_stream_values_the_spec_forbids() -> None:
+    # a device array without a producer checks the stream itself
+    # (python_spec.rst: CUDA forbids 0, ROCm forbids 1 and 2)
+    cuda = from_pointer(no_access_memory(64), (4,), ma.float64, device=(DLDeviceType.CUDA, 0))
+    with pytest.raises(ValueError, match="stream=0"):
+        cuda.__dlpack__(stream=0, max_version=(1, 0))
+    rocm = from_pointer(no_access_memory(64), (4,), ma.float64, device=(DLDeviceType.ROCM, 0))
+    with pytest.raises(ValueError, match="stream=2"):
+        rocm.__dlpack__(stream=2, max_version=(1, 0))
+    assert describe(rocm.__dlpack__(stream=0, max_version=(1, 0))).tensor is not None

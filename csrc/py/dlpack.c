@@ -198,6 +198,18 @@ MA_FASTCALL(py_export) {
                         "stream must be None for an array on the CPU (got %R): there is no stream "
                         "to synchronise with",
                         stream);
+  if (stream != Py_None && dev.device_type != kDLCPU) {
+    /* python_spec.rst, "stream": CUDA forbids 0 (ambiguous between the
+     * legacy and the per-thread default stream), ROCm forbids 1 and 2.
+     * Nothing else is checked: without a producer (from_pointer, the CUDA
+     * array interface) minarray has nothing to synchronise. */
+    long s = PyLong_Check(stream) ? PyLong_AsLong(stream) : -1;
+    if (s == -1 && PyErr_Occurred()) PyErr_Clear();
+    int bad = dev.device_type == kDLCUDA ? s == 0 : dev.device_type == kDLROCM ? (s == 1 || s == 2) : 0;
+    if (bad)
+      return PyErr_Format(PyExc_ValueError, "stream=%ld is not allowed for an array on %s (python_spec.rst)", s,
+                          ma_dlpack_device_label(dev.device_type));
+  }
   int versioned = 0;
   if (max_version != Py_None) {
     long major, minor;
