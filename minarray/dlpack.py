@@ -470,6 +470,9 @@ class DLPackObject:
             _cai_synchronise(self._source, stream, self._device[1])
         cap = core.dlpack_export(self._h, stream, max_version, dl_device, copy)
         if cap is NotImplemented:  # a device tensor: its producer synchronises
+            if isinstance(self._source, NDArray):  # a device array knows its producer
+                return self._source.__dlpack__(stream=stream, max_version=max_version, dl_device=dl_device,
+                                               copy=copy)
             x = core.ndarray_wrap(self._h, None, None, self._source)
             cap = _export_device(x, self._source, stream, max_version, dl_device, copy)
         return cap  # type: ignore[no-any-return]
@@ -570,9 +573,11 @@ class _PyArrayInterface(ctypes.Structure):
 
 _AS_NOTSWAPPED: Final = 0x200
 _AS_WRITEABLE: Final = 0x400
-_capsule_pointer = ctypes.pythonapi.PyCapsule_GetPointer
-_capsule_pointer.restype = ctypes.c_void_p
-_capsule_pointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
+# Private prototypes: setting argtypes on ctypes.pythonapi's own function
+# objects would change them for every other user in the process.
+_capsule_name = ctypes.PYFUNCTYPE(ctypes.c_char_p, ctypes.py_object)(("PyCapsule_GetName", ctypes.pythonapi))
+_capsule_pointer = ctypes.PYFUNCTYPE(ctypes.c_void_p, ctypes.py_object, ctypes.c_char_p)(
+    ("PyCapsule_GetPointer", ctypes.pythonapi))
 
 
 def _from_array_struct(obj: Any) -> Any:
@@ -583,7 +588,7 @@ def _from_array_struct(obj: Any) -> Any:
     cap = obj.__array_struct__
     if type(cap).__name__ != "PyCapsule":
         raise TypeError(f"__array_struct__ must be a PyCapsule, got {type(cap).__name__}")
-    s = _PyArrayInterface.from_address(_capsule_pointer(cap, None))
+    s = _PyArrayInterface.from_address(_capsule_pointer(cap, _capsule_name(cap)))  # NumPy's name is NULL
     if s.two != 2:
         raise TypeError(f"__array_struct__ holds no array interface struct (its first field is {s.two}, not 2)")
     if not s.flags & _AS_NOTSWAPPED:

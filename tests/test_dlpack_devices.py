@@ -378,3 +378,19 @@ def test_stream_values_the_spec_forbids() -> None:
     with pytest.raises(ValueError, match="stream=2"):
         rocm.__dlpack__(stream=2, max_version=(1, 0))
     assert describe(rocm.__dlpack__(stream=0, max_version=(1, 0))).tensor is not None
+
+
+def test_asdlpack_of_device_arrays_and_producers() -> None:
+    p = DeviceProducer(_values())
+    v = ma.from_dlpack(p)[1:, 1:]
+    d = ma.asdlpack(v)  # a device view: re-exported through its own producer
+    assert d.__dlpack_device__() == (DLDeviceType.CUDA, 0)
+    t = describe(d.__dlpack__(stream=9, max_version=(1, 0))).tensor
+    assert t is not None and t.dl_tensor.data == v.data_ptr and p.calls[-1]["stream"] == 9
+    q = DeviceProducer(_values())
+    e = ma.asdlpack(q)  # a device producer: asked again at each export
+    t = describe(e.__dlpack__(stream=4, max_version=(1, 0))).tensor
+    assert t is not None and t.dl_tensor.data == q.memory and q.calls[-1]["stream"] == 4
+    del d, e, t, v
+    gc.collect()
+    assert all(n == 1 for n in p.deleted + q.deleted)
