@@ -7,6 +7,8 @@ from __future__ import annotations
 import enum
 from typing import Final
 
+from minarray._native import core
+
 __all__ = ["DLDeviceType", "CPU_DEVICE"]
 
 
@@ -38,3 +40,7 @@ CPU_DEVICE: Final[tuple[DLDeviceType, int]] = (DLDeviceType.CPU, 0)
 CPU_ACCESSIBLE: Final[frozenset[int]] = frozenset(
     {DLDeviceType.CPU, DLDeviceType.CUDA_HOST, DLDeviceType.ROCM_HOST, DLDeviceType.CUDA_MANAGED}
 )
+
+# NDArray.__dlpack_device__ is core.dlpack_device: CPU_DEVICE itself for
+# CPU arrays, (DLDeviceType, id) for device arrays (csrc/py/dlpack.c).
+core.dlpack_device_setup(CPU_DEVICE, DLDeviceType)

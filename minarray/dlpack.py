@@ -23,7 +23,14 @@ rules come from the DLPack 1.3 header and its Python specification
 Read-only data: a versioned capsule carries a READ_ONLY flag, which
 minarray honours both ways.  A legacy (unversioned) capsule cannot say, so
 :func:`from_dlpack` imports one read-only, as NumPy does since 2.2.5, and a
-read-only array refuses a legacy export (BufferError).
+read-only array asked for a legacy capsule exports a private copy
+(``copy=None``: "reuse if possible, copy otherwise"; ``copy=False`` raises
+BufferError).
+
+Devices: a tensor on a device the CPU cannot address (CUDA, ROCm...) is
+imported as a *device array*, carried and never read: views work, reads
+raise, re-exports ask the producer again with the consumer's ``stream``,
+and ``to_device("cpu")`` asks it for a copy (docs/dlpack/devices.md).
 """
 
 from __future__ import annotations
@@ -33,7 +40,7 @@ import enum
 import operator
 import sys
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, ClassVar, Final, Protocol, TypeVar, runtime_checkable
 
 from minarray import dtypes as _dt
 from minarray._dldevice import CPU_ACCESSIBLE, CPU_DEVICE, DLDeviceType
@@ -46,10 +53,10 @@ if TYPE_CHECKING:
     from typing_extensions import CapsuleType
 
 __all__ = [
-    "from_dlpack", "from_numpy", "asdlpack", "from_pointer", "describe",
+    "from_dlpack", "from_numpy", "asdlpack", "from_pointer", "describe", "to_dlpack",
     "DLDeviceType", "DLDataTypeCode", "DLPackFlags", "CanDLPack", "CanDLPackDevice",
     "DLPackObject", "DLPackVersion", "DLDevice", "DLDataType", "DLTensor", "DLManagedTensor",
-    "DLPackInfo",
+    "DLPackInfo", "DLPackMetadata", "DLManagedTensorDeleter", "DLManagedTensorVersionedDeleter",
 ]
 
 # The DLPack version minarray implements (csrc/dlpack.h).
@@ -126,14 +133,21 @@ def _want_cpu(device: Any) -> bool:
     raise ValueError(f"unsupported device {device!r}: minarray arrays live on 'cpu' (pass None or 'cpu')")
 
 
-def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> NDArray:
+def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None, dtype: Any = None) -> NDArray:
     """An NDArray over the memory of ``x``, an object with ``__dlpack__`` or a
     DLPack capsule, without copying when possible (Array API ``from_dlpack``).
 
-    ``device=None`` keeps the data where it is, which must be memory the CPU
-    can address (BufferError naming the device otherwise); ``device="cpu"``
-    asks the producer to copy it there (``dl_device=(1, 0)``).
-    ``copy=True`` always gives a private copy; ``copy=False`` never copies.
+    ``device=None`` keeps the data where it is.  Memory the CPU can address
+    (CPU, pinned, managed) gives an ordinary array; memory on another device
+    (CUDA, ROCm...) gives a *device array*, which minarray carries but never
+    reads: views and re-exports work, computing raises, and
+    ``to_device("cpu")`` asks the producer for a copy
+    (docs/dlpack/devices.md).  ``device="cpu"`` asks the producer to copy
+    the data there (``dl_device=(1, 0)``).
+    ``copy=True`` always gives a private copy (even of data that is not
+    aligned to its elements, which cannot be viewed); ``copy=False`` never
+    copies.  ``dtype``, when given, is the dtype the caller expects: another
+    one raises TypeError (nothing is converted).
 
     The producer is asked for ``max_version=(1, 3)``; one that does not know
     the newer keywords is asked again with none.  When ``type(x)`` publishes
@@ -144,10 +158,154 @@ def from_dlpack(x: Any, /, *, device: Any = None, copy: bool | None = None) -> N
     capsules, which cannot say whether writing is allowed (as NumPy).
 
     Raises TypeError for an object without ``__dlpack__`` and BufferError
-    for data minarray cannot view (device, dtype, layout), or a capsule
-    already consumed.
+    for data minarray cannot view (dtype, layout), or a capsule already
+    consumed.
     """
-    return core.dlpack_import(x, device is not None and _want_cpu(device), copy)
+    out = core.dlpack_import(x, device is not None and _want_cpu(device), copy)
+    if dtype is not None and out._dtype is not _dt.as_dtype(dtype):
+        raise TypeError(f"from_dlpack: expected {_dt.as_dtype(dtype)} data, the producer exported {out._dtype}")
+    return out
+
+
+def to_dlpack(x: Any, /, *, versioned: bool = True) -> CapsuleType:
+    """A DLPack capsule of ``x`` (an NDArray, or anything :func:`asdlpack`
+    accepts): ``"dltensor_versioned"`` (DLPack 1.3, READ_ONLY honoured), or
+    with ``versioned=False`` the legacy ``"dltensor"`` that
+    ``torch.utils.dlpack.to_dlpack`` returns.  The capsule shares the
+    memory; hand it to exactly one consumer."""
+    src = x if isinstance(x, NDArray) else asdlpack(x)
+    cap: CapsuleType = src.__dlpack__(max_version=DLPACK_VERSION if versioned else None)
+    return cap
+
+
+# ---- device arrays ------------------------------------------------------------
+
+def device_name(dev_type: int, dev_id: int) -> str:
+    """``"cuda:0"`` for ``(DLDeviceType.CUDA, 0)``: how ``NDArray.device``
+    names a device (``"cpu"`` for the CPU)."""
+    try:
+        name = DLDeviceType(dev_type).name.lower()
+    except ValueError:
+        name = f"device{dev_type}"
+    return "cpu" if dev_type == DLDeviceType.CPU else f"{name}:{dev_id}"
+
+
+def device_repr(x: NDArray) -> str:
+    """The repr of a device array: its metadata only (the elements are on
+    the device, which minarray never reads)."""
+    return f"NDArray(<on {x.device}>, shape={x.shape}, dtype={x.dtype})"
+
+
+def _producer_of(x: NDArray) -> Any:
+    """The object a device array was imported from (the end of its base
+    chain), or None: imported from a bare capsule, a copy, or wrapped by
+    from_pointer (whose owner, even one with ``__dlpack__``, exported
+    nothing to minarray)."""
+    if not core.dlpack_imported(x._h):
+        return None
+    b = x._base
+    while isinstance(b, NDArray):
+        b = b._base
+    if b is None or type(b).__name__ == "PyCapsule" or not hasattr(b, "__dlpack__"):
+        return None
+    return b
+
+
+def _is_cpu(device: Any) -> bool:
+    return device == "cpu" or (isinstance(device, tuple) and len(device) == 2 and tuple(device) == (1, 0))
+
+
+def export_device(x: NDArray, stream: Any, max_version: Any, dl_device: Any, copy: bool | None) -> CapsuleType:
+    """``x.__dlpack__(...)`` for a device array imported through DLPack.
+
+    minarray cannot synchronise a device it never touches, so the capsule is
+    the producer's own fresh export, asked with the consumer's ``stream``
+    (python_spec.rst: the producer makes its work visible on that stream),
+    with minarray's view (pointer, shape, strides) on top
+    (csrc/py/dlpack.c, reexport).  ``dl_device=(1, 0)`` exports a CPU copy
+    the producer makes (BufferError with ``copy=False``); ``copy=True`` on
+    the device raises BufferError: minarray cannot copy device memory."""
+    return _export_device(x, _producer_of(x), stream, max_version, dl_device, copy)
+
+
+def _export_device(x: NDArray, producer: Any, stream: Any, max_version: Any, dl_device: Any,
+                   copy: bool | None) -> CapsuleType:
+    here = core.dlpack_device(x._h)
+    if dl_device is not None:
+        want = tuple(_integer(v, "dl_device") for v in _pair(dl_device))
+        if want != here:
+            if want != (DLDeviceType.CPU, 0):
+                raise BufferError(f"cannot export to device {want}: the array lives on {x.device}, and minarray "
+                                  "copies device memory only to the CPU, through its producer")
+            if copy is False:
+                raise BufferError(f"exporting to the CPU needs a copy of memory on {x.device}, but copy=False")
+            if stream is not None:
+                raise ValueError("stream must be None for an export to the CPU")
+            cpu = to_device(x, "cpu")
+            # (the copy minarray made is private: IS_COPIED)
+            out: CapsuleType = core.dlpack_export(cpu._h, None, max_version, None, True)
+            return out
+    if copy:
+        raise BufferError(f"copy=True: minarray cannot copy memory that lives on {x.device} (pass dl_device=(1, 0) "
+                          "for a copy on the CPU, or ask the producer itself)")
+    cap: CapsuleType = core.dlpack_reexport(x._h, producer, stream, max_version)
+    return cap
+
+
+def to_device(x: NDArray, device: Any, stream: Any = None) -> NDArray:
+    """``x.to_device(device)`` for a device array: itself on its own
+    device; on ``"cpu"`` a copy made by its producer
+    (``__dlpack__(dl_device=(1, 0), copy=True)``), on which minarray then
+    takes its view of the producer's tensor.  BufferError when there is no
+    producer to ask (a bare capsule, ``from_pointer``)."""
+    if not _is_cpu(device):
+        if device == x.device or device == x.__dlpack_device__():
+            return x
+        raise ValueError(f"unsupported device {device!r}: the array lives on {x.device}, and minarray copies "
+                         "device memory only to 'cpu'")
+    if stream is not None:
+        raise ValueError("stream must be None for a copy to the CPU: the producer synchronises its own copy")
+    producer = _producer_of(x)
+    if producer is None:
+        raise BufferError(f"this array lives on {x.device} and has no DLPack producer to copy it to the CPU "
+                          "(imported from a bare capsule or wrapped with from_pointer): minarray never reads "
+                          "device memory itself")
+    # The device tensor's geometry (read from a capsule, no data touched),
+    # then the producer's CPU copy of it.
+    t = _tensor_of(describe(producer))
+    item = x.itemsize
+    if t.dtype.bits != 8 * item:
+        raise BufferError(f"the producer's tensor has {t.dtype.bits}-bit elements, this view {8 * item}-bit ones")
+    cpu = from_dlpack(producer, device="cpu", copy=True)
+    shape = t.shape or ()
+    if cpu.shape != shape:
+        raise BufferError(f"the producer's CPU copy has shape {cpu.shape}, its device tensor {shape}")
+    if x.size == 0:
+        return NDArray._empty(x.shape, x.dtype)
+    # Rebuild the device tensor's memory image on the CPU (the producer's
+    # copy may have other strides), then take x's view of it by address.
+    strides = t.strides if t.strides is not None else c_strides(shape)
+    lo, hi = _span(shape, strides)
+    image = NDArray._empty((hi - lo + 1,), x.dtype)
+    core.copyto(image._view(-lo, shape, strides)._h, cpu._h)
+    off, rem = divmod(x.data_ptr - (t.data + t.byte_offset), item)
+    vlo, vhi = _span(x.shape, x._strides)
+    if rem or off + vlo < lo or off + vhi > hi:
+        raise BufferError("this view reaches outside the tensor its producer exports now")
+    return image._view(off - lo, x.shape, x._strides).copy()
+
+
+def _tensor_of(info: DLPackInfo) -> DLTensor:
+    if info.tensor is None:
+        raise BufferError("the producer's capsule was already consumed")
+    return info.tensor.dl_tensor
+
+
+def _span(shape: tuple[int, ...], strides: tuple[int, ...]) -> tuple[int, int]:
+    """The lowest and highest element offsets from element 0 (non-empty)."""
+    lo = sum((n - 1) * s for n, s in zip(shape, strides, strict=True) if s < 0)
+    hi = sum((n - 1) * s for n, s in zip(shape, strides, strict=True) if s > 0)
+    return lo, hi
 
 
 def from_numpy(arr: Any, /, *, copy: bool | None = None) -> NDArray:
@@ -211,8 +369,12 @@ def from_pointer(
 
     ``strides`` count elements (DLPack's convention), C-contiguous when
     None.  ``owner`` is kept alive as long as any view of the memory (pass
-    the ctypes/cffi object that owns it).  ``device`` must be memory the CPU
-    can address (CPU, CUDA host/managed, ROCm host).
+    the ctypes/cffi object that owns it).  ``device`` memory the CPU can
+    address (CPU, CUDA host/managed, ROCm host) gives an ordinary array;
+    any other device (``(DLDeviceType.CUDA, 0)``: a ``cuMemAlloc``
+    pointer) gives a device array, which minarray carries and re-exports
+    but never reads (docs/dlpack/devices.md); its exports are not
+    synchronised with any stream: the memory must be ready.
 
     The address, shape and strides pass the checks a DLPack import applies
     (BufferError naming the field): the span they describe must not wrap
@@ -225,9 +387,7 @@ def from_pointer(
         raise ValueError(f"an address is never negative, got {addr}")
     dev_type, dev_id = (_integer(v, "device") for v in _pair(device))
     if dev_type not in CPU_ACCESSIBLE:
-        raise BufferError(
-            f"device ({dev_type}, {dev_id}) is not memory the CPU can address: minarray arrays live on the CPU"
-        )
+        _device_type(dev_type)  # BufferError for an unknown one
     dt = _dt.as_dtype(dtype)
     dims = tuple(_integer(n, "shape") for n in (shape if isinstance(shape, (tuple, list)) else (shape,)))
     if any(n < 0 for n in dims):
@@ -242,6 +402,8 @@ def from_pointer(
         raise ValueError("NULL pointer for a non-empty array")
     keep = owner if owner is not None else (ptr if not isinstance(ptr, int) else None)
     h = core.wrap(keep, addr, dims, el, dt.code, dt.bits, readonly)
+    if dev_type not in CPU_ACCESSIBLE:
+        core.dlpack_set_device(h, dev_type, dev_id)  # a device array: never read
     return NDArray._new(h, dims, el if el is not None else c_strides(dims), keep)
 
 
@@ -278,16 +440,18 @@ class DLPackObject:
     """What :func:`asdlpack` returns: ``__dlpack__`` and ``__dlpack_device__``
     over memory some other object owns (kept alive here)."""
 
-    __slots__ = ("_device", "_h", "_source")
+    __slots__ = ("_cai", "_device", "_h", "_source")
 
     _h: Any
     _device: tuple[DLDeviceType, int]
     _source: Any
+    _cai: bool  # the source speaks the CUDA array interface: honour its stream
 
-    def __init__(self, h: Any, device: tuple[DLDeviceType, int], source: Any) -> None:
+    def __init__(self, h: Any, device: tuple[DLDeviceType, int], source: Any, cai: bool = False) -> None:
         self._h = h
         self._device = device
         self._source = source
+        self._cai = cai
 
     def __dlpack__(
         self,
@@ -298,9 +462,20 @@ class DLPackObject:
         dl_device: tuple[int, int] | None = None,
         copy: bool | None = None,
     ) -> CapsuleType:
-        """Export, as ``NDArray.__dlpack__``.  On CUDA the data was made ready
-        when asdlpack ran; ``stream`` is accepted and not used."""
-        return core.dlpack_export(self._h, stream, max_version, dl_device, copy)  # type: ignore[no-any-return]
+        """Export, as ``NDArray.__dlpack__``.  A DLPack source on a device is
+        asked again, with the consumer's ``stream``; a CUDA-array-interface
+        source's ``stream`` is waited for on the consumer's (see
+        :func:`asdlpack`)."""
+        if self._cai:
+            _cai_synchronise(self._source, stream, self._device[1])
+        cap = core.dlpack_export(self._h, stream, max_version, dl_device, copy)
+        if cap is NotImplemented:  # a device tensor: its producer synchronises
+            if isinstance(self._source, NDArray):  # a device array knows its producer
+                return self._source.__dlpack__(stream=stream, max_version=max_version, dl_device=dl_device,
+                                               copy=copy)
+            x = core.ndarray_wrap(self._h, None, None, self._source)
+            cap = _export_device(x, self._source, stream, max_version, dl_device, copy)
+        return cap  # type: ignore[no-any-return]
 
     def __dlpack_device__(self) -> tuple[DLDeviceType, int]:
         return self._device
@@ -319,14 +494,21 @@ def asdlpack(obj: Any) -> DLPackObject:
     """Give ``obj`` the DLPack protocol, without copying.
 
     Accepts anything with ``__dlpack__`` (or a DLPack capsule), NumPy's array
-    interface v3, the CUDA array interface v2/v3 (device CUDA, pointer passed
-    through untouched) and the buffer protocol (bytes, bytearray,
-    memoryview, array.array, mmap).  The result keeps ``obj`` alive and
-    marks read-only sources read-only; it can be exported any number of
-    times, e.g. ``torch.from_dlpack(ma.asdlpack(b"Hello!"))``."""
+    interface v3 and v2 (``__array_struct__``), the CUDA array interface
+    v2/v3 (device CUDA, pointer passed through untouched) and the buffer
+    protocol (bytes, bytearray, memoryview, array.array, mmap).  The result
+    keeps ``obj`` alive and marks read-only sources read-only; it can be
+    exported any number of times, e.g.
+    ``torch.from_dlpack(ma.asdlpack(b"Hello!"))``.
+
+    The CUDA array interface's ``stream`` is honoured as that interface
+    asks of a consumer: at each export, when the interface names a stream
+    (read afresh, it may change), the DLPack consumer's ``stream`` (None:
+    the legacy default stream; -1: no synchronisation) is made to wait for
+    the work queued on it (a CUDA event, no host wait)."""
     tp = type(obj)
     if tp is NDArray:
-        return DLPackObject(obj._h, CPU_DEVICE, obj)
+        return DLPackObject(obj._h, obj.__dlpack_device__(), obj)
     if tp in _PLAIN_BUFFERS:
         return DLPackObject(_buffer_handle(obj), CPU_DEVICE, obj)
     if not _numpy_ready:
@@ -340,14 +522,16 @@ def asdlpack(obj: Any) -> DLPackObject:
     if hasattr(obj, "__array_interface__"):
         _reject_masked(obj)
         return DLPackObject(from_array_interface(obj)._h, CPU_DEVICE, obj)
+    if hasattr(obj, "__array_struct__"):
+        return DLPackObject(_from_array_struct(obj), CPU_DEVICE, obj)
     if hasattr(obj, "__cuda_array_interface__"):
         return _from_cuda_array_interface(obj)
     try:
         return DLPackObject(_buffer_handle(obj), CPU_DEVICE, obj)
     except _NoBuffer:
         raise TypeError(
-            f"asdlpack() needs __dlpack__, __array_interface__, __cuda_array_interface__ or the buffer "
-            f"protocol; {tp.__name__} has none"
+            f"asdlpack() needs __dlpack__, __array_interface__, __array_struct__, __cuda_array_interface__ or the "
+            f"buffer protocol; {tp.__name__} has none"
         ) from None
 
 
@@ -368,6 +552,60 @@ def _buffer_handle(obj: Any) -> Any:
     with m:
         dtype = BUFFER_FORMATS.get(m.format) or buffer_dtype(m)
     return core.wrap_buffer(obj, dtype.code, dtype.bits, False)[0]
+
+
+class _PyArrayInterface(ctypes.Structure):
+    """NumPy's ``PyArrayInterface`` (array interface version 2: the struct
+    ``__array_struct__`` carries in a capsule), numpy/ndarraytypes.h."""
+
+    _fields_ = [
+        ("two", ctypes.c_int),
+        ("nd", ctypes.c_int),
+        ("typekind", ctypes.c_char),
+        ("itemsize", ctypes.c_int),
+        ("flags", ctypes.c_int),
+        ("shape", ctypes.POINTER(ctypes.c_ssize_t)),
+        ("strides", ctypes.POINTER(ctypes.c_ssize_t)),
+        ("data", ctypes.c_void_p),
+        ("descr", ctypes.c_void_p),
+    ]
+
+
+_AS_NOTSWAPPED: Final = 0x200
+_AS_WRITEABLE: Final = 0x400
+# Private prototypes: setting argtypes on ctypes.pythonapi's own function
+# objects would change them for every other user in the process.
+_capsule_name = ctypes.PYFUNCTYPE(ctypes.c_char_p, ctypes.py_object)(("PyCapsule_GetName", ctypes.pythonapi))
+_capsule_pointer = ctypes.PYFUNCTYPE(ctypes.c_void_p, ctypes.py_object, ctypes.c_char_p)(
+    ("PyCapsule_GetPointer", ctypes.pythonapi))
+
+
+def _from_array_struct(obj: Any) -> Any:
+    """A handle over the memory of an array interface v2 object: the
+    ``PyArrayInterface`` struct in the capsule ``__array_struct__`` returns
+    (NumPy names no capsule).  The capsule is kept alive with ``obj``, as
+    the interface asks; the fields pass the checks of every door."""
+    cap = obj.__array_struct__
+    if type(cap).__name__ != "PyCapsule":
+        raise TypeError(f"__array_struct__ must be a PyCapsule, got {type(cap).__name__}")
+    s = _PyArrayInterface.from_address(_capsule_pointer(cap, _capsule_name(cap)))  # NumPy's name is NULL
+    if s.two != 2:
+        raise TypeError(f"__array_struct__ holds no array interface struct (its first field is {s.two}, not 2)")
+    if not s.flags & _AS_NOTSWAPPED:
+        raise TypeError("__array_struct__ describes byte-swapped data; minarray needs native byte order")
+    kind = s.typekind.decode("ascii", "replace")
+    dt = _dt.from_dlpack_code({"b": 6, "i": 0, "u": 1, "f": 2, "c": 5}.get(kind, -1), 8 * s.itemsize, 1)
+    if dt is None:
+        raise TypeError(f"__array_struct__ type {kind!r} of {s.itemsize} bytes has no minarray dtype")
+    nd = s.nd
+    shape = tuple(s.shape[i] for i in range(nd)) if nd else ()
+    el = None
+    if nd and s.strides:
+        byte_strides = tuple(s.strides[i] for i in range(nd))
+        if any(b % s.itemsize for b in byte_strides):
+            raise BufferError(f"strides {byte_strides} are not multiples of the itemsize {s.itemsize}")
+        el = tuple(b // s.itemsize for b in byte_strides)
+    return core.wrap((obj, cap), s.data or 0, shape, el, dt.code, dt.bits, not s.flags & _AS_WRITEABLE)
 
 
 def _device_type(v: int) -> DLDeviceType:
@@ -398,25 +636,54 @@ def _from_cuda_array_interface(obj: Any) -> DLPackObject:
         if any(s % dt.itemsize for s in strides):
             raise BufferError(f"strides {tuple(strides)} are not multiples of the itemsize {dt.itemsize}")
         el = tuple(s // dt.itemsize for s in strides)
+    if iface.get("stream", None) == 0:
+        raise ValueError("the CUDA array interface's stream is 0, which the interface forbids (ambiguous "
+                         "between the legacy and the per-thread default stream)")
     dev_id = _cuda_device_of(obj, ptr)
     # wrap() validates the shape and keeps obj alive; the data is never read.
     h = core.wrap(obj, ptr, shape, el, dt.code, dt.bits, bool(readonly))
     core.dlpack_set_device(h, DLDeviceType.CUDA, dev_id)
-    return DLPackObject(h, (DLDeviceType.CUDA, dev_id), obj)
+    return DLPackObject(h, (DLDeviceType.CUDA, dev_id), obj, cai=True)
+
+
+def _cai_synchronise(obj: Any, stream: Any, dev_id: int) -> None:
+    """The CUDA array interface (v3) asks its consumer to synchronise with
+    the interface's ``stream``, if it names one, at the point of
+    consumption; here that is the DLPack export, and the stream to order
+    the work on is the DLPack consumer's (``stream``: None means the legacy
+    default stream, 1; -1 asks for no synchronisation)."""
+    if stream == -1:
+        return
+    producer = obj.__cuda_array_interface__.get("stream", None)
+    if producer is None:
+        return
+    if isinstance(producer, bool) or not isinstance(producer, int) or producer == 0:
+        raise ValueError(f"the CUDA array interface's stream must be a non-zero int or None, got {producer!r}")
+    consumer = 1 if stream is None else _integer(stream, "stream")
+    if consumer == 0:
+        raise ValueError("stream=0 is not allowed for CUDA (python_spec.rst): pass None or 1 for the legacy "
+                         "default stream, 2 for the per-thread one")
+    cuda_stream_wait(producer, consumer, dev_id)
+
+
+def cuda_stream_wait(producer_stream: int, consumer_stream: int, device_id: int) -> None:
+    """Order ``consumer_stream`` after the work queued on ``producer_stream``
+    (minarray._cuda.stream_wait; a module attribute so tests without a GPU
+    can watch the calls)."""
+    from minarray import _cuda
+
+    _cuda.stream_wait(producer_stream, consumer_stream, device_id)
 
 
 def _cuda_device_of(obj: Any, ptr: int) -> int:
     """The CUDA device ordinal of ``ptr``: from the driver when it is loaded
     (cuPointerGetAttribute), else from the object's ``device`` attribute,
     else 0."""
-    try:
-        libcuda = ctypes.CDLL("libcuda.so.1")
-        ordinal = ctypes.c_int(-1)
-        # CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL = 9 (cuda.h)
-        if ptr and libcuda.cuPointerGetAttribute(ctypes.byref(ordinal), 9, ctypes.c_void_p(ptr)) == 0:
-            return ordinal.value
-    except OSError:
-        pass
+    from minarray import _cuda
+
+    ordinal = _cuda.pointer_device(ptr)
+    if ordinal is not None:
+        return ordinal
     dev = getattr(obj, "device", None)
     for attr in ("id", "index"):
         v = getattr(dev, attr, None)
@@ -429,21 +696,49 @@ def _cuda_device_of(obj: Any, ptr: int) -> int:
 
 @dataclass(frozen=True)
 class DLPackVersion:
-    """``DLPackVersion``: the ABI version a versioned managed tensor carries."""
+    """``DLPackVersion``: the ABI version a versioned managed tensor carries.
+
+    ``DLPackVersion.LATEST`` is the version minarray implements and exports
+    (``CURRENT_MAJOR``.``CURRENT_MINOR``, csrc/dlpack.h)."""
 
     major: int
     minor: int
+
+    CURRENT_MAJOR: ClassVar[int] = DLPACK_VERSION[0]
+    CURRENT_MINOR: ClassVar[int] = DLPACK_VERSION[1]
+    LATEST: ClassVar[DLPackVersion]
 
     def __str__(self) -> str:
         return f"{self.major}.{self.minor}"
 
 
+DLPackVersion.LATEST = DLPackVersion(*DLPACK_VERSION)
+
+
 @dataclass(frozen=True)
 class DLDevice:
-    """``DLDevice``: where the memory lives."""
+    """``DLDevice``: where the memory lives.  The device types are
+    constants too: ``DLDevice(DLDevice.CUDA, 0)``."""
 
     device_type: DLDeviceType | int
     device_id: int
+
+    CPU: ClassVar[DLDeviceType] = DLDeviceType.CPU
+    CUDA: ClassVar[DLDeviceType] = DLDeviceType.CUDA
+    CUDA_HOST: ClassVar[DLDeviceType] = DLDeviceType.CUDA_HOST
+    OPENCL: ClassVar[DLDeviceType] = DLDeviceType.OPENCL
+    VULKAN: ClassVar[DLDeviceType] = DLDeviceType.VULKAN
+    METAL: ClassVar[DLDeviceType] = DLDeviceType.METAL
+    VPI: ClassVar[DLDeviceType] = DLDeviceType.VPI
+    ROCM: ClassVar[DLDeviceType] = DLDeviceType.ROCM
+    ROCM_HOST: ClassVar[DLDeviceType] = DLDeviceType.ROCM_HOST
+    EXT_DEV: ClassVar[DLDeviceType] = DLDeviceType.EXT_DEV
+    CUDA_MANAGED: ClassVar[DLDeviceType] = DLDeviceType.CUDA_MANAGED
+    ONE_API: ClassVar[DLDeviceType] = DLDeviceType.ONE_API
+    WEBGPU: ClassVar[DLDeviceType] = DLDeviceType.WEBGPU
+    HEXAGON: ClassVar[DLDeviceType] = DLDeviceType.HEXAGON
+    MAIA: ClassVar[DLDeviceType] = DLDeviceType.MAIA
+    TRN: ClassVar[DLDeviceType] = DLDeviceType.TRN
 
     def __str__(self) -> str:
         t = self.device_type
@@ -452,11 +747,20 @@ class DLDevice:
 
 @dataclass(frozen=True)
 class DLDataType:
-    """``DLDataType``: ``(code, bits, lanes)``; float32 is ``(FLOAT, 32, 1)``."""
+    """``DLDataType``: ``(code, bits, lanes)``; float32 is ``(FLOAT, 32, 1)``,
+    i.e. ``DLDataType(DLDataType.FLOAT, 32)``."""
 
     code: DLDataTypeCode | int
     bits: int
     lanes: int = 1
+
+    INT: ClassVar[DLDataTypeCode] = DLDataTypeCode.INT
+    UINT: ClassVar[DLDataTypeCode] = DLDataTypeCode.UINT
+    FLOAT: ClassVar[DLDataTypeCode] = DLDataTypeCode.FLOAT
+    OPAQUE_HANDLE: ClassVar[DLDataTypeCode] = DLDataTypeCode.OPAQUE_HANDLE
+    BFLOAT: ClassVar[DLDataTypeCode] = DLDataTypeCode.BFLOAT
+    COMPLEX: ClassVar[DLDataTypeCode] = DLDataTypeCode.COMPLEX
+    BOOL: ClassVar[DLDataTypeCode] = DLDataTypeCode.BOOL
 
     @classmethod
     def from_dtype(cls, dtype: Any) -> DLDataType:
@@ -488,7 +792,36 @@ class DLTensor:
     dtype: DLDataType
     shape: tuple[int, ...] | None
     strides: tuple[int, ...] | None
-    byte_offset: int
+    byte_offset: int = 0
+
+
+# The deleter of a managed tensor, as ctypes function types: what a Python
+# producer built with ctypes stores in DLManagedTensor.deleter (the argument
+# is the struct's address).  A deleter must be callable from any thread,
+# without the GIL; minarray's own are C (csrc/core/dlpack_core.c).
+DLManagedTensorDeleter: Final = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
+DLManagedTensorVersionedDeleter: Final = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
+
+
+@dataclass(frozen=True)
+class DLPackMetadata:
+    """What a DLPack export keeps alive besides the struct: the shape and
+    strides arrays (minarray allocates them in one block with the managed
+    tensor) and the object owning the data (``manager_ctx`` holds a
+    reference to it until the deleter runs)."""
+
+    shape: tuple[int, ...]
+    strides: tuple[int, ...]  # in elements
+    ndim: int
+    data_owner: Any  # the NDArray owning the memory, or its foreign owner
+
+    @classmethod
+    def of(cls, x: NDArray) -> DLPackMetadata:
+        """The metadata an export of ``x`` carries."""
+        owner: Any = x
+        while isinstance(owner, NDArray) and owner._base is not None:
+            owner = owner._base
+        return cls(x.shape, x._strides, x.ndim, owner)
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, SupportsIndex
 
 from minarray import dtypes as _dt
-from minarray._dldevice import CPU_DEVICE, DLDeviceType
+from minarray._dldevice import DLDeviceType
 from minarray._native import core
 from minarray.dtypes import DType
 
@@ -159,11 +159,21 @@ class NDArray(core.NDArrayBase):
 
     @property
     def device(self) -> str:
-        """Where the data lives: always ``"cpu"``."""
-        return "cpu"
+        """Where the data lives: ``"cpu"``, or for a device array (memory
+        minarray carries but never reads, see docs/dlpack/devices.md) the
+        device as ``"cuda:0"``, ``"rocm:1"``..."""
+        dev_type, dev_id = core.dlpack_device(self._h)
+        if dev_type == 1:  # DLDeviceType.CPU
+            return "cpu"
+        name: str = _dlpack().device_name(dev_type, dev_id)
+        return name
 
     def to_device(self, device: Any, /, *, stream: Any = None) -> NDArray:
-        """This array on ``device``; only ``"cpu"`` exists, so it is returned as is."""
+        """This array on ``device``: itself on its own device; a device
+        array to ``"cpu"`` is a copy its DLPack producer makes."""
+        if core.dlpack_device(self._h)[0] != 1:  # a device array
+            out: NDArray = _dlpack().to_device(self, device, stream)
+            return out
         if device != "cpu":
             raise ValueError(f"unsupported device {device!r}: minarray arrays live on 'cpu'")
         if stream is not None:
@@ -479,11 +489,16 @@ class NDArray(core.NDArrayBase):
     def __repr__(self) -> str:
         from minarray import formatting
 
+        if core.dlpack_device(self._h)[0] != 1:  # a device array
+            text: str = _dlpack().device_repr(self)  # the elements cannot be read
+            return text
         return formatting.array_repr(self)
 
     def __str__(self) -> str:
         from minarray import formatting
 
+        if core.dlpack_device(self._h)[0] != 1:
+            return repr(self)
         return formatting.array_str(self)
 
     # ---- NumPy interop -----------------------------------------------------
@@ -506,7 +521,8 @@ class NDArray(core.NDArrayBase):
             "version": 3,
             "shape": self._shape,
             "typestr": typestr,
-            "data": (int(core.data_ptr(self._h)), bool(core.is_readonly(self._h))),
+            # host_ptr, not data_ptr: NumPy will read it (a device array's raises)
+            "data": (int(core.host_ptr(self._h)), bool(core.is_readonly(self._h))),
             "strides": None if canonical else tuple(s * n for s in self._strides),
             "descr": [("", typestr)],
         }
@@ -673,13 +689,22 @@ class NDArray(core.NDArrayBase):
         1.3.  ``stream`` must be None (CPU).  ``dl_device`` other than
         ``(1, 0)`` raises BufferError.  ``copy=True`` exports a fresh copy
         (flag IS_COPIED); otherwise the capsule shares this array's memory
-        and keeps it alive.  A read-only array exports with READ_ONLY, and
-        refuses a legacy export (BufferError)."""
-        return core.dlpack_export(self._h, stream, max_version, dl_device, copy)  # type: ignore[no-any-return]
+        and keeps it alive.  A read-only array exports with READ_ONLY; asked
+        for a legacy capsule (which cannot say read-only) with
+        ``copy=None`` it exports a copy, with ``copy=False`` BufferError.
+
+        A device array (imported from a CUDA, ROCm... producer) is
+        re-exported through that producer, asked with the consumer's
+        ``stream`` (docs/dlpack/devices.md)."""
+        cap = core.dlpack_export(self._h, stream, max_version, dl_device, copy)
+        if cap is NotImplemented:  # a device array: its producer synchronises
+            cap = _dlpack().export_device(self, stream, max_version, dl_device, copy)
+        return cap  # type: ignore[no-any-return]
 
     def __dlpack_device__(self) -> tuple[DLDeviceType, int]:
-        """``(DLDeviceType.CPU, 0)``: minarray arrays live on the CPU."""
-        return CPU_DEVICE
+        """``(DLDeviceType.CPU, 0)``, or a device array's own device."""
+        dev: tuple[DLDeviceType, int] = core.dlpack_device(self._h)  # CPU_DEVICE itself on the CPU
+        return dev
 
     # The DLPack 1.3 C exchange API (a "dlpack_exchange_api" capsule): lets
     # C consumers export and import NDArrays without __dlpack__ or capsules.
@@ -726,6 +751,19 @@ class _ArrayInterfaceView:
     def __init__(self, a: NDArray, typestr: str) -> None:
         self._a = a
         self.__array_interface__ = a._interface(typestr)
+
+
+_dlpack_module: Any = None
+
+
+def _dlpack() -> Any:
+    """minarray.dlpack (imported on first use: it imports this module)."""
+    global _dlpack_module
+    if _dlpack_module is None:
+        from minarray import dlpack
+
+        _dlpack_module = dlpack
+    return _dlpack_module
 
 
 _indexing_module: Any = None

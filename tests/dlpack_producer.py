@@ -133,3 +133,70 @@ class OldProducer:
 
     def __dlpack_device__(self) -> tuple[int, int]:
         return self.device
+
+
+# ---- a producer on a device minarray cannot read --------------------------------
+
+_libc = ctypes.CDLL(None, use_errno=True)
+_libc.mmap.restype = ctypes.c_void_p
+_libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
+_PROT_NONE, _MAP_PRIVATE_ANONYMOUS = 0, 0x22
+
+
+def no_access_memory(nbytes: int) -> int:
+    """Host pages nobody may read or write (PROT_NONE): stand-in device
+    memory.  Any read by minarray would kill the process, so a test that
+    passes proves minarray never touched it.  Never unmapped (a few pages
+    per test)."""
+    addr = _libc.mmap(None, max(nbytes, 1), _PROT_NONE, _MAP_PRIVATE_ANONYMOUS, -1, 0)
+    if addr in (None, ctypes.c_void_p(-1).value):
+        raise OSError(ctypes.get_errno(), "mmap failed")
+    return int(addr)
+
+
+class DeviceProducer:
+    """A DLPack producer on kDLCUDA (or any ``device``) as a GPU library is
+    one: its tensor's memory is ``no_access_memory`` (what a CUDA pointer is
+    to the CPU), its values live in ``values`` (NumPy, the "device
+    contents") and reach the CPU only through its own copies
+    (``__dlpack__(dl_device=(1, 0))``).  Every capsule handed out is a
+    :class:`Producer` kept in ``exported`` (its ``deleted`` counts deleter
+    calls); ``calls`` records the keywords of every ``__dlpack__`` call."""
+
+    def __init__(self, values: Any, device: tuple[int, int] = (2, 0), *, flags: int = 0,
+                 legacy: bool = False) -> None:
+        self.values = values
+        self.device = device
+        self.flags = flags
+        self.legacy = legacy  # export legacy capsules only
+        item = values.dtype.itemsize
+        span = sum((n - 1) * s for n, s in zip(values.shape, values.strides, strict=True)) + item
+        assert all(s >= 0 for s in values.strides)
+        self.memory = no_access_memory(span)
+        self.calls: list[dict[str, Any]] = []
+        self.exported: list[Producer] = []
+        self.copies: list[Producer] = []
+
+    def __dlpack__(self, *, stream: Any = None, max_version: Any = None, dl_device: Any = None,
+                   copy: Any = None) -> Any:
+        self.calls.append({"stream": stream, "max_version": max_version, "dl_device": dl_device, "copy": copy})
+        versioned = not self.legacy and max_version is not None and max_version[0] >= 1
+        if dl_device is not None and tuple(dl_device) == (1, 0) and tuple(self.device) != (1, 0):
+            if copy is False:
+                raise BufferError("a copy to the CPU is needed")
+            p = Producer(self.values.copy(), versioned=versioned, flags=2)  # IS_COPIED
+            self.copies.append(p)
+            return p.capsule()
+        # copy=True on the device is ignored (no IS_COPIED), as by a producer
+        # that cannot copy there: the consumer must notice
+        p = Producer(self.values, versioned=versioned, device=self.device, data=self.memory, flags=self.flags)
+        self.exported.append(p)
+        return p.capsule()
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        return self.device
+
+    @property
+    def deleted(self) -> list[int]:
+        """The deleter calls of each capsule handed out, in order."""
+        return [p.deleted for p in self.exported + self.copies]

@@ -81,7 +81,9 @@ ma_array *ma_array_new(ma_buffer *buf, void *data, DLDataType dtype, int ndim,
 ma_array *ma_array_view(const ma_array *a, int64_t offset, DLDataType dtype, int ndim,
                         const int64_t *shape, const int64_t *strides, uint32_t flags) {
   char *data = (char *)a->t.data + offset * (int64_t)(dtype.bits / 8);
-  return ma_array_new(a->buf, data, dtype, ndim, shape, strides, a->flags | flags);
+  ma_array *v = ma_array_new(a->buf, data, dtype, ndim, shape, strides, a->flags | flags);
+  if (v) v->t.device = a->t.device; /* a view lives where its memory does */
+  return v;
 }
 
 ma_array *ma_array_empty(DLDataType dtype, int ndim, const int64_t *shape,

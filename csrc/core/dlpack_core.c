@@ -200,7 +200,8 @@ static int empty_layout(const DLTensor *t, int64_t item) {
   return span_fits(first, 0, (n - 1) * item, item) ? 0 : -1;
 }
 
-int ma_dlpack_check(const DLTensor *t, int any_device, size_t *nbytes, ma_dlpack_error *err) {
+int ma_dlpack_check(const DLTensor *t, int opts, size_t *nbytes, ma_dlpack_error *err) {
+  int any_device = (opts & MA_CHECK_ANY_DEVICE) != 0;
   if (t->ndim < 0 || t->ndim > MA_MAXDIMS)
     return refuse(err, "DLPack tensor has ndim=%d; minarray supports 0 to %d dimensions", (int)t->ndim,
                   MA_MAXDIMS);
@@ -213,6 +214,9 @@ int ma_dlpack_check(const DLTensor *t, int any_device, size_t *nbytes, ma_dlpack
                   "DLPack dtype (code %d, bits %d) has no minarray equivalent (supported: bool, int8-64, "
                   "uint8-64, float16, bfloat16, float32, float64, complex64, complex128)",
                   (int)t->dtype.code, (int)t->dtype.bits);
+  if (any_device && strcmp(ma_dlpack_device_label(t->device.device_type), "unknown device type") == 0)
+    return refuse(err, "the DLPack tensor names device type %d, which DLPack %d.%d does not define",
+                  (int)t->device.device_type, DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION);
   if (!any_device && !ma_dlpack_cpu_accessible(t->device.device_type))
     return refuse(err,
                   "the DLPack tensor lives on %s:%d (device type %d); minarray arrays live on the CPU: "
@@ -249,7 +253,7 @@ int ma_dlpack_check(const DLTensor *t, int any_device, size_t *nbytes, ma_dlpack
                   "DLPack tensor data (%p + byte_offset %llu) with its shape and strides reaches beyond "
                   "the address space",
                   t->data, (unsigned long long)t->byte_offset);
-  if (first % (uintptr_t)ma_type_alignment(tid))
+  if (first % (uintptr_t)ma_type_alignment(tid) && !(opts & MA_CHECK_UNALIGNED))
     return refuse(err, "DLPack tensor data (%p + byte_offset %llu) is not aligned to its %lld-byte elements",
                   t->data, (unsigned long long)t->byte_offset, (long long)item);
   return 0;
@@ -274,4 +278,29 @@ ma_array *ma_dlpack_adopt(const DLTensor *t, size_t nbytes, ma_release_fn releas
   if (!a) return NULL; /* the release ran: the view held the only reference */
   a->t.device = t->device;
   return a;
+}
+
+int ma_dlpack_aligned(const ma_array *a) {
+  int tid = ma_type_of(a->t.dtype);
+  return tid < 0 || (uintptr_t)a->t.data % (uintptr_t)ma_type_alignment(tid) == 0;
+}
+
+/* The copy=True import of misaligned data (the Array API: copy=True
+ * "always copies", so what cannot be viewed in place can still be copied):
+ * the kernels would load misaligned elements, so the bytes move first,
+ * with memcpy, which has no alignment to respect. */
+ma_array *ma_dlpack_realign(const ma_array *a) {
+  int64_t item = a->t.dtype.bits / 8, lo = 0, hi = 0;
+  size_t nbytes;
+  if (ma_nbytes(a->t.ndim, a->t.shape, (size_t)item, &nbytes) != 0) return NULL;
+  if (nbytes == 0 || strided_span(&a->t, item, &lo, &hi) != 0) {
+    int err = 0;
+    return ma_array_empty(a->t.dtype, a->t.ndim, a->t.shape, 0, &err);
+  }
+  ma_buffer *b = ma_buffer_new((size_t)(hi - lo + item), 0);
+  if (!b) return NULL;
+  memcpy(b->data, (const char *)a->t.data + lo, (size_t)(hi - lo + item));
+  ma_array *v = ma_array_new(b, (char *)b->data - lo, a->t.dtype, a->t.ndim, a->t.shape, a->t.strides, 0);
+  ma_buffer_release(b); /* the view holds it, or nobody: then it is freed */
+  return v;
 }

@@ -35,13 +35,25 @@ void ma_dlpack_managed_free(void *m, int versioned);
 
 /* ---- import -------------------------------------------------------------- */
 
+/* Options of ma_dlpack_check, or-ed. */
+#define MA_CHECK_ANY_DEVICE 1 /* memory on any device: carried, never read */
+#define MA_CHECK_UNALIGNED 2  /* data not aligned to its elements: it will be copied (ma_dlpack_realign) */
+
 /* Validate every field of a foreign tensor minarray will read, before
- * anything is taken over: ndim, dtype, device (any, when `any_device`),
- * shape, the byte size (the product of the non-zero dims must fit), the
- * span the strides reach (no overflow, no wrapping of the address space),
- * data and its alignment.  0 with *nbytes = size * itemsize, or -1 with
- * *err saying what was wrong; nothing is touched either way. */
-int ma_dlpack_check(const DLTensor *t, int any_device, size_t *nbytes, ma_dlpack_error *err);
+ * anything is taken over: ndim, dtype, device (any, with
+ * MA_CHECK_ANY_DEVICE), shape, the byte size (the product of the non-zero
+ * dims must fit), the span the strides reach (no overflow, no wrapping of
+ * the address space), data and its alignment (unless MA_CHECK_UNALIGNED).
+ * 0 with *nbytes = size * itemsize, or -1 with *err saying what was wrong;
+ * nothing is touched either way. */
+int ma_dlpack_check(const DLTensor *t, int opts, size_t *nbytes, ma_dlpack_error *err);
+/* Whether a's element 0 is aligned to its elements (ma_type_alignment). */
+int ma_dlpack_aligned(const ma_array *a);
+/* A private copy of `a` whose data may be misaligned (an import with
+ * MA_CHECK_UNALIGNED): the bytes its strides reach, memcpy'd into an
+ * aligned owned buffer, viewed with a's shape and strides.  NULL when out
+ * of memory. */
+ma_array *ma_dlpack_realign(const ma_array *a);
 /* Take over a tensor ma_dlpack_check accepted: a foreign buffer whose last
  * release calls `release(ctx)`, and a view honouring byte_offset, with
  * `flags` (MA_READONLY).  Always consumes the tensor: NULL when out of

@@ -10,6 +10,11 @@
  * plain C in csrc/core/dlpack_core.c, with the ownership picture: read that
  * first.  This file adds what Python needs around it.
  *
+ * Device arrays (CUDA, ROCm... memory minarray carries but never reads)
+ * are imported here like any tensor, with their device kept; their
+ * handle's name keeps them from every kernel (pyapi.h), and their export
+ * goes back through the producer with the consumer's stream (reexport).
+ *
  * Why C at all: a DLPack exchange costs per call, not per byte.  Building
  * the capsule here, and consuming a producer's capsule here, keeps an
  * exchange within a few hundred nanoseconds; the capsule destructor must be
@@ -40,6 +45,7 @@ static PyObject *str_dlpack, *str_dlpack_device, *str_exchange_api, *str_is_neg,
 static PyObject *kw_v, *kw_vd, *kw_vc, *kw_vdc;
 static PyObject *max_version_arg; /* (1, 3): the version minarray reads */
 static PyObject *cpu_device_arg;  /* (kDLCPU, 0) */
+static PyObject *cpu_device_pair, *device_type_enum; /* dlpack_device_setup's */
 
 /* Run `stmt` with no exception pending, then restore the one that was.
  * Used wherever a producer's deleter may run on an error path (directly,
@@ -58,9 +64,9 @@ static PyObject *cpu_device_arg;  /* (kDLCPU, 0) */
 
 /* ma_dlpack_check, with the refusal raised as BufferError: the check every
  * door applies (capsules, the exchange API, raw pointers, buffer exports). */
-int ma_check_tensor(const DLTensor *t, int any_device, size_t *nbytes) {
+int ma_check_tensor(const DLTensor *t, int opts, size_t *nbytes) {
   ma_dlpack_error err;
-  if (ma_dlpack_check(t, any_device, nbytes, &err) == 0) return 0;
+  if (ma_dlpack_check(t, opts, nbytes, &err) == 0) return 0;
   PyErr_SetString(PyExc_BufferError, err.text);
   return -1;
 }
@@ -92,6 +98,12 @@ static ma_array *copy_of(const ma_array *a) {
     return NULL;
   }
   return c;
+}
+
+/* Whether `b` is the foreign buffer over an imported DLPack tensor (its
+ * release calls a producer's deleter). */
+static int is_dlpack_import(const ma_buffer *b) {
+  return b && (b->release == ma_dlpack_release_versioned || b->release == ma_dlpack_release_legacy);
 }
 
 /* ======================================================================== */
@@ -173,15 +185,31 @@ static int int_pair(PyObject *o, const char *what, long *x, long *y) {
 MA_FASTCALL(py_export) {
   (void)self;
   MA_NARGS(5, "export");
-  ma_array *a = ma_handle_get(args[0]);
+  ma_array *a = ma_handle_meta(args[0]);
   if (!a) return NULL;
   PyObject *stream = args[1], *max_version = args[2], *dl_device = args[3], *copy = args[4];
   DLDevice dev = a->t.device;
+  /* A device array imported through DLPack is re-exported through its
+   * producer, which synchronises with the consumer's stream (the Python
+   * side, minarray/dlpack.py: reexport below does the C part). */
+  if (dev.device_type != kDLCPU && is_dlpack_import(a->buf)) Py_RETURN_NOTIMPLEMENTED;
   if (stream != Py_None && dev.device_type == kDLCPU)
     return PyErr_Format(PyExc_ValueError,
                         "stream must be None for an array on the CPU (got %R): there is no stream "
                         "to synchronise with",
                         stream);
+  if (stream != Py_None && dev.device_type != kDLCPU) {
+    /* python_spec.rst, "stream": CUDA forbids 0 (ambiguous between the
+     * legacy and the per-thread default stream), ROCm forbids 1 and 2.
+     * Nothing else is checked: without a producer (from_pointer, the CUDA
+     * array interface) minarray has nothing to synchronise. */
+    long s = PyLong_Check(stream) ? PyLong_AsLong(stream) : -1;
+    if (s == -1 && PyErr_Occurred()) PyErr_Clear();
+    int bad = dev.device_type == kDLCUDA ? s == 0 : dev.device_type == kDLROCM ? (s == 1 || s == 2) : 0;
+    if (bad)
+      return PyErr_Format(PyExc_ValueError, "stream=%ld is not allowed for an array on %s (python_spec.rst)", s,
+                          ma_dlpack_device_label(dev.device_type));
+  }
   int versioned = 0;
   if (max_version != Py_None) {
     long major, minor;
@@ -218,15 +246,138 @@ MA_FASTCALL(py_export) {
   uint64_t flags = 0;
   if (a->flags & MA_READONLY) {
     if (!versioned) {
+      /* The legacy struct has no READ_ONLY flag, and a consumer would
+       * write through it.  copy=None means "reuse if possible, copy
+       * otherwise" (Array API, array.__dlpack__): so export a private copy,
+       * as JAX, which asks for legacy capsules only, needs (jax#40789).  The
+       * legacy struct cannot say IS_COPIED either: the consumer just gets
+       * memory nobody else sees.  copy=False forbids that copy. */
+      if (copy == Py_None && dev.device_type == kDLCPU) {
+        ma_array *c = copy_of(a);
+        if (!c) return NULL;
+        PyObject *cap = export_capsule(c, 0, 0);
+        ma_array_free(c);
+        return cap;
+      }
       PyErr_SetString(PyExc_BufferError,
-                      "cannot export a read-only array as a legacy DLPack capsule: the legacy "
-                      "struct has no read-only flag (pass max_version=(1, 0) or later, or "
-                      "copy=True)");
+                      dev.device_type == kDLCPU
+                          ? "cannot export a read-only array as a legacy DLPack capsule without a copy "
+                            "(copy=False): the legacy struct has no read-only flag (pass "
+                            "max_version=(1, 0) or later, or copy=None)"
+                          : "cannot export a read-only device array as a legacy DLPack capsule: the "
+                            "legacy struct has no read-only flag, and minarray cannot copy device "
+                            "memory (pass max_version=(1, 0) or later)");
       return NULL;
     }
     flags |= DLPACK_FLAG_BITMASK_READ_ONLY;
   }
   return export_capsule(a, versioned, flags);
+}
+
+static ma_array *consume_capsule(PyObject *cap, int opts, int legacy_readonly, int *copied);
+
+/* Parses max_version as export does: 1 for a versioned capsule. */
+static int wants_versioned(PyObject *max_version) {
+  if (max_version == Py_None) return 0;
+  long major, minor;
+  if (int_pair(max_version, "max_version", &major, &minor) < 0) return -1;
+  return major >= 1;
+}
+
+/* reexport(h, producer, stream, max_version) -> capsule
+ *
+ * The export of a device array (h) that came from `producer` through
+ * DLPack.  minarray never touches device memory, so it cannot make the
+ * producer's pending work visible on the consumer's stream; the producer
+ * can, and the spec makes that its job (python_spec.rst, "stream": the
+ * producer "must synchronize or wait on the stream" the consumer passes).
+ * So the producer is asked for a fresh capsule with the consumer's stream,
+ * and the capsule minarray hands out describes minarray's view (its
+ * pointer, shape, strides) over that fresh tensor, whose deleter runs when
+ * the consumer deletes minarray's.  The fresh tensor must start where the
+ * imported one did (the same memory).  producer None (a bare capsule was
+ * imported, or a copy): the array is exported as it is, unsynchronised. */
+MA_FASTCALL(py_reexport) {
+  (void)self;
+  MA_NARGS(4, "reexport");
+  ma_array *a = ma_handle_meta(args[0]);
+  if (!a) return NULL;
+  PyObject *producer = args[1], *stream = args[2];
+  int versioned = wants_versioned(args[3]);
+  if (versioned < 0) return NULL;
+  uint64_t flags = (a->flags & MA_READONLY) ? DLPACK_FLAG_BITMASK_READ_ONLY : 0;
+  if (flags && !versioned) {
+    PyErr_SetString(PyExc_BufferError,
+                    "cannot export a read-only device array as a legacy DLPack capsule: the legacy "
+                    "struct has no read-only flag, and minarray cannot copy device memory (pass "
+                    "max_version=(1, 0) or later)");
+    return NULL;
+  }
+  if (producer == Py_None) return export_capsule(a, versioned, flags);
+  /* producer.__dlpack__(stream=stream, max_version=(1, 3)); an older
+   * producer takes the stream only */
+  PyObject *kw = Py_BuildValue("{sOsO}", "stream", stream, "max_version", max_version_arg);
+  if (!kw) return NULL;
+  PyObject *meth = PyObject_GetAttr(producer, str_dlpack);
+  PyObject *cap = NULL;
+  if (meth) {
+    PyObject *empty = PyTuple_New(0);
+    cap = empty ? PyObject_Call(meth, empty, kw) : NULL;
+    if (!cap && PyErr_ExceptionMatches(PyExc_TypeError)) {
+      PyErr_Clear();
+      PyDict_DelItemString(kw, "max_version");
+      cap = PyObject_Call(meth, empty, kw);
+    }
+    Py_XDECREF(empty);
+    Py_DECREF(meth);
+  }
+  Py_DECREF(kw);
+  if (!cap) return NULL;
+  if (!PyCapsule_CheckExact(cap)) {
+    PyErr_Format(PyExc_TypeError, "%.200s.__dlpack__() returned %.200s, not a DLPack capsule",
+                 Py_TYPE(producer)->tp_name, Py_TYPE(cap)->tp_name);
+    Py_DECREF(cap);
+    return NULL;
+  }
+  int copied = 0;
+  ma_array *fresh = consume_capsule(cap, MA_CHECK_ANY_DEVICE, 0, &copied);
+  if (!fresh) {
+    KEEPING_ERROR(Py_DECREF(cap));
+    return NULL;
+  }
+  Py_DECREF(cap); /* used_*: the fresh tensor is ours now, in `fresh` */
+  if (fresh->buf->data != a->buf->data || fresh->t.device.device_type != a->t.device.device_type ||
+      fresh->t.device.device_id != a->t.device.device_id || copied) {
+    KEEPING_ERROR(ma_array_free(fresh));
+    return PyErr_Format(PyExc_BufferError,
+                        "the producer (%.200s) exported other memory than the tensor minarray imported "
+                        "from it; a device array can only be re-exported over the same memory",
+                        Py_TYPE(producer)->tp_name);
+  }
+  if (fresh->flags & MA_READONLY) {
+    if (!versioned) {
+      KEEPING_ERROR(ma_array_free(fresh));
+      PyErr_SetString(PyExc_BufferError, "the producer now exports this memory read-only, which a legacy "
+                                         "DLPack capsule cannot say");
+      return NULL;
+    }
+    flags |= DLPACK_FLAG_BITMASK_READ_ONLY;
+  }
+  /* minarray's view, over the fresh tensor's buffer */
+  ma_array *view = ma_array_new(fresh->buf, a->t.data, a->t.dtype, a->t.ndim, a->t.shape, a->t.strides, 0);
+  PyObject *out = NULL;
+  if (view) {
+    view->t.device = a->t.device;
+    out = export_capsule(view, versioned, flags);
+  } else {
+    PyErr_NoMemory();
+  }
+  /* the capsule holds the fresh buffer now (or nobody: its deleter runs) */
+  KEEPING_ERROR({
+    if (view) ma_array_free(view);
+    ma_array_free(fresh);
+  });
+  return out;
 }
 
 /* ======================================================================== */
@@ -236,7 +387,7 @@ MA_FASTCALL(py_export) {
 /* Consume a DLPack capsule: choose the struct by the capsule's name, check
  * the version and every field, and only then rename it to used_* (a
  * rejected capsule stays its producer's to free).  *copied: IS_COPIED. */
-static ma_array *consume_capsule(PyObject *cap, int any_device, int legacy_readonly, int *copied) {
+static ma_array *consume_capsule(PyObject *cap, int opts, int legacy_readonly, int *copied) {
   const char *name = PyCapsule_GetName(cap);
   if (!name && PyErr_Occurred()) return NULL;
   int versioned;
@@ -280,7 +431,7 @@ static ma_array *consume_capsule(PyObject *cap, int any_device, int legacy_reado
     if (legacy_readonly) flags |= MA_READONLY;
   }
   size_t nbytes;
-  if (ma_check_tensor(t, any_device, &nbytes) < 0) return NULL;
+  if (ma_check_tensor(t, opts, &nbytes) < 0) return NULL;
   if (PyCapsule_SetName(cap, versioned ? NAME_USED_VERSIONED : NAME_USED_LEGACY) < 0) return NULL;
   return adopt(t, nbytes, versioned ? ma_dlpack_release_versioned : ma_dlpack_release_legacy, p, flags);
 }
@@ -316,7 +467,7 @@ static const DLPackExchangeAPI *exchange_api_of(PyTypeObject *tp) {
  *    or succeeds;
  *  - the tensor is not on a CPU-accessible device and the caller asked for
  *    the CPU: only __dlpack__ can ask the producer to copy. */
-static ma_array *import_via_api(const DLPackExchangeAPI *api, PyObject *x, int want_cpu, int any_device,
+static ma_array *import_via_api(const DLPackExchangeAPI *api, PyObject *x, int want_cpu, int opts,
                                 int *copied, int *fallback) {
   DLManagedTensorVersioned *m = NULL;
   if (api->managed_tensor_from_py_object_no_sync((void *)x, &m) != 0 || !m) {
@@ -338,7 +489,7 @@ static ma_array *import_via_api(const DLPackExchangeAPI *api, PyObject *x, int w
     return NULL;
   }
   size_t nbytes;
-  if (ma_check_tensor(&m->dl_tensor, any_device, &nbytes) < 0) {
+  if (ma_check_tensor(&m->dl_tensor, opts, &nbytes) < 0) {
     if (m->deleter) KEEPING_ERROR(m->deleter(m));
     return NULL;
   }
@@ -450,19 +601,22 @@ static int refuse_lazy_tensor(PyObject *x) {
 }
 
 /* The shared import: capsule or producer object -> ma_array.  copy is -1
- * (None), 0 or 1.  *zero_copy tells whether the result shares x's memory. */
-static ma_array *import_any(PyObject *x, int want_cpu, int copy, int any_device, int legacy_readonly,
+ * (None), 0 or 1; opts are ma_dlpack_check's.  *zero_copy tells whether
+ * the result shares x's memory. */
+static ma_array *import_any(PyObject *x, int want_cpu, int copy, int opts, int legacy_readonly,
                             int *zero_copy) {
   int copied = 0, honoured = 1;
   ma_array *a = NULL;
+  /* copy=True copies even what cannot be viewed in place (misaligned data) */
+  if (copy == 1) opts |= MA_CHECK_UNALIGNED;
   if (PyCapsule_CheckExact(x)) {
-    a = consume_capsule(x, any_device, legacy_readonly, &copied);
+    a = consume_capsule(x, opts, legacy_readonly, &copied);
   } else {
     if (refuse_lazy_tensor(x) < 0) return NULL;
     const DLPackExchangeAPI *api = exchange_api_of(Py_TYPE(x));
     int fallback = 0;
     if (api) {
-      a = import_via_api(api, x, want_cpu, any_device, &copied, &fallback);
+      a = import_via_api(api, x, want_cpu, opts, &copied, &fallback);
       if (!a && !fallback) return NULL;
     }
     if (!a) {
@@ -474,7 +628,7 @@ static ma_array *import_any(PyObject *x, int want_cpu, int copy, int any_device,
         Py_DECREF(cap);
         return NULL;
       }
-      a = consume_capsule(cap, any_device, legacy_readonly, &copied);
+      a = consume_capsule(cap, opts, legacy_readonly, &copied);
       /* used_*: its destructor does nothing; rejected: it frees the tensor */
       if (a)
         Py_DECREF(cap);
@@ -485,10 +639,25 @@ static ma_array *import_any(PyObject *x, int want_cpu, int copy, int any_device,
   if (!a) return NULL;
   (void)honoured;
   *zero_copy = !copied;
-  if (copy == 1 && !copied) {
+  int aligned = ma_array_size(a) == 0 || ma_dlpack_aligned(a);
+  if ((copy == 1 && !copied) || !aligned) {
     /* The producer did not copy (it could not be asked, or ignored it). */
-    ma_array *c = copy_of(a);
-    KEEPING_ERROR(ma_array_free(a));
+    if (!ma_dlpack_cpu_accessible(a->t.device.device_type)) {
+      DLDevice d = a->t.device;
+      KEEPING_ERROR(ma_array_free(a));
+      PyErr_Format(PyExc_BufferError,
+                   "copy=True: the tensor lives on %s:%d, where minarray cannot copy it and the "
+                   "producer did not; pass device='cpu' for a copy on the CPU",
+                   ma_dlpack_device_label(d.device_type), (int)d.device_id);
+      return NULL;
+    }
+    ma_array *r = aligned ? NULL : ma_dlpack_realign(a);
+    ma_array *c = aligned || r ? copy_of(r ? r : a) : NULL;
+    if (!aligned && !r) PyErr_NoMemory();
+    KEEPING_ERROR({
+      if (r) ma_array_free(r);
+      ma_array_free(a);
+    });
     a = c;
     *zero_copy = 0;
   }
@@ -508,12 +677,17 @@ MA_FASTCALL(py_from_dlpack) {
   int copy = -1;
   if (args[2] != Py_None && (copy = PyObject_IsTrue(args[2])) < 0) return NULL;
   int zero_copy = 0;
-  ma_array *a = import_any(x, want_cpu, copy, 0, 1, &zero_copy);
+  /* device=None keeps the data where it is: on a device the CPU cannot
+   * address, minarray carries it (a device array: views and re-exports
+   * only, see pyapi.h); device="cpu" asked the producer for CPU memory. */
+  ma_array *a = import_any(x, want_cpu, copy, want_cpu ? 0 : MA_CHECK_ANY_DEVICE, 1, &zero_copy);
   if (!a) return NULL;
   /* Pinned or managed memory is CPU memory to minarray: the array reports
    * (and re-exports as) CPU, like every NDArray. */
-  a->t.device.device_type = kDLCPU;
-  a->t.device.device_id = 0;
+  if (ma_dlpack_cpu_accessible(a->t.device.device_type)) {
+    a->t.device.device_type = kDLCPU;
+    a->t.device.device_id = 0;
+  }
   /* A shared result keeps its producer visible as .base; a private copy
    * owns its data (base None), like a fresh array. */
   return ma_ndarray_new(a, zero_copy ? x : NULL);
@@ -528,7 +702,7 @@ MA_FASTCALL(py_import_handle) {
   (void)self;
   MA_NARGS(1, "import_handle");
   int zero_copy = 0;
-  ma_array *a = import_any(args[0], 0, -1, 1, 0, &zero_copy);
+  ma_array *a = import_any(args[0], 0, -1, MA_CHECK_ANY_DEVICE, 0, &zero_copy);
   if (!a) return NULL;
   DLDevice d = a->t.device;
   int ro = (a->flags & MA_READONLY) != 0;
@@ -543,13 +717,55 @@ MA_FASTCALL(py_import_handle) {
 MA_FASTCALL(py_set_device) {
   (void)self;
   MA_NARGS(3, "set_device");
-  ma_array *a = ma_handle_get(args[0]);
+  ma_array *a = ma_handle_meta(args[0]);
   if (!a) return NULL;
   long type = PyLong_AsLong(args[1]), id = PyLong_AsLong(args[2]);
   if (PyErr_Occurred()) return NULL;
   a->t.device.device_type = (DLDeviceType)type;
   a->t.device.device_id = (int32_t)id;
+  /* the guard: memory the CPU cannot address gets the device handle */
+  if (PyCapsule_SetName(args[0], ma_dlpack_cpu_accessible(a->t.device.device_type) ? MA_HANDLE_NAME
+                                                                                   : MA_DEVICE_HANDLE_NAME) < 0)
+    return NULL;
   Py_RETURN_NONE;
+}
+
+/* device(h) -> (device_type, device_id): where an array's memory lives. */
+MA_FASTCALL(py_device) {
+  (void)self;
+  MA_NARGS(1, "device");
+  ma_array *a = ma_handle_meta(args[0]);
+  if (!a) return NULL;
+  /* The CPU's pair is made once (NDArray.__dlpack_device__ returns it as
+   * is, and consumers ask for it on every exchange); others are built with
+   * the DLDeviceType enum when dlpack_device_setup gave it. */
+  if (a->t.device.device_type == kDLCPU && a->t.device.device_id == 0 && cpu_device_pair)
+    return Py_NewRef(cpu_device_pair);
+  PyObject *type = device_type_enum ? PyObject_CallFunction(device_type_enum, "i", (int)a->t.device.device_type)
+                                    : PyLong_FromLong((long)a->t.device.device_type);
+  if (!type) return NULL;
+  return Py_BuildValue("(Ni)", type, (int)a->t.device.device_id);
+}
+
+/* dlpack_device_setup(cpu_device, DLDeviceType): what device() returns
+ * for the CPU, and the enum it builds other device types with. */
+MA_FASTCALL(py_device_setup) {
+  (void)self;
+  MA_NARGS(2, "dlpack_device_setup");
+  Py_XSETREF(cpu_device_pair, Py_NewRef(args[0]));
+  Py_XSETREF(device_type_enum, Py_NewRef(args[1]));
+  Py_RETURN_NONE;
+}
+
+/* imported(h) -> bool: whether h's memory came through a DLPack import
+ * (its buffer calls a producer's deleter), so that its producer can be
+ * asked for the memory again (device arrays' re-export and to_device). */
+MA_FASTCALL(py_imported) {
+  (void)self;
+  MA_NARGS(1, "imported");
+  ma_array *a = ma_handle_meta(args[0]);
+  if (!a) return NULL;
+  return PyBool_FromLong(is_dlpack_import(a->buf));
 }
 
 /* ======================================================================== */
@@ -569,7 +785,9 @@ static ma_array *api_array_of(void *py_obj) {
     return NULL;
   }
   PyObject *h = MA_ND(obj)->h;
-  return h ? ma_handle_get(h) : NULL;
+  /* device arrays too: the exchange API exports without synchronising
+   * ("NoSync"), which is all minarray could do for them anyway */
+  return h ? ma_handle_meta(h) : NULL;
 }
 
 static int api_from_py_object(void *py_obj, DLManagedTensorVersioned **out) {
@@ -600,15 +818,17 @@ static int api_to_py_object(DLManagedTensorVersioned *m, void **out) {
     if (m->deleter) KEEPING_ERROR(m->deleter(m));
     return -1;
   }
-  if (ma_check_tensor(&m->dl_tensor, 0, &nbytes) < 0) {
+  if (ma_check_tensor(&m->dl_tensor, MA_CHECK_ANY_DEVICE, &nbytes) < 0) {
     if (m->deleter) KEEPING_ERROR(m->deleter(m)); /* ownership was passed to us */
     return -1;
   }
   uint32_t flags = (m->flags & DLPACK_FLAG_BITMASK_READ_ONLY) ? MA_READONLY : 0;
   ma_array *a = adopt(&m->dl_tensor, nbytes, ma_dlpack_release_versioned, m, flags);
   if (!a) return -1;
-  a->t.device.device_type = kDLCPU;
-  a->t.device.device_id = 0;
+  if (ma_dlpack_cpu_accessible(a->t.device.device_type)) { /* else a device array */
+    a->t.device.device_type = kDLCPU;
+    a->t.device.device_id = 0;
+  }
   PyObject *obj = ma_ndarray_new(a, NULL);
   if (!obj) return -1;
   *out = obj;
@@ -744,6 +964,10 @@ MA_FASTCALL(py_setup) {
 PyMethodDef ma_dlpack_methods[] = {
     FC("dlpack_setup", py_setup, "dlpack_setup()"),
     FC("dlpack_export", py_export, "dlpack_export(h, stream, max_version, dl_device, copy) -> capsule"),
+    FC("dlpack_reexport", py_reexport, "dlpack_reexport(h, producer, stream, max_version) -> capsule"),
+    FC("dlpack_device", py_device, "dlpack_device(h) -> (device_type, device_id)"),
+    FC("dlpack_device_setup", py_device_setup, "dlpack_device_setup(cpu_device, DLDeviceType)"),
+    FC("dlpack_imported", py_imported, "dlpack_imported(h) -> bool"),
     FC("dlpack_import", py_from_dlpack, "dlpack_import(x, want_cpu, copy) -> NDArray"),
     FC("dlpack_import_handle", py_import_handle,
        "dlpack_import_handle(x) -> (handle, device_type, device_id, readonly)"),

@@ -75,6 +75,17 @@ typedef struct {
 static int nd_getbuffer(PyObject *self, Py_buffer *view, int flags) {
   ma_array *a = ma_ndarray_array(self);
   if (!a) {
+    /* an array on another device: the one guard's words (ma_handle_get),
+     * as the BufferError the protocol raises */
+    if (!PyErr_Occurred() && MA_ND(self)->h && !ma_handle_get(MA_ND(self)->h) &&
+        PyErr_ExceptionMatches(PyExc_RuntimeError)) {
+      PyObject *et, *ev, *tb;
+      PyErr_Fetch(&et, &ev, &tb);
+      PyErr_Format(PyExc_BufferError, "%S", ev ? ev : Py_None);
+      Py_XDECREF(et);
+      Py_XDECREF(ev);
+      Py_XDECREF(tb);
+    }
     if (!PyErr_Occurred()) PyErr_SetString(PyExc_BufferError, "the NDArray is not initialised: nothing to export");
     return -1;
   }
@@ -167,7 +178,7 @@ int ma_ndarray_tid(PyObject *dtype) {
 }
 
 PyObject *ma_ndarray_wrap(PyObject *h, PyObject *shape, PyObject *strides, PyObject *base) {
-  ma_array *a = (ma_array *)PyCapsule_GetPointer(h, MA_HANDLE_NAME);
+  ma_array *a = ma_handle_meta(h); /* device arrays are NDArrays too */
   int tid = a ? ma_type_of(a->t.dtype) : -1;
   if (!ma_nd.type || tid < 0) {
     if (!PyErr_Occurred()) PyErr_SetString(PyExc_RuntimeError, "minarray.ndarray is not initialised");
@@ -202,6 +213,16 @@ ma_array *ma_ndarray_array(PyObject *x) {
   PyObject *h = MA_ND(x)->h;
   if (!h || !MA_ND(x)->base || !PyCapsule_CheckExact(h)) return NULL;
   ma_array *a = (ma_array *)PyCapsule_GetPointer(h, MA_HANDLE_NAME);
+  if (!a) PyErr_Clear();
+  return a;
+}
+
+ma_array *ma_ndarray_meta(PyObject *x) {
+  ma_array *a = ma_ndarray_array(x);
+  if (a || PyErr_Occurred() || !ma_nd.type || !PyObject_TypeCheck(x, ma_nd.type) || !MA_ND(x)->h ||
+      !MA_ND(x)->base)
+    return a;
+  a = ma_handle_meta(MA_ND(x)->h);
   if (!a) PyErr_Clear();
   return a;
 }

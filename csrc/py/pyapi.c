@@ -8,12 +8,32 @@
  */
 #include "pyapi.h"
 
+#include <string.h>
+
 #include "copy.h"
+#include "dlpack_core.h"
 
 /* ---- handles ----------------------------------------------------------- */
 
 static void handle_destructor(PyObject *cap) {
-  ma_array_free((ma_array *)PyCapsule_GetPointer(cap, MA_HANDLE_NAME));
+  ma_array_free((ma_array *)PyCapsule_GetPointer(cap, PyCapsule_GetName(cap)));
+}
+
+static int is_device_handle(PyObject *h) {
+  const char *name = PyCapsule_GetName(h);
+  return name && strcmp(name, MA_DEVICE_HANDLE_NAME) == 0;
+}
+
+PyObject *ma_device_error(const ma_array *a) {
+  char label[32];
+  const char *s = ma_dlpack_device_label(a->t.device.device_type);
+  size_t i = 0;
+  for (; s[i] && i < sizeof label - 1; i++) label[i] = (char)((s[i] >= 'A' && s[i] <= 'Z') ? s[i] + 32 : s[i]);
+  label[i] = 0;
+  return PyErr_Format(PyExc_RuntimeError,
+                      "this array lives on %s:%d; minarray computes on the CPU only and never reads "
+                      "device memory: copy it with x.to_device('cpu')",
+                      label, (int)a->t.device.device_id);
 }
 
 ma_array *ma_handle_get(PyObject *h) {
@@ -21,7 +41,21 @@ ma_array *ma_handle_get(PyObject *h) {
     PyErr_SetString(PyExc_TypeError, "expected a minarray array handle");
     return NULL;
   }
-  return (ma_array *)PyCapsule_GetPointer(h, MA_HANDLE_NAME);
+  ma_array *a = (ma_array *)PyCapsule_GetPointer(h, MA_HANDLE_NAME);
+  if (!a && is_device_handle(h)) {
+    /* the guard (pyapi.h): reading memory on another device */
+    PyErr_Clear();
+    ma_device_error((ma_array *)PyCapsule_GetPointer(h, MA_DEVICE_HANDLE_NAME));
+  }
+  return a;
+}
+
+ma_array *ma_handle_meta(PyObject *h) {
+  if (!PyCapsule_CheckExact(h)) {
+    PyErr_SetString(PyExc_TypeError, "expected a minarray array handle");
+    return NULL;
+  }
+  return (ma_array *)PyCapsule_GetPointer(h, is_device_handle(h) ? MA_DEVICE_HANDLE_NAME : MA_HANDLE_NAME);
 }
 
 PyObject *ma_empty_error(PyObject *shape, int err, int itemsize) {
@@ -52,7 +86,11 @@ PyObject *ma_alloc_error(int nd, const int64_t *shape, int itemsize) {
 
 PyObject *ma_handle_new(ma_array *a) {
   if (!a) return PyErr_NoMemory();
-  PyObject *h = PyCapsule_New(a, MA_HANDLE_NAME, handle_destructor);
+  /* memory the CPU cannot address gets the device handle (the guard) */
+  const char *name = a->t.device.device_type == kDLCPU || ma_dlpack_cpu_accessible(a->t.device.device_type)
+                         ? MA_HANDLE_NAME
+                         : MA_DEVICE_HANDLE_NAME;
+  PyObject *h = PyCapsule_New(a, name, handle_destructor);
   if (!h) ma_array_free(a);
   return h;
 }
@@ -175,7 +213,7 @@ PyObject *ma_view_handle(ma_array *a, PyObject *offset, PyObject *shape_seq, PyO
 MA_FASTCALL(py_view) {
   (void)self;
   MA_NARGS(7, "view");
-  ma_array *a = ma_handle_get(args[0]);
+  ma_array *a = ma_handle_meta(args[0]);
   DLDataType dt;
   if (!a || ma_parse_dtype(args[4], args[5], &dt) < 0) return NULL;
   return ma_view_handle(a, args[1], args[2], args[3], dt, args[6]);
@@ -214,6 +252,15 @@ MA_FASTCALL(py_wrap) {
 MA_FASTCALL(py_data_ptr) {
   (void)self;
   MA_NARGS(1, "data_ptr");
+  ma_array *a = ma_handle_meta(args[0]);
+  return a ? PyLong_FromVoidPtr(a->t.data) : NULL;
+}
+
+/* host_ptr(h) -> int: data_ptr for what will read the memory (NumPy's
+ * array interface): a device array's raises (ma_handle_get). */
+MA_FASTCALL(py_host_ptr) {
+  (void)self;
+  MA_NARGS(1, "host_ptr");
   ma_array *a = ma_handle_get(args[0]);
   return a ? PyLong_FromVoidPtr(a->t.data) : NULL;
 }
@@ -221,7 +268,7 @@ MA_FASTCALL(py_data_ptr) {
 MA_FASTCALL(py_is_readonly) {
   (void)self;
   MA_NARGS(1, "is_readonly");
-  ma_array *a = ma_handle_get(args[0]);
+  ma_array *a = ma_handle_meta(args[0]);
   return a ? PyBool_FromLong(a->flags & MA_READONLY) : NULL;
 }
 
@@ -229,7 +276,7 @@ MA_FASTCALL(py_is_readonly) {
 MA_FASTCALL(py_buffer_info) {
   (void)self;
   MA_NARGS(1, "buffer_info");
-  ma_array *a = ma_handle_get(args[0]);
+  ma_array *a = ma_handle_meta(args[0]);
   if (!a) return NULL;
   return Py_BuildValue("(NNnO)", PyLong_FromVoidPtr(a->buf), PyLong_FromVoidPtr(a->buf->data),
                        (Py_ssize_t)a->buf->nbytes, a->buf->owned ? Py_True : Py_False);
@@ -411,6 +458,7 @@ PyMethodDef ma_core_methods[] = {
     FC("wrap", py_wrap, "wrap(owner, ptr, shape, strides, code, bits, readonly) -> handle"),
     FC("wrap_buffer", py_wrap_buffer, "wrap_buffer(obj, code, bits, copy_ok) -> (handle, shape, strides, readonly)"),
     FC("data_ptr", py_data_ptr, "data_ptr(h) -> int"),
+    FC("host_ptr", py_host_ptr, "host_ptr(h) -> int (raises for a device array)"),
     FC("is_readonly", py_is_readonly, "is_readonly(h) -> bool"),
     FC("buffer_info", py_buffer_info, "buffer_info(h) -> (id, start, nbytes, owned)"),
     FC("copyto", py_copyto, "copyto(dst, src)"),

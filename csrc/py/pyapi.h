@@ -19,9 +19,25 @@
 #include "array.h"
 
 #define MA_HANDLE_NAME "minarray.array"
+/* The handle of an array whose memory lives on a device the CPU cannot
+ * address (CUDA, ROCm...: an import minarray only carries, never reads).
+ * A name of its own is the one guard on every path that reads memory:
+ * ma_handle_get and ma_ndarray_array, which every kernel, copy, scalar
+ * read, NumPy or buffer export gets its array from, ask for
+ * MA_HANDLE_NAME, so a device handle fails there, with the device named
+ * (ma_device_error), for the cost of the name check they always made. */
+#define MA_DEVICE_HANDLE_NAME "minarray.device_array"
 
-/* The ma_array inside a handle; NULL with TypeError set if `h` is not one. */
+/* The ma_array inside a handle whose memory the CPU may read; NULL with
+ * TypeError set if `h` is not a handle, or the device error if it is a
+ * device array's. */
 ma_array *ma_handle_get(PyObject *h);
+/* The ma_array inside any handle, device arrays' too: for what reads only
+ * metadata (views, shape and flags, DLPack export).  NULL with TypeError. */
+ma_array *ma_handle_meta(PyObject *h);
+/* Raises the error of an operation that would read device memory
+ * (RuntimeError naming the device); returns NULL. */
+PyObject *ma_device_error(const ma_array *a);
 /* A new handle owning `a` (freed on failure).  NULL `a` means out of memory. */
 PyObject *ma_handle_new(ma_array *a);
 /* Sets the error for ma_array_empty's `err` (1: size overflow, 2: out of
@@ -45,10 +61,10 @@ PyObject *ma_dims_tuple(int n, const int64_t *v);
 int ma_parse_dtype(PyObject *code, PyObject *bits, DLDataType *dt);
 /* Validate every field of a foreign tensor minarray will read (csrc/py/dlpack.c):
  * ndim, dtype, device, shape, the span of its strides, data and its
- * alignment.  0 with *nbytes = size * itemsize, or -1 with BufferError
- * naming the field.  Every door memory enters by (a capsule, the exchange
+ * alignment; opts are ma_dlpack_check's (MA_CHECK_*).  0 with *nbytes =
+ * size * itemsize, or -1 with BufferError naming the field.  Every door memory enters by (a capsule, the exchange
  * API, a raw pointer, a buffer export) applies it. */
-int ma_check_tensor(const DLTensor *t, int any_device, size_t *nbytes);
+int ma_check_tensor(const DLTensor *t, int opts, size_t *nbytes);
 /* A foreign buffer keeping a new reference to `owner` until released. */
 ma_buffer *ma_buffer_for_object(PyObject *owner, void *data, size_t nbytes);
 
@@ -86,6 +102,8 @@ PyObject *ma_ndarray_new(ma_array *a, PyObject *base);
 /* The ma_array of NDArray `x`, or NULL (no error set) when `x` is not an
  * initialised NDArray, which the Python layer then deals with. */
 ma_array *ma_ndarray_array(PyObject *x);
+/* The same for the metadata-only paths (views), device arrays included. */
+ma_array *ma_ndarray_meta(PyObject *x);
 
 /* d[...] = s (broadcast, cast) and d[...] = a Python scalar (NumPy's
  * rules for assigning one, see store_scalar): what core.copyto and

@@ -21,6 +21,9 @@
 #include "pyapi.h" /* Python.h first, as CPython requires */
 
 #define nd_array ma_ndarray_array
+/* The pure views (basic keys, permutations, reshapes, ndarray_view) take
+ * device arrays too (ma_ndarray_meta): they read no element.  Whatever
+ * gathers or writes elements takes nd_array, which refuses them. */
 
 /* NumPy's rule for a view's base: the first array that owns the memory,
  * or the first whose own base is a foreign object (a NumPy array, a
@@ -49,7 +52,7 @@ static PyObject *make_view(PyObject *x, ma_array *a, int64_t off, int nd, const 
 MA_FASTCALL(py_ndarray_view) {
   (void)self;
   MA_NARGS(5, "ndarray_view");
-  ma_array *a = nd_array(args[0]);
+  ma_array *a = ma_ndarray_meta(args[0]);
   if (!a) {
     PyErr_SetString(PyExc_TypeError, "ndarray_view expects an NDArray");
     return NULL;
@@ -277,7 +280,7 @@ MA_FASTCALL(py_ndarray_getitem) {
 MA_FASTCALL(py_basic_view) {
   (void)self;
   MA_NARGS(2, "basic_view");
-  ma_array *a = nd_array(args[0]);
+  ma_array *a = ma_ndarray_meta(args[0]);
   if (!a) {
     PyErr_SetString(PyExc_TypeError, "basic_view expects an NDArray");
     return NULL;
@@ -345,7 +348,7 @@ MA_FASTCALL(py_ndarray_setitem) {
 MA_FASTCALL(py_is_contiguous) {
   (void)self;
   MA_NARGS(2, "is_contiguous");
-  ma_array *a = ma_handle_get(args[0]);
+  ma_array *a = ma_handle_meta(args[0]);
   int fortran = PyObject_IsTrue(args[1]);
   if (!a || fortran < 0) return NULL;
   return PyBool_FromLong(ma_array_is_contiguous(a, fortran));
@@ -357,7 +360,7 @@ MA_FASTCALL(py_is_contiguous) {
 MA_FASTCALL(py_ndarray_permute) {
   (void)self;
   MA_NARGS(2, "ndarray_permute");
-  ma_array *a = nd_array(args[0]);
+  ma_array *a = ma_ndarray_meta(args[0]);
   if (!a) Py_RETURN_NONE;
   int nd = a->t.ndim;
   int perm[MA_MAXDIMS];
@@ -394,7 +397,7 @@ MA_FASTCALL(py_ndarray_permute) {
 MA_FASTCALL(py_ndarray_reshape) {
   (void)self;
   MA_NARGS(2, "ndarray_reshape");
-  ma_array *a = nd_array(args[0]);
+  ma_array *a = ma_ndarray_meta(args[0]);
   PyObject *s = args[1];
   if (!a || !PyTuple_CheckExact(s)) Py_RETURN_NONE;
   if (PyTuple_GET_SIZE(s) == 1 && PyTuple_CheckExact(PyTuple_GET_ITEM(s, 0))) s = PyTuple_GET_ITEM(s, 0);

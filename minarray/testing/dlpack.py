@@ -1,17 +1,30 @@
-"""DLPack conformance matrix: minarray against every DLPack library installed.
+"""DLPack conformance: minarray against every DLPack library installed.
 
-    python -m minarray.testing.dlpack
+    python -m minarray.testing.dlpack            # the matrix, then the protocol rules
+    python -m minarray.testing.dlpack --matrix   # only the exchange matrix
+    python -m minarray.testing.dlpack --protocol # only the protocol rules
+    python -m minarray.testing.dlpack --cuda     # only the checks on a CUDA device
 
-exchanges arrays both ways between minarray and NumPy, PyTorch, JAX and
-pydlpack (whichever are installed), for every minarray dtype and for the
-layouts that broke other libraries (0-d, 0-size, size-1 dimensions with odd
-strides, negative strides, transposes, offsets, 32 dimensions), through both
-the versioned and the legacy capsule, and prints a table.  Every exchange
-checks shape, dtype and values against NumPy, and checks that the exchange
-did not copy where the consumer promises a view.
+The matrix exchanges arrays both ways between minarray and NumPy, PyTorch,
+JAX and pydlpack (whichever are installed), for every minarray dtype and
+for the layouts that broke other libraries (0-d, 0-size, size-1 dimensions
+with odd strides, negative strides, transposes, offsets, 32 dimensions),
+through both the versioned and the legacy capsule, and prints a table.
+Every exchange checks shape, dtype and values against NumPy, and checks
+that the exchange did not copy where the consumer promises a view.
 
-The same checks run in minarray's test suite (tests/test_dlpack_interop.py).
-NumPy is required (it is the oracle).
+The protocol rules (minarray/testing/dlpack_protocol.py) check each library
+as a producer and as a consumer, rule by rule: version negotiation, legacy
+capsules, READ_ONLY and IS_COPIED both ways, copy=True/False/None,
+dl_device, stream, capsule renaming and deleters, the C exchange API; then
+minarray's own doors (asdlpack of every source kind, from_numpy,
+from_pointer, device arrays).  The table says which library fails which
+rule.  When a CUDA device is present, the CUDA checks
+(minarray/testing/dlpack_cuda.py) run too; ``--cuda`` runs only them, and
+skips with a message (exit status 0) when there is no CUDA device.
+
+The same checks run in minarray's test suite (tests/test_dlpack_interop.py,
+tests/test_dlpack_protocol.py).  NumPy is required (it is the oracle).
 """
 
 from __future__ import annotations
@@ -171,7 +184,9 @@ def _jax_lib() -> Library:
     def make(ref: Any, dtype: str) -> Any:
         if dtype not in dtypes:
             raise Unsupported("jax_enable_x64 is off")
-        return jnp.asarray(ref, dtype=dtype)
+        # on the CPU: the matrix compares values, which minarray reads only
+        # there (JAX puts arrays on a GPU when it has one)
+        return jax.device_put(jnp.asarray(ref, dtype=dtype), jax.devices("cpu")[0])
 
     def to_numpy(x: Any) -> Any:
         if x.dtype == jnp.bfloat16:
@@ -341,9 +356,7 @@ def _table(results: Sequence[Result]) -> str:
     return "\n".join(lines)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the matrix, print the table and every failure; exit status 1 on
-    any failure."""
+def _matrix_main() -> int:
     libs = libraries()
     print("DLPack conformance: minarray", ma.__version__, "against",
           ", ".join(lib.name for lib in libs[1:]) or "(no other library installed)")
@@ -359,6 +372,51 @@ def main(argv: Sequence[str] | None = None) -> int:
     ok = sum(r.status == "ok" for r in results)
     print(f"{ok} passed, {len(fails)} failed, {len(results) - ok - len(fails)} not applicable")
     return 1 if fails else 0
+
+
+def _protocol_main() -> int:
+    """The protocol table.  Only minarray's own failures make the exit
+    status 1: the other columns report the peers (the installed NumPy,
+    PyTorch... break some rules; that is what the table is for)."""
+    from minarray.testing import dlpack_protocol
+
+    outcomes = dlpack_protocol.run()
+    print()
+    print("DLPack protocol rules (each library in its role, minarray on the other side):")
+    print(dlpack_protocol.table(outcomes))
+    print("ok: the library keeps the rule; FAIL: it breaks it (below); n/a: it lacks the feature")
+    fails = [o for o in outcomes if o.status == "FAIL"]
+    for o in fails:
+        print(f"FAIL {o.library}: {o.rule}: {o.detail}")
+    mine = [o for o in fails if o.library == "minarray"]
+    print(f"{sum(o.status == 'ok' for o in outcomes)} kept, {len(fails)} broken ({len(mine)} by minarray)")
+    return 1 if mine else 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the matrix and the protocol rules (and the CUDA checks when a
+    CUDA device is present), print the tables and every failure; exit
+    status 1 when minarray fails anything.  ``--matrix``, ``--protocol``
+    and ``--cuda`` run one part alone."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    unknown = [a for a in args if a not in ("--matrix", "--protocol", "--cuda")]
+    if unknown:
+        print(f"usage: python -m minarray.testing.dlpack [--matrix] [--protocol] [--cuda]; got {unknown}",
+              file=sys.stderr)
+        return 2
+    from minarray.testing import dlpack_cuda
+
+    if args == ["--cuda"]:
+        return dlpack_cuda.main()
+    rc = 0
+    if not args or "--matrix" in args:
+        rc |= _matrix_main()
+    if not args or "--protocol" in args:
+        rc |= _protocol_main()
+    if "--cuda" in args or (not args and (dlpack_cuda.torch_cuda() is not None or dlpack_cuda.driver_device())):
+        print()
+        rc |= dlpack_cuda.main()
+    return rc
 
 
 if __name__ == "__main__":

@@ -1,0 +1,398 @@
+"""Device arrays: tensors on a device the CPU cannot address (CUDA, ROCm...)
+that minarray carries, views and re-exports, but never reads.
+
+No GPU is needed: DeviceProducer (tests/dlpack_producer.py) reports
+kDLCUDA and hands out tensors over host pages nobody may read (PROT_NONE),
+so any read by minarray would kill the test process.  The checks on a real
+GPU are `python -m minarray.testing.dlpack --cuda`.
+"""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+from dlpack_producer import DeviceProducer, Producer, no_access_memory
+
+import minarray as ma
+from minarray.dlpack import DLDeviceType, DLPackFlags, describe, from_pointer
+
+
+def _values(shape: tuple[int, ...] = (3, 4)) -> np.ndarray:
+    return np.arange(float(np.prod(shape)), dtype=np.float32).reshape(shape)
+
+
+def _live_foreign() -> int:
+    gc.collect()
+    return ma.allocator_stats()["live_foreign"]
+
+
+# ---- import and metadata ----------------------------------------------------------
+
+def test_import_keeps_the_device_and_the_pointer() -> None:
+    p = DeviceProducer(_values())
+    d = ma.from_dlpack(p)
+    assert d.device == "cuda:0" and d.__dlpack_device__() == (DLDeviceType.CUDA, 0)
+    assert d.data_ptr == p.memory and d.shape == (3, 4) and d.dtype is ma.float32
+    assert d.base is p and d.flags.writeable and d.flags.c_contiguous
+    assert repr(d) == str(d) == "NDArray(<on cuda:0>, shape=(3, 4), dtype=float32)"
+    assert p.calls == [{"stream": None, "max_version": (1, 3), "dl_device": None, "copy": None}]
+
+
+def test_metadata_operations_are_views() -> None:
+    p = DeviceProducer(_values((2, 3, 4)))
+    d = ma.from_dlpack(p)
+    item = 4
+    s = d[1, :, ::2]
+    assert s.device == "cuda:0" and s.shape == (3, 2) and s.strides == (16, 8)
+    assert s.data_ptr == p.memory + 12 * item
+    assert d.T.shape == (4, 3, 2) and d.T.data_ptr == p.memory
+    assert ma.permute_dims(d, (2, 0, 1)).strides == (4, 48, 16)
+    assert d.reshape(6, 4).shape == (6, 4) and d.reshape(-1).shape == (24,)
+    assert d[::-1].data_ptr == p.memory + 12 * item
+    assert d[None, ..., 0].shape == (1, 2, 3)
+    assert ma.squeeze(d[:1]).shape == (3, 4) and d.mT.shape == (2, 4, 3)
+    assert d.swapaxes(0, 2).shape == (4, 3, 2)
+    info = describe(s)
+    assert info.tensor is not None and info.tensor.dl_tensor.data == s.data_ptr
+    assert info.tensor.dl_tensor.device.device_type == DLDeviceType.CUDA
+    assert d[0].base is d and s.base is d  # NumPy's base rule, as for CPU views
+
+
+READS: dict[str, Callable[[ma.NDArray], Any]] = {
+    "add": lambda d: d + 1,
+    "negative": lambda d: -d,
+    "sum": lambda d: ma.sum(d),
+    "mean method": lambda d: d.mean(),
+    "copy": lambda d: d.copy(),
+    "copy K": lambda d: d.T.copy("K"),
+    "astype": lambda d: d.astype(ma.float64),
+    "tolist": lambda d: d.tolist(),
+    "item": lambda d: d[0, 0].item(),
+    "float": lambda d: float(d[0, 0]),
+    "bool": lambda d: bool(d[0, 0]),
+    "np.asarray": lambda d: np.asarray(d),
+    "array interface": lambda d: d.__array_interface__,
+    "setitem": lambda d: d.__setitem__((0, 0), 1.0),
+    "fill": lambda d: d.fill(0),
+    "advanced index": lambda d: d[ma.asarray([0, 1])],
+    "mask": lambda d: d[ma.ones((3, 4), dtype=ma.bool)],
+    "matmul": lambda d: d @ d.T,
+    "sort": lambda d: ma.sort(d),
+    "reshape of a strided view": lambda d: d.T.reshape(12),
+    "flatten": lambda d: d.flatten(),
+    "copyto": lambda d: ma.asarray(np.zeros((3, 4), np.float32)).__setitem__(slice(None), d),
+    "memoryview": lambda d: memoryview(d),  # type: ignore[arg-type]
+    "np.from_dlpack": lambda d: np.from_dlpack(d),
+}
+
+
+@pytest.mark.parametrize("op", list(READS), ids=list(READS))
+def test_reading_memory_raises_naming_the_device(op: str) -> None:
+    d = ma.from_dlpack(DeviceProducer(_values()))
+    errors = (RuntimeError, BufferError, TypeError, ValueError)
+    with pytest.raises(errors, match=r"cuda|CUDA|device|bytes-like") as info:
+        READS[op](d)
+    if op == "memoryview":  # the buffer protocol's error type, the guard's words
+        assert info.type is BufferError and "lives on cuda:0" in str(info.value)
+    elif op != "np.from_dlpack":  # NumPy words its own
+        assert info.type is RuntimeError and "lives on cuda:0" in str(info.value)
+        assert "to_device('cpu')" in str(info.value)
+
+
+# ---- re-export through the producer -------------------------------------------------
+
+def test_reexport_asks_the_producer_with_the_consumers_stream() -> None:
+    p = DeviceProducer(_values())
+    d = ma.from_dlpack(p)
+    v = d[1:, ::-2]
+    cap = v.__dlpack__(stream=7, max_version=(1, 3))
+    assert p.calls[-1] == {"stream": 7, "max_version": (1, 3), "dl_device": None, "copy": None}
+    info = describe(cap)
+    assert info.capsule_name == "dltensor_versioned" and info.tensor is not None
+    t = info.tensor.dl_tensor
+    assert t.data == v.data_ptr and t.shape == (2, 2) and t.strides == (4, -2) and t.byte_offset == 0
+    assert t.device.device_type == DLDeviceType.CUDA and t.device.device_id == 0
+    # the capsule holds the producer's fresh tensor; unconsumed, it is freed
+    assert p.deleted == [0, 0]
+    del cap, info
+    gc.collect()
+    assert p.deleted == [0, 1]
+
+
+@pytest.mark.parametrize("first", ["import", "reexport"])
+def test_every_producer_tensor_deleted_once_whichever_dies_first(first: str) -> None:
+    live = _live_foreign()
+    p = DeviceProducer(_values())
+    d = ma.from_dlpack(p)
+    # minarray consumes its own re-export (through __dlpack__: the exchange
+    # API would take the NoSync route, without asking the producer)
+    r = ma.from_dlpack(d[::2].__dlpack__(stream=1, max_version=(1, 3)))
+    assert r.device == "cuda:0" and r.data_ptr == p.memory and r.shape == (2, 4)
+    assert p.deleted == [0, 0] and r.base is not None
+    if first == "import":
+        del d
+        gc.collect()
+        assert p.deleted == [1, 0]  # r holds the fresh tensor, not the first
+        del r
+    else:
+        del r
+        gc.collect()
+        assert p.deleted == [0, 1]
+        del d
+    gc.collect()
+    assert p.deleted == [1, 1]
+    assert _live_foreign() == live
+
+
+def test_legacy_consumer_and_producer() -> None:
+    # a legacy-only producer: imported read-only, so a legacy re-export is
+    # refused (minarray cannot copy device memory); a versioned one works
+    p = DeviceProducer(_values(), legacy=True)
+    d = ma.from_dlpack(p)
+    assert not d.flags.writeable
+    with pytest.raises(BufferError, match="read-only device array"):
+        d.__dlpack__()
+    m = describe(d.__dlpack__(max_version=(1, 0))).tensor
+    assert m is not None and m.flags == DLPackFlags.READ_ONLY
+    # a writable device array gives legacy consumers a legacy capsule
+    w = ma.from_dlpack(DeviceProducer(_values()))
+    assert describe(w.__dlpack__(stream=1)).capsule_name == "dltensor"
+
+
+def test_read_only_producer_stays_read_only() -> None:
+    d = ma.from_dlpack(DeviceProducer(_values(), flags=int(DLPackFlags.READ_ONLY)))
+    assert not d.flags.writeable
+    m = describe(d.T.__dlpack__(max_version=(1, 3))).tensor
+    assert m is not None and DLPackFlags.READ_ONLY in m.flags
+
+
+def test_export_arguments() -> None:
+    p = DeviceProducer(_values())
+    d = ma.from_dlpack(p)
+    with pytest.raises(BufferError, match="copy=True"):
+        d.__dlpack__(max_version=(1, 0), copy=True)
+    with pytest.raises(BufferError, match="copy=False"):
+        d.__dlpack__(max_version=(1, 0), dl_device=(1, 0), copy=False)
+    with pytest.raises(BufferError, match=r"device \(10, 0\)"):
+        d.__dlpack__(max_version=(1, 0), dl_device=(10, 0))
+    # dl_device naming its own device is a plain re-export
+    assert describe(d.__dlpack__(max_version=(1, 0), dl_device=(2, 0))).tensor is not None
+    # dl_device=(1, 0): a CPU copy, made by the producer, flagged IS_COPIED
+    cap = d[1:].__dlpack__(max_version=(1, 0), dl_device=(1, 0))
+    m = describe(cap).tensor
+    assert m is not None and m.flags == DLPackFlags.IS_COPIED
+    assert m.dl_tensor.device.device_type == DLDeviceType.CPU
+    np.testing.assert_array_equal(np.asarray(ma.from_dlpack(cap)), p.values[1:])
+
+
+def test_producer_exporting_other_memory_is_refused() -> None:
+    p = DeviceProducer(_values())
+    d = ma.from_dlpack(p)
+    p.memory = no_access_memory(64)  # the producer moved its data
+    with pytest.raises(BufferError, match="other memory"):
+        d.__dlpack__(max_version=(1, 0))
+    gc.collect()
+    assert p.deleted == [0, 1]  # the fresh tensor was given back
+
+
+def test_exchange_api_exports_device_arrays_without_a_producer_call() -> None:
+    p = DeviceProducer(_values())
+    d = ma.from_dlpack(p)
+    n = len(p.calls)
+    # the C exchange API is "NoSync": minarray's own managed tensor over the
+    # imported one, and no call to the producer
+    r = ma.from_dlpack(d[1:])
+    assert r.device == "cuda:0" and r.data_ptr == p.memory + 16 and len(p.calls) == n
+    del d
+    gc.collect()
+    assert p.deleted == [0]
+    del r
+    gc.collect()
+    assert p.deleted == [1]
+
+
+# ---- to_device ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("key", [(slice(None),), (slice(1, None), slice(None, None, -2)), (1,), (slice(0, 0),)],
+                         ids=["all", "strided", "row", "empty"])
+def test_to_device_cpu_copies_through_the_producer(key: tuple[Any, ...]) -> None:
+    values = _values((3, 4)).T  # a transposed device tensor
+    p = DeviceProducer(np.ascontiguousarray(values.T).T)
+    d = ma.from_dlpack(p)
+    v = d[key]
+    c = v.to_device("cpu")
+    assert c.device == "cpu" and c.flags.c_contiguous and c.base is None
+    np.testing.assert_array_equal(np.asarray(c), p.values[key])
+    if v.size:
+        assert {"stream": None, "max_version": (1, 3), "dl_device": (1, 0), "copy": True} in p.calls
+    assert d.to_device("cuda:0") is d and d.to_device((DLDeviceType.CUDA, 0)) is d
+    with pytest.raises(ValueError, match="rocm"):
+        d.to_device("rocm:0")
+    with pytest.raises(ValueError, match="stream"):
+        d.to_device("cpu", stream=1)
+    del d, v, c
+    gc.collect()
+    assert all(n == 1 for n in p.deleted)
+
+
+def test_bare_capsule_device_import() -> None:
+    # no producer object to ask: re-exports are minarray's own, to_device refuses
+    values = _values()
+    cap = Producer(values, device=(2, 0), data=no_access_memory(values.nbytes)).capsule()
+    d = ma.from_dlpack(cap)
+    assert d.device == "cuda:0"
+    assert describe(d[1].__dlpack__(stream=5, max_version=(1, 0))).tensor is not None
+    with pytest.raises(BufferError, match="no DLPack producer"):
+        d.to_device("cpu")
+
+
+def test_device_none_and_cpu_for_a_device_producer() -> None:
+    p = DeviceProducer(_values())
+    assert ma.from_dlpack(p).device == "cuda:0"
+    c = ma.from_dlpack(p, device="cpu")
+    assert c.device == "cpu"
+    np.testing.assert_array_equal(np.asarray(c), p.values)
+    with pytest.raises(BufferError, match="CUDA:0"):
+        ma.from_dlpack(p, copy=True)  # the producer cannot copy on its device, minarray neither
+
+
+def test_rocm_and_other_devices() -> None:
+    for dev, name in (((10, 1), "rocm:1"), ((4, 0), "opencl:0"), ((17, 2), "maia:2")):
+        d = ma.from_dlpack(DeviceProducer(_values(), device=dev))
+        assert d.device == name and d.__dlpack_device__() == dev
+        with pytest.raises(RuntimeError, match=name):
+            d.sum()
+
+
+# ---- from_pointer and asdlpack --------------------------------------------------------
+
+def test_from_pointer_device() -> None:
+    class Owner:
+        pass
+
+    owner = Owner()
+    live = _live_foreign()
+    addr = no_access_memory(4096)
+    d = from_pointer(addr, (4, 8), ma.float64, device=(DLDeviceType.CUDA, 0), owner=owner)
+    assert d.device == "cuda:0" and d.data_ptr == addr and d.base is owner
+    assert d[1:3, ::2].data_ptr == addr + 8 * 8
+    with pytest.raises(RuntimeError, match="cuda:0"):
+        d.tolist()
+    with pytest.raises(BufferError, match="no DLPack producer"):
+        d.to_device("cpu")
+    t = describe(d.T.__dlpack__(stream=3, max_version=(1, 0))).tensor
+    assert t is not None and t.dl_tensor.data == addr and t.dl_tensor.strides == (1, 8)
+    r = ma.from_dlpack(d)
+    assert r.device == "cuda:0" and r.data_ptr == addr
+    del d, r, t
+    assert _live_foreign() == live
+
+
+class _Cai:
+    """A CUDA array interface v3 object on a (pretend) stream."""
+
+    def __init__(self, stream: Any, ptr: int) -> None:
+        self.__cuda_array_interface__ = {"shape": (4,), "typestr": "<f8", "data": (ptr, False), "version": 3,
+                                         "strides": None, "stream": stream}
+
+
+def test_asdlpack_honours_the_cuda_array_interface_stream(monkeypatch: pytest.MonkeyPatch) -> None:
+    waits: list[tuple[int, int, int]] = []
+    monkeypatch.setattr(ma.dlpack, "cuda_stream_wait", lambda p, c, dev: waits.append((p, c, dev)))
+    ptr = no_access_memory(64)
+    obj = _Cai(0x5000, ptr)
+    d = ma.asdlpack(obj)
+    d.__dlpack__(max_version=(1, 0), stream=0x7000)
+    d.__dlpack__(max_version=(1, 0))  # None: the legacy default stream, 1
+    d.__dlpack__(max_version=(1, 0), stream=-1)  # -1: no synchronisation
+    assert waits == [(0x5000, 0x7000, 0), (0x5000, 1, 0)]
+    obj.__cuda_array_interface__["stream"] = None  # read afresh at each export
+    d.__dlpack__(max_version=(1, 0), stream=2)
+    assert len(waits) == 2
+    with pytest.raises(ValueError, match="stream=0"):
+        ma.asdlpack(_Cai(5, ptr)).__dlpack__(max_version=(1, 0), stream=0)
+    with pytest.raises(ValueError, match="forbids"):
+        ma.asdlpack(_Cai(0, ptr))
+    got = ma.from_dlpack(d)
+    assert got.device == "cuda:0" and got.data_ptr == ptr
+
+
+def test_cuda_stream_wait_without_a_driver_says_so() -> None:
+    from minarray import _cuda
+
+    if _cuda.driver() is not None:
+        pytest.skip("a CUDA driver is present: the GPU script checks the real thing")
+    with pytest.raises(BufferError, match="no CUDA driver"):
+        _cuda.stream_wait(5, 7, 0)
+    assert _cuda.pointer_device(0x1000) is None
+
+
+def test_from_pointer_owner_is_not_a_producer() -> None:
+    # an owner with __dlpack__ exported nothing to minarray: it is not asked
+    owner = np.arange(4.0)
+    d = from_pointer(no_access_memory(64), (4,), ma.float64, device=(DLDeviceType.CUDA, 0), owner=owner)
+    with pytest.raises(BufferError, match="no DLPack producer"):
+        d.to_device("cpu")
+    m = describe(d.__dlpack__(max_version=(1, 0))).tensor
+    assert m is not None and m.dl_tensor.data == d.data_ptr
+
+
+def test_c_exchange_api_both_ways_on_a_device() -> None:
+    import ctypes
+
+    from minarray._native import ffi
+
+    api = ffi.cast("DLPackExchangeAPI *", ma.dlpack.core.dlpack_capsule_peek(ma.NDArray.__dlpack_c_exchange_api__)[1])
+
+    def fn(field: str, *argtypes: Any) -> Any:
+        proto = ctypes.PYFUNCTYPE(ctypes.c_int, *argtypes)
+        return proto(int(ffi.cast("uintptr_t", getattr(api, field))))
+
+    to_managed = fn("managed_tensor_from_py_object_no_sync", ctypes.py_object, ctypes.POINTER(ctypes.c_void_p))
+    to_object = fn("managed_tensor_to_py_object_no_sync", ctypes.c_void_p, ctypes.POINTER(ctypes.py_object))
+    p = DeviceProducer(_values())
+    d = ma.from_dlpack(p)[1:]
+    m = ctypes.c_void_p()
+    assert to_managed(d, ctypes.byref(m)) == 0  # out: a device tensor, no producer call
+    mt = ffi.cast("DLManagedTensorVersioned *", m.value)
+    assert mt.dl_tensor.device.device_type == 2 and int(ffi.cast("uintptr_t", mt.dl_tensor.data)) == d.data_ptr
+    out = ctypes.py_object()
+    assert to_object(m, ctypes.byref(out)) == 0  # in: a device array again
+    b = out.value
+    ctypes.pythonapi.Py_DecRef(ctypes.py_object(b))
+    assert isinstance(b, ma.NDArray) and b.device == "cuda:0" and b.data_ptr == d.data_ptr
+    del d, b, out
+    gc.collect()
+    assert p.deleted == [1]
+
+
+def test_stream_values_the_spec_forbids() -> None:
+    # a device array without a producer checks the stream itself
+    # (python_spec.rst: CUDA forbids 0, ROCm forbids 1 and 2)
+    cuda = from_pointer(no_access_memory(64), (4,), ma.float64, device=(DLDeviceType.CUDA, 0))
+    with pytest.raises(ValueError, match="stream=0"):
+        cuda.__dlpack__(stream=0, max_version=(1, 0))
+    rocm = from_pointer(no_access_memory(64), (4,), ma.float64, device=(DLDeviceType.ROCM, 0))
+    with pytest.raises(ValueError, match="stream=2"):
+        rocm.__dlpack__(stream=2, max_version=(1, 0))
+    assert describe(rocm.__dlpack__(stream=0, max_version=(1, 0))).tensor is not None
+
+
+def test_asdlpack_of_device_arrays_and_producers() -> None:
+    p = DeviceProducer(_values())
+    v = ma.from_dlpack(p)[1:, 1:]
+    d = ma.asdlpack(v)  # a device view: re-exported through its own producer
+    assert d.__dlpack_device__() == (DLDeviceType.CUDA, 0)
+    t = describe(d.__dlpack__(stream=9, max_version=(1, 0))).tensor
+    assert t is not None and t.dl_tensor.data == v.data_ptr and p.calls[-1]["stream"] == 9
+    q = DeviceProducer(_values())
+    e = ma.asdlpack(q)  # a device producer: asked again at each export
+    t = describe(e.__dlpack__(stream=4, max_version=(1, 0))).tensor
+    assert t is not None and t.dl_tensor.data == q.memory and q.calls[-1]["stream"] == 4
+    del d, e, t, v
+    gc.collect()
+    assert all(n == 1 for n in p.deleted + q.deleted)
