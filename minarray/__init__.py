@@ -9,7 +9,7 @@ from __future__ import annotations
 import builtins as _builtins
 from typing import Any
 
-from minarray import dlpack, linalg
+from minarray import dlpack, exceptions, linalg
 from minarray import random as random  # ma.random: NumPy's Generator, bit for bit
 from minarray._native import core as _core
 from minarray.bufferio import *  # noqa: F403
@@ -43,6 +43,7 @@ from minarray.elementwise import *  # noqa: F403
 from minarray.elementwise import __all__ as _elementwise_all
 from minarray.errstate import *  # noqa: F403
 from minarray.errstate import __all__ as _errstate_all
+from minarray.exceptions import AxisError
 from minarray.indexing import nonzero
 from minarray.info import *  # noqa: F403
 from minarray.info import __all__ as _info_all
@@ -65,6 +66,10 @@ from minarray.threads import *  # noqa: F403
 from minarray.threads import __all__ as _threads_all
 from minarray.views import *  # noqa: F403
 from minarray.views import __all__ as _views_all
+
+# NumPy's spelling of the class: isinstance(x, ma.ndarray) (the module
+# minarray/ndarray.py stays importable by its full name).
+ndarray = NDArray
 
 __version__ = "0.1.0"
 __array_api_version__ = "2025.12"
@@ -94,4 +99,10 @@ __all__ = [
     *_creation_all, *_views_all, *_elementwise_all, *_reductions_all,
     *_searching_all, *_sorting_all, *_sets_all, *_manipulation_all, *_products_all, *_info_all,
     *_dlpack_all, *_threads_all, *_errstate_all, *_bufferio_all, *_npyio_all, "dlpack", "linalg",
+    "random", "exceptions", "AxisError", "ndarray", "__array_api_version__", "__version__",
 ]
+
+
+def __dir__() -> list[str]:
+    """The public API only (``dir(ma)``), not the modules it is built from."""
+    return sorted(set(__all__))

@@ -174,12 +174,23 @@ def arange(start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None,
     return out
 
 
-def linspace(start: Any, stop: Any, /, num: int, *, dtype: Any = None, device: Any = None,
-             endpoint: bool = True) -> NDArray:
-    """Array API ``linspace``: ``num`` evenly spaced values from ``start`` to
-    ``stop``.  Computed like NumPy (in float64, or complex128 for complex
+def linspace(start: Any, stop: Any, /, num: int = 50, endpoint: bool = True, retstep: bool = False,
+             dtype: Any = None, *, device: Any = None) -> Any:
+    """``num`` evenly spaced values from ``start`` to ``stop`` (the Array API's
+    ``linspace``, with NumPy's defaults and ``retstep``: then ``(values,
+    step)``).  Computed like NumPy (in float64, or complex128 for complex
     bounds, ``i * step + start``, the last value exactly ``stop``), then cast;
     integer dtypes round down first, as NumPy does."""
+    values = _linspace(start, stop, num, dtype, device, endpoint)
+    if not retstep:
+        return values
+    n = operator.index(num)
+    div = (n - 1) if endpoint else n
+    step = (stop - start) / div if div > 0 else float("nan")
+    return values, step
+
+
+def _linspace(start: Any, stop: Any, num: int, dtype: Any, device: Any, endpoint: bool) -> NDArray:
     _device(device)
     num = operator.index(num)
     if num < 0:

@@ -71,6 +71,13 @@ class DType:
         self.format = format
         self._np: Any = None
 
+    def __call__(self, value: Any = 0, /) -> Any:
+        """A 0-d array of this dtype (``ma.float32(3.0)``), as NumPy's scalar
+        types are called; a sequence gives an array of its shape."""
+        from minarray.creation import asarray
+
+        return asarray(value, dtype=self)
+
     @property
     def dlpack(self) -> tuple[int, int, int]:
         """The DLPack ``(code, bits, lanes)`` triple."""
@@ -203,14 +210,39 @@ def _native_little() -> _builtin_bool:
     return sys.byteorder == "little"
 
 
+# NumPy's one-character codes (``np.dtype('d')``), for the types minarray has.
+_CHARS: Final[dict[str, DType]] = {
+    "?": bool, "b": int8, "B": uint8, "h": int16, "H": uint16, "i": int32, "I": uint32,
+    "l": int64, "q": int64, "L": uint64, "Q": uint64, "e": float16, "f": float32, "d": float64,
+    "F": complex64, "D": complex128,
+}
+
+
+def _from_string(s: str) -> DType | None:
+    """A type string ('f4', '<i8', '|b1', '=u2') or a character code ('d');
+    big-endian ('>f4') only where one byte makes order moot."""
+    if s in _CHARS:
+        return _CHARS[s]
+    order, body = (s[0], s[1:]) if s and s[0] in "<>|=" else ("", s)
+    found = _BY_TYPESTR.get(body)
+    if found is None:
+        return None
+    if order == ">" and found.itemsize > 1:
+        raise TypeError(f"dtype {s!r} is big-endian: minarray arrays are little-endian "
+                        f"(convert with NumPy's .astype({('<' + body)!r}) first)")
+    return found
+
+
 def as_dtype(obj: Any) -> DType:
-    """Accept a DType, a dtype name, a NumPy dtype (or type) or a Python type."""
+    """Accept a DType, a dtype name, a type string or character code ('f4',
+    '<i8', 'd'), a NumPy dtype (or type) or a Python type."""
     if isinstance(obj, DType):
         return obj
     if isinstance(obj, str):
-        found = _BY_NAME.get(obj) or _ALIASES.get(obj)
+        found = _BY_NAME.get(obj) or _ALIASES.get(obj) or _from_string(obj)
         if found is None:
-            raise TypeError(f"unknown dtype {obj!r}: expected one of {', '.join(_BY_NAME)}")
+            raise TypeError(f"unknown dtype {obj!r}: expected one of {', '.join(_BY_NAME)}, a type "
+                            f"string such as 'f4' or '<i8', or a character code such as 'd'")
         return found
     if obj is _builtin_bool:
         return bool

@@ -26,10 +26,12 @@ Type rules:
 
 from __future__ import annotations
 
+import operator
 from typing import Any, Protocol
 
+from minarray import dtypes as _dt
 from minarray._native import core
-from minarray.ndarray import NDArray
+from minarray.ndarray import NDArray, c_strides
 from minarray.views import broadcast_shapes
 
 __all__ = [
@@ -151,7 +153,48 @@ negative = _unary("negative", _d("Numerical negative (integers wrap around)."))
 positive = _unary("positive", _d("Numerical positive (a copy of x)."))
 real = _unary("real", _d("Real part (x itself, copied, for real inputs)."))
 reciprocal = _unary("reciprocal", _d("1 / x (integers: truncated, and 1 / 0 gives 0)."))
-round = _unary("round", _d("Round to the nearest integer-valued number, halves to even."))
+_round = _unary("round", _d("Round to the nearest integer-valued number, halves to even."))
+
+
+def round(x: NDArray, /, decimals: int = 0, *, out: NDArray | None = None) -> NDArray:
+    """Round to the nearest integer-valued number, halves to even (the Array
+    API's ``round``); with ``decimals``, to that many decimal places (NumPy's:
+    ``rint(x * 10**decimals) / 10**decimals``, or the reverse for negative
+    ``decimals``; integers are unchanged for ``decimals >= 0``)."""
+    if decimals == 0:
+        return _round(x, out=out)
+    d = operator.index(decimals)
+    if not isinstance(x, NDArray):
+        from minarray.creation import asarray
+
+        x = asarray(x)
+    if x.dtype.kind == "c":
+        # each part rounds as a real array (NumPy's rule: a complex division
+        # by 10**decimals would not be correctly rounded)
+        res = NDArray._empty(x.shape, x.dtype)
+        part = _dt.float32 if x.dtype is _dt.complex64 else _dt.float64
+        strides = tuple(2 * s for s in c_strides(x.shape))
+        for k, p in enumerate((real(x), imag(x))):
+            core.copyto(core.view(res._h, k, x.shape, strides, part.code, part.bits, False),
+                        round(p, d)._h)
+    elif x.dtype.kind in "biu":
+        if d >= 0:
+            res = x.copy() if x.dtype.kind != "b" else _round(x)
+        else:
+            f = 10 ** -d
+            res = multiply(_round(divide(x, f)), f).astype(x.dtype)
+    elif d > 0:
+        f = 10.0 ** d
+        res = divide(_round(multiply(x, f)), f)
+    else:
+        f = 10.0 ** -d
+        res = multiply(_round(divide(x, f)), f)
+    if out is None:
+        return res
+    if not isinstance(out, NDArray):
+        raise TypeError(f"out must be a minarray NDArray, got {type(out).__name__}")
+    core.copyto(out._h, res._h)
+    return out
 sign = _unary("sign", _d("Sign of x: -1, 0 or 1 (x / abs(x) for complex, NaN for NaN)."))
 signbit = _unary("signbit", _d("True where the sign bit of x is set (including -0.0 and -NaN)."))
 sin = _unary("sin", _d("Sine."))
@@ -229,9 +272,21 @@ def clip(x: NDArray, /, min: Operand | None = None, max: Operand | None = None, 
     return res
 
 
-def where(condition: Operand, x1: Operand, x2: Operand, /, *, out: NDArray | None = None) -> NDArray:
+_NOVALUE: Any = object()
+
+
+def where(condition: Operand, x1: Operand = _NOVALUE, x2: Operand = _NOVALUE, /, *,
+          out: NDArray | None = None) -> Any:
     """Elements of ``x1`` where ``condition`` is true, else of ``x2`` (all
-    three broadcast; the values promote like a binary operation)."""
+    three broadcast; the values promote like a binary operation).  With
+    ``condition`` alone, NumPy's ``where(condition)``: ``nonzero(condition)``."""
+    if x1 is _NOVALUE and x2 is _NOVALUE:
+        from minarray.creation import asarray
+        from minarray.indexing import nonzero
+
+        return nonzero(condition if isinstance(condition, NDArray) else asarray(condition))
+    if x1 is _NOVALUE or x2 is _NOVALUE:
+        raise ValueError("where takes the condition alone or with both x1 and x2, not with one of them")
     r: NDArray = _ew(_WHERE, out, condition, x1, x2)
     return r
 

@@ -311,9 +311,14 @@ class NDArray(core.NDArrayBase):
 
         return views.swapaxes(self, axis1, axis2)
 
-    def reshape(self, *shape: Any, copy: bool | None = None) -> NDArray:
+    def reshape(self, *shape: Any, order: str = "C", copy: bool | None = None) -> NDArray:
         """The same elements in a new shape: a view when the strides allow one, else a copy
-        (``copy=False`` raises ValueError then); one dimension may be -1."""
+        (``copy=False`` raises ValueError then); one dimension may be -1.
+        ``order="F"`` reads and places elements in Fortran order, as NumPy."""
+        if order != "C":
+            from minarray import views
+
+            return views.reshape_fortran(self, shape[0] if len(shape) == 1 else shape, order, copy)
         if copy is None:  # the common views, in C; None for the rest
             out: NDArray | None = _reshape_view(self, shape)
             if out is not None:

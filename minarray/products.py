@@ -76,8 +76,23 @@ def _pad(x: NDArray, shape: Shape, strides: Shape, nd: int) -> NDArray:
     return x._view(0, (1,) * pad + shape, (0,) * pad + strides)
 
 
-def matmul(x1: Any, x2: Any, /) -> NDArray:
-    """Matrix product (Array API ``matmul``, the ``@`` operator).
+def _into(out: Any, result: NDArray, name: str) -> NDArray:
+    """``out[...] = result`` for ``out=``: the same shape, a "same_kind" cast."""
+    if not isinstance(out, NDArray):
+        raise TypeError(f"out must be a minarray NDArray, got {type(out).__name__}")
+    if out.shape != result.shape:
+        raise ValueError(f"{name}: output of shape {out.shape} cannot hold the result of shape {result.shape}")
+    if not _dt.same_kind(result.dtype, out.dtype):
+        raise TypeError(f"Cannot cast {name} output from {result.dtype} to {out.dtype} with casting rule "
+                        f"'same_kind'")
+    core.copyto(out._h, result._h)
+    return out
+
+
+def matmul(x1: Any, x2: Any, /, *, out: NDArray | None = None) -> NDArray:
+    """Matrix product (Array API ``matmul``, the ``@`` operator); ``out=``
+    (NumPy's) receives the result, which must have its shape and cast to
+    its dtype under "same_kind".
 
     Arrays of 2 or more dimensions are stacks of matrices whose batch
     dimensions broadcast; a 1-d first argument is a row vector and a 1-d
@@ -85,6 +100,8 @@ def matmul(x1: Any, x2: Any, /) -> NDArray:
     from the result.  0-d arrays raise ValueError (use ``multiply``), as do
     mismatched inner dimensions.
     """
+    if out is not None:
+        return _into(out, matmul(x1, x2), "matmul")
     if type(x1) is NDArray and type(x2) is NDArray:
         # Two matrices of one dtype the kernel computes in: no casts, views or
         # broadcasting, so straight to the kernel (small products were

@@ -44,14 +44,36 @@ def _sort(x: Any, axis: int, descending: bool, arg: bool, name: str) -> NDArray:
     return out
 
 
-def sort(x: NDArray, /, *, axis: int = -1, descending: bool = False, stable: bool = True) -> NDArray:
-    """A sorted copy of ``x`` along ``axis``."""
+_KINDS = (None, "quicksort", "mergesort", "heapsort", "stable")
+
+
+def _numpy_args(x: Any, axis: int | None, kind: str | None, order: Any, name: str) -> tuple[Any, int]:
+    """NumPy's spelling: ``axis=None`` sorts the flattened array; ``kind``
+    names an algorithm, and every one gives the same (stable) result here;
+    ``order`` is for structured arrays, which minarray does not have."""
+    if kind not in _KINDS:
+        raise ValueError(f"{name}: kind must be one of {', '.join(map(str, _KINDS[1:]))} or None, got {kind!r}")
+    if order is not None:
+        raise ValueError(f"{name}: order= sorts structured arrays by field, and minarray has none")
+    if axis is None:
+        return as_operand(x).reshape(-1), 0
+    return x, axis
+
+
+def sort(x: NDArray, /, axis: int | None = -1, kind: str | None = None, order: Any = None, *,
+         descending: bool = False, stable: bool = True) -> NDArray:
+    """A sorted copy of ``x`` along ``axis`` (``None``: of the flattened
+    array, as NumPy).  The sort is stable whatever ``kind`` says."""
+    x, axis = _numpy_args(x, axis, kind, order, "sort")
     return _sort(x, axis, descending, False, "sort")
 
 
-def argsort(x: NDArray, /, *, axis: int = -1, descending: bool = False, stable: bool = True) -> NDArray:
-    """The int64 indices that sort ``x`` along ``axis`` (stable: equal
-    elements keep their order, ascending or descending)."""
+def argsort(x: NDArray, /, axis: int | None = -1, kind: str | None = None, order: Any = None, *,
+            descending: bool = False, stable: bool = True) -> NDArray:
+    """The int64 indices that sort ``x`` along ``axis`` (``None``: the
+    flattened array).  Stable: equal elements keep their order, ascending
+    or descending, whatever ``kind`` says."""
+    x, axis = _numpy_args(x, axis, kind, order, "argsort")
     return _sort(x, axis, descending, True, "argsort")
 
 

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from minarray._native import core
+from minarray.exceptions import AxisError
 from minarray.ndarray import NDArray, c_strides
 
 __all__ = [
@@ -22,13 +23,14 @@ __all__ = [
 
 
 def normalize_axis(axis: Any, ndim: int, what: str = "axis") -> int:
-    """An axis index in [0, ndim); IndexError outside [-ndim, ndim) (Array API)."""
+    """An axis index in [0, ndim); AxisError (an IndexError, as the Array API
+    names, and a ValueError, as NumPy's) outside [-ndim, ndim)."""
     try:
         ax = operator.index(axis)
     except TypeError:
         raise TypeError(f"{what} must be an integer, got {type(axis).__name__}") from None
     if not -ndim <= ax < ndim:
-        raise IndexError(f"{what} {ax} is out of bounds for an array of dimension {ndim}")
+        raise AxisError(ax, ndim, what)
     return ax % ndim if ndim else 0
 
 
@@ -235,21 +237,40 @@ def _reshape_strides(shape: tuple[int, ...], strides: tuple[int, ...], new: tupl
     return tuple(out)
 
 
-def reshape(x: NDArray, /, shape: Sequence[Any], *, copy: bool | None = None) -> NDArray:
+def reshape(x: NDArray, /, shape: Sequence[Any], order: str = "C", *, copy: bool | None = None) -> NDArray:
     """A view when the strides allow one, else a copy (``copy=False``
-    raises ValueError instead; ``copy=True`` always copies).
+    raises ValueError instead; ``copy=True`` always copies).  ``order="F"``
+    reads and places the elements in Fortran order (first index fastest),
+    ``"A"`` in Fortran order when ``x`` is Fortran-contiguous and not
+    C-contiguous, as NumPy's.
 
     Views and copies, and the strides of the views, are NumPy's
     (``PyArray_Newshape``): the same shape as given gives a plain view, a
     C-contiguous array takes C strides, anything else goes through
     ``_reshape_strides``.
     """
+    if order != "C":
+        return reshape_fortran(x, shape, order, copy)
     if copy is None and type(shape) is tuple:
         # the common views, in C (it takes NDArray.reshape's argument tuple)
         out: NDArray | None = core.ndarray_reshape(x, (shape,))
         if out is not None:
             return out
     return reshape_general(x, shape, copy)
+
+
+def reshape_fortran(x: NDArray, shape: Any, order: str, copy: bool | None) -> NDArray:
+    """reshape in Fortran order: the C-order reshape of the reversed axes,
+    with its axes reversed back (a view whenever that one is)."""
+    if order not in ("C", "F", "A"):
+        raise ValueError(f"order must be 'C', 'F' or 'A', got {order!r}")
+    dims = tuple(shape) if isinstance(shape, (tuple, list)) else (shape,)
+    if order == "A" and not (x.flags.f_contiguous and not x.flags.c_contiguous):
+        return reshape_general(x, dims, copy)
+    if order == "C":
+        return reshape_general(x, dims, copy)
+    out = reshape_general(permute_general(x, tuple(range(x.ndim - 1, -1, -1))), dims[::-1], copy)
+    return permute_general(out, tuple(range(out.ndim - 1, -1, -1)))
 
 
 def reshape_general(x: NDArray, shape: Any, copy: bool | None) -> NDArray:

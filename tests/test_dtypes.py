@@ -83,13 +83,13 @@ def test_torch_dtypes() -> None:
 
 
 @pytest.mark.parametrize(
-    "bad", ["float128", "f8", "int", "", "object", 3, None, object(), np.dtype("U3"), np.dtype("O"),
+    "bad", ["float128", "f8", "f3", ">f8", "int", "", "object", 3, None, object(), np.dtype("U3"), np.dtype("O"),
             np.dtype(">f8"), np.dtype("datetime64[s]")],
     ids=repr,
 )
 def test_unknown_dtypes_raise_type_error(bad: Any) -> None:
-    if bad == "int":
-        assert mdt.as_dtype(bad) is ma.int64  # an accepted alias
+    if bad in ("int", "f8"):
+        assert mdt.as_dtype(bad) is ma.int64 if bad == "int" else ma.float64  # accepted spellings
         return
     with pytest.raises(TypeError, match=r"dtype|byte order"):
         mdt.as_dtype(bad)

@@ -554,8 +554,11 @@ static PyObject *ew_dispatch(int opi, PyObject *const *xs, int n, PyObject *out,
     narrays += o[k].arr != NULL;
   }
   if (!narrays) {
-    PyErr_Format(PyExc_TypeError, "%s needs at least one array operand, got only Python scalars", op->name);
-    goto done;
+    /* only Python scalars (ma.sqrt(4), ma.add(1, 2.5)): as NumPy, each
+     * takes its default dtype (strong, as an array would), the result is
+     * 0-d */
+    static const int defaults[] = {MA_BOOL, MA_INT64, MA_FLOAT64, MA_COMPLEX128};
+    for (int k = 0; k < n; k++) o[k].key = defaults[o[k].key - MA_NTYPES];
   }
   /* where(cond, x1, x2): the values decide the loop */
   const ew_operand *v = n == 3 ? o + 1 : o;
