@@ -109,8 +109,8 @@ def _moment(name: str) -> Callable[..., Any]:
         _require(out is None and (where is True or _is_default(where)) and _is_default(mean))
         if dtype is not None:
             a = a.astype(_dtype(dtype))
-        corr = ddof if _is_default(correction) else correction
-        return getattr(_ma(), name)(a, axis=axis, correction=corr,
+        return getattr(_ma(), name)(a, axis=axis, correction=None if _is_default(correction) else correction,
+                                    ddof=None if _is_default(ddof) else ddof,
                                     keepdims=bool(keepdims) if not _is_default(keepdims) else False)
 
     return adapter

@@ -538,14 +538,18 @@ class NDArray(core.NDArrayBase):
         return _method("mean", self, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
 
     def var(self, axis: Any = None, dtype: Any = None, out: None = None, ddof: float = 0,
-            keepdims: bool = False) -> NDArray:
-        """NumPy's method spelling of :func:`minarray.var` (``ddof`` is the standard's ``correction``)."""
-        return _method("var", self, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims)
+            keepdims: bool = False, *, correction: float | None = None) -> NDArray:
+        """NumPy's method spelling of :func:`minarray.var` (``ddof`` is the standard's ``correction``;
+        either may be given)."""
+        return _method("var", self, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims,
+                       correction=correction)
 
     def std(self, axis: Any = None, dtype: Any = None, out: None = None, ddof: float = 0,
-            keepdims: bool = False) -> NDArray:
-        """NumPy's method spelling of :func:`minarray.std` (``ddof`` is the standard's ``correction``)."""
-        return _method("std", self, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims)
+            keepdims: bool = False, *, correction: float | None = None) -> NDArray:
+        """NumPy's method spelling of :func:`minarray.std` (``ddof`` is the standard's ``correction``;
+        either may be given)."""
+        return _method("std", self, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims,
+                       correction=correction)
 
     def max(self, axis: Any = None, out: None = None, keepdims: bool = False) -> NDArray:
         """NumPy's method spelling of :func:`minarray.max`."""
