@@ -1,0 +1,167 @@
+"""NumPy's array constructors beyond the Array API's: ``array``, ``copy``,
+``asanyarray``, ``ascontiguousarray``, ``identity``, ``diag``,
+``diagflat``, ``tri``, ``logspace``, ``geomspace``, ``indices`` and
+``fromfunction``.
+
+Each is a thin layer over :mod:`minarray.creation` (one allocation, C
+fills and copies): ``diag`` writes through a strided view of a zeroed
+matrix, ``logspace`` raises ``base`` to :func:`minarray.linspace`'s values
+as NumPy does.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from minarray import dtypes as _dt
+from minarray._native import core
+from minarray.creation import as_operand, asarray, eye, linspace, ones, tril, zeros
+from minarray.elementwise import pow as _pow
+from minarray.ndarray import NDArray
+from minarray.views import broadcast_to
+
+__all__ = [
+    "array", "copy", "asanyarray", "ascontiguousarray", "identity", "diag", "diagflat", "tri",
+    "logspace", "geomspace", "indices", "fromfunction",
+]
+
+
+def array(object: Any, dtype: Any = None, *, copy: bool | None = True, ndmin: int = 0) -> NDArray:
+    """NumPy's ``array``: a new array from ``object`` (nested sequences,
+    scalars, buffers, NDArrays or other arrays).  Unlike :func:`asarray`
+    it copies by default; ``copy=None`` copies only when needed and
+    ``copy=False`` never (ValueError when it would have to).  ``ndmin``
+    prepends length-1 axes up to that many dimensions."""
+    out = asarray(object, dtype=dtype, copy=copy)
+    nd = operator.index(ndmin)
+    if out.ndim < nd:
+        out = out.reshape((1,) * (nd - out.ndim) + out.shape)
+    return out
+
+
+def copy(a: Any, order: str = "K") -> NDArray:
+    """A copy of ``a`` that owns its memory (NumPy's ``copy``: the axes keep
+    their memory order with the default ``order="K"``)."""
+    return as_operand(a, "copy").copy(order)
+
+
+def asanyarray(a: Any, dtype: Any = None) -> NDArray:
+    """NumPy's ``asanyarray``: :func:`asarray` (minarray has no array
+    subclasses to pass through)."""
+    return asarray(a, dtype=dtype)
+
+
+def ascontiguousarray(a: Any, dtype: Any = None) -> NDArray:
+    """``a`` as a C-contiguous array of at least one dimension: itself when
+    it already is one (and of ``dtype``), else a copy."""
+    out = asarray(a, dtype=dtype)
+    if out.ndim == 0:
+        out = out.reshape((1,))
+    return out if out.flags.c_contiguous else out.copy()
+
+
+def identity(n: int, dtype: Any = None) -> NDArray:
+    """The ``n`` x ``n`` identity matrix (float64 unless ``dtype``)."""
+    return eye(operator.index(n), dtype=dtype)
+
+
+def diag(v: Any, k: int = 0) -> NDArray:
+    """For a 1-d ``v``, a 2-d array with ``v`` on diagonal ``k``; for a 2-d
+    ``v``, its diagonal ``k`` (a read-only view, as NumPy's)."""
+    x = as_operand(v, "diag")
+    k = operator.index(k)
+    if x.ndim == 1:
+        n = x.shape[0] + abs(k)
+        out = zeros((n, n), dtype=x.dtype)
+        if x.shape[0]:
+            start = k if k >= 0 else -k * n
+            core.copyto(out._view(start, x.shape, (n + 1,))._h, x._h)
+        return out
+    if x.ndim == 2:
+        from minarray.linalg._matrix import diagonal
+
+        return diagonal(x, offset=k)
+    raise ValueError(f"Input must be 1- or 2-d (diag got shape {x.shape}).")
+
+
+def diagflat(v: Any, k: int = 0) -> NDArray:
+    """A 2-d array with the flattened ``v`` on diagonal ``k``."""
+    return diag(as_operand(v, "diagflat").reshape((-1,)), k)
+
+
+def tri(N: int, M: int | None = None, k: int = 0, dtype: Any = None) -> NDArray:
+    """An ``N`` x ``M`` array with ones at and below diagonal ``k`` and
+    zeros above (float64 unless ``dtype``)."""
+    n = operator.index(N)
+    m = n if M is None else operator.index(M)
+    return tril(ones((n, m), dtype=dtype), k=operator.index(k))
+
+
+def _bound(v: Any, what: str) -> float:
+    if isinstance(v, NDArray):
+        if v.ndim:
+            raise TypeError(f"{what} must be a scalar here (array bounds are not supported), got shape {v.shape}")
+        v = v.item()
+    if isinstance(v, complex):
+        raise TypeError(f"complex {what} is not supported")
+    return float(v)
+
+
+def logspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, base: float = 10.0,
+             dtype: Any = None) -> NDArray:
+    """``num`` numbers spaced evenly on a log scale: ``base ** linspace(start,
+    stop, num)``, computed in float64 as NumPy does, then cast to ``dtype``."""
+    y = linspace(_bound(start, "start"), _bound(stop, "stop"), num, endpoint=endpoint)
+    out = _pow(float(base), y)
+    return out if dtype is None else out.astype(dtype)
+
+
+def geomspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, dtype: Any = None) -> NDArray:
+    """``num`` numbers from ``start`` to ``stop`` in a geometric progression
+    (both of one sign, neither zero); the ends are exactly ``start`` and
+    ``stop``."""
+    a, b = _bound(start, "start"), _bound(stop, "stop")
+    if a == 0 or b == 0:
+        raise ValueError("Geometric sequence cannot include zero")
+    sign = 1.0
+    if a < 0 and b < 0:
+        a, b, sign = -a, -b, -1.0
+    elif a < 0 or b < 0:
+        raise ValueError("geomspace: start and stop of opposite signs need complex numbers, "
+                         "which minarray's geomspace does not support")
+    out = logspace(math.log10(a), math.log10(b), num, endpoint=endpoint)
+    n = out.shape[0]
+    if n:
+        out[0] = a
+        if endpoint and n > 1:
+            out[-1] = b
+    if sign < 0:
+        out = -out
+    return out if dtype is None else out.astype(dtype)
+
+
+def indices(dimensions: Sequence[int], dtype: Any = None) -> NDArray:
+    """An array of shape ``(len(dimensions), *dimensions)`` whose ``i``-th
+    entry holds each element's index along axis ``i`` (int64 unless
+    ``dtype``)."""
+    dims = tuple(operator.index(d) for d in dimensions)
+    dt = _dt.int64 if dtype is None else _dt.as_dtype(dtype)
+    out = NDArray._empty((len(dims), *dims), dt)
+    from minarray.creation import arange
+
+    for i, n in enumerate(dims):
+        axis = arange(n, dtype=dt).reshape(tuple(n if j == i else 1 for j in range(len(dims))))
+        if out[i].size:
+            core.copyto(out[i]._h, broadcast_to(axis, dims)._h)
+    return out
+
+
+def fromfunction(function: Callable[..., Any], shape: Sequence[int], *, dtype: Any = None,
+                 **kwargs: Any) -> Any:
+    """``function`` called once with one coordinate array per axis (each of
+    ``shape``, float64 unless ``dtype``), as NumPy's ``fromfunction``."""
+    dt = _dt.float64 if dtype is None else _dt.as_dtype(dtype)
+    return function(*indices(shape, dtype=dt), **kwargs)

@@ -1,0 +1,226 @@
+"""NumPy's mathematical functions that the Array API does not have, built
+from minarray's elementwise functions with NumPy's formulas: angle
+conversions (``deg2rad``, ``rad2deg``, ``degrees``, ``radians``), ``exp2``,
+``fabs``, ``fmax``, ``fmin``, ``fmod``, ``divmod``, ``float_power``,
+``angle``, ``heaviside``, ``sinc``, ``fix``, ``rint``, ``nan_to_num`` and
+``interp``.
+
+They compose the C elementwise dispatch (each call one pass over the
+data) instead of adding kernels of their own.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from minarray import dtypes as _dt
+from minarray import elementwise as _ew
+from minarray.creation import as_operand, zeros_like
+from minarray.ndarray import NDArray
+
+__all__ = [
+    "deg2rad", "rad2deg", "degrees", "radians", "exp2", "fabs", "fmax", "fmin", "fmod", "divmod",
+    "float_power", "angle", "heaviside", "sinc", "fix", "rint", "nan_to_num", "interp", "euler_gamma",
+]
+
+# The constant NumPy has beyond the standard's e, pi, inf and nan.
+euler_gamma: float = 0.5772156649015329
+
+Operand = Any
+
+
+def _inexact(x: Any, fname: str) -> NDArray:
+    """``x`` as an array of a floating or complex dtype (integers and
+    booleans become float64, as NumPy's float ufuncs compute them)."""
+    a = as_operand(x, fname)
+    return a if a.dtype.kind in "fc" else a.astype(_dt.float64)
+
+
+def deg2rad(x: Operand) -> NDArray:
+    """Degrees to radians: ``x * pi / 180``."""
+    return _ew.multiply(_inexact(x, "deg2rad"), math.pi / 180)
+
+
+def rad2deg(x: Operand) -> NDArray:
+    """Radians to degrees: ``x * 180 / pi``."""
+    return _ew.multiply(_inexact(x, "rad2deg"), 180 / math.pi)
+
+
+def radians(x: Operand) -> NDArray:
+    """NumPy's other name of :func:`deg2rad`."""
+    return deg2rad(x)
+
+
+def degrees(x: Operand) -> NDArray:
+    """NumPy's other name of :func:`rad2deg`."""
+    return rad2deg(x)
+
+
+def exp2(x: Operand) -> NDArray:
+    """``2 ** x`` elementwise (floating result)."""
+    return _ew.pow(2.0, _inexact(x, "exp2"))
+
+
+def fabs(x: Operand) -> NDArray:
+    """The absolute value as a floating array (complex is not accepted)."""
+    a = _inexact(x, "fabs")
+    if a.dtype.kind == "c":
+        raise TypeError("ufunc 'fabs' not supported for complex input")
+    return _ew.abs(a)
+
+
+def fmax(x1: Operand, x2: Operand) -> NDArray:
+    """The larger of ``x1`` and ``x2``, ignoring a NaN when the other is a
+    number (``maximum`` propagates NaNs)."""
+    a, b = as_operand(x1, "fmax"), as_operand(x2, "fmax")
+    m = _ew.maximum(a, b)
+    if m.dtype.kind not in "fc":
+        return m
+    return _ew.where(_ew.isnan(a), b, _ew.where(_ew.isnan(b), a, m)).astype(m.dtype, copy=False)
+
+
+def fmin(x1: Operand, x2: Operand) -> NDArray:
+    """The smaller of ``x1`` and ``x2``, ignoring a NaN when the other is a
+    number."""
+    a, b = as_operand(x1, "fmin"), as_operand(x2, "fmin")
+    m = _ew.minimum(a, b)
+    if m.dtype.kind not in "fc":
+        return m
+    return _ew.where(_ew.isnan(a), b, _ew.where(_ew.isnan(b), a, m)).astype(m.dtype, copy=False)
+
+
+def fmod(x1: Operand, x2: Operand) -> NDArray:
+    """The C remainder: ``x1 - trunc(x1 / x2) * x2``, with the sign of
+    ``x1`` (``remainder`` takes ``x2``'s).  Integer division by zero gives
+    0, float division NaN."""
+    a, b = as_operand(x1, "fmod"), as_operand(x2, "fmod")
+    # |x1| mod |x2| is exact and already the C remainder's magnitude
+    r = _ew.remainder(_ew.abs(a), _ew.abs(b))
+    if r.dtype.kind == "f":
+        return _ew.copysign(r, a if a.dtype is r.dtype else a.astype(r.dtype))
+    return _ew.where(_ew.less(a, 0), _ew.negative(r), r).astype(r.dtype, copy=False)
+
+
+def divmod(x1: Operand, x2: Operand) -> tuple[NDArray, NDArray]:
+    """``(floor_divide(x1, x2), remainder(x1, x2))``, as Python's ``divmod``."""
+    return _ew.floor_divide(x1, x2), _ew.remainder(x1, x2)
+
+
+def float_power(x1: Operand, x2: Operand) -> NDArray:
+    """``x1 ** x2`` computed in float64 (complex128 for complex inputs)."""
+    a, b = as_operand(x1, "float_power"), as_operand(x2, "float_power")
+    dt = _dt.complex128 if a.dtype.kind == "c" or b.dtype.kind == "c" else _dt.float64
+    return _ew.pow(a.astype(dt, copy=False), b.astype(dt, copy=False))
+
+
+def angle(z: Operand, deg: bool = False) -> NDArray:
+    """The argument of each complex number (radians, or degrees with
+    ``deg``): ``atan2(imag, real)``; 0 or pi for real numbers."""
+    a = _inexact(z, "angle")
+    if a.dtype.kind == "c":
+        out = _ew.atan2(_ew.imag(a), _ew.real(a))
+    else:
+        out = _ew.atan2(zeros_like(a), a)  # +0: pi for negative numbers, -0.0 included
+    return _ew.multiply(out, 180 / math.pi) if deg else out
+
+
+def heaviside(x1: Operand, x2: Operand) -> NDArray:
+    """The Heaviside step: 0 where ``x1 < 0``, ``x2`` where ``x1 == 0``, 1
+    where ``x1 > 0`` (NaN stays NaN)."""
+    a, b = as_operand(x1, "heaviside"), as_operand(x2, "heaviside")
+    dt = _dt.promote(a.dtype, b.dtype)
+    if dt.kind not in "f":
+        dt = _dt.float64
+    out = _ew.where(_ew.less(a, 0), 0.0, _ew.where(_ew.greater(a, 0), 1.0, b.astype(dt, copy=False)))
+    if a.dtype.kind == "f":
+        out = _ew.where(_ew.isnan(a), a.astype(dt, copy=False), out)
+    return out.astype(dt, copy=False)
+
+
+def sinc(x: Operand) -> NDArray:
+    """The normalised sinc, ``sin(pi x) / (pi x)`` (1 at 0)."""
+    a = _inexact(x, "sinc")
+    y = _ew.multiply(math.pi, _ew.where(_ew.equal(a, 0), 1.0e-20, a))
+    return _ew.divide(_ew.sin(y), y)
+
+
+def fix(x: Operand) -> NDArray:
+    """Round towards zero (floating inputs; integers are returned as they
+    are, in their dtype)."""
+    return _ew.trunc(as_operand(x, "fix"))
+
+
+def rint(x: Operand) -> NDArray:
+    """Round to the nearest integer, halves to even (:func:`minarray.round`
+    without ``decimals``)."""
+    return _ew.round(as_operand(x, "rint"))
+
+
+def nan_to_num(x: Operand, copy: bool = True, nan: float = 0.0, posinf: float | None = None,
+               neginf: float | None = None) -> NDArray:
+    """``x`` with NaN replaced by ``nan`` (0.0) and infinities by
+    ``posinf``/``neginf`` (the largest finite values of the dtype by
+    default); complex parts are replaced separately."""
+    a = as_operand(x, "nan_to_num")
+    if a.dtype.kind not in "fc":
+        return a.copy() if copy else a
+    from minarray.info import finfo
+
+    real_dt = _dt.float64 if a.dtype is _dt.complex128 else _dt.float32 if a.dtype is _dt.complex64 else a.dtype
+    fi = finfo(real_dt)
+    hi = float(fi.max) if posinf is None else posinf
+    lo = float(fi.min) if neginf is None else neginf
+
+    def fix_part(p: NDArray) -> NDArray:
+        p = _ew.where(_ew.isnan(p), nan, p)
+        return _ew.where(_ew.isinf(p), _ew.where(_ew.greater(p, 0), hi, lo), p).astype(p.dtype, copy=False)
+
+    if a.dtype.kind == "c":
+        out = _ew.add(fix_part(_ew.real(a)), _ew.multiply(fix_part(_ew.imag(a)), 1j)).astype(a.dtype)
+    else:
+        out = fix_part(a)
+    if not copy:
+        a[...] = out
+        return a
+    return out
+
+
+def interp(x: Operand, xp: Operand, fp: Operand, left: float | None = None, right: float | None = None) -> NDArray:
+    """Piecewise-linear interpolation of the points (``xp``, ``fp``) at
+    ``x`` (``xp`` increasing); ``left``/``right`` (default ``fp[0]`` and
+    ``fp[-1]``) outside ``xp``'s range.  NumPy's formula: ``slope * (x -
+    xp[j]) + fp[j]``, exactly ``fp[j]`` at a sample point."""
+    from minarray.manipulation import take
+    from minarray.sorting import _searchsorted
+
+    xs = as_operand(x, "interp").astype(_dt.float64, copy=False)
+    xpa = as_operand(xp, "interp").astype(_dt.float64, copy=False)
+    fpa = as_operand(fp, "interp")
+    if fpa.dtype.kind == "c":
+        raise TypeError("interp: complex fp is not supported")
+    fpa = fpa.astype(_dt.float64, copy=False)
+    if xpa.ndim != 1 or fpa.ndim != 1:
+        raise ValueError("data must be 1 dimensional")
+    n = xpa.shape[0]
+    if n != fpa.shape[0]:
+        raise ValueError("fp and xp are not of the same length.")
+    if n == 0:
+        raise ValueError("array of sample points is empty")
+    lval = float(fpa[0]) if left is None else float(left)
+    rval = float(fpa[-1]) if right is None else float(right)
+    if n == 1:
+        out = _ew.where(_ew.less(xs, xpa[0]), lval, _ew.where(_ew.greater(xs, xpa[0]), rval, fpa[0]))
+        return out.astype(_dt.float64, copy=False)
+    j = _ew.clip(_ew.subtract(_searchsorted(xpa, xs, "right", None), 1), 0, n - 2)
+    x0, x1 = take(xpa, j), take(xpa, _ew.add(j, 1))
+    y0, y1 = take(fpa, j), take(fpa, _ew.add(j, 1))
+    slope = _ew.divide(_ew.subtract(y1, y0), _ew.subtract(x1, x0))
+    val = _ew.add(_ew.multiply(slope, _ew.subtract(xs, x0)), y0)
+    # NumPy: a NaN from one side is retried from the other, then the flat value
+    other = _ew.add(_ew.multiply(slope, _ew.subtract(xs, x1)), y1)
+    val = _ew.where(_ew.isnan(val), _ew.where(_ew.logical_and(_ew.isnan(other), _ew.equal(y0, y1)), y0, other), val)
+    val = _ew.where(_ew.equal(xs, x0), y0, val)
+    val = _ew.where(_ew.equal(xs, xpa[-1]), fpa[-1], val)
+    val = _ew.where(_ew.less(xs, xpa[0]), lval, _ew.where(_ew.greater(xs, xpa[-1]), rval, val))
+    return val.astype(_dt.float64, copy=False)
