@@ -25,7 +25,7 @@ from minarray.views import broadcast_to
 
 __all__ = [
     "array", "copy", "asanyarray", "ascontiguousarray", "identity", "diag", "diagflat", "tri",
-    "logspace", "geomspace", "indices", "fromfunction",
+    "logspace", "geomspace", "indices", "fromfunction", "mgrid", "ogrid",
 ]
 
 
@@ -165,3 +165,73 @@ def fromfunction(function: Callable[..., Any], shape: Sequence[int], *, dtype: A
     ``shape``, float64 unless ``dtype``), as NumPy's ``fromfunction``."""
     dt = _dt.float64 if dtype is None else _dt.as_dtype(dtype)
     return function(*indices(shape, dtype=dt), **kwargs)
+
+
+class _Grid:
+    """``mgrid[0:5, 0:3]`` and ``ogrid[...]``: coordinate grids from slices
+    (NumPy's ``nd_grid``).  A step ``Nj`` (imaginary) means N points from
+    start to stop inclusive; otherwise the step is arange's.  Integer
+    slices give int64, any float float64.  ``mgrid`` stacks dense grids
+    in one array; ``ogrid`` gives open (broadcastable) ones."""
+
+    def __init__(self, sparse: bool) -> None:
+        self.sparse = sparse
+
+    def __getitem__(self, key: Any) -> Any:
+        from minarray.creation import arange
+
+        if isinstance(key, slice):
+            start = 0 if key.start is None else key.start
+            if isinstance(key.step, complex):
+                n = int(abs(key.step))
+                step = (key.stop - start) / float(n - 1) if n != 1 else 1
+                # NumPy: the type of start, stop and the float |step|
+                return _ew_add(_ew_mul(arange(0, n, 1, dtype=_dt.float64), step), start)
+            return arange(start, key.stop, 1 if key.step is None else key.step)
+        keys = tuple(key)
+        sizes, steps, starts = [], [], []
+        floating = False
+        for k in keys:
+            if not isinstance(k, slice):
+                raise TypeError(f"grid indices must be slices, got {k!r}")
+            start = 0 if k.start is None else k.start
+            step = 1 if k.step is None else k.step
+            if isinstance(step, complex):
+                n = int(abs(step))
+                sizes.append(n)
+                steps.append((k.stop - start) / float(n - 1) if n != 1 else 1)
+                floating = True
+            else:
+                sizes.append(max(math.ceil((k.stop - start) / (step * 1.0)), 0))
+                steps.append(step)
+                floating = floating or any(isinstance(v, float) for v in (start, k.stop, step))
+            starts.append(start)
+        dt = _dt.float64 if floating else _dt.int64
+        if self.sparse:
+            out = []
+            for i, (n, st, s0) in enumerate(zip(sizes, steps, starts, strict=True)):
+                g = _ew_add(_ew_mul(arange(n, dtype=dt), st), s0).astype(dt, copy=False)
+                out.append(g.reshape(tuple(n if j == i else 1 for j in range(len(sizes)))))
+            return tuple(out)
+        grid = indices(sizes, dtype=dt)
+        parts = [_ew_add(_ew_mul(grid[i], st), s0).astype(dt, copy=False)
+                 for i, (st, s0) in enumerate(zip(steps, starts, strict=True))]
+        from minarray.manipulation import stack
+
+        return stack(parts) if parts else grid
+
+
+def _ew_add(a: Any, b: Any) -> NDArray:
+    from minarray.elementwise import add
+
+    return add(a, b)
+
+
+def _ew_mul(a: Any, b: Any) -> NDArray:
+    from minarray.elementwise import multiply
+
+    return multiply(a, b)
+
+
+mgrid = _Grid(sparse=False)
+ogrid = _Grid(sparse=True)

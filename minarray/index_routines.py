@@ -29,6 +29,7 @@ from minarray.views import broadcast_to, normalize_axis
 __all__ = [
     "unravel_index", "ravel_multi_index", "tril_indices", "triu_indices", "tril_indices_from",
     "triu_indices_from", "diag_indices", "ix_", "extract", "compress", "put", "place", "put_along_axis",
+    "select",
 ]
 
 
@@ -240,3 +241,25 @@ def put_along_axis(arr: NDArray, indices: Any, values: Any, axis: int | None) ->
                                     shape))
     v = as_operand(values, "put_along_axis").astype(arr.dtype, copy=False)
     arr[tuple(key)] = broadcast_to(v, shape)
+
+
+def select(condlist: Sequence[Any], choicelist: Sequence[Any], default: Any = 0) -> NDArray:
+    """Per element, the entry of the first choice whose condition holds,
+    else ``default`` (all broadcast; the choices' dtypes promote)."""
+    if len(condlist) != len(choicelist):
+        raise ValueError("list of cases must be same length as list of conditions")
+    if len(choicelist) == 0:
+        raise ValueError("select with an empty condition list is not possible")
+    choices = [c if isinstance(c, (bool, int, float, complex)) else as_operand(c, "select") for c in choicelist]
+    conds = []
+    for i, c in enumerate(condlist):
+        ca = as_operand(c, "select")
+        if ca.dtype.kind != "b":
+            raise TypeError(f"invalid entry {i} in condlist: should be boolean ndarray")
+        conds.append(ca)
+    dt = _dt.result_type(*choices, default)
+    out: Any = default
+    for cond, choice in zip(reversed(conds), reversed(choices), strict=True):
+        out = _ew.where(cond, choice, out)
+    res = as_operand(out)
+    return res if res.dtype is dt else res.astype(dt)

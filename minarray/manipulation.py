@@ -28,7 +28,7 @@ __all__ = [
     "concat", "concatenate", "stack", "unstack", "repeat", "roll", "tile",
     "take", "take_along_axis",
     # NumPy's editing routines
-    "pad", "append", "insert", "delete",
+    "pad", "append", "insert", "delete", "copyto",
 ]
 
 Shape = tuple[int, ...]
@@ -605,3 +605,32 @@ def insert(arr: Any, obj: Any, values: Any, axis: int | None = None) -> NDArray:
     src = [next(it) if s < 0 else s for s in src]
     both = concat([x, block], axis=ax)
     return take(both, asarray(src, dtype=_dt.int64), axis=ax)
+
+
+def copyto(dst: NDArray, src: Any, casting: str = "same_kind", where: Any = True) -> None:
+    """Copy ``src`` (broadcast) into ``dst`` in place, where ``where`` is
+    true; the cast must be allowed by ``casting`` ("same_kind", the
+    default, "safe", "unsafe" or "no"/"equiv")."""
+    if not isinstance(dst, NDArray):
+        raise TypeError(f"copyto() argument 1 must be a minarray NDArray, not {type(dst).__name__}")
+    if isinstance(src, (bool, int, float, complex)):
+        s = asarray(src, dtype=_dt.scalar_dtype(src, dst.dtype))
+    else:
+        s = as_operand(src, "copyto")
+    ok = {"unsafe": True, "same_kind": _dt.same_kind(s.dtype, dst.dtype),
+          "safe": _dt.can_cast(s.dtype, dst.dtype), "no": s.dtype is dst.dtype,
+          "equiv": s.dtype is dst.dtype}
+    if casting not in ok:
+        raise ValueError(f"casting must be one of 'no', 'equiv', 'safe', 'same_kind', or 'unsafe', not {casting!r}")
+    if not ok[casting]:
+        raise TypeError(f"Cannot cast array data from {s.dtype} to {dst.dtype} according to the rule {casting!r}")
+    try:
+        s = broadcast_to(s, dst.shape)
+    except ValueError:
+        raise ValueError(f"could not broadcast input array from shape {s.shape} into shape {dst.shape}") from None
+    if where is True:
+        core.copyto(dst._h, s._h)
+        return
+    from minarray.elementwise import where as _where
+
+    core.copyto(dst._h, _where(where, s, dst)._h)

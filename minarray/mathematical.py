@@ -22,6 +22,7 @@ from minarray.ndarray import NDArray
 __all__ = [
     "deg2rad", "rad2deg", "degrees", "radians", "exp2", "fabs", "fmax", "fmin", "fmod", "divmod",
     "float_power", "angle", "heaviside", "sinc", "fix", "rint", "nan_to_num", "interp", "euler_gamma",
+    "cbrt", "logaddexp2", "gradient", "trapezoid", "ediff1d",
 ]
 
 # The constant NumPy has beyond the standard's e, pi, inf and nan.
@@ -224,3 +225,112 @@ def interp(x: Operand, xp: Operand, fp: Operand, left: float | None = None, righ
     val = _ew.where(_ew.equal(xs, xpa[-1]), fpa[-1], val)
     val = _ew.where(_ew.less(xs, xpa[0]), lval, _ew.where(_ew.greater(xs, xpa[-1]), rval, val))
     return val.astype(_dt.float64, copy=False)
+
+
+def cbrt(x: Operand) -> NDArray:
+    """The real cube root (negative for negative numbers): ``|x| ** (1/3)``
+    with its sign, refined by one Newton step, so exact cubes give exact
+    roots."""
+    a = _inexact(x, "cbrt")
+    if a.dtype.kind == "c":
+        raise TypeError("ufunc 'cbrt' not supported for complex input")
+    w = a.astype(_dt.float64, copy=False)
+    y = _ew.copysign(_ew.pow(_ew.abs(w), 1.0 / 3.0), w)
+    y2 = _ew.multiply(y, y)
+    step = _ew.divide(_ew.subtract(_ew.multiply(y2, y), w), _ew.multiply(3.0, y2))
+    ok = _ew.logical_and(_ew.isfinite(step), _ew.not_equal(y, 0))
+    y = _ew.where(ok, _ew.subtract(y, step), y)
+    return y if a.dtype is _dt.float64 else y.astype(a.dtype)
+
+
+def logaddexp2(x1: Operand, x2: Operand) -> NDArray:
+    """``log2(2**x1 + 2**x2)`` without overflow."""
+    a, b = _inexact(x1, "logaddexp2"), _inexact(x2, "logaddexp2")
+    m = _ew.maximum(a, b)
+    d = _ew.abs(_ew.subtract(a, b))
+    out = _ew.add(m, _ew.divide(_ew.log1p(_ew.pow(2.0, _ew.negative(d))), math.log(2.0)))
+    # equal infinities: the difference is NaN, the answer that infinity
+    return _ew.where(_ew.equal(a, b), _ew.add(a, 1.0), out).astype(m.dtype, copy=False)
+
+
+def gradient(f: Operand, *varargs: float, axis: int | tuple[int, ...] | None = None,
+             edge_order: int = 1) -> Any:
+    """The gradient of ``f`` by central differences inside and one-sided
+    differences (first or second order, ``edge_order``) at the edges, with
+    scalar spacings ``varargs`` (one for all axes, or one per axis; 1 by
+    default).  One array per axis, a tuple when there are several."""
+    from minarray.views import normalize_axes
+
+    a = as_operand(f, "gradient")
+    axes = tuple(range(a.ndim)) if axis is None else normalize_axes(axis, a.ndim)
+    if not varargs:
+        dxs = [1.0] * len(axes)
+    elif len(varargs) == 1:
+        dxs = [float(varargs[0])] * len(axes)
+    elif len(varargs) == len(axes):
+        dxs = [float(v) for v in varargs]
+    else:
+        raise TypeError("invalid number of arguments (minarray's gradient takes scalar spacings)")
+    if edge_order not in (1, 2):
+        raise ValueError("'edge_order' greater than 2 not supported")
+    w = a if a.dtype.kind in "fc" else a.astype(_dt.float64)
+    outs = []
+    for ax, dx in zip(axes, dxs, strict=True):
+        n = w.shape[ax]
+        if n < edge_order + 1:
+            raise ValueError("Shape of array too small to calculate a numerical gradient, "
+                             "at least (edge_order + 1) elements are required.")
+
+        def sl(start: int | None, stop: int | None, _ax: int = ax) -> NDArray:
+            return w[(slice(None),) * _ax + (slice(start, stop),)]
+
+        inner = _ew.divide(_ew.subtract(sl(2, None), sl(None, -2)), 2.0 * dx)
+        if edge_order == 1:
+            first = _ew.divide(_ew.subtract(sl(1, 2), sl(0, 1)), dx)
+            last = _ew.divide(_ew.subtract(sl(-1, None), sl(-2, -1)), dx)
+        else:
+            first = _ew.add(_ew.add(_ew.multiply(-1.5 / dx, sl(0, 1)), _ew.multiply(2.0 / dx, sl(1, 2))),
+                            _ew.multiply(-0.5 / dx, sl(2, 3)))
+            last = _ew.add(_ew.add(_ew.multiply(0.5 / dx, sl(-3, -2)), _ew.multiply(-2.0 / dx, sl(-2, -1))),
+                           _ew.multiply(1.5 / dx, sl(-1, None)))
+        from minarray.manipulation import concat
+
+        outs.append(concat([first, inner, last], axis=ax).astype(w.dtype, copy=False))
+    return outs[0] if len(outs) == 1 else tuple(outs)
+
+
+def trapezoid(y: Operand, x: Operand | None = None, dx: float = 1.0, axis: int = -1) -> NDArray:
+    """The integral of ``y`` along ``axis`` by the trapezoidal rule, over
+    the sample points ``x`` (1-d, or shaped like ``y``) or a spacing
+    ``dx``."""
+    from minarray.reductions import diff
+    from minarray.reductions import sum as _sum
+    from minarray.views import normalize_axis
+
+    a = as_operand(y, "trapezoid")
+    ax = normalize_axis(axis, a.ndim)
+    n = a.shape[ax]
+    d: Any = dx
+    if x is not None:
+        xa = as_operand(x, "trapezoid")
+        d = diff(xa, axis=-1 if xa.ndim == 1 else ax)
+        if xa.ndim == 1:
+            d = d.reshape(tuple(-1 if i == ax else 1 for i in range(a.ndim)))
+    lo = a[(slice(None),) * ax + (slice(None, n - 1 if n else 0),)]
+    hi = a[(slice(None),) * ax + (slice(1, None),)]
+    return _sum(_ew.divide(_ew.multiply(d, _ew.add(hi, lo)), 2.0), axis=ax)
+
+
+def ediff1d(ary: Operand, to_end: Operand | None = None, to_begin: Operand | None = None) -> NDArray:
+    """The differences of the flattened array, with ``to_begin`` and
+    ``to_end`` (flattened) joined before and after, in the input's dtype."""
+    from minarray.manipulation import concat
+    from minarray.reductions import diff
+
+    a = as_operand(ary, "ediff1d").reshape((-1,))
+    parts = [diff(a)]
+    if to_begin is not None:
+        parts.insert(0, as_operand(to_begin).reshape((-1,)).astype(a.dtype))
+    if to_end is not None:
+        parts.append(as_operand(to_end).reshape((-1,)).astype(a.dtype))
+    return concat(parts) if len(parts) > 1 else parts[0]

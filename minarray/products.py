@@ -29,7 +29,7 @@ from minarray.views import broadcast_shapes, normalize_axis
 __all__ = [
     "matmul", "tensordot", "vecdot", "outer",
     # NumPy's products
-    "dot", "vdot", "inner", "kron", "cross",
+    "dot", "vdot", "inner", "kron", "cross", "convolve",
 ]
 
 Shape = tuple[int, ...]
@@ -328,3 +328,35 @@ def cross(a: Any, b: Any, axisa: int = -1, axisb: int = -1, axisc: int = -1, axi
                          f"got {x.shape[-1]} and {y.shape[-1]})")
     out = _cross(x, y, axis=-1)
     return moveaxis(out, -1, normalize_axis(axisc, out.ndim, "axisc"))
+
+
+def convolve(a: Any, v: Any, mode: str = "full") -> NDArray:
+    """The discrete linear convolution of two 1-d arrays (NumPy's
+    ``convolve``): ``mode`` "full" (every overlap, N + M - 1 values),
+    "same" (max(N, M), centred) or "valid" (full overlaps only).  The
+    overlapping windows of the zero-padded longer array are one strided
+    view, times the reversed shorter one: one matrix-vector product."""
+    x, w = as_operand(a, "convolve"), as_operand(v, "convolve")
+    if x.ndim != 1 or w.ndim != 1:
+        raise ValueError(f"object too deep for desired array (convolve needs 1-d arrays, got shapes "
+                         f"{x.shape} and {w.shape})")
+    if x.shape[0] == 0:
+        raise ValueError("a cannot be empty")
+    if w.shape[0] == 0:
+        raise ValueError("v cannot be empty")
+    if mode not in ("full", "same", "valid"):
+        raise ValueError(f"mode must be one of 'valid', 'same', or 'full' (got {mode!r})")
+    if w.shape[0] > x.shape[0]:
+        x, w = w, x
+    n, m = x.shape[0], w.shape[0]
+    dt = _dt.promote(x.dtype, w.dtype)
+    padded = NDArray._empty((n + 2 * (m - 1),), dt, zero=True)
+    core.copyto(padded._view(m - 1, (n,), (1,))._h, x._h)
+    windows = padded._view(0, (n + m - 1, m), (1, 1), readonly=True)
+    full = matmul(windows, w[::-1].astype(dt, copy=False))
+    if mode == "full":
+        return full
+    if mode == "same":
+        start = (m - 1) // 2
+        return full[start:start + n]
+    return full[m - 1:n]

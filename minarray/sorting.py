@@ -19,7 +19,7 @@ from minarray.creation import as_operand, asarray
 from minarray.ndarray import NDArray
 from minarray.views import normalize_axis
 
-__all__ = ["argsort", "sort", "partition", "argpartition"]
+__all__ = ["argsort", "sort", "partition", "argpartition", "lexsort"]
 
 
 def _check_sortable(x: NDArray, name: str) -> None:
@@ -127,3 +127,28 @@ def partition(a: Any, kth: Any, axis: int | None = -1) -> NDArray:
 def argpartition(a: Any, kth: Any, axis: int | None = -1) -> NDArray:
     """The int64 indices that would partition ``a`` (see :func:`partition`)."""
     return _partition(a, kth, axis, True, "argpartition")
+
+
+def lexsort(keys: Any, axis: int = -1) -> NDArray:
+    """The indices that sort by several keys, the last key first (NumPy's
+    ``lexsort``): stable argsorts from the least significant key up."""
+    ks = list(keys) if not isinstance(keys, NDArray) else [keys[i] for i in range(keys.shape[0])]
+    if not ks:
+        raise TypeError("need sequence of keys with len > 0 in lexsort")
+    arrs = [as_operand(k, "lexsort") for k in ks]
+    shape = arrs[0].shape
+    if any(k.shape != shape for k in arrs):
+        raise ValueError("all keys need to be the same shape")
+    if not shape:
+        return asarray(0)
+    from minarray.manipulation import take_along_axis
+
+    ax = normalize_axis(axis, len(shape))
+    idx: NDArray | None = None
+    for k in arrs:
+        if idx is None:
+            idx = argsort(k, axis=ax)
+        else:
+            idx = take_along_axis(idx, argsort(take_along_axis(k, idx, axis=ax), axis=ax), axis=ax)
+    assert idx is not None
+    return idx

@@ -21,7 +21,7 @@ from minarray.views import normalize_axis
 
 __all__ = [
     "atleast_1d", "atleast_2d", "atleast_3d", "vstack", "hstack", "dstack", "column_stack",
-    "split", "array_split", "hsplit", "vsplit", "dsplit",
+    "split", "array_split", "hsplit", "vsplit", "dsplit", "block",
 ]
 
 
@@ -167,3 +167,37 @@ def dsplit(ary: Any, indices_or_sections: Any) -> list[NDArray]:
     if x.ndim < 3:
         raise ValueError("dsplit only works on arrays of 3 or more dimensions")
     return split(x, indices_or_sections, 2)
+
+
+def _depth(x: Any, fname: str) -> int:
+    if isinstance(x, tuple):
+        raise TypeError(f"{fname} does not take tuples: nest lists of arrays")
+    if isinstance(x, list):
+        if not x:
+            raise ValueError("List at arrays cannot be empty")
+        depths = {_depth(p, fname) for p in x}
+        if len(depths) != 1:
+            raise ValueError("List depths are mismatched: every list of a level must hold lists, or arrays")
+        return 1 + depths.pop()
+    return 0
+
+
+def block(arrays: Any) -> NDArray:
+    """An array assembled from nested lists of blocks (NumPy's ``block``):
+    the innermost lists join along the last axis, the next ones along the
+    second-to-last, and so on; blocks get leading length-1 axes up to the
+    result's dimensions."""
+    depth = _depth(arrays, "block")
+
+    def leaves(x: Any) -> list[NDArray]:
+        return [a for p in x for a in leaves(p)] if isinstance(x, list) else [as_operand(x, "block")]
+
+    ndim = max(depth, max(a.ndim for a in leaves(arrays)))
+
+    def build(x: Any, level: int) -> NDArray:
+        if not isinstance(x, list):
+            a = as_operand(x, "block")
+            return a.reshape((1,) * (ndim - a.ndim) + a.shape)
+        return concat([build(p, level + 1) for p in x], axis=-(depth - level))
+
+    return build(arrays, 0)

@@ -38,7 +38,7 @@ from minarray.views import broadcast_to, moveaxis, normalize_axes, normalize_axi
 __all__ = [
     "median", "quantile", "percentile", "ptp", "average",
     "nansum", "nanprod", "nanmean", "nanvar", "nanstd", "nanmin", "nanmax", "nanargmin", "nanargmax",
-    "nancumsum", "nancumprod", "nanmedian", "nanquantile", "nanpercentile",
+    "nancumsum", "nancumprod", "nanmedian", "nanquantile", "nanpercentile", "cov", "corrcoef",
 ]
 
 Axis = int | tuple[int, ...] | None
@@ -470,3 +470,57 @@ def nanargmin(a: Any, axis: int | None = None, *, keepdims: bool = False) -> NDA
 def nanargmax(a: Any, axis: int | None = None, *, keepdims: bool = False) -> NDArray:
     """The index of the maximum ignoring NaNs; ValueError for a slice of NaNs only."""
     return _nanarg("nanargmax", a, None if axis is None else operator.index(axis), keepdims, -math.inf)
+
+
+# ---- covariance and correlation --------------------------------------------------------
+
+def cov(m: Any, y: Any = None, rowvar: bool = True, bias: bool = False, ddof: int | None = None, *,
+        dtype: Any = None) -> NDArray:
+    """The covariance matrix of the variables in the rows of ``m`` (columns
+    with ``rowvar=False``), ``y``'s variables appended: NumPy's ``cov``,
+    normalised by N - 1 (N with ``bias``, N - ``ddof`` when given); one
+    variable gives a 0-d array.  (No frequency or analytic weights.)"""
+    from minarray.elementwise import conj
+    from minarray.manipulation import concat
+    from minarray.products import matmul
+    from minarray.stacking import atleast_2d
+
+    x = atleast_2d(as_operand(m, "cov"))
+    if x.ndim > 2:
+        raise ValueError("m has more than 2 dimensions")
+    res_dt = _dt.as_dtype(dtype) if dtype is not None else _dt.promote(x.dtype, _dt.float64)
+    if not rowvar and x.shape[0] != 1:
+        x = x.T
+    if y is not None:
+        yy = atleast_2d(as_operand(y, "cov"))
+        if yy.ndim > 2:
+            raise ValueError("y has more than 2 dimensions")
+        if not rowvar and yy.shape[0] != 1:
+            yy = yy.T
+        res_dt = _dt.promote(res_dt, yy.dtype) if dtype is None else res_dt
+        x = concat([x, yy], axis=0)
+    x = x.astype(res_dt)
+    if ddof is None:
+        ddof = 0 if bias else 1
+    n = x.shape[1]
+    avg = _red.mean(x, axis=1, keepdims=True)
+    xc = _ew.subtract(x, avg)
+    fact = max(n - ddof, 0)
+    c = _ew.multiply(matmul(xc, conj(xc).T), 1.0 / fact if fact else math.inf)
+    return c.reshape(()) if c.shape == (1, 1) else c
+
+
+def corrcoef(x: Any, y: Any = None, rowvar: bool = True, *, dtype: Any = None) -> NDArray:
+    """Pearson correlation coefficients: :func:`cov` divided by the
+    standard deviations, the real parts clipped to [-1, 1] (NumPy's
+    ``corrcoef``)."""
+    c = cov(x, y, rowvar, dtype=dtype)
+    if c.ndim == 0:
+        return _ew.divide(c, c)
+    from minarray.views import diagonal
+
+    sd = _ew.sqrt(_ew.real(diagonal(c)))
+    c = _ew.divide(_ew.divide(c, sd.reshape((-1, 1))), sd.reshape((1, -1)))
+    if c.dtype.kind == "c":
+        return _ew.add(_ew.clip(_ew.real(c), -1.0, 1.0), _ew.multiply(_ew.imag(c), 1j)).astype(c.dtype)
+    return _ew.clip(c, -1.0, 1.0)
