@@ -2,9 +2,9 @@
 ``histogram_bin_edges`` and ``digitize``.
 
 Values find their bins by binary search (:func:`minarray.searchsorted`, in
-C), and the counts come from the C ``unique`` pass over the bin numbers
-(sorted, grouped, counted); weighted counts sum each group's weights
-through a cumulative sum.  No per-element Python work.
+C), and one C pass counts them (``core.bincount``, a scatter-add in the
+input's order, so weighted sums round as NumPy's do).  No per-element
+Python work.
 """
 
 from __future__ import annotations
@@ -15,11 +15,10 @@ from typing import Any
 from minarray import dtypes as _dt
 from minarray import elementwise as _ew
 from minarray import reductions as _red
+from minarray._native import core
 from minarray.creation import as_operand, asarray, linspace, zeros
-from minarray.manipulation import take
 from minarray.ndarray import NDArray
-from minarray.sets import unique_counts
-from minarray.sorting import _searchsorted, argsort
+from minarray.sorting import _searchsorted
 
 __all__ = ["bincount", "histogram", "histogram_bin_edges", "digitize"]
 
@@ -41,24 +40,13 @@ def bincount(x: Any, weights: Any = None, minlength: int = 0) -> NDArray:
     if a.size and int(_red.min(a)) < 0:
         raise ValueError("'list' argument must have no negative elements")
     n = max(int(_red.max(a)) + 1 if a.size else 0, minlength)
-    if weights is None:
-        out = zeros((n,), dtype=_dt.int64)
-        if a.size:
-            values, counts = unique_counts(a)
-            out[values] = counts
-        return out
-    w = as_operand(weights, "bincount").astype(_dt.float64, copy=False)
-    if w.shape != a.shape:
-        raise ValueError("The weights and list don't have the same length.")
-    out = zeros((n,), dtype=_dt.float64)
-    if a.size:
-        order = argsort(a)
-        values, counts = unique_counts(a)
-        # each group's weights summed: the cumulative sum at each group's
-        # end, minus the one at the previous group's end
-        ends = _ew.subtract(_red.cumsum(counts), 1)
-        cs = take(_red.cumsum(take(w, order)), ends)
-        out[values] = _red.diff(cs, prepend=0.0)
+    w = None
+    if weights is not None:
+        w = as_operand(weights, "bincount").astype(_dt.float64, copy=False)
+        if w.shape != a.shape:
+            raise ValueError("The weights and list don't have the same length.")
+    out = zeros((n,), dtype=_dt.int64 if w is None else _dt.float64)
+    core.bincount(a._h, None if w is None else w._h, out._h)  # one pass in C, in x's order (NumPy's sums)
     return out
 
 
