@@ -10,6 +10,8 @@ NumPy's formulas, so they agree with NumPy element for element.
 
 from __future__ import annotations
 
+import builtins
+import cmath
 import numbers
 import sys
 from typing import Any
@@ -34,26 +36,38 @@ def _value(v: Any) -> Any:
     return v if isinstance(v, _PY_NUMBERS) else as_operand(v)
 
 
+def _abs(v: Any) -> Any:
+    return builtins.abs(v) if isinstance(v, _PY_NUMBERS) else _ew.abs(v)
+
+
+def _isfinite(v: Any) -> Any:
+    return cmath.isfinite(v) if isinstance(v, _PY_NUMBERS) else _ew.isfinite(v)
+
+
+def _isnan(v: Any) -> Any:
+    return cmath.isnan(v) if isinstance(v, _PY_NUMBERS) else _ew.isnan(v)
+
+
 def isclose(a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> NDArray:
     """Elementwise ``|a - b| <= atol + rtol * |b|`` (NumPy's test: not
     symmetric in ``a`` and ``b``); infinities are close only to themselves,
-    NaN to nothing unless ``equal_nan``."""
+    NaN to nothing unless ``equal_nan``.  Python numbers stay weak, as in
+    NumPy: ``isclose(float32_array, 0.1)`` compares in float32."""
     x, y = _value(a), _value(b)
     if isinstance(y, NDArray):
         if y.dtype.kind in "biu":
             y = y.astype(_dt.result_type(y, 1.0))
     elif isinstance(y, (bool, int)):
         y = float(y)
-    if isinstance(x, NDArray) and isinstance(y, NDArray) and x.dtype.kind == "b" and y.dtype.kind == "b":
+    if isinstance(x, NDArray) and x.dtype.kind == "b":
         x = x.astype(_dt.float64)
-    elif isinstance(x, NDArray) and x.dtype.kind == "b":
-        x = x.astype(_dt.float64)
-    close = _ew.less_equal(_ew.abs(_ew.subtract(x, y)), _ew.add(atol, _ew.multiply(rtol, _ew.abs(y))))
-    result = _ew.logical_or(_ew.logical_and(close, _ew.isfinite(y)), _ew.equal(x, y))
+    if not isinstance(x, NDArray) and not isinstance(y, NDArray):
+        x = as_operand(x)  # two Python numbers: a 0-d result
+    tol = atol + rtol * _abs(y)  # Python arithmetic when y is a Python number
+    close = _ew.less_equal(_abs(_ew.subtract(x, y)), tol)
+    result = _ew.logical_or(_ew.logical_and(close, _isfinite(y)), _ew.equal(x, y))
     if equal_nan:
-        result = _ew.logical_or(result, _ew.logical_and(_ew.isnan(x), _ew.isnan(y)))
-    if not isinstance(result, NDArray):
-        result = as_operand(result)
+        result = _ew.logical_or(result, _ew.logical_and(_isnan(x), _isnan(y)))
     return result
 
 

@@ -32,10 +32,11 @@ Operand = Any
 
 
 def _inexact(x: Any, fname: str) -> NDArray:
-    """``x`` as an array of a floating or complex dtype (integers and
-    booleans become float64, as NumPy's float ufuncs compute them)."""
+    """``x`` as an array of a floating or complex dtype: integers and
+    booleans become the smallest float holding them (int8 float16, int16
+    float32, wider float64), the type NumPy's float ufuncs pick."""
     a = as_operand(x, fname)
-    return a if a.dtype.kind in "fc" else a.astype(_dt.float64)
+    return a if a.dtype.kind in "fc" else a.astype(_dt.promote(a.dtype, _dt.float16))
 
 
 def deg2rad(x: Operand) -> NDArray:
@@ -131,8 +132,8 @@ def heaviside(x1: Operand, x2: Operand) -> NDArray:
     where ``x1 > 0`` (NaN stays NaN)."""
     a, b = as_operand(x1, "heaviside"), as_operand(x2, "heaviside")
     dt = _dt.promote(a.dtype, b.dtype)
-    if dt.kind not in "f":
-        dt = _dt.float64
+    if dt.kind not in "f":  # NumPy's float ufunc type for integers
+        dt = _dt.promote(dt, _dt.float16)
     out = _ew.where(_ew.less(a, 0), 0.0, _ew.where(_ew.greater(a, 0), 1.0, b.astype(dt, copy=False)))
     if a.dtype.kind == "f":
         out = _ew.where(_ew.isnan(a), a.astype(dt, copy=False), out)
@@ -141,7 +142,9 @@ def heaviside(x1: Operand, x2: Operand) -> NDArray:
 
 def sinc(x: Operand) -> NDArray:
     """The normalised sinc, ``sin(pi x) / (pi x)`` (1 at 0)."""
-    a = _inexact(x, "sinc")
+    a = as_operand(x, "sinc")
+    if a.dtype.kind not in "fc":  # NumPy's where() with a Python float: float64
+        a = a.astype(_dt.float64)
     y = _ew.multiply(math.pi, _ew.where(_ew.equal(a, 0), 1.0e-20, a))
     return _ew.divide(_ew.sin(y), y)
 
@@ -153,9 +156,9 @@ def fix(x: Operand) -> NDArray:
 
 
 def rint(x: Operand) -> NDArray:
-    """Round to the nearest integer, halves to even (:func:`minarray.round`
-    without ``decimals``)."""
-    return _ew.round(as_operand(x, "rint"))
+    """Round to the nearest integer, halves to even, as a floating array
+    (:func:`minarray.round` keeps integer dtypes)."""
+    return _ew.round(_inexact(x, "rint"))
 
 
 def nan_to_num(x: Operand, copy: bool = True, nan: float = 0.0, posinf: float | None = None,

@@ -181,5 +181,5 @@ def setxor1d(ar1: Any, ar2: Any, assume_unique: bool = False) -> NDArray:
 
     a, b = _flat(ar1, "setxor1d"), _flat(ar2, "setxor1d")
     both = concat([a if assume_unique else unique(a), b if assume_unique else unique(b)])
-    r = _collapse_nans(_unique(both))
+    r = _unique(both)  # each NaN its own value here, as NumPy's sorted comparison finds them
     return r.values[equal(r.counts, 1)]

@@ -14,8 +14,10 @@ count of NaNs), so they sort the rows instead (the same C sort as
 ``take_along_axis``.
 
 The interpolation follows NumPy's formulas exactly (its virtual index
-``n*q + (1 - q) - 1`` and its two-sided linear interpolation), so float64
-results match NumPy's bit for bit.
+``(n - 1) * q`` and its two-sided linear interpolation), so float64
+results match NumPy's bit for bit.  Integers interpolate in float64:
+NumPy subtracts the two neighbours in the integer type first, which can
+wrap around (int8 -93 and 65); minarray does not reproduce that.
 """
 
 from __future__ import annotations
@@ -50,11 +52,11 @@ def _rows(x: NDArray, axis: Axis) -> tuple[NDArray, tuple[int, ...] | None]:
     """``x`` with the reduced axes merged into one last axis (a view when
     the strides allow), and the normalized axes (None: all)."""
     if axis is None:
-        return x.reshape((-1,)), None
+        return x.reshape((x.size,)), None
     axes = normalize_axes(axis, x.ndim)
     keep = [d for d in range(x.ndim) if d not in axes]
     moved = x.transpose(tuple(keep + list(axes)))
-    return moved.reshape((*moved.shape[:len(keep)], -1)), axes
+    return moved.reshape((*moved.shape[:len(keep)], math.prod(x.shape[d] for d in axes))), axes
 
 
 def _keep(out: NDArray, ndim: int, axes: tuple[int, ...] | None, lead: int = 0) -> NDArray:
