@@ -140,6 +140,16 @@ def test_every_array_api_function_has_its_numpy_spelling() -> None:
         assert numpy_name in ma.__all__ and api_name in ma.__all__
 
 
+NEW_MODULES = ["constructors", "stacking", "statistics", "contraction", "index_routines", "histograms", "logic",
+               "mathematical", "inspection", "spellings"]
+
+
+def test_api_reference_documents_the_new_modules() -> None:
+    api = "".join(p.read_text() for p in (CHEATSHEET.parent / "api").glob("*.md"))
+    for module in NEW_MODULES:
+        assert f"automodule:: minarray.{module}" in api, f"docs/api has no page section for minarray.{module}"
+
+
 # ---- agreement with NumPy ------------------------------------------------------------
 
 def same(got: Any, expected: Any, ulps: int = 0) -> None:
