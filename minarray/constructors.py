@@ -25,7 +25,7 @@ from minarray.views import broadcast_to
 
 __all__ = [
     "array", "copy", "asanyarray", "ascontiguousarray", "identity", "diag", "diagflat", "tri",
-    "logspace", "geomspace", "indices", "fromfunction", "mgrid", "ogrid",
+    "logspace", "geomspace", "indices", "fromfunction", "mgrid", "ogrid", "vander", "frombuffer", "fromiter",
 ]
 
 
@@ -235,3 +235,51 @@ def _ew_mul(a: Any, b: Any) -> NDArray:
 
 mgrid = _Grid(sparse=False)
 ogrid = _Grid(sparse=True)
+
+
+def vander(x: Any, N: int | None = None, increasing: bool = False) -> NDArray:
+    """The Vandermonde matrix of the 1-d ``x``: columns ``x**(N-1), ...,
+    x, 1`` (the other way round with ``increasing``), built by a
+    cumulative product as NumPy's."""
+    from minarray.reductions import cumulative_prod
+
+    a = as_operand(x, "vander")
+    if a.ndim != 1:
+        raise ValueError("x must be a one-dimensional array or sequence.")
+    n = a.shape[0] if N is None else operator.index(N)
+    dt = _dt.promote(a.dtype, _dt.int64) if a.dtype.kind in "biu" else a.dtype
+    out = ones((a.shape[0], n), dtype=dt)
+    if n > 1:
+        cols = broadcast_to(a.astype(dt).reshape((-1, 1)), (a.shape[0], n - 1))
+        out[:, 1:] = cumulative_prod(cols, axis=1)
+    return out if increasing else out[:, ::-1]
+
+
+def frombuffer(buffer: Any, dtype: Any = None, count: int = -1, offset: int = 0) -> NDArray:
+    """A 1-d array over the bytes of ``buffer`` (no copy; read-only when
+    the buffer is), read as ``dtype`` (float64 unless given), ``count``
+    items (-1: all) from byte ``offset``."""
+    dt = _dt.float64 if dtype is None else _dt.as_dtype(dtype)
+    mv = memoryview(buffer).cast("B")
+    nbytes = mv.nbytes - offset
+    if offset < 0 or nbytes < 0:
+        raise ValueError("offset must be non-negative and no greater than buffer length")
+    if count < 0:
+        if nbytes % dt.itemsize:
+            raise ValueError("buffer size must be a multiple of element size")
+        count = nbytes // dt.itemsize
+    elif count * dt.itemsize > nbytes:
+        raise ValueError("buffer is smaller than requested size")
+    raw = asarray(mv[offset:offset + count * dt.itemsize])
+    return raw.view(dt)
+
+
+def fromiter(iter: Any, dtype: Any, count: int = -1) -> NDArray:
+    """A 1-d array of ``dtype`` from an iterable (its first ``count``
+    items when ``count`` is not -1)."""
+    import itertools
+
+    items = list(iter if count < 0 else itertools.islice(iter, count))
+    if count >= 0 and len(items) < count:
+        raise ValueError(f"iterator too short: Expected {count} but iterator had only {len(items)} items.")
+    return asarray(items, dtype=dtype) if items else zeros((0,), dtype=dtype)

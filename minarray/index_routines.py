@@ -29,7 +29,7 @@ from minarray.views import broadcast_to, normalize_axis
 __all__ = [
     "unravel_index", "ravel_multi_index", "tril_indices", "triu_indices", "tril_indices_from",
     "triu_indices_from", "diag_indices", "ix_", "extract", "compress", "put", "place", "put_along_axis",
-    "select",
+    "select", "choose",
 ]
 
 
@@ -263,3 +263,26 @@ def select(condlist: Sequence[Any], choicelist: Sequence[Any], default: Any = 0)
         out = _ew.where(cond, choice, out)
     res = as_operand(out)
     return res if res.dtype is dt else res.astype(dt)
+
+
+def choose(a: Any, choices: Sequence[Any], mode: str = "raise") -> NDArray:
+    """Per element, ``choices[a[i]][i]`` (all broadcast together); ``mode``
+    "raise", "wrap" or "clip" for indices outside ``range(len(choices))``."""
+    from minarray.manipulation import stack, take_along_axis
+    from minarray.views import broadcast_arrays
+
+    idx = _ints(a, "choose")
+    n = len(choices)
+    if n == 0:
+        raise ValueError("choose: choices must not be empty")
+    if mode == "wrap":
+        idx = _ew.remainder(idx, n)
+    elif mode == "clip":
+        idx = _ew.clip(idx, 0, n - 1)
+    elif mode != "raise":
+        raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap', not {mode!r}")
+    elif idx.size and bool(_any(_ew.logical_or(_ew.less(idx, 0), _ew.greater_equal(idx, n)))):
+        raise ValueError("invalid entry in choice array")
+    arrs = broadcast_arrays(idx, *[as_operand(c, "choose") for c in choices])
+    stacked = stack(list(arrs[1:]), axis=0)
+    return take_along_axis(stacked, arrs[0][None], axis=0)[0]

@@ -28,7 +28,7 @@ __all__ = [
     "concat", "concatenate", "stack", "unstack", "repeat", "roll", "tile",
     "take", "take_along_axis",
     # NumPy's editing routines
-    "pad", "append", "insert", "delete", "copyto",
+    "pad", "append", "insert", "delete", "copyto", "resize", "trim_zeros",
 ]
 
 Shape = tuple[int, ...]
@@ -634,3 +634,39 @@ def copyto(dst: NDArray, src: Any, casting: str = "same_kind", where: Any = True
     from minarray.elementwise import where as _where
 
     core.copyto(dst._h, _where(where, s, dst)._h)
+
+
+def resize(a: Any, new_shape: int | Sequence[int]) -> NDArray:
+    """A new array of ``new_shape`` filled with ``a``'s elements in C order,
+    repeated as often as needed (NumPy's ``resize`` function)."""
+    x = as_operand(a, "resize").reshape((-1,))
+    shape = tuple(operator.index(n) for n in new_shape) if isinstance(new_shape, Sequence) \
+        else (operator.index(new_shape),)
+    if any(n < 0 for n in shape):
+        raise ValueError("all elements of `new_shape` must be non-negative")
+    size = 1
+    for n in shape:
+        size *= n
+    if x.size == 0 or size == 0:
+        return NDArray._empty(shape, x.dtype, zero=True)
+    from minarray.creation import arange
+    from minarray.elementwise import remainder
+
+    return take(x, remainder(arange(size), x.size)).reshape(shape)
+
+
+def trim_zeros(filt: Any, trim: str = "fb") -> NDArray:
+    """The 1-d ``filt`` without its leading (``"f"``) and/or trailing
+    (``"b"``) zeros: a view."""
+    x = as_operand(filt, "trim_zeros")
+    if x.ndim != 1:
+        raise ValueError("trim_zeros: minarray trims 1-d arrays")
+    from minarray.indexing import nonzero
+
+    nz = nonzero(x)[0]
+    if nz.shape[0] == 0:
+        return x[0:0]
+    t = trim.lower()
+    start = int(nz[0]) if "f" in t else 0
+    stop = int(nz[-1]) + 1 if "b" in t else x.shape[0]
+    return x[start:stop]

@@ -22,7 +22,7 @@ from minarray.ndarray import NDArray
 __all__ = [
     "deg2rad", "rad2deg", "degrees", "radians", "exp2", "fabs", "fmax", "fmin", "fmod", "divmod",
     "float_power", "angle", "heaviside", "sinc", "fix", "rint", "nan_to_num", "interp", "euler_gamma",
-    "cbrt", "logaddexp2", "gradient", "trapezoid", "ediff1d",
+    "cbrt", "logaddexp2", "gradient", "trapezoid", "ediff1d", "gcd", "lcm", "ldexp", "modf", "unwrap",
 ]
 
 # The constant NumPy has beyond the standard's e, pi, inf and nan.
@@ -337,3 +337,80 @@ def ediff1d(ary: Operand, to_end: Operand | None = None, to_begin: Operand | Non
     if to_end is not None:
         parts.append(as_operand(to_end).reshape((-1,)).astype(a.dtype))
     return concat(parts) if len(parts) > 1 else parts[0]
+
+
+def gcd(x1: Operand, x2: Operand) -> NDArray:
+    """The greatest common divisor of integers, non-negative (Euclid's
+    algorithm, each step one elementwise remainder over the whole array)."""
+    a, b = as_operand(x1, "gcd"), as_operand(x2, "gcd")
+    dt = _dt.promote(a.dtype, b.dtype)
+    if dt.kind not in "iub":
+        raise TypeError(f"ufunc 'gcd' not supported for {dt}: integers only")
+    from minarray.reductions import any as _any
+    from minarray.views import broadcast_arrays
+
+    a, b = broadcast_arrays(_ew.abs(a.astype(dt)), _ew.abs(b.astype(dt)))
+    while bool(_any(_ew.not_equal(b, 0))):
+        nz = _ew.not_equal(b, 0)
+        a, b = _ew.where(nz, b, a), _ew.where(nz, _ew.remainder(a, _ew.where(nz, b, 1)), 0)
+    return a.astype(dt, copy=False)
+
+
+def lcm(x1: Operand, x2: Operand) -> NDArray:
+    """The least common multiple of integers, non-negative (0 when either
+    is 0)."""
+    a, b = as_operand(x1, "lcm"), as_operand(x2, "lcm")
+    g = gcd(a, b)
+    q = _ew.floor_divide(_ew.abs(a), _ew.where(_ew.equal(g, 0), 1, g))
+    return _ew.abs(_ew.multiply(q, b)).astype(g.dtype, copy=False)
+
+
+def ldexp(x1: Operand, x2: Operand) -> NDArray:
+    """``x1 * 2**x2`` for integer exponents ``x2``, exact while the result
+    is a normal number (the scaling happens in two halves, so no partial
+    power overflows first)."""
+    a = _inexact(x1, "ldexp")
+    e = as_operand(x2, "ldexp")
+    if e.dtype.kind not in "iu":
+        raise TypeError("ufunc 'ldexp' needs integer exponents")
+    half = _ew.floor_divide(e, 2)
+
+    def power_of_two(v: NDArray) -> NDArray:
+        return _ew.pow(2.0, v.astype(_dt.float64)).astype(a.dtype)
+
+    return _ew.multiply(_ew.multiply(a, power_of_two(half)), power_of_two(_ew.subtract(e, half)))
+
+
+def modf(x: Operand) -> tuple[NDArray, NDArray]:
+    """The fractional and integral parts, both with ``x``'s sign:
+    ``(x - trunc(x), trunc(x))`` (infinities give a zero fraction)."""
+    a = _inexact(x, "modf")
+    whole = _ew.trunc(a)
+    frac = _ew.where(_ew.isinf(a), _ew.copysign(zeros_like(a), a), _ew.copysign(_ew.subtract(a, whole), a))
+    return frac.astype(a.dtype, copy=False), whole
+
+
+def unwrap(p: Operand, discont: float | None = None, axis: int = -1, *, period: float = 2 * math.pi) -> NDArray:
+    """Phases unwrapped along ``axis``: jumps larger than ``discont``
+    (``period / 2`` by default) become their complement modulo
+    ``period`` (NumPy's ``unwrap``)."""
+    from minarray.reductions import cumsum, diff
+    from minarray.views import normalize_axis
+
+    a = _inexact(p, "unwrap")
+    if a.dtype.kind == "c":
+        raise TypeError("unwrap: complex phases are not supported")
+    ax = normalize_axis(axis, a.ndim)
+    if discont is None:
+        discont = period / 2
+    dd = diff(a, axis=ax)
+    half = period / 2
+    ddmod = _ew.subtract(_ew.remainder(_ew.add(dd, half), period), half)
+    ddmod = _ew.where(_ew.logical_and(_ew.equal(ddmod, -half), _ew.greater(dd, 0)), half, ddmod)
+    correct = _ew.subtract(ddmod, dd)
+    correct = _ew.where(_ew.less(_ew.abs(dd), discont), 0.0, correct).astype(dd.dtype, copy=False)
+    out = a.copy()
+    rest = (slice(None),) * ax + (slice(1, None),)
+    if out[rest].size:
+        out[rest] = _ew.add(a[rest], cumsum(correct, axis=ax))
+    return out

@@ -694,6 +694,55 @@ def test_gradient_trapezoid_interp_cov_match_numpy() -> None:
     same(got, expected)
 
 
+def test_integer_and_float_decomposition_match_numpy() -> None:
+    rng = np.random.default_rng(8)
+    for dtype in ("int8", "int32", "int64", "uint16"):
+        top = 10 if dtype == "int8" else 50  # lcm overflows int8 otherwise (NumPy and minarray wrap differently)
+        a, b = rng.integers(-top, top, (3, 7)), rng.integers(-top, top, 7)
+        if dtype.startswith("u"):
+            a, b = np.abs(a), np.abs(b)
+        a, b = a.astype(dtype), b.astype(dtype)
+        for fn in ("gcd", "lcm"):
+            got, expected = both(fn, a, b)
+            same(got, expected)
+    f = np.array([-3.5, 2.25, 0.0, -0.0, np.inf, -np.inf, np.nan, 1e30])
+    for dtype in ("float64", "float32", "int16"):
+        got, expected = both("modf", f.astype(dtype) if dtype != "int16" else np.arange(-3, 4, dtype=dtype))
+        same(got, expected)
+        got, expected = both("ldexp", np.arange(-3, 4).astype(dtype), np.arange(-3, 4))
+        same(got, expected)
+    p = np.cumsum(rng.uniform(-4, 4, (3, 20)), axis=1)
+    for kw in ({}, {"axis": 0}, {"discont": 4.0}, {"period": 6.0}):
+        got, expected = both("unwrap", p, **kw)
+        same(got, expected, ulps=64)
+
+
+def test_more_constructors_and_editing_match_numpy() -> None:
+    for x, kw in (([1, 2, 3], {}), (np.array([1.5, -2.0]), {"N": 4, "increasing": True}), (np.arange(4), {"N": 0})):
+        got, expected = both("vander", x, **kw)
+        same(got, expected)
+    buf = np.arange(10, dtype=np.int32).tobytes()
+    for kw in ({"dtype": np.int32}, {"dtype": np.int16, "count": 3, "offset": 4}, {"dtype": np.uint8}):
+        ma_kw = {k: getattr(ma, np.dtype(v).name) if k == "dtype" else v for k, v in kw.items()}
+        same(ma.frombuffer(buf, **ma_kw), np.frombuffer(buf, **kw))
+    assert not ma.frombuffer(buf, dtype=ma.int32).flags.writeable
+    same(ma.fromiter((i * i for i in range(6)), dtype=ma.int64, count=4),
+         np.fromiter((i * i for i in range(6)), dtype=np.int64, count=4))
+    for shape in ((2, 4), 7, (0,), (3, 0)):
+        got, expected = both("resize", np.arange(5), shape)
+        same(got, expected)
+    for trim in ("fb", "f", "b"):
+        got, expected = both("trim_zeros", np.array([0, 0, 1, 0, 2, 0]), trim)
+        same(got, expected)
+    same(ma.trim_zeros(ma.zeros(3)), np.trim_zeros(np.zeros(3)))
+    choices = [np.arange(4), np.arange(4) * 10, -np.arange(4)]
+    for mode, idx in (("raise", [2, 0, 1, 1]), ("wrap", [5, -1, 3, 0]), ("clip", [5, -1, 3, 0])):
+        got, expected = both("choose", np.array(idx), choices, mode=mode)
+        same(got, expected)
+    got, expected = both("choose", np.array([[0], [1]]), choices)
+    same(got, expected)
+
+
 def test_inspection_and_dtypes_match_numpy() -> None:
     for obj in ([[1, 2, 3]], np.ones((2, 0, 3)), 5.0):
         assert ma.shape(obj) == np.shape(obj) and ma.ndim(obj) == np.ndim(obj) and ma.size(obj) == np.size(obj)
@@ -821,6 +870,10 @@ BAD = [
     ("einsum", ("ij,jk", np.ones((2, 3)), np.ones((4, 2))), {}),
     ("isposinf", (np.array([1j]),), {}),
     ("put", (np.arange(3), [5], [1]), {}),
+    ("choose", (np.array([3]), [np.ones(1), np.ones(1)]), {}),
+    ("gcd", (np.ones(2), np.ones(2)), {}),
+    ("vander", (np.ones((2, 2)),), {}),
+    ("resize", (np.ones(2), -1), {}),
 ]
 
 
