@@ -135,13 +135,18 @@ def _virtual(n: int, q: NDArray, method: str) -> tuple[list[int], list[int], lis
     return below, above, gamma
 
 
-def _lerp(a: NDArray, b: NDArray, t: NDArray | float) -> NDArray:
+def _lerp(a: NDArray, b: NDArray, t: NDArray | float, weak: bool = False) -> NDArray:
     """NumPy's two-sided linear interpolation: from ``a`` for t < 0.5, from
-    ``b`` otherwise (exact at both ends, monotonic)."""
+    ``b`` otherwise (exact at both ends, monotonic).  ``weak``: ``t`` stands
+    for per-row Python numbers, so ``t`` and ``1 - t`` are each computed in
+    float64 and rounded to a's dtype, as NumPy's weak scalars are."""
     d = _ew.subtract(b, a)
     if isinstance(t, float):  # one weak Python number: the arithmetic stays in a's dtype
         return _ew.subtract(b, _ew.multiply(d, 1.0 - t)) if t >= 0.5 else _ew.add(a, _ew.multiply(d, t))
-    return _ew.where(_ew.greater_equal(t, 0.5), _ew.subtract(b, _ew.multiply(d, _ew.subtract(1.0, t))),
+    one_minus = _ew.subtract(1.0, t)
+    if weak:
+        t, one_minus = t.astype(a.dtype), one_minus.astype(a.dtype)
+    return _ew.where(_ew.greater_equal(t, 0.5), _ew.subtract(b, _ew.multiply(d, one_minus)),
                      _ew.add(a, _ew.multiply(d, t)))
 
 
@@ -181,40 +186,49 @@ def _quantile(name: str, a: Any, q: Any, axis: Axis, method: str, keepdims: bool
     return out
 
 
+def _row_positions(counts: NDArray, p: float, method: str) -> tuple[NDArray, NDArray, NDArray]:
+    """:func:`_virtual` for one quantile ``p`` and every row at once: each
+    row's positions below and above and the weight of the upper one, from
+    its own count of numbers (float64 arithmetic, as the scalar path's)."""
+    c = counts.astype(_dt.float64)
+    last = _ew.maximum(_ew.subtract(c, 1.0), 0.0)
+    v = _ew.multiply(_ew.subtract(c, 1.0), p)
+    if method in ("lower", "higher", "nearest"):
+        i = (_ew.floor(v) if method == "lower" else _ew.ceil(v) if method == "higher" else _ew.round(v))
+        i = _ew.clip(i, 0.0, last)
+        return i.astype(_dt.int64), i.astype(_dt.int64), _ew.multiply(v, 0.0)
+    if method == "midpoint":
+        v = _ew.multiply(0.5, _ew.add(_ew.floor(v), _ew.ceil(v)))
+    lo = _ew.floor(v)
+    g = _ew.subtract(v, lo)
+    if method == "midpoint":
+        g = _ew.where(_ew.equal(g, 0.0), 0.0, 0.5)
+    at_end = _ew.greater_equal(v, last)
+    lo = _ew.where(at_end, last, _ew.maximum(lo, 0.0))
+    hi = _ew.where(at_end, last, _ew.minimum(_ew.add(lo, 1.0), last))
+    return lo.astype(_dt.int64), hi.astype(_dt.int64), g
+
+
 def _nan_quantile_rows(work: NDArray, qa: NDArray, method: str, weak: bool) -> NDArray:
     """Quantiles of each row ignoring NaNs: the rows sorted (NaNs last),
-    each row's positions from its own count of numbers."""
+    each row's positions from its own count of numbers, gathered with
+    take_along_axis; rows of NaNs only give NaN."""
+    from minarray.manipulation import stack
     from minarray.sorting import sort
 
     srt = sort(work, axis=-1)
-    counts = _red.count_nonzero(_ew.logical_not(_ew.isnan(work)), axis=-1).reshape((-1,)).tolist()
-    qs = [float(v) for v in qa.reshape((-1,)).tolist()]
-    lead = srt.shape[:-1]
-    nrows = math.prod(lead)
-    lo_idx = [[0] * len(qs) for _ in range(nrows)]
-    hi_idx = [[0] * len(qs) for _ in range(nrows)]
-    gam = [[0.0] * len(qs) for _ in range(nrows)]
-    empty_rows = []
-    for r, c in enumerate(counts):
-        if c == 0:
-            empty_rows.append(r)
-            continue
-        lo_idx[r], hi_idx[r], gam[r] = _virtual(int(c), qa, method)
-    shape = (*lead, len(qs))
-    flat = srt.reshape((nrows, srt.shape[-1]))
-    lo = take_along_axis(flat, asarray(lo_idx, dtype=_dt.int64).reshape((nrows, len(qs))), axis=-1)
-    hi = take_along_axis(flat, asarray(hi_idx, dtype=_dt.int64).reshape((nrows, len(qs))), axis=-1)
-    if method in ("lower", "higher", "nearest"):
-        out = lo
-    else:
-        g = asarray(gam, dtype=_dt.float64 if not weak else work.dtype).reshape((nrows, len(qs)))
-        out = _lerp(lo, hi, g)
-    if empty_rows:  # all-NaN rows give NaN (NumPy warns too)
-        mask = full((nrows, 1), False)
-        for r in empty_rows:
-            mask[r, 0] = True
-        out = _ew.where(mask, float("nan"), out)
-    return out.reshape(shape)
+    counts = _red.count_nonzero(_ew.logical_not(_ew.isnan(work)), axis=-1, keepdims=True)
+    cols = []
+    for p in (float(v) for v in qa.reshape((-1,)).tolist()):
+        lo_i, hi_i, g = _row_positions(counts, p, method)
+        lo = take_along_axis(srt, lo_i, axis=-1)
+        if method in ("lower", "higher", "nearest"):
+            col = lo
+        else:
+            hi = take_along_axis(srt, hi_i, axis=-1)
+            col = _lerp(lo, hi, g, weak)
+        cols.append(_ew.where(_ew.equal(counts, 0), float("nan"), col).astype(col.dtype, copy=False))
+    return stack([c[..., 0] for c in cols], axis=-1)
 
 
 def quantile(a: Any, q: Any, axis: Axis = None, *, method: str = "linear", keepdims: bool = False) -> NDArray:
@@ -283,20 +297,23 @@ def _nanmedian(x: NDArray, axis: Axis, keepdims: bool) -> NDArray:
     if rows.shape[-1] == 0:
         out = full(rows.shape[:-1], float("nan"), dtype=x.dtype)
         return _keep(out, x.ndim, axes) if keepdims else out
-    srt = sort(rows, axis=-1)
-    counts = _red.count_nonzero(_ew.logical_not(_ew.isnan(rows)), axis=-1)
-    c = counts.reshape((-1,)).tolist()
-    nrows = len(c)
-    lo = [max((k - 1) // 2, 0) for k in c]
-    hi = [k // 2 if k else 0 for k in c]
-    flat = srt.reshape((nrows, srt.shape[-1]))
-    pair = take_along_axis(flat, asarray([[i, j] for i, j in zip(lo, hi, strict=True)],
-                                         dtype=_dt.int64).reshape((nrows, 2)), axis=-1)
+    srt = sort(rows, axis=-1)  # NaNs last: each row's numbers come first
+    counts = _red.count_nonzero(_ew.logical_not(_ew.isnan(rows)), axis=-1, keepdims=True)
+    lo = _ew.maximum(_ew.floor_divide(_ew.subtract(counts, 1), 2), 0)
+    hi = _ew.floor_divide(counts, 2)
+    hi = _ew.where(_ew.equal(counts, 0), 0, hi)
+    pair = take_along_axis(srt, _concat_last(lo, hi), axis=-1)
     out = _red.mean(pair, axis=-1)
-    out = _ew.where(_ew.equal(counts.reshape((-1,)), 0), float("nan"), out).reshape(rows.shape[:-1])
+    out = _ew.where(_ew.equal(counts[..., 0], 0), float("nan"), out)
     if out.dtype is not x.dtype:
         out = out.astype(x.dtype)
     return _keep(out, x.ndim, axes) if keepdims else out
+
+
+def _concat_last(*parts: NDArray) -> NDArray:
+    from minarray.manipulation import concat
+
+    return concat(list(parts), axis=-1)
 
 
 def ptp(a: Any, axis: Axis = None, keepdims: bool = False) -> NDArray:
