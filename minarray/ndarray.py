@@ -675,7 +675,8 @@ class NDArray(core.NDArrayBase):
                 strides[d] = strides[d] * old.itemsize // new.itemsize
             strides[-1] = 1
         h = core.view(self._h, 0, tuple(shape), tuple(strides), new.code, new.bits, bool(core.is_readonly(self._h)))
-        return NDArray._new(h, tuple(shape), tuple(strides), self if self._base is None else self._base)
+        # the base by the views' rule (view_base in csrc/py/views.c)
+        return NDArray._new(h, tuple(shape), tuple(strides), self._base if isinstance(self._base, NDArray) else self)
 
     def nonzero(self) -> tuple[NDArray, ...]:
         """The indices of the non-zero elements (:func:`minarray.nonzero`)."""

@@ -785,6 +785,8 @@ def test_view_reinterprets_bytes_like_numpy() -> None:
     with pytest.raises(ValueError):
         ma.asarray(np.arange(3, dtype=np.int8)).view(ma.int16)
     assert x.view() is not x and x.view().dtype is ma.int32
+    # the base by the views' rule: x wraps NumPy's memory, so its views' base is x
+    assert x.view(ma.uint8).base is x and x[1:].view(ma.int16).base is x
 
 
 def test_format_imatmul_divmod() -> None:
