@@ -39,6 +39,8 @@ from minarray.dtypes import (
 )
 from minarray.elementwise import *  # noqa: F403
 from minarray.elementwise import __all__ as _elementwise_all
+from minarray.errstate import *  # noqa: F403
+from minarray.errstate import __all__ as _errstate_all
 from minarray.indexing import nonzero
 from minarray.info import *  # noqa: F403
 from minarray.info import __all__ as _info_all
@@ -116,6 +118,6 @@ __all__ = [
     "float16", "bfloat16", "float32", "float64", "complex64", "complex128",
     *_creation_all, *_views_all, *_elementwise_all, *_reductions_all,
     *_searching_all, *_sorting_all, *_sets_all, *_manipulation_all, *_products_all, *_info_all,
-    *_dlpack_all, *_threads_all, "dlpack", "linalg",
+    *_dlpack_all, *_threads_all, *_errstate_all, "dlpack", "linalg",
     *_numpy_names_all,
 ]

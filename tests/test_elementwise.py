@@ -33,6 +33,10 @@ from hypothesis.extra import numpy as hnp
 
 import minarray as ma
 
+# Special values are the point of these tests; which warnings they give is
+# test_errstate.py's subject (NumPy as the oracle).
+pytestmark = pytest.mark.filterwarnings("ignore:.* encountered in :RuntimeWarning")
+
 # Each example of the per-function tests runs every dtype; raise the count
 # for a thorough run with MINARRAY_EW_EXAMPLES=200.
 EXAMPLES = int(os.environ.get("MINARRAY_EW_EXAMPLES", "10"))

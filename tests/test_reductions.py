@@ -14,6 +14,10 @@ from reduction_helpers import ALL, FLOATS, INTS, REAL, array_pairs, assert_match
 
 import minarray as ma
 
+# Special values are the point of these tests; which warnings they give is
+# test_errstate.py's subject (NumPy as the oracle).
+pytestmark = pytest.mark.filterwarnings("ignore:.* encountered in :RuntimeWarning")
+
 SETTINGS = settings(max_examples=60, deadline=None)
 
 

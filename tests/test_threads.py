@@ -26,6 +26,10 @@ from hypothesis import strategies as st
 import minarray as ma
 from minarray import threads
 
+# Special values are the point of these tests; which warnings they give is
+# test_errstate.py's subject (NumPy as the oracle).
+pytestmark = pytest.mark.filterwarnings("ignore:.* encountered in :RuntimeWarning")
+
 COUNTS = (1, 2, 3, 7)
 
 

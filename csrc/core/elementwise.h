@@ -5,6 +5,7 @@
 #ifndef MINARRAY_ELEMENTWISE_H
 #define MINARRAY_ELEMENTWISE_H
 
+#include "fpe.h"
 #include "iterate.h"
 
 /* One inner loop of an operation: inputs of types in[0..nin) (the loop
@@ -43,6 +44,7 @@ typedef struct {
   const int8_t *resolve;
   const char *no_bool; /* NumPy's words refusing bool operands, or NULL */
   int compare;         /* MA_EW_EQ... for comparisons, else 0 */
+  unsigned fpe;        /* the floating-point flags (fpe.h) it reports */
 } ma_ew_op;
 
 extern const ma_ew_op ma_ew_ops[];

@@ -11,6 +11,7 @@
 #ifndef MINARRAY_EW_MATH_H
 #define MINARRAY_EW_MATH_H
 
+#include "fpe.h"
 #include "scalar.h"
 
 /* ---- integers ------------------------------------------------------------ */
@@ -20,6 +21,13 @@
  * threads).  Returns 0 so it can sit inside an expression. */
 static inline int ma_set_error(const void *aux) {
   __atomic_store_n((int *)aux, 1, __ATOMIC_RELAXED);
+  return 0;
+}
+
+/* Integer x // 0 and x % 0 give 0 and raise the divide-by-zero flag, as
+ * NumPy's integer loops do (errstate's "divide", fpe.h). */
+static inline int ma_int_divide_by_zero(void) {
+  ma_fpe_raise(MA_FPE_DIVIDE);
   return 0;
 }
 

@@ -1,6 +1,8 @@
 #define _GNU_SOURCE
 #include "threads.h"
 
+#include "fpe.h"
+
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
@@ -19,6 +21,7 @@ typedef struct job {
   int64_t next; /* next chunk to claim; __atomic only */
   int active;   /* workers inside the job; changed under pool.mu, with
                    __atomic so the caller may also spin on it */
+  unsigned fpe; /* floating-point flags the workers raised (fpe.h); __atomic */
 } job_t;
 
 static struct {
@@ -156,7 +159,10 @@ static void *worker(void *arg) {
     if (!j) continue; /* that job is already over */
     __atomic_add_fetch(&j->active, 1, __ATOMIC_RELAXED);
     pthread_mutex_unlock(&pool.mu);
+    ma_fpe_clear();
     run_chunks(j);
+    unsigned fpe = ma_fpe_read();
+    if (fpe) __atomic_fetch_or(&j->fpe, fpe, __ATOMIC_RELAXED);
     pthread_mutex_lock(&pool.mu);
     /* release: the chunks' results are visible to a caller that sees 0 */
     if (__atomic_sub_fetch(&j->active, 1, __ATOMIC_RELEASE) == 0) pthread_cond_signal(&pool.idle);
@@ -264,7 +270,7 @@ void ma_parallel_for(int64_t nchunks, ma_chunk_fn fn, void *ctx) {
     return;
   }
   __atomic_add_fetch(&jobs_run, 1, __ATOMIC_RELAXED);
-  job_t j = {fn, ctx, nchunks, 0, 0};
+  job_t j = {fn, ctx, nchunks, 0, 0, 0};
   pthread_mutex_lock(&pool.mu);
   pool.job = &j;
   __atomic_store_n(&pool.gen, pool.gen + 1, __ATOMIC_RELEASE);
@@ -289,4 +295,6 @@ void ma_parallel_for(int64_t nchunks, ma_chunk_fn fn, void *ctx) {
   }
   pthread_mutex_unlock(&pool.mu);
   pthread_mutex_unlock(&pool.busy);
+  /* the workers' floating-point flags become the caller's (fpe.h) */
+  ma_fpe_raise(__atomic_load_n(&j.fpe, __ATOMIC_RELAXED));
 }

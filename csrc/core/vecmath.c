@@ -21,6 +21,7 @@
 #include <dlfcn.h>
 #include <immintrin.h>
 #include <pthread.h>
+#include <math.h>
 #include <string.h>
 
 typedef __m256d (*vec_f64)(__m256d);
@@ -151,51 +152,126 @@ MA_RUN2(run2_f64x8, double, vec2_f64x8, 8, "avx512f", _mm512_loadu_pd, _mm512_st
 MA_RUN2(run2_f32x16, float, vec2_f32x16, 16, "avx512f", _mm512_loadu_ps, _mm512_storeu_ps,
         _mm512_set1_ps)
 
-int ma_vecmath2_float64(int fn, double *d, const double *a, int64_t sa, const double *b, int64_t sb,
-                        int64_t n) {
-  pthread_once(&once, load);
+/* ---- floating-point flags ---------------------------------------------------
+ *
+ * libmvec takes special inputs down paths that raise flags the function
+ * itself would not (overflow in sin's range reduction of 1e308, invalid in
+ * exp of NaN), and a padded tail computes log(0) on the padding.  errstate
+ * must report what the function raises (NumPy's warnings, fpe.h), so when
+ * a vector call raised a flag that was not already set (only special
+ * values do), the flags are recomputed, not the values, by scalar libm
+ * over the same inputs.  The common case costs two reads of the flags. */
+
+#define MA_VM_SCALAR(E, n) n,
+static double (*const scalar64[MA_VM_COUNT])(double) = {MA_VM_LIST(MA_VM_SCALAR)};
+#undef MA_VM_SCALAR
+#define MA_VM_SCALAR(E, n) n##f,
+static float (*const scalar32[MA_VM_COUNT])(float) = {MA_VM_LIST(MA_VM_SCALAR)};
+#undef MA_VM_SCALAR
+#define MA_VM_SCALAR(E, n) n,
+static double (*const scalar64_2[MA_VM2_COUNT])(double, double) = {MA_VM2_LIST(MA_VM_SCALAR)};
+#undef MA_VM_SCALAR
+#define MA_VM_SCALAR(E, n) n##f,
+static float (*const scalar32_2[MA_VM2_COUNT])(float, float) = {MA_VM2_LIST(MA_VM_SCALAR)};
+#undef MA_VM_SCALAR
+
+/* The flags are `before`, plus what the scalar function raises over the
+ * inputs (the EXPR evaluated for i < n). */
+#define MA_FPE_REDO(before, T, EXPR)                                           \
+  do {                                                                         \
+    volatile T sink_;                                                          \
+    ma_fpe_clear();                                                            \
+    for (int64_t i = 0; i < n; i++) sink_ = (EXPR);                            \
+    (void)sink_;                                                               \
+    unsigned redo_ = ma_fpe_read();                                            \
+    ma_fpe_clear();                                                            \
+    ma_fpe_raise((before) | redo_);                                            \
+  } while (0)
+
+static int vm2_float64(int fn, double *d, const double *a, int64_t sa, const double *b, int64_t sb,
+                  int64_t n) {
+  unsigned before = ma_fpe_read();
   if (f64x8_2[fn])
     run2_f64x8(f64x8_2[fn], d, a, sa, b, sb, n);
   else if (f64_2[fn])
     run2_f64(f64_2[fn], d, a, sa, b, sb, n);
   else
     return 0;
+  if (ma_fpe_read() & ~before) MA_FPE_REDO(before, double, scalar64_2[fn](a[i * sa], b[i * sb]));
   return 1;
 }
 
-int ma_vecmath2_float32(int fn, float *d, const float *a, int64_t sa, const float *b, int64_t sb,
-                        int64_t n) {
-  pthread_once(&once, load);
+static int vm2_float32(int fn, float *d, const float *a, int64_t sa, const float *b, int64_t sb,
+                  int64_t n) {
+  unsigned before = ma_fpe_read();
   if (f32x16_2[fn])
     run2_f32x16(f32x16_2[fn], d, a, sa, b, sb, n);
   else if (f32_2[fn])
     run2_f32(f32_2[fn], d, a, sa, b, sb, n);
   else
     return 0;
+  if (ma_fpe_read() & ~before) MA_FPE_REDO(before, float, scalar32_2[fn](a[i * sa], b[i * sb]));
   return 1;
 }
 
-int ma_vecmath_float64(int fn, double *d, const double *s, int64_t n) {
-  pthread_once(&once, load);
-  if (f64x8[fn]) {
+static int vm_float64(int fn, double *d, const double *s, int64_t n) {
+  unsigned before = ma_fpe_read();
+  if (f64x8[fn])
     run_f64x8(f64x8[fn], d, s, n);
-    return 1;
-  }
-  if (!f64[fn]) return 0;
-  run_f64(f64[fn], d, s, n);
+  else if (f64[fn])
+    run_f64(f64[fn], d, s, n);
+  else
+    return 0;
+  if (ma_fpe_read() & ~before) MA_FPE_REDO(before, double, scalar64[fn](s[i]));
   return 1;
 }
 
-int ma_vecmath_float32(int fn, float *d, const float *s, int64_t n) {
-  pthread_once(&once, load);
-  if (f32x16[fn]) {
+static int vm_float32(int fn, float *d, const float *s, int64_t n) {
+  unsigned before = ma_fpe_read();
+  if (f32x16[fn])
     run_f32x16(f32x16[fn], d, s, n);
-    return 1;
-  }
-  if (!f32[fn]) return 0;
-  run_f32(f32[fn], d, s, n);
+  else if (f32[fn])
+    run_f32(f32[fn], d, s, n);
+  else
+    return 0;
+  if (ma_fpe_read() & ~before) MA_FPE_REDO(before, float, scalar32[fn](s[i]));
   return 1;
 }
+
+/* The public entry points: an output that is also an input (log(x, out=x))
+ * goes chunk by chunk through a copy of that input, so the flags can be
+ * recomputed from the inputs (above). */
+#define MA_VM_CHUNK 512
+#define MA_VM_ENTRY(NAME, INNER, T)                                            \
+  int NAME(int fn, T *d, const T *s, int64_t n) {                              \
+    pthread_once(&once, load);                                                 \
+    if (d != s || n == 0) return INNER(fn, d, s, n);                           \
+    T tmp[MA_VM_CHUNK];                                                        \
+    for (int64_t i = 0; i < n; i += MA_VM_CHUNK) {                             \
+      int64_t m = n - i < MA_VM_CHUNK ? n - i : MA_VM_CHUNK;                   \
+      memcpy(tmp, s + i, (size_t)m * sizeof(T));                               \
+      if (!INNER(fn, d + i, tmp, m)) return 0; /* (only before any write) */   \
+    }                                                                          \
+    return 1;                                                                  \
+  }
+MA_VM_ENTRY(ma_vecmath_float64, vm_float64, double)
+MA_VM_ENTRY(ma_vecmath_float32, vm_float32, float)
+
+#define MA_VM2_ENTRY(NAME, INNER, T)                                           \
+  int NAME(int fn, T *d, const T *a, int64_t sa, const T *b, int64_t sb, int64_t n) { \
+    pthread_once(&once, load);                                                 \
+    if ((d != a || !sa) && (d != b || !sb)) return INNER(fn, d, a, sa, b, sb, n); \
+    T ta[MA_VM_CHUNK], tb[MA_VM_CHUNK];                                        \
+    for (int64_t i = 0; i < n; i += MA_VM_CHUNK) {                             \
+      int64_t m = n - i < MA_VM_CHUNK ? n - i : MA_VM_CHUNK;                   \
+      const T *pa = sa ? memcpy(ta, a + i, (size_t)m * sizeof(T)) : a;         \
+      const T *pb = sb ? memcpy(tb, b + i, (size_t)m * sizeof(T)) : b;         \
+      if (!INNER(fn, d + i, pa, sa, pb, sb, m)) return 0;                      \
+    }                                                                          \
+    return 1;                                                                  \
+  }
+MA_VM2_ENTRY(ma_vecmath2_float64, vm2_float64, double)
+MA_VM2_ENTRY(ma_vecmath2_float32, vm2_float32, float)
 
 #else
 

@@ -202,9 +202,10 @@ static int comparison_outside(const ma_ew_op *op, const ma_ew_sig *sig, PyObject
 
 /* Run operation `op` with loop `sig` on inputs `xs` (handles or Python
  * scalars) into `outh` (a handle, or NULL to allocate).  Returns a new
- * handle (when allocating), Py_None (new reference) or NULL. */
+ * handle (when allocating), Py_None (new reference) or NULL; *fpe gets the
+ * floating-point flags the kernel raised (fpe.h), on every thread. */
 static PyObject *ew_run(const ma_ew_op *op, const ma_ew_sig *sig, PyObject *outh,
-                        PyObject *const *xs, int nin) {
+                        PyObject *const *xs, int nin, unsigned *fpe) {
   /* 0-d stand-ins for scalars and precast size-1 inputs; they live on the
    * stack (a 0-d ma_array has no dims) */
   ma_array small[3];
@@ -321,10 +322,15 @@ static PyObject *ew_run(const ma_ew_op *op, const ma_ew_sig *sig, PyObject *outh
     const ma_array *ops[4] = {out, ins[0], nin > 1 ? ins[1] : NULL, nin > 2 ? ins[2] : NULL};
     int64_t pmin = ew_parallel_min(op, sig->type);
     if (size >= EW_NOGIL_MIN) {
-      Py_BEGIN_ALLOW_THREADS rc = ma_iterate_ex(nin + 1, ops, loop, aux, 0, pmin);
+      Py_BEGIN_ALLOW_THREADS
+      ma_fpe_clear();
+      rc = ma_iterate_ex(nin + 1, ops, loop, aux, 0, pmin);
+      *fpe = ma_fpe_read();
       Py_END_ALLOW_THREADS
     } else {
+      ma_fpe_clear();
       rc = ma_iterate_ex(nin + 1, ops, loop, aux, 0, pmin);
+      *fpe = ma_fpe_read();
     }
   }
   for (int k = 0; k < nin; k++) ma_array_free(temps[k]);
@@ -581,8 +587,13 @@ static PyObject *ew_dispatch(int opi, PyObject *const *xs, int n, PyObject *out,
   }
   PyObject *in[3];
   for (int k = 0; k < n; k++) in[k] = o[k].h;
-  PyObject *r = ew_run(op, sig, out ? MA_ND(out)->h : NULL, in, n);
+  unsigned fpe = 0;
+  PyObject *r = ew_run(op, sig, out ? MA_ND(out)->h : NULL, in, n, &fpe);
   if (!r) goto done;
+  if ((fpe & op->fpe) && ma_report_fpe(op->name, fpe & op->fpe) < 0) {
+    Py_DECREF(r);
+    goto done;
+  }
   if (out) {
     Py_DECREF(r);
     res = Py_NewRef(out);

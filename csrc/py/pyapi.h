@@ -115,6 +115,11 @@ PyObject *ma_getitem_advanced(ma_array *a, PyObject *key);
 ma_array *ma_gather_first(ma_array *a, PyObject *key, int axis0, int *failed);
 PyObject *ma_setitem_advanced(ma_array *a, PyObject *key, PyObject *value, ma_array *s);
 
+/* Hand floating-point flags (csrc/core/fpe.h) an operation raised to
+ * minarray.errstate (csrc/py/fperrors.c): 0, or -1 with the error set when
+ * the errstate in force says "raise" (or its callback raised). */
+int ma_report_fpe(const char *operation, unsigned flags);
+
 /* cdef-begin: declared to cffi too (minarray/_native.py calls it) */
 /* Installs the method tables below into the module `modname` (module.c). */
 int ma_install(const char *modname);
@@ -137,6 +142,7 @@ extern PyMethodDef ma_manipulation_methods[];
 extern PyMethodDef ma_sort_methods[];
 extern PyMethodDef ma_views_methods[];
 extern PyMethodDef ma_convert_methods[];
+extern PyMethodDef ma_fpe_methods[];
 
 #define MA_FASTCALL(name) \
   static PyObject *name(PyObject *self, PyObject *const *args, Py_ssize_t nargs)

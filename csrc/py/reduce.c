@@ -2,6 +2,7 @@
  * one call to the plain-C drivers (csrc/core/reduce.c) without the GIL. */
 #include "reduce.h"
 
+#include "fpe.h"
 #include "pyapi.h"
 
 /* Does `out` hold `x`'s first `nkept` dims, C-contiguous, of type `tid`? */
@@ -50,9 +51,21 @@ MA_FASTCALL(py_reduce) {
     if (!(result = ma_handle_new(out))) return NULL;
   }
 
+  unsigned fpe;
   Py_BEGIN_ALLOW_THREADS
+  ma_fpe_clear();
   ma_reduce_run(op, x, nkept, out, extra, divisor, take_sqrt);
+  fpe = ma_fpe_read();
   Py_END_ALLOW_THREADS
+  /* What NumPy's reductions report: sums and products overflow ("overflow
+   * encountered in reduce"); min and max compare (NaN raises the invalid
+   * flag without an invalid value); the logical ones compute nothing. */
+  if (op == MA_R_MIN || op == MA_R_MAX) fpe &= ~(unsigned)MA_FPE_INVALID;
+  if (op == MA_R_ALL || op == MA_R_ANY || op == MA_R_COUNT) fpe = 0;
+  if (fpe && ma_report_fpe("reduce", fpe) < 0) {
+    Py_XDECREF(result);
+    return NULL;
+  }
   if (result) return result;
   Py_RETURN_NONE;
 }

@@ -60,6 +60,10 @@ class Op:
     no_bool: str | None = None
     int_loop: str | None = None
     floats_first: bool = False
+    # report FE_INVALID (errstate's "invalid")?  Not for operations that
+    # only compare: an ordered comparison with a quiet NaN raises the flag
+    # in hardware, but NumPy warns of no invalid value there
+    reports_invalid: bool = True
 
 
 def _fs(t: CType) -> str:
@@ -138,16 +142,16 @@ OPS: list[Op] = [
     Op("multiply", 2, arith("*", "{x} & {y}")),
     Op("divide", 2, {"f": "{x} / {y}", "c": "ma_cdiv{F}({x}, {y})"}, int_loop="float64"),
     Op("floor_divide", 2, {
-        # x // 0 is 0; MIN // -1 wraps to MIN (NumPy)
-        "i": "({y} == 0 ? 0 : (({y} == -1) ? ({C})(0u - ({U}){x}) : "
+        # x // 0 is 0 and raises the divide flag; MIN // -1 wraps to MIN (NumPy)
+        "i": "({y} == 0 ? ({C})ma_int_divide_by_zero() : (({y} == -1) ? ({C})(0u - ({U}){x}) : "
              "({C})({x} / {y} - (({x} % {y} != 0) & (({x} < 0) != ({y} < 0))))))",
-        "u": "({y} == 0 ? 0 : {x} / {y})",
+        "u": "({y} == 0 ? ({C})ma_int_divide_by_zero() : {x} / {y})",
         "f": "ma_floordiv{F}({x}, {y})",
     }, simd=False),
     Op("remainder", 2, {
-        "i": "({y} == 0 || {y} == -1 ? 0 : ({C})({x} % {y} + "
+        "i": "({y} == 0 ? ({C})ma_int_divide_by_zero() : {y} == -1 ? 0 : ({C})({x} % {y} + "
              "((({x} % {y}) != 0 && ((({x} % {y}) < 0) != ({y} < 0))) ? {y} : 0)))",
-        "u": "({y} == 0 ? 0 : {x} % {y})",
+        "u": "({y} == 0 ? ({C})ma_int_divide_by_zero() : {x} % {y})",
         "f": "ma_remainder{F}({x}, {y})",
     }, simd=False),
     Op("pow", 2, {
@@ -164,16 +168,18 @@ OPS: list[Op] = [
     Op("nextafter", 2, {"f": nextafter}, simd=False),
     # NaN-propagating; on equal values the second operand (NumPy's SIMD loops)
     Op("maximum", 2, {"b": "{x} | {y}", "i": "({x} > {y} ? {x} : {y})", "u": "({x} > {y} ? {x} : {y})",
-                      "f": "(({x} > {y} || {x} != {x}) ? {x} : {y})", "c": "ma_cmax{F}({x}, {y})"}),
+                      "f": "(({x} > {y} || {x} != {x}) ? {x} : {y})", "c": "ma_cmax{F}({x}, {y})"},
+       reports_invalid=False),
     Op("minimum", 2, {"b": "{x} & {y}", "i": "({x} < {y} ? {x} : {y})", "u": "({x} < {y} ? {x} : {y})",
-                      "f": "(({x} < {y} || {x} != {x}) ? {x} : {y})", "c": "ma_cmin{F}({x}, {y})"}),
+                      "f": "(({x} < {y} || {x} != {x}) ? {x} : {y})", "c": "ma_cmin{F}({x}, {y})"},
+       reports_invalid=False),
     # -- comparisons (complex: lexicographic, as NumPy)
-    Op("equal", 2, cmp("==", None), out="bool"),
-    Op("not_equal", 2, cmp("!=", None), out="bool"),
-    Op("less", 2, cmp("<", "ma_clt{F}({x}, {y})"), out="bool"),
-    Op("less_equal", 2, cmp("<=", "ma_cle{F}({x}, {y})"), out="bool"),
-    Op("greater", 2, cmp(">", "ma_clt{F}({y}, {x})"), out="bool"),
-    Op("greater_equal", 2, cmp(">=", "ma_cle{F}({y}, {x})"), out="bool"),
+    Op("equal", 2, cmp("==", None), out="bool", reports_invalid=False),
+    Op("not_equal", 2, cmp("!=", None), out="bool", reports_invalid=False),
+    Op("less", 2, cmp("<", "ma_clt{F}({x}, {y})"), out="bool", reports_invalid=False),
+    Op("less_equal", 2, cmp("<=", "ma_cle{F}({x}, {y})"), out="bool", reports_invalid=False),
+    Op("greater", 2, cmp(">", "ma_clt{F}({y}, {x})"), out="bool", reports_invalid=False),
+    Op("greater_equal", 2, cmp(">=", "ma_cle{F}({y}, {x})"), out="bool", reports_invalid=False),
     # -- logic and bits
     Op("logical_and", 2, {"b": "{x} & {y}"}),
     Op("logical_or", 2, {"b": "{x} | {y}"}),
@@ -208,15 +214,19 @@ OPS: list[Op] = [
     Op("round", 1, {"i": "{x}", "u": "{x}", "f": "nearbyint{F}({x})", "c": "ma_cround{F}({x})"},
        floats_first=True),
     Op("sign", 1, {"i": "({x} > 0) - ({x} < 0)", "u": "({x} > 0)", "f": "ma_sign{F}({x})",
-                   "c": "ma_csign{F}({x})"}, no_bool="sign is not defined for booleans"),
+                   "c": "ma_csign{F}({x})"}, no_bool="sign is not defined for booleans",
+       reports_invalid=False),
     # on the bits: gcc 12 crashes compiling signbit() of a loaded bfloat16
     Op("signbit", 1, {"f": "ma_signbit{F}({x})"}, out="bool"),
     Op("isfinite", 1, {"b": "1", "i": "1", "u": "1", "f": "isfinite({x})",
-                       "c": "isfinite(creal{F}({x})) && isfinite(cimag{F}({x}))"}, out="bool"),
+                       "c": "isfinite(creal{F}({x})) && isfinite(cimag{F}({x}))"}, out="bool",
+       reports_invalid=False),
     Op("isinf", 1, {"b": "0", "i": "0", "u": "0", "f": "isinf({x})",
-                    "c": "isinf(creal{F}({x})) || isinf(cimag{F}({x}))"}, out="bool"),
+                    "c": "isinf(creal{F}({x})) || isinf(cimag{F}({x}))"}, out="bool",
+       reports_invalid=False),
     Op("isnan", 1, {"b": "0", "i": "0", "u": "0", "f": "isnan({x})",
-                    "c": "isnan(creal{F}({x})) || isnan(cimag{F}({x}))"}, out="bool"),
+                    "c": "isnan(creal{F}({x})) || isnan(cimag{F}({x}))"}, out="bool",
+       reports_invalid=False),
     Op("square", 1, {"i": "({C})(({U}){x} * ({U}){x})", "u": "({C})(({U}){x} * ({U}){x})",
                      "f": "{x} * {x}", "c": "ma_cmul{F}({x}, {x})"}),
     # integer 1/x truncates; 1/0 gives 0 instead of trapping
@@ -312,6 +322,7 @@ def _loop(op: Op, t: CType, expr: str) -> str:
             # A contiguous result (x[::2] into a fresh array) is written
             # straight from the vector function, without a scatter pass.
             svec = f"""  {src} buf[256];
+  {o.ctype} obuf[256];
   if ({vm}({fn}, NULL, NULL, 0)) {{  /* available? (n = 0 touches nothing) */
     for (int64_t i = 0; i < n; i += 256) {{
       int64_t m = n - i < 256 ? n - i : 256;
@@ -322,8 +333,8 @@ def _loop(op: Op, t: CType, expr: str) -> str:
         {vm}({fn}, ({o.ctype} *)pd, buf, m);
         continue;
       }}
-      {vm}({fn}, buf, buf, m);
-      for (int64_t k = 0; k < m; k++) *({o.ctype} *)(pd + k * st[0]) = buf[k];
+      {vm}({fn}, obuf, buf, m);
+      for (int64_t k = 0; k < m; k++) *({o.ctype} *)(pd + k * st[0]) = obuf[k];
     }}
     return;
   }}
@@ -681,8 +692,10 @@ def source() -> str:
         heavy = int(name in HEAVY)
         no_bool = f'"{op.no_bool}"' if op and op.no_bool else "NULL"
         compare = _COMPARE.get(name, 0)
+        # where only moves values: nothing to report
+        fpe = "0" if op is None else "MA_FPE_ALL" if op.reports_invalid else "MA_FPE_ALL & ~MA_FPE_INVALID"
         out.append(f'  {{"{name}", {nin}, {len(sigs)}, sigs_{name}, {heavy}, resolve_{name}, {no_bool}, '
-                   f'{compare}}},')
+                   f'{compare}, {fpe}}},')
     out.append("};")
     out.append(f"const int ma_ew_nops = {len(entries)};")
     return "\n".join(out)

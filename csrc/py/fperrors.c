@@ -1,0 +1,35 @@
+/*
+ * Floating-point errors reported as NumPy reports them: a kernel's caller
+ * reads the flags it raised (csrc/core/fpe.h) and, when there are any,
+ * hands them to minarray.errstate's handler, which warns, raises
+ * FloatingPointError, calls or ignores, by the errstate in force.  Nothing
+ * is called when no flag was raised: the common case costs the two
+ * reads and writes of the flags.
+ */
+#include "pyapi.h"
+
+static PyObject *handler; /* errstate._report(operation, flags) */
+
+int ma_report_fpe(const char *operation, unsigned flags) {
+  if (!handler || !flags) return 0;
+  PyObject *r = PyObject_CallFunction(handler, "sI", operation, flags);
+  Py_XDECREF(r);
+  return r ? 0 : -1;
+}
+
+/* fpe_setup(handler): errstate._report, called with (operation, flags) */
+MA_FASTCALL(py_fpe_setup) {
+  (void)self;
+  MA_NARGS(1, "fpe_setup");
+  if (!PyCallable_Check(args[0])) {
+    PyErr_SetString(PyExc_TypeError, "fpe_setup(handler) needs a callable");
+    return NULL;
+  }
+  Py_XSETREF(handler, Py_NewRef(args[0]));
+  Py_RETURN_NONE;
+}
+
+#define FC(name, fn, doc) {name, (PyCFunction)(void (*)(void))fn, METH_FASTCALL, doc}
+PyMethodDef ma_fpe_methods[] = {
+    FC("fpe_setup", py_fpe_setup, "fpe_setup(handler)"),
+    {NULL, NULL, 0, NULL}};
