@@ -19,6 +19,7 @@ from typing import Any
 from minarray import dtypes as _dt
 from minarray import elementwise as _ew
 from minarray.creation import as_operand, zeros
+from minarray.errstate import errstate
 from minarray.ndarray import NDArray
 from minarray.reductions import all as _all
 from minarray.views import broadcast_shapes
@@ -63,8 +64,9 @@ def isclose(a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan:
         x = x.astype(_dt.float64)
     if not isinstance(x, NDArray) and not isinstance(y, NDArray):
         x = as_operand(x)  # two Python numbers: a 0-d result
-    tol = atol + rtol * _abs(y)  # Python arithmetic when y is a Python number
-    close = _ew.less_equal(_abs(_ew.subtract(x, y)), tol)
+    with errstate(invalid="ignore"):  # inf - inf: NumPy's isclose does not warn either
+        tol = atol + rtol * _abs(y)  # Python arithmetic when y is a Python number
+        close = _ew.less_equal(_abs(_ew.subtract(x, y)), tol)
     result = _ew.logical_or(_ew.logical_and(close, _isfinite(y)), _ew.equal(x, y))
     if equal_nan:
         result = _ew.logical_or(result, _ew.logical_and(_isnan(x), _isnan(y)))

@@ -17,6 +17,7 @@ from typing import Any
 from minarray import dtypes as _dt
 from minarray import elementwise as _ew
 from minarray.creation import as_operand, zeros_like
+from minarray.errstate import errstate
 from minarray.ndarray import NDArray
 
 __all__ = [
@@ -195,9 +196,6 @@ def interp(x: Operand, xp: Operand, fp: Operand, left: float | None = None, righ
     ``x`` (``xp`` increasing); ``left``/``right`` (default ``fp[0]`` and
     ``fp[-1]``) outside ``xp``'s range.  NumPy's formula: ``slope * (x -
     xp[j]) + fp[j]``, exactly ``fp[j]`` at a sample point."""
-    from minarray.manipulation import take
-    from minarray.sorting import _searchsorted
-
     xs = as_operand(x, "interp").astype(_dt.float64, copy=False)
     xpa = as_operand(xp, "interp").astype(_dt.float64, copy=False)
     fpa = as_operand(fp, "interp")
@@ -216,6 +214,14 @@ def interp(x: Operand, xp: Operand, fp: Operand, left: float | None = None, righ
     if n == 1:
         out = _ew.where(_ew.less(xs, xpa[0]), lval, _ew.where(_ew.greater(xs, xpa[0]), rval, fpa[0]))
         return out.astype(_dt.float64, copy=False)
+    with errstate(all="ignore"):  # NumPy's interp (C, no error checks) never warns
+        return _interp(xs, xpa, fpa, lval, rval, n)
+
+
+def _interp(xs: NDArray, xpa: NDArray, fpa: NDArray, lval: float, rval: float, n: int) -> NDArray:
+    from minarray.manipulation import take
+    from minarray.sorting import _searchsorted
+
     j = _ew.clip(_ew.subtract(_searchsorted(xpa, xs, "right", None), 1), 0, n - 2)
     x0, x1 = take(xpa, j), take(xpa, _ew.add(j, 1))
     y0, y1 = take(fpa, j), take(fpa, _ew.add(j, 1))
@@ -238,11 +244,12 @@ def cbrt(x: Operand) -> NDArray:
     if a.dtype.kind == "c":
         raise TypeError("ufunc 'cbrt' not supported for complex input")
     w = a.astype(_dt.float64, copy=False)
-    y = _ew.copysign(_ew.pow(_ew.abs(w), 1.0 / 3.0), w)
-    y2 = _ew.multiply(y, y)
-    step = _ew.divide(_ew.subtract(_ew.multiply(y2, y), w), _ew.multiply(3.0, y2))
-    ok = _ew.logical_and(_ew.isfinite(step), _ew.not_equal(y, 0))
-    y = _ew.where(ok, _ew.subtract(y, step), y)
+    with errstate(all="ignore"):  # the step is discarded where it is not finite; NumPy's cbrt never warns
+        y = _ew.copysign(_ew.pow(_ew.abs(w), 1.0 / 3.0), w)
+        y2 = _ew.multiply(y, y)
+        step = _ew.divide(_ew.subtract(_ew.multiply(y2, y), w), _ew.multiply(3.0, y2))
+        ok = _ew.logical_and(_ew.isfinite(step), _ew.not_equal(y, 0))
+        y = _ew.where(ok, _ew.subtract(y, step), y)
     return y if a.dtype is _dt.float64 else y.astype(a.dtype)
 
 
@@ -250,8 +257,9 @@ def logaddexp2(x1: Operand, x2: Operand) -> NDArray:
     """``log2(2**x1 + 2**x2)`` without overflow."""
     a, b = _inexact(x1, "logaddexp2"), _inexact(x2, "logaddexp2")
     m = _ew.maximum(a, b)
-    d = _ew.abs(_ew.subtract(a, b))
-    out = _ew.add(m, _ew.divide(_ew.log1p(_ew.pow(2.0, _ew.negative(d))), math.log(2.0)))
+    with errstate(invalid="ignore"):  # equal infinities, replaced below (NumPy does not warn)
+        d = _ew.abs(_ew.subtract(a, b))
+        out = _ew.add(m, _ew.divide(_ew.log1p(_ew.pow(2.0, _ew.negative(d))), math.log(2.0)))
     # equal infinities: the difference is NaN, the answer that infinity
     return _ew.where(_ew.equal(a, b), _ew.add(a, 1.0), out).astype(m.dtype, copy=False)
 
@@ -386,7 +394,8 @@ def modf(x: Operand) -> tuple[NDArray, NDArray]:
     ``(x - trunc(x), trunc(x))`` (infinities give a zero fraction)."""
     a = _inexact(x, "modf")
     whole = _ew.trunc(a)
-    frac = _ew.where(_ew.isinf(a), _ew.copysign(zeros_like(a), a), _ew.copysign(_ew.subtract(a, whole), a))
+    with errstate(invalid="ignore"):  # inf - inf, replaced by the zero fraction
+        frac = _ew.where(_ew.isinf(a), _ew.copysign(zeros_like(a), a), _ew.copysign(_ew.subtract(a, whole), a))
     return frac.astype(a.dtype, copy=False), whole
 
 

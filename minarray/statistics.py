@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 import operator
+import warnings
 from typing import Any
 
 from minarray import dtypes as _dt
@@ -32,6 +33,7 @@ from minarray import reductions as _red
 from minarray._native import core
 from minarray.creation import as_operand, asarray, full
 from minarray.dtypes import DType
+from minarray.errstate import _user_stacklevel, errstate
 from minarray.manipulation import take, take_along_axis
 from minarray.ndarray import NDArray
 from minarray.searching import argmax, argmin
@@ -218,6 +220,8 @@ def _nan_quantile_rows(work: NDArray, qa: NDArray, method: str, weak: bool) -> N
 
     srt = sort(work, axis=-1)
     counts = _red.count_nonzero(_ew.logical_not(_ew.isnan(work)), axis=-1, keepdims=True)
+    if bool(_red.any(_ew.equal(counts, 0))):
+        _warn("All-NaN slice encountered")
     cols = []
     for p in (float(v) for v in qa.reshape((-1,)).tolist()):
         lo_i, hi_i, g = _row_positions(counts, p, method)
@@ -299,6 +303,8 @@ def _nanmedian(x: NDArray, axis: Axis, keepdims: bool) -> NDArray:
         return _keep(out, x.ndim, axes) if keepdims else out
     srt = sort(rows, axis=-1)  # NaNs last: each row's numbers come first
     counts = _red.count_nonzero(_ew.logical_not(_ew.isnan(rows)), axis=-1, keepdims=True)
+    if bool(_red.any(_ew.equal(counts, 0))):
+        _warn("All-NaN slice encountered")
     lo = _ew.maximum(_ew.floor_divide(_ew.subtract(counts, 1), 2), 0)
     hi = _ew.floor_divide(counts, 2)
     hi = _ew.where(_ew.equal(counts, 0), 0, hi)
@@ -366,6 +372,11 @@ def average(a: Any, axis: Axis = None, weights: Any = None, returned: bool = Fal
 
 # ---- NaN-ignoring reductions ----------------------------------------------------------
 
+def _warn(message: str) -> None:
+    """NumPy's RuntimeWarning for a slice with nothing to reduce."""
+    warnings.warn(message, RuntimeWarning, stacklevel=_user_stacklevel())
+
+
 def _floating(x: NDArray) -> bool:
     return x.dtype.kind in "fc"
 
@@ -411,7 +422,10 @@ def nanmean(a: Any, axis: Axis = None, dtype: Any = None, keepdims: bool = False
         return _red.mean(x, axis=axis, keepdims=keepdims)
     tot = _red.sum(_replaced(x, 0.0), axis=axis, keepdims=keepdims)
     cnt = _count(x, axis, keepdims)
-    return _ew.divide(tot, cnt.astype(_dt.float64)).astype(x.dtype, copy=False)
+    if bool(_red.any(_ew.equal(cnt, 0))):
+        _warn("Mean of empty slice")
+    with errstate(invalid="ignore", divide="ignore"):
+        return _ew.divide(tot, cnt.astype(_dt.float64)).astype(x.dtype, copy=False)
 
 
 def _nanvar(name: str, a: Any, axis: Axis, dtype: Any, ddof: Any, keepdims: bool, correction: Any,
@@ -427,11 +441,14 @@ def _nanvar(name: str, a: Any, axis: Axis, dtype: Any, ddof: Any, keepdims: bool
     nan = _ew.isnan(x)
     x0 = _ew.where(nan, 0.0, x)
     cnt = _count(x, axis, True)
-    avg = _ew.divide(_red.sum(x0, axis=axis, keepdims=True), cnt.astype(_dt.float64)).astype(x.dtype, copy=False)
-    dev = _ew.where(nan, 0.0, _ew.subtract(x0, avg))
-    ssd = _red.sum(_ew.multiply(dev, dev), axis=axis, keepdims=keepdims)
     dof = _ew.subtract(_count(x, axis, keepdims).astype(_dt.float64), float(corr))
-    out = _ew.divide(ssd, _ew.maximum(dof, 0.0))
+    if bool(_red.any(_ew.less_equal(dof, 0))):
+        _warn("Degrees of freedom <= 0 for slice.")
+    with errstate(invalid="ignore", divide="ignore"):
+        avg = _ew.divide(_red.sum(x0, axis=axis, keepdims=True), cnt.astype(_dt.float64)).astype(x.dtype, copy=False)
+        dev = _ew.where(nan, 0.0, _ew.subtract(x0, avg))
+        ssd = _red.sum(_ew.multiply(dev, dev), axis=axis, keepdims=keepdims)
+        out = _ew.divide(ssd, _ew.maximum(dof, 0.0))
     if take_sqrt:
         out = _ew.sqrt(out)
     return out.astype(x.dtype, copy=False)
@@ -457,6 +474,8 @@ def _nanminmax(name: str, a: Any, axis: Axis, keepdims: bool, big: float) -> NDA
         return fn(x, axis=axis, keepdims=keepdims)
     out = fn(_ew.where(_ew.isnan(x), big, x), axis=axis, keepdims=keepdims)
     all_nan = _red.all(_ew.isnan(x), axis=axis, keepdims=keepdims)
+    if bool(_red.any(all_nan)):
+        _warn("All-NaN slice encountered")
     return _ew.where(all_nan, float("nan"), out).astype(x.dtype, copy=False)
 
 
@@ -525,7 +544,10 @@ def cov(m: Any, y: Any = None, rowvar: bool = True, bias: bool = False, ddof: in
     avg = _red.mean(x, axis=1, keepdims=True)
     xc = _ew.subtract(x, avg)
     fact = max(n - ddof, 0)
-    c = _ew.multiply(matmul(xc, conj(xc).T), 1.0 / fact if fact else math.inf)
+    if fact == 0:
+        _warn("Degrees of freedom <= 0 for slice")
+    with errstate(invalid="ignore", divide="ignore"):
+        c = _ew.multiply(matmul(xc, conj(xc).T), 1.0 / fact if fact else math.inf)
     return c.reshape(()) if c.shape == (1, 1) else c
 
 

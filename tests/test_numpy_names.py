@@ -203,10 +203,10 @@ def test_quantile_matches_numpy(pair: tuple[np.ndarray, ma.NDArray], method: str
     if a.dtype == np.int8:  # NumPy interpolates int8 in int8, where b - a can wrap; minarray in float64
         a = a // 3
         x = ma.asarray(a)
-    with warnings.catch_warnings():
+    with warnings.catch_warnings():  # inf - inf between neighbours: both warn
         warnings.simplefilter("ignore", RuntimeWarning)
         expected = np.quantile(a, q, axis=axis, method=method)
-    got = ma.quantile(x, q, axis=axis, method=method)
+        got = ma.quantile(x, q, axis=axis, method=method)
     # float64 is computed as NumPy does it, bit for bit; narrower floats
     # go through float64 (NumPy computes in them), a rounding apart
     same(got, expected, ulps=0 if a.dtype != np.float16 and a.dtype != np.float32 else 2)
@@ -214,7 +214,8 @@ def test_quantile_matches_numpy(pair: tuple[np.ndarray, ma.NDArray], method: str
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         expected = np.percentile(a, p, axis=axis, method=method)
-    same(ma.percentile(x, p, axis=axis, method=method), expected, ulps=4 if a.dtype.kind == "f" else 0)
+        got = ma.percentile(x, p, axis=axis, method=method)
+    same(got, expected, ulps=4 if a.dtype.kind == "f" else 0)
 
 
 @SETTINGS
@@ -898,3 +899,41 @@ def test_bad_input_raises_what_numpy_raises(fn: str, args: tuple[Any, ...], kwar
         (expected.__name__ == "AxisError" and issubclass(ma_err.type, (ValueError, IndexError))), \
         f"{fn}: NumPy raises {expected.__name__}, minarray {ma_err.type.__name__}: {ma_err.value}"
     assert str(ma_err.value), "the message says what was wrong"
+
+
+# ---- floating-point warnings: where NumPy warns, and only there ----------------------------
+
+def _warnings_of(fn: Any) -> list[str]:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        fn()
+    return sorted(str(w.message) for w in caught if issubclass(w.category, RuntimeWarning))
+
+
+SILENT = [
+    ("isclose", lambda m: m.isclose(m.asarray([np.inf, -np.inf, np.nan, 1.0]), m.asarray([np.inf, np.inf, 1.0, 1.0]))),
+    ("allclose", lambda m: m.allclose(m.asarray([np.inf, 1.0]), m.asarray([np.inf, 1.0]))),
+    ("cbrt", lambda m: m.cbrt(m.asarray([np.inf, -np.inf, 0.0, -0.0, np.nan, 8.0]))),
+    ("logaddexp2", lambda m: m.logaddexp2(m.asarray([np.inf, -np.inf]), m.asarray([np.inf, -np.inf]))),
+    ("modf", lambda m: m.modf(m.asarray([np.inf, -2.5]))),
+    ("interp", lambda m: m.interp(m.asarray([0.5, 1.0]), m.asarray([0.0, 1.0, 1.0]), m.asarray([0.0, 1.0, 2.0]))),
+]
+
+
+@pytest.mark.parametrize(("name", "call"), SILENT, ids=[s[0] for s in SILENT])
+def test_no_warning_where_numpy_has_none(name: str, call: Any) -> None:
+    assert _warnings_of(lambda: call(np)) == []
+    assert _warnings_of(lambda: call(ma)) == []
+
+
+WARNS = [
+    ("nanmin", lambda m: m.nanmin(m.asarray([[np.nan, 1.0], [np.nan, np.nan]]), axis=1)),
+    ("nanmedian", lambda m: m.nanmedian(m.asarray([np.nan, np.nan]))),
+    ("nanmean", lambda m: m.nanmean(m.asarray([np.nan, np.nan]))),
+    ("nanvar", lambda m: m.nanvar(m.asarray([np.nan, 1.0]), ddof=1)),
+]
+
+
+@pytest.mark.parametrize(("name", "call"), WARNS, ids=[w[0] for w in WARNS])
+def test_numpys_warning_for_empty_slices(name: str, call: Any) -> None:
+    assert _warnings_of(lambda: call(ma)) == _warnings_of(lambda: call(np))
