@@ -19,6 +19,8 @@ from typing import Any
 from minarray import dtypes as _dt
 from minarray._native import core
 from minarray.creation import as_operand, asarray, eye, linspace, ones, tril, zeros
+from minarray.elementwise import add as _add
+from minarray.elementwise import multiply as _mul
 from minarray.elementwise import pow as _pow
 from minarray.ndarray import NDArray
 from minarray.views import broadcast_to
@@ -186,7 +188,7 @@ class _Grid:
                 n = int(abs(key.step))
                 step = (key.stop - start) / float(n - 1) if n != 1 else 1
                 # NumPy: the type of start, stop and the float |step|
-                return _ew_add(_ew_mul(arange(0, n, 1, dtype=_dt.float64), step), start)
+                return _add(_mul(arange(0, n, 1, dtype=_dt.float64), step), start)
             return arange(start, key.stop, 1 if key.step is None else key.step)
         keys = tuple(key)
         sizes, steps, starts = [], [], []
@@ -210,27 +212,15 @@ class _Grid:
         if self.sparse:
             out = []
             for i, (n, st, s0) in enumerate(zip(sizes, steps, starts, strict=True)):
-                g = _ew_add(_ew_mul(arange(n, dtype=dt), st), s0).astype(dt, copy=False)
+                g = _add(_mul(arange(n, dtype=dt), st), s0).astype(dt, copy=False)
                 out.append(g.reshape(tuple(n if j == i else 1 for j in range(len(sizes)))))
             return tuple(out)
         grid = indices(sizes, dtype=dt)
-        parts = [_ew_add(_ew_mul(grid[i], st), s0).astype(dt, copy=False)
+        parts = [_add(_mul(grid[i], st), s0).astype(dt, copy=False)
                  for i, (st, s0) in enumerate(zip(steps, starts, strict=True))]
         from minarray.manipulation import stack
 
         return stack(parts) if parts else grid
-
-
-def _ew_add(a: Any, b: Any) -> NDArray:
-    from minarray.elementwise import add
-
-    return add(a, b)
-
-
-def _ew_mul(a: Any, b: Any) -> NDArray:
-    from minarray.elementwise import multiply
-
-    return multiply(a, b)
 
 
 mgrid = _Grid(sparse=False)
