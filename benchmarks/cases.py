@@ -14,6 +14,9 @@ raises :class:`Unavailable` when the reference library is not installed.
 from __future__ import annotations
 
 import importlib
+import os
+import pickle
+import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -34,7 +37,7 @@ class Unavailable(Exception):
 
 @dataclass(frozen=True)
 class Case:
-    group: str  # allocation, elementwise, reduction, indexing, linalg, random, dlpack
+    group: str  # allocation, elementwise, reduction, indexing, linalg, random, dlpack, io
     name: str  # what is measured, e.g. "add float32 contiguous"
     size: int  # elements (bytes for allocation cases)
     unit: str  # "elements" or "bytes"
@@ -446,6 +449,72 @@ def _dlpack() -> Iterator[Case]:
                    pydlpack_asdlpack)
 
 
+# ---- data in and out: pickle and .npy files -----------------------------------------
+
+IO_BYTES = (10**6, 10**8)
+
+
+def _io() -> Iterator[Case]:
+    """Round trips of a float64 array of n bytes: pickled (protocol 5) with
+    the data in the byte stream or out of band, saved to and loaded from a
+    .npy file (in a temporary directory, each side its own file), and a
+    memory-mapped load (both sides map the same file)."""
+
+    def setup(n: int) -> Callable[[], Inputs]:
+        def make() -> Inputs:
+            tmp = tempfile.TemporaryDirectory(prefix="minarray-bench-")  # removed when the inputs go
+            x = _uniform((n // 8,), "float64")
+            path = os.path.join(tmp.name, "shared.npy")
+            np.save(path, x)
+            return {"x": x, "tmp": tmp, "shared": path}
+        return make
+
+    def in_band(pk: Any, x: Any) -> Call:
+        return lambda: pk.loads(pk.dumps(x, protocol=5))
+
+    def out_of_band(pk: Any, x: Any) -> Call:
+        def call() -> object:
+            buffers: list[Any] = []
+            data = pk.dumps(x, protocol=5, buffer_callback=buffers.append)
+            return pk.loads(data, buffers=buffers)
+        return call
+
+    def save_load(save: Any, load: Any, path: str, x: Any) -> Call:
+        def call() -> object:
+            save(path, x)
+            return load(path)
+        return call
+
+    for n in IO_BYTES:
+        for name, how in (("pickle float64 in-band", in_band), ("pickle float64 out-of-band", out_of_band)):
+            def mk(inp: Inputs, how: Callable[[Any, Any], Call] = how) -> Call:
+                return how(pickle, to_ma(inp["x"]))
+
+            def rf(inp: Inputs, how: Callable[[Any, Any], Call] = how) -> Call:
+                return how(pickle, inp["x"])
+
+            yield Case("io", name, n, "bytes", "numpy", setup(n), mk, rf)
+
+        def mk_npy(inp: Inputs) -> Call:
+            return save_load(ma_get("save"), ma_get("load"), os.path.join(inp["tmp"].name, "ma.npy"), to_ma(inp["x"]))
+
+        def rf_npy(inp: Inputs) -> Call:
+            return save_load(np.save, np.load, os.path.join(inp["tmp"].name, "np.npy"), inp["x"])
+
+        yield Case("io", "save + load .npy float64", n, "bytes", "numpy", setup(n), mk_npy, rf_npy)
+
+        def mk_map(inp: Inputs) -> Call:
+            load, path = ma_get("load"), inp["shared"]
+            return lambda: load(path, mmap_mode="r")
+
+        def rf_map(inp: Inputs) -> Call:
+            path = inp["shared"]
+            return lambda: np.load(path, mmap_mode="r")
+
+        yield Case("io", "load .npy mmap_mode='r'", n, "bytes", "numpy", setup(n), mk_map, rf_map)
+
+
 def all_cases() -> list[Case]:
     """Every case, in the order the table prints them."""
-    return [*_allocation(), *_elementwise(), *_reductions(), *_indexing(), *_linalg(), *_random(), *_dlpack()]
+    return [*_allocation(), *_elementwise(), *_reductions(), *_indexing(), *_linalg(), *_random(), *_dlpack(),
+            *_io()]

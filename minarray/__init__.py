@@ -12,6 +12,8 @@ from typing import Any
 from minarray import dlpack, linalg
 from minarray import random as random  # ma.random: NumPy's Generator, bit for bit
 from minarray._native import core as _core
+from minarray.bufferio import *  # noqa: F403
+from minarray.bufferio import __all__ as _bufferio_all
 from minarray.creation import *  # noqa: F403
 from minarray.creation import __all__ as _creation_all
 from minarray.dlpack import *  # noqa: F403
@@ -47,6 +49,8 @@ from minarray.info import __all__ as _info_all
 from minarray.manipulation import *  # noqa: F403
 from minarray.manipulation import __all__ as _manipulation_all
 from minarray.ndarray import NDArray
+from minarray.npyio import *  # noqa: F403
+from minarray.npyio import __all__ as _npyio_all
 from minarray.products import *  # noqa: F403
 from minarray.products import __all__ as _products_all
 from minarray.reductions import *  # noqa: F403
@@ -92,7 +96,7 @@ _numpy_names_all = [
 ]
 
 __version__ = "0.1.0"
-__array_api_version__ = "2024.12"
+__array_api_version__ = "2025.12"
 
 
 def allocator_stats() -> dict[str, int]:
@@ -118,6 +122,6 @@ __all__ = [
     "float16", "bfloat16", "float32", "float64", "complex64", "complex128",
     *_creation_all, *_views_all, *_elementwise_all, *_reductions_all,
     *_searching_all, *_sorting_all, *_sets_all, *_manipulation_all, *_products_all, *_info_all,
-    *_dlpack_all, *_threads_all, *_errstate_all, "dlpack", "linalg",
+    *_dlpack_all, *_threads_all, *_errstate_all, *_bufferio_all, *_npyio_all, "dlpack", "linalg",
     *_numpy_names_all,
 ]

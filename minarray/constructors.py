@@ -27,7 +27,7 @@ from minarray.views import broadcast_to
 
 __all__ = [
     "array", "copy", "asanyarray", "ascontiguousarray", "identity", "diag", "diagflat", "tri",
-    "logspace", "geomspace", "indices", "fromfunction", "mgrid", "ogrid", "vander", "frombuffer", "fromiter",
+    "logspace", "geomspace", "indices", "fromfunction", "mgrid", "ogrid", "vander", "fromiter",
 ]
 
 
@@ -243,25 +243,6 @@ def vander(x: Any, N: int | None = None, increasing: bool = False) -> NDArray:
         cols = broadcast_to(a.astype(dt).reshape((-1, 1)), (a.shape[0], n - 1))
         out[:, 1:] = cumulative_prod(cols, axis=1)
     return out if increasing else out[:, ::-1]
-
-
-def frombuffer(buffer: Any, dtype: Any = None, count: int = -1, offset: int = 0) -> NDArray:
-    """A 1-d array over the bytes of ``buffer`` (no copy; read-only when
-    the buffer is), read as ``dtype`` (float64 unless given), ``count``
-    items (-1: all) from byte ``offset``."""
-    dt = _dt.float64 if dtype is None else _dt.as_dtype(dtype)
-    mv = memoryview(buffer).cast("B")
-    nbytes = mv.nbytes - offset
-    if offset < 0 or nbytes < 0:
-        raise ValueError("offset must be non-negative and no greater than buffer length")
-    if count < 0:
-        if nbytes % dt.itemsize:
-            raise ValueError("buffer size must be a multiple of element size")
-        count = nbytes // dt.itemsize
-    elif count * dt.itemsize > nbytes:
-        raise ValueError("buffer is smaller than requested size")
-    raw = asarray(mv[offset:offset + count * dt.itemsize])
-    return raw.view(dt)
 
 
 def fromiter(iter: Any, dtype: Any, count: int = -1) -> NDArray:

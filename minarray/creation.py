@@ -231,9 +231,9 @@ def triu(x: NDArray, /, *, k: int = 0) -> NDArray:
     return _tri(x, k, False)
 
 
-def meshgrid(*arrays: NDArray, indexing: str = "xy") -> list[NDArray]:
+def meshgrid(*arrays: NDArray, indexing: str = "xy") -> tuple[NDArray, ...]:
     """Coordinate arrays from 1-d arrays: ``indexing="xy"`` (Cartesian, the default) or ``"ij"``
-    (matrix)."""
+    (matrix).  A tuple (Array API 2025.12, and NumPy 2)."""
     if indexing not in ("xy", "ij"):
         raise ValueError(f"indexing must be 'xy' or 'ij', got {indexing!r}")
     for a in arrays:
@@ -254,7 +254,7 @@ def meshgrid(*arrays: NDArray, indexing: str = "xy") -> list[NDArray]:
             axis = 1 - i
         s[axis] = a.shape[0]
         out.append(broadcast_to(a.reshape(tuple(s)), tuple(shape)).copy())
-    return out
+    return tuple(out)
 
 
 # ---- asarray ----------------------------------------------------------------

@@ -29,6 +29,18 @@ What Dask needs from a chunk type, and where minarray provides it:
   and ``dask.array.register_chunk_type``, so that a Dask array and a
   minarray array combine into a Dask array.
 
+* ``dask.sizeof``: a chunk's size is its ``nbytes`` (Dask's memory
+  accounting and the distributed scheduler's data-transfer costs read it).
+
+Across processes (``dask.distributed`` with worker processes): chunks
+travel pickled with protocol 5, their memory out of band, sent from the
+array's own memory with no copy (see :mod:`minarray.bufferio`).  A worker
+process registers minarray with Dask by itself when the first minarray
+array reaches it (the unpickler imports this module when Dask is loaded),
+so nothing needs to run on the workers first; a graph that makes minarray
+chunks on the workers without ever sending one can run
+``client.run(importlib.import_module, "minarray.dask")`` once.
+
 Importing :mod:`minarray` never imports Dask; only this module does.
 """
 
@@ -113,6 +125,10 @@ def _to_numpy(x: NDArray, **kwargs: Any) -> Any:
     return np.asarray(x)
 
 
+def _sizeof(x: NDArray) -> int:
+    return x.nbytes
+
+
 def register() -> None:
     """Register :class:`NDArray` with Dask's chunk-type registry and
     dispatch tables.  Idempotent; runs when :mod:`minarray.dask` is
@@ -134,6 +150,8 @@ def register() -> None:
     dispatch.numel_lookup.register(NDArray, _numel)
     dispatch.nannumel_lookup.register(NDArray, _nannumel)
     dispatch.to_numpy_dispatch.register(NDArray, _to_numpy)
+    sizeof: Any = importlib.import_module("dask.sizeof")
+    sizeof.sizeof.register(NDArray, _sizeof)
     _registered = True
 
 

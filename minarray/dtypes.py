@@ -9,6 +9,7 @@ where it leaves mixed kinds open (integer with float, signed with unsigned
 from __future__ import annotations
 
 import enum
+import struct as _struct
 from functools import cache, lru_cache
 from typing import Any, Final
 
@@ -48,7 +49,7 @@ class DLDataTypeCode(enum.IntEnum):
 class DType:
     """An element type.  One instance per type: compare with ``==`` or ``is``."""
 
-    __slots__ = ("_np", "bits", "code", "itemsize", "kind", "lanes", "name", "typestr")
+    __slots__ = ("_np", "bits", "code", "format", "itemsize", "kind", "lanes", "name", "typestr")
 
     name: str
     itemsize: int
@@ -57,8 +58,9 @@ class DType:
     bits: int
     lanes: int
     typestr: str  # the array interface's typestr (little-endian), "" if none
+    format: str  # the buffer protocol's format string (PEP 3118, NumPy's choice), "" if none
 
-    def __init__(self, name: str, kind: str, code: DLDataTypeCode, bits: int, typestr: str) -> None:
+    def __init__(self, name: str, kind: str, code: DLDataTypeCode, bits: int, typestr: str, format: str) -> None:
         self.name = name
         self.kind = kind
         self.code = code
@@ -66,6 +68,7 @@ class DType:
         self.lanes = 1
         self.itemsize = bits // 8
         self.typestr = typestr
+        self.format = format
         self._np: Any = None
 
     @property
@@ -138,22 +141,26 @@ def _numpy_like(obj: Any) -> _builtin_bool:
 
 
 _K = DLDataTypeCode
-# The one table mapping minarray dtypes to DLPack type codes.
-bool: Final = DType("bool", "b", _K.BOOL, 8, "|b1")
-int8: Final = DType("int8", "i", _K.INT, 8, "|i1")
-int16: Final = DType("int16", "i", _K.INT, 16, "<i2")
-int32: Final = DType("int32", "i", _K.INT, 32, "<i4")
-int64: Final = DType("int64", "i", _K.INT, 64, "<i8")
-uint8: Final = DType("uint8", "u", _K.UINT, 8, "|u1")
-uint16: Final = DType("uint16", "u", _K.UINT, 16, "<u2")
-uint32: Final = DType("uint32", "u", _K.UINT, 32, "<u4")
-uint64: Final = DType("uint64", "u", _K.UINT, 64, "<u8")
-float16: Final = DType("float16", "f", _K.FLOAT, 16, "<f2")
-bfloat16: Final = DType("bfloat16", "f", _K.BFLOAT, 16, "")
-float32: Final = DType("float32", "f", _K.FLOAT, 32, "<f4")
-float64: Final = DType("float64", "f", _K.FLOAT, 64, "<f8")
-complex64: Final = DType("complex64", "c", _K.COMPLEX, 64, "<c8")
-complex128: Final = DType("complex128", "c", _K.COMPLEX, 128, "<c16")
+# NumPy exports 64-bit integers as C's long where long has 64 bits (and as
+# long long elsewhere): the same codes, so consumers see the same formats.
+_I64, _U64 = ("l", "L") if _struct.calcsize("l") == 8 else ("q", "Q")
+# The one table mapping minarray dtypes to DLPack type codes, array-interface
+# typestrs and buffer-protocol formats (bfloat16 has neither of the last two).
+bool: Final = DType("bool", "b", _K.BOOL, 8, "|b1", "?")
+int8: Final = DType("int8", "i", _K.INT, 8, "|i1", "b")
+int16: Final = DType("int16", "i", _K.INT, 16, "<i2", "h")
+int32: Final = DType("int32", "i", _K.INT, 32, "<i4", "i")
+int64: Final = DType("int64", "i", _K.INT, 64, "<i8", _I64)
+uint8: Final = DType("uint8", "u", _K.UINT, 8, "|u1", "B")
+uint16: Final = DType("uint16", "u", _K.UINT, 16, "<u2", "H")
+uint32: Final = DType("uint32", "u", _K.UINT, 32, "<u4", "I")
+uint64: Final = DType("uint64", "u", _K.UINT, 64, "<u8", _U64)
+float16: Final = DType("float16", "f", _K.FLOAT, 16, "<f2", "e")
+bfloat16: Final = DType("bfloat16", "f", _K.BFLOAT, 16, "", "")
+float32: Final = DType("float32", "f", _K.FLOAT, 32, "<f4", "f")
+float64: Final = DType("float64", "f", _K.FLOAT, 64, "<f8", "d")
+complex64: Final = DType("complex64", "c", _K.COMPLEX, 64, "<c8", "Zf")
+complex128: Final = DType("complex128", "c", _K.COMPLEX, 128, "<c16", "Zd")
 
 ALL: Final[tuple[DType, ...]] = (
     bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64,

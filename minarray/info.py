@@ -1,4 +1,4 @@
-"""Namespace inspection (Array API 2024.12): ``__array_namespace_info__``,
+"""Namespace inspection (Array API 2025.12): ``__array_namespace_info__``,
 ``finfo``, ``iinfo`` and the constants ``e``, ``inf``, ``nan``, ``newaxis``
 and ``pi``.
 
@@ -49,8 +49,9 @@ class Info:
     def default_device(self) -> str:
         return "cpu"
 
-    def devices(self) -> list[str]:
-        return ["cpu"]
+    def devices(self) -> tuple[str, ...]:
+        """A tuple (Array API 2025.12; a list before)."""
+        return ("cpu",)
 
     def default_dtypes(self, *, device: Any = None) -> dict[str, DType]:
         _device(device)
@@ -63,18 +64,18 @@ class Info:
 
     def dtypes(self, *, device: Any = None, kind: str | tuple[str | DType, ...] | DType | None = None
                ) -> dict[str, DType]:
-        """The supported dtypes by name, optionally only those of ``kind`` (as
-        in :func:`isdtype`).  Besides the standard's, minarray has float16
-        and bfloat16."""
+        """The supported Array API dtypes by name, optionally only those of
+        ``kind`` (as in :func:`isdtype`).  minarray's float16 and bfloat16
+        are not among them: the standard defines neither, and this
+        function lists its data types only (as NumPy's does)."""
         _device(device)
-        if kind is None:
-            return {d.name: d for d in _dt.ALL}
-        return {d.name: d for d in _dt.ALL if _dt.isdtype(d, kind)}
+        return {d.name: d for d in _dt.ALL if d not in _EXTRA and (kind is None or _dt.isdtype(d, kind))}
 
     def __repr__(self) -> str:
         return "minarray.__array_namespace_info__()"
 
 
+_EXTRA = (_dt.float16, _dt.bfloat16)  # dtypes beyond the standard's
 _INFO = Info()
 
 

@@ -106,7 +106,9 @@ def fmod(x1: Operand, x2: Operand) -> NDArray:
 
 
 def divmod(x1: Operand, x2: Operand) -> tuple[NDArray, NDArray]:
-    """``(floor_divide(x1, x2), remainder(x1, x2))``, as Python's ``divmod``."""
+    """``(floor_divide(x1, x2), remainder(x1, x2))``: the ``//`` and ``%``
+    of these arrays, as ``divmod(x1, x2)`` gives them (so ``inf // 2`` is
+    the standard's ``inf``, where NumPy's gives NaN)."""
     return _ew.floor_divide(x1, x2), _ew.remainder(x1, x2)
 
 

@@ -216,7 +216,7 @@ class NDArray(core.NDArrayBase):
         return int(core.data_ptr(self._h))
 
     def __array_namespace__(self, /, *, api_version: str | None = None) -> ModuleType:
-        if api_version not in (None, "2021.12", "2022.12", "2023.12", "2024.12"):
+        if api_version not in (None, "2021.12", "2022.12", "2023.12", "2024.12", "2025.12"):
             raise ValueError(f"unsupported Array API version {api_version!r}")
         import minarray
 
@@ -423,10 +423,34 @@ class NDArray(core.NDArrayBase):
         return self.copy("K")
 
     def __reduce_ex__(self, protocol: SupportsIndex) -> Any:
-        raise TypeError(
-            f"cannot pickle a minarray NDArray (shape {self._shape}, {self._dtype}) yet: pickling is not "
-            "implemented; copy.copy and copy.deepcopy work, and ma.asarray(np.asarray(x)) round-trips through NumPy"
-        )
+        """Pickling (protocols 2 to 5): the elements, dtype, shape, memory
+        order and read-only flag; with protocol 5 the elements go as a
+        ``PickleBuffer`` over this array's memory, out of band when the
+        pickler takes buffers (see :mod:`minarray.bufferio`)."""
+        from minarray import bufferio
+
+        return bufferio.reduce(self, operator.index(protocol))
+
+    # ---- bytes (minarray.bufferio; the buffer protocol is the C type's) ----
+    if TYPE_CHECKING:
+        # PEP 688's spelling of the buffer protocol NDArrayBase implements in
+        # C (bf_getbuffer): memoryview(x), bytes(x), PickleBuffer(x)...
+        def __buffer__(self, flags: int, /) -> memoryview: ...
+
+    def tobytes(self, order: str = "C") -> bytes:
+        """The elements as bytes, in C order (``"C"``, and ``"K"``), Fortran
+        order (``"F"``), or Fortran order when the array is Fortran- but not
+        C-contiguous (``"A"``): NumPy's ``tobytes``."""
+        from minarray import bufferio
+
+        return bufferio.tobytes(self, order)
+
+    def tofile(self, fid: Any, sep: str = "", format: str = "%s") -> None:
+        """Write the elements in C order to ``fid`` (a path or a binary file):
+        raw bytes, or text separated by ``sep`` (NumPy's ``tofile``)."""
+        from minarray import bufferio
+
+        bufferio.tofile(self, fid, sep, format)
 
     def __int__(self) -> int:
         v = self._scalar("int")

@@ -82,10 +82,11 @@ def broadcast_to(x: NDArray, /, shape: Sequence[int]) -> NDArray:
     return x._view(0, shape, tuple(strides), readonly=True)
 
 
-def broadcast_arrays(*arrays: NDArray) -> list[NDArray]:
-    """The arrays broadcast against each other: read-only views of one common shape."""
+def broadcast_arrays(*arrays: NDArray) -> tuple[NDArray, ...]:
+    """The arrays broadcast against each other: read-only views of one
+    common shape, as a tuple (Array API 2025.12, and NumPy 2)."""
     shape = broadcast_shapes(*(a.shape for a in arrays))
-    return [a if a.shape == shape else broadcast_to(a, shape) for a in arrays]
+    return tuple(a if a.shape == shape else broadcast_to(a, shape) for a in arrays)
 
 
 def permute_dims(x: NDArray, /, axes: tuple[int, ...]) -> NDArray:

@@ -15,7 +15,6 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-import pytest
 from array_strategies import examples
 from hypothesis import given
 from hypothesis import strategies as st
@@ -80,13 +79,6 @@ def test_copy_and_deepcopy_copy_the_data() -> None:
     assert not ro.flags.writeable
     assert copy.deepcopy(ro).flags.writeable
     assert copy.deepcopy({"a": x})["a"].tolist() == x.tolist()
-
-
-def test_pickle_error_names_ndarray() -> None:
-    import pickle
-
-    with pytest.raises(TypeError, match="NDArray"):
-        pickle.dumps(ma.ones(3))
 
 
 # ---- random views of one buffer --------------------------------------------

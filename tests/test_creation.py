@@ -230,7 +230,7 @@ def test_meshgrid_matches_numpy(indexing: str, sizes: tuple[int, ...]) -> None:
     arrays = [np.arange(n, dtype=np.float32) * (i + 1) for i, n in enumerate(sizes)]
     got = ma.meshgrid(*[to_ma(a) for a in arrays], indexing=indexing)
     expected = np.meshgrid(*arrays, indexing=indexing)
-    assert len(got) == len(expected)
+    assert isinstance(got, tuple) and len(got) == len(expected)
     for g, e in zip(got, expected, strict=True):
         assert_like_numpy(g, e, check_strides=False)
 

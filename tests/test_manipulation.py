@@ -316,9 +316,9 @@ def test_take_along_axis_with_argsort_and_errors() -> None:
 def test_view_functions_follow_the_standard() -> None:
     a_np = distinct_values((2, 3, 4), ma.int32)
     a = to_ma(a_np)
-    # broadcast_arrays returns a list (2024.12) of arrays of one shape
+    # broadcast_arrays returns a tuple (2025.12) of arrays of one shape
     out = ma.broadcast_arrays(a, ma.ones((3, 1)))
-    assert isinstance(out, list) and [o.shape for o in out] == [(2, 3, 4), (2, 3, 4)]
+    assert isinstance(out, tuple) and [o.shape for o in out] == [(2, 3, 4), (2, 3, 4)]
     with pytest.raises(ValueError):
         ma.broadcast_arrays(a, ma.ones((5,)))
     with pytest.raises(ValueError):

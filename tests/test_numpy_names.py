@@ -667,7 +667,12 @@ def test_math_matches_numpy(dtype: str) -> None:
             b2 = b
         if fn in ("fmod", "divmod") and not dtype.startswith("float"):
             b2 = np.where(b2 == 0, 3, b2).astype(dtype)  # NumPy warns on integer division by zero
-        got, expected = both(fn, a, b2)
+        a2 = a
+        if fn == "divmod" and dtype.startswith("float"):
+            # divmod is minarray's // and %: inf // 2 is the standard's inf
+            # (Array API 2025.12), where NumPy gives NaN
+            a2 = np.where(np.isinf(a), 1.5, a).astype(dtype)
+        got, expected = both(fn, a2, b2)
         same(got, expected, ulps=8)
 
 

@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "buffer.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -211,6 +212,41 @@ ma_buffer *ma_buffer_foreign(void *data, size_t nbytes, ma_release_fn release,
   ADD(live_buffers, 1);
   ADD(live_foreign, 1);
   ADD(total_foreign, 1);
+  return b;
+}
+
+/* ---- mapped files ----------------------------------------------------------- */
+
+typedef struct {
+  void *base;
+  size_t length;
+} mapping;
+
+static void unmap(void *ctx) {
+  mapping *m = (mapping *)ctx;
+  munmap(m->base, m->length);
+  free(m);
+}
+
+ma_buffer *ma_buffer_map(int fd, size_t length, int mode) {
+  if (length == 0 || mode < 0 || mode > 2) {
+    errno = EINVAL;
+    return NULL;
+  }
+  int prot = mode == 0 ? PROT_READ : PROT_READ | PROT_WRITE;
+  int flags = mode == 2 ? MAP_PRIVATE : MAP_SHARED;
+  void *base = mmap(NULL, length, prot, flags, fd, 0);
+  if (base == MAP_FAILED) return NULL;
+  mapping *m = (mapping *)malloc(sizeof(mapping));
+  ma_buffer *b = m ? ma_buffer_foreign(base, length, unmap, m) : NULL;
+  if (!b) {
+    free(m);
+    munmap(base, length);
+    errno = ENOMEM;
+    return NULL;
+  }
+  m->base = base;
+  m->length = length;
   return b;
 }
 

@@ -6,7 +6,8 @@
  *   - owned:   minarray allocated it (64-byte aligned, huge-page hint when large)
  *   - foreign: someone else's pointer plus a release callback and its context,
  *              called exactly once when the last reference goes (DLPack
- *              imports, NumPy arrays, raw pointers).
+ *              imports, NumPy arrays, raw pointers, and mapped files, whose
+ *              release unmaps them).
  *
  * retain/release are atomic and callable from any thread; releasing an owned
  * buffer touches no Python object, so a DLPack deleter can run anywhere.
@@ -57,6 +58,12 @@ ma_buffer *ma_buffer_new(size_t nbytes, int zero);
  * NULL when the header cannot be allocated (then release is NOT called). */
 ma_buffer *ma_buffer_foreign(void *data, size_t nbytes, ma_release_fn release,
                              void *ctx);
+/* A foreign buffer over the first `length` bytes (> 0) of the open file
+ * `fd`, mapped with mmap: `mode` 0 read-only and shared, 1 read-write and
+ * shared (writes reach the file), 2 copy-on-write (writes stay private).
+ * The release unmaps it; the mapping outlives `fd`.  NULL with errno set
+ * when the file cannot be mapped (or the header cannot be allocated). */
+ma_buffer *ma_buffer_map(int fd, size_t length, int mode);
 void ma_buffer_retain(ma_buffer *b);
 void ma_buffer_release(ma_buffer *b);
 

@@ -58,10 +58,16 @@ static inline int ma_signbit(double x) {
 
 /* floor division and remainder of NumPy's npy_divmod: the remainder takes the
  * sign of the divisor (Python semantics), the quotient is floor(x / y) made
- * consistent with that remainder, and x/0 gives x/0 (inf or nan). */
+ * consistent with that remainder, and x/0 gives x/0 (inf or nan).
+ * Infinities follow the Array API's floor_divide special cases, where
+ * NumPy's divmod gives NaN or -1: an infinite dividend over a finite
+ * non-zero divisor is that infinity with the quotient's sign, and a finite
+ * dividend over an infinite divisor is a zero with the quotient's sign. */
 #define MA_DIVMOD(T, S)                                                        \
   static inline T ma_floordiv##S(T a, T b) {                                   \
     if (!b) return a / b;                                                      \
+    if (isinf(a) && isfinite(b)) return a / b;                                 \
+    if (isinf(b) && isfinite(a)) return copysign##S((T)0, a) * copysign##S((T)1, b); \
     T mod = fmod##S(a, b);                                                     \
     T div = (a - mod) / b;                                                     \
     if (mod) {                                                                 \
@@ -199,10 +205,29 @@ static inline float ma_nextafter_bf16(float x, float y) {
   }                                                                            \
   /* exp(z) - 1; on the real axis the imaginary part is y itself (+-0),    \
    * not exp(x) * 0, which is NaN once exp(x) overflows (C99 G.6.3.1's     \
-   * cexp(x + i0) = exp(x) + i0; NumPy gives NaN there). */                  \
+   * cexp(x + i0) = exp(x) + i0; NumPy gives NaN there).  Infinities and    \
+   * NaNs follow the Array API's expm1 special cases (C99 cexp's, minus 1). */ \
   static inline C ma_cexpm1##S(C a) {                                          \
     T x = RE(a), y = IM(a), h = sin##S(y / 2);                                 \
+    if (isinf(x)) {                                                            \
+      if (x < 0) /* -1 + 0 cis(y); any y: the zero's sign is unspecified */  \
+        return MK(-1, isfinite(y) ? (T)0 * sin##S(y) : (T)0);                  \
+      if (y == 0) return MK(x, y);                                             \
+      if (!isfinite(y)) return MK(x, NAN);                                     \
+      return MK(x * cos##S(y), x * sin##S(y));                                 \
+    }                                                                          \
+    if (x != x) return MK(x, y == 0 ? y : NAN);                                \
+    if (!isfinite(y)) return MK(NAN, NAN);                                     \
+    if (x == 0 && y == 0) return MK(0, y);                                     \
     return MK(expm1##S(x) * cos##S(y) - 2 * h * h, y == 0 ? y : exp##S(x) * sin##S(y)); \
+  }                                                                            \
+  /* tanh(z): C99's ctanh, except that an infinite real part with a finite  \
+   * imaginary one gives +-1 + 0j with the zero's sign that of y (the Array \
+   * API's special case; C99 takes the sign of sin(2y)). */                   \
+  static inline C ma_ctanh##S(C a) {                                           \
+    T x = RE(a), y = IM(a);                                                    \
+    if (isinf(x) && isfinite(y)) return MK(copysign##S((T)1, x), copysign##S((T)0, y)); \
+    return ctanh##S(a);                                                        \
   }                                                                            \
   /* log(1 + z); for small |z| the real part is log1p(2x + x^2 + y^2) / 2,  \
    * which keeps the digits that forming 1 + x would lose. */                  \

@@ -17,7 +17,7 @@ int ma_install(const char *modname) {
         ma_testing_methods, ma_ndarray_methods,     ma_dlpack_methods, ma_numpy_methods,
         ma_elementwise_methods, ma_index_methods,   ma_reduce_methods, ma_linalg_methods,
         ma_manipulation_methods, ma_sort_methods,   ma_views_methods,  ma_convert_methods,
-        ma_fpe_methods};
+        ma_fpe_methods,         ma_io_methods};
     rc = PyType_Ready(&ma_ndarray_base_type) < 0 ? -1 : PyModule_AddType(m, &ma_ndarray_base_type);
     for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]) && rc == 0; i++)
       rc = PyModule_AddFunctions(m, tables[i]);

@@ -55,6 +55,92 @@ static PyMemberDef nd_members[] = {
     {"_base", T_OBJECT_EX, offsetof(ma_ndobject, base), 0, "the object whose memory this views, or None"},
     {NULL, 0, 0, 0, NULL}};
 
+/* ---- the buffer protocol (PEP 3118) --------------------------------------
+ *
+ * memoryview(x), bytes(x), struct, hashlib, file writes and C extensions
+ * read an NDArray's memory in place, with NumPy's format strings (each
+ * DType's `format`, handed over by ndarray_setup).  An export keeps the
+ * NDArray (view->obj, as the protocol wants) and one reference to its
+ * buffer (so even a handle swapped under it cannot free the memory), until
+ * the consumer releases it.  What the array cannot give raises BufferError:
+ * a writable export of a read-only array, a contiguity it does not have, a
+ * format for a dtype that has none (bfloat16; its bytes are still
+ * available to consumers that ask for no format). */
+
+typedef struct {
+  ma_buffer *buf;     /* retained for the export's lifetime */
+  Py_ssize_t dims[];  /* shape[ndim] then strides[ndim], in bytes */
+} nd_export;
+
+static int nd_getbuffer(PyObject *self, Py_buffer *view, int flags) {
+  ma_array *a = ma_ndarray_array(self);
+  if (!a) {
+    if (!PyErr_Occurred()) PyErr_SetString(PyExc_BufferError, "the NDArray is not initialised: nothing to export");
+    return -1;
+  }
+  int tid = ma_type_of(a->t.dtype), nd = a->t.ndim;
+  const char *why = NULL;
+  if ((flags & PyBUF_WRITABLE) == PyBUF_WRITABLE && (a->flags & MA_READONLY))
+    why = "the array is read-only: it cannot export a writable buffer";
+  else if ((flags & PyBUF_FORMAT) == PyBUF_FORMAT && !ma_nd.formats[tid][0]) {
+    PyErr_Format(PyExc_BufferError,
+                 "%S has no buffer-protocol format string (PEP 3118 has no code for it): read its bytes with "
+                 "x.tobytes(), or share it through DLPack",
+                 ma_nd.dtypes[tid]);
+    return -1;
+  } else if ((flags & PyBUF_C_CONTIGUOUS) == PyBUF_C_CONTIGUOUS && !ma_array_is_contiguous(a, 0))
+    why = "the array is not C-contiguous, but the consumer asked for a C-contiguous buffer";
+  else if ((flags & PyBUF_F_CONTIGUOUS) == PyBUF_F_CONTIGUOUS && !ma_array_is_contiguous(a, 1))
+    why = "the array is not Fortran-contiguous, but the consumer asked for a Fortran-contiguous buffer";
+  else if ((flags & PyBUF_ANY_CONTIGUOUS) == PyBUF_ANY_CONTIGUOUS && !ma_array_is_contiguous(a, 0) &&
+           !ma_array_is_contiguous(a, 1))
+    why = "the array is not contiguous, but the consumer asked for a contiguous buffer";
+  else if ((flags & PyBUF_STRIDES) != PyBUF_STRIDES && !ma_array_is_contiguous(a, 0))
+    why = "the array is not C-contiguous and the consumer cannot take strides (copy it first, or use x.tobytes())";
+  if (why) {
+    PyErr_SetString(PyExc_BufferError, why);
+    return -1;
+  }
+  nd_export *e = (nd_export *)PyMem_Malloc(sizeof(nd_export) + 2 * (size_t)nd * sizeof(Py_ssize_t));
+  if (!e) {
+    PyErr_NoMemory();
+    return -1;
+  }
+  Py_ssize_t item = ma_type_size[tid];
+  for (int i = 0; i < nd; i++) {
+    e->dims[i] = (Py_ssize_t)a->t.shape[i];
+    e->dims[nd + i] = (Py_ssize_t)a->t.strides[i] * item;
+  }
+  e->buf = a->buf;
+  ma_buffer_retain(e->buf);
+  view->buf = a->t.data;
+  view->obj = Py_NewRef(self);
+  view->len = (Py_ssize_t)ma_array_size(a) * item; /* fits: ma_nbytes checked it */
+  view->readonly = (a->flags & MA_READONLY) != 0;
+  view->format = (flags & PyBUF_FORMAT) == PyBUF_FORMAT ? ma_nd.formats[tid] : NULL;
+  /* a consumer that takes no shape takes plain bytes (PEP 3118: itemsize 1
+   * unless it asked for the format), as CPython's own exporters give them */
+  int shaped = (flags & PyBUF_ND) == PyBUF_ND;
+  view->itemsize = shaped || view->format ? item : 1;
+  view->ndim = shaped ? nd : 1;
+  view->shape = shaped ? e->dims : NULL;
+  view->strides = (flags & PyBUF_STRIDES) == PyBUF_STRIDES ? e->dims + nd : NULL;
+  view->suboffsets = NULL;
+  view->internal = e;
+  return 0;
+}
+
+static void nd_releasebuffer(PyObject *self, Py_buffer *view) {
+  (void)self;
+  nd_export *e = (nd_export *)view->internal;
+  if (!e) return;
+  view->internal = NULL;
+  ma_buffer_release(e->buf);
+  PyMem_Free(e);
+}
+
+static PyBufferProcs nd_as_buffer = {nd_getbuffer, nd_releasebuffer};
+
 PyTypeObject ma_ndarray_base_type = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "minarray._core.NDArrayBase",
@@ -67,6 +153,7 @@ PyTypeObject ma_ndarray_base_type = {
     .tp_clear = nd_clear,
     .tp_members = nd_members,
     .tp_weaklistoffset = offsetof(ma_ndobject, weakrefs),
+    .tp_as_buffer = &nd_as_buffer,
 };
 
 /* ---- building NDArrays ----------------------------------------------------- */
@@ -197,6 +284,16 @@ MA_FASTCALL(py_ndarray_setup) {
     if (PyErr_Occurred()) return NULL;
     if (c != ma_dltypes[i].code || b != ma_dltypes[i].bits)
       return PyErr_Format(PyExc_ValueError, "dtype %R is out of ma_type order (position %d)", dt, i);
+    PyObject *fmt = PyObject_GetAttrString(dt, "format");
+    Py_ssize_t n = 0;
+    const char *f = fmt && PyUnicode_Check(fmt) ? PyUnicode_AsUTF8AndSize(fmt, &n) : NULL;
+    if (f && (size_t)n < sizeof nd.formats[i]) memcpy(nd.formats[i], f, (size_t)n + 1);
+    Py_XDECREF(fmt);
+    if (!f || (size_t)n >= sizeof nd.formats[i]) {
+      if (!PyErr_Occurred())
+        PyErr_Format(PyExc_ValueError, "dtype %R needs a buffer format string of at most 3 characters", dt);
+      return NULL;
+    }
   }
   /* the module keeps the class and the dtypes alive (module-level objects
    * of minarray); hold references all the same */

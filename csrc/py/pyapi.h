@@ -71,6 +71,7 @@ extern PyTypeObject ma_ndarray_base_type;
 typedef struct {
   PyTypeObject *type;          /* minarray.ndarray.NDArray */
   PyObject *dtypes[MA_NTYPES]; /* DType singleton per ma_type */
+  char formats[MA_NTYPES][4];  /* each DType's buffer-protocol format ("" if none) */
 } ma_ndarray_class;
 extern ma_ndarray_class ma_nd;
 
@@ -143,6 +144,7 @@ extern PyMethodDef ma_sort_methods[];
 extern PyMethodDef ma_views_methods[];
 extern PyMethodDef ma_convert_methods[];
 extern PyMethodDef ma_fpe_methods[];
+extern PyMethodDef ma_io_methods[];
 
 #define MA_FASTCALL(name) \
   static PyObject *name(PyObject *self, PyObject *const *args, Py_ssize_t nargs)

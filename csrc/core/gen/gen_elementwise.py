@@ -247,7 +247,7 @@ OPS: list[Op] = [
     Op("atan", 1, fmath("atan")),
     Op("sinh", 1, fmath("sinh")),
     Op("cosh", 1, fmath("cosh")),
-    Op("tanh", 1, fmath("tanh")),
+    Op("tanh", 1, fmath("tanh", "ma_ctanh")),
     Op("asinh", 1, fmath("asinh")),
     Op("acosh", 1, fmath("acosh")),
     Op("atanh", 1, fmath("atanh")),
