@@ -1,7 +1,9 @@
 """NumPy's array constructors beyond the Array API's: ``array``, ``copy``,
 ``asanyarray``, ``ascontiguousarray``, ``identity``, ``diag``,
-``diagflat``, ``tri``, ``logspace``, ``geomspace``, ``indices`` and
-``fromfunction``.
+``diagflat``, ``tri``, ``vander``, ``logspace``, ``geomspace``,
+``indices``, ``fromfunction``, ``fromiter`` and the ``mgrid``/``ogrid``
+grids.  (``frombuffer`` lives with the other byte-level routines in
+:mod:`minarray.bufferio`.)
 
 Each is a thin layer over :mod:`minarray.creation` (one allocation, C
 fills and copies): ``diag`` writes through a strided view of a zeroed
