@@ -67,6 +67,35 @@ from minarray.threads import __all__ as _threads_all
 from minarray.views import *  # noqa: F403
 from minarray.views import __all__ as _views_all
 
+# ---- NumPy's everyday names (issue #16): modules of NumPy's routines by topic,
+# and NumPy's spellings of the Array API functions (the same objects).
+# isort: split
+from minarray.constructors import *  # noqa: F403
+from minarray.constructors import __all__ as _constructors_all
+from minarray.contraction import *  # noqa: F403
+from minarray.contraction import __all__ as _contraction_all
+from minarray.histograms import *  # noqa: F403
+from minarray.histograms import __all__ as _histograms_all
+from minarray.index_routines import *  # noqa: F403
+from minarray.index_routines import __all__ as _index_routines_all
+from minarray.inspection import *  # noqa: F403
+from minarray.inspection import __all__ as _inspection_all
+from minarray.logic import *  # noqa: F403
+from minarray.logic import __all__ as _logic_all
+from minarray.mathematical import *  # noqa: F403
+from minarray.mathematical import __all__ as _mathematical_all
+from minarray.spellings import *  # noqa: F403
+from minarray.spellings import __all__ as _spellings_all
+from minarray.stacking import *  # noqa: F403
+from minarray.stacking import __all__ as _stacking_all
+from minarray.statistics import *  # noqa: F403
+from minarray.statistics import __all__ as _statistics_all
+
+_numpy_names_all = [
+    *_constructors_all, *_contraction_all, *_histograms_all, *_index_routines_all, *_inspection_all,
+    *_logic_all, *_mathematical_all, *_spellings_all, *_stacking_all, *_statistics_all,
+]
+
 # NumPy's spelling of the class: isinstance(x, ma.ndarray) (the module
 # minarray/ndarray.py stays importable by its full name).
 ndarray = NDArray
@@ -100,6 +129,7 @@ __all__ = [
     *_searching_all, *_sorting_all, *_sets_all, *_manipulation_all, *_products_all, *_info_all,
     *_dlpack_all, *_threads_all, *_errstate_all, *_bufferio_all, *_npyio_all, "dlpack", "linalg",
     "random", "exceptions", "AxisError", "ndarray", "__array_api_version__", "__version__",
+    *_numpy_names_all,
 ]
 
 

@@ -9,8 +9,10 @@ arrays be the chunks of a ``dask.array``: Dask's reductions and
 :mod:`minarray.dask`).
 
 Only functions whose minarray counterpart has NumPy's semantics are
-dispatched, and only when every array argument is a minarray array and no
-unsupported option is used (``out=``, ``where=``, ``order=``...).
+dispatched (the reductions and manipulations below, and NumPy's routines
+minarray has under the same name: ``np.median``, ``np.vstack``,
+``np.einsum``...), and only when every array argument is a minarray array
+and no unsupported option is used (``out=``, ``where=``, ``order=``...).
 Everything else falls back to NumPy: minarray arguments are converted with
 ``np.asarray`` (zero-copy where the dtype allows) and NumPy computes, so
 such calls behave exactly as they did before the protocol existed.
@@ -109,8 +111,8 @@ def _moment(name: str) -> Callable[..., Any]:
         _require(out is None and (where is True or _is_default(where)) and _is_default(mean))
         if dtype is not None:
             a = a.astype(_dtype(dtype))
-        corr = ddof if _is_default(correction) else correction
-        return getattr(_ma(), name)(a, axis=axis, correction=corr,
+        return getattr(_ma(), name)(a, axis=axis, correction=None if _is_default(correction) else correction,
+                                    ddof=None if _is_default(ddof) else ddof,
                                     keepdims=bool(keepdims) if not _is_default(keepdims) else False)
 
     return adapter
@@ -294,6 +296,66 @@ def _atleast(n: int) -> Callable[..., Any]:
     return adapter
 
 
+# NumPy's routines that minarray has under the same name with NumPy's
+# semantics (minarray/statistics.py, stacking.py, logic.py...): np.median(x)
+# runs ma.median.  The call is bound to NumPy's signature; arguments left at
+# NumPy's defaults are dropped and the rest passed by name, so an option
+# minarray's function does not take (out=, overwrite_input=, kind=...) falls
+# back to NumPy instead of landing on another parameter.
+_SAME_NAME = (
+    "vstack", "hstack", "dstack", "column_stack", "block", "split", "array_split", "hsplit", "vsplit", "dsplit",
+    "ravel", "fliplr", "flipud", "rot90", "pad", "append", "insert", "delete", "resize", "trim_zeros",
+    "median", "quantile", "percentile", "nanmedian", "nanquantile", "nanpercentile", "average", "ptp",
+    "nansum", "nanprod", "nanmean", "nanvar", "nanstd", "nanmin", "nanmax", "nanargmin", "nanargmax",
+    "nancumsum", "nancumprod", "cov", "corrcoef", "vdot", "inner", "kron", "cross", "trace", "diagonal", "einsum",
+    "convolve", "isclose", "allclose", "array_equal", "array_equiv", "isneginf", "isposinf", "iscomplex",
+    "isreal", "unique", "isin", "intersect1d", "union1d", "setdiff1d", "setxor1d", "argwhere", "flatnonzero",
+    "extract", "partition", "argpartition", "lexsort", "diag", "diagflat", "histogram", "histogram_bin_edges",
+    "bincount", "digitize", "select", "choose", "compress", "unravel_index", "ravel_multi_index", "gradient",
+    "trapezoid", "interp", "unwrap", "ediff1d", "nan_to_num", "sinc", "angle", "fix", "put", "place",
+    "put_along_axis", "copyto", "shape", "ndim", "size", "iscomplexobj", "isrealobj", "vander",
+)
+
+
+def _unchanged(value: Any, default: Any) -> bool:
+    """Is ``value`` NumPy's default for its parameter (so minarray's own
+    default applies)?"""
+    if value is default or (_is_default(value) and _is_default(default)):
+        return True
+    plain = (bool, int, float, str, type(None))
+    return type(value) in plain and type(default) in plain and type(value) is type(default) and value == default
+
+
+def _same_name(name: str, signature: Any) -> Callable[..., Any]:
+    import inspect
+
+    def adapter(*args: Any, **kwargs: Any) -> Any:
+        try:
+            bound = signature.bind(*args, **kwargs)
+        except TypeError:
+            raise _Fallback from None
+        pos: list[Any] = []
+        kw: dict[str, Any] = {}
+        for i, (pname, value) in enumerate(bound.arguments.items()):
+            param = signature.parameters[pname]
+            if param.kind is inspect.Parameter.VAR_POSITIONAL:
+                pos.extend(value)
+            elif param.kind is inspect.Parameter.VAR_KEYWORD:
+                kw.update(value)
+            elif i == 0 or param.kind is inspect.Parameter.POSITIONAL_ONLY:
+                pos.append(value)
+            elif not _unchanged(value, param.default):
+                kw[pname] = value
+        func = getattr(_ma(), name)
+        try:
+            inspect.signature(func).bind(*pos, **kw)
+        except TypeError:  # an option minarray's function does not have
+            raise _Fallback from None
+        return func(*pos, **kw)
+
+    return adapter
+
+
 # NDArray's NumPy-style methods (x.sum(axis=0), x.mean()...): the same
 # adapters, which need no NumPy.
 _METHODS: dict[str, Callable[..., Any]] = {
@@ -351,6 +413,16 @@ def _table() -> dict[Any, Callable[..., Any]]:
             table[np.astype] = _astype
         if hasattr(np, "concat"):
             table[np.concat] = _concatenate
+        import inspect
+
+        for name in _SAME_NAME:
+            func = getattr(np, name, None)
+            if func is None or func in table:
+                continue
+            try:
+                table[func] = _same_name(name, inspect.signature(func))
+            except (TypeError, ValueError):  # no signature to bind to: NumPy computes
+                continue
         _TABLE = table
     return _TABLE
 

@@ -20,13 +20,15 @@ from typing import Any
 
 from minarray import dtypes as _dt
 from minarray._native import core
-from minarray.creation import as_operand
+from minarray.creation import as_operand, asarray
 from minarray.ndarray import NDArray, c_strides
-from minarray.views import broadcast_shapes, broadcast_to, normalize_axis
+from minarray.views import broadcast_shapes, broadcast_to, moveaxis, normalize_axis
 
 __all__ = [
     "concat", "concatenate", "stack", "unstack", "repeat", "roll", "tile",
     "take", "take_along_axis",
+    # NumPy's editing routines
+    "pad", "append", "insert", "delete", "copyto", "resize", "trim_zeros",
 ]
 
 Shape = tuple[int, ...]
@@ -56,8 +58,9 @@ def _drop(t: Shape, i: int) -> Shape:
 
 # ---- joining -----------------------------------------------------------------
 
-def concat(arrays: Sequence[NDArray] | tuple[NDArray, ...], /, *, axis: int | None = 0) -> NDArray:
-    """Join arrays along an existing axis (Array API ``concat``).
+def concat(arrays: Sequence[NDArray] | tuple[NDArray, ...], /, axis: int | None = 0) -> NDArray:
+    """Join arrays along an existing axis (Array API ``concat``; NumPy's
+    ``concatenate`` is the same object, so ``axis`` may be positional).
 
     All arrays need the same ndim (at least 1) and equal sizes except along
     ``axis``; the result dtype follows the promotion rules.  ``axis=None``
@@ -126,9 +129,7 @@ def concat(arrays: Sequence[NDArray] | tuple[NDArray, ...], /, *, axis: int | No
     return out
 
 
-def concatenate(arrays: Sequence[NDArray] | tuple[NDArray, ...], axis: int | None = 0) -> NDArray:
-    """NumPy's spelling of :func:`concat` (``axis`` may be positional)."""
-    return concat(arrays, axis=axis)
+concatenate = concat  # NumPy's spelling: the same object
 
 
 def stack(arrays: Sequence[NDArray] | tuple[NDArray, ...], /, *, axis: int = 0) -> NDArray:
@@ -413,3 +414,259 @@ def take_along_axis(x: NDArray, indices: NDArray, /, *, axis: int = -1) -> NDArr
     sstr = tuple(0 if (d != ax and x.shape[d] != shape[d]) else s for d, s in enumerate(x._strides))
     core.take_along_axis(x._view(0, sshape, sstr)._h, idx64._h, out._h, ax)
     return out
+
+
+# ---- NumPy's editing routines: pad, append, insert, delete ----------------------
+# Each builds the positions along one axis as a small index list and gathers
+# with take (the C gather), or joins with concat: no per-element Python work.
+
+def _pairs(value: Any, ndim: int, what: str) -> list[tuple[Any, Any]]:
+    """NumPy's broadcasting of pad widths and constants to one (before,
+    after) pair per axis: a scalar, a pair, or one pair per axis."""
+    if isinstance(value, NDArray) or hasattr(value, "__array_interface__"):
+        value = as_operand(value).tolist()
+    if not isinstance(value, (tuple, list)):
+        return [(value, value)] * ndim
+    items = list(value)
+    if len(items) == 1 and isinstance(items[0], (tuple, list)):
+        items = list(items[0])
+    if all(not isinstance(v, (tuple, list)) for v in items):
+        if len(items) == 1:
+            return [(items[0], items[0])] * ndim
+        if len(items) == 2:
+            return [(items[0], items[1])] * ndim
+        raise ValueError(f"pad: {what} {value!r} does not broadcast to {ndim} (before, after) pairs")
+    if len(items) != ndim or any(len(p) not in (1, 2) for p in items):
+        raise ValueError(f"pad: {what} {value!r} does not broadcast to {ndim} (before, after) pairs")
+    return [(p[0], p[-1]) for p in items]
+
+
+def _pad_index(mode: str, n: int, before: int, after: int) -> list[int]:
+    """The source position along an axis of each position of the padded
+    axis, for the modes that copy elements of the array."""
+    out = []
+    for i in range(-before, n + after):
+        if 0 <= i < n:
+            out.append(i)
+        elif mode == "edge":
+            out.append(0 if i < 0 else n - 1)
+        elif mode == "wrap":
+            out.append(i % n)
+        elif mode == "symmetric":
+            j = i % (2 * n)
+            out.append(j if j < n else 2 * n - 1 - j)
+        else:  # reflect
+            if n == 1:
+                out.append(0)
+                continue
+            j = i % (2 * n - 2)
+            out.append(j if j < n else 2 * n - 2 - j)
+    return out
+
+
+_PAD_MODES = ("constant", "edge", "reflect", "symmetric", "wrap")
+
+
+def pad(array: Any, pad_width: Any, mode: str = "constant", *, constant_values: Any = 0) -> NDArray:
+    """The array padded along each axis (NumPy's ``pad``): ``pad_width`` is
+    a count, a (before, after) pair or one pair per axis.  ``mode``:
+    ``"constant"`` (``constant_values``, a scalar or pairs likewise),
+    ``"edge"``, ``"reflect"``, ``"symmetric"`` or ``"wrap"``."""
+    x = as_operand(array, "pad")
+    if mode not in _PAD_MODES:
+        raise ValueError(f"mode {mode!r} is not supported; minarray's pad has {', '.join(_PAD_MODES)}")
+    widths = []
+    for b, a in _pairs(pad_width, x.ndim, "pad_width"):
+        try:
+            b, a = operator.index(b), operator.index(a)
+        except TypeError:
+            raise TypeError(f"`pad_width` must be of integral type, got {pad_width!r}") from None
+        if b < 0 or a < 0:
+            raise ValueError("index can't contain negative values")
+        widths.append((b, a))
+    if mode == "constant":
+        shape = tuple(n + b + a for n, (b, a) in zip(x.shape, widths, strict=True))
+        out = NDArray._empty(shape, x.dtype)
+        if x.size:
+            core.copyto(out._view(sum(b * s for (b, _), s in zip(widths, out._strides, strict=True)), x.shape,
+                                  out._strides)._h, x._h)
+        values = _pairs(constant_values, x.ndim, "constant_values")
+        # NumPy's order: axis by axis, each over the later axes' original
+        # range only, so the later axes fill the corners.
+        for ax, ((b, _a), (vb, va)) in enumerate(zip(widths, values, strict=True)):
+            key: list[Any] = [slice(None)] * ax + [slice(wb, wb + n) for (wb, _), n in
+                                                    zip(widths[ax + 1:], x.shape[ax + 1:], strict=True)]
+            for start, stop, v in ((0, b, vb), (b + x.shape[ax], shape[ax], va)):
+                if stop > start:
+                    region = out[(*key[:ax], slice(start, stop), *key[ax:])]
+                    if region.size:
+                        core.copyto(region._h, as_operand(v).astype(x.dtype)._h)
+        return out
+    out = x
+    for ax, (b, a) in enumerate(widths):
+        if b == 0 and a == 0:
+            continue
+        if x.shape[ax] == 0:
+            raise ValueError(f"can't extend empty axis {ax} using modes other than 'constant' or 'empty'")
+        idx = asarray(_pad_index(mode, x.shape[ax], b, a), dtype=_dt.int64)
+        out = take(out, idx, axis=ax)
+    return out if out is not x else x.copy()
+
+
+def append(arr: Any, values: Any, axis: int | None = None) -> NDArray:
+    """``values`` joined after ``arr``: both flattened when ``axis`` is
+    None, else :func:`concat` along ``axis`` (the shapes must agree)."""
+    a, v = as_operand(arr, "append"), as_operand(values, "append")
+    if axis is None:
+        return concat([a.reshape((-1,)), v.reshape((-1,))], axis=0)
+    return concat([a, v], axis=axis)
+
+
+def _positions(obj: Any, n: int, fname: str) -> list[int] | int:
+    """An index, slice, index sequence or boolean mask along an axis of
+    length ``n`` as an int or a list of ints, negative ones wrapped."""
+    if isinstance(obj, slice):
+        return list(range(*obj.indices(n)))
+    if isinstance(obj, (bool, int)) or (hasattr(obj, "__index__") and not isinstance(obj, NDArray)):
+        return operator.index(obj)
+    idx = as_operand(obj, fname)
+    if idx.dtype.kind == "b":
+        if idx.ndim != 1 or idx.shape[0] != n:
+            raise ValueError(f"{fname}: a boolean mask must be 1-d of length {n}, got shape {idx.shape}")
+        return [i for i, keep in enumerate(idx.tolist()) if keep]
+    if idx.size and idx.dtype.kind not in "iu":
+        raise IndexError("arrays used as indices must be of integer (or boolean) type")
+    if idx.ndim == 0:
+        return int(idx.item())
+    return [int(i) for i in idx.reshape((-1,)).tolist()]
+
+
+def delete(arr: Any, obj: Any, axis: int | None = None) -> NDArray:
+    """A copy of ``arr`` without the entries ``obj`` (an index, slice,
+    index sequence or boolean mask of those to drop) along ``axis``
+    (the flattened array when None)."""
+    x = as_operand(arr, "delete")
+    if axis is None:
+        x, ax = x.reshape((-1,)), 0
+    else:
+        ax = normalize_axis(axis, x.ndim)
+    n = x.shape[ax]
+    pos = _positions(obj, n, "delete")
+    drop = [pos] if isinstance(pos, int) else pos
+    for p in drop:
+        if not -n <= p < n:
+            raise IndexError(f"index {p} is out of bounds for axis {ax} with size {n}")
+    gone = {p % n for p in drop}
+    keep = asarray([i for i in range(n) if i not in gone], dtype=_dt.int64)
+    return take(x, keep, axis=ax)
+
+
+def insert(arr: Any, obj: Any, values: Any, axis: int | None = None) -> NDArray:
+    """A copy of ``arr`` with ``values`` inserted before the index or
+    indices ``obj`` along ``axis`` (the flattened array when None), as
+    NumPy's ``insert``: one index inserts the whole block ``values``,
+    a sequence one slice per index."""
+    x = as_operand(arr, "insert")
+    if axis is None:
+        x, ax = x.reshape((-1,)), 0
+    else:
+        ax = normalize_axis(axis, x.ndim)
+    n = x.shape[ax]
+    pos = _positions(obj, n, "insert") if not isinstance(obj, slice) else list(range(*obj.indices(n)))
+    v = as_operand(values, "insert").astype(x.dtype, copy=False)
+    if v.ndim < x.ndim:
+        v = v.reshape((1,) * (x.ndim - v.ndim) + v.shape)
+    if isinstance(pos, int):
+        if not -n <= pos <= n:
+            raise IndexError(f"index {pos} is out of bounds for axis {ax} with size {n}")
+        at = pos + n if pos < 0 else pos
+        v = moveaxis(v, 0, ax)
+        shape = (*x.shape[:ax], v.shape[ax], *x.shape[ax + 1:])
+        block = broadcast_to(v, shape)
+        key: tuple[Any, ...] = (slice(None),) * ax
+        return concat([x[(*key, slice(0, at))], block, x[(*key, slice(at, None))]], axis=ax)
+    for p in pos:
+        if not -n <= p <= n:
+            raise IndexError(f"index {p} is out of bounds for axis {ax} with size {n}")
+    at_list = [p + n if p < 0 else p for p in pos]
+    m = len(at_list)
+    shape = (*x.shape[:ax], m, *x.shape[ax + 1:])
+    block = broadcast_to(v, shape)
+    # NumPy's placement: the k-th inserted slice (in index order, stable)
+    # lands at its index plus the number inserted before it.
+    order = sorted(range(m), key=lambda k: at_list[k])
+    final = [0] * m
+    for rank, k in enumerate(order):
+        final[k] = at_list[k] + rank
+    src = [-1] * (n + m)
+    for k, f in enumerate(final):
+        src[f] = n + k
+    it = iter(range(n))
+    src = [next(it) if s < 0 else s for s in src]
+    both = concat([x, block], axis=ax)
+    return take(both, asarray(src, dtype=_dt.int64), axis=ax)
+
+
+def copyto(dst: NDArray, src: Any, casting: str = "same_kind", where: Any = True) -> None:
+    """Copy ``src`` (broadcast) into ``dst`` in place, where ``where`` is
+    true; the cast must be allowed by ``casting`` ("same_kind", the
+    default, "safe", "unsafe" or "no"/"equiv")."""
+    if not isinstance(dst, NDArray):
+        raise TypeError(f"copyto() argument 1 must be a minarray NDArray, not {type(dst).__name__}")
+    if isinstance(src, (bool, int, float, complex)):
+        s = asarray(src, dtype=_dt.scalar_dtype(src, dst.dtype))
+    else:
+        s = as_operand(src, "copyto")
+    ok = {"unsafe": True, "same_kind": _dt.same_kind(s.dtype, dst.dtype),
+          "safe": _dt.can_cast(s.dtype, dst.dtype), "no": s.dtype is dst.dtype,
+          "equiv": s.dtype is dst.dtype}
+    if casting not in ok:
+        raise ValueError(f"casting must be one of 'no', 'equiv', 'safe', 'same_kind', or 'unsafe', not {casting!r}")
+    if not ok[casting]:
+        raise TypeError(f"Cannot cast array data from {s.dtype} to {dst.dtype} according to the rule {casting!r}")
+    try:
+        s = broadcast_to(s, dst.shape)
+    except ValueError:
+        raise ValueError(f"could not broadcast input array from shape {s.shape} into shape {dst.shape}") from None
+    if where is True:
+        core.copyto(dst._h, s._h)
+        return
+    from minarray.elementwise import where as _where
+
+    core.copyto(dst._h, _where(where, s, dst)._h)
+
+
+def resize(a: Any, new_shape: int | Sequence[int]) -> NDArray:
+    """A new array of ``new_shape`` filled with ``a``'s elements in C order,
+    repeated as often as needed (NumPy's ``resize`` function)."""
+    x = as_operand(a, "resize").reshape((-1,))
+    shape = tuple(operator.index(n) for n in new_shape) if isinstance(new_shape, Sequence) \
+        else (operator.index(new_shape),)
+    if any(n < 0 for n in shape):
+        raise ValueError("all elements of `new_shape` must be non-negative")
+    size = 1
+    for n in shape:
+        size *= n
+    if x.size == 0 or size == 0:
+        return NDArray._empty(shape, x.dtype, zero=True)
+    from minarray.creation import arange
+    from minarray.elementwise import remainder
+
+    return take(x, remainder(arange(size), x.size)).reshape(shape)
+
+
+def trim_zeros(filt: Any, trim: str = "fb") -> NDArray:
+    """The 1-d ``filt`` without its leading (``"f"``) and/or trailing
+    (``"b"``) zeros: a view."""
+    x = as_operand(filt, "trim_zeros")
+    if x.ndim != 1:
+        raise ValueError("trim_zeros: minarray trims 1-d arrays")
+    from minarray.indexing import nonzero
+
+    nz = nonzero(x)[0]
+    if nz.shape[0] == 0:
+        return x[0:0]
+    t = trim.lower()
+    start = int(nz[0]) if "f" in t else 0
+    stop = int(nz[-1]) + 1 if "b" in t else x.shape[0]
+    return x[start:stop]

@@ -583,14 +583,18 @@ class NDArray(core.NDArrayBase):
         return _method("mean", self, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
 
     def var(self, axis: Any = None, dtype: Any = None, out: None = None, ddof: float = 0,
-            keepdims: bool = False) -> NDArray:
-        """NumPy's method spelling of :func:`minarray.var` (``ddof`` is the standard's ``correction``)."""
-        return _method("var", self, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims)
+            keepdims: bool = False, *, correction: float | None = None) -> NDArray:
+        """NumPy's method spelling of :func:`minarray.var` (``ddof`` is the standard's ``correction``;
+        either may be given)."""
+        return _method("var", self, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims,
+                       correction=correction)
 
     def std(self, axis: Any = None, dtype: Any = None, out: None = None, ddof: float = 0,
-            keepdims: bool = False) -> NDArray:
-        """NumPy's method spelling of :func:`minarray.std` (``ddof`` is the standard's ``correction``)."""
-        return _method("std", self, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims)
+            keepdims: bool = False, *, correction: float | None = None) -> NDArray:
+        """NumPy's method spelling of :func:`minarray.std` (``ddof`` is the standard's ``correction``;
+        either may be given)."""
+        return _method("std", self, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims,
+                       correction=correction)
 
     def max(self, axis: Any = None, out: None = None, keepdims: bool = False) -> NDArray:
         """NumPy's method spelling of :func:`minarray.max`."""
@@ -623,6 +627,167 @@ class NDArray(core.NDArrayBase):
     def cumprod(self, axis: int | None = None, dtype: Any = None, out: None = None) -> NDArray:
         """NumPy's method spelling of :func:`minarray.cumulative_prod`."""
         return _method("cumprod", self, axis=axis, dtype=dtype, out=out)
+
+    # ---- NumPy's other methods: each the function of the namespace ---------
+    def sort(self, axis: int = -1, kind: str | None = None, order: None = None, *,
+             stable: bool | None = None) -> None:
+        """Sort in place along ``axis`` (NumPy's method; the sort is always
+        stable, whatever ``kind``).  :func:`minarray.sort` returns a copy."""
+        if order is not None:
+            raise ValueError("NDArray.sort: order= needs structured dtypes, which minarray does not have")
+        from minarray.sorting import sort
+
+        self[...] = sort(self, axis=axis)
+
+    def argsort(self, axis: int = -1, kind: str | None = None, order: None = None, *,
+                stable: bool | None = None) -> NDArray:
+        """The indices that sort the array along ``axis`` (stable)."""
+        if order is not None:
+            raise ValueError("NDArray.argsort: order= needs structured dtypes, which minarray does not have")
+        from minarray.sorting import argsort
+
+        return argsort(self, axis=axis)
+
+    def partition(self, kth: Any, axis: int = -1) -> None:
+        """Partition in place around the positions ``kth`` (see
+        :func:`minarray.partition`)."""
+        from minarray.sorting import partition
+
+        self[...] = partition(self, kth, axis=axis)
+
+    def argpartition(self, kth: Any, axis: int = -1) -> NDArray:
+        """The indices that partition the array (see :func:`minarray.argpartition`)."""
+        from minarray.sorting import argpartition
+
+        return argpartition(self, kth, axis=axis)
+
+    def searchsorted(self, v: Any, side: str = "left", sorter: Any = None) -> NDArray:
+        """Where ``v``'s elements would be inserted into this sorted 1-d array."""
+        from minarray.sorting import _searchsorted
+
+        return _searchsorted(self, v, side, sorter)
+
+    def clip(self, min: Any = None, max: Any = None) -> NDArray:
+        """:func:`minarray.clip` of this array."""
+        from minarray import elementwise
+
+        return elementwise.clip(self, min, max)
+
+    def round(self, decimals: int = 0) -> NDArray:
+        """:func:`minarray.round` of this array (halves to even)."""
+        from minarray import elementwise
+
+        fn: Any = elementwise.round
+        out: NDArray = fn(self, decimals=decimals) if decimals else fn(self)
+        return out
+
+    def conj(self) -> NDArray:
+        """The complex conjugate (:func:`minarray.conj`)."""
+        from minarray import elementwise
+
+        return elementwise.conj(self)
+
+    def conjugate(self) -> NDArray:
+        """NumPy's other name of :meth:`conj`."""
+        return self.conj()
+
+    def view(self, dtype: Any = None) -> NDArray:
+        """A view of the same memory, as the same dtype or reinterpreted as
+        ``dtype``.  A dtype of another size needs the last axis contiguous;
+        its length scales by the ratio of the sizes."""
+        if dtype is None:
+            return self._view(0, self._shape, self._strides, bool(core.is_readonly(self._h)))
+        if isinstance(dtype, type) and issubclass(dtype, NDArray):
+            return self.view()
+        new = _dt.as_dtype(dtype)
+        old = self._dtype
+        shape, strides = list(self._shape), list(self._strides)
+        if new.itemsize != old.itemsize:
+            if not shape:
+                raise ValueError("Changing the dtype of a 0d array is only supported if the itemsize is unchanged")
+            if shape[-1] != 1 and strides[-1] != 1:
+                raise ValueError("To change to a dtype of a different size, the last axis must be contiguous")
+            nbytes = shape[-1] * old.itemsize
+            if nbytes % new.itemsize:
+                raise ValueError("When changing to a smaller dtype, its size must be a divisor of the size of "
+                                 "original dtype" if new.itemsize < old.itemsize else
+                                 "When changing to a larger dtype, its size must be a divisor of the total size "
+                                 "in bytes of the last axis of the array.")
+            shape[-1] = nbytes // new.itemsize
+            for d in range(len(strides) - 1):
+                if (strides[d] * old.itemsize) % new.itemsize:
+                    raise ValueError(f"the strides of {self._shape} do not fit a {new} view")
+                strides[d] = strides[d] * old.itemsize // new.itemsize
+            strides[-1] = 1
+        h = core.view(self._h, 0, tuple(shape), tuple(strides), new.code, new.bits, bool(core.is_readonly(self._h)))
+        # the base by the views' rule (view_base in csrc/py/views.c)
+        return NDArray._new(h, tuple(shape), tuple(strides), self._base if isinstance(self._base, NDArray) else self)
+
+    def nonzero(self) -> tuple[NDArray, ...]:
+        """The indices of the non-zero elements (:func:`minarray.nonzero`)."""
+        from minarray.indexing import nonzero
+
+        return nonzero(self)
+
+    def dot(self, b: Any) -> NDArray:
+        """:func:`minarray.dot` of this array and ``b``."""
+        return _products().dot(self, b)  # type: ignore[no-any-return]
+
+    def trace(self, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = None) -> NDArray:
+        """:func:`minarray.trace` (NumPy's: over ``axis1`` and ``axis2``)."""
+        from minarray.reductions import trace
+
+        return trace(self, offset, axis1, axis2, dtype)
+
+    def diagonal(self, offset: int = 0, axis1: int = 0, axis2: int = 1) -> NDArray:
+        """:func:`minarray.diagonal` (NumPy's: a read-only view, diagonal last)."""
+        from minarray.views import diagonal
+
+        return diagonal(self, offset, axis1, axis2)
+
+    def repeat(self, repeats: Any, axis: int | None = None) -> NDArray:
+        """:func:`minarray.repeat` of this array."""
+        from minarray.manipulation import repeat
+
+        return repeat(self, repeats, axis=axis)
+
+    def take(self, indices: Any, axis: int | None = None) -> NDArray:
+        """:func:`minarray.take` of this array (``indices`` may be a list)."""
+        from minarray.manipulation import take
+
+        return take(self, indices, axis=axis)
+
+    def put(self, indices: Any, values: Any, mode: str = "raise") -> None:
+        """:func:`minarray.put`: write ``values`` at flat ``indices``, in place."""
+        from minarray.index_routines import put
+
+        put(self, indices, values, mode)
+
+    def compress(self, condition: Any, axis: int | None = None) -> NDArray:
+        """:func:`minarray.compress` of this array."""
+        from minarray.index_routines import compress
+
+        return compress(condition, self, axis)
+
+    def __divmod__(self, other: Any) -> tuple[NDArray, NDArray]:
+        from minarray import elementwise
+
+        return elementwise.floor_divide(self, other), elementwise.remainder(self, other)
+
+    def __rdivmod__(self, other: Any) -> tuple[NDArray, NDArray]:
+        from minarray import elementwise
+
+        return elementwise.floor_divide(other, self), elementwise.remainder(other, self)
+
+    def __format__(self, spec: str) -> str:
+        """``f"{x:.2f}"``: a 0-d array formats as its Python scalar; other
+        arrays only with an empty spec (their ``str``), as NumPy's."""
+        if not self._shape:
+            return format(self.item(), spec)
+        if spec:
+            raise TypeError(f"unsupported format string passed to NDArray.__format__ (an array of shape "
+                            f"{self._shape}; format its elements, or a 0-d array)")
+        return str(self)
 
     # ---- operators ---------------------------------------------------------
     # The arithmetic, comparison, bitwise and unary operators (and their
@@ -723,6 +888,19 @@ class NDArray(core.NDArrayBase):
     def __rmatmul__(self, other: Any) -> NDArray:
         out: NDArray = _products().matmul(other, self)
         return out
+
+    def __imatmul__(self, other: Any) -> NDArray:
+        """``x @= y``: the product written back into ``x`` (NumPy's rule: the
+        result must have x's shape and cast to its dtype under same_kind)."""
+        out: NDArray = _products().matmul(self, other)
+        if out._shape != self._shape:
+            raise ValueError(f"matmul: in-place product of shape {out._shape} does not fit the array of "
+                             f"shape {self._shape}")
+        if not _dt.same_kind(out._dtype, self._dtype):
+            raise TypeError(f"Cannot cast ufunc 'matmul' output from {out._dtype} to {self._dtype} "
+                            "with casting rule 'same_kind'")
+        self[...] = out
+        return self
 
 
 _products_module: Any = None

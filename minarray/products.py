@@ -26,7 +26,11 @@ from minarray.dtypes import DType
 from minarray.ndarray import NDArray, c_strides
 from minarray.views import broadcast_shapes, normalize_axis
 
-__all__ = ["matmul", "tensordot", "vecdot", "outer"]
+__all__ = [
+    "matmul", "tensordot", "vecdot", "outer",
+    # NumPy's products
+    "dot", "vdot", "inner", "kron", "cross", "convolve",
+]
 
 Shape = tuple[int, ...]
 
@@ -254,3 +258,122 @@ def _prod(values: Any) -> int:
     for v in values:
         out *= v
     return out
+
+
+# ---- NumPy's products: dot, vdot, inner, kron, cross ---------------------------------
+# Each reduces to tensordot/matmul (the one C dispatch above) or, for kron
+# and cross, to broadcast elementwise products.
+
+def dot(a: Any, b: Any) -> NDArray:
+    """NumPy's ``dot``: the product of scalars (0-d), the inner product of
+    vectors, the matrix product of matrices, and for N-d arrays the sum
+    over the last axis of ``a`` and the second-to-last of ``b`` (the
+    last, when ``b`` is 1-d)."""
+    x, y = as_operand(a, "dot"), as_operand(b, "dot")
+    if x.ndim == 0 or y.ndim == 0:
+        from minarray.elementwise import multiply
+
+        return multiply(x, y)
+    if (y.ndim <= 2 and x.ndim <= 2) or y.ndim == 1:
+        ka, kb = x.shape[-1], y.shape[0] if y.ndim == 1 else y.shape[-2]
+        if ka != kb:
+            raise ValueError(f"shapes {x.shape} and {y.shape} not aligned: {ka} (dim {x.ndim - 1}) != "
+                             f"{kb} (dim {max(y.ndim - 2, 0)})")
+        return matmul(x, y)
+    if x.shape[-1] != y.shape[-2]:
+        raise ValueError(f"shapes {x.shape} and {y.shape} not aligned: {x.shape[-1]} (dim {x.ndim - 1}) != "
+                         f"{y.shape[-2]} (dim {y.ndim - 2})")
+    return tensordot(x, y, axes=([x.ndim - 1], [y.ndim - 2]))
+
+
+def vdot(a: Any, b: Any, /) -> NDArray:
+    """The dot product of the flattened arrays, ``a`` conjugated (NumPy's
+    ``vdot``): a 0-d array."""
+    x, y = as_operand(a, "vdot").reshape((-1,)), as_operand(b, "vdot").reshape((-1,))
+    if x.shape != y.shape:
+        raise ValueError(f"vdot: vectors have different lengths ({x.shape[0]} and {y.shape[0]})")
+    return vecdot(x, y)
+
+
+def inner(a: Any, b: Any, /) -> NDArray:
+    """The sum of products over the last axes of ``a`` and ``b`` (NumPy's
+    ``inner``: no conjugation; scalars multiply)."""
+    x, y = as_operand(a, "inner"), as_operand(b, "inner")
+    if x.ndim == 0 or y.ndim == 0:
+        from minarray.elementwise import multiply
+
+        return multiply(x, y)
+    if x.shape[-1] != y.shape[-1]:
+        raise ValueError(f"shapes {x.shape} and {y.shape} not aligned: {x.shape[-1]} (dim {x.ndim - 1}) != "
+                         f"{y.shape[-1]} (dim {y.ndim - 1})")
+    return tensordot(x, y, axes=([x.ndim - 1], [y.ndim - 1]))
+
+
+def kron(a: Any, b: Any) -> NDArray:
+    """The Kronecker product: blocks ``a[i, j] * b``; the shorter shape is
+    padded with leading 1s, the result's shape is the product of both."""
+    from minarray.elementwise import multiply
+
+    x, y = as_operand(a, "kron"), as_operand(b, "kron")
+    nd = max(x.ndim, y.ndim)
+    xs = (1,) * (nd - x.ndim) + x.shape
+    ys = (1,) * (nd - y.ndim) + y.shape
+    # x as (s0, 1, s1, 1, ...) times y as (1, t0, 1, t1, ...), then merge pairs
+    xe = x.reshape(tuple(v for s in xs for v in (s, 1)))
+    ye = y.reshape(tuple(v for t in ys for v in (1, t)))
+    return multiply(xe, ye).reshape(tuple(s * t for s, t in zip(xs, ys, strict=True)))
+
+
+def cross(a: Any, b: Any, axisa: int = -1, axisb: int = -1, axisc: int = -1, axis: int | None = None) -> NDArray:
+    """NumPy's ``cross``: cross products of 3-element vectors along
+    ``axisa`` of ``a`` and ``axisb`` of ``b`` (``axis`` sets all three),
+    the other dimensions broadcast, the vectors of the result along
+    ``axisc``.  (``minarray.linalg.cross`` is the standard's, with one
+    ``axis``.)"""
+    from minarray.linalg._matrix import cross as _cross
+    from minarray.views import moveaxis
+
+    x, y = as_operand(a, "cross"), as_operand(b, "cross")
+    if axis is not None:
+        axisa = axisb = axisc = axis
+    if x.ndim == 0 or y.ndim == 0:
+        raise ValueError("cross: both arrays need at least one dimension")
+    x = moveaxis(x, normalize_axis(axisa, x.ndim, "axisa"), -1)
+    y = moveaxis(y, normalize_axis(axisb, y.ndim, "axisb"), -1)
+    if x.shape[-1] != 3 or y.shape[-1] != 3:
+        raise ValueError("incompatible dimensions for cross product (dimension must be 3; "
+                         f"got {x.shape[-1]} and {y.shape[-1]})")
+    out = _cross(x, y, axis=-1)
+    return moveaxis(out, -1, normalize_axis(axisc, out.ndim, "axisc"))
+
+
+def convolve(a: Any, v: Any, mode: str = "full") -> NDArray:
+    """The discrete linear convolution of two 1-d arrays (NumPy's
+    ``convolve``): ``mode`` "full" (every overlap, N + M - 1 values),
+    "same" (max(N, M), centred) or "valid" (full overlaps only).  The
+    overlapping windows of the zero-padded longer array are one strided
+    view, times the reversed shorter one: one matrix-vector product."""
+    x, w = as_operand(a, "convolve"), as_operand(v, "convolve")
+    if x.ndim != 1 or w.ndim != 1:
+        raise ValueError(f"object too deep for desired array (convolve needs 1-d arrays, got shapes "
+                         f"{x.shape} and {w.shape})")
+    if x.shape[0] == 0:
+        raise ValueError("a cannot be empty")
+    if w.shape[0] == 0:
+        raise ValueError("v cannot be empty")
+    if mode not in ("full", "same", "valid"):
+        raise ValueError(f"mode must be one of 'valid', 'same', or 'full' (got {mode!r})")
+    if w.shape[0] > x.shape[0]:
+        x, w = w, x
+    n, m = x.shape[0], w.shape[0]
+    dt = _dt.promote(x.dtype, w.dtype)
+    padded = NDArray._empty((n + 2 * (m - 1),), dt, zero=True)
+    core.copyto(padded._view(m - 1, (n,), (1,))._h, x._h)
+    windows = padded._view(0, (n + m - 1, m), (1, 1), readonly=True)
+    full = matmul(windows, w[::-1].astype(dt, copy=False))
+    if mode == "full":
+        return full
+    if mode == "same":
+        start = (m - 1) // 2
+        return full[start:start + n]
+    return full[m - 1:n]

@@ -35,6 +35,8 @@ from minarray.views import normalize_axes, normalize_axis
 __all__ = [
     "sum", "prod", "min", "max", "mean", "var", "std", "cumulative_sum",
     "cumulative_prod", "all", "any", "diff",
+    # NumPy's spellings (NumPy's defaults): scans that flatten without an axis
+    "cumsum", "cumprod", "trace",
 ]
 
 Axis = int | tuple[int, ...] | None
@@ -206,14 +208,28 @@ def _var(x: Any, axis: Axis, correction: int | float, keepdims: bool, take_sqrt:
     return _finish(out, result, x, axes, keepdims)
 
 
-def var(x: NDArray, /, *, axis: Axis = None, correction: int | float = 0.0, keepdims: bool = False) -> NDArray:
-    """Variance over ``axis``: sum((x - mean)**2) / (N - correction)."""
-    return _var(x, axis, correction, keepdims, False)
+def _correction(correction: Any, ddof: Any) -> Any:
+    """The divisor's correction from the standard's ``correction`` or
+    NumPy's ``ddof`` (the same number under two names; 0 when neither)."""
+    if correction is not None:
+        if ddof is not None and ddof != 0:  # NumPy's rule: ddof=0 is its default
+            raise ValueError("ddof and correction can't be provided simultaneously.")
+        return correction
+    return 0.0 if ddof is None else ddof
 
 
-def std(x: NDArray, /, *, axis: Axis = None, correction: int | float = 0.0, keepdims: bool = False) -> NDArray:
-    """Standard deviation over ``axis``: sqrt(var)."""
-    return _var(x, axis, correction, keepdims, True)
+def var(x: NDArray, /, *, axis: Axis = None, correction: int | float | None = None, keepdims: bool = False,
+        ddof: int | float | None = None) -> NDArray:
+    """Variance over ``axis``: sum((x - mean)**2) / (N - correction).
+    ``ddof`` is NumPy's name for ``correction``; either may be given."""
+    return _var(x, axis, _correction(correction, ddof), keepdims, False)
+
+
+def std(x: NDArray, /, *, axis: Axis = None, correction: int | float | None = None, keepdims: bool = False,
+        ddof: int | float | None = None) -> NDArray:
+    """Standard deviation over ``axis``: sqrt(var).  ``ddof`` is NumPy's
+    name for ``correction``; either may be given."""
+    return _var(x, axis, _correction(correction, ddof), keepdims, True)
 
 
 def all(x: NDArray, /, *, axis: Axis = None, keepdims: bool = False) -> NDArray:
@@ -277,6 +293,27 @@ def cumulative_prod(x: NDArray, /, *, axis: int | None = None, dtype: Any = None
     """Cumulative product along ``axis``; with ``include_initial`` the
     result starts with the identity 1."""
     return _scan(1, "cumulative_prod", x, axis, dtype, include_initial)
+
+
+def _numpy_scan(op: int, name: str, x: Any, axis: int | None, dtype: Any) -> NDArray:
+    x = as_operand(x, name)
+    if axis is None:  # NumPy: the flattened array
+        x = x.reshape((-1,))
+        axis = 0
+    return _scan(op, name, x, axis, dtype, False)
+
+
+def cumsum(a: NDArray, axis: int | None = None, dtype: Any = None) -> NDArray:
+    """NumPy's ``cumsum``: :func:`cumulative_sum` of the flattened array
+    when ``axis`` is None (the standard's spelling requires an axis for
+    arrays of 2 or more dimensions) and never with an initial zero."""
+    return _numpy_scan(0, "cumsum", a, axis, dtype)
+
+
+def cumprod(a: NDArray, axis: int | None = None, dtype: Any = None) -> NDArray:
+    """NumPy's ``cumprod``: :func:`cumulative_prod` of the flattened array
+    when ``axis`` is None."""
+    return _numpy_scan(1, "cumprod", a, axis, dtype)
 
 
 # ---- diff ------------------------------------------------------------------
@@ -352,3 +389,12 @@ def diff(x: NDArray, /, *, axis: int = -1, n: int = 1, prepend: Any = None, appe
         x = out
     return x
 
+
+
+def trace(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = None) -> NDArray:
+    """NumPy's ``trace``: the sum along the diagonal ``offset`` of the 2-d
+    subarrays over ``axis1`` and ``axis2`` (``sum``'s dtype rules;
+    ``ma.linalg.trace`` is the standard's, over the last two axes)."""
+    from minarray.views import diagonal
+
+    return sum(diagonal(as_operand(a), offset, axis1, axis2), axis=-1, dtype=dtype)

@@ -15,7 +15,11 @@ from minarray.ndarray import NDArray, c_strides
 from minarray.reductions import count_nonzero
 from minarray.views import normalize_axis
 
-__all__ = ["argmax", "argmin", "count_nonzero", "searchsorted"]
+__all__ = [
+    "argmax", "argmin", "count_nonzero", "searchsorted",
+    # NumPy's searching routines
+    "argwhere", "flatnonzero",
+]
 
 
 def _arg(op: int, name: str, x: Any, axis: int | None, keepdims: bool) -> NDArray:
@@ -67,3 +71,24 @@ def searchsorted(x1: NDArray, x2: NDArray, /, *, side: str = "left", sorter: NDA
     from minarray.sorting import _searchsorted
 
     return _searchsorted(x1, x2, side, sorter)
+
+
+def argwhere(a: Any) -> NDArray:
+    """The indices of the non-zero elements, one row per element: shape
+    (N, ndim), int64 (NumPy's ``argwhere``: :func:`minarray.nonzero`
+    stacked as columns)."""
+    from minarray.indexing import nonzero
+    from minarray.manipulation import stack
+
+    x = as_operand(a, "argwhere")
+    if x.ndim == 0:  # NumPy: as 1-d, then no columns
+        count = 1 if bool(x) else 0
+        return NDArray._empty((count, 0), _dt.int64)
+    return stack(list(nonzero(x)), axis=1)
+
+
+def flatnonzero(a: Any) -> NDArray:
+    """The indices of the non-zero elements of the flattened array."""
+    from minarray.indexing import nonzero
+
+    return nonzero(as_operand(a, "flatnonzero").reshape((-1,)))[0]

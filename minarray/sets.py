@@ -10,11 +10,16 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from minarray import dtypes as _dt
 from minarray._native import core
 from minarray.creation import as_operand
 from minarray.ndarray import NDArray, c_strides
 
-__all__ = ["unique_all", "unique_counts", "unique_inverse", "unique_values"]
+__all__ = [
+    "unique_all", "unique_counts", "unique_inverse", "unique_values",
+    # NumPy's set routines (NumPy's defaults: NaNs collapse into one in unique)
+    "unique", "isin", "intersect1d", "union1d", "setdiff1d", "setxor1d",
+]
 
 
 class UniqueAllResult(NamedTuple):
@@ -69,3 +74,112 @@ def unique_inverse(x: NDArray, /) -> UniqueInverseResult:
 def unique_values(x: NDArray, /) -> NDArray:
     """The distinct values of ``x``, sorted, each NaN kept."""
     return _unique(x).values
+
+
+# ---- NumPy's set routines ----------------------------------------------------------
+# The same C pass; NumPy's unique differs from the standard's in one
+# default: equal_nan=True collapses every NaN into one value.
+
+def _collapse_nans(r: UniqueAllResult) -> UniqueAllResult:
+    """NumPy's ``equal_nan=True``: the NaNs (sorted last, each its own
+    group) merged into one group."""
+    from minarray.elementwise import isnan, minimum
+    from minarray.reductions import sum as _sum
+
+    v = r.values
+    n = v.shape[0]
+    if v.dtype.kind != "f" or n < 2 or not bool(isnan(v[n - 2])):
+        return r
+    k = int(_sum(isnan(v)).item())
+    first_nan = n - k
+    counts = r.counts[:first_nan + 1].copy()
+    counts[first_nan] = _sum(r.counts[first_nan:])
+    inverse = minimum(r.inverse_indices, first_nan)
+    return UniqueAllResult(v[:first_nan + 1], r.indices[:first_nan + 1], inverse, counts)
+
+
+def unique(ar: Any, return_index: bool = False, return_inverse: bool = False, return_counts: bool = False,
+           axis: int | None = None, *, equal_nan: bool = True) -> Any:
+    """NumPy's ``unique``: the sorted distinct values of the flattened
+    array, and on request the index of each one's first occurrence, each
+    element's position among them (shaped like ``ar``) and the counts, in
+    that order.  NaNs count as one value unless ``equal_nan=False`` (the
+    standard's ``unique_values`` keeps each NaN).  Only ``axis=None``."""
+    if axis is not None:
+        raise NotImplementedError("unique: minarray supports only axis=None (the flattened array)")
+    r = _unique(ar)
+    if equal_nan:
+        r = _collapse_nans(r)
+    extra = [x for want, x in ((return_index, r.indices), (return_inverse, r.inverse_indices),
+                               (return_counts, r.counts)) if want]
+    return (r.values, *extra) if extra else r.values
+
+
+def _flat(x: Any, fname: str) -> NDArray:
+    return as_operand(x, fname).reshape((-1,))
+
+
+def isin(element: Any, test_elements: Any, assume_unique: bool = False, invert: bool = False) -> NDArray:
+    """Elementwise: is each element of ``element`` among ``test_elements``
+    (flattened)?  A boolean array of ``element``'s shape; NaN is never
+    found (NaN != NaN).  ``invert`` gives the opposite."""
+    from minarray.creation import zeros
+    from minarray.elementwise import clip, equal, logical_not
+    from minarray.sorting import _searchsorted
+
+    e = as_operand(element, "isin")
+    t = _flat(test_elements, "isin")
+    if e.dtype.kind == "c" or t.dtype.kind == "c":
+        raise TypeError("isin: complex values are not supported (minarray's sets sort their values)")
+    common = _dt.promote(e.dtype, t.dtype)
+    if t.shape[0] == 0:
+        found = zeros(e.shape, dtype=_dt.bool)
+    else:
+        u = unique_values(t.astype(common, copy=False))
+        ec = e.astype(common, copy=False)
+        pos = clip(_searchsorted(u, ec, "left", None), 0, u.shape[0] - 1)
+        found = equal(u[pos], ec)
+    return logical_not(found) if invert else found
+
+
+def intersect1d(ar1: Any, ar2: Any, assume_unique: bool = False, return_indices: bool = False) -> Any:
+    """The sorted values found in both arrays (flattened); with
+    ``return_indices``, also the index of each one's first occurrence in
+    each flattened input."""
+    a, b = _flat(ar1, "intersect1d"), _flat(ar2, "intersect1d")
+    common = _dt.promote(a.dtype, b.dtype)
+    ua = _collapse_nans(_unique(a.astype(common, copy=False)))
+    ub = _collapse_nans(_unique(b.astype(common, copy=False)))
+    mask = isin(ua.values, ub.values)
+    values = ua.values[mask]
+    if not return_indices:
+        return values
+    mb = isin(ub.values, ua.values)
+    return values, ua.indices[mask], ub.indices[mb]
+
+
+def union1d(ar1: Any, ar2: Any) -> NDArray:
+    """The sorted values found in either array (flattened)."""
+    from minarray.manipulation import concat
+
+    return unique(concat([_flat(ar1, "union1d"), _flat(ar2, "union1d")]))  # type: ignore[no-any-return]
+
+
+def setdiff1d(ar1: Any, ar2: Any, assume_unique: bool = False) -> NDArray:
+    """The sorted distinct values of ``ar1`` not in ``ar2`` (the values of
+    ``ar1`` in their order, when ``assume_unique``)."""
+    a = _flat(ar1, "setdiff1d")
+    if not assume_unique:
+        a = unique(a)
+    return a[isin(a, ar2, invert=True)]
+
+
+def setxor1d(ar1: Any, ar2: Any, assume_unique: bool = False) -> NDArray:
+    """The sorted values found in exactly one of the arrays."""
+    from minarray.elementwise import equal
+    from minarray.manipulation import concat
+
+    a, b = _flat(ar1, "setxor1d"), _flat(ar2, "setxor1d")
+    both = concat([a if assume_unique else unique(a), b if assume_unique else unique(b)])
+    r = _unique(both)  # each NaN its own value here, as NumPy's sorted comparison finds them
+    return r.values[equal(r.counts, 1)]

@@ -10,15 +10,16 @@ when ``descending``: a NaN counts as the largest value, as in NumPy), and
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 from minarray import dtypes as _dt
 from minarray._native import core
-from minarray.creation import as_operand
+from minarray.creation import as_operand, asarray
 from minarray.ndarray import NDArray
 from minarray.views import normalize_axis
 
-__all__ = ["argsort", "sort"]
+__all__ = ["argsort", "sort", "partition", "argpartition", "lexsort"]
 
 
 def _check_sortable(x: NDArray, name: str) -> None:
@@ -102,3 +103,74 @@ def _searchsorted(x1: Any, x2: Any, side: str, sorter: Any) -> NDArray:
     out = NDArray._empty(x2.shape, _dt.int64)
     core.searchsorted(x1._h, x2._h, out._h, side == "right")
     return out
+
+
+def _kth(kth: Any, n: int) -> list[int]:
+    ks = [kth] if not isinstance(kth, (list, tuple)) and not hasattr(kth, "__len__") else list(kth)
+    if isinstance(kth, NDArray):
+        ks = kth.reshape((-1,)).tolist()
+    out = []
+    for k in ks:
+        i = operator.index(k)
+        if not -n <= i < n:
+            raise ValueError(f"kth(={i}) out of bounds ({n})")
+        out.append(i % n)
+    return sorted(set(out))
+
+
+def _partition(a: Any, kth: Any, axis: int | None, arg: bool, name: str) -> NDArray:
+    x = as_operand(a, name)
+    _check_sortable(x, name)
+    if axis is None:
+        x, axis = x.reshape((-1,)), -1
+    if x.ndim == 0:
+        raise ValueError(f"{name} needs an array of at least one dimension, not a 0-d array")
+    ax = normalize_axis(axis, x.ndim)
+    ks = _kth(kth, x.shape[ax]) or [0]  # no position: any order is a partition
+    out = NDArray._empty(x.shape, _dt.int64 if arg else x.dtype)
+    nd = x.ndim
+    order = (*[d for d in range(nd) if d != ax], ax)
+    xv = x._view(0, tuple(x.shape[d] for d in order), tuple(x._strides[d] for d in order))
+    ov = out._view(0, tuple(out.shape[d] for d in order), tuple(out._strides[d] for d in order))
+    if x.size:
+        core.partition(xv._h, ov._h, asarray(ks, dtype=_dt.int64)._h, arg)
+    return out
+
+
+def partition(a: Any, kth: Any, axis: int | None = -1) -> NDArray:
+    """A copy of ``a`` with, along ``axis``, the element at each position
+    ``kth`` where a sort would put it, the smaller-or-equal ones before and
+    the larger-or-equal after, in no particular order (NumPy's
+    ``partition``: an introselect in C, O(n) per position).  NaNs count as
+    the largest values."""
+    return _partition(a, kth, axis, False, "partition")
+
+
+def argpartition(a: Any, kth: Any, axis: int | None = -1) -> NDArray:
+    """The int64 indices that would partition ``a`` (see :func:`partition`)."""
+    return _partition(a, kth, axis, True, "argpartition")
+
+
+def lexsort(keys: Any, axis: int = -1) -> NDArray:
+    """The indices that sort by several keys, the last key first (NumPy's
+    ``lexsort``): stable argsorts from the least significant key up."""
+    ks = list(keys) if not isinstance(keys, NDArray) else [keys[i] for i in range(keys.shape[0])]
+    if not ks:
+        raise TypeError("need sequence of keys with len > 0 in lexsort")
+    arrs = [as_operand(k, "lexsort") for k in ks]
+    shape = arrs[0].shape
+    if any(k.shape != shape for k in arrs):
+        raise ValueError("all keys need to be the same shape")
+    if not shape:
+        return asarray(0)
+    from minarray.manipulation import take_along_axis
+
+    ax = normalize_axis(axis, len(shape))
+    idx: NDArray | None = None
+    for k in arrs:
+        if idx is None:
+            idx = argsort(k, axis=ax)
+        else:
+            idx = take_along_axis(idx, argsort(take_along_axis(k, idx, axis=ax), axis=ax), axis=ax)
+    assert idx is not None
+    return idx

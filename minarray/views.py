@@ -18,6 +18,8 @@ __all__ = [
     "broadcast_shapes", "broadcast_to", "broadcast_arrays", "expand_dims", "flip",
     "moveaxis", "permute_dims", "reshape", "squeeze", "swapaxes", "matrix_transpose",
     "normalize_axis",
+    # NumPy's view-returning routines the standard does not have
+    "ravel", "transpose", "fliplr", "flipud", "rot90", "diagonal",
 ]
 
 
@@ -296,3 +298,91 @@ def reshape_general(x: NDArray, shape: Any, copy: bool | None) -> NDArray:
             )
         return x.copy()._view(0, new, c_strides(new))
     return x._view(0, new, strides)
+
+
+# ---- NumPy's view-returning routines ------------------------------------------
+
+def _operand(x: Any) -> NDArray:
+    from minarray.creation import as_operand
+
+    return as_operand(x)
+
+
+def ravel(a: Any, order: str = "C") -> NDArray:
+    """The elements as a 1-d array in C order: a view when ``a`` is
+    C-contiguous, else a copy (NumPy's ``ravel``; only ``order="C"``)."""
+    if order != "C":
+        raise ValueError(f"ravel: only order='C' is supported, not {order!r}")
+    return _operand(a).ravel()
+
+
+def transpose(a: Any, axes: Sequence[int] | None = None) -> NDArray:
+    """NumPy's ``transpose``: a view with the axes reversed, or permuted as
+    ``axes`` says (the standard's :func:`permute_dims` requires them)."""
+    x = _operand(a)
+    return x.transpose() if axes is None else x.transpose(tuple(axes))
+
+
+def fliplr(m: Any) -> NDArray:
+    """A view with the columns (axis 1) in reverse order."""
+    x = _operand(m)
+    if x.ndim < 2:
+        raise ValueError(f"Input must be >= 2-d (fliplr got shape {x.shape}).")
+    return flip(x, axis=1)
+
+
+def flipud(m: Any) -> NDArray:
+    """A view with the rows (axis 0) in reverse order."""
+    x = _operand(m)
+    if x.ndim < 1:
+        raise ValueError("Input must be >= 1-d (flipud got a 0-d array).")
+    return flip(x, axis=0)
+
+
+def rot90(m: Any, k: int = 1, axes: Sequence[int] = (0, 1)) -> NDArray:
+    """A view rotated by 90 degrees ``k`` times in the plane of ``axes``,
+    from the first axis towards the second (NumPy's ``rot90``)."""
+    x = _operand(m)
+    ax = tuple(axes)
+    if len(ax) != 2:
+        raise ValueError("len(axes) must be 2.")
+    a0, a1 = operator.index(ax[0]), operator.index(ax[1])
+    if a0 == a1 or abs(a0 - a1) == x.ndim:
+        raise ValueError("Axes must be different.")
+    if not (-x.ndim <= a0 < x.ndim and -x.ndim <= a1 < x.ndim):
+        raise ValueError(f"Axes={ax} out of range for array of ndim={x.ndim}.")
+    k = operator.index(k) % 4
+    if k == 0:
+        return x[...]
+    if k == 2:
+        return flip(flip(x, axis=a0), axis=a1)
+    perm = list(range(x.ndim))
+    perm[a0], perm[a1] = perm[a1], perm[a0]
+    if k == 1:
+        return permute_dims(flip(x, axis=a1), tuple(perm))
+    return flip(permute_dims(x, tuple(perm)), axis=a1)
+
+
+def diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> NDArray:
+    """NumPy's ``diagonal``: the diagonal ``offset`` of the 2-d subarrays
+    over ``axis1`` and ``axis2``, as a read-only view with the diagonal
+    last (``ma.linalg.diagonal`` is the standard's, over the last two
+    axes)."""
+    x = _operand(a)
+    if x.ndim < 2:
+        raise ValueError("diag requires an array of at least two dimensions")
+    a1, a2 = normalize_axis(axis1, x.ndim, "axis1"), normalize_axis(axis2, x.ndim, "axis2")
+    if a1 == a2:
+        raise ValueError("axis1 and axis2 cannot be the same")
+    k = operator.index(offset)
+    n1, n2 = x.shape[a1], x.shape[a2]
+    s1, s2 = x._strides[a1], x._strides[a2]
+    if k >= 0:
+        length, start = max(0, min(n1, n2 - k)), k * s2
+    else:
+        length, start = max(0, min(n1 + k, n2)), -k * s1
+    if length == 0:
+        start = 0
+    rest = [d for d in range(x.ndim) if d not in (a1, a2)]
+    return x._view(start, (*(x.shape[d] for d in rest), length), (*(x._strides[d] for d in rest), s1 + s2),
+                   readonly=True)

@@ -1,7 +1,8 @@
 /*
  * Copy kernels for minarray/manipulation.py that a broadcast copy cannot
- * express: repeat with per-element counts, and take_along_axis (a gather
- * whose source position depends on the index array).  Everything else in
+ * express: repeat with per-element counts, take_along_axis (a gather
+ * whose source position depends on the index array), and the scatter-add
+ * behind bincount (minarray/histograms.py).  Everything else in
  * manipulation.py (concat, stack, tile, roll, scalar repeat) is a handful of
  * ma_copyto calls over views.
  */
@@ -168,8 +169,53 @@ MA_FASTCALL(py_take_along_axis) {
   Py_RETURN_NONE;
 }
 
+/* bincount(x, weights, out): out[x[i]] += weights[i] (or += 1 when weights
+ * is None), in the order of x, as NumPy accumulates.  x is 1-d int64 of
+ * non-negative values below len(out) (checked); weights 1-d float64 of
+ * x's length; out 1-d, C-contiguous, zeroed: int64 without weights,
+ * float64 with them. */
+MA_FASTCALL(py_bincount) {
+  (void)self;
+  MA_NARGS(3, "bincount");
+  ma_array *x = ma_handle_get(args[0]);
+  if (!x) return NULL;
+  ma_array *w = NULL;
+  if (args[1] != Py_None && !(w = ma_handle_get(args[1]))) return NULL;
+  ma_array *out = ma_handle_get(args[2]);
+  if (!out) return NULL;
+  int ok = x->t.ndim == 1 && out->t.ndim == 1 && ma_type_of(x->t.dtype) == MA_INT64 &&
+           ma_type_of(out->t.dtype) == (w ? MA_FLOAT64 : MA_INT64) && ma_array_is_contiguous(out, 0) &&
+           !(out->flags & MA_READONLY) &&
+           (!w || (w->t.ndim == 1 && ma_type_of(w->t.dtype) == MA_FLOAT64 && w->t.shape[0] == x->t.shape[0]));
+  if (!ok) {
+    PyErr_SetString(PyExc_ValueError, "bincount kernel: mismatched operands");
+    return NULL;
+  }
+  int64_t n = x->t.shape[0], bins = out->t.shape[0], sx = x->t.strides[0], sw = w ? w->t.strides[0] : 0;
+  const int64_t *xp = (const int64_t *)x->t.data;
+  const double *wp = w ? (const double *)w->t.data : NULL;
+  int64_t bad = 0;
+  int failed = 0;
+  Py_BEGIN_ALLOW_THREADS
+  for (int64_t i = 0; i < n; i++) {
+    int64_t v = xp[i * sx];
+    if (v < 0 || v >= bins) {
+      bad = v;
+      failed = 1;
+      break;
+    }
+    if (wp) ((double *)out->t.data)[v] += wp[i * sw];
+    else ((int64_t *)out->t.data)[v] += 1;
+  }
+  Py_END_ALLOW_THREADS
+  if (failed) return PyErr_Format(PyExc_ValueError, "bincount: value %lld outside [0, %lld)", (long long)bad,
+                                  (long long)bins);
+  Py_RETURN_NONE;
+}
+
 #define FC(name, fn, doc) {name, (PyCFunction)(void (*)(void))fn, METH_FASTCALL, doc}
 PyMethodDef ma_manipulation_methods[] = {
     FC("repeat", py_repeat, "repeat(src, counts, axis) -> (total, handle)"),
     FC("take_along_axis", py_take_along_axis, "take_along_axis(src, idx, out, axis)"),
+    FC("bincount", py_bincount, "bincount(x, weights, out)"),
     {NULL, NULL, 0, NULL}};

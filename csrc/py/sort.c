@@ -1,5 +1,6 @@
 /*
- * Sorting, binary search and unique, for every real dtype.
+ * Sorting, selection (partition), binary search and unique, for every real
+ * dtype.
  *
  * Every element is first mapped to an unsigned integer key whose unsigned
  * order is the value order (integers: flip the sign bit; floats: flip all
@@ -224,6 +225,55 @@ static void radix_sort(uint64_t *keys, int64_t *idx, int64_t n, int nbytes, uint
   free(hist);
 }
 
+/* ---- selection (partition) ------------------------------------------------ */
+
+/* Introselect on keys[lo..hi): afterwards keys[kth] holds the key a full
+ * sort would put there, the keys before it are not above it and the keys
+ * after it not below it (idx, when not NULL, moves along).  Quickselect
+ * with a median-of-three pivot and Hoare's partition (runs of equal keys
+ * split in the middle); after 2*log2(n) rounds without converging (an
+ * adversarial input), the remaining range is sorted instead, which bounds
+ * the work by O(n log n).  This is what quantile and median stand on:
+ * O(n) per selected position, no full sort. */
+static inline void swap_at(uint64_t *keys, int64_t *idx, int64_t i, int64_t j) {
+  uint64_t t = keys[i];
+  keys[i] = keys[j];
+  keys[j] = t;
+  if (idx) {
+    int64_t u = idx[i];
+    idx[i] = idx[j];
+    idx[j] = u;
+  }
+}
+
+static void select_kth(uint64_t *keys, int64_t *idx, int64_t lo, int64_t hi, int64_t kth, int nbytes, uint64_t *tk,
+                       int64_t *ti) {
+  int limit = 2;
+  for (int64_t m = hi - lo; m > 1; m >>= 1) limit += 2;
+  while (hi - lo > 16) {
+    if (limit-- == 0) {
+      radix_sort(keys + lo, idx ? idx + lo : NULL, hi - lo, nbytes, tk, ti);
+      return;
+    }
+    int64_t mid = lo + (hi - lo) / 2;
+    if (keys[mid] < keys[lo]) swap_at(keys, idx, lo, mid);
+    if (keys[hi - 1] < keys[lo]) swap_at(keys, idx, lo, hi - 1);
+    if (keys[hi - 1] < keys[mid]) swap_at(keys, idx, mid, hi - 1);
+    uint64_t pivot = keys[mid];
+    int64_t i = lo - 1, j = hi;
+    for (;;) { /* keys[lo] <= pivot <= keys[hi - 1] keep both scans in range */
+      do i++; while (keys[i] < pivot);
+      do j--; while (keys[j] > pivot);
+      if (i >= j) break;
+      swap_at(keys, idx, i, j);
+    }
+    /* [lo, j] <= pivot <= [j + 1, hi), both parts non-empty */
+    if (kth <= j) hi = j + 1;
+    else lo = j + 1;
+  }
+  insertion_sort(keys + lo, idx ? idx + lo : NULL, hi - lo);
+}
+
 /* ---- sort / argsort ------------------------------------------------------- */
 
 typedef struct {
@@ -253,6 +303,8 @@ typedef struct {
   ma_array *out;
   keyspec k;
   int arg, floating;
+  const int64_t *kth; /* partition: the sorted positions to select (NULL: sort) */
+  int64_t nkth;
   int64_t rows, chunk;
   int failed; /* out of memory in some chunk (atomic store) */
 } sort_job;
@@ -293,7 +345,15 @@ static void sort_rows(sort_job *J, int64_t r0, int64_t r1) {
     int carry = arg || negzero;
     if (carry)
       for (int64_t i = 0; i < n; i++) w.idx[i] = i;
-    radix_sort(w.keys, carry ? w.idx : NULL, n, k->nbytes, w.tk, w.ti);
+    if (J->kth) {
+      int64_t lo = 0; /* what lies past a selected position is not below it */
+      for (int64_t j = 0; j < J->nkth; j++) {
+        select_kth(w.keys, carry ? w.idx : NULL, lo, n, J->kth[j], k->nbytes, w.tk, w.ti);
+        lo = J->kth[j] + 1;
+      }
+    } else {
+      radix_sort(w.keys, carry ? w.idx : NULL, n, k->nbytes, w.tk, w.ti);
+    }
     if (arg)
       for (int64_t i = 0; i < n; i++) *(int64_t *)(q + i * os * 8) = w.idx[i];
     else if (carry)
@@ -348,6 +408,67 @@ MA_FASTCALL(py_sort) {
   J.k = make_keyspec(tid, 1, descending);
   J.arg = arg;
   J.floating = is_float(tid);
+  J.kth = NULL;
+  J.nkth = 0;
+  J.rows = rows;
+  J.failed = 0;
+  int64_t nt = ma_get_num_threads();
+  Py_BEGIN_ALLOW_THREADS
+  if (nt > 1 && rows >= 2 && rows * n >= ma_get_parallel_min()) {
+    J.chunk = (rows + 4 * nt - 1) / (4 * nt);
+    ma_parallel_for((rows + J.chunk - 1) / J.chunk, sort_chunk, &J);
+  } else {
+    J.chunk = rows;
+    sort_rows(&J, 0, rows);
+  }
+  Py_END_ALLOW_THREADS
+  if (J.failed) return PyErr_NoMemory();
+  Py_RETURN_NONE;
+}
+
+/* partition(x, out, kth, arg): each run along x's last axis selected into
+ * the matching run of out (x's dtype, or int64 indices when arg) so that
+ * the positions in kth (int64, 1-d, strictly increasing, in [0, n)) hold
+ * what a sort would put there, smaller-or-equal elements before each and
+ * larger-or-equal after (NumPy's partition/argpartition).  NaNs count as
+ * the largest values; -0.0 orders before 0.0 here (the order among equal
+ * elements is unspecified), so every value is written back exactly. */
+MA_FASTCALL(py_partition) {
+  (void)self;
+  MA_NARGS(4, "partition");
+  ma_array *x = ma_handle_get(args[0]), *out = x ? ma_handle_get(args[1]) : NULL,
+           *kt = out ? ma_handle_get(args[2]) : NULL;
+  if (!kt) return NULL;
+  int arg = PyObject_IsTrue(args[3]);
+  if (arg < 0) return NULL;
+  int tid = ma_type_of(x->t.dtype);
+  int nd = x->t.ndim;
+  if (tid < 0 || !key_bytes(tid))
+    return PyErr_Format(PyExc_TypeError, "partition: unsupported dtype (complex values have no order)");
+  if (nd < 1 || out->t.ndim != nd || ma_type_of(out->t.dtype) != (arg ? MA_INT64 : tid) ||
+      (out->flags & MA_READONLY))
+    return PyErr_Format(PyExc_ValueError, "partition: output does not match");
+  for (int d = 0; d < nd; d++)
+    if (out->t.shape[d] != x->t.shape[d]) return PyErr_Format(PyExc_ValueError, "partition: output shape differs");
+  int64_t n = x->t.shape[nd - 1];
+  if (kt->t.ndim != 1 || ma_type_of(kt->t.dtype) != MA_INT64 || !ma_array_is_contiguous(kt, 0))
+    return PyErr_Format(PyExc_ValueError, "partition: kth must be a contiguous 1-d int64 array");
+  const int64_t *kth = (const int64_t *)kt->t.data;
+  int64_t nkth = kt->t.shape[0];
+  for (int64_t j = 0; j < nkth; j++)
+    if (kth[j] < 0 || kth[j] >= n || (j && kth[j] <= kth[j - 1]))
+      return PyErr_Format(PyExc_ValueError, "partition: kth must increase strictly within [0, %lld)", (long long)n);
+  int64_t rows = 1;
+  for (int d = 0; d < nd - 1; d++) rows *= x->t.shape[d];
+  if (rows == 0 || n == 0) Py_RETURN_NONE;
+  sort_job J;
+  J.x = x;
+  J.out = out;
+  J.k = make_keyspec(tid, 0, 0);
+  J.arg = arg;
+  J.floating = 0; /* keys keep -0.0 apart: the values come back from them exactly */
+  J.kth = kth;
+  J.nkth = nkth;
   J.rows = rows;
   J.failed = 0;
   int64_t nt = ma_get_num_threads();
@@ -509,6 +630,7 @@ MA_FASTCALL(py_unique) {
 #define FC(name, fn, doc) {name, (PyCFunction)(void (*)(void))fn, METH_FASTCALL, doc}
 PyMethodDef ma_sort_methods[] = {
     FC("sort", py_sort, "sort(x, out, descending, arg)"),
+    FC("partition", py_partition, "partition(x, out, kth, arg)"),
     FC("searchsorted", py_searchsorted, "searchsorted(x1, x2, out, right)"),
     FC("unique", py_unique, "unique(x) -> (n, values, indices, inverse, counts)"),
     {NULL, NULL, 0, NULL}};
