@@ -138,11 +138,15 @@ def _basic(x: NDArray, entries: list[Any]) -> tuple[NDArray, list[tuple[int, NDA
             mshape = xshape[dim:dim + m.ndim]
             if m.shape != mshape:
                 for j, (a, b) in enumerate(zip(mshape, m.shape, strict=True)):
-                    if a != b:
+                    if a != b and b != 0:
                         raise IndexError(
                             f"boolean index did not match the indexed array along axis {dim + j}: the axis "
                             f"has size {a} but the boolean index has size {b}"
                         )
+                # an axis of length 0 in the mask fits any length: the mask
+                # selects nothing (NumPy's rule, and the standard's tests')
+                m = NDArray._empty(mshape, _dt.bool)
+                core.fill(m._h, False)
             if m.ndim == 0:
                 # a scalar bool adds an axis of length 1 (True) or 0 (False)
                 basic.append(None)

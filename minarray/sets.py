@@ -42,13 +42,40 @@ class UniqueInverseResult(NamedTuple):
 def _unique(x: Any) -> UniqueAllResult:
     x = as_operand(x)
     if x.dtype.kind == "c":
-        raise TypeError(f"unique_* is not defined for complex dtypes ({x.dtype}): complex numbers are unordered")
+        return _unique_complex(x)
     n, hv, hf, hi, hc = core.unique(x._h)
     values = NDArray._new(hv, (n,), (1,), None)
     first = NDArray._new(hf, (n,), (1,), None)
     counts = NDArray._new(hc, (n,), (1,), None)
     inverse = NDArray._new(hi, x.shape, c_strides(x.shape), None)
     return UniqueAllResult(values, first, inverse, counts)
+
+
+def _unique_complex(x: NDArray) -> UniqueAllResult:
+    """The unique_* results of a complex array (the standard allows complex
+    input): values in NumPy's order (lexicographic, by real part then
+    imaginary, values with a NaN part last), grouped by equality, so each
+    NaN is distinct and -0.0 equals 0.0, as for real values."""
+    from minarray.creation import asarray, empty, ones
+    from minarray.elementwise import imag, isnan, not_equal, real
+    from minarray.indexing import nonzero
+    from minarray.manipulation import concat
+    from minarray.reductions import cumulative_sum
+    from minarray.sorting import lexsort
+
+    flat = x.reshape((-1,))
+    n = flat.shape[0]
+    re, im = real(flat), imag(flat)
+    # NumPy's complex order: [R + Rj, R + nanj, nan + Rj, nan + nanj]
+    nan_class = isnan(re).astype(_dt.int8) * 2 + isnan(im).astype(_dt.int8)
+    order = lexsort((im, re, nan_class))  # stable: the first of a group is its first occurrence
+    s = flat[order]
+    new_group = concat((ones((min(n, 1),), dtype=_dt.bool), not_equal(s[1:], s[:-1])))
+    starts = nonzero(new_group)[0]
+    inverse = empty((n,), dtype=_dt.int64)
+    inverse[order] = cumulative_sum(new_group.astype(_dt.int64)) - 1
+    counts = concat((starts[1:], asarray([n]))) - starts
+    return UniqueAllResult(s[starts], order[starts], inverse.reshape(x.shape), counts)
 
 
 def unique_all(x: NDArray, /) -> UniqueAllResult:
@@ -129,9 +156,17 @@ def isin(element: Any, test_elements: Any, assume_unique: bool = False, invert: 
 
     e = as_operand(element, "isin")
     t = _flat(test_elements, "isin")
-    if e.dtype.kind == "c" or t.dtype.kind == "c":
-        raise TypeError("isin: complex values are not supported (minarray's sets sort their values)")
     common = _dt.promote(e.dtype, t.dtype)
+    if common.kind == "c":
+        # complex values have no order to search in: number the distinct
+        # values of both together (NaNs stay distinct, so never found), then
+        # look the elements' numbers up among the test elements'
+        from minarray.manipulation import concat as _concat
+
+        both = _concat((t.astype(common), e.reshape((-1,)).astype(common)))
+        ids = unique_inverse(both).inverse_indices
+        found = isin(ids[t.shape[0]:], ids[: t.shape[0]]).reshape(e.shape)
+        return logical_not(found) if invert else found
     if t.shape[0] == 0:
         found = zeros(e.shape, dtype=_dt.bool)
     else:

@@ -541,3 +541,17 @@ def test_strides_beyond_the_address_space_are_refused_at_every_door() -> None:
     assert ma._native.core.numpy_asarray(arr) is None
 
 
+
+
+@pytest.mark.parametrize("xs,ks", [((2, 3), (2, 0)), ((2, 3), (0, 3)), ((2, 3), (0, 0)), ((2, 3, 4), (0, 3)),
+                                   ((0, 1), (0, 0)), ((2, 3), (0,))])
+def test_a_mask_axis_of_length_zero_fits_any_axis(xs: tuple[int, ...], ks: tuple[int, ...]) -> None:
+    """A mask with an axis of length 0 selects nothing, whatever the indexed
+    axis' length (NumPy's rule; the standard's tests ask for it)."""
+    a = np.arange(float(np.prod(xs))).reshape(xs)
+    x = ma.asarray(a)
+    assert x[ma.zeros(ks, dtype=ma.bool)].shape == a[np.zeros(ks, bool)].shape
+    x[ma.zeros(ks, dtype=ma.bool)] = -1.0
+    np.testing.assert_array_equal(np.asarray(x), a)
+    with pytest.raises(IndexError, match="did not match"):
+        x[ma.zeros((1,) + xs[1:], dtype=ma.bool)] if xs[0] != 1 else x[ma.zeros((3,), dtype=ma.bool)]

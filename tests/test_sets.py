@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
 from reduction_helpers import REAL, array_pairs, assert_matches
 
 import minarray as ma
@@ -66,5 +68,24 @@ def test_unique_0d_and_empty() -> None:
     assert r.values.tolist() == [5] and r.inverse_indices.shape == ()
     e = ma.unique_inverse(ma.zeros((0, 3)))
     assert e.values.shape == (0,) and e.inverse_indices.shape == (0, 3)
-    with pytest.raises(TypeError, match="complex"):
-        ma.unique_values(ma.asarray(np.array([1j])))
+    # complex input is allowed (the standard's unique_* take any numeric dtype)
+    assert ma.unique_values(ma.asarray(np.array([1j, 1j]))).tolist() == [1j]
+
+
+# ---- complex input (the standard allows it; NumPy orders lexicographically) ----------
+
+@settings(max_examples=60, deadline=None)
+@given(hnp.arrays(np.complex128, hnp.array_shapes(min_dims=0, max_dims=2, min_side=0, max_side=6),
+                  elements=st.sampled_from([0j, -0.0 + 0j, 1 + 1j, 1 - 1j, -1 + 0j, 2j, 1 + 1j,
+                                            complex(np.nan, 0), complex(0, np.nan), complex(np.inf, 1)])))
+def test_unique_all_of_complex_matches_numpy(a: np.ndarray) -> None:
+    r = ma.unique_all(ma.asarray(a))
+    v, i, inv, c = np.unique(a, return_index=True, return_inverse=True, return_counts=True, equal_nan=False)
+    np.testing.assert_array_equal(np.asarray(r.values), v)
+    np.testing.assert_array_equal(np.asarray(r.indices), i)
+    np.testing.assert_array_equal(np.asarray(r.inverse_indices), inv.reshape(a.shape))
+    np.testing.assert_array_equal(np.asarray(r.counts), c)
+    test = a.reshape(-1)[::2]
+    np.testing.assert_array_equal(np.asarray(ma.isin(ma.asarray(a), ma.asarray(test))), np.isin(a, test))
+    np.testing.assert_array_equal(np.asarray(ma.isin(ma.asarray(a), ma.asarray(test), invert=True)),
+                                  np.isin(a, test, invert=True))
