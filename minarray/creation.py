@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 import operator
 import sys
-from typing import Any
+from typing import Any, Literal, overload
 
 from minarray import dtypes as _dt
 from minarray._native import core
@@ -172,6 +172,14 @@ def arange(start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None,
     out = NDArray._empty((n,), dt)
     core.arange_fill(out._h, start, start + step)
     return out
+
+
+@overload
+def linspace(start: Any, stop: Any, /, num: int = 50, endpoint: bool = True, retstep: Literal[False] = False,
+             dtype: Any = None, *, device: Any = None) -> NDArray: ...
+@overload
+def linspace(start: Any, stop: Any, /, num: int = 50, endpoint: bool = True, *, retstep: Literal[True],
+             dtype: Any = None, device: Any = None) -> tuple[NDArray, Any]: ...
 
 
 def linspace(start: Any, stop: Any, /, num: int = 50, endpoint: bool = True, retstep: bool = False,

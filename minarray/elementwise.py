@@ -27,7 +27,7 @@ Type rules:
 from __future__ import annotations
 
 import operator
-from typing import Any, Protocol
+from typing import Any, Protocol, overload
 
 from minarray import dtypes as _dt
 from minarray._native import core
@@ -273,6 +273,12 @@ def clip(x: NDArray, /, min: Operand | None = None, max: Operand | None = None, 
 
 
 _NOVALUE: Any = object()
+
+
+@overload
+def where(condition: Operand, /) -> tuple[NDArray, ...]: ...
+@overload
+def where(condition: Operand, x1: Operand, x2: Operand, /, *, out: NDArray | None = None) -> NDArray: ...
 
 
 def where(condition: Operand, x1: Operand = _NOVALUE, x2: Operand = _NOVALUE, /, *,

@@ -673,13 +673,12 @@ class NDArray(core.NDArrayBase):
 
         return elementwise.clip(self, min, max)
 
-    def round(self, decimals: int = 0) -> NDArray:
-        """:func:`minarray.round` of this array (halves to even)."""
+    def round(self, decimals: int = 0, out: NDArray | None = None) -> NDArray:
+        """:func:`minarray.round` of this array (halves to even; ``decimals``
+        places, as NumPy)."""
         from minarray import elementwise
 
-        fn: Any = elementwise.round
-        out: NDArray = fn(self, decimals=decimals) if decimals else fn(self)
-        return out
+        return elementwise.round(self, decimals, out=out)
 
     def conj(self) -> NDArray:
         """The complex conjugate (:func:`minarray.conj`)."""

@@ -554,4 +554,4 @@ def test_a_mask_axis_of_length_zero_fits_any_axis(xs: tuple[int, ...], ks: tuple
     x[ma.zeros(ks, dtype=ma.bool)] = -1.0
     np.testing.assert_array_equal(np.asarray(x), a)
     with pytest.raises(IndexError, match="did not match"):
-        x[ma.zeros((1,) + xs[1:], dtype=ma.bool)] if xs[0] != 1 else x[ma.zeros((3,), dtype=ma.bool)]
+        x[ma.zeros((1, *xs[1:]), dtype=ma.bool)] if xs[0] != 1 else x[ma.zeros((3,), dtype=ma.bool)]
