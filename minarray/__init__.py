@@ -9,7 +9,7 @@ from __future__ import annotations
 import builtins as _builtins
 from typing import Any
 
-from minarray import dlpack, exceptions, linalg
+from minarray import dlpack, exceptions, fft, linalg
 from minarray import random as random  # ma.random: NumPy's Generator, bit for bit
 from minarray._native import core as _core
 from minarray.bufferio import *  # noqa: F403
@@ -128,7 +128,7 @@ __all__ = [
     *_creation_all, *_views_all, *_elementwise_all, *_reductions_all,
     *_searching_all, *_sorting_all, *_sets_all, *_manipulation_all, *_products_all, *_info_all,
     *_dlpack_all, *_threads_all, *_errstate_all, *_bufferio_all, *_npyio_all, "dlpack", "linalg",
-    "random", "exceptions", "AxisError", "ndarray", "__array_api_version__", "__version__",
+    "random", "fft", "exceptions", "AxisError", "ndarray", "__array_api_version__", "__version__",
     *_numpy_names_all,
 ]
 

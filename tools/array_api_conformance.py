@@ -11,9 +11,8 @@ folder, then give this script the checkout::
 
 It runs every test file of the suite for the standard version minarray
 declares (``ma.__array_api_version__``) with a fixed seed and at least 100
-examples per test, and prints the suite's totals.  ``fft`` is left out:
-it is an optional extension of the standard, and minarray does not provide
-it.  Further arguments go to pytest (``-k``, ``-x``...).
+examples per test (both extensions, linalg and fft, included), and prints
+the suite's totals.  Further arguments go to pytest (``-k``, ``-x``...).
 """
 
 from __future__ import annotations
@@ -42,8 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     env = dict(os.environ, ARRAY_API_TESTS_MODULE="minarray",
                ARRAY_API_TESTS_VERSION=minarray.__array_api_version__)
     cmd = [sys.executable, "-m", "pytest", "array_api_tests", "-p", "no:cacheprovider", "-q", "-rfE",
-           f"--max-examples={args.max_examples}", f"--hypothesis-seed={args.seed}",
-           "--disable-extension", "fft", *extra]
+           f"--max-examples={args.max_examples}", f"--hypothesis-seed={args.seed}", *extra]
     print(f"minarray {minarray.__version__}, Array API {minarray.__array_api_version__}: {' '.join(cmd[1:])}",
           flush=True)
     return subprocess.call(cmd, cwd=suite, env=env)
