@@ -22,8 +22,16 @@ enum { MA_FPE_DIVIDE = 1, MA_FPE_OVERFLOW = 2, MA_FPE_UNDERFLOW = 4, MA_FPE_INVA
 #include <xmmintrin.h>
 
 /* MXCSR status bits: invalid 0x01, divide-by-zero 0x04, overflow 0x08,
- * underflow 0x10 (denormal 0x02 and precision 0x20 are not reported). */
-static inline void ma_fpe_clear(void) { _mm_setcsr(_mm_getcsr() & ~0x3fu); }
+ * underflow 0x10 (denormal 0x02 and precision 0x20 are not reported, so
+ * not cleared either).  Writing MXCSR stalls the pipeline for a few dozen
+ * cycles, reading it does not: clear only when a reported flag is set,
+ * which normal data leaves clean. */
+#define MA_FPE_MXCSR_BITS 0x1du
+
+static inline void ma_fpe_clear(void) {
+  unsigned c = _mm_getcsr();
+  if (c & MA_FPE_MXCSR_BITS) _mm_setcsr(c & ~MA_FPE_MXCSR_BITS);
+}
 
 static inline unsigned ma_fpe_read(void) {
   unsigned c = _mm_getcsr();

@@ -81,8 +81,9 @@ __attribute__((target("avx512f"))) static void run_f64x8(vec_f64x8 f, double *d,
   int64_t i = 0;
   for (; i + 8 <= n; i += 8) _mm512_storeu_pd(d + i, f(_mm512_loadu_pd(s + i)));
   if (i < n) {
-    double tmp[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    double tmp[8];
     memcpy(tmp, s + i, (size_t)(n - i) * sizeof(double));
+    for (int64_t k = n - i; k < 8; k++) tmp[k] = s[i]; /* padding: a real input (above) */
     _mm512_storeu_pd(tmp, f(_mm512_loadu_pd(tmp)));
     memcpy(d + i, tmp, (size_t)(n - i) * sizeof(double));
   }
@@ -93,22 +94,26 @@ __attribute__((target("avx512f"))) static void run_f32x16(vec_f32x16 f, float *d
   int64_t i = 0;
   for (; i + 16 <= n; i += 16) _mm512_storeu_ps(d + i, f(_mm512_loadu_ps(s + i)));
   if (i < n) {
-    float tmp[16] = {0};
+    float tmp[16];
     memcpy(tmp, s + i, (size_t)(n - i) * sizeof(float));
+    for (int64_t k = n - i; k < 16; k++) tmp[k] = s[i]; /* padding: a real input (above) */
     _mm512_storeu_ps(tmp, f(_mm512_loadu_ps(tmp)));
     memcpy(d + i, tmp, (size_t)(n - i) * sizeof(float));
   }
 }
 
 /* The tail is computed on a padded vector, so every element goes through
- * the same implementation (results do not depend on the array's length). */
+ * the same implementation (results do not depend on the array's length).
+ * The padding repeats the tail's first input: zeros would make log and
+ * its kind raise floating-point flags no input raised (fpe.h). */
 __attribute__((target("avx2"))) static void run_f64(vec_f64 f, double *d, const double *s,
                                                     int64_t n) {
   int64_t i = 0;
   for (; i + 4 <= n; i += 4) _mm256_storeu_pd(d + i, f(_mm256_loadu_pd(s + i)));
   if (i < n) {
-    double tmp[4] = {0, 0, 0, 0};
+    double tmp[4];
     memcpy(tmp, s + i, (size_t)(n - i) * sizeof(double));
+    for (int64_t k = n - i; k < 4; k++) tmp[k] = s[i]; /* padding: a real input (above) */
     _mm256_storeu_pd(tmp, f(_mm256_loadu_pd(tmp)));
     memcpy(d + i, tmp, (size_t)(n - i) * sizeof(double));
   }
@@ -119,8 +124,9 @@ __attribute__((target("avx2"))) static void run_f32(vec_f32 f, float *d, const f
   int64_t i = 0;
   for (; i + 8 <= n; i += 8) _mm256_storeu_ps(d + i, f(_mm256_loadu_ps(s + i)));
   if (i < n) {
-    float tmp[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    float tmp[8];
     memcpy(tmp, s + i, (size_t)(n - i) * sizeof(float));
+    for (int64_t k = n - i; k < 8; k++) tmp[k] = s[i]; /* padding: a real input (above) */
     _mm256_storeu_ps(tmp, f(_mm256_loadu_ps(tmp)));
     memcpy(d + i, tmp, (size_t)(n - i) * sizeof(float));
   }
