@@ -576,7 +576,10 @@ static PyObject *ew_dispatch(int opi, PyObject *const *xs, int n, PyObject *out,
       PyErr_Format(PyExc_TypeError, "out must be a minarray NDArray, got %.200s", Py_TYPE(out)->tp_name);
       goto done;
     }
-    if (check_out_shape(op, o, n, out) < 0) goto done;
+    /* the common case first: every array operand has out's shape */
+    PyObject *like = common_like(o, n);
+    if (!(like && same_shape(MA_ND(like)->shape, MA_ND(out)->shape)) && check_out_shape(op, o, n, out) < 0)
+      goto done;
     int to = ma_ndarray_tid(MA_ND(out)->dtype);
     if (to < 0 || !ma_same_kind[sig->out][to]) {
       PyObject *from = key_name(sig->out), *into = to < 0 ? NULL : key_name(to);
