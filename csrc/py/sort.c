@@ -378,6 +378,25 @@ static void sort_chunk(void *ctx, int64_t c) {
   sort_rows(J, r0, r1 < J->rows ? r1 : J->rows);
 }
 
+
+/* Run a job's rows, split over the thread pool when they are many and
+ * long enough, without the GIL; None, or MemoryError when a row's buffer
+ * could not be allocated. */
+static PyObject *run_rows(sort_job *J, int64_t n) {
+  int64_t rows = J->rows, nt = ma_get_num_threads();
+  Py_BEGIN_ALLOW_THREADS
+  if (nt > 1 && rows >= 2 && rows * n >= ma_get_parallel_min()) {
+    J->chunk = (rows + 4 * nt - 1) / (4 * nt);
+    ma_parallel_for((rows + J->chunk - 1) / J->chunk, sort_chunk, J);
+  } else {
+    J->chunk = rows;
+    sort_rows(J, 0, rows);
+  }
+  Py_END_ALLOW_THREADS
+  if (J->failed) return PyErr_NoMemory();
+  Py_RETURN_NONE;
+}
+
 /* sort(x, out, descending, arg): sort each run along x's last axis into the
  * matching run of out (x's dtype, or int64 indices when arg).  Rows are
  * independent, so large jobs spread them over the thread pool; each row's
@@ -412,18 +431,7 @@ MA_FASTCALL(py_sort) {
   J.nkth = 0;
   J.rows = rows;
   J.failed = 0;
-  int64_t nt = ma_get_num_threads();
-  Py_BEGIN_ALLOW_THREADS
-  if (nt > 1 && rows >= 2 && rows * n >= ma_get_parallel_min()) {
-    J.chunk = (rows + 4 * nt - 1) / (4 * nt);
-    ma_parallel_for((rows + J.chunk - 1) / J.chunk, sort_chunk, &J);
-  } else {
-    J.chunk = rows;
-    sort_rows(&J, 0, rows);
-  }
-  Py_END_ALLOW_THREADS
-  if (J.failed) return PyErr_NoMemory();
-  Py_RETURN_NONE;
+  return run_rows(&J, n);
 }
 
 /* partition(x, out, kth, arg): each run along x's last axis selected into
@@ -471,18 +479,7 @@ MA_FASTCALL(py_partition) {
   J.nkth = nkth;
   J.rows = rows;
   J.failed = 0;
-  int64_t nt = ma_get_num_threads();
-  Py_BEGIN_ALLOW_THREADS
-  if (nt > 1 && rows >= 2 && rows * n >= ma_get_parallel_min()) {
-    J.chunk = (rows + 4 * nt - 1) / (4 * nt);
-    ma_parallel_for((rows + J.chunk - 1) / J.chunk, sort_chunk, &J);
-  } else {
-    J.chunk = rows;
-    sort_rows(&J, 0, rows);
-  }
-  Py_END_ALLOW_THREADS
-  if (J.failed) return PyErr_NoMemory();
-  Py_RETURN_NONE;
+  return run_rows(&J, n);
 }
 
 /* ---- searchsorted ---------------------------------------------------------- */
