@@ -118,6 +118,27 @@ static PyObject *broadcast_error(const ma_array *const *ins, const int *scalar, 
   return NULL;
 }
 
+/* The broadcast shape of ins[0..n) (NumPy's rules: right-aligned, size 1
+ * stretches) into *nd and shape; -1 when they do not broadcast.  The one
+ * place the engine computes it: allocating a result and checking out=. */
+static int broadcast_shape(const ma_array *const *ins, int n, int *nd, int64_t *shape) {
+  int m = 0;
+  for (int k = 0; k < n; k++)
+    if (ins[k]->t.ndim > m) m = ins[k]->t.ndim;
+  for (int i = 0; i < m; i++) shape[i] = 1;
+  for (int k = 0; k < n; k++) {
+    int off = m - ins[k]->t.ndim;
+    for (int i = 0; i < ins[k]->t.ndim; i++) {
+      int64_t s = ins[k]->t.shape[i];
+      if (s == shape[off + i] || s == 1) continue;
+      if (shape[off + i] != 1) return -1;
+      shape[off + i] = s;
+    }
+  }
+  *nd = m;
+  return 0;
+}
+
 /* ---- ewise ----------------------------------------------------------------- */
 
 /* Is `a` dense with positive strides in some order of its dims (C order,
@@ -236,20 +257,9 @@ static PyObject *ew_run(const ma_ew_op *op, const ma_ew_sig *sig, PyObject *outh
   ma_array *out;
   int fresh = 0;
   if (!outh) {
-    int nd = 0;
+    int nd;
     int64_t shape[MA_MAXDIMS];
-    for (int k = 0; k < nin; k++)
-      if (ins[k]->t.ndim > nd) nd = ins[k]->t.ndim;
-    for (int i = 0; i < nd; i++) shape[i] = 1;
-    for (int k = 0; k < nin; k++) {
-      int off = nd - ins[k]->t.ndim;
-      for (int i = 0; i < ins[k]->t.ndim; i++) {
-        int64_t s = ins[k]->t.shape[i];
-        if (s == shape[off + i] || s == 1) continue;
-        if (shape[off + i] != 1) return broadcast_error(ins, scalar, nin);
-        shape[off + i] = s;
-      }
-    }
+    if (broadcast_shape(ins, nin, &nd, shape) < 0) return broadcast_error(ins, scalar, nin);
     out = alloc_like(ma_dltypes[sig->out], nd, shape, ins, nin);
     if (!out) return PyErr_Occurred() ? NULL : ma_alloc_error(nd, shape, ma_type_size[sig->out]);
     fresh = 1;
@@ -476,32 +486,18 @@ static PyObject *no_loop_error(const ma_ew_op *op, const ew_operand *o, int n, i
  * out's own?  Else the ValueError, naming both shapes. */
 static int check_out_shape(const ma_ew_op *op, const ew_operand *o, int n, PyObject *out) {
   const ma_array *ins[3];
-  int scalar[3], nd = 0;
+  ma_array zero; /* a 0-d stand-in for each Python scalar: no dims */
+  memset(&zero, 0, sizeof zero);
+  int scalar[3], nd;
   int64_t shape[MA_MAXDIMS];
   for (int k = 0; k < n; k++) {
     scalar[k] = !o[k].arr;
-    ins[k] = o[k].arr ? ma_handle_get(o[k].h) : NULL;
-    if (o[k].arr && !ins[k]) return -1;
-    if (ins[k] && ins[k]->t.ndim > nd) nd = ins[k]->t.ndim;
+    ins[k] = o[k].arr ? ma_handle_get(o[k].h) : &zero;
+    if (!ins[k]) return -1;
   }
-  for (int i = 0; i < nd; i++) shape[i] = 1;
-  for (int k = 0; k < n; k++) {
-    if (!ins[k]) continue;
-    int off = nd - ins[k]->t.ndim;
-    for (int i = 0; i < ins[k]->t.ndim; i++) {
-      int64_t s = ins[k]->t.shape[i];
-      if (s == shape[off + i] || s == 1) continue;
-      if (shape[off + i] != 1) {
-        /* the operands themselves do not broadcast: ew_run's error */
-        const ma_array *all[3];
-        ma_array zero;
-        memset(&zero, 0, sizeof zero);
-        for (int j = 0; j < n; j++) all[j] = ins[j] ? ins[j] : &zero;
-        broadcast_error(all, scalar, n);
-        return -1;
-      }
-      shape[off + i] = s;
-    }
+  if (broadcast_shape(ins, n, &nd, shape) < 0) {
+    broadcast_error(ins, scalar, n); /* the operands themselves do not broadcast */
+    return -1;
   }
   const ma_array *d = ma_handle_get(MA_ND(out)->h);
   if (!d) return -1;
