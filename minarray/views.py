@@ -49,23 +49,14 @@ def normalize_axes(axis: Any, ndim: int) -> tuple[int, ...]:
 
 
 def broadcast_shapes(*shapes: tuple[int, ...]) -> tuple[int, ...]:
-    """The shape arrays of ``shapes`` broadcast to (NumPy rules)."""
+    """The shape arrays of ``shapes`` broadcast to (NumPy rules, computed by
+    the C core's one statement of them, ``ma_broadcast_shape``)."""
     if len(shapes) == 2 and shapes[0] == shapes[1]:
-        return shapes[0]
-    ndim = max((len(s) for s in shapes), default=0)
-    out = [1] * ndim
-    for s in shapes:
-        for i, n in enumerate(s, ndim - len(s)):
-            if n == out[i] or n == 1:
-                continue
-            if out[i] == 1:
-                out[i] = n
-            else:
-                raise ValueError(
-                    "shapes " + ", ".join(str(tuple(x)) for x in shapes)
-                    + " cannot be broadcast together"
-                )
-    return tuple(out)
+        return tuple(shapes[0])
+    out: tuple[int, ...] | None = core.broadcast_shapes(shapes)
+    if out is None:
+        raise ValueError("shapes " + ", ".join(str(tuple(x)) for x in shapes) + " cannot be broadcast together")
+    return out
 
 
 def broadcast_to(x: NDArray, /, shape: Sequence[int]) -> NDArray:

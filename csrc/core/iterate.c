@@ -3,6 +3,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+int ma_broadcast_shape(int n, const int *ndims, const int64_t *const *shapes, int *nd, int64_t *out) {
+  int m = 0;
+  for (int k = 0; k < n; k++)
+    if (ndims[k] > m) m = ndims[k];
+  if (m > MA_MAXDIMS) return -1;
+  for (int i = 0; i < m; i++) out[i] = 1;
+  for (int k = 0; k < n; k++) {
+    int off = m - ndims[k];
+    for (int i = 0; i < ndims[k]; i++) {
+      int64_t s = shapes[k][i];
+      if (s == out[off + i] || s == 1) continue;
+      if (out[off + i] != 1) return -1;
+      out[off + i] = s;
+    }
+  }
+  *nd = m;
+  return 0;
+}
+
 int ma_broadcast_strides(const ma_array *a, int ndim, const int64_t *shape,
                          int64_t *bstrides) {
   int nd = a->t.ndim;

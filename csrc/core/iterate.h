@@ -69,6 +69,12 @@ typedef struct {
  * of the range). */
 void ma_nest_walk(const ma_nest *n, int64_t begin, int64_t end, ma_loop run, const void *ctx);
 
+/* The broadcast shape of n shapes (shapes[k] of ndims[k] dims) into *nd and
+ * out (NumPy's rules: right-aligned, a length of 1 stretches); -1 when
+ * they do not broadcast.  The one statement of the rule: the elementwise
+ * engine and minarray.broadcast_shapes both call it. */
+int ma_broadcast_shape(int n, const int *ndims, const int64_t *const *shapes, int *nd, int64_t *out);
+
 /* Broadcast the byte strides of `a` to `ndim`/`shape`.  -1 if it does not
  * broadcast. */
 int ma_broadcast_strides(const ma_array *a, int ndim, const int64_t *shape,

@@ -118,25 +118,16 @@ static PyObject *broadcast_error(const ma_array *const *ins, const int *scalar, 
   return NULL;
 }
 
-/* The broadcast shape of ins[0..n) (NumPy's rules: right-aligned, size 1
- * stretches) into *nd and shape; -1 when they do not broadcast.  The one
- * place the engine computes it: allocating a result and checking out=. */
+/* The broadcast shape of arrays ins[0..n) (ma_broadcast_shape, the one
+ * statement of the rule) into *nd and shape; -1 when they do not broadcast. */
 static int broadcast_shape(const ma_array *const *ins, int n, int *nd, int64_t *shape) {
-  int m = 0;
-  for (int k = 0; k < n; k++)
-    if (ins[k]->t.ndim > m) m = ins[k]->t.ndim;
-  for (int i = 0; i < m; i++) shape[i] = 1;
+  int ndims[3];
+  const int64_t *shapes[3];
   for (int k = 0; k < n; k++) {
-    int off = m - ins[k]->t.ndim;
-    for (int i = 0; i < ins[k]->t.ndim; i++) {
-      int64_t s = ins[k]->t.shape[i];
-      if (s == shape[off + i] || s == 1) continue;
-      if (shape[off + i] != 1) return -1;
-      shape[off + i] = s;
-    }
+    ndims[k] = ins[k]->t.ndim;
+    shapes[k] = ins[k]->t.shape;
   }
-  *nd = m;
-  return 0;
+  return ma_broadcast_shape(n, ndims, shapes, nd, shape);
 }
 
 /* ---- ewise ----------------------------------------------------------------- */

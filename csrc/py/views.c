@@ -20,6 +20,8 @@
  */
 #include "pyapi.h" /* Python.h first, as CPython requires */
 
+#include "iterate.h"
+
 #define nd_array ma_ndarray_array
 /* The pure views (basic keys, permutations, reshapes, ndarray_view) take
  * device arrays too (ma_ndarray_meta): they read no element.  Whatever
@@ -436,8 +438,41 @@ MA_FASTCALL(py_ndarray_reshape) {
   return make_view(args[0], a, 0, (int)nn, dims, NULL);
 }
 
+/* broadcast_shapes(shapes) -> the shape they broadcast to, or None when
+ * they do not (the caller words the error) */
+MA_FASTCALL(py_broadcast_shapes) {
+  (void)self;
+  MA_NARGS(1, "broadcast_shapes");
+  PyObject *seq = PySequence_Fast(args[0], "broadcast_shapes takes a sequence of shapes");
+  if (!seq) return NULL;
+  Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+  int64_t(*dims)[MA_MAXDIMS] = n ? PyMem_Malloc((size_t)n * sizeof *dims) : NULL;
+  int *ndims = n ? PyMem_Malloc((size_t)n * sizeof(int)) : NULL;
+  const int64_t **shapes = n ? PyMem_Malloc((size_t)n * sizeof *shapes) : NULL;
+  PyObject *res = NULL;
+  if (n && (!dims || !ndims || !shapes)) {
+    PyErr_NoMemory();
+    goto done;
+  }
+  for (Py_ssize_t k = 0; k < n; k++) {
+    ndims[k] = ma_parse_dims(PySequence_Fast_GET_ITEM(seq, k), dims[k], "shape");
+    if (ndims[k] < 0) goto done;
+    shapes[k] = dims[k];
+  }
+  int nd;
+  int64_t out[MA_MAXDIMS];
+  res = ma_broadcast_shape((int)n, ndims, shapes, &nd, out) < 0 ? Py_NewRef(Py_None) : ma_dims_tuple(nd, out);
+done:
+  PyMem_Free(dims);
+  PyMem_Free(ndims);
+  PyMem_Free(shapes);
+  Py_DECREF(seq);
+  return res;
+}
+
 #define FC(name, fn, doc) {name, (PyCFunction)(void (*)(void))fn, METH_FASTCALL, doc}
 PyMethodDef ma_views_methods[] = {
+    FC("broadcast_shapes", py_broadcast_shapes, "broadcast_shapes(shapes) -> shape, or None"),
     FC("ndarray_getitem", py_ndarray_getitem, "ndarray_getitem(x, key) -> x[key] or None"),
     FC("basic_view", py_basic_view, "basic_view(x, key) -> the view x[key] of a basic key"),
     FC("is_contiguous", py_is_contiguous, "is_contiguous(h, fortran) -> bool"),
