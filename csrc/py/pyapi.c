@@ -55,7 +55,12 @@ ma_array *ma_handle_meta(PyObject *h) {
     PyErr_SetString(PyExc_TypeError, "expected a minarray array handle");
     return NULL;
   }
-  return (ma_array *)PyCapsule_GetPointer(h, is_device_handle(h) ? MA_DEVICE_HANDLE_NAME : MA_HANDLE_NAME);
+  /* an NDArray's own memory first: every result array is built through
+   * here, and device handles are the rare case */
+  ma_array *a = (ma_array *)PyCapsule_GetPointer(h, MA_HANDLE_NAME);
+  if (a || !is_device_handle(h)) return a;
+  PyErr_Clear();
+  return (ma_array *)PyCapsule_GetPointer(h, MA_DEVICE_HANDLE_NAME);
 }
 
 PyObject *ma_empty_error(PyObject *shape, int err, int itemsize) {

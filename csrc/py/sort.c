@@ -421,16 +421,8 @@ MA_FASTCALL(py_sort) {
   int64_t rows = 1;
   for (int d = 0; d < nd - 1; d++) rows *= x->t.shape[d];
   if (rows == 0 || n == 0) Py_RETURN_NONE;
-  sort_job J;
-  J.x = x;
-  J.out = out;
-  J.k = make_keyspec(tid, 1, descending);
-  J.arg = arg;
-  J.floating = is_float(tid);
-  J.kth = NULL;
-  J.nkth = 0;
-  J.rows = rows;
-  J.failed = 0;
+  sort_job J = {.x = x, .out = out, .k = make_keyspec(tid, 1, descending), .arg = arg,
+                .floating = is_float(tid), .rows = rows};
   return run_rows(&J, n);
 }
 
@@ -469,16 +461,9 @@ MA_FASTCALL(py_partition) {
   int64_t rows = 1;
   for (int d = 0; d < nd - 1; d++) rows *= x->t.shape[d];
   if (rows == 0 || n == 0) Py_RETURN_NONE;
-  sort_job J;
-  J.x = x;
-  J.out = out;
-  J.k = make_keyspec(tid, 0, 0);
-  J.arg = arg;
-  J.floating = 0; /* keys keep -0.0 apart: the values come back from them exactly */
-  J.kth = kth;
-  J.nkth = nkth;
-  J.rows = rows;
-  J.failed = 0;
+  /* floating stays 0: keys keep -0.0 apart, so the values come back from them exactly */
+  sort_job J = {.x = x, .out = out, .k = make_keyspec(tid, 0, 0), .arg = arg, .kth = kth, .nkth = nkth,
+                .rows = rows};
   return run_rows(&J, n);
 }
 
