@@ -26,7 +26,7 @@ _KIND_OF_FORMAT: Final = {
     "B": "u", "H": "u", "I": "u", "L": "u", "Q": "u", "N": "u", "c": "u",
     "e": "f", "f": "f", "d": "f", "Zf": "c", "Zd": "c",
 }
-_BY_KIND_SIZE: Final = {(d.kind, d.itemsize): d for d in _dt.ALL if d is not _dt.bfloat16}
+_BY_KIND_SIZE: Final = {(d.kind, d.itemsize): d for d in _dt.KERNEL if d is not _dt.bfloat16}
 # The formats plain bytes-like objects report, for the asdlpack fast path.
 BUFFER_FORMATS: Final = {"B": _dt.uint8, "b": _dt.int8, "c": _dt.uint8}
 
@@ -57,6 +57,10 @@ def _dtype_of_typestr(typestr: str) -> _dt.DType:
     return found
 
 
+def _from_ml_dtypes(dtype: Any) -> bool:
+    return str(getattr(getattr(dtype, "type", None), "__module__", "")).startswith("ml_dtypes")
+
+
 def _alignment(dtype: _dt.DType) -> int:
     """The alignment an element's address needs: the C core's rule."""
     return int(lib.ma_type_alignment(_dt.ALL.index(dtype)))
@@ -85,8 +89,10 @@ def interface_view(obj: Any, iface: dict[str, Any] | None = None) -> NDArray | s
     if iface.get("version", 3) != 3:
         raise TypeError(f"array interface version {iface.get('version')} is not supported (need 3)")
     typestr = iface["typestr"]
-    if typestr[1] == "V" and hasattr(obj, "dtype"):
-        dtype = _dt.as_dtype(obj.dtype)  # e.g. ml_dtypes' bfloat16 ('<V2')
+    if hasattr(obj, "dtype") and (typestr[1] == "V" or _from_ml_dtypes(obj.dtype)):
+        # ml_dtypes' types go by name: their typestrs ('<V2' for bfloat16,
+        # '<f1' for float8_e5m2, '<W4' for complex32) do not say which
+        dtype = _dt.as_dtype(obj.dtype)
     else:
         dtype = _dtype_of_typestr(typestr)
     if iface.get("mask") is not None:

@@ -169,6 +169,9 @@ def arange(start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None,
         dt = _dt.int64 if all(isinstance(v, int) for v in (start, stop, step)) else _dt.float64
     else:
         dt = _dt.as_dtype(dtype)
+    if dt.wide is not None:
+        # a storage type (float8...) has no arithmetic: fill its wide type, round
+        return arange(start, stop, step, dtype=dt.wide).astype(dt)
     out = NDArray._empty((n,), dt)
     core.arange_fill(out._h, start, start + step)
     return out

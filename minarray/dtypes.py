@@ -4,6 +4,13 @@ type codes, and the type promotion rules.
 Promotion follows the Array API standard (2024.12, "Type Promotion Rules");
 where it leaves mixed kinds open (integer with float, signed with unsigned
 64-bit) it follows NumPy 2.  bfloat16 promotes as in JAX/ml_dtypes.
+
+Beyond those fifteen, minarray holds the *storage types* DLPack 1.3 can
+describe and ml_dtypes gives NumPy: the float8 family, float6, float4,
+complex32 and the 1-, 2- and 4-bit integers.  Arrays of them can be made,
+viewed, sliced, copied, cast and exchanged; arithmetic on them runs in a
+wider type (``DType.wide``: float32, complex64, int8 or uint8) and rounds
+back, as ml_dtypes does.
 """
 
 from __future__ import annotations
@@ -16,8 +23,10 @@ from typing import Any, Final
 __all__ = [
     "DType", "DLDataTypeCode", "bool", "int8", "int16", "int32", "int64",
     "uint8", "uint16", "uint32", "uint64", "float16", "bfloat16", "float32",
-    "float64", "complex64", "complex128", "as_dtype", "result_type",
-    "can_cast", "isdtype", "from_dlpack_code",
+    "float64", "complex64", "complex128", "float8_e3m4", "float8_e4m3", "float8_e4m3b11fnuz",
+    "float8_e4m3fn", "float8_e4m3fnuz", "float8_e5m2", "float8_e5m2fnuz", "float8_e8m0fnu",
+    "float6_e2m3fn", "float6_e3m2fn", "float4_e2m1fn", "complex32", "int1", "int2", "int4",
+    "uint1", "uint2", "uint4", "as_dtype", "result_type", "can_cast", "isdtype", "from_dlpack_code",
 ]
 
 _builtin_bool = bool
@@ -49,7 +58,7 @@ class DLDataTypeCode(enum.IntEnum):
 class DType:
     """An element type.  One instance per type: compare with ``==`` or ``is``."""
 
-    __slots__ = ("_np", "bits", "code", "format", "itemsize", "kind", "lanes", "name", "typestr")
+    __slots__ = ("_np", "bits", "code", "format", "itemsize", "kind", "lanes", "name", "typestr", "wide")
 
     name: str
     itemsize: int
@@ -59,6 +68,7 @@ class DType:
     lanes: int
     typestr: str  # the array interface's typestr (little-endian), "" if none
     format: str  # the buffer protocol's format string (PEP 3118, NumPy's choice), "" if none
+    wide: DType | None  # a storage type's arithmetic type; None for the others
 
     def __init__(self, name: str, kind: str, code: DLDataTypeCode, bits: int, typestr: str, format: str) -> None:
         self.name = name
@@ -66,7 +76,10 @@ class DType:
         self.code = code
         self.bits = bits
         self.lanes = 1
-        self.itemsize = bits // 8
+        # bytes per element in minarray's memory: sub-byte types take one
+        # (DLPack's IS_SUBBYTE_TYPE_PADDED layout, as in ml_dtypes)
+        self.itemsize = (bits + 7) // 8
+        self.wide = None
         self.typestr = typestr
         self.format = format
         self._np: Any = None
@@ -85,16 +98,17 @@ class DType:
 
     @property
     def numpy(self) -> Any:
-        """The equal NumPy dtype (needs NumPy; bfloat16 needs ml_dtypes)."""
+        """The equal NumPy dtype (needs NumPy; bfloat16 and the storage types
+        need ml_dtypes)."""
         if self._np is None:
             import numpy as np
 
-            if self.name == "bfloat16":
+            if self.name == "bfloat16" or self.wide is not None:
                 try:
                     import ml_dtypes
                 except ImportError as exc:
-                    raise TypeError("NumPy has no bfloat16; install ml_dtypes for one") from exc
-                self._np = np.dtype(ml_dtypes.bfloat16)
+                    raise TypeError(f"NumPy has no {self.name}; install ml_dtypes for one") from exc
+                self._np = np.dtype(getattr(ml_dtypes, self.name))
             else:
                 self._np = np.dtype(self.name)
         return self._np
@@ -169,10 +183,44 @@ float64: Final = DType("float64", "f", _K.FLOAT, 64, "<f8", "d")
 complex64: Final = DType("complex64", "c", _K.COMPLEX, 64, "<c8", "Zf")
 complex128: Final = DType("complex128", "c", _K.COMPLEX, 128, "<c16", "Zd")
 
-ALL: Final[tuple[DType, ...]] = (
+# The storage types, with neither typestr nor format (NumPy reaches them
+# through ml_dtypes, by name).  The narrow floats are named as in dlpack.h
+# and ml_dtypes: e<exponent bits>m<mantissa bits>, then "fn" (finite: no
+# infinity), "uz" (unsigned zero: the bits of -0 are NaN), "b11" (bias 11).
+float8_e3m4: Final = DType("float8_e3m4", "f", _K.FLOAT8_E3M4, 8, "", "")
+float8_e4m3: Final = DType("float8_e4m3", "f", _K.FLOAT8_E4M3, 8, "", "")
+float8_e4m3b11fnuz: Final = DType("float8_e4m3b11fnuz", "f", _K.FLOAT8_E4M3B11FNUZ, 8, "", "")
+float8_e4m3fn: Final = DType("float8_e4m3fn", "f", _K.FLOAT8_E4M3FN, 8, "", "")
+float8_e4m3fnuz: Final = DType("float8_e4m3fnuz", "f", _K.FLOAT8_E4M3FNUZ, 8, "", "")
+float8_e5m2: Final = DType("float8_e5m2", "f", _K.FLOAT8_E5M2, 8, "", "")
+float8_e5m2fnuz: Final = DType("float8_e5m2fnuz", "f", _K.FLOAT8_E5M2FNUZ, 8, "", "")
+float8_e8m0fnu: Final = DType("float8_e8m0fnu", "f", _K.FLOAT8_E8M0FNU, 8, "", "")
+float6_e2m3fn: Final = DType("float6_e2m3fn", "f", _K.FLOAT6_E2M3FN, 6, "", "")
+float6_e3m2fn: Final = DType("float6_e3m2fn", "f", _K.FLOAT6_E3M2FN, 6, "", "")
+float4_e2m1fn: Final = DType("float4_e2m1fn", "f", _K.FLOAT4_E2M1FN, 4, "", "")
+complex32: Final = DType("complex32", "c", _K.COMPLEX, 32, "", "")
+int1: Final = DType("int1", "i", _K.INT, 1, "", "")
+int2: Final = DType("int2", "i", _K.INT, 2, "", "")
+int4: Final = DType("int4", "i", _K.INT, 4, "", "")
+uint1: Final = DType("uint1", "u", _K.UINT, 1, "", "")
+uint2: Final = DType("uint2", "u", _K.UINT, 2, "", "")
+uint4: Final = DType("uint4", "u", _K.UINT, 4, "", "")
+
+# The types the kernels compute in, in the order of the C core's ma_type
+# enum (csrc/core/array.h), which the generated tables follow.
+KERNEL: Final[tuple[DType, ...]] = (
     bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
     float16, bfloat16, float32, float64, complex64, complex128,
 )
+# The storage types, in the enum's order after KERNEL.
+STORAGE: Final[tuple[DType, ...]] = (
+    float8_e3m4, float8_e4m3, float8_e4m3b11fnuz, float8_e4m3fn, float8_e4m3fnuz, float8_e5m2,
+    float8_e5m2fnuz, float8_e8m0fnu, float6_e2m3fn, float6_e3m2fn, float4_e2m1fn, complex32,
+    int1, int2, int4, uint1, uint2, uint4,
+)
+for _d in STORAGE:
+    _d.wide = {"f": float32, "c": complex64, "i": int8, "u": uint8}[_d.kind]
+ALL: Final[tuple[DType, ...]] = KERNEL + STORAGE
 _BY_NAME: Final[dict[str, DType]] = {d.name: d for d in ALL}
 _BY_CODE: Final[dict[tuple[int, int], DType]] = {(int(d.code), d.bits): d for d in ALL}
 _BY_TYPESTR: Final[dict[str, DType]] = {d.typestr[1:]: d for d in ALL if d.typestr}
@@ -198,7 +246,7 @@ def _from_numpy_dtype(np_dtype: Any) -> DType:
         raise TypeError(f"non-native byte order {np_dtype.str!r} is not supported")
     if np_dtype.name == "bfloat16":
         return bfloat16
-    found = _BY_NAME.get(np_dtype.name)
+    found = _BY_NAME.get(np_dtype.name)  # ml_dtypes' types by their names
     if found is None:
         raise TypeError(f"unsupported dtype {np_dtype!s}: minarray supports {', '.join(_BY_NAME)}")
     return found
@@ -301,7 +349,7 @@ def _float_for(int_bits: int, at_least: DType) -> DType:
 
 
 def _complex_of(f: DType) -> DType:
-    return complex64 if f in (float16, bfloat16, float32) else complex128
+    return complex64 if f in (float16, bfloat16, float32) or f.wide is not None else complex128
 
 
 def _real_of(c: DType) -> DType:
@@ -317,6 +365,8 @@ def promote(a: DType, b: DType) -> DType:
         return b
     if b.kind == "b":
         return a
+    if a.wide is not None or b.wide is not None:
+        return _promote_storage(a, b)
     ka, kb = a.kind, b.kind
     if ka in "iu" and kb in "iu":
         if ka == kb:
@@ -345,6 +395,20 @@ def promote(a: DType, b: DType) -> DType:
     if ka == "c" or kb == "c":
         return _complex_of(f)
     return f
+
+
+def _promote_storage(a: DType, b: DType) -> DType:
+    """Promotion where a storage type takes part (neither is bool, a is not
+    b).  As ml_dtypes: a narrow float absorbs integers; two sub-byte integers
+    of one signedness give the wider.  Anything else meets in the wide types
+    (float8 with float16 is float32, int4 with int16 is int16), so no value
+    of either side is lost."""
+    for f, other in ((a, b), (b, a)):
+        if f.kind == "f" and f.wide is not None and other.kind in "iu":
+            return f
+    if a.wide is not None and b.wide is not None and a.kind == b.kind and a.kind in "iu":
+        return a if a.bits > b.bits else b
+    return promote(a.wide or a, b.wide or b)
 
 
 def scalar_dtype(value: Any, other: DType) -> DType:

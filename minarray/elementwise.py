@@ -72,6 +72,7 @@ class BinaryFunction(Protocol):
 # dispatch, installed by ew_setup below.
 
 _OPID: dict[str, int] = {name: i for i, (name, _nin) in enumerate(core.ew_ops())}
+_NAMES: dict[int, str] = {i: name for name, i in _OPID.items()}
 _ew = core.ew_call
 
 
@@ -93,6 +94,33 @@ def _operand(x: Any) -> Any:
         return asarray(x)
     except (TypeError, ValueError):
         return None
+
+
+def _widened(op: int, out: NDArray | None, *xs: Any) -> NDArray:
+    """``op`` where a storage type (float8, int4, complex32...) is among the
+    array operands or is ``out``'s dtype.  Those types have no loops: each
+    such operand is widened to its ``DType.wide`` (exact: every value fits),
+    the op runs there, and a result of the wide common type rounds back to
+    the operands' promoted type, as ml_dtypes computes (``float8 + float8``
+    is float8; a comparison stays bool; ``int4 / int4`` stays float64).  The
+    operands are all read before ``out`` is written."""
+    wide = [x.astype(x.dtype.wide) if isinstance(x, NDArray) and x.dtype.wide is not None else x
+            for x in xs]
+    r: NDArray = _ew(op, None, *wide)
+    arrays = [x for x in xs if isinstance(x, NDArray)]
+    if arrays:  # (out alone may be the storage type: ma.add(x, y, out=f8))
+        values = xs[1:] if len(xs) == 3 else xs  # where(cond, x1, x2): the values decide
+        target = _dt.result_type(*values)
+        if r.dtype is _dt.result_type(*(w for w in (wide[1:] if len(xs) == 3 else wide))) \
+                and target is not r.dtype:
+            r = r.astype(target)
+    if out is None:
+        return r
+    if not _dt.same_kind(r.dtype, out.dtype):
+        raise TypeError(f"Cannot cast {_NAMES[op]} output from {r.dtype} to {out.dtype} with casting rule "
+                        f"'same_kind'")
+    out[...] = r
+    return out
 
 
 def _unary(name: str, doc: str) -> UnaryFunction:
@@ -304,4 +332,4 @@ _WHERE = _OPID["where"]
 # NDArray's arithmetic, comparison, bitwise and unary operators (and the
 # reflected and in-place forms) are C methods over the same dispatch.
 
-core.ew_setup(_operand)
+core.ew_setup(_operand, _widened)

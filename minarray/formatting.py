@@ -223,9 +223,19 @@ def _format_function(a: NDArray, values: list[Any]) -> Callable[[Any], str]:
         width = max((len(str(v)) for v in values), default=0)
         return lambda v: str(v).rjust(width)
     if kind == "f":
-        return _FloatFormat(values, a.dtype.name)
-    real = "float32" if a.dtype is _dt.complex64 else "float64"
-    return _ComplexFormat(values, real)
+        return _FloatFormat(values, _float_type(a.dtype))
+    return _ComplexFormat(values, _real_type(a.dtype))
+
+
+def _float_type(d: _dt.DType) -> str:
+    """The float type whose digits a real dtype prints with: its own, or for
+    a storage type (float8...) the float32 its values are exact in."""
+    return (d.wide or d).name
+
+
+def _real_type(d: _dt.DType) -> str:
+    """The same for a complex dtype's parts (complex32 as complex64's)."""
+    return "float32" if (d.wide or d) is _dt.complex64 else "float64"
 
 
 # ---- layout (NumPy's _formatArray) -----------------------------------------------
@@ -374,8 +384,8 @@ def _scalar_str(v: Any, dtype: _dt.DType) -> str:
     if dtype.kind in "biu":
         return str(v)
     if dtype.kind == "f":
-        return _float_str(v, dtype.name)
-    ftype = "float32" if dtype is _dt.complex64 else "float64"
+        return _float_str(v, _float_type(dtype))
+    ftype = _real_type(dtype)
 
     def part(x: float) -> str:
         s = _float_str(x, ftype)

@@ -9,6 +9,8 @@ binary16 and bfloat16 (8 exponent bits, 7 stored mantissa bits).
 
 from __future__ import annotations
 
+import functools
+import itertools
 import math
 import struct
 from dataclasses import dataclass
@@ -69,7 +71,7 @@ class Info:
         are not among them: the standard defines neither, and this
         function lists its data types only (as NumPy's does)."""
         _device(device)
-        return {d.name: d for d in _dt.ALL if d not in _EXTRA and (kind is None or _dt.isdtype(d, kind))}
+        return {d.name: d for d in _dt.KERNEL if d not in _EXTRA and (kind is None or _dt.isdtype(d, kind))}
 
     def __repr__(self) -> str:
         return "minarray.__array_namespace_info__()"
@@ -143,6 +145,25 @@ _FINFO: dict[DType, finfo_object] = {
 }
 
 
+@functools.cache
+def _narrow_finfo(dtype: DType) -> finfo_object:
+    """The limits of a narrow float (float8, float6, float4), read off its
+    decoded bit patterns rather than restated from the format table (which
+    lives in the C core, csrc/core/minifloat.c)."""
+    from minarray.creation import asarray
+
+    every = asarray(list(range(2 ** dtype.bits)), dtype=_dt.uint8).view(dtype).astype(_dt.float64).tolist()
+    pos = sorted({v for v in every if math.isfinite(v) and v > 0})
+    eps = min(v for v in pos if v > 1.0) - 1.0
+    # the first normal value: from it on, the spacing grows with the value
+    normal = next(p for p, q in itertools.pairwise(pos) if q - p == p * eps)
+    signed = any(v < 0 for v in every)
+    precision = int(-math.log10(eps)) if eps < 1 else 0
+    return finfo_object(bits=dtype.bits, eps=eps, max=pos[-1], min=-pos[-1] if signed else pos[0],
+                        smallest_normal=normal, dtype=dtype, precision=precision,
+                        resolution=10.0 ** -precision)
+
+
 builtin_type = type
 
 
@@ -162,8 +183,10 @@ def finfo(type: Any, /) -> finfo_object:
     complex dtype, those of its real component type."""
     dt = _dtype_of(type, "finfo")
     if dt.kind == "c":
-        dt = _dt.float32 if dt is _dt.complex64 else _dt.float64
+        dt = _dt.float16 if dt is _dt.complex32 else _dt.float32 if dt is _dt.complex64 else _dt.float64
     info = _FINFO.get(dt)
+    if info is None and dt.wide is not None and dt.kind == "f":
+        info = _narrow_finfo(dt)
     if info is None:
         raise ValueError(f"finfo: {dt} is not a floating-point dtype (use iinfo for integers)")
     return info

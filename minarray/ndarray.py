@@ -115,6 +115,11 @@ class NDArray(core.NDArrayBase):
         h = core.empty(shape, dtype.code, dtype.bits, zero)
         return NDArray._new(h, shape, c_strides(shape), None)
 
+    def _widened(self) -> NDArray:
+        """This array, or for a storage type (float8, int4, complex32...),
+        which kernels do not read, a copy in its wide type (exact)."""
+        return self if self._dtype.wide is None else self.astype(self._dtype.wide)
+
     def _view(self, offset: int, shape: Shape, strides: Shape, readonly: bool = False) -> NDArray:
         """A view sharing this array's buffer, ``offset`` elements from element 0."""
         # its base follows NumPy's rule (view_base in csrc/py/views.c)
@@ -510,8 +515,9 @@ class NDArray(core.NDArrayBase):
     @property
     def __array_interface__(self) -> dict[str, Any]:
         """NumPy's array interface (version 3): NumPy wraps the memory
-        without copying.  bfloat16 has no typestr NumPy knows, so it has no
-        interface (AttributeError: NumPy then calls ``__array__``)."""
+        without copying.  bfloat16 and the storage types (float8...) have
+        no typestr NumPy knows, so they have no interface (AttributeError:
+        NumPy then calls ``__array__``)."""
         d = self._dtype
         if not d.typestr:
             raise AttributeError(f"{d} has no array-interface typestr; use np.asarray (needs ml_dtypes) or DLPack")
@@ -535,13 +541,16 @@ class NDArray(core.NDArrayBase):
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> Any:
         """``numpy.asarray(x)``: a NumPy array over the same memory (NumPy
         2's ``copy=`` keyword: True copies, False raises ValueError when a
-        dtype conversion would need a copy).  bfloat16 arrays come back as
-        ml_dtypes' bfloat16, still without a copy."""
+        dtype conversion would need a copy).  bfloat16 and storage-type
+        arrays (float8...) come back with ml_dtypes' dtype of the same name,
+        still without a copy."""
         import numpy as np
 
-        if self._dtype is _dt.bfloat16:
-            bf16 = self._dtype.numpy  # TypeError without ml_dtypes, saying so
-            arr = np.asarray(_ArrayInterfaceView(self, "<u2")).view(bf16)
+        if not self._dtype.typestr:
+            # bfloat16 and the storage types: ml_dtypes' dtype of that name
+            # (TypeError without ml_dtypes, saying so) over the raw bytes
+            ml = self._dtype.numpy
+            arr = np.asarray(_ArrayInterfaceView(self, f"<u{self._dtype.itemsize}")).view(ml)
         else:
             arr = np.asarray(_ArrayInterfaceView(self, self._dtype.typestr))
         if dtype is not None and np.dtype(dtype) != arr.dtype:

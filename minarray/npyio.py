@@ -9,7 +9,8 @@ with spaces and a newline so that the data starts on a multiple of 64
 bytes; then the elements, in C or Fortran order.  A ``.npz`` file is a zip
 archive of ``.npy`` files.  minarray writes what NumPy writes, byte for
 byte (bfloat16's descr is ``'bfloat16'``, which NumPy reads when
-``ml_dtypes`` is imported).
+``ml_dtypes`` is imported; the storage types, float8 and the others, are
+named the same way).
 
 Reading trusts nothing in the file: the header is at most
 ``max_header_size`` bytes, parsed with ``ast.literal_eval`` into exactly the
@@ -52,8 +53,10 @@ _MAXDIMS = 64
 _MMAP_MODES = {"r": 0, "r+": 1, "c": 2}
 
 # descr <-> dtype: the dtype table's typestrs without their byte-order mark
-# (read in either order); bfloat16, which has none, by its name.
+# (read in either order); bfloat16 and the storage types (float8...), which
+# have none, by their names.
 _BY_CODE: dict[str, _dt.DType] = {d.typestr[1:]: d for d in _dt.ALL if d.typestr}
+_BY_NAME: dict[str, _dt.DType] = {d.name: d for d in _dt.ALL if not d.typestr}
 
 
 def _descr(d: _dt.DType) -> str:
@@ -66,8 +69,8 @@ def _dtype_of_descr(descr: Any) -> tuple[_dt.DType, bool]:
         raise ValueError(f"the file holds a structured array (descr {_short(descr)}): minarray has none")
     if not isinstance(descr, str):
         raise ValueError(f"the header's 'descr' must be a dtype string, not {_short(descr)}")
-    if descr == "bfloat16":
-        return _dt.bfloat16, False
+    if descr in _BY_NAME:
+        return _BY_NAME[descr], False
     order, code = (descr[0], descr[1:]) if descr[:1] in ("<", ">", "|", "=") else ("|", descr)
     if code.startswith("O"):
         raise ValueError(
@@ -77,7 +80,8 @@ def _dtype_of_descr(descr: Any) -> tuple[_dt.DType, bool]:
     found = _BY_CODE.get(code)
     if found is None:
         raise ValueError(f"the header's descr {_short(descr)} is not a dtype minarray has: expected one of "
-                         f"{', '.join(sorted(_BY_CODE))} with a byte-order mark, or 'bfloat16'")
+                         f"{', '.join(sorted(_BY_CODE))} with a byte-order mark, or one of the names "
+                         f"{', '.join(sorted(_BY_NAME))}")
     swap = found.itemsize > 1 and order == (">" if _LITTLE else "<")
     return found, swap
 

@@ -44,6 +44,8 @@ _KERNEL: dict[DType, DType] = {
     _dt.uint8: _dt.uint64, _dt.uint16: _dt.uint64, _dt.uint32: _dt.uint64,
     _dt.bool: _dt.int64,
 }
+# a storage type (float8, int4, complex32...) computes as its wide type does
+_KERNEL.update({d: _KERNEL[d.wide] for d in _dt.STORAGE if d.wide is not None})
 
 
 def _operands(fname: str, x1: Any, x2: Any) -> tuple[NDArray, NDArray, DType, DType]:

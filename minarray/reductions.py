@@ -69,7 +69,7 @@ def _acc_dtype(op: int, d: DType) -> DType:
 
 
 # (op, input dtype) -> accumulator dtype, mirroring csrc/core/gen/gen_reduce.py.
-_ACC: dict[tuple[int, DType], DType] = {(op, d): _acc_dtype(op, d) for op in range(9) for d in _dt.ALL}
+_ACC: dict[tuple[int, DType], DType] = {(op, d): _acc_dtype(op, d) for op in range(9) for d in _dt.KERNEL}
 
 
 def _axes(axis: Axis, ndim: int) -> tuple[int, ...] | None:
@@ -91,7 +91,9 @@ def _keepdims_view(out: NDArray, ndim: int, axes: tuple[int, ...] | None) -> NDA
 def _reduce_axes(op: int, x: NDArray, axes: tuple[int, ...] | None, *, extra: NDArray | None = None,
                 divisor: float = -1.0, take_sqrt: bool = False) -> NDArray:
     """Run kernel ``op`` over the (normalized, sorted) ``axes`` of ``x``
-    (None: all of them); returns the accumulator array of the kept shape."""
+    (None: all of them); returns the accumulator array of the kept shape
+    (a storage type's, float8's say, is its wide type's: float32)."""
+    x = x._widened()
     nd = len(x._shape)
     if axes is None:
         nred = nd
@@ -266,6 +268,7 @@ def _scan(op: int, name: str, x: Any, axis: int | None, dtype: Any, include_init
     else:
         ax = normalize_axis(axis, x.ndim)
     x, result = _accumulation(x, dtype)
+    x = x._widened()
     kernel_out = _int_acc(x.dtype) if x.dtype.kind in "biu" else x.dtype
     shape = list(x.shape)
     shape[ax] += int(bool(include_initial))

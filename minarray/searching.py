@@ -23,7 +23,7 @@ __all__ = [
 
 
 def _arg(op: int, name: str, x: Any, axis: int | None, keepdims: bool) -> NDArray:
-    x = as_operand(x)
+    x = as_operand(x)._widened()
     if x.dtype.kind == "c":
         raise TypeError(f"{name} is not defined for complex dtypes ({x.dtype}): complex numbers are unordered")
     if axis is None:

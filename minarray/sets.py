@@ -43,8 +43,11 @@ def _unique(x: Any) -> UniqueAllResult:
     x = as_operand(x)
     if x.dtype.kind == "c":
         return _unique_complex(x)
+    kept, x = x.dtype, x._widened()
     n, hv, hf, hi, hc = core.unique(x._h)
     values = NDArray._new(hv, (n,), (1,), None)
+    if values.dtype is not kept:
+        values = values.astype(kept)
     first = NDArray._new(hf, (n,), (1,), None)
     counts = NDArray._new(hc, (n,), (1,), None)
     inverse = NDArray._new(hi, x.shape, c_strides(x.shape), None)

@@ -33,6 +33,7 @@ def _sort(x: Any, axis: int, descending: bool, arg: bool, name: str) -> NDArray:
     if x.ndim == 0:
         raise ValueError(f"{name} needs an array of at least one dimension, not a 0-d array")
     ax = normalize_axis(axis, x.ndim)
+    kept, x = x.dtype, x._widened()
     out = NDArray._empty(x.shape, _dt.int64 if arg else x.dtype)
     nd = x.ndim
     if ax != nd - 1:
@@ -42,7 +43,7 @@ def _sort(x: Any, axis: int, descending: bool, arg: bool, name: str) -> NDArray:
     else:
         xv, ov = x, out
     core.sort(xv._h, ov._h, bool(descending), arg)
-    return out
+    return out if arg or kept is out.dtype else out.astype(kept)
 
 
 _KINDS = (None, "quicksort", "mergesort", "heapsort", "stable")
@@ -98,8 +99,8 @@ def _searchsorted(x1: Any, x2: Any, side: str, sorter: Any) -> NDArray:
             raise ValueError(f"sorter must be a 1-d integer array of x1's length {x1.shape[0]}")
         x1 = x1[s]
     common = _dt.promote(x1.dtype, x2.dtype)
-    x1 = x1.astype(common, copy=False)
-    x2 = x2.astype(common, copy=False)
+    x1 = x1.astype(common, copy=False)._widened()
+    x2 = x2.astype(common, copy=False)._widened()
     out = NDArray._empty(x2.shape, _dt.int64)
     core.searchsorted(x1._h, x2._h, out._h, side == "right")
     return out
@@ -127,6 +128,7 @@ def _partition(a: Any, kth: Any, axis: int | None, arg: bool, name: str) -> NDAr
         raise ValueError(f"{name} needs an array of at least one dimension, not a 0-d array")
     ax = normalize_axis(axis, x.ndim)
     ks = _kth(kth, x.shape[ax]) or [0]  # no position: any order is a partition
+    kept, x = x.dtype, x._widened()
     out = NDArray._empty(x.shape, _dt.int64 if arg else x.dtype)
     nd = x.ndim
     order = (*[d for d in range(nd) if d != ax], ax)
@@ -134,7 +136,7 @@ def _partition(a: Any, kth: Any, axis: int | None, arg: bool, name: str) -> NDAr
     ov = out._view(0, tuple(out.shape[d] for d in order), tuple(out._strides[d] for d in order))
     if x.size:
         core.partition(xv._h, ov._h, asarray(ks, dtype=_dt.int64)._h, arg)
-    return out
+    return out if arg or kept is out.dtype else out.astype(kept)
 
 
 def partition(a: Any, kth: Any, axis: int | None = -1) -> NDArray:

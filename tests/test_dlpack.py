@@ -19,7 +19,7 @@ from dlpack_producer import OldProducer, Producer, Recorder
 import minarray as ma
 from minarray.dlpack import DLDeviceType, DLPackFlags, describe
 
-ALL_DTYPES = [d for d in ma.dtypes.ALL]
+ALL_DTYPES = [d for d in ma.dtypes.KERNEL]
 NP_DTYPES = [d for d in ALL_DTYPES if d is not ma.bfloat16]
 
 
@@ -542,7 +542,9 @@ BAD_FIELDS: list[tuple[str, dict[str, Any], str]] = [
     ("ndim 65", {"ndim": 65, "shape": (1,) * 65, "strides": (1,) * 65}, "ndim=65"),
     ("ndim -1", {"ndim": -1}, "ndim=-1"),
     ("lanes 4", {"dtype": (2, 32, 4)}, "lanes"),
-    ("float8", {"dtype": (10, 8, 1)}, "code 10"),
+    ("float8 of 16 bits", {"dtype": (10, 16, 1)}, "code 10, bits 16"),
+    ("packed int4", {"dtype": (0, 4, 1)}, "packed"),
+    ("float4 pairs", {"dtype": (17, 4, 2)}, "lanes 2"),
     ("1-bit bool", {"dtype": (6, 1, 1)}, "code 6, bits 1"),
     ("opaque handle", {"dtype": (3, 64, 1)}, "code 3"),
     ("unknown device", {"device": (99, 0)}, "device type 99"),

@@ -338,8 +338,12 @@ def test_dldatatype_mirror() -> None:
     assert DLDataType.from_dtype(ma.bool) == DLDataType(DLDataTypeCode.BOOL, 8, 1)
     assert DLDataType.from_dtype(np.complex64) == DLDataType(DLDataTypeCode.COMPLEX, 64, 1)
     assert DLDataType(DLDataTypeCode.BFLOAT, 16).to_dtype() is ma.bfloat16
+    assert DLDataType(DLDataTypeCode.FLOAT8_E4M3FN, 8).to_dtype() is ma.float8_e4m3fn
+    assert DLDataType(DLDataTypeCode.INT, 4).to_dtype() is ma.int4
     with pytest.raises(TypeError, match="no minarray dtype"):
-        DLDataType(DLDataTypeCode.FLOAT8_E4M3FN, 8).to_dtype()
+        DLDataType(DLDataTypeCode.FLOAT8_E4M3FN, 16).to_dtype()
+    with pytest.raises(TypeError, match="no minarray dtype"):
+        DLDataType(DLDataTypeCode.FLOAT4_E2M1FN, 4, 2).to_dtype()
     assert str(DLDevice(DLDeviceType.CUDA, 1)) == "CUDA:1"
     assert str(ma.dlpack.DLPackVersion(1, 3)) == "1.3"
 

@@ -3,26 +3,39 @@
 #include <stdlib.h>
 #include <string.h>
 
-const int ma_type_size[MA_NTYPES] = {1, 1, 2, 4, 8, 1, 2, 4, 8, 2, 2, 4, 8, 8, 16};
+const int ma_type_size[MA_NALLTYPES] = {1, 1, 2, 4, 8, 1, 2, 4, 8, 2, 2, 4, 8, 8, 16,
+                                        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 4, 1, 1, 1, 1, 1, 1};
 
-const DLDataType ma_dltypes[MA_NTYPES] = {
+const DLDataType ma_dltypes[MA_NALLTYPES] = {
     {kDLBool, 8, 1},    {kDLInt, 8, 1},    {kDLInt, 16, 1},      {kDLInt, 32, 1},
     {kDLInt, 64, 1},    {kDLUInt, 8, 1},   {kDLUInt, 16, 1},     {kDLUInt, 32, 1},
     {kDLUInt, 64, 1},   {kDLFloat, 16, 1}, {kDLBfloat, 16, 1},   {kDLFloat, 32, 1},
-    {kDLFloat, 64, 1},  {kDLComplex, 64, 1}, {kDLComplex, 128, 1}};
+    {kDLFloat, 64, 1},  {kDLComplex, 64, 1}, {kDLComplex, 128, 1},
+    {kDLFloat8_e3m4, 8, 1}, {kDLFloat8_e4m3, 8, 1}, {kDLFloat8_e4m3b11fnuz, 8, 1},
+    {kDLFloat8_e4m3fn, 8, 1}, {kDLFloat8_e4m3fnuz, 8, 1}, {kDLFloat8_e5m2, 8, 1},
+    {kDLFloat8_e5m2fnuz, 8, 1}, {kDLFloat8_e8m0fnu, 8, 1}, {kDLFloat6_e2m3fn, 6, 1},
+    {kDLFloat6_e3m2fn, 6, 1}, {kDLFloat4_e2m1fn, 4, 1}, {kDLComplex, 32, 1},
+    {kDLInt, 1, 1}, {kDLInt, 2, 1}, {kDLInt, 4, 1}, {kDLUInt, 1, 1}, {kDLUInt, 2, 1}, {kDLUInt, 4, 1}};
 
 int ma_type_of(DLDataType dt) {
   if (dt.lanes != 1) return -1;
+  /* the narrow floats: one code each, of one width */
+  if (dt.code >= kDLFloat8_e3m4 && dt.code <= kDLFloat4_e2m1fn) {
+    int tid = MA_FLOAT8_E3M4 + (dt.code - kDLFloat8_e3m4);
+    return dt.bits == ma_dltypes[tid].bits ? tid : -1;
+  }
   switch (dt.code) {
     case kDLBool: return dt.bits == 8 ? MA_BOOL : -1;
     case kDLInt:
       switch (dt.bits) {
+        case 1: return MA_INT1; case 2: return MA_INT2; case 4: return MA_INT4;
         case 8: return MA_INT8; case 16: return MA_INT16;
         case 32: return MA_INT32; case 64: return MA_INT64;
       }
       return -1;
     case kDLUInt:
       switch (dt.bits) {
+        case 1: return MA_UINT1; case 2: return MA_UINT2; case 4: return MA_UINT4;
         case 8: return MA_UINT8; case 16: return MA_UINT16;
         case 32: return MA_UINT32; case 64: return MA_UINT64;
       }
@@ -36,6 +49,7 @@ int ma_type_of(DLDataType dt) {
     case kDLBfloat: return dt.bits == 16 ? MA_BFLOAT16 : -1;
     case kDLComplex:
       switch (dt.bits) {
+        case 32: return MA_COMPLEX32;
         case 64: return MA_COMPLEX64; case 128: return MA_COMPLEX128;
       }
       return -1;
@@ -45,7 +59,7 @@ int ma_type_of(DLDataType dt) {
 
 int64_t ma_type_alignment(int tid) {
   int64_t s = ma_type_size[tid];
-  return (tid == MA_COMPLEX64 || tid == MA_COMPLEX128) ? s / 2 : s;
+  return (tid == MA_COMPLEX32 || tid == MA_COMPLEX64 || tid == MA_COMPLEX128) ? s / 2 : s;
 }
 
 ma_array *ma_array_new(ma_buffer *buf, void *data, DLDataType dtype, int ndim,
@@ -80,7 +94,7 @@ ma_array *ma_array_new(ma_buffer *buf, void *data, DLDataType dtype, int ndim,
 
 ma_array *ma_array_view(const ma_array *a, int64_t offset, DLDataType dtype, int ndim,
                         const int64_t *shape, const int64_t *strides, uint32_t flags) {
-  char *data = (char *)a->t.data + offset * (int64_t)(dtype.bits / 8);
+  char *data = (char *)a->t.data + offset * ma_elsize(dtype);
   ma_array *v = ma_array_new(a->buf, data, dtype, ndim, shape, strides, a->flags | flags);
   if (v) v->t.device = a->t.device; /* a view lives where its memory does */
   return v;

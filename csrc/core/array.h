@@ -23,22 +23,40 @@ typedef struct ma_array {
   int64_t dims[]; /* shape[ndim] then strides[ndim] */
 } ma_array;
 
-/* Element types the kernels know, in the order of their dispatch tables. */
+/* Element types.  The first MA_NTYPES are the types the kernels know, in
+ * the order of their dispatch tables.  The rest are storage types: arrays
+ * hold them, casts convert them (csrc/core/gen/gen_cast.py), and arithmetic
+ * on them goes through a wider type (float32, complex64, int8 or uint8).
+ * The sub-byte ones (1, 2, 4 and 6 bits) take one byte per element, in its
+ * low bits: DLPack's IS_SUBBYTE_TYPE_PADDED layout. */
 typedef enum {
   MA_BOOL, MA_INT8, MA_INT16, MA_INT32, MA_INT64,
   MA_UINT8, MA_UINT16, MA_UINT32, MA_UINT64,
   MA_FLOAT16, MA_BFLOAT16, MA_FLOAT32, MA_FLOAT64,
   MA_COMPLEX64, MA_COMPLEX128,
-  MA_NTYPES
+  MA_NTYPES,
+  /* the narrow floats, in the order of csrc/core/minifloat.h's table */
+  MA_FLOAT8_E3M4 = MA_NTYPES, MA_FLOAT8_E4M3, MA_FLOAT8_E4M3B11FNUZ, MA_FLOAT8_E4M3FN,
+  MA_FLOAT8_E4M3FNUZ, MA_FLOAT8_E5M2, MA_FLOAT8_E5M2FNUZ, MA_FLOAT8_E8M0FNU,
+  MA_FLOAT6_E2M3FN, MA_FLOAT6_E3M2FN, MA_FLOAT4_E2M1FN,
+  MA_COMPLEX32, /* two float16s, PyTorch's complex32 (chalf) */
+  MA_INT1, MA_INT2, MA_INT4, MA_UINT1, MA_UINT2, MA_UINT4,
+  MA_NALLTYPES
 } ma_type;
 
-/* The kernel type of a DLPack dtype, or -1 when minarray has no such type
- * (lanes != 1, sub-byte floats, opaque handles...). */
+/* The type of a DLPack dtype, or -1 when minarray has no such type
+ * (lanes != 1, opaque handles, widths no type has). */
 int ma_type_of(DLDataType dt);
 /* Bytes per element of a type id. */
-extern const int ma_type_size[MA_NTYPES];
+extern const int ma_type_size[MA_NALLTYPES];
 /* The DLPack dtype of a type id (the inverse of ma_type_of). */
-extern const DLDataType ma_dltypes[MA_NTYPES];
+extern const DLDataType ma_dltypes[MA_NALLTYPES];
+/* Bytes one element of `dt` takes in minarray's memory: a whole byte for
+ * the sub-byte types (stored padded, one per byte). */
+static inline int64_t ma_elsize(DLDataType dt) { return ((int64_t)dt.bits * dt.lanes + 7) / 8; }
+/* Is `dt` narrower than a byte (1, 2, 4 or 6 bits)?  DLPack packs such
+ * elements unless a tensor's flags say IS_SUBBYTE_TYPE_PADDED. */
+static inline int ma_is_subbyte(DLDataType dt) { return dt.bits < 8; }
 /* cdef-begin: declared to cffi too (minarray/arrayinterface.py) */
 /* The alignment an element's address needs: its size, or the size of one
  * part for complex types (C's own rule for _Complex). */

@@ -4,7 +4,7 @@
 
 /* The lowest and one-past-highest byte an array's elements touch. */
 static void extent(const ma_array *a, char **lo, char **hi) {
-  int64_t item = a->t.dtype.bits / 8;
+  int64_t item = ma_elsize(a->t.dtype);
   char *l = (char *)a->t.data, *h = (char *)a->t.data + item;
   for (int i = 0; i < a->t.ndim; i++) {
     if (a->t.shape[i] == 0) { *lo = *hi = (char *)a->t.data; return; }

@@ -8,7 +8,7 @@
 
 #include "iterate.h"
 
-extern const ma_loop ma_cast_loops[MA_NTYPES][MA_NTYPES];
+extern const ma_loop ma_cast_loops[MA_NALLTYPES][MA_NALLTYPES];
 
 /* Do the byte ranges touched by two arrays intersect?  0-d, broadcast
  * (stride 0) and negative-stride arrays included; empty ones touch none. */

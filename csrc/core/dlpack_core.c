@@ -118,7 +118,9 @@ void *ma_dlpack_managed_new(const ma_array *a, int versioned, uint64_t flags) {
     m->version.minor = DLPACK_MINOR_VERSION;
     m->manager_ctx = a->buf;
     m->deleter = export_deleter_versioned;
-    m->flags = flags;
+    /* sub-byte elements are stored one per byte; DLPack assumes them packed
+     * unless this flag says otherwise (dlpack.h, DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED) */
+    m->flags = flags | (ma_is_subbyte(a->t.dtype) ? DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED : 0);
     m->dl_tensor = t;
   } else {
     DLManagedTensor *m = (DLManagedTensor *)block;
@@ -211,9 +213,16 @@ int ma_dlpack_check(const DLTensor *t, int opts, size_t *nbytes, ma_dlpack_error
                   (int)t->dtype.code, (int)t->dtype.bits, (int)t->dtype.lanes);
   if (tid < 0)
     return refuse(err,
-                  "DLPack dtype (code %d, bits %d) has no minarray equivalent (supported: bool, int8-64, "
-                  "uint8-64, float16, bfloat16, float32, float64, complex64, complex128)",
+                  "DLPack dtype (code %d, bits %d) has no minarray equivalent (supported: bool, int1/2/4/8-64, "
+                  "uint1/2/4/8-64, float16, bfloat16, float32, float64, complex32/64/128, the float8, float6 "
+                  "and float4 formats of DLPack 1.3)",
                   (int)t->dtype.code, (int)t->dtype.bits);
+  if (ma_is_subbyte(t->dtype) && !(opts & MA_CHECK_PADDED))
+    return refuse(err,
+                  "DLPack tensor of %d-bit elements is packed (several to a byte: its flags lack "
+                  "IS_SUBBYTE_TYPE_PADDED, or it came in a legacy capsule, which cannot say it); "
+                  "minarray stores them one per byte and imports only that padded layout",
+                  (int)t->dtype.bits);
   if (any_device && strcmp(ma_dlpack_device_label(t->device.device_type), "unknown device type") == 0)
     return refuse(err, "the DLPack tensor names device type %d, which DLPack %d.%d does not define",
                   (int)t->device.device_type, DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION);
@@ -290,7 +299,7 @@ int ma_dlpack_aligned(const ma_array *a) {
  * the kernels would load misaligned elements, so the bytes move first,
  * with memcpy, which has no alignment to respect. */
 ma_array *ma_dlpack_realign(const ma_array *a) {
-  int64_t item = a->t.dtype.bits / 8, lo = 0, hi = 0;
+  int64_t item = ma_elsize(a->t.dtype), lo = 0, hi = 0;
   size_t nbytes;
   if (ma_nbytes(a->t.ndim, a->t.shape, (size_t)item, &nbytes) != 0) return NULL;
   if (nbytes == 0 || strided_span(&a->t, item, &lo, &hi) != 0) {

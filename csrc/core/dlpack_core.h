@@ -25,7 +25,9 @@ int ma_dlpack_cpu_accessible(int32_t type);
 /* ---- export -------------------------------------------------------------- */
 
 /* A managed tensor (DLManagedTensorVersioned when `versioned`, else the
- * legacy DLManagedTensor) viewing `a`, in one allocation with its shape
+ * legacy DLManagedTensor) viewing `a` (a versioned one of a sub-byte type
+ * says IS_SUBBYTE_TYPE_PADDED; a legacy one cannot, so the binding refuses
+ * to make it), in one allocation with its shape
  * and strides, holding one reference to a's buffer; its deleter drops that
  * reference and needs no GIL.  NULL when out of memory. */
 void *ma_dlpack_managed_new(const ma_array *a, int versioned, uint64_t flags);
@@ -38,6 +40,7 @@ void ma_dlpack_managed_free(void *m, int versioned);
 /* Options of ma_dlpack_check, or-ed. */
 #define MA_CHECK_ANY_DEVICE 1 /* memory on any device: carried, never read */
 #define MA_CHECK_UNALIGNED 2  /* data not aligned to its elements: it will be copied (ma_dlpack_realign) */
+#define MA_CHECK_PADDED 4     /* the tensor's flags say IS_SUBBYTE_TYPE_PADDED */
 
 /* Validate every field of a foreign tensor minarray will read, before
  * anything is taken over: ndim, dtype, device (any, with

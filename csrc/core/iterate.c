@@ -25,7 +25,7 @@ int ma_broadcast_shape(int n, const int *ndims, const int64_t *const *shapes, in
 int ma_broadcast_strides(const ma_array *a, int ndim, const int64_t *shape,
                          int64_t *bstrides) {
   int nd = a->t.ndim;
-  int64_t itemsize = (a->t.dtype.bits / 8) * a->t.dtype.lanes;
+  int64_t itemsize = ma_elsize(a->t.dtype);
   if (nd > ndim) return -1;
   for (int i = 0; i < ndim; i++) {
     int j = i - (ndim - nd);
@@ -195,11 +195,11 @@ static void extent(const plan_t *p, int k, int64_t item, char **lo, char **hi) {
 static int splittable(const plan_t *p, const ma_array *const *ops) {
   for (int d = 0; d < p->n.ndim; d++)
     if (p->n.st[d][0] == 0) return 0;
-  int64_t item0 = ops[0]->t.dtype.bits / 8;
+  int64_t item0 = ma_elsize(ops[0]->t.dtype);
   char *olo, *ohi;
   extent(p, 0, item0, &olo, &ohi);
   for (int k = 1; k < p->n.nops; k++) {
-    int64_t item = ops[k]->t.dtype.bits / 8;
+    int64_t item = ma_elsize(ops[k]->t.dtype);
     char *lo, *hi;
     extent(p, k, item, &lo, &hi);
     if (!(lo < ohi && olo < hi)) continue;
@@ -215,7 +215,7 @@ static int splittable(const plan_t *p, const ma_array *const *ops) {
 static void plan_tiles(plan_t *p, const ma_array *const *ops) {
   const int last = p->n.ndim - 1;
   if (p->n.ndim < 2) return;
-  int64_t item0 = ops[0]->t.dtype.bits / 8;
+  int64_t item0 = ma_elsize(ops[0]->t.dtype);
   if (item0 == 0) return;
   int best = -1;
   int64_t span = 0;

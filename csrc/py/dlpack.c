@@ -139,6 +139,15 @@ static void capsule_destructor(PyObject *cap) {
 }
 
 static PyObject *export_capsule(const ma_array *a, int versioned, uint64_t flags) {
+  if (!versioned && ma_is_subbyte(a->t.dtype)) {
+    /* a legacy consumer would read the elements as packed, several a byte */
+    PyErr_Format(PyExc_BufferError,
+                 "cannot export %d-bit elements as a legacy DLPack capsule: it cannot say "
+                 "IS_SUBBYTE_TYPE_PADDED (minarray stores one element per byte); pass "
+                 "max_version=(1, 0) or later",
+                 (int)a->t.dtype.bits);
+    return NULL;
+  }
   void *m = ma_dlpack_managed_new(a, versioned, flags);
   if (!m) return PyErr_NoMemory();
   PyObject *cap = PyCapsule_New(m, versioned ? NAME_VERSIONED : NAME_LEGACY, capsule_destructor);
@@ -423,6 +432,7 @@ static ma_array *consume_capsule(PyObject *cap, int opts, int legacy_readonly, i
     }
     t = &m->dl_tensor;
     if (m->flags & DLPACK_FLAG_BITMASK_READ_ONLY) flags |= MA_READONLY;
+    if (m->flags & DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED) opts |= MA_CHECK_PADDED;
     *copied = (m->flags & DLPACK_FLAG_BITMASK_IS_COPIED) != 0;
   } else {
     t = &((DLManagedTensor *)p)->dl_tensor;
@@ -489,6 +499,7 @@ static ma_array *import_via_api(const DLPackExchangeAPI *api, PyObject *x, int w
     return NULL;
   }
   size_t nbytes;
+  if (m->flags & DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED) opts |= MA_CHECK_PADDED;
   if (ma_check_tensor(&m->dl_tensor, opts, &nbytes) < 0) {
     if (m->deleter) KEEPING_ERROR(m->deleter(m));
     return NULL;
@@ -818,7 +829,9 @@ static int api_to_py_object(DLManagedTensorVersioned *m, void **out) {
     if (m->deleter) KEEPING_ERROR(m->deleter(m));
     return -1;
   }
-  if (ma_check_tensor(&m->dl_tensor, MA_CHECK_ANY_DEVICE, &nbytes) < 0) {
+  int opts = MA_CHECK_ANY_DEVICE;
+  if (m->flags & DLPACK_FLAG_BITMASK_IS_SUBBYTE_TYPE_PADDED) opts |= MA_CHECK_PADDED;
+  if (ma_check_tensor(&m->dl_tensor, opts, &nbytes) < 0) {
     if (m->deleter) KEEPING_ERROR(m->deleter(m)); /* ownership was passed to us */
     return -1;
   }

@@ -176,7 +176,7 @@ static ma_array *alloc_like(DLDataType dt, int nd, const int64_t *shape, const m
     return r;
   }
   size_t nbytes;
-  if (ma_nbytes(nd, shape, (size_t)(dt.bits / 8), &nbytes) != 0) {
+  if (ma_nbytes(nd, shape, (size_t)ma_elsize(dt), &nbytes) != 0) {
     PyErr_SetString(PyExc_ValueError, "result is too large");
     return NULL;
   }
@@ -360,6 +360,10 @@ static PyObject *ew_run(const ma_ew_op *op, const ma_ew_sig *sig, PyObject *outh
  */
 
 static PyObject *py_operand; /* _operand(x) -> NDArray, exact Python scalar or None */
+/* _widened(op, out, *xs): an op with a storage-type array among its
+ * operands or as out (float8...), which have no loops: run in their wide
+ * types and rounded back (minarray/elementwise.py) */
+static PyObject *py_widened;
 
 /* How the call was made: a function (ma.add), an operator (x + y: unknown
  * operands give NotImplemented), an in-place operator (x += y: out is x). */
@@ -540,6 +544,18 @@ static PyObject *ew_dispatch(int opi, PyObject *const *xs, int n, PyObject *out,
     }
     narrays += o[k].arr != NULL;
   }
+  int storage = out && is_ndarray(out) && ma_ndarray_tid(MA_ND(out)->dtype) >= MA_NTYPES;
+  for (int k = 0; k < n; k++) storage |= o[k].arr && o[k].key >= MA_NTYPES;
+  if (storage) {
+    PyObject *argv[5] = {NULL, NULL, out ? out : Py_None};
+    PyObject *opnum = PyLong_FromLong(opi);
+    if (!opnum) goto done;
+    argv[1] = opnum;
+    for (int k = 0; k < n; k++) argv[3 + k] = o[k].arr ? o[k].arr : o[k].h;
+    res = PyObject_Vectorcall(py_widened, argv + 1, (size_t)(n + 2) | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+    Py_DECREF(opnum);
+    goto done;
+  }
   if (!narrays) {
     /* only Python scalars (ma.sqrt(4), ma.add(1, 2.5)): as NumPy, each
      * takes its default dtype (strong, as an array would), the result is
@@ -675,13 +691,14 @@ static PyMethodDef operator_defs[] = {
     EW_OPERATORS(EW_DEF_BINARY) EW_COMPARISONS(EW_DEF_COMPARE) EW_UNARY(EW_DEF_UNARY)
     {NULL, NULL, 0, NULL}};
 
-/* ew_setup(operand): remember the operand converter and install the
- * operator methods on NDArray (ndarray_setup has run: the class is known). */
+/* ew_setup(operand, widened): remember the operand converter and the
+ * storage types' path, and install the operator methods on NDArray
+ * (ndarray_setup has run: the class is known). */
 MA_FASTCALL(py_ew_setup) {
   (void)self;
-  MA_NARGS(1, "ew_setup");
-  if (!ma_nd.type || !PyCallable_Check(args[0])) {
-    PyErr_SetString(PyExc_TypeError, "ew_setup(operand) needs a callable, after ndarray_setup");
+  MA_NARGS(2, "ew_setup");
+  if (!ma_nd.type || !PyCallable_Check(args[0]) || !PyCallable_Check(args[1])) {
+    PyErr_SetString(PyExc_TypeError, "ew_setup(operand, widened) needs two callables, after ndarray_setup");
     return NULL;
   }
 #define EW_FIND(d, name) op_##d = op_index(#name);
@@ -698,6 +715,7 @@ MA_FASTCALL(py_ew_setup) {
     Py_DECREF(descr);
   }
   Py_XSETREF(py_operand, Py_NewRef(args[0]));
+  Py_XSETREF(py_widened, Py_NewRef(args[1]));
   Py_RETURN_NONE;
 }
 
@@ -723,5 +741,5 @@ MA_FASTCALL(py_ew_ops) {
 PyMethodDef ma_elementwise_methods[] = {
     FC("ew_call", py_ew_call, "ew_call(op, out, x1[, x2[, x3]]) -> the result"),
     FC("ew_ops", py_ew_ops, "ew_ops() -> ((name, nin), ...)"),
-    FC("ew_setup", py_ew_setup, "ew_setup(operand)"),
+    FC("ew_setup", py_ew_setup, "ew_setup(operand, widened)"),
     {NULL, NULL, 0, NULL}};

@@ -26,6 +26,10 @@ MA_FASTCALL(py_arange_fill) {
   if (n >= 1 && ma_store_scalar(args[1], tid, d) < 0) return NULL;
   if (n >= 2 && ma_store_scalar(args[2], tid, d + ma_type_size[tid]) < 0) return NULL;
   if (n <= 2) Py_RETURN_NONE;
+  if (tid >= MA_NTYPES) { /* minarray/creation.py fills a wider type and casts */
+    PyErr_Format(PyExc_TypeError, "arange_fill: no arithmetic in the storage type %R", ma_nd.dtypes[tid]);
+    return NULL;
+  }
   if (tid == MA_BOOL) {
     PyErr_SetString(PyExc_ValueError, "arange of more than 2 elements is not defined for bool");
     return NULL;

@@ -80,7 +80,7 @@ typedef struct {
 static int64_t run_blocks(ma_array *src, ma_array *blocks, ma_array *const *idx, int k,
                           int64_t n_blocks, int scatter, int64_t *bad_value) {
   int tid = ma_type_of(src->t.dtype);
-  int64_t item = src->t.dtype.bits / 8;
+  int64_t item = ma_elsize(src->t.dtype);
   const int64_t *ip[MA_MAXDIMS];
   int64_t is[MA_MAXDIMS], ss[MA_MAXDIMS], dims[MA_MAXDIMS];
   for (int j = 0; j < k; j++) {
@@ -321,7 +321,7 @@ static inline void walk_step(int nd, const int64_t *shape, int64_t *coord, const
  * mask is true, in C order, as a new 1-d array; NULL when out of memory. */
 static ma_array *mask_select(const ma_array *a, const ma_array *m) {
   int nd = a->t.ndim;
-  int64_t size = ma_array_size(a), count = 0, item = a->t.dtype.bits / 8;
+  int64_t size = ma_array_size(a), count = 0, item = ma_elsize(a->t.dtype);
   const int64_t *shape = a->t.shape, *xs = a->t.strides, *ms = m->t.strides;
   int64_t coord[MA_MAXDIMS] = {0}, xo = 0, mo = 0, xstep, mstep;
   const char *xp = (const char *)a->t.data;
@@ -365,7 +365,7 @@ static ma_array *mask_select(const ma_array *a, const ma_array *m) {
  * shape that does not overlap x: one walk, as mask_select's second. */
 static void mask_fill(ma_array *a, const ma_array *m, const char *one) {
   int nd = a->t.ndim;
-  int64_t size = ma_array_size(a), item = a->t.dtype.bits / 8;
+  int64_t size = ma_array_size(a), item = ma_elsize(a->t.dtype);
   const int64_t *shape = a->t.shape, *xs = a->t.strides, *ms = m->t.strides;
   int64_t coord[MA_MAXDIMS] = {0}, xo = 0, mo = 0, xstep, mstep;
   char *xp = (char *)a->t.data;

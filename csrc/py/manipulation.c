@@ -72,9 +72,9 @@ MA_FASTCALL(py_repeat) {
   if (!dst) {
     ma_array_free(snap);
     return err == 1 ? PyErr_Format(PyExc_ValueError, "repeat: the result is too large")
-                    : ma_alloc_error(nd, shape, (int)(src->t.dtype.bits / 8));
+                    : ma_alloc_error(nd, shape, (int)ma_elsize(src->t.dtype));
   }
-  int64_t item = src->t.dtype.bits / 8, outer = 1, inner = item;
+  int64_t item = ma_elsize(src->t.dtype), outer = 1, inner = item;
   for (int d = 0; d < axis; d++) outer *= src->t.shape[d];
   for (int d = axis + 1; d < nd; d++) inner *= src->t.shape[d];
   Py_BEGIN_ALLOW_THREADS
@@ -123,7 +123,7 @@ MA_FASTCALL(py_take_along_axis) {
   int64_t size = ma_array_size(out);
   if (size == 0) Py_RETURN_NONE;
   int64_t L = src->t.shape[axis];
-  int64_t item = out->t.dtype.bits / 8;
+  int64_t item = ma_elsize(out->t.dtype);
   int64_t bad = 0;
   int failed = 0;
   Py_BEGIN_ALLOW_THREADS

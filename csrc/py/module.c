@@ -6,8 +6,11 @@
  */
 #include "pyapi.h"
 
+#include "minifloat.h"
+
 /* Called once by minarray._native through cffi (so without the GIL). */
 int ma_install(const char *modname) {
+  ma_minifloat_setup(); /* the narrow floats' value tables, before any cast */
   PyGILState_STATE st = PyGILState_Ensure();
   int rc = -1;
   PyObject *m = PyImport_ImportModule(modname);

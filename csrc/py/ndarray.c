@@ -172,7 +172,7 @@ PyTypeObject ma_ndarray_base_type = {
 ma_ndarray_class ma_nd;
 
 int ma_ndarray_tid(PyObject *dtype) {
-  for (int i = 0; i < MA_NTYPES; i++)
+  for (int i = 0; i < MA_NALLTYPES; i++)
     if (ma_nd.dtypes[i] == dtype) return i;
   return -1;
 }
@@ -286,7 +286,7 @@ MA_FASTCALL(py_ndarray_empty) {
 MA_FASTCALL(py_ndarray_setup) {
   (void)self;
   MA_NARGS(2, "ndarray_setup");
-  if (!PyType_Check(args[0]) || !PyTuple_Check(args[1]) || PyTuple_GET_SIZE(args[1]) != MA_NTYPES) {
+  if (!PyType_Check(args[0]) || !PyTuple_Check(args[1]) || PyTuple_GET_SIZE(args[1]) != MA_NALLTYPES) {
     PyErr_SetString(PyExc_TypeError, "ndarray_setup(NDArray, dtypes) expects a type and a tuple of all dtypes");
     return NULL;
   }
@@ -296,7 +296,7 @@ MA_FASTCALL(py_ndarray_setup) {
     PyErr_Format(PyExc_TypeError, "%.200s must subclass NDArrayBase and add no fields", tp->tp_name);
     return NULL;
   }
-  for (int i = 0; i < MA_NTYPES; i++) {
+  for (int i = 0; i < MA_NALLTYPES; i++) {
     PyObject *dt = PyTuple_GET_ITEM(args[1], i);
     PyObject *code = PyObject_GetAttrString(dt, "code"), *bits = PyObject_GetAttrString(dt, "bits");
     long c = code ? PyLong_AsLong(code) : -1, b = bits ? PyLong_AsLong(bits) : -1;
@@ -318,7 +318,7 @@ MA_FASTCALL(py_ndarray_setup) {
   }
   /* the module keeps the class and the dtypes alive (module-level objects
    * of minarray); hold references all the same */
-  for (int i = 0; i < MA_NTYPES; i++) {
+  for (int i = 0; i < MA_NALLTYPES; i++) {
     nd.dtypes[i] = Py_NewRef(PyTuple_GET_ITEM(args[1], i));
     Py_XDECREF(ma_nd.dtypes[i]);
   }

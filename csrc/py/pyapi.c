@@ -187,7 +187,7 @@ MA_FASTCALL(py_empty) {
     }
   int err = 0;
   ma_array *a = ma_array_empty(dt, nd, shape, PyObject_IsTrue(args[3]), &err);
-  if (!a) return ma_empty_error(args[0], err, dt.bits / 8);
+  if (!a) return ma_empty_error(args[0], err, ma_elsize(dt));
   return ma_handle_new(a);
 }
 
@@ -203,7 +203,7 @@ PyObject *ma_view_handle(ma_array *a, PyObject *offset, PyObject *shape_seq, PyO
   /* The one shape rule (ma_nbytes), for every way an array gets a shape:
    * an empty array's other dims must fit too (reshape(0, 2**40, 2**40)). */
   size_t nbytes;
-  if (ma_nbytes(nd, shape, (size_t)(dt.bits / 8), &nbytes) != 0) return ma_empty_error(shape_seq, 1, dt.bits / 8);
+  if (ma_nbytes(nd, shape, (size_t)ma_elsize(dt), &nbytes) != 0) return ma_empty_error(shape_seq, 1, ma_elsize(dt));
   if (ma_parse_dims(strides_seq, strides, "strides") != nd) {
     if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "shape and strides differ in length");
     return NULL;
@@ -245,7 +245,8 @@ MA_FASTCALL(py_wrap) {
    * pointer is one more door foreign memory comes in by. */
   DLTensor t = {ptr, {kDLCPU, 0}, nd, dt, shape, have_strides ? strides : NULL, 0};
   size_t nbytes;
-  if (ma_check_tensor(&t, 0, &nbytes) < 0) return NULL;
+  /* memory described in minarray's own terms: sub-byte elements one a byte */
+  if (ma_check_tensor(&t, MA_CHECK_PADDED, &nbytes) < 0) return NULL;
   ma_buffer *b = ma_buffer_for_object(args[0], ptr, nbytes);
   if (!b) return PyErr_NoMemory();
   ma_array *a = ma_array_new(b, ptr, dt, nd, shape, have_strides ? strides : NULL,
@@ -301,6 +302,20 @@ static int copy_checked(ma_array *dst, ma_array *src, PyObject *dsth, PyObject *
     return -1;
   }
   return 0;
+}
+
+int ma_kernel_type(const ma_array *a, const char *what) {
+  int tid = ma_type_of(a->t.dtype);
+  if (tid < 0) {
+    PyErr_Format(PyExc_TypeError, "%s: unsupported dtype", what);
+    return -1;
+  }
+  if (tid >= MA_NTYPES) {
+    PyErr_Format(PyExc_TypeError, "%s: no kernel takes %R, a storage type; cast it with astype first",
+                 what, ma_nd.dtypes[tid]);
+    return -1;
+  }
+  return tid;
 }
 
 int ma_check_writeable(const ma_array *d) {
@@ -392,7 +407,7 @@ MA_FASTCALL(py_wrap_buffer) {
   }
   int64_t shape[MA_MAXDIMS], strides[MA_MAXDIMS];
   int nd = view->ndim, tid = ma_type_of(dt);
-  int64_t item = dt.bits / 8;
+  int64_t item = ma_elsize(dt);
   size_t nbytes;
   PyObject *h = NULL;
   const char *problem = NULL;

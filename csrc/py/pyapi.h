@@ -86,8 +86,8 @@ extern PyTypeObject ma_ndarray_base_type;
 /* The NDArray class and its dtypes (ndarray.c): set once by ndarray_setup. */
 typedef struct {
   PyTypeObject *type;          /* minarray.ndarray.NDArray */
-  PyObject *dtypes[MA_NTYPES]; /* DType singleton per ma_type */
-  char formats[MA_NTYPES][4];  /* each DType's buffer-protocol format ("" if none) */
+  PyObject *dtypes[MA_NALLTYPES]; /* DType singleton per ma_type */
+  char formats[MA_NALLTYPES][4];  /* each DType's buffer-protocol format ("" if none) */
 } ma_ndarray_class;
 extern ma_ndarray_class ma_nd;
 
@@ -119,6 +119,10 @@ int ma_store_scalar(PyObject *v, int tid, char *dst);
 PyObject *ma_load_scalar(int tid, const char *p);
 /* The read-only check both make first: 0, or -1 with the ValueError set. */
 int ma_check_writeable(const ma_array *d);
+/* The kernel type of `a` (an ma_type below MA_NTYPES), or -1 with a
+ * TypeError naming `what` when its dtype is a storage type (float8...),
+ * which has no kernels: minarray's Python layer widens those first. */
+int ma_kernel_type(const ma_array *a, const char *what);
 /* x[key] and x[key] = value for the common advanced keys: a 1-d integer
  * array or list of ints, a tuple of those of one length, or a bool mask
  * over x's leading axes; x[key] also for an n-d integer key alone

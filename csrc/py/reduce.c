@@ -33,7 +33,8 @@ MA_FASTCALL(py_reduce) {
   ma_array *out = NULL, *extra = NULL;
   if (args[2] != Py_None && !(out = ma_handle_get(args[2]))) return NULL;
   if (args[4] != Py_None && !(extra = ma_handle_get(args[4]))) return NULL;
-  int tid = ma_type_of(x->t.dtype);
+  int tid = ma_kernel_type(x, "reduce");
+  if (tid < 0) return NULL;
   if (op < 0 || op >= MA_R_NOPS || tid < 0 || nred < 0 || nred > x->t.ndim)
     return PyErr_Format(PyExc_ValueError, "reduce: bad operation %d or axis count %d", op, nred);
   const ma_red_kernel *k = &ma_red_kernels[op][tid];
@@ -79,7 +80,8 @@ MA_FASTCALL(py_argreduce) {
   if (PyErr_Occurred()) return NULL;
   ma_array *x = ma_handle_get(args[1]), *out = x ? ma_handle_get(args[2]) : NULL;
   if (!out) return NULL;
-  int tid = ma_type_of(x->t.dtype);
+  int tid = ma_kernel_type(x, "argreduce");
+  if (tid < 0) return NULL;
   if (op < 0 || op > 1 || tid < 0 || x->t.ndim < 1 || x->t.shape[x->t.ndim - 1] < 1)
     return PyErr_Format(PyExc_ValueError, "argreduce: bad operation or empty axis");
   ma_arg_kernel kern = ma_arg_kernels[op][tid];
@@ -103,7 +105,8 @@ MA_FASTCALL(py_scan) {
   if (PyErr_Occurred()) return NULL;
   ma_array *x = ma_handle_get(args[1]), *out = x ? ma_handle_get(args[2]) : NULL;
   if (!out) return NULL;
-  int tid = ma_type_of(x->t.dtype);
+  int tid = ma_kernel_type(x, "scan");
+  if (tid < 0) return NULL;
   int nd = x->t.ndim;
   if (op < 0 || op > 1 || tid < 0 || nd < 1 || out->t.ndim != nd)
     return PyErr_Format(PyExc_ValueError, "scan: bad operation or shapes");
@@ -128,7 +131,8 @@ MA_FASTCALL(py_subtract) {
   ma_array *o = ma_handle_get(args[0]), *a = o ? ma_handle_get(args[1]) : NULL,
            *b = a ? ma_handle_get(args[2]) : NULL;
   if (!b) return NULL;
-  int tid = ma_type_of(o->t.dtype);
+  int tid = ma_kernel_type(o, "subtract");
+  if (tid < 0) return NULL;
   if (tid < 0 || ma_type_of(a->t.dtype) != tid || ma_type_of(b->t.dtype) != tid || (o->flags & MA_READONLY))
     return PyErr_Format(PyExc_TypeError, "subtract: operands must share one dtype");
   const ma_array *ops[3] = {o, a, b};

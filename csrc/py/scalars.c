@@ -11,16 +11,29 @@
 #include "copy.h"
 #include "scalar.h"
 
-static const char *const type_names[MA_NTYPES] = {
+static const char *const type_names[MA_NALLTYPES] = {
     "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-    "float16", "bfloat16", "float32", "float64", "complex64", "complex128"};
+    "float16", "bfloat16", "float32", "float64", "complex64", "complex128",
+    "float8_e3m4", "float8_e4m3", "float8_e4m3b11fnuz", "float8_e4m3fn", "float8_e4m3fnuz",
+    "float8_e5m2", "float8_e5m2fnuz", "float8_e8m0fnu", "float6_e2m3fn", "float6_e3m2fn",
+    "float4_e2m1fn", "complex32", "int1", "int2", "int4", "uint1", "uint2", "uint4"};
 
-/* Range of each integer type, indexed by ma_type (bool unused). */
-static const int64_t int_lo[] = {0, INT8_MIN, INT16_MIN, INT32_MIN, INT64_MIN, 0, 0, 0, 0};
-static const uint64_t int_hi[] = {1, INT8_MAX, INT16_MAX, INT32_MAX, INT64_MAX,
-                                  UINT8_MAX, UINT16_MAX, UINT32_MAX, UINT64_MAX};
+static int is_integer_type(int tid) {
+  return (tid > MA_BOOL && tid <= MA_UINT64) || (tid >= MA_INT1 && tid <= MA_UINT4);
+}
+static int is_complex_type(int tid) { return tid == MA_COMPLEX64 || tid == MA_COMPLEX128 || tid == MA_COMPLEX32; }
 
-static int is_integer_type(int tid) { return tid > MA_BOOL && tid <= MA_UINT64; }
+/* The range of an integer type (from its DLPack width and signedness). */
+static void int_range(int tid, int64_t *lo, uint64_t *hi) {
+  DLDataType dt = ma_dltypes[tid];
+  if (dt.code == kDLInt) {
+    *lo = dt.bits == 64 ? INT64_MIN : -((int64_t)1 << (dt.bits - 1));
+    *hi = dt.bits == 64 ? (uint64_t)INT64_MAX : ((uint64_t)1 << (dt.bits - 1)) - 1;
+  } else {
+    *lo = 0;
+    *hi = dt.bits == 64 ? UINT64_MAX : ((uint64_t)1 << dt.bits) - 1;
+  }
+}
 
 /* Write Python scalar `v` into one element of type `tid` at `dst`.  The
  * rules are NumPy 2's for assigning a Python scalar to an array element:
@@ -59,7 +72,7 @@ int ma_store_scalar(PyObject *v, int tid, char *dst) {
     }
     if (!fits64) {
       /* beyond 64 bits: only floating targets can hold it */
-      if (tid < MA_FLOAT16) {
+      if (tid == MA_BOOL || is_integer_type(tid)) {
         PyErr_Format(PyExc_OverflowError, "Python integer %R out of bounds for %s", idx, type_names[tid]);
         Py_DECREF(idx);
         return -1;
@@ -68,8 +81,10 @@ int ma_store_scalar(PyObject *v, int tid, char *dst) {
       if (tmp.f == -1.0 && PyErr_Occurred()) { Py_DECREF(idx); return -1; }
       src = MA_FLOAT64;
     } else if (is_integer_type(tid)) {
-      int bad = src == MA_UINT64 ? tmp.u > int_hi[tid]
-                                 : (tmp.i < int_lo[tid] || (tmp.i > 0 && (uint64_t)tmp.i > int_hi[tid]));
+      int64_t lo;
+      uint64_t hi;
+      int_range(tid, &lo, &hi);
+      int bad = src == MA_UINT64 ? tmp.u > hi : (tmp.i < lo || (tmp.i > 0 && (uint64_t)tmp.i > hi));
       if (bad) {
         PyErr_Format(PyExc_OverflowError, "Python integer %R out of bounds for %s", idx, type_names[tid]);
         Py_DECREF(idx);
@@ -79,7 +94,7 @@ int ma_store_scalar(PyObject *v, int tid, char *dst) {
     Py_DECREF(idx);
   } else if (PyComplex_Check(v)) {
     Py_complex c = PyComplex_AsCComplex(v);
-    if (tid < MA_COMPLEX64 && tid != MA_BOOL) {
+    if (!is_complex_type(tid) && tid != MA_BOOL) {
       PyErr_Format(PyExc_TypeError, "cannot store the complex number %R in an array of %s", v, type_names[tid]);
       return -1;
     }
@@ -104,13 +119,16 @@ int ma_store_scalar(PyObject *v, int tid, char *dst) {
         return -1;
       }
       double t = trunc(f);
+      int64_t lo;
+      uint64_t hi;
+      int_range(tid, &lo, &hi);
       int bad;
       if (t < 0) {
-        bad = t < -9223372036854775808.0 || (int64_t)t < int_lo[tid];
+        bad = t < -9223372036854775808.0 || (int64_t)t < lo;
         tmp.i = bad ? 0 : (int64_t)t;
         src = MA_INT64;
       } else {
-        bad = t >= 18446744073709551616.0 || (uint64_t)t > int_hi[tid];
+        bad = t >= 18446744073709551616.0 || (uint64_t)t > hi;
         tmp.u = bad ? 0 : (uint64_t)t;
         src = MA_UINT64;
       }
@@ -155,6 +173,15 @@ PyObject *ma_load_scalar(int tid, const char *p) {
       ma_c128 c = *(const ma_c128 *)p;
       return PyComplex_FromDoubles(creal(c), cimag(c));
     }
+  }
+  if (tid >= MA_NTYPES && tid < MA_NALLTYPES) {
+    /* a storage type reads as the Python scalar of the type it widens to */
+    union { int64_t i; double f; ma_c128 c; } wide;
+    int64_t zero[MA_MAXOPS] = {0};
+    int to = is_complex_type(tid) ? MA_COMPLEX128 : is_integer_type(tid) ? MA_INT64 : MA_FLOAT64;
+    char *ps[2] = {(char *)&wide, (char *)p};
+    ma_cast_loops[tid][to](ps, zero, 1, NULL);
+    return ma_load_scalar(to, (const char *)&wide);
   }
   PyErr_SetString(PyExc_TypeError, "unsupported dtype");
   return NULL;

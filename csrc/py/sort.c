@@ -408,7 +408,8 @@ MA_FASTCALL(py_sort) {
   if (!out) return NULL;
   int descending = PyObject_IsTrue(args[2]), arg = PyObject_IsTrue(args[3]);
   if (descending < 0 || arg < 0) return NULL;
-  int tid = ma_type_of(x->t.dtype);
+  int tid = ma_kernel_type(x, "sort");
+  if (tid < 0) return NULL;
   int nd = x->t.ndim;
   if (tid < 0 || !key_bytes(tid))
     return PyErr_Format(PyExc_TypeError, "sort: unsupported dtype (complex values have no order)");
@@ -441,7 +442,8 @@ MA_FASTCALL(py_partition) {
   if (!kt) return NULL;
   int arg = PyObject_IsTrue(args[3]);
   if (arg < 0) return NULL;
-  int tid = ma_type_of(x->t.dtype);
+  int tid = ma_kernel_type(x, "partition");
+  if (tid < 0) return NULL;
   int nd = x->t.ndim;
   if (tid < 0 || !key_bytes(tid))
     return PyErr_Format(PyExc_TypeError, "partition: unsupported dtype (complex values have no order)");
@@ -479,8 +481,9 @@ MA_FASTCALL(py_searchsorted) {
   if (!out) return NULL;
   int right = PyObject_IsTrue(args[3]);
   if (right < 0) return NULL;
-  int tid = ma_type_of(a->t.dtype);
-  if (tid < 0 || !key_bytes(tid) || ma_type_of(v->t.dtype) != tid)
+  int tid = ma_kernel_type(a, "searchsorted");
+  if (tid < 0) return NULL;
+  if (!key_bytes(tid) || ma_type_of(v->t.dtype) != tid)
     return PyErr_Format(PyExc_TypeError, "searchsorted: both arrays need one real dtype");
   if (a->t.ndim != 1 || out->t.ndim != v->t.ndim || ma_type_of(out->t.dtype) != MA_INT64)
     return PyErr_Format(PyExc_ValueError, "searchsorted: bad shapes");
@@ -532,7 +535,8 @@ MA_FASTCALL(py_unique) {
   MA_NARGS(1, "unique");
   ma_array *x = ma_handle_get(args[0]);
   if (!x) return NULL;
-  int tid = ma_type_of(x->t.dtype);
+  int tid = ma_kernel_type(x, "unique");
+  if (tid < 0) return NULL;
   if (tid < 0 || !key_bytes(tid))
     return PyErr_Format(PyExc_TypeError, "unique: unsupported dtype (complex values have no order)");
   int64_t n = ma_array_size(x), isz = ma_type_size[tid];

@@ -42,7 +42,7 @@ static PyObject *view_base(PyObject *x) {
 static PyObject *make_view(PyObject *x, ma_array *a, int64_t off, int nd, const int64_t *shape,
                            const int64_t *strides) {
   int64_t boff;
-  if (__builtin_mul_overflow(off, (int64_t)(a->t.dtype.bits / 8), &boff)) Py_RETURN_NONE;
+  if (__builtin_mul_overflow(off, ma_elsize(a->t.dtype), &boff)) Py_RETURN_NONE;
   PyObject *h = ma_handle_new(ma_array_view(a, off, a->t.dtype, nd, shape, strides, 0));
   if (!h) return NULL;
   return ma_ndarray_wrap(h, NULL, NULL, view_base(x));
@@ -329,7 +329,7 @@ MA_FASTCALL(py_ndarray_setitem) {
       if (n != 1 && n != v.shape[v.nd - 1 - i]) Py_RETURN_NONE;
     }
   }
-  int64_t item = a->t.dtype.bits / 8, boff;
+  int64_t item = ma_elsize(a->t.dtype), boff;
   if (__builtin_mul_overflow(v.off, item, &boff)) Py_RETURN_NONE;
   if (!s && v.nd == 0) { /* x[i] = scalar, the most common: no view, no copy loop */
     _Alignas(16) char one[16]; /* one element of any dtype, aligned for it */
@@ -430,7 +430,7 @@ MA_FASTCALL(py_ndarray_reshape) {
     Py_RETURN_NONE;
   }
   size_t nbytes; /* the one shape rule: otherwise the general path raises */
-  if (ma_nbytes((int)nn, dims, (size_t)(a->t.dtype.bits / 8), &nbytes) != 0) Py_RETURN_NONE;
+  if (ma_nbytes((int)nn, dims, (size_t)ma_elsize(a->t.dtype), &nbytes) != 0) Py_RETURN_NONE;
   int same = unknown < 0 && nn == nd;
   for (int i = 0; same && i < nd; i++) same = dims[i] == a->t.shape[i];
   if (same) return make_view(args[0], a, 0, nd, a->t.shape, a->t.strides);

@@ -32,6 +32,7 @@ from __future__ import annotations
 import importlib.util
 import math
 import sys
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -44,7 +45,13 @@ __all__ = ["Case", "CASES", "DTYPES", "Library", "libraries", "Result", "check",
 DTYPES: tuple[str, ...] = (
     "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "float16", "bfloat16", "float32", "float64", "complex64", "complex128",
+    # storage types beyond NumPy's (minarray/dtypes.py): PyTorch's float8
+    # family and complex32, and a sub-byte integer, float6 and float4
+    "float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz", "float8_e5m2fnuz", "float8_e8m0fnu", "complex32",
+    "int4", "float6_e2m3fn", "float4_e2m1fn",
 )
+# the dtypes NumPy itself has (NumPy, pydlpack and JAX exchange only these)
+_NUMPY_DTYPES: frozenset[str] = frozenset(d for d in DTYPES if _dt.as_dtype(d).wide is None) - {"bfloat16"}
 
 
 @dataclass(frozen=True)
@@ -117,10 +124,18 @@ def _np() -> Any:
 
 
 def _ref_base(shape: tuple[int, ...], dtype: str) -> Any:
-    """Small exact values in every dtype (bfloat16 kept as float32)."""
+    """Small exact values in every dtype (bfloat16 kept as float32, a
+    storage type in its wide type: float32, complex64 or int8)."""
     np = _np()
     n = math.prod(shape)
     v = np.arange(n, dtype=np.int64) % 7
+    if dtype == "float8_e8m0fnu":  # powers of two only: no zero, no sign
+        return (2.0 ** (v - 3)).astype("float32").reshape(shape)
+    if dtype == "float4_e2m1fn":  # 0, 1, 2, 3, 4 (it has no 5)
+        return (v % 5).astype("float32").reshape(shape)
+    wide = _dt.as_dtype(dtype).wide
+    if wide is not None:
+        return _ref_base(shape, wide.name)  # small integers: exact in every narrow type
     if dtype == "bool":
         return (v % 2 == 1).reshape(shape)
     if dtype.startswith("int"):
@@ -132,12 +147,14 @@ def _ref_base(shape: tuple[int, ...], dtype: str) -> Any:
 
 def _minarray_lib() -> Library:
     def make(ref: Any, dtype: str) -> Any:
-        return ma.asarray(ref).astype(dtype) if dtype == "bfloat16" else ma.from_numpy(ref, copy=True)
+        if dtype == "bfloat16" or _dt.as_dtype(dtype).wide is not None:
+            return ma.asarray(ref).astype(dtype)
+        return ma.from_numpy(ref, copy=True)
 
     def to_numpy(a: Any) -> Any:
         if a.dtype == _dt.bfloat16:
             a = a.astype(_dt.float32)
-        return _np().asarray(a)
+        return _np().asarray(a._widened())
 
     return Library("minarray", make, lambda a, k: a[k], lambda a, p: ma.permute_dims(a, p),
                    ma.from_dlpack, to_numpy, lambda a: a.data_ptr)
@@ -152,25 +169,34 @@ def _numpy_lib() -> Library:
         return np.array(ref, dtype=dtype)
 
     return Library("numpy", make, lambda a, k: a[k], lambda a, p: a.transpose(p), np.from_dlpack,
-                   lambda a: a, lambda a: a.__array_interface__["data"][0],
-                   dtypes=frozenset(DTYPES) - {"bfloat16"})
+                   lambda a: a, lambda a: a.__array_interface__["data"][0], dtypes=_NUMPY_DTYPES)
 
 
 def _torch_lib() -> Library:
     import torch
     from torch.utils.dlpack import from_dlpack as torch_from_dlpack
 
+    # PyTorch's DLPack dtypes: NumPy's, bfloat16, its float8 family and
+    # complex32 (its int4 exports as int8 and its float4 as a vector type)
+    dtypes = frozenset(d for d in DTYPES if _dt.as_dtype(d).wide is None or isinstance(getattr(torch, d, None),
+                                                                                       torch.dtype))
+    dtypes -= {"int4"}
+
     def make(ref: Any, dtype: str) -> Any:
         t = torch.from_numpy(_np().array(ref, copy=True))
-        return t.to(getattr(torch, dtype))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)  # "ComplexHalf support is experimental"
+            return t.to(getattr(torch, dtype))
 
     def to_numpy(t: Any) -> Any:
-        if t.dtype == torch.bfloat16:
-            t = t.float()
+        if t.dtype == torch.bfloat16 or (t.dtype.is_floating_point and t.element_size() == 1):
+            t = t.float()  # bfloat16, float8: their values are exact in float32
+        elif t.dtype == torch.complex32:
+            t = t.to(torch.complex64)
         return t.resolve_conj().numpy()
 
     return Library("torch", make, lambda t, k: t[k], lambda t, p: t.permute(p), torch_from_dlpack,
-                   to_numpy, lambda t: t.data_ptr(), negative_strides=False)
+                   to_numpy, lambda t: t.data_ptr(), negative_strides=False, dtypes=dtypes)
 
 
 def _jax_lib() -> Library:
@@ -179,7 +205,9 @@ def _jax_lib() -> Library:
 
     x64 = bool(jax.config.read("jax_enable_x64"))  # type: ignore[no-untyped-call]
     wide = {"int64", "uint64", "float64", "complex128"}
-    dtypes = frozenset(DTYPES) if x64 else frozenset(DTYPES) - wide
+    # NumPy's, bfloat16 and the float8 family (XLA's int4 has no DLPack code)
+    dtypes = _NUMPY_DTYPES | {"bfloat16"} | {d for d in DTYPES if d.startswith("float8") and hasattr(jnp, d)}
+    dtypes = dtypes if x64 else dtypes - wide
 
     def make(ref: Any, dtype: str) -> Any:
         if dtype not in dtypes:
@@ -189,8 +217,8 @@ def _jax_lib() -> Library:
         return jax.device_put(jnp.asarray(ref, dtype=dtype), jax.devices("cpu")[0])
 
     def to_numpy(x: Any) -> Any:
-        if x.dtype == jnp.bfloat16:
-            x = x.astype(jnp.float32)
+        if x.dtype == jnp.bfloat16 or (x.dtype.itemsize == 1 and jnp.issubdtype(x.dtype, jnp.floating)):
+            x = x.astype(jnp.float32)  # bfloat16, float8: exact in float32
         return _np().asarray(x)
 
     lib = Library("jax", make, lambda x, k: x[k], lambda x, p: jnp.transpose(x, p), jnp.from_dlpack,
@@ -213,8 +241,7 @@ def _pydlpack_lib() -> Library:
 
     # pydlpack is a producer: views are taken in NumPy, then wrapped.
     return Library("pydlpack", make, lambda a, k: a[k], lambda a, p: a.transpose(p), None,
-                   lambda a: a, lambda a: a.__array_interface__["data"][0],
-                   dtypes=frozenset(DTYPES) - {"bfloat16"})
+                   lambda a: a, lambda a: a.__array_interface__["data"][0], dtypes=_NUMPY_DTYPES)
 
 
 _FACTORIES: dict[str, tuple[str, Callable[[], Library]]] = {
@@ -286,6 +313,8 @@ def check(producer: Library, consumer: Library, case: Case, dtype: str, legacy: 
         return result("n/a", f"{consumer.name} cannot import negative strides")
     if not case.compact and not consumer.strided_import:
         return result("n/a", f"{consumer.name} imports only compact layouts")
+    if legacy and _dt.as_dtype(dtype).bits < 8:
+        return result("n/a", "a legacy capsule cannot say IS_SUBBYTE_TYPE_PADDED")
     try:
         x, ref = _build(producer, case, dtype)
     except Unsupported as exc:
@@ -306,7 +335,7 @@ def check(producer: Library, consumer: Library, case: Case, dtype: str, legacy: 
     try:
         got = consumer.to_numpy(y)
         np = _np()
-        want = ref.astype("float32") if dtype == "bfloat16" else ref
+        want = ref.astype("float32") if dtype == "bfloat16" else ref  # (storage types: ref is wide)
         if tuple(got.shape) != tuple(want.shape):
             return result("FAIL", f"shape {tuple(got.shape)} != {tuple(want.shape)}")
         if got.dtype != want.dtype:

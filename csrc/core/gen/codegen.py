@@ -49,6 +49,33 @@ TYPES: list[CType] = [
 ]
 
 
+
+def _minifloat(name: str, enum: str) -> CType:
+    k = f"{enum} - MA_FLOAT8_E3M4"  # its row in minifloat.h's table
+    return CType(name, enum, "uint8_t", "f", f"ma_mf_load({k}, {{}})", f"ma_mf_store({k}, {{}})", "float")
+
+
+def _subbyte(name: str, enum: str, bits: int) -> CType:
+    signed = not name.startswith("u")
+    load = f"ma_sub_{'int' if signed else 'uint'}_load({{}}, {bits})"
+    return CType(name, enum, "uint8_t", "i" if signed else "u", load, f"ma_sub_store({{}}, {bits})",
+                 "int8_t" if signed else "uint8_t")
+
+
+# The storage types (csrc/core/array.h): casts only, in the ma_type order
+# after TYPES.  Every value they hold is exact in the loaded C type, so a
+# cast from one is a cast from that type.
+STORAGE: list[CType] = [
+    *(_minifloat(n, "MA_" + n.upper()) for n in (
+        "float8_e3m4", "float8_e4m3", "float8_e4m3b11fnuz", "float8_e4m3fn", "float8_e4m3fnuz",
+        "float8_e5m2", "float8_e5m2fnuz", "float8_e8m0fnu", "float6_e2m3fn", "float6_e3m2fn",
+        "float4_e2m1fn")),
+    CType("complex32", "MA_COMPLEX32", "ma_c32", "c", "ma_c32_load({})", "ma_c32_store({})", "ma_c64"),
+    *(_subbyte(n, "MA_" + n.upper(), b) for n, b in (
+        ("int1", 1), ("int2", 2), ("int4", 4), ("uint1", 1), ("uint2", 2), ("uint4", 4))),
+]
+
+
 def unary_loop(fname: str, src: CType, dst: CType, expr: str) -> str:
     """A strided loop dst[i] = store(expr) where `{x}` in expr is the loaded
     src[i], with a contiguous

@@ -529,12 +529,12 @@ def _load_dtypes() -> Any:
 
 
 DT = _load_dtypes()
-assert [d.name for d in DT.ALL] == [t.name for t in TYPES], "dtypes.ALL must follow the ma_type order"
+assert [d.name for d in DT.KERNEL] == [t.name for t in TYPES], "dtypes.KERNEL must follow the ma_type order"
 # Operand keys: the element types in ma_type order, then the Python scalar
 # kinds (weak scalars: NEP 50 and the standard's "mixing arrays with Python
 # scalars"), numbered as MA_EW_KEY_* in elementwise.h.
 SCALARS: list[type] = [bool, int, float, complex]
-KEYS: list[Any] = list(DT.ALL) + SCALARS
+KEYS: list[Any] = list(DT.KERNEL) + SCALARS
 _WEAK: dict[type, Any] = {bool: True, int: 0, float: 0.0, complex: 0j}
 # The order NumPy tries loops in when the operands' dtype has none of its own.
 _ORDER = [BY_NAME[n] for n in ("bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64",
@@ -586,7 +586,7 @@ def _resolve(op: Op, loops: dict[int, int], keys: tuple[Any, ...]) -> int:
     order = _ORDER[9:] + _ORDER[:9] if op.floats_first else _ORDER
     for t in order:
         lt = TYPES.index(t)
-        if lt in loops and all(DT.promote(d, DT.ALL[lt]) is DT.ALL[lt] for d in dts):
+        if lt in loops and all(DT.promote(d, DT.KERNEL[lt]) is DT.KERNEL[lt] for d in dts):
             return lt
     return NO_LOOP
 
@@ -599,7 +599,7 @@ def _resolve_table(name: str, op: Op | None, nin: int, loop_types: list[int]) ->
     loops = {t: i for i, t in enumerate(loop_types)}
     rule = op or Op(name, nin, {k: "" for k in "biufc"})
     cells = []
-    combos = [(k,) for k in DT.ALL] if nin == 1 else [(a, b) for a in KEYS for b in KEYS]
+    combos = [(k,) for k in DT.KERNEL] if nin == 1 else [(a, b) for a in KEYS for b in KEYS]
     for keys in combos:
         if name != "where" and not any(isinstance(k, DT.DType) for k in keys):
             cells.append(NO_LOOP)
@@ -626,7 +626,7 @@ def _common_table() -> str:
 def _same_kind_table() -> str:
     """ma_same_kind[from][to]: NumPy's casting="same_kind" (out= and the
     in-place operators)."""
-    rows = ["{" + ", ".join(str(int(DT.same_kind(a, b))) for b in DT.ALL) + "}" for a in DT.ALL]
+    rows = ["{" + ", ".join(str(int(DT.same_kind(a, b))) for b in DT.KERNEL) + "}" for a in DT.KERNEL]
     return "const uint8_t ma_same_kind[MA_NTYPES][MA_NTYPES] = {\n  " + ",\n  ".join(rows) + "\n};"
 
 
