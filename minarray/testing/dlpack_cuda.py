@@ -212,12 +212,24 @@ def _torch_checks(torch: Any) -> Iterator[tuple[str, Callable[[], None]]]:
         _expect(torch.cuda.memory_allocated() < before, "the tensor was never released")
         _expect(ma.allocator_stats()["live_foreign"] == live, "minarray still holds a foreign buffer")
 
+    def float8() -> None:
+        f8 = t.to(torch.float8_e4m3fn)  # a storage type, carried on the device
+        d = ma.from_dlpack(f8)
+        _expect(d.dtype is ma.float8_e4m3fn and d.data_ptr == f8.data_ptr(), "float8 import")
+        v = d[1:, ::2]
+        r = torch.from_dlpack(v)
+        _expect(r.dtype == torch.float8_e4m3fn and r.data_ptr() == f8[1:, ::2].data_ptr(), "float8 re-export")
+        _expect(bool(torch.equal(r.float(), f8[1:, ::2].float())), "float8 values")
+        c = ma.from_dlpack(f8, device="cpu")  # the producer copies to the CPU
+        np.testing.assert_array_equal(np.asarray(c.astype(ma.float32)), f8.float().cpu().numpy())
+
     yield from [("import: same pointer", imported), ("metadata views", views), ("reads refused", refused),
                 ("re-export: default stream", reexport_default_stream),
                 ("re-export: consumer's side stream", reexport_side_stream),
                 ("to_device('cpu') via dl_device", to_cpu), ("from_dlpack(device='cpu')", device_cpu_import),
                 ("__dlpack__(dl_device=CPU)", cpu_export), ("asdlpack(CUDA array interface)", cuda_array_interface),
-                ("from_pointer(device=CUDA)", from_pointer_wrap), ("deleters: nothing freed early or leaked", released)]
+                ("from_pointer(device=CUDA)", from_pointer_wrap), ("float8_e4m3fn on the device", float8),
+                ("deleters: nothing freed early or leaked", released)]
 
 
 # ---- the CUDA driver alone --------------------------------------------------------------
