@@ -543,7 +543,6 @@ BAD_FIELDS: list[tuple[str, dict[str, Any], str]] = [
     ("ndim -1", {"ndim": -1}, "ndim=-1"),
     ("lanes 4", {"dtype": (2, 32, 4)}, "lanes"),
     ("float8 of 16 bits", {"dtype": (10, 16, 1)}, "code 10, bits 16"),
-    ("packed int4", {"dtype": (0, 4, 1)}, "packed"),
     ("float4 pairs", {"dtype": (17, 4, 2)}, "lanes 2"),
     ("1-bit bool", {"dtype": (6, 1, 1)}, "code 6, bits 1"),
     ("opaque handle", {"dtype": (3, 64, 1)}, "code 3"),

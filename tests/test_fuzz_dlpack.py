@@ -261,8 +261,8 @@ def expected_problem(s: Spec) -> str | None:
         return "ndim"
     if s.dtype not in VALID_DTYPES:
         return "dtype"
-    if s.dtype[1] < 8 and not (s.versioned and s.flags & 4):
-        return "packed"  # sub-byte elements, not flagged IS_SUBBYTE_TYPE_PADDED
+    if _packed(s) and s.device[0] not in CPU_ACCESSIBLE:
+        return "packed on a device"  # they must be unpacked, and minarray cannot read there
     if s.device[0] not in KNOWN_DEVICES:
         return "device"
     if s.ndim > 0 and s.shape is None:
@@ -294,6 +294,13 @@ def expected_problem(s: Spec) -> str | None:
     if first % align:
         return "alignment"
     return None
+
+
+def _packed(s: Spec) -> bool:
+    """Sub-byte elements not flagged IS_SUBBYTE_TYPE_PADDED (a legacy capsule
+    cannot flag them): packed, several a byte, so minarray's import is an
+    unpacked copy and the producer's tensor is released at once."""
+    return s.dtype[1] < 8 and not (s.versioned and s.flags & 4)
 
 
 def span(strides: tuple[int, ...], dims: tuple[int, ...], item: int) -> tuple[int, int] | None:
@@ -417,9 +424,28 @@ def _same(a: Any, b: Any) -> bool:
     return bool(a == b) and type(a) is type(b)
 
 
+def _packed_reads_backing(s: Spec) -> bool:
+    """Do a packed tensor's elements lie in BACKING, which the unpacking copy
+    may read?  (Elsewhere the test's addresses are made up; a producer
+    promises its memory, this test does not.)"""
+    dims = tuple(s.shape[:s.ndim]) if s.shape is not None else ()
+    if 0 in dims:
+        return True  # nothing is read
+    el = tuple(s.strides[:s.ndim]) if s.strides is not None else _c_strides(dims)
+    lo = sum(x * (n - 1) for x, n in zip(el, dims, strict=True) if x < 0)
+    hi = sum(x * (n - 1) for x, n in zip(el, dims, strict=True) if x > 0)
+    first = s.data + s.byte_offset - BASE
+    return 0 <= first + lo and first + hi + 1 <= BACKING.size
+
+
 def check_import(s: Spec) -> None:
     b = Built(s)
     problem = expected_problem(s)
+    copy = None
+    if problem is None and _packed(s) and not _packed_reads_backing(s):
+        # unpacking would read made-up addresses: ask for no copy, which a
+        # packed tensor cannot be imported without
+        copy, problem = False, "packed, copy=False"
     cap = None
     if s.route == "exchange":
         source: Any = ExchangeProducer(b.address)
@@ -431,10 +457,10 @@ def check_import(s: Spec) -> None:
     result: Any = None
     error: str | None = None  # "Type: message"; the exception itself would keep frames alive
     try:
-        if s.route == "asdlpack":
+        if s.route == "asdlpack" and copy is None:
             result = ma.asdlpack(source)
         else:
-            result = ma.from_dlpack(source)
+            result = ma.from_dlpack(source, copy=copy)
     except (BufferError, TypeError, ValueError) as exc:
         error = f"{type(exc).__name__}: {exc}"
     taken = cap is not None and _PyCapsule_GetName(cap) in USED and s.name not in USED
@@ -457,6 +483,12 @@ def check_import(s: Spec) -> None:
         return
     assert error is None, f"refused a valid tensor: {s}: {error}"
     assert cap is None or taken, s
+    if _packed(s):
+        # unpacked into minarray's own memory: the producer's tensor is done
+        assert b.calls == (1 if s.deleter else 0), "a packed import kept the producer's tensor"
+        if s.route != "asdlpack":
+            assert result.shape == tuple(s.shape[:s.ndim]) and result.dtype.dlpack == s.dtype
+        return
     assert b.calls == 0, "deleted while still in use"
     if s.route != "asdlpack":
         _check_array(s, result)
@@ -567,6 +599,7 @@ PINNED = {
     "opaque handle": {"dtype": (3, 64, 1)},
     "float8": {"dtype": (10, 8, 1)},
     "packed int4": {"dtype": (0, 4, 1)},
+    "packed int4 on CUDA": {"dtype": (0, 4, 1), "device": (2, 0)},
     "padded int4": {"dtype": (0, 4, 1), "flags": 4},
     "float4, legacy": {"versioned": False, "name": b"dltensor", "dtype": (17, 4, 1)},
     "float4 pairs": {"dtype": (17, 4, 2)},

@@ -290,25 +290,63 @@ def test_subbyte_capsules_say_padded_and_legacy_is_refused() -> None:
 
 @pytest.mark.parametrize(("code", "bits", "name"), [(0, 4, "int4"), (1, 2, "uint2"), (17, 4, "float4_e2m1fn"),
                                                     (15, 6, "float6_e2m3fn")])
-def test_padded_capsules_import_and_packed_ones_are_refused(code: int, bits: int, name: str) -> None:
+def test_padded_capsules_import_as_views(code: int, bits: int, name: str) -> None:
     from dlpack_producer import Producer
 
     mem = np.array([1, 2, 3, 0], dtype=np.uint8)
     padded = Producer(mem, dtype=(code, bits, 1), flags=4)
     x = ma.from_dlpack(padded.capsule())
-    assert x.dtype == getattr(ma, name)
+    assert x.dtype == getattr(ma, name) and x.data_ptr == mem.ctypes.data
     assert np.array_equal(np.asarray(x).view(np.uint8), mem)
     del x
     gc.collect()
     assert padded.deleted == 1
-    packed = Producer(mem, dtype=(code, bits, 1), flags=0)
-    with pytest.raises(BufferError, match="packed"):
-        ma.from_dlpack(packed.capsule())
+
+
+def _packed_reference(mem: np.ndarray, bits: int, n: int) -> np.ndarray:
+    """n elements of `bits` read from packed little bit-endian memory."""
+    as_bits = np.unpackbits(mem, bitorder="little")
+    return np.array([int("".join(str(b) for b in as_bits[i * bits:(i + 1) * bits][::-1]), 2) for i in range(n)],
+                    dtype=np.uint8)
+
+
+@pytest.mark.parametrize(("code", "bits", "name"), [(0, 4, "int4"), (1, 2, "uint2"), (1, 1, "uint1"),
+                                                    (17, 4, "float4_e2m1fn"), (15, 6, "float6_e2m3fn"),
+                                                    (16, 6, "float6_e3m2fn")])
+def test_packed_capsules_are_unpacked_into_a_copy(code: int, bits: int, name: str) -> None:
+    from dlpack_producer import Producer
+
+    mem = np.random.default_rng(bits).integers(0, 256, 12, dtype=np.uint8)
+    n = 12 * 8 // bits
+    want = _packed_reference(mem, bits, n)  # the elements' bit patterns
+    dt = getattr(ma, name)
+    sign = dt.kind == "i"
+
+    def patterns(x: ma.NDArray) -> np.ndarray:
+        raw = np.asarray(x).view(np.uint8)
+        return raw & ((1 << bits) - 1) if sign else raw
+
+    p = Producer(mem, dtype=(code, bits, 1), flags=0, ndim=1, shape=(n,), strides=(1,))
+    x = ma.from_dlpack(p.capsule())
+    assert x.dtype == dt and x.shape == (n,) and x.data_ptr != mem.ctypes.data
+    assert np.array_equal(patterns(x), want)
     gc.collect()
-    assert packed.deleted == 1  # a refused capsule is still freed, once
-    legacy = Producer(mem, versioned=False, dtype=(code, bits, 1))
-    with pytest.raises(BufferError, match="legacy capsule"):
-        ma.from_dlpack(legacy.capsule())
+    assert p.deleted == 1  # unpacked: the producer's tensor is released at once
+    # a 2-d view with a step and a reversed axis, in a legacy capsule (which
+    # cannot say padded: legacy sub-byte tensors are packed)
+    rows = n // 4
+    q = Producer(mem, versioned=False, dtype=(code, bits, 1), ndim=2, shape=(rows // 2, 4),
+                 strides=(8, -1), byte_offset=(3 * bits) // 8 if (3 * bits) % 8 == 0 else 0)
+    if (3 * bits) % 8:
+        return  # element 3 does not start on a byte: the reversed view needs a byte-aligned start
+    y = ma.from_dlpack(q.capsule())
+    ref = want[3:].tolist()
+    expect = np.array([[ref[r * 8 - c] for c in range(4)] for r in range(rows // 2)], dtype=np.uint8)
+    assert y.shape == (rows // 2, 4) and np.array_equal(patterns(y), expect)
+    # copy=False forbids the unpacked copy
+    r = Producer(mem, dtype=(code, bits, 1), flags=0, ndim=1, shape=(n,), strides=(1,))
+    with pytest.raises(BufferError, match="packed"):
+        ma.from_dlpack(r.capsule(), copy=False)
 
 
 def test_vector_types_are_refused_with_their_lanes() -> None:

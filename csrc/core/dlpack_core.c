@@ -217,12 +217,18 @@ int ma_dlpack_check(const DLTensor *t, int opts, size_t *nbytes, ma_dlpack_error
                   "uint1/2/4/8-64, float16, bfloat16, float32, float64, complex32/64/128, the float8, float6 "
                   "and float4 formats of DLPack 1.3)",
                   (int)t->dtype.code, (int)t->dtype.bits);
-  if (ma_is_subbyte(t->dtype) && !(opts & MA_CHECK_PADDED))
+  if (ma_is_subbyte(t->dtype) && !(opts & (MA_CHECK_PADDED | MA_CHECK_PACKED)))
     return refuse(err,
                   "DLPack tensor of %d-bit elements is packed (several to a byte: its flags lack "
                   "IS_SUBBYTE_TYPE_PADDED, or it came in a legacy capsule, which cannot say it); "
-                  "minarray stores them one per byte and imports only that padded layout",
+                  "minarray stores them one per byte, so it can only import them as a copy "
+                  "(copy=None or True unpacks them)",
                   (int)t->dtype.bits);
+  if (ma_is_subbyte(t->dtype) && !(opts & MA_CHECK_PADDED) && !ma_dlpack_cpu_accessible(t->device.device_type))
+    return refuse(err,
+                  "DLPack tensor of packed %d-bit elements lives on %s:%d; minarray would have to unpack "
+                  "them, and it cannot read that memory",
+                  (int)t->dtype.bits, ma_dlpack_device_label(t->device.device_type), (int)t->device.device_id);
   if (any_device && strcmp(ma_dlpack_device_label(t->device.device_type), "unknown device type") == 0)
     return refuse(err, "the DLPack tensor names device type %d, which DLPack %d.%d does not define",
                   (int)t->device.device_type, DLPACK_MAJOR_VERSION, DLPACK_MINOR_VERSION);
@@ -287,6 +293,31 @@ ma_array *ma_dlpack_adopt(const DLTensor *t, size_t nbytes, ma_release_fn releas
   if (!a) return NULL; /* the release ran: the view held the only reference */
   a->t.device = t->device;
   return a;
+}
+
+ma_array *ma_dlpack_unpack(const ma_array *a) {
+  int err = 0, nd = a->t.ndim, bits = a->t.dtype.bits;
+  ma_array *out = ma_array_empty(a->t.dtype, nd, a->t.shape, 0, &err);
+  if (!out) return NULL;
+  int64_t n = ma_array_size(a), idx[MA_MAXDIMS] = {0}, e = 0; /* e: the element offset of idx */
+  const uint8_t *src = (const uint8_t *)a->t.data;
+  uint8_t *dst = (uint8_t *)out->t.data;
+  const unsigned mask = (1u << bits) - 1;
+  for (int64_t k = 0; k < n; k++) {
+    /* e < 0 with negative strides: the byte is then the floor of bit / 8 */
+    int64_t bit = e * bits, byte = bit >= 0 ? bit / 8 : -((7 - bit) / 8);
+    unsigned shift = (unsigned)(bit - byte * 8), v = src[byte];
+    if (shift + (unsigned)bits > 8) v |= (unsigned)src[byte + 1] << 8; /* a 6-bit element across bytes */
+    dst[k] = (uint8_t)((v >> shift) & mask);
+    /* the next index in C order, and its element offset */
+    for (int d = nd - 1; d >= 0; d--) {
+      e += a->t.strides[d];
+      if (++idx[d] < a->t.shape[d]) break;
+      e -= a->t.strides[d] * a->t.shape[d];
+      idx[d] = 0;
+    }
+  }
+  return out;
 }
 
 int ma_dlpack_aligned(const ma_array *a) {

@@ -41,6 +41,7 @@ void ma_dlpack_managed_free(void *m, int versioned);
 #define MA_CHECK_ANY_DEVICE 1 /* memory on any device: carried, never read */
 #define MA_CHECK_UNALIGNED 2  /* data not aligned to its elements: it will be copied (ma_dlpack_realign) */
 #define MA_CHECK_PADDED 4     /* the tensor's flags say IS_SUBBYTE_TYPE_PADDED */
+#define MA_CHECK_PACKED 8     /* packed sub-byte elements are welcome: they will be unpacked (ma_dlpack_unpack) */
 
 /* Validate every field of a foreign tensor minarray will read, before
  * anything is taken over: ndim, dtype, device (any, with
@@ -57,6 +58,13 @@ int ma_dlpack_aligned(const ma_array *a);
  * aligned owned buffer, viewed with a's shape and strides.  NULL when out
  * of memory. */
 ma_array *ma_dlpack_realign(const ma_array *a);
+/* A new C-contiguous array of `a`'s shape holding its sub-byte elements one
+ * per byte, read from packed memory: element e (the strides count elements)
+ * lies at bit e * bits from `a`'s data, little bit-endian (DLPack's packed
+ * layout: element 0 in the low bits of its byte).  Only for an import that
+ * ma_dlpack_check accepted with MA_CHECK_PACKED, before anything else sees
+ * it.  NULL when out of memory. */
+ma_array *ma_dlpack_unpack(const ma_array *a);
 /* Take over a tensor ma_dlpack_check accepted: a foreign buffer whose last
  * release calls `release(ctx)`, and a view honouring byte_offset, with
  * `flags` (MA_READONLY).  Always consumes the tensor: NULL when out of

@@ -79,6 +79,19 @@ static ma_array *adopt(const DLTensor *t, size_t nbytes, ma_release_fn release, 
   return a;
 }
 
+/* An adopted import of packed sub-byte elements (ma_dlpack_check let them
+ * in with MA_CHECK_PACKED) as minarray's padded copy; the producer's tensor
+ * is released at once.  Anything else is returned as it is. */
+static ma_array *unpack_if_packed(ma_array *a, int opts, int *copied) {
+  if (!a || !ma_is_subbyte(a->t.dtype) || (opts & MA_CHECK_PADDED)) return a;
+  ma_array *u;
+  Py_BEGIN_ALLOW_THREADS u = ma_dlpack_unpack(a);
+  Py_END_ALLOW_THREADS KEEPING_ERROR(ma_array_free(a));
+  if (!u) return (ma_array *)PyErr_NoMemory();
+  *copied = 1;
+  return u;
+}
+
 /* A C-contiguous copy of `a` in a fresh owned buffer (device CPU). */
 static ma_array *copy_of(const ma_array *a) {
   int err = 0;
@@ -443,7 +456,8 @@ static ma_array *consume_capsule(PyObject *cap, int opts, int legacy_readonly, i
   size_t nbytes;
   if (ma_check_tensor(t, opts, &nbytes) < 0) return NULL;
   if (PyCapsule_SetName(cap, versioned ? NAME_USED_VERSIONED : NAME_USED_LEGACY) < 0) return NULL;
-  return adopt(t, nbytes, versioned ? ma_dlpack_release_versioned : ma_dlpack_release_legacy, p, flags);
+  return unpack_if_packed(adopt(t, nbytes, versioned ? ma_dlpack_release_versioned : ma_dlpack_release_legacy,
+                                p, flags), opts, copied);
 }
 
 /* The DLPack C exchange API of x's type (DLPack 1.3: the type attribute
@@ -506,7 +520,7 @@ static ma_array *import_via_api(const DLPackExchangeAPI *api, PyObject *x, int w
   }
   *copied = (m->flags & DLPACK_FLAG_BITMASK_IS_COPIED) != 0;
   uint32_t flags = (m->flags & DLPACK_FLAG_BITMASK_READ_ONLY) ? MA_READONLY : 0;
-  return adopt(&m->dl_tensor, nbytes, ma_dlpack_release_versioned, m, flags);
+  return unpack_if_packed(adopt(&m->dl_tensor, nbytes, ma_dlpack_release_versioned, m, flags), opts, copied);
 }
 
 /* x.__dlpack__(max_version=(1, 3)[, dl_device=(1, 0)][, copy=...]) through
@@ -618,8 +632,10 @@ static ma_array *import_any(PyObject *x, int want_cpu, int copy, int opts, int l
                             int *zero_copy) {
   int copied = 0, honoured = 1;
   ma_array *a = NULL;
-  /* copy=True copies even what cannot be viewed in place (misaligned data) */
+  /* copy=True copies even what cannot be viewed in place (misaligned data);
+   * any copy but copy=False unpacks packed sub-byte elements */
   if (copy == 1) opts |= MA_CHECK_UNALIGNED;
+  if (copy != 0) opts |= MA_CHECK_PACKED;
   if (PyCapsule_CheckExact(x)) {
     a = consume_capsule(x, opts, legacy_readonly, &copied);
   } else {
