@@ -49,6 +49,21 @@ autodoc_typehints = "signature"
 napoleon_google_docstring = True
 napoleon_numpy_docstring = True
 
-html_theme = "alabaster"
+# NumPy's own theme, so the pages look like the rest of the ecosystem's.
+html_theme = "pydata_sphinx_theme"
 html_title = f"minarray {release}"
-html_static_path: list[str] = []
+html_static_path = ["_static"]
+html_css_files = ["minarray.css"]
+html_theme_options = {
+    # Nothing that needs the network: no icon links, no version switcher.
+    "navbar_end": ["theme-switcher", "navbar-icon-links"],
+    "show_toc_level": 2,
+    # Four titles fit the navigation bar on one line at 1280 px; the rest
+    # go under "More".
+    "header_links_before_dropdown": 4,
+    "navigation_with_keys": False,
+    "footer_start": ["copyright"],
+    "footer_end": ["sphinx-version", "theme-version"],
+    "secondary_sidebar_items": ["page-toc"],
+}
+html_sidebars: dict[str, list[str]] = {"index": []}
