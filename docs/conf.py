@@ -5,6 +5,10 @@ autodoc.  Nothing here reaches the network (no intersphinx), so the build
 works offline and `sphinx-build -W` fails only on problems in this tree.
 Autodoc imports minarray from the checkout, so build the C core first
 (`pip install -e .` or `python csrc/build_ffi.py`).
+
+The figures are drawn at every build by docs/_ext/figures.py from the
+running library (and the recorded benchmark results in docs/_data/), into
+docs/_generated/, which is not committed: a figure cannot go stale.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "docs" / "_ext"))
 
 project = "minarray"
 author = "The minarray developers"
@@ -28,11 +33,12 @@ extensions = [
     "myst_parser",
     "sphinx.ext.autodoc",
     "sphinx.ext.napoleon",
+    "figures",  # docs/_ext/figures.py: the SVG figures, drawn from live data
 ]
 
 source_suffix = {".md": "markdown"}
 root_doc = "index"
-exclude_patterns = ["_build"]
+exclude_patterns = ["_build", "_data", "_ext"]
 
 # Headings get anchors so pages can link to sections: [text](page.md#slug).
 myst_heading_anchors = 3
