@@ -32,11 +32,15 @@ version = release
 extensions = [
     "myst_parser",
     "sphinx.ext.autodoc",
-    "sphinx.ext.napoleon",
+    # numpydoc, as NumPy's reference uses: it renders a docstring as written
+    # (napoleon read a property's "What it is: ..." first line as a type).
+    "numpydoc",
     "figures",  # docs/_ext/figures.py: the SVG figures, drawn from live data
 ]
 
-source_suffix = {".md": "markdown"}
+# .rst too: numpydoc loads autosummary, which writes reST stubs (it warns,
+# and -W fails, when it may not).
+source_suffix = {".md": "markdown", ".rst": "restructuredtext"}
 root_doc = "index"
 exclude_patterns = ["_build", "_data", "_ext"]
 
@@ -52,8 +56,10 @@ autodoc_default_options = {
 }
 autodoc_member_order = "bysource"
 autodoc_typehints = "signature"
-napoleon_google_docstring = True
-napoleon_numpy_docstring = True
+# autodoc lists the members (":members:" on each page); numpydoc's own
+# member tables would list them twice.
+numpydoc_show_class_members = False
+numpydoc_xref_param_type = False
 
 # NumPy's own theme, so the pages look like the rest of the ecosystem's.
 html_theme = "pydata_sphinx_theme"
