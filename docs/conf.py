@@ -78,4 +78,10 @@ html_theme_options = {
     "footer_end": ["sphinx-version", "theme-version"],
     "secondary_sidebar_items": ["page-toc"],
 }
-html_sidebars: dict[str, list[str]] = {"index": []}
+# Pages with no sub-pages have no section navigation to show: no left
+# sidebar there, and the article gets its width.
+html_sidebars: dict[str, list[str]] = {
+    page: []
+    for page in ("index", "getting-started", "cheatsheet", "io", "worked-example", "conformance", "performance",
+                 "reliability")
+}

@@ -550,7 +550,7 @@ def draw_ownership(path: Path) -> None:
         ("foreign ma_buffer", "minarray", "its release callback calls PyTorch's deleter"),
         ("PyTorch's managed tensor", "PyTorch", "holds a reference to t's storage"),
         ("t's storage", "PyTorch", "its deleter calls NumPy's DLPack deleter"),
-        ("n: numpy.ndarray", "NumPy", "NumPy's manager_ctx: PyTorch's context holds it"),
+        ("n: numpy.ndarray", "NumPy", "the manager_ctx of NumPy's export: one reference"),
         ("n.base: NumPy's capsule", "NumPy",
          f"named \"{f.get('numpy_base', 'numpy_dltensor_versioned')}\""),
         ("minarray's managed tensor", "minarray", "manager_ctx = the owned buffer (+1 reference)"),
