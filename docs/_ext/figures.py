@@ -668,8 +668,11 @@ def draw_performance(group: str, title: str, unit: str, meta: dict[str, Any], re
     ax.set_ylabel(f"seconds per {unit[:-1]}")
     ax.grid(True, which="major", alpha=0.3)
     cpu = meta.get("cpu_model") or meta.get("machine") or "an unnamed CPU"
+    # Other work on the machine inflates times; the run recorded how much there was.
+    loads = [x for x in (meta.get("loadavg_before"), (meta.get("loadavg") or [None])[0]) if x is not None]
+    load = f", load average {max(loads):.1f}" if loads else ""
     ax.set_title(f"{title}: time per {unit[:-1]}, minarray (solid) vs references (dashed)\n"
-                 f"{cpu}, {meta.get('cpu_count', '?')} CPUs; run of {str(meta.get('date', '?'))[:10]}",
+                 f"{cpu}, {meta.get('cpu_count', '?')} CPUs{load}; run of {str(meta.get('date', '?'))[:10]}",
                  fontsize=9)
     libs = {s.library for s in series}
     notes = []
