@@ -36,6 +36,7 @@ extensions = [
     # (napoleon read a property's "What it is: ..." first line as a type).
     "numpydoc",
     "figures",  # docs/_ext/figures.py: the SVG figures, drawn from live data
+    "apisummary",  # docs/_ext/apisummary.py: a table of each API page's entries
 ]
 
 # .rst too: numpydoc loads autosummary, which writes reST stubs (it warns,
