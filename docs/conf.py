@@ -70,6 +70,8 @@ html_css_files = ["minarray.css"]
 html_theme_options = {
     # Nothing that needs the network: no icon links, no version switcher.
     "navbar_end": ["theme-switcher", "navbar-icon-links"],
+    # The search as a button: with the full field the bar takes two rows at 1280 px.
+    "navbar_persistent": ["search-button"],
     "show_toc_level": 2,
     # Four titles fit the navigation bar on one line at 1280 px; the rest
     # go under "More".
