@@ -273,11 +273,11 @@ def draw_struct(name: str, path: Path) -> None:
     size, align, fields, groups = struct_layout(name)
     word = 8
     nrows = -(-size // word)
-    cw, rh = 0.78, 0.62  # a byte column, a row
+    cw, rh = 0.9, 0.62  # a byte column, a row
     left = 1.1
     depth = max((len(g.path) for g in groups), default=0)
     top = nrows * rh
-    xrange = left + word * cw + 0.25 + 1.55 * max(depth, 1)
+    xrange = left + word * cw + 0.25 + 1.4 * max(depth, 1)
     fig, ax = _canvas(WIDTH, (top + 1.1) * WIDTH / xrange, (0, xrange), (-0.2, top + 0.9))
     ax.text(0, top + 0.62, f"{name}: {size} bytes, aligned to {align}", fontsize=10, weight="bold", va="center")
     for b in range(word):  # the byte ruler
@@ -300,7 +300,7 @@ def draw_struct(name: str, path: Path) -> None:
                 ax.text(x + take * cw / 2, y + rh * 0.64, f.path[-1], ha="center", va="center",
                         fontsize=7 if small else 8.5, weight="bold")
                 label = f"@{f.offset} · {f.size} B" if small else f"offset {f.offset} · {f.size} B"
-                ax.text(x + take * cw / 2, y + rh * 0.26, label, ha="center", va="center", fontsize=6.5,
+                ax.text(x + take * cw / 2, y + rh * 0.26, label, ha="center", va="center", fontsize=6 if small else 6.5,
                         color=MUTED)
             for b in range(off, off + take):
                 covered[b] = True
@@ -311,13 +311,20 @@ def draw_struct(name: str, path: Path) -> None:
             _box(ax, left + c * cw, top - (r + 1) * rh, cw, rh, "white", hatch="////")
     # Nested structs: a bracket over their rows, deeper ones further out.
     for g in groups:
-        x = left + word * cw + 0.15 + 1.55 * (len(g.path) - 1)
+        x = left + word * cw + 0.15 + 1.4 * (len(g.path) - 1)
         y0 = top - (g.offset // word) * rh - 0.05
         y1 = top - (-(-(g.offset + g.size) // word)) * rh + 0.05
         ax.plot([x, x + 0.1, x + 0.1, x], [y0, y0, y1, y1], color=MUTED, lw=0.9)
-        ax.text(x + 0.18, (y0 + y1) / 2 + 0.1, g.path[-1], fontsize=7.5, va="center", weight="bold")
-        ax.text(x + 0.18, (y0 + y1) / 2 - 0.14, f"{g.type_name}, {g.size} B", fontsize=6.5, va="center",
-                color=MUTED)
+        # The label goes beside a row no nested struct labels, so the two
+        # never overlap however long the type's name.
+        rows = range(g.offset // word, -(-(g.offset + g.size) // word))
+        inner = {r for h in groups if h.path[:-1] == g.path
+                 for r in range(h.offset // word, -(-(h.offset + h.size) // word))}
+        free = [r for r in rows if r not in inner]
+        ym = top - (free[len(free) // 2] + 0.5) * rh if free else (y0 + y1) / 2
+        ax.text(x + 0.18, ym + 0.1, g.path[-1], fontsize=7.5, va="center", weight="bold")
+        ax.text(x + 0.18, ym - 0.14, f"{g.type_name.removeprefix('struct ')}, {g.size} B", fontsize=6.5,
+                va="center", color=MUTED)
     _save(fig, path)
 
 
