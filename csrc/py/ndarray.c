@@ -212,7 +212,7 @@ ma_array *ma_ndarray_array(PyObject *x) {
   if (!ma_nd.type || !PyObject_TypeCheck(x, ma_nd.type)) return NULL;
   PyObject *h = MA_ND(x)->h;
   if (!h || !MA_ND(x)->base || !PyCapsule_CheckExact(h)) return NULL;
-  ma_array *a = (ma_array *)PyCapsule_GetPointer(h, MA_HANDLE_NAME);
+  ma_array *a = ma_handle_get(h); /* NULL for a device handle: cleared below */
   if (!a) PyErr_Clear();
   return a;
 }
