@@ -100,12 +100,12 @@ def _operand(x: Any) -> Any:
 # sixth of a small array's call.  The docstring's first lines are the text
 # signature inspect.signature reads.
 def _unary(name: str, doc: str) -> UnaryFunction:
-    f: UnaryFunction = core.ew_function(_OPID[name], f"{name}($self, x, /, *, out=None)\n--\n\n{doc}")
+    f: UnaryFunction = core.ew_function(_OPID[name], f"{name}(x, /, *, out=None)\n--\n\n{doc}")
     return f
 
 
 def _binary(name: str, doc: str) -> BinaryFunction:
-    f: BinaryFunction = core.ew_function(_OPID[name], f"{name}($self, x1, x2, /, *, out=None)\n--\n\n{doc}")
+    f: BinaryFunction = core.ew_function(_OPID[name], f"{name}(x1, x2, /, *, out=None)\n--\n\n{doc}")
     return f
 
 
