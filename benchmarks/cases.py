@@ -157,6 +157,23 @@ def _allocation() -> Iterator[Case]:
 # ---- elementwise ---------------------------------------------------------------
 
 
+def _call(f: Any, args: list[Any], out: Any = None) -> Call:
+    """The call f(*args[, out=out]) as code would write it: f(x) and f(x, y)
+    spelled out (f(*args) builds a tuple per call and takes another path
+    through the interpreter, which costs the sides unequally)."""
+    if out is not None:
+        if len(args) == 1:
+            (x,) = args
+            return lambda: f(x, out=out)
+        x, y = args
+        return lambda: f(x, y, out=out)
+    if len(args) == 1:
+        (x,) = args
+        return lambda: f(x)
+    x, y = args
+    return lambda: f(x, y)
+
+
 def _ew_case(op: str, dtype: str, layout: str, size: int, shapes: list[tuple[int, ...]],
              views: list[Callable[[Any], Any]], *, out: bool = False) -> Case:
     """`op` applied to inputs of `shapes`, input k passed through `views[k]`
@@ -170,26 +187,17 @@ def _ew_case(op: str, dtype: str, layout: str, size: int, shapes: list[tuple[int
     def mk(inp: Inputs) -> Call:
         f = ma_get(op)
         args = [v(to_ma(a)) for v, a in zip(views, inp["args"], strict=True)]
-        if out:
-            res = f(*args)
-            return lambda: f(*args, out=res)
-        return lambda: f(*args)
+        return _call(f, args, f(*args) if out else None)
 
     def rf(inp: Inputs) -> Call:
         f = getattr(np, op)
         args = [v(a) for v, a in zip(views, inp["args"], strict=True)]
-        if out:
-            res = f(*args)
-            return lambda: f(*args, out=res)
-        return lambda: f(*args)
+        return _call(f, args, f(*args) if out else None)
 
     def pt(inp: Inputs) -> Call:
         f = getattr(torch_module(), op)
         args = [v(to_torch(a)) for v, a in zip(views, inp["args"], strict=True)]
-        if out:
-            res = f(*args)
-            return lambda: f(*args, out=res)
-        return lambda: f(*args)
+        return _call(f, args, f(*args) if out else None)
 
     return Case("elementwise", f"{op} {dtype} {layout}", size, "elements", "numpy", setup, mk, rf, torch=pt)
 
