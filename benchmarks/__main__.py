@@ -35,7 +35,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--repeats", type=int, metavar="N", help="blocks per side (default 9, --quick 3)")
     p.add_argument("--min-time", type=float, metavar="S",
                    help="seconds one block of calls lasts at least (default 0.02, --quick 0.002)")
-    p.add_argument("--threads", type=int, metavar="N", help="call minarray.set_num_threads(N) first")
+    p.add_argument("--threads", type=int, metavar="N",
+                   help="call minarray.set_num_threads(N) first (PyTorch gets as many threads as minarray)")
     p.add_argument("--rest", type=float, default=0.0, metavar="F",
                    help="sleep F times each block's length after it (keeps a real-time-priority run, "
                    "e.g. under chrt, below the kernel's real-time budget)")
@@ -112,8 +113,10 @@ def main(argv: list[str] | None = None) -> int:
     print()
     print(report.legend())
     threads = meta.get("minarray_threads")
-    print(f"minarray threads: {threads}; numpy {meta.get('numpy')}; python {meta.get('python')}; "
-          f"{meta.get('cpu_count')} CPUs")
+    print(f"minarray threads: {threads}; pytorch threads: {meta.get('torch_threads', '-')}; "
+          f"numpy {meta.get('numpy')}; python {meta.get('python')}; {meta.get('cpu_count')} CPUs")
+    print(f"CPU: {meta.get('cpu_model', '?')} ({meta.get('cpu_isa') or '?'}); "
+          f"minarray's vector math: {meta.get('minarray_vector_isa', '?')}")
     busy = [x for x in (meta.get("loadavg_before"), (meta.get("loadavg") or [None])[0]) if x is not None]
     cpus = meta.get("cpu_count") or 1
     if busy and max(busy) > 0.5 * cpus:

@@ -48,6 +48,10 @@ class Case:
     # seconds to pause before each timed block (timing.compare): for
     # references whose thread pool keeps spinning after a call
     settle: float = 0.0
+    # a second reference, PyTorch's CPU kernels on the same inputs (shared
+    # with NumPy through torch.from_numpy), run on as many threads as
+    # minarray: None where the case has no PyTorch counterpart
+    torch: Callable[[Inputs], Call] | None = None
 
     @property
     def id(self) -> str:
@@ -82,6 +86,23 @@ def ref_module(name: str) -> Any:
         raise Unavailable(f"{name} is not installed") from None
 
 
+def torch_module() -> Any:
+    """PyTorch, set to use as many threads as minarray does now (the
+    comparison is per thread count: ``--threads N`` sets both), or
+    :class:`Unavailable`."""
+    torch = ref_module("torch")
+    threads = ma_get("get_num_threads")()
+    if torch.get_num_threads() != threads:
+        torch.set_num_threads(threads)
+    return torch
+
+
+def to_torch(x: Any) -> Any:
+    """A tensor over the same memory as NumPy array `x` (a view of it keeps
+    a view's strides)."""
+    return torch_module().from_numpy(x) if isinstance(x, np.ndarray) else x
+
+
 def to_ma(x: np.ndarray) -> Any:
     """A copy of `x` in minarray's own memory (not a view of NumPy's, so
     alignment and huge-page treatment are minarray's)."""
@@ -102,9 +123,11 @@ def _uniform(shape: tuple[int, ...], dtype: str) -> np.ndarray:
 ALLOC_BYTES = (10, 10**3, 10**5, 10**6, 10**7, 10**8)
 ELEM_SIZES = (1, 100, 10**4, 10**6, 16 * 10**6)
 OUT_SIZES = (1, 100, 10**6, 16 * 10**6)
+OPERATOR_SIZES = (1, 100, 10**6)
 STRIDED_SIZES = (10**4, 10**6, 16 * 10**6)
 SQUARE_SIDES = (1000, 4000)
 REDUCE_SIZES = (100, 10**4, 10**6, 16 * 10**6)
+RECT_SHAPES = ((2000, 500), (500, 2000))
 MATMUL_SIDES = (16, 64, 128, 512, 1024, 2048)
 LAPACK_SIDES = (300, 500)
 LAPACK_FUNCS = ("solve", "inv", "svd", "eigh")
@@ -134,6 +157,23 @@ def _allocation() -> Iterator[Case]:
 # ---- elementwise ---------------------------------------------------------------
 
 
+def _call(f: Any, args: list[Any], out: Any = None) -> Call:
+    """The call f(*args[, out=out]) as code would write it: f(x) and f(x, y)
+    spelled out (f(*args) builds a tuple per call and takes another path
+    through the interpreter, which costs the sides unequally)."""
+    if out is not None:
+        if len(args) == 1:
+            (x,) = args
+            return lambda: f(x, out=out)
+        x, y = args
+        return lambda: f(x, y, out=out)
+    if len(args) == 1:
+        (x,) = args
+        return lambda: f(x)
+    x, y = args
+    return lambda: f(x, y)
+
+
 def _ew_case(op: str, dtype: str, layout: str, size: int, shapes: list[tuple[int, ...]],
              views: list[Callable[[Any], Any]], *, out: bool = False) -> Case:
     """`op` applied to inputs of `shapes`, input k passed through `views[k]`
@@ -147,20 +187,41 @@ def _ew_case(op: str, dtype: str, layout: str, size: int, shapes: list[tuple[int
     def mk(inp: Inputs) -> Call:
         f = ma_get(op)
         args = [v(to_ma(a)) for v, a in zip(views, inp["args"], strict=True)]
-        if out:
-            res = f(*args)
-            return lambda: f(*args, out=res)
-        return lambda: f(*args)
+        return _call(f, args, f(*args) if out else None)
 
     def rf(inp: Inputs) -> Call:
         f = getattr(np, op)
         args = [v(a) for v, a in zip(views, inp["args"], strict=True)]
-        if out:
-            res = f(*args)
-            return lambda: f(*args, out=res)
-        return lambda: f(*args)
+        return _call(f, args, f(*args) if out else None)
 
-    return Case("elementwise", f"{op} {dtype} {layout}", size, "elements", "numpy", setup, mk, rf)
+    def pt(inp: Inputs) -> Call:
+        f = getattr(torch_module(), op)
+        args = [v(to_torch(a)) for v, a in zip(views, inp["args"], strict=True)]
+        return _call(f, args, f(*args) if out else None)
+
+    return Case("elementwise", f"{op} {dtype} {layout}", size, "elements", "numpy", setup, mk, rf, torch=pt)
+
+
+def _operator_case(dtype: str, size: int) -> Case:
+    """``x + y`` through the operator (NDArray.__add__), the spelling most
+    code uses, against NumPy's and PyTorch's."""
+
+    def setup() -> Inputs:
+        return {"x": _uniform((size,), dtype), "y": _uniform((size,), dtype)}
+
+    def mk(inp: Inputs) -> Call:
+        x, y = to_ma(inp["x"]), to_ma(inp["y"])
+        return lambda: x + y
+
+    def rf(inp: Inputs) -> Call:
+        x, y = inp["x"], inp["y"]
+        return lambda: x + y
+
+    def pt(inp: Inputs) -> Call:
+        x, y = to_torch(inp["x"]), to_torch(inp["y"])
+        return lambda: x + y
+
+    return Case("elementwise", f"x + y {dtype}", size, "elements", "numpy", setup, mk, rf, torch=pt)
 
 
 def _ident(x: Any) -> Any:
@@ -176,6 +237,8 @@ def _transpose(x: Any) -> Any:
 
 
 def _elementwise() -> Iterator[Case]:
+    for n in OPERATOR_SIZES:
+        yield _operator_case("float64", n)
     for op in BINARY + UNARY:
         arity = 2 if op in BINARY else 1
         for dtype in FLOATS:
@@ -216,8 +279,14 @@ def _reduce_case(op: str, dtype: str, shape: tuple[int, ...], axis: int | None) 
         x = inp["x"]
         return lambda: f(x, axis=axis)
 
+    def pt(inp: Inputs) -> Call:
+        # amax, not max: torch.max(x, dim) also returns the indices
+        f = getattr(torch_module(), "amax" if op == "max" else op)
+        x = to_torch(inp["x"])
+        return (lambda: f(x)) if axis is None else (lambda: f(x, dim=axis))
+
     size = int(np.prod(shape))
-    return Case("reduction", f"{op} {dtype} {where}", size, "elements", "numpy", setup, mk, rf)
+    return Case("reduction", f"{op} {dtype} {where}", size, "elements", "numpy", setup, mk, rf, torch=pt)
 
 
 def _reductions() -> Iterator[Case]:
@@ -228,11 +297,36 @@ def _reductions() -> Iterator[Case]:
             for m in SQUARE_SIDES:
                 for axis in (0, 1):
                     yield _reduce_case(op, dtype, (m, m), axis)
+            for shape in RECT_SHAPES:  # both axis orders of a non-square array
+                for axis in (0, 1):
+                    yield _reduce_case(op, dtype, shape, axis)
 
 
 # ---- indexing ------------------------------------------------------------------
 
 INDEX_SIZES = (10**4, 10**6)
+
+
+def _basic_view_case() -> Case:
+    """A basic slice, ``X[1:50, ::2]`` of a 100 x 100 float64 array: a view,
+    so the time is all per-call overhead."""
+
+    def setup() -> Inputs:
+        return {"x": _uniform((100, 100), "float64")}
+
+    def mk(inp: Inputs) -> Call:
+        x = to_ma(inp["x"])
+        return lambda: x[1:50, ::2]
+
+    def rf(inp: Inputs) -> Call:
+        x = inp["x"]
+        return lambda: x[1:50, ::2]
+
+    def pt(inp: Inputs) -> Call:
+        x = to_torch(inp["x"])
+        return lambda: x[1:50, ::2]
+
+    return Case("indexing", "X[1:50, ::2] view", 100 * 100, "elements", "numpy", setup, mk, rf, torch=pt)
 
 
 def _indexing() -> Iterator[Case]:
@@ -259,7 +353,16 @@ def _indexing() -> Iterator[Case]:
             x, key = inp["x"].copy(), inp["key"]
             return (lambda: x.__setitem__(key, 0.0)) if setter else (lambda: x[key])
 
-        return Case("indexing", name, n, "elements", "numpy", setup, mk, rf)
+        def as_torch(key: Any) -> Any:
+            if isinstance(key, tuple):
+                return tuple(as_torch(k) for k in key)
+            return to_torch(key)
+
+        def pt(inp: Inputs) -> Call:
+            x, key = to_torch(inp["x"].copy()), as_torch(inp["key"])
+            return (lambda: x.__setitem__(key, 0.0)) if setter else (lambda: x[key])
+
+        return Case("indexing", name, n, "elements", "numpy", setup, mk, rf, torch=pt)
 
     def flat(n: int) -> tuple[int, ...]:
         return (n,)
@@ -280,6 +383,7 @@ def _indexing() -> Iterator[Case]:
         m = x.size // 10
         return (rng.integers(0, x.shape[0], m), rng.integers(0, x.shape[1], m))
 
+    yield _basic_view_case()
     for n in INDEX_SIZES:
         yield case("x[idx] int64", n, idx, False, flat)
         yield case("x[idx] = 0.0", n, idx, True, flat)
@@ -308,10 +412,15 @@ def _linalg() -> Iterator[Case]:
                 a, b = inp["a"], inp["b"]
                 return lambda: np.matmul(a, b)
 
+            def pt(inp: Inputs) -> Call:
+                torch = torch_module()
+                a, b = to_torch(inp["a"]), to_torch(inp["b"])
+                return lambda: torch.matmul(a, b)
+
             # Both sides run on OpenBLAS's threads, which spin ~0.1 s after
             # each call: let them sleep before each block, both sides.
             yield Case("linalg", f"matmul {dtype} ({m},{m})@({m},{m})", m * m, "elements", "numpy", setup, mk, rf,
-                       settle=0.25)
+                       settle=0.25, torch=pt)
     for fname in LAPACK_FUNCS:
         for m in LAPACK_SIDES:
             yield _lapack_case(fname, m)

@@ -49,6 +49,7 @@ class Result:
     note: str = ""
     minarray: Side | None = None
     reference: Side | None = None
+    torch: Side | None = None  # the second reference, PyTorch, where the case has one
 
     @property
     def ratio(self) -> float | None:
@@ -57,17 +58,25 @@ class Result:
             return None
         return self.minarray.median / self.reference.median
 
+    @property
+    def torch_ratio(self) -> float | None:
+        """minarray time over PyTorch's time."""
+        if self.minarray is None or self.torch is None or self.torch.median <= 0:
+            return None
+        return self.minarray.median / self.torch.median
+
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Result:
         def side(key: str) -> Side | None:
             return Side(**d[key]) if d.get(key) else None
 
         return cls(d["id"], d["group"], d["name"], d["size"], d["unit"], d["vs"], d["status"], d.get("note", ""),
-                   side("minarray"), side("reference"))
+                   side("minarray"), side("reference"), side("torch"))
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
         d["ratio"] = self.ratio
+        d["torch_ratio"] = self.torch_ratio
         return d
 
 
@@ -94,8 +103,19 @@ def run_case(case: Case, repeats: int, min_time: float, rest: float = 0.0) -> Re
         if res.status == OK:
             res.status = NO_REFERENCE
         res.note = res.note or str(e)
+    fc: timing.Call | None = None
+    if case.torch is not None and fa is not None:
+        try:
+            fc = case.torch(inputs)
+        except Unavailable:
+            fc = None  # no PyTorch: the column stays empty
+        except Exception as e:
+            res.note = res.note or "torch setup: " + _short(e)
     try:
-        if fa is not None and fb is not None:
+        if fa is not None and fb is not None and fc is not None:
+            ta, tb, tc = timing.compare_many([fa, fb, fc], repeats, min_time, rest, case.settle)
+            res.minarray, res.reference, res.torch = Side.of(ta), Side.of(tb), Side.of(tc)
+        elif fa is not None and fb is not None:
             ta, tb = timing.compare(fa, fb, repeats, min_time, rest, case.settle)
             res.minarray, res.reference = Side.of(ta), Side.of(tb)
         elif fb is not None:
@@ -104,7 +124,7 @@ def run_case(case: Case, repeats: int, min_time: float, rest: float = 0.0) -> Re
             res.minarray = Side.of(timing.measure(fa, repeats, min_time, rest, case.settle))
     except Exception as e:
         res.status, res.note = ERROR, _short(e)
-        res.minarray = res.reference = None
+        res.minarray = res.reference = res.torch = None
     return res
 
 
@@ -136,8 +156,11 @@ def fmt_ratio(r: float | None) -> str:
 def _row(r: Result) -> list[str]:
     ma = fmt_time(r.minarray.median) if r.minarray else r.status
     ref = fmt_time(r.reference.median) if r.reference else ("-" if r.status != NO_REFERENCE else r.status)
-    spread = "/".join(f"{s.spread * 100:.0f}%" if s else "-" for s in (r.minarray, r.reference))
-    return [f"{r.group}: {r.name}", fmt_size(r.size, r.unit), ma, ref, fmt_ratio(r.ratio), spread, r.vs]
+    pt = fmt_time(r.torch.median) if r.torch else "-"
+    sides = (r.minarray, r.reference, r.torch) if r.torch else (r.minarray, r.reference)
+    spread = "/".join(f"{s.spread * 100:.0f}%" if s else "-" for s in sides)
+    return [f"{r.group}: {r.name}", fmt_size(r.size, r.unit), ma, ref, fmt_ratio(r.ratio), pt,
+            fmt_ratio(r.torch_ratio), spread, r.vs]
 
 
 def _align(header: list[str], rows: list[list[str]], label_last: bool = True) -> list[str]:
@@ -153,7 +176,7 @@ def _align(header: list[str], rows: list[list[str]], label_last: bool = True) ->
     return [line(header), "  ".join("-" * w for w in widths), *(line(row) for row in rows)]
 
 
-HEADER = ["case", "size", "minarray", "reference", "ratio", "spread", "vs"]
+HEADER = ["case", "size", "minarray", "reference", "ratio", "pytorch", "vs-pytorch", "spread", "vs"]
 
 
 def table(results: list[Result], markdown: bool = False) -> str:
@@ -187,9 +210,12 @@ def markdown_section(meta: dict[str, Any], results: list[Result]) -> str:
     when = (f"Run of {dates[0]}" if len(dates) == 1
             else f"{len(dates)} runs from {dates[0]} to {dates[-1]} (settings and load of the first)")
     lines = [
-        f"{when}: {meta.get('cpu_count')} CPUs, {meta.get('platform', '?')}, "
+        f"{when}: {meta.get('cpu_model', '?')} ({meta.get('cpu_isa') or 'instruction sets unknown'}; "
+        f"minarray's vector math: {meta.get('minarray_vector_isa', '?')}), "
+        f"{meta.get('cpu_count')} CPUs, {meta.get('platform', '?')}, "
         f"Python {meta.get('python')}, NumPy {meta.get('numpy')}, PyTorch {meta.get('torch')}; "
-        f"minarray threads: {meta.get('minarray_threads')}; {opts.get('repeats')} repeats; "
+        f"minarray threads: {meta.get('minarray_threads')}, PyTorch threads: {meta.get('torch_threads', '?')}; "
+        f"{opts.get('repeats')} repeats; "
         f"1-minute load average {one(meta.get('loadavg_before'))} before, {one(load[0])} after; "
         f"scheduler {meta.get('scheduler')}.",
         "",
@@ -214,21 +240,51 @@ def update_doc(path: Path, meta: dict[str, Any], results: list[Result]) -> None:
 
 def legend() -> str:
     return ("ratio = minarray median / reference median (below 1: minarray is faster); "
-            "spread = interquartile range / median, minarray/reference; "
+            "pytorch = PyTorch's CPU median on the same inputs and thread count, vs-pytorch = minarray / that; "
+            "spread = interquartile range / median, minarray/reference[/pytorch]; "
             "'missing' = minarray lacks the function, the reference is still timed.")
 
 
 # ---- JSON ------------------------------------------------------------------------
 
 
+# The instruction-set extensions that decide which kernels run (minarray's
+# and its references'), as /proc/cpuinfo names them.
+ISA_FLAGS = ("sse4_2", "avx", "avx2", "fma", "avx512f", "avx512dq", "avx512bw", "avx512vl", "avx512_vnni",
+             "avx512_bf16", "avx512_fp16", "amx_tile", "asimd", "sve")
+
+
+def cpu_description() -> tuple[str, str]:
+    """(model name, the ISA_FLAGS it has, space-separated): a table is only
+    meaningful with the CPU named (a figure on one CPU may not hold on
+    another).  From /proc/cpuinfo where there is one."""
+    model, flags = platform.processor() or platform.machine(), ""
+    try:
+        text = Path("/proc/cpuinfo").read_text()
+    except OSError:
+        return model, flags
+    have: set[str] = set()
+    for line in text.splitlines():
+        key, _, value = line.partition(":")
+        key = key.strip()
+        if key in ("model name", "Model") and value.strip():
+            model = value.strip()
+        elif key in ("flags", "Features"):
+            have |= set(value.split())
+    return model, " ".join(f for f in ISA_FLAGS if f in have)
+
+
 def metadata(args: dict[str, Any]) -> dict[str, Any]:
     """What a reader needs to judge whether two runs are comparable."""
+    model, isa = cpu_description()
     meta: dict[str, Any] = {
         "format": FORMAT_VERSION,
         "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
         "python": sys.version.split()[0],
         "platform": platform.platform(),
         "machine": platform.machine(),
+        "cpu_model": model,
+        "cpu_isa": isa,
         "cpu_count": os.cpu_count(),
         "options": args,
         # A shared machine's other work skews times, threaded ones most.
@@ -256,6 +312,13 @@ def metadata(args: dict[str, Any]) -> dict[str, Any]:
         meta["minarray"] = minarray.__version__
         get = getattr(minarray, "get_num_threads", None)
         meta["minarray_threads"] = get() if get else None
+        # the exp/sin/log kernels pick AVX-512 or AVX2 at run time
+        # (MINARRAY_NO_AVX512=1 forces AVX2); the others are AVX2 clones
+        forced = os.environ.get("MINARRAY_NO_AVX512", "") not in ("", "0")
+        meta["minarray_vector_isa"] = ("scalar" if "avx2" not in isa else
+                                       "AVX2" if forced or "avx512f" not in isa else "AVX-512")
+        if "torch" in sys.modules:
+            meta["torch_threads"] = sys.modules["torch"].get_num_threads()
     except ImportError:  # pragma: no cover - the harness needs minarray
         meta["minarray"] = None
     return meta

@@ -78,7 +78,14 @@ def _rested_block(fn: Call, loops: int, rest: float, settle: float = 0.0) -> flo
 
 def compare(fa: Call, fb: Call, repeats: int, min_time: float, rest: float = 0.0,
             settle: float = 0.0) -> tuple[Timing, Timing]:
-    """Time `fa` and `fb` in alternating blocks; `repeats` blocks each.
+    """Two sides: see compare_many."""
+    ta, tb = compare_many([fa, fb], repeats, min_time, rest, settle)
+    return ta, tb
+
+
+def compare_many(fns: list[Call], repeats: int, min_time: float, rest: float = 0.0,
+                 settle: float = 0.0) -> list[Timing]:
+    """Time the callables in alternating blocks; `repeats` blocks each.
 
     `rest` > 0 sleeps that fraction of each block's length after it: a run
     given real-time priority must stay under the kernel's real-time budget
@@ -88,13 +95,18 @@ def compare(fa: Call, fb: Call, repeats: int, min_time: float, rest: float = 0.0
     threads of the side that ran last have gone to sleep: OpenBLAS's keep
     spinning for about 0.1 s after a call, and on a 2-core machine they
     would take a core from the other side's threads."""
-    ta = Timing(calibrate(fa, min_time))
-    tb = Timing(calibrate(fb, min_time))
+    timings = [Timing(calibrate(fn, min_time)) for fn in fns]
+    sides = list(zip(fns, timings, strict=True))
     for r in range(repeats):
-        order = ((fa, ta), (fb, tb)) if r % 2 == 0 else ((fb, tb), (fa, ta))
+        # each round starts from another side, and every other round runs
+        # backwards, so no side always follows the same one
+        k = r % len(sides)
+        order = sides[k:] + sides[:k]
+        if (r // len(sides)) % 2:
+            order.reverse()
         for fn, t in order:
             t.samples.append(_rested_block(fn, t.loops, rest, settle))
-    return ta, tb
+    return timings
 
 
 def measure(fn: Call, repeats: int, min_time: float, rest: float = 0.0, settle: float = 0.0) -> Timing:

@@ -363,7 +363,8 @@ class NDArray(core.NDArrayBase):
         # ints, slices, None and ... make views in C, and so do a 1-d int64
         # index array and a bool mask of this shape (copies); everything
         # else (other arrays, lists, NumPy integers, most errors) goes
-        # through minarray.indexing
+        # through minarray.indexing.  (Replaced below by the same steps as a
+        # C method, core.getitem_setup.)
         out: NDArray | None = _getitem_view(self, key)
         if out is None:
             out = _indexing().getitem(self, key)
@@ -981,6 +982,17 @@ core.ndarray_setup(NDArray, _dt.ALL)
 # is cheaper than an attribute of `core` on these ~300 ns paths.  Each
 # returns None for what it does not handle.
 _getitem_view = core.ndarray_getitem
+
+
+def _getitem_general(x: NDArray, key: Any) -> NDArray:
+    """x[key] for the keys the C method leaves: minarray.indexing's."""
+    out: NDArray = _indexing().getitem(x, key)
+    return out
+
+
+# NDArray.__getitem__ as a C method: what the def above does, without its
+# Python frame (a sixth of a basic slice's time).
+core.getitem_setup(_getitem_general)
 _setitem_basic = core.ndarray_setitem
 _permute_view = core.ndarray_permute
 _reshape_view = core.ndarray_reshape

@@ -37,7 +37,8 @@ def test_quick_run_prints_table_and_writes_json(tmp_path: Path) -> None:
                 "--json", str(out))
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
-    assert lines[0].split() == ["case", "size", "minarray", "reference", "ratio", "spread", "vs"]
+    assert lines[0].split() == ["case", "size", "minarray", "reference", "ratio", "pytorch", "vs-pytorch", "spread",
+                                "vs"]
     body = [ln for ln in lines[2:] if ln.startswith("allocation:")]
     assert len(body) == 4  # empty and zeros at 10 B and 1 kB
 

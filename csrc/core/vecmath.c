@@ -22,6 +22,7 @@
 #include <immintrin.h>
 #include <pthread.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef __m256d (*vec_f64)(__m256d);
@@ -58,7 +59,10 @@ static void load(void) {
   f32_2[MA_VM2_##E] = (vec2_f32)dlsym(lib, "_ZGVdN8vv_" #n "f");
   MA_VM2_LIST(MA_VM2_LOAD)
 #undef MA_VM2_LOAD
-  if (__builtin_cpu_supports("avx512f")) {
+  /* MINARRAY_NO_AVX512=1 keeps the AVX2 kernels on an AVX-512 machine: to
+   * measure (and test) the path AVX2-only CPUs take */
+  const char *no512 = getenv("MINARRAY_NO_AVX512");
+  if (__builtin_cpu_supports("avx512f") && !(no512 && *no512 && strcmp(no512, "0") != 0)) {
 #define MA_VM_LOAD512(E, n)                                                    \
   f64x8[MA_VM_##E] = (vec_f64x8)dlsym(lib, "_ZGVeN8v_" #n);                    \
   f32x16[MA_VM_##E] = (vec_f32x16)dlsym(lib, "_ZGVeN16v_" #n "f");

@@ -21,7 +21,8 @@ MA_FASTCALL(py_ndarray_copy) {
   MA_NARGS(2, "ndarray_copy");
   PyObject *x = args[0];
   if (!ma_nd.type || !PyObject_TypeCheck(x, ma_nd.type)) Py_RETURN_NONE;
-  PyObject *h = MA_ND(x)->h, *shape = MA_ND(x)->shape;
+  PyObject *h = MA_ND(x)->h, *shape = h ? ma_nd_shape(x) : NULL;
+  if (!shape) PyErr_Clear();
   if (!h || !shape || !PyTuple_CheckExact(shape)) Py_RETURN_NONE;
   ma_array *s = ma_handle_get(h);
   if (!s) return NULL;

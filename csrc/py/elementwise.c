@@ -121,8 +121,8 @@ static PyObject *broadcast_error(const ma_array *const *ins, const int *scalar, 
 /* The broadcast shape of arrays ins[0..n) (ma_broadcast_shape, the one
  * statement of the rule) into *nd and shape; -1 when they do not broadcast. */
 static int broadcast_shape(const ma_array *const *ins, int n, int *nd, int64_t *shape) {
-  int ndims[3];
-  const int64_t *shapes[3];
+  int ndims[3] = {0, 0, 0};
+  const int64_t *shapes[3] = {NULL, NULL, NULL};
   for (int k = 0; k < n; k++) {
     ndims[k] = ins[k]->t.ndim;
     shapes[k] = ins[k]->t.shape;
@@ -247,6 +247,14 @@ static PyObject *ew_run(const ma_ew_op *op, const ma_ew_sig *sig, PyObject *outh
 
   ma_array *out;
   int fresh = 0;
+  /* The floating-point flags are cleared here, before the allocation, not
+   * just before the kernel: reading MXCSR waits a few dozen cycles, which
+   * the allocation's independent work hides; next to the kernel it made
+   * errstate cost 5-10% of an add of 100 doubles (AMD EPYC Zen 4).  What
+   * runs in between raises no flag that is reported: copies and safe casts
+   * of one element.  (Scalars were converted above, and their flags are
+   * not the operation's.) */
+  ma_fpe_clear();
   if (!outh) {
     int nd;
     int64_t shape[MA_MAXDIMS];
@@ -324,12 +332,10 @@ static PyObject *ew_run(const ma_ew_op *op, const ma_ew_sig *sig, PyObject *outh
     int64_t pmin = ew_parallel_min(op, sig->type);
     if (size >= EW_NOGIL_MIN) {
       Py_BEGIN_ALLOW_THREADS
-      ma_fpe_clear();
       rc = ma_iterate_ex(nin + 1, ops, loop, aux, 0, pmin);
       *fpe = ma_fpe_read();
       Py_END_ALLOW_THREADS
     } else {
-      ma_fpe_clear();
       rc = ma_iterate_ex(nin + 1, ops, loop, aux, 0, pmin);
       *fpe = ma_fpe_read();
     }
@@ -404,30 +410,33 @@ static int decode(PyObject *x, ew_operand *o) {
   return o->key >= 0;
 }
 
-static int same_shape(PyObject *s1, PyObject *s2) {
-  if (s1 == s2) return 1;
-  Py_ssize_t n = PyTuple_GET_SIZE(s1);
-  if (n != PyTuple_GET_SIZE(s2)) return 0;
-  for (Py_ssize_t i = 0; i < n; i++) {
-    PyObject *a = PyTuple_GET_ITEM(s1, i), *b = PyTuple_GET_ITEM(s2, i);
-    if (a != b && PyLong_AsLongLong(a) != PyLong_AsLongLong(b)) return 0;
+/* Do NDArrays x and y have the same shape?  (From their arrays: their
+ * shape tuples may not exist yet.) */
+static int same_shape(PyObject *x, PyObject *y) {
+  if (x == y) return 1;
+  const ma_array *a = ma_handle_meta(MA_ND(x)->h), *b = ma_handle_meta(MA_ND(y)->h);
+  if (!a || !b) {
+    PyErr_Clear();
+    return 0;
   }
-  return 1;
+  return a->t.ndim == b->t.ndim &&
+         (a->t.ndim == 0 || memcmp(a->t.shape, b->t.shape, (size_t)a->t.ndim * sizeof(int64_t)) == 0);
 }
 
 /* A new NDArray over handle `h` (stolen); its shape and strides tuples are
- * those of the array `like` when they match (no new tuples), else new. */
+ * those of the array `like` when they match and exist (no new tuples),
+ * else made when first read. */
 static PyObject *wrap_result(PyObject *h, PyObject *like) {
-  ma_array *r = (ma_array *)PyCapsule_GetPointer(h, MA_HANDLE_NAME);
+  ma_array *r = ma_handle_meta(h);
   PyObject *shape = NULL, *strides = NULL;
   if (like) {
-    ma_array *a = (ma_array *)PyCapsule_GetPointer(MA_ND(like)->h, MA_HANDLE_NAME);
+    ma_array *a = ma_handle_meta(MA_ND(like)->h);
     int nd = r->t.ndim;
     /* (0-d arrays have NULL shape and strides, which memcmp must not see) */
     if (a->t.ndim == nd && (nd == 0 || memcmp(a->t.shape, r->t.shape, (size_t)nd * sizeof(int64_t)) == 0)) {
-      shape = Py_NewRef(MA_ND(like)->shape);
+      shape = Py_XNewRef(MA_ND(like)->shape);
       if (nd == 0 || memcmp(a->t.strides, r->t.strides, (size_t)nd * sizeof(int64_t)) == 0)
-        strides = Py_NewRef(MA_ND(like)->strides);
+        strides = Py_XNewRef(MA_ND(like)->strides);
     }
   }
   return ma_ndarray_wrap(h, shape, strides, NULL);
@@ -441,7 +450,7 @@ static PyObject *common_like(const ew_operand *ops, int n) {
     if (!ops[k].arr) continue;
     if (!like)
       like = ops[k].arr;
-    else if (!same_shape(MA_ND(like)->shape, MA_ND(ops[k].arr)->shape))
+    else if (!same_shape(like, ops[k].arr))
       return NULL;
   }
   return like;
@@ -502,10 +511,10 @@ static int check_out_shape(const ma_ew_op *op, const ew_operand *o, int n, PyObj
     ok = s == t || s == 1;
   }
   if (ok) return 0;
-  PyObject *want = ma_dims_tuple(nd, shape);
-  if (want)
+  PyObject *want = ma_dims_tuple(nd, shape), *have = want ? ma_nd_shape(out) : NULL;
+  if (have)
     PyErr_Format(PyExc_ValueError, "%s: output of shape %R cannot hold the result of shape %R", op->name,
-                 MA_ND(out)->shape, want);
+                 have, want);
   Py_XDECREF(want);
   return -1;
 }
@@ -581,7 +590,7 @@ static PyObject *ew_dispatch(int opi, PyObject *const *xs, int n, PyObject *out,
     }
     /* the common case first: every array operand has out's shape */
     PyObject *like = common_like(o, n);
-    if (!(like && same_shape(MA_ND(like)->shape, MA_ND(out)->shape)) && check_out_shape(op, o, n, out) < 0)
+    if (!(like && same_shape(like, out)) && check_out_shape(op, o, n, out) < 0)
       goto done;
     int to = ma_ndarray_tid(MA_ND(out)->dtype);
     if (to < 0 || !ma_same_kind[sig->out][to]) {
@@ -594,7 +603,7 @@ static PyObject *ew_dispatch(int opi, PyObject *const *xs, int n, PyObject *out,
       goto done;
     }
   }
-  PyObject *in[3];
+  PyObject *in[3] = {NULL, NULL, NULL}; /* (n of them set; gcc cannot see it once inlined) */
   for (int k = 0; k < n; k++) in[k] = o[k].h;
   unsigned fpe = 0;
   PyObject *r = ew_run(op, sig, out ? MA_ND(out)->h : NULL, in, n, &fpe);
@@ -737,8 +746,80 @@ MA_FASTCALL(py_ew_ops) {
   return res;
 }
 
+/* ---- the functions ----------------------------------------------------------
+ * ma.add, ma.exp... are builtin functions bound to their op number, so a
+ * call goes straight to ew_dispatch: a Python `def` around ew_call cost a
+ * frame and a second argument pass, ~70 ns of a ~450 ns call on 100
+ * elements (AMD EPYC Zen 4), as much as the kernel. */
+
+static PyObject *ew_function_call(int opi, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+  const ma_ew_op *op = &ma_ew_ops[opi];
+  PyObject *out = NULL;
+  Py_ssize_t nk = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+  for (Py_ssize_t i = 0; i < nk; i++) {
+    PyObject *k = PyTuple_GET_ITEM(kwnames, i);
+    if (!PyUnicode_Check(k) || PyUnicode_CompareWithASCIIString(k, "out") != 0)
+      return PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument '%S'", op->name, k);
+    out = args[nargs + i];
+  }
+  if (nargs != op->nin)
+    return PyErr_Format(PyExc_TypeError, "%s() takes %d positional argument%s but %zd %s given", op->name,
+                        op->nin, op->nin == 1 ? "" : "s", nargs, nargs == 1 ? "was" : "were");
+  return ew_dispatch(opi, args, (int)nargs, out == Py_None ? NULL : out, EW_CALL);
+}
+
+/* One C function per op number, so each builtin has no `self`: a builtin
+ * bound to an object pickles as getattr(that object, name), while one
+ * without pickles by name, as minarray.elementwise.<name> (dask ships
+ * functions to its workers that way). */
+#define EW_FN(i)                                                                                   \
+  static PyObject *ew_fn_##i(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kw) { \
+    (void)self;                                                                                    \
+    return ew_function_call(i, args, nargs, kw);                                                   \
+  }
+#define EW_FN10(X, p) X(p##0) X(p##1) X(p##2) X(p##3) X(p##4) X(p##5) X(p##6) X(p##7) X(p##8) X(p##9)
+#define EW_FN_ALL(X)                                                                               \
+  EW_FN10(X, ) EW_FN10(X, 1) EW_FN10(X, 2) EW_FN10(X, 3) EW_FN10(X, 4) EW_FN10(X, 5) EW_FN10(X, 6)    \
+  EW_FN10(X, 7) EW_FN10(X, 8) EW_FN10(X, 9) EW_FN10(X, 10) EW_FN10(X, 11)
+EW_FN_ALL(EW_FN)
+#define EW_FN_ADDR(i) ew_fn_##i,
+typedef PyObject *(*ew_fn)(PyObject *, PyObject *const *, Py_ssize_t, PyObject *);
+static const ew_fn ew_fns[] = {EW_FN_ALL(EW_FN_ADDR)};
+#define EW_NFNS ((int)(sizeof ew_fns / sizeof ew_fns[0]))
+
+/* ew_function(op, doc) -> the builtin function of op number `op`, named
+ * after it, with `doc` (which may begin with a text signature). */
+MA_FASTCALL(py_ew_function) {
+  (void)self;
+  MA_NARGS(2, "ew_function");
+  static PyMethodDef *defs; /* one per op, for the life of the process */
+  int opi = (int)PyLong_AsLong(args[0]);
+  if (opi == -1 && PyErr_Occurred()) return NULL;
+  if (opi < 0 || opi >= ma_ew_nops) return PyErr_Format(PyExc_ValueError, "no elementwise op %d", opi);
+  if (opi >= EW_NFNS) return PyErr_Format(PyExc_ValueError, "op %d: add C functions to EW_FN_ALL", opi);
+  const char *doc = PyUnicode_AsUTF8(args[1]);
+  if (!doc) return NULL;
+  if (!defs && !(defs = (PyMethodDef *)PyMem_RawCalloc((size_t)ma_ew_nops, sizeof(PyMethodDef))))
+    return PyErr_NoMemory();
+  PyMethodDef *d = &defs[opi];
+  if (!d->ml_name) {
+    char *copy = (char *)PyMem_RawMalloc(strlen(doc) + 1);
+    if (!copy) return PyErr_NoMemory();
+    strcpy(copy, doc);
+    d->ml_name = ma_ew_ops[opi].name;
+    d->ml_meth = (PyCFunction)(void (*)(void))ew_fns[opi];
+    d->ml_flags = METH_FASTCALL | METH_KEYWORDS;
+    d->ml_doc = copy;
+  }
+  PyObject *module = PyUnicode_FromString("minarray.elementwise");
+  PyObject *f = module ? PyCFunction_NewEx(d, NULL, module) : NULL;
+  Py_XDECREF(module);
+  return f;
+}
+
 #define FC(name, fn, doc) {name, (PyCFunction)(void (*)(void))fn, METH_FASTCALL, doc}
 PyMethodDef ma_elementwise_methods[] = {
+    FC("ew_function", py_ew_function, "ew_function(op, doc) -> the builtin function of an op"),
     FC("ew_call", py_ew_call, "ew_call(op, out, x1[, x2[, x3]]) -> the result"),
     FC("ew_ops", py_ew_ops, "ew_ops() -> ((name, nin), ...)"),
     FC("ew_setup", py_ew_setup, "ew_setup(operand, widened)"),

@@ -74,8 +74,8 @@ ma_buffer *ma_buffer_for_object(PyObject *owner, void *data, size_t nbytes);
 typedef struct {
   PyObject_HEAD
   PyObject *h;        /* the handle: a capsule owning the ma_array */
-  PyObject *shape;    /* tuple of ints */
-  PyObject *strides;  /* tuple of ints, in elements */
+  PyObject *shape;    /* tuple of ints; NULL until first read (ma_nd_shape) */
+  PyObject *strides;  /* tuple of ints, in elements; NULL until first read */
   PyObject *dtype;    /* the DType singleton */
   PyObject *base;     /* the object whose memory this views, or None */
   PyObject *weakrefs; /* for weakref.ref(x) */
@@ -95,8 +95,12 @@ extern ma_ndarray_class ma_nd;
 int ma_ndarray_tid(PyObject *dtype);
 /* A new NDArray over handle `h` with the given base (NULL: None).  Steals
  * `h`, `shape` and `strides`; NULL shape or strides are made from the
- * handle.  On failure everything stolen is released. */
+ * handle when first read.  On failure everything stolen is released. */
 PyObject *ma_ndarray_wrap(PyObject *h, PyObject *shape, PyObject *strides, PyObject *base);
+/* An NDArray's shape and strides tuples, made on first use (an NDArray's
+ * fields may be NULL until then): borrowed, or NULL with an error. */
+PyObject *ma_nd_shape(PyObject *x);
+PyObject *ma_nd_strides(PyObject *x);
 /* A new NDArray owning `a` (freed on failure). */
 PyObject *ma_ndarray_new(ma_array *a, PyObject *base);
 /* The ma_array of NDArray `x`, or NULL (no error set) when `x` is not an

@@ -255,24 +255,65 @@ static PyObject *getitem_one_index(ma_array *a, PyObject *key) {
   return r;
 }
 
-/* ndarray_getitem(x, key) -> x[key] for the keys basic_key takes (a
- * view) and for the advanced keys ma_getitem_advanced and
- * getitem_one_index take (a copy); None for any other key. */
-MA_FASTCALL(py_ndarray_getitem) {
-  (void)self;
-  MA_NARGS(2, "ndarray_getitem");
-  ma_array *a = nd_array(args[0]);
+/* x[key] for the keys basic_key takes (a view) and for the advanced keys
+ * ma_getitem_advanced and getitem_one_index take (a copy); None for any
+ * other key. */
+static PyObject *getitem(PyObject *x, PyObject *key) {
+  ma_array *a = nd_array(x);
   if (!a) Py_RETURN_NONE;
   basic_view v;
-  int rc = basic_key(a, args[1], &v, 0);
-  if (rc > 0) return make_view(args[0], a, v.off, v.nd, v.shape, v.strides);
+  int rc = basic_key(a, key, &v, 0);
+  if (rc > 0) return make_view(x, a, v.off, v.nd, v.shape, v.strides);
   if (rc < 0) return NULL;
-  if (PyTuple_CheckExact(args[1])) {
-    PyObject *r = getitem_one_index(a, args[1]);
+  if (PyTuple_CheckExact(key)) {
+    PyObject *r = getitem_one_index(a, key);
     if (r != Py_None) return r;
     Py_DECREF(r); /* x[rows, cols] is the other tuple C answers */
   }
-  return ma_getitem_advanced(a, args[1]);
+  return ma_getitem_advanced(a, key);
+}
+
+/* ndarray_getitem(x, key) -> x[key] or None (getitem) */
+MA_FASTCALL(py_ndarray_getitem) {
+  (void)self;
+  MA_NARGS(2, "ndarray_getitem");
+  return getitem(args[0], args[1]);
+}
+
+/* NDArray.__getitem__ itself, a C method: getitem, and for the keys it
+ * leaves (None) the general path, minarray.indexing's getitem.  A Python
+ * __getitem__ around ndarray_getitem cost a frame, ~70 ns of a ~300 ns
+ * basic slice (AMD EPYC Zen 4). */
+static PyObject *py_getitem_general; /* (x, key) -> x[key] */
+
+static PyObject *m_getitem(PyObject *self, PyObject *key) {
+  PyObject *r = getitem(self, key);
+  if (r != Py_None) return r;
+  Py_DECREF(r);
+  PyObject *args[2] = {self, key};
+  return PyObject_Vectorcall(py_getitem_general, args, 2, NULL);
+}
+
+static PyMethodDef getitem_def = {"__getitem__", (PyCFunction)m_getitem, METH_O,
+                                  "x[key]: a view for basic keys (ints, slices, None, ...), a copy for advanced ones."};
+
+/* getitem_setup(general): install NDArray.__getitem__ (ndarray_setup has
+ * run), which calls general(x, key) for the keys C does not answer. */
+MA_FASTCALL(py_getitem_setup) {
+  (void)self;
+  MA_NARGS(1, "getitem_setup");
+  if (!ma_nd.type || !PyCallable_Check(args[0])) {
+    PyErr_SetString(PyExc_TypeError, "getitem_setup(general) needs a callable, after ndarray_setup");
+    return NULL;
+  }
+  Py_XSETREF(py_getitem_general, Py_NewRef(args[0]));
+  PyObject *descr = PyDescr_NewMethod(ma_nd.type, &getitem_def);
+  if (!descr || PyObject_SetAttrString((PyObject *)ma_nd.type, "__getitem__", descr) < 0) {
+    Py_XDECREF(descr);
+    return NULL;
+  }
+  Py_DECREF(descr);
+  Py_RETURN_NONE;
 }
 
 /* basic_view(x, key) -> the view x[key] for a key of exact ints, slices,
@@ -474,6 +515,7 @@ done:
 PyMethodDef ma_views_methods[] = {
     FC("broadcast_shapes", py_broadcast_shapes, "broadcast_shapes(shapes) -> shape, or None"),
     FC("ndarray_getitem", py_ndarray_getitem, "ndarray_getitem(x, key) -> x[key] or None"),
+    FC("getitem_setup", py_getitem_setup, "getitem_setup(general): install NDArray.__getitem__"),
     FC("basic_view", py_basic_view, "basic_view(x, key) -> the view x[key] of a basic key"),
     FC("is_contiguous", py_is_contiguous, "is_contiguous(h, fortran) -> bool"),
     FC("ndarray_view", py_ndarray_view, "ndarray_view(x, offset, shape, strides, readonly) -> NDArray"),
