@@ -626,33 +626,37 @@ def _reference_library(vs: str) -> str:
     return "NumPy"
 
 
+# The sides a result can time, in drawing order: minarray, the case's own
+# reference (NumPy's function, or an exchange's peer) and PyTorch's CPU kernel.
+SIDES = ("minarray", "reference", "torch")
+
+
 @dataclass
 class Series:
     case: str  # what was timed, e.g. "add float32"
-    minarray: bool  # minarray's side, or the reference's
+    side: str  # one of SIDES
     label: str
     library: str  # the library on this side
     points: list[tuple[int, float]]  # (size, seconds per element)
 
 
 def perf_series(group: str, results: list[dict[str, Any]]) -> list[Series]:
-    """Both sides of every case of a group, time per element against size."""
-    found: dict[tuple[str, bool], Series] = {}
+    """Every side of every case of a group, time per element against size."""
+    found: dict[tuple[str, str], Series] = {}
     for r in results:
         if r["group"] != group or r.get("status") not in ("ok", "missing"):
             continue
         case = r["name"].removeprefix(f"{group}: ").removesuffix(" all").removesuffix(" contiguous")
-        for side in ("minarray", "reference"):
+        for side in SIDES:
             s = r.get(side)
             if not s:
                 continue
-            mine = side == "minarray"
-            lib = "minarray" if mine else _reference_library(r["vs"])
+            lib = {"minarray": "minarray", "torch": "PyTorch"}.get(side) or _reference_library(r["vs"])
             # Each exchange has its own reference; the other groups' is NumPy's own function.
-            label = (case if mine else r["vs"]) if group == "dlpack" else f"{case} ({lib})"
-            ser = found.setdefault((case, mine), Series(case, mine, label, lib, []))
+            label = (case if side == "minarray" else r["vs"]) if group == "dlpack" else f"{case} ({lib})"
+            ser = found.setdefault((case, side), Series(case, side, label, lib, []))
             ser.points.append((int(r["size"]), float(s["median"]) / int(r["size"])))
-    out = sorted(found.values(), key=lambda x: (x.case, not x.minarray))
+    out = sorted(found.values(), key=lambda x: (x.case, SIDES.index(x.side)))
     for ser in out:
         ser.points.sort()
     return out
@@ -665,10 +669,12 @@ def draw_performance(group: str, title: str, unit: str, meta: dict[str, Any], re
     fig, ax = plt.subplots(figsize=(WIDTH, 5.0), constrained_layout=True)
     colors = [MINARRAY, TORCH, "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22"]
     cases = sorted({s.case for s in series})
-    for ser in series:  # a case's two sides share a colour: solid minarray, dashed its reference
+    # a case's sides share a colour: solid minarray, dashed its reference, dotted PyTorch
+    style = {"minarray": "-o", "reference": "--x", "torch": ":^"}
+    for ser in series:
         color = colors[cases.index(ser.case) % len(colors)]
         xs, ys = zip(*ser.points, strict=True)
-        ax.plot(xs, ys, "-o" if ser.minarray else "--x", color=color, markersize=4, lw=1.3, label=ser.label)
+        ax.plot(xs, ys, style[ser.side], color=color, markersize=4, lw=1.3, label=ser.label)
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel(unit)
@@ -678,7 +684,7 @@ def draw_performance(group: str, title: str, unit: str, meta: dict[str, Any], re
     # Other work on the machine inflates times; the run recorded how much there was.
     loads = [x for x in (meta.get("loadavg_before"), (meta.get("loadavg") or [None])[0]) if x is not None]
     load = f", load average {max(loads):.1f}" if loads else ""
-    ax.set_title(f"{title}: time per {unit[:-1]}, minarray (solid) vs references (dashed)\n"
+    ax.set_title(f"{title}\ntime per {unit[:-1]}: minarray solid, reference dashed, PyTorch dotted\n"
                  f"{cpu}, {meta.get('cpu_count', '?')} CPUs{load}; run of {str(meta.get('date', '?'))[:10]}",
                  fontsize=9)
     libs = {s.library for s in series}
