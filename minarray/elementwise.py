@@ -113,6 +113,14 @@ def _widened(op: int, out: NDArray | None, *xs: Any) -> NDArray:
         target = _dt.result_type(*values)
         if r.dtype is _dt.result_type(*(w for w in (wide[1:] if len(xs) == 3 else wide))) \
                 and target is not r.dtype:
+            if target.kind in "iu":
+                # NEP 50, as for every integer dtype: a Python int the result
+                # type cannot hold raises (int4 + 100), rather than wrapping
+                lo, hi = (-(1 << (target.bits - 1)), (1 << (target.bits - 1)) - 1) if target.kind == "i" \
+                    else (0, (1 << target.bits) - 1)
+                for v in values:
+                    if type(v) is int and not lo <= v <= hi:
+                        raise OverflowError(f"Python integer {v} out of bounds for {target}")
             r = r.astype(target)
     if out is None:
         return r

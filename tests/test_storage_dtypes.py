@@ -407,3 +407,15 @@ def test_pickle_and_npy_round_trips(name: str) -> None:
     f.seek(0)
     n = np.load(f)  # NumPy reads the file too, by the dtype's name (ml_dtypes is imported)
     assert n.dtype == np_dtype(name) and np.array_equal(n.view(np.uint8), np.asarray(x).view(np.uint8))
+
+
+def test_python_ints_beyond_a_subbyte_type_raise() -> None:
+    # NEP 50, as for int8: the Python int must fit the array's type
+    i = ma.asarray([1, 2], dtype=ma.int4)
+    assert (i + 5).tolist() == [6, 7] and (i - 7).tolist() == [-6, -5]
+    for bad in (8, -9, 100):
+        with pytest.raises(OverflowError, match="out of bounds for int4"):
+            i + bad
+    assert (i == 100).tolist() == [False, False]  # a comparison has its answer without a cast
+    with pytest.raises(OverflowError, match="uint2"):
+        ma.asarray([1], dtype=ma.uint2) + 4
