@@ -1090,12 +1090,7 @@ MA_FASTCALL(py_fast_setup) {
     if (!(from_kw[i] = PyUnicode_InternFromString(fnames[i]))) return NULL;
   Py_XSETREF(export_device_py, Py_NewRef(args[0]));
   Py_XSETREF(from_dlpack_py, Py_NewRef(args[2]));
-  PyObject *descr = PyDescr_NewMethod(ma_nd.type, &dlpack_def);
-  if (!descr || PyObject_SetAttrString((PyObject *)ma_nd.type, "__dlpack__", descr) < 0) {
-    Py_XDECREF(descr);
-    return NULL;
-  }
-  Py_DECREF(descr);
+  if (ma_ndarray_add_method(&dlpack_def) < 0) return NULL;
   PyObject *module = PyUnicode_FromString("minarray.dlpack");
   PyObject *f = module ? PyCFunction_NewEx(&from_def, NULL, module) : NULL;
   Py_XDECREF(module);

@@ -714,15 +714,8 @@ MA_FASTCALL(py_ew_setup) {
   EW_OPERATORS(EW_FIND)
   EW_COMPARISONS(EW_FIND)
   EW_UNARY(EW_FIND)
-  PyObject *type = (PyObject *)ma_nd.type;
-  for (PyMethodDef *m = operator_defs; m->ml_name; m++) {
-    PyObject *descr = PyDescr_NewMethod(ma_nd.type, m);
-    if (!descr || PyObject_SetAttrString(type, m->ml_name, descr) < 0) {
-      Py_XDECREF(descr);
-      return NULL;
-    }
-    Py_DECREF(descr);
-  }
+  for (PyMethodDef *m = operator_defs; m->ml_name; m++)
+    if (ma_ndarray_add_method(m) < 0) return NULL;
   Py_XSETREF(py_operand, Py_NewRef(args[0]));
   Py_XSETREF(py_widened, Py_NewRef(args[1]));
   Py_RETURN_NONE;

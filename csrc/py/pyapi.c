@@ -342,6 +342,16 @@ int ma_kernel_type(const ma_array *a, const char *what) {
   return tid;
 }
 
+int ma_ndarray_add_method(PyMethodDef *def) {
+  PyObject *descr = PyDescr_NewMethod(ma_nd.type, def);
+  if (!descr || PyObject_SetAttrString((PyObject *)ma_nd.type, def->ml_name, descr) < 0) {
+    Py_XDECREF(descr);
+    return -1;
+  }
+  Py_DECREF(descr);
+  return 0;
+}
+
 int ma_check_writeable(const ma_array *d) {
   if (d->flags & MA_READONLY) {
     PyErr_SetString(PyExc_ValueError, "assignment destination is read-only");

@@ -307,12 +307,7 @@ MA_FASTCALL(py_getitem_setup) {
     return NULL;
   }
   Py_XSETREF(py_getitem_general, Py_NewRef(args[0]));
-  PyObject *descr = PyDescr_NewMethod(ma_nd.type, &getitem_def);
-  if (!descr || PyObject_SetAttrString((PyObject *)ma_nd.type, "__getitem__", descr) < 0) {
-    Py_XDECREF(descr);
-    return NULL;
-  }
-  Py_DECREF(descr);
+  if (ma_ndarray_add_method(&getitem_def) < 0) return NULL;
   Py_RETURN_NONE;
 }
 
