@@ -21,7 +21,7 @@ import pytest
 import minarray as ma
 from minarray._native import ffi
 
-pytest.importorskip("matplotlib")  # the docs extra's; the figures need it
+pytest.importorskip("matplotlib", reason="matplotlib (the docs extra) draws the figures")
 
 ROOT = Path(__file__).resolve().parent.parent
 
