@@ -487,7 +487,8 @@ def check_import(s: Spec) -> None:
         # unpacked into minarray's own memory: the producer's tensor is done
         assert b.calls == (1 if s.deleter else 0), "a packed import kept the producer's tensor"
         if s.route != "asdlpack":
-            assert result.shape == tuple(s.shape[:s.ndim]) and result.dtype.dlpack == s.dtype
+            dims = tuple(s.shape[:s.ndim]) if s.shape is not None else ()  # ndim 0 may have no shape
+            assert result.shape == dims and result.dtype.dlpack == s.dtype
         return
     assert b.calls == 0, "deleted while still in use"
     if s.route != "asdlpack":
@@ -600,6 +601,8 @@ PINNED = {
     "float8": {"dtype": (10, 8, 1)},
     "packed int4": {"dtype": (0, 4, 1)},
     "packed int4 on CUDA": {"dtype": (0, 4, 1), "device": (2, 0)},
+    "packed float6, 0-d, NULL shape, legacy": {"versioned": False, "name": b"dltensor", "dtype": (15, 6, 1),
+                                              "ndim": 0, "shape": None, "strides": None},
     "padded int4": {"dtype": (0, 4, 1), "flags": 4},
     "float4, legacy": {"versioned": False, "name": b"dltensor", "dtype": (17, 4, 1)},
     "float4 pairs": {"dtype": (17, 4, 2)},
