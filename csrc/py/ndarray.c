@@ -186,6 +186,26 @@ static void nd_releasebuffer(PyObject *self, Py_buffer *view) {
 
 static PyBufferProcs nd_as_buffer = {nd_getbuffer, nd_releasebuffer};
 
+/* ---- x[key] --------------------------------------------------------------
+ *
+ * NDArray.__getitem__ is this type's mp_subscript (ma_nd_subscript,
+ * csrc/py/views.c): NDArray defines no __getitem__ of its own, so it
+ * inherits the C slot and x[key] calls it without a method lookup.
+ * sq_item is there so that NDArrays stay sequences to CPython
+ * (PySequence_Check), as they were with a __getitem__ in Python: NDArray
+ * itself gets CPython's generic sq_item, which calls __getitem__. */
+
+static PyObject *nd_item(PyObject *self, Py_ssize_t i) {
+  PyObject *key = PyLong_FromSsize_t(i);
+  if (!key) return NULL;
+  PyObject *r = ma_nd_subscript(self, key);
+  Py_DECREF(key);
+  return r;
+}
+
+static PyMappingMethods nd_as_mapping = {.mp_subscript = ma_nd_subscript};
+static PySequenceMethods nd_as_sequence = {.sq_item = nd_item};
+
 PyTypeObject ma_ndarray_base_type = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "minarray._core.NDArrayBase",
@@ -200,6 +220,8 @@ PyTypeObject ma_ndarray_base_type = {
     .tp_getset = nd_getset,
     .tp_weaklistoffset = offsetof(ma_ndobject, weakrefs),
     .tp_as_buffer = &nd_as_buffer,
+    .tp_as_mapping = &nd_as_mapping,
+    .tp_as_sequence = &nd_as_sequence,
 };
 
 /* ---- building NDArrays ----------------------------------------------------- */

@@ -123,8 +123,11 @@ int ma_store_scalar(PyObject *v, int tid, char *dst);
 PyObject *ma_load_scalar(int tid, const char *p);
 /* The read-only check both make first: 0, or -1 with the ValueError set. */
 int ma_check_writeable(const ma_array *d);
-/* Install the C method `def` on NDArray under its own name (the operators,
- * __getitem__ and __dlpack__ are C methods); -1 with the error set. */
+/* x[key]: NDArrayBase's mp_subscript slot, which NDArray inherits
+ * (csrc/py/views.c). */
+PyObject *ma_nd_subscript(PyObject *self, PyObject *key);
+/* Install the C method `def` on NDArray under its own name (the operators
+ * and __dlpack__ are C methods); -1 with the error set. */
 int ma_ndarray_add_method(PyMethodDef *def);
 /* The kernel type of `a` (an ma_type below MA_NTYPES), or -1 with a
  * TypeError naming `what` when its dtype is a storage type (float8...),
