@@ -90,7 +90,7 @@ class NDArray(core.NDArrayBase):
     # support are the C base type's (csrc/py/ndarray.c); no __dict__
     __slots__ = ()
 
-    _h: Any  # a PyCapsule (types.CapsuleType from Python 3.13)
+    _h: Any  # the handle: an opaque object owning the C metadata (csrc/py/pyapi.h)
     _shape: Shape
     _strides: Shape  # in elements
     _dtype: DType

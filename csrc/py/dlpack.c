@@ -12,7 +12,7 @@
  *
  * Device arrays (CUDA, ROCm... memory minarray carries but never reads)
  * are imported here like any tensor, with their device kept; their
- * handle's name keeps them from every kernel (pyapi.h), and their export
+ * handle's device mark keeps them from every kernel (pyapi.h), and their export
  * goes back through the producer with the consumer's stream (reexport).
  *
  * Why C at all: a DLPack exchange costs per call, not per byte.  Building
@@ -748,12 +748,8 @@ MA_FASTCALL(py_set_device) {
   if (!a) return NULL;
   long type = PyLong_AsLong(args[1]), id = PyLong_AsLong(args[2]);
   if (PyErr_Occurred()) return NULL;
-  a->t.device.device_type = (DLDeviceType)type;
-  a->t.device.device_id = (int32_t)id;
-  /* the guard: memory the CPU cannot address gets the device handle */
-  if (PyCapsule_SetName(args[0], ma_dlpack_cpu_accessible(a->t.device.device_type) ? MA_HANDLE_NAME
-                                                                                   : MA_DEVICE_HANDLE_NAME) < 0)
-    return NULL;
+  /* the guard: memory the CPU cannot address makes it a device handle */
+  ma_handle_set_device(args[0], (DLDevice){(DLDeviceType)type, (int32_t)id});
   Py_RETURN_NONE;
 }
 

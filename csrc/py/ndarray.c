@@ -84,7 +84,7 @@ static PyGetSetDef nd_getset[] = {
     {NULL, NULL, NULL, NULL, NULL}};
 
 static PyMemberDef nd_members[] = {
-    {"_h", T_OBJECT_EX, offsetof(ma_ndobject, h), 0, "the handle: a capsule owning the C metadata"},
+    {"_h", T_OBJECT_EX, offsetof(ma_ndobject, h), 0, "the handle: an object owning the C metadata"},
     {"_dtype", T_OBJECT_EX, offsetof(ma_ndobject, dtype), 0, "the DType"},
     {"_base", T_OBJECT_EX, offsetof(ma_ndobject, base), 0, "the object whose memory this views, or None"},
     {NULL, 0, 0, 0, NULL}};
@@ -267,7 +267,7 @@ fail:
 ma_array *ma_ndarray_array(PyObject *x) {
   if (!ma_nd.type || !PyObject_TypeCheck(x, ma_nd.type)) return NULL;
   PyObject *h = MA_ND(x)->h;
-  if (!h || !MA_ND(x)->base || !PyCapsule_CheckExact(h)) return NULL;
+  if (!h || !MA_ND(x)->base || !MA_HANDLE_CHECK(h)) return NULL;
   ma_array *a = ma_handle_get(h); /* NULL for a device handle: cleared below */
   if (!a) PyErr_Clear();
   return a;
@@ -390,7 +390,7 @@ MA_FASTCALL(py_ndarray_setup) {
 MA_FASTCALL(py_ndarray_wrap) {
   (void)self;
   MA_NARGS(4, "ndarray_wrap");
-  if (!PyCapsule_CheckExact(args[0])) {
+  if (!MA_HANDLE_CHECK(args[0])) {
     PyErr_SetString(PyExc_TypeError, "ndarray_wrap expects a handle");
     return NULL;
   }

@@ -1,0 +1,78 @@
+"""An NDArray's handle (``_h``): a small object of minarray's own type that
+owns the array's C metadata.  It cannot be made or forged from Python, it
+is freed (and its memory given back) with the last reference whichever
+side dies first, and a device array's handle refuses every read."""
+
+from __future__ import annotations
+
+import ctypes
+import gc
+
+import numpy as np
+import pytest
+
+import minarray as ma
+from minarray._native import core
+
+_PyCapsule_New = ctypes.PYFUNCTYPE(ctypes.py_object, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p)(
+    ("PyCapsule_New", ctypes.pythonapi))
+_NAME = b"minarray.array"  # the name handles once had, alive as long as the process
+
+
+def test_a_handle_is_its_own_type() -> None:
+    h = ma.arange(3.0)._h
+    assert type(h).__name__ == "Handle" and type(h).__module__ == "minarray._core"
+    with pytest.raises(TypeError):
+        type(h)()
+    assert "Handle" not in vars(core)  # reachable as type(x._h) only
+
+
+def test_a_capsule_is_not_a_handle() -> None:
+    """A capsule under the old handle name, around any address, is refused
+    wherever a handle is expected: nothing reads through it."""
+    x = ma.arange(4.0)
+    cap = _PyCapsule_New(x.data_ptr, _NAME, None)
+    for call in (lambda: core.copyto(cap, x._h), lambda: core.copyto(x._h, cap), lambda: core.fill(cap, 1),
+                 lambda: core.data_ptr(cap), lambda: core.ndarray_wrap(cap, None, None, None)):
+        with pytest.raises(TypeError, match="handle"):
+            call()
+    assert x.tolist() == [0.0, 1.0, 2.0, 3.0]
+
+
+def test_handles_are_reused_and_give_memory_back() -> None:
+    """Dead handles are kept for reuse (a free list): arrays made and
+    dropped in any order, views outliving their array and foreign memory
+    included, free every buffer exactly once."""
+    before = ma.allocator_stats()
+    owner = np.arange(64.0)
+    kept = []
+    for i in range(500):
+        x = ma.zeros(8) if i % 3 else ma.asarray(owner)
+        v = x[1:][::2]
+        if i % 7 == 0:
+            kept.append(v)  # outlives x
+        del x
+        if i % 11 == 0:
+            kept.clear()
+        assert v.shape == ((4,) if i % 3 else (32,))
+    del v, kept
+    gc.collect()
+    after = ma.allocator_stats()
+    assert after["live_buffers"] == before["live_buffers"]
+    assert after["live_foreign"] == before["live_foreign"]
+
+
+def test_a_device_handle_still_refuses_reads() -> None:
+    """The guard is a mark on the handle: set when the memory's device is not
+    CPU-addressable, and it follows set_device both ways."""
+    h = core.empty((3,), 2, 64, True)
+    x = core.ndarray_wrap(h, None, None, None)
+    assert x.tolist() == [0.0, 0.0, 0.0]
+    core.dlpack_set_device(h, 2, 0)  # CUDA
+    with pytest.raises(RuntimeError, match="cuda:0"):
+        x.tolist()
+    with pytest.raises(RuntimeError, match="cuda:0"):
+        core.fill(h, 1.0)
+    assert core.dlpack_device(h)[1] == 0 and x[1:].shape == (2,)  # metadata only: allowed
+    core.dlpack_set_device(h, 3, 0)  # pinned host memory: the CPU reads it
+    assert x.tolist() == [0.0, 0.0, 0.0]
