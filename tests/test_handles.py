@@ -76,3 +76,74 @@ def test_a_device_handle_still_refuses_reads() -> None:
     assert core.dlpack_device(h)[1] == 0 and x[1:].shape == (2,)  # metadata only: allowed
     core.dlpack_set_device(h, 3, 0)  # pinned host memory: the CPU reads it
     assert x.tolist() == [0.0, 0.0, 0.0]
+
+
+# ---- NDArray objects are reused too (csrc/py/ndarray.c) ------------------------
+
+def test_ndarray_objects_are_reused_cleanly() -> None:
+    """A dead NDArray goes on a free list: the class keeps its reference
+    count, a reused object carries nothing of its past (weak references,
+    shape, base), and weak references die with their array."""
+    import sys
+    import weakref
+
+    x = ma.arange(12.0).reshape(3, 4)
+    counts = []
+    for _ in range(4):  # the first round may fill caches that refer to the class
+        counts.append(sys.getrefcount(ma.NDArray))
+        for _ in range(1000):
+            v = x[1:, ::2]
+            del v
+    assert counts[1] == counts[2] == counts[3]
+    v = x[:2]
+    w = weakref.ref(v)
+    assert w() is v
+    del v
+    assert w() is None
+    for _ in range(100):  # some of these reuse v's object
+        u = ma.zeros(3)
+        assert u.base is None and u.shape == (3,) and u.tolist() == [0.0, 0.0, 0.0]
+        assert weakref.getweakrefcount(u) == 0
+
+
+def test_subclass_instances_are_freed_with_their_class_reference() -> None:
+    import sys
+
+    class Sub(ma.NDArray):
+        __slots__ = ()
+
+    x = ma.arange(4.0)
+    counts = []
+    for _ in range(3):
+        counts.append(sys.getrefcount(Sub))
+        for _ in range(100):
+            s = Sub.__new__(Sub)
+            s._h, s._dtype, s._base = x._h, x._dtype, None
+            assert s[1:].tolist() == [1.0, 2.0, 3.0]
+            del s
+    assert counts[1] == counts[2]
+    assert x.tolist() == [0.0, 1.0, 2.0, 3.0]
+
+
+def test_ndarray_setup_refuses_what_the_free_list_cannot_keep() -> None:
+    """The class C builds NDArrays of may have no fields, __dict__ or
+    finalizer of its own (its deallocator is replaced by one that keeps
+    dead objects); a refused class changes nothing."""
+    import minarray.dtypes as dt
+
+    class WithDict(core.NDArrayBase):
+        pass
+
+    class WithDel(core.NDArrayBase):
+        __slots__ = ()
+
+        def __del__(self) -> None:
+            pass
+
+    class Grandchild(ma.NDArray):
+        __slots__ = ()
+
+    for cls in (WithDict, WithDel, Grandchild):
+        with pytest.raises(TypeError, match="must subclass NDArrayBase directly"):
+            core.ndarray_setup(cls, dt.ALL)
+    assert type(ma.arange(2.0)) is ma.NDArray
