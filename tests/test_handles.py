@@ -147,3 +147,47 @@ def test_ndarray_setup_refuses_what_the_free_list_cannot_keep() -> None:
         with pytest.raises(TypeError, match="must subclass NDArrayBase directly"):
             core.ndarray_setup(cls, dt.ALL)
     assert type(ma.arange(2.0)) is ma.NDArray
+
+
+# ---- the producer-type cache of from_dlpack (csrc/py/dlpack.c) ------------------
+
+def test_from_dlpack_follows_a_producer_type_that_changes() -> None:
+    """from_dlpack keeps what it looked up on the last producer type (its
+    __dlpack__, exchange API, lazy bits) under the type's version: a class
+    changed between calls, or an instance attribute shadowing the method,
+    is seen as a fresh look-up would see it."""
+    src = np.arange(4.0)
+    calls: list[str] = []
+
+    class Producer:
+        __slots__ = ()
+
+        def __dlpack__(self, **kw: object) -> object:
+            calls.append("first")
+            return src.__dlpack__(**kw)
+
+        def __dlpack_device__(self) -> tuple[int, int]:
+            return (1, 0)
+
+    assert ma.from_dlpack(Producer()).tolist() == [0.0, 1.0, 2.0, 3.0]
+    assert ma.from_dlpack(Producer()).tolist() == [0.0, 1.0, 2.0, 3.0]
+
+    def second(self: object, **kw: object) -> object:
+        calls.append("second")
+        return (src * 2).__dlpack__(**kw)
+
+    Producer.__dlpack__ = second  # type: ignore[method-assign]
+    assert ma.from_dlpack(Producer()).tolist() == [0.0, 2.0, 4.0, 6.0]
+    del Producer.__dlpack__
+    with pytest.raises(TypeError, match="needs an object with __dlpack__"):
+        ma.from_dlpack(Producer())
+    assert calls == ["first", "first", "second"]
+
+    class WithDict:
+        def __dlpack__(self, **kw: object) -> object:
+            return src.__dlpack__(**kw)
+
+    w = WithDict()
+    assert ma.from_dlpack(w).tolist() == [0.0, 1.0, 2.0, 3.0]
+    w.__dlpack__ = lambda **kw: (src + 1).__dlpack__(**kw)  # type: ignore[method-assign]
+    assert ma.from_dlpack(w).tolist() == [1.0, 2.0, 3.0, 4.0]  # the instance's, as a method call finds it
