@@ -1,6 +1,6 @@
 /*
- * The bindings' common ground: handles (an array's C metadata in a
- * capsule), argument parsing, foreign buffers over Python objects, the
+ * The bindings' common ground: handles (an array's C metadata in an object
+ * of its own type), argument parsing, foreign buffers over Python objects, the
  * core entry points (empty, view, wrap, copyto, fill, wrap_buffer, stats).
  * Scalars, nested sequences, fills and test hooks have files of their own
  * (scalars.c, nested.c, fills.c, testing.c); module.c installs them all.
