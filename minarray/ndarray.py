@@ -90,7 +90,7 @@ class NDArray(core.NDArrayBase):
     # support are the C base type's (csrc/py/ndarray.c); no __dict__
     __slots__ = ()
 
-    _h: Any  # a PyCapsule (types.CapsuleType from Python 3.13)
+    _h: Any  # the handle: an opaque object owning the C metadata (csrc/py/pyapi.h)
     _shape: Shape
     _strides: Shape  # in elements
     _dtype: DType
@@ -359,16 +359,12 @@ class NDArray(core.NDArrayBase):
         return views.squeeze(self, axis)
 
     # ---- indexing --------------------------------------------------------
-    def __getitem__(self, key: Any) -> NDArray:
-        # ints, slices, None and ... make views in C, and so do a 1-d int64
-        # index array and a bool mask of this shape (copies); everything
-        # else (other arrays, lists, NumPy integers, most errors) goes
-        # through minarray.indexing.  (Replaced below by the same steps as a
-        # C method, core.getitem_setup.)
-        out: NDArray | None = _getitem_view(self, key)
-        if out is None:
-            out = _indexing().getitem(self, key)
-        return out
+    # x[key] is NDArrayBase's C slot (csrc/py/views.c), which this class
+    # inherits by not defining __getitem__: ints, slices, None and ... make
+    # views there, and the common advanced keys copies; every other key (and
+    # most errors) goes through minarray.indexing.getitem.
+    if TYPE_CHECKING:
+        def __getitem__(self, key: Any, /) -> NDArray: ...
 
     def __setitem__(self, key: Any, value: Any) -> None:
         # a basic key with a Python scalar or an NDArray value is assigned
@@ -978,21 +974,19 @@ NDArray.__hash__ = None  # type: ignore[assignment]
 # each kernel type, in the order of csrc/core/array.h's ma_type enum.
 core.ndarray_setup(NDArray, _dt.ALL)
 
-# The views C builds directly (csrc/py/views.c), as globals: a global lookup
-# is cheaper than an attribute of `core` on these ~300 ns paths.  Each
-# returns None for what it does not handle.
-_getitem_view = core.ndarray_getitem
-
 
 def _getitem_general(x: NDArray, key: Any) -> NDArray:
-    """x[key] for the keys the C method leaves: minarray.indexing's."""
+    """x[key] for the keys NDArray.__getitem__'s C slot leaves: minarray.indexing's."""
     out: NDArray = _indexing().getitem(x, key)
     return out
 
 
-# NDArray.__getitem__ as a C method: what the def above does, without its
-# Python frame (a sixth of a basic slice's time).
+# The general path of NDArray.__getitem__ (the C slot, csrc/py/views.c).
 core.getitem_setup(_getitem_general)
+
+# The views C builds directly (csrc/py/views.c), as globals: a global lookup
+# is cheaper than an attribute of `core` on these ~300 ns paths.  Each
+# returns None for what it does not handle.
 _setitem_basic = core.ndarray_setitem
 _permute_view = core.ndarray_permute
 _reshape_view = core.ndarray_reshape

@@ -20,8 +20,8 @@ def _stub_functions() -> dict[str, ast.FunctionDef]:
 
 
 def _stub_classes() -> set[str]:
-    """Types the module defines (Handle is only a name for a capsule, _Lib
-    the type of cffi's lib)."""
+    """Types the module defines (Handle, the type of an NDArray's _h, is not
+    in the module's namespace; _Lib is the type of cffi's lib)."""
     tree = ast.parse(STUB.read_text())
     return {n.name for n in tree.body if isinstance(n, ast.ClassDef)} - {"Handle", "_Lib"}
 

@@ -327,11 +327,19 @@ def test_describe_text_names_every_field() -> None:
     assert "code=0 (INT) bits=16 lanes=1" in text and "(2, 3)" in text
 
 
+_OTHER_CAPSULE_NAME = b"minarray.array"  # a capsule keeps its name's address: alive as long as the process
+
+
 def test_describe_errors() -> None:
     with pytest.raises(TypeError, match="describe"):
         describe(3)
+    with pytest.raises(TypeError, match="describe"):
+        describe(ma.arange(2)._h)  # an NDArray's handle is no capsule
+    new_capsule = ctypes.PYFUNCTYPE(ctypes.py_object, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p)(
+        ("PyCapsule_New", ctypes.pythonapi))
+    x = ma.arange(2.0)
     with pytest.raises(BufferError, match="not a DLPack"):
-        describe(ma.arange(2)._h)
+        describe(new_capsule(x.data_ptr, _OTHER_CAPSULE_NAME, None))  # a capsule of another kind
 
 
 def test_dldatatype_mirror() -> None:

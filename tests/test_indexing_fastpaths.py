@@ -679,3 +679,55 @@ def test_nd_index_arrays_are_gathered_in_c(source: str) -> None:
     assert core.ndarray_getitem(deep, k) is None
     with pytest.raises(ValueError):
         deep[k]
+
+
+# ---- x[key] is a C slot ---------------------------------------------------------
+
+def test_getitem_is_the_inherited_c_slot() -> None:
+    """NDArray defines no __getitem__: it inherits NDArrayBase's mp_subscript,
+    which x[key] calls without a method lookup.  The method stays visible,
+    with a docstring, and NDArrays stay sequences to CPython."""
+    import ctypes
+
+    assert "__getitem__" not in ma.NDArray.__dict__
+    assert ma.NDArray.__getitem__ is core.NDArrayBase.__dict__["__getitem__"]
+    assert ma.NDArray.__getitem__.__doc__
+    x = ma.arange(12.0).reshape(3, 4)
+    assert_equal_values(values_of(ma.NDArray.__getitem__(x, (1, slice(None, None, 2)))), np.array([4.0, 6.0]))
+    assert_equal_values(values_of(x[[2, 0]]), np.arange(12.0).reshape(3, 4)[[2, 0]])  # advanced: C
+    assert_equal_values(values_of(x[np.int64(1)]), np.arange(4.0, 8.0))  # a NumPy int: the general path
+    check = ctypes.pythonapi.PySequence_Check
+    check.argtypes, check.restype = [ctypes.py_object], ctypes.c_int
+    assert check(x) == 1
+    get = ctypes.pythonapi.PySequence_GetItem
+    get.argtypes, get.restype = [ctypes.py_object, ctypes.c_ssize_t], ctypes.py_object
+    assert_equal_values(values_of(get(x, -1)), np.arange(8.0, 12.0))
+    with pytest.raises(TypeError, match="not subscriptable"):
+        core.NDArrayBase()[0]  # a bare base instance has no array
+
+
+def test_getitem_in_subclasses() -> None:
+    """A subclass inherits the slot, and one that overrides __getitem__ gets
+    its own method called, with super() reaching the C slot."""
+
+    class Plain(ma.NDArray):
+        __slots__ = ()
+
+    seen: list[Any] = []
+
+    class Logged(ma.NDArray):
+        __slots__ = ()
+
+        def __getitem__(self, key: Any) -> Any:
+            seen.append(key)
+            return super().__getitem__(key)
+
+    x = ma.arange(10.0)
+    for cls in (Plain, Logged):
+        s = cls.__new__(cls)  # the C fields, filled in by hand: NDArrays are built in C
+        s._h, s._dtype, s._base = x._h, x._dtype, None
+        v = s[2:5]
+        assert type(v) is ma.NDArray and v.base is s
+        assert_equal_values(values_of(v), np.arange(2.0, 5.0))
+        assert_equal_values(values_of(s[[1, 3]]), np.array([1.0, 3.0]))
+    assert seen == [slice(2, 5), [1, 3]]

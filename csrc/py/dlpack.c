@@ -12,7 +12,7 @@
  *
  * Device arrays (CUDA, ROCm... memory minarray carries but never reads)
  * are imported here like any tensor, with their device kept; their
- * handle's name keeps them from every kernel (pyapi.h), and their export
+ * handle's device mark keeps them from every kernel (pyapi.h), and their export
  * goes back through the producer with the consumer's stream (reexport).
  *
  * Why C at all: a DLPack exchange costs per call, not per byte.  Building
@@ -483,6 +483,43 @@ static const DLPackExchangeAPI *exchange_api_of(PyTypeObject *tp) {
   return api;
 }
 
+/* What import_any asks of a producer's type: whether it has PyTorch's
+ * lazy bits (is_neg), its exchange API, and its __dlpack__ when that can be
+ * called directly: a method descriptor (a C method or a function) that no
+ * instance attribute can shadow (generic attribute look-up, no instance
+ * __dict__), as PyObject_VectorcallMethod would find and call it.  Each is
+ * a type look-up per call (~5 ns of the ~190 ns an np.from_dlpack of a
+ * NumPy array costs, AMD EPYC Zen 4); they are kept for the last type
+ * seen, as DLPack asks consumers to cache per type, under its version
+ * tag: CPython gives a type a new tag whenever it or a base changes, and
+ * never gives an old tag to a new type, so a borrowed pointer is only
+ * used while its type is unchanged. */
+typedef struct {
+  int lazy;                      /* has is_neg: refuse_lazy_tensor asks */
+  const DLPackExchangeAPI *api;  /* exchange_api_of's */
+  PyObject *dlpack;              /* borrowed: the type's __dlpack__, or NULL */
+} producer_type;
+
+static producer_type producer_of(PyTypeObject *tp) {
+  static PyTypeObject *seen_type; /* borrowed; compared, never read */
+  static unsigned int seen_tag;
+  static producer_type seen;
+  if (tp == seen_type && tp->tp_version_tag == seen_tag && PyType_HasFeature(tp, Py_TPFLAGS_VALID_VERSION_TAG))
+    return seen;
+  producer_type p = {_PyType_Lookup(tp, str_is_neg) != NULL, exchange_api_of(tp), NULL};
+  int plain = tp->tp_getattro == PyObject_GenericGetAttr && tp->tp_dictoffset == 0;
+#ifdef Py_TPFLAGS_MANAGED_DICT
+  plain = plain && !PyType_HasFeature(tp, Py_TPFLAGS_MANAGED_DICT);
+#endif
+  PyObject *m = plain ? _PyType_Lookup(tp, str_dlpack) : NULL;
+  if (m && PyType_HasFeature(Py_TYPE(m), Py_TPFLAGS_METHOD_DESCRIPTOR)) p.dlpack = m;
+  /* the look-ups gave the type a tag, unless CPython ran out of them */
+  seen_type = PyType_HasFeature(tp, Py_TPFLAGS_VALID_VERSION_TAG) && tp->tp_version_tag ? tp : NULL;
+  seen_tag = tp->tp_version_tag;
+  seen = p;
+  return p;
+}
+
 /* Import through the exchange API.  Returns the array, or NULL with an
  * error set, or NULL with *fallback set when the capsule route must be
  * taken instead:
@@ -528,7 +565,7 @@ static ma_array *import_via_api(const DLPackExchangeAPI *api, PyObject *x, int w
  * keywords raises TypeError: retry with none (python_spec.rst), when the
  * request still makes sense without them; *honoured reports whether the
  * producer saw dl_device/copy. */
-static PyObject *call_dlpack(PyObject *x, int want_cpu, int copy, int *honoured) {
+static PyObject *call_dlpack(PyObject *x, PyObject *method, int want_cpu, int copy, int *honoured) {
   PyObject *stack[5];
   PyObject **argv = stack + 1; /* stack[0] is scratch for PY_VECTORCALL_ARGUMENTS_OFFSET */
   size_t n = 1;
@@ -538,7 +575,9 @@ static PyObject *call_dlpack(PyObject *x, int want_cpu, int copy, int *honoured)
   if (copy >= 0) argv[n++] = copy ? Py_True : Py_False;
   PyObject *kw = want_cpu ? (copy >= 0 ? kw_vdc : kw_vd) : (copy >= 0 ? kw_vc : kw_v);
   *honoured = 1;
-  PyObject *cap = PyObject_VectorcallMethod(str_dlpack, argv, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, kw);
+  /* `method` (producer_of's): the call PyObject_VectorcallMethod makes */
+  PyObject *cap = method ? PyObject_Vectorcall(method, argv, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, kw)
+                         : PyObject_VectorcallMethod(str_dlpack, argv, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, kw);
   if (cap) return cap;
   if (PyErr_ExceptionMatches(PyExc_AttributeError) && !_PyType_Lookup(Py_TYPE(x), str_dlpack)) {
     PyErr_Clear();
@@ -576,7 +615,8 @@ static PyObject *call_dlpack(PyObject *x, int want_cpu, int copy, int *honoured)
   Py_XDECREF(ev);
   Py_XDECREF(tb);
   *honoured = 0;
-  return PyObject_VectorcallMethod(str_dlpack, argv, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
+  return method ? PyObject_Vectorcall(method, argv, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL)
+                : PyObject_VectorcallMethod(str_dlpack, argv, 1 | PY_VECTORCALL_ARGUMENTS_OFFSET, NULL);
 }
 
 /* Whether method or attribute `name` of x is true: 1, 0, or -1 with the
@@ -596,11 +636,10 @@ static int truth_of(PyObject *x, PyObject *name, int call) {
  * view's memory as it is, so its consumers read negated values; the C
  * exchange API checks none of the three.  minarray asks all three itself,
  * before either route, so both routes refuse what __dlpack__ refuses, with
- * its words, and neither gives wrong values.  Any other producer (no
- * is_neg on its type) costs one cached type lookup.  0, or -1 with
- * BufferError set. */
+ * its words, and neither gives wrong values.  Called for a type with
+ * is_neg (producer_of); any other producer costs nothing here.  0, or -1
+ * with BufferError set. */
 static int refuse_lazy_tensor(PyObject *x) {
-  if (!_PyType_Lookup(Py_TYPE(x), str_is_neg)) return 0;
   int t;
   if ((t = truth_of(x, str_requires_grad, 0)) != 0) {
     if (t > 0)
@@ -639,15 +678,23 @@ static ma_array *import_any(PyObject *x, int want_cpu, int copy, int opts, int l
   if (PyCapsule_CheckExact(x)) {
     a = consume_capsule(x, opts, legacy_readonly, &copied);
   } else {
-    if (refuse_lazy_tensor(x) < 0) return NULL;
-    const DLPackExchangeAPI *api = exchange_api_of(Py_TYPE(x));
+    producer_type p = producer_of(Py_TYPE(x));
+    if (p.lazy) {
+      if (refuse_lazy_tensor(x) < 0) return NULL;
+      p = producer_of(Py_TYPE(x)); /* its Python code may have changed the type */
+    }
+    const DLPackExchangeAPI *api = p.api;
     int fallback = 0;
     if (api) {
       a = import_via_api(api, x, want_cpu, opts, &copied, &fallback);
       if (!a && !fallback) return NULL;
     }
     if (!a) {
-      PyObject *cap = call_dlpack(x, want_cpu, copy, &honoured);
+      /* a reference to the method for the call: a deleter the exchange API
+       * ran, or the producer's own code, may change its type */
+      PyObject *method = Py_XNewRef(producer_of(Py_TYPE(x)).dlpack);
+      PyObject *cap = call_dlpack(x, method, want_cpu, copy, &honoured);
+      Py_XDECREF(method);
       if (!cap) return NULL;
       if (!PyCapsule_CheckExact(cap)) {
         PyErr_Format(PyExc_TypeError, "%.200s.__dlpack__() returned %.200s, not a DLPack capsule",
@@ -748,12 +795,8 @@ MA_FASTCALL(py_set_device) {
   if (!a) return NULL;
   long type = PyLong_AsLong(args[1]), id = PyLong_AsLong(args[2]);
   if (PyErr_Occurred()) return NULL;
-  a->t.device.device_type = (DLDeviceType)type;
-  a->t.device.device_id = (int32_t)id;
-  /* the guard: memory the CPU cannot address gets the device handle */
-  if (PyCapsule_SetName(args[0], ma_dlpack_cpu_accessible(a->t.device.device_type) ? MA_HANDLE_NAME
-                                                                                   : MA_DEVICE_HANDLE_NAME) < 0)
-    return NULL;
+  /* the guard: memory the CPU cannot address makes it a device handle */
+  ma_handle_set_device(args[0], (DLDevice){(DLDeviceType)type, (int32_t)id});
   Py_RETURN_NONE;
 }
 

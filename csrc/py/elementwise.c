@@ -228,8 +228,8 @@ static PyObject *ew_run(const ma_ew_op *op, const ma_ew_sig *sig, PyObject *outh
   int scalar[3] = {0, 0, 0};
   for (int k = 0; k < nin; k++) {
     PyObject *x = xs[k];
-    scalar[k] = !PyCapsule_CheckExact(x);
-    if (PyCapsule_CheckExact(x)) {
+    scalar[k] = !MA_HANDLE_CHECK(x);
+    if (MA_HANDLE_CHECK(x)) {
       ma_array *a = ma_handle_get(x);
       if (!a) return NULL;
       ins[k] = a;

@@ -1,6 +1,6 @@
 /*
- * The bindings' common ground: handles (an array's C metadata in a
- * capsule), argument parsing, foreign buffers over Python objects, the
+ * The bindings' common ground: handles (an array's C metadata in an object
+ * of its own type), argument parsing, foreign buffers over Python objects, the
  * core entry points (empty, view, wrap, copyto, fill, wrap_buffer, stats).
  * Scalars, nested sequences, fills and test hooks have files of their own
  * (scalars.c, nested.c, fills.c, testing.c); module.c installs them all.
@@ -13,29 +13,41 @@
 #include "copy.h"
 #include "dlpack_core.h"
 
-/* ---- handles ----------------------------------------------------------- */
+/* ---- handles -----------------------------------------------------------
+ *
+ * A handle is a small object of its own type (pyapi.h), not a PyCapsule:
+ * a capsule cost an allocation through PyObject_Malloc and its free, a
+ * destructor call and a name check on every look-up; handles are made and
+ * dropped with every view and every result, so the dead ones are kept on a
+ * free list (as CPython keeps floats) and the look-up is one type compare.
+ * Being a type of its own, a handle cannot be forged from Python either (a
+ * capsule named "minarray.array" around any pointer passed for one). */
 
-/* The name of every CPU handle ma_handle_new makes, as one address: a
- * handle that carries this very pointer as its name also carries its array
- * as its context, so the hot paths below compare a pointer where
- * PyCapsule_GetPointer would compare strings (strcmp was ~6% of a small
- * elementwise call, run four to six times per call). */
-static const char handle_name[] = MA_HANDLE_NAME;
+/* Handles kept for reuse: enough for the arrays a loop of small calls
+ * makes and drops, bounded so that a burst of them is freed again. */
+#define HANDLE_FREE_MAX 64
+static PyObject *handle_free[HANDLE_FREE_MAX];
+static int handle_nfree;
 
-static inline ma_array *fast_handle(PyObject *h) {
-  return PyCapsule_CheckExact(h) && PyCapsule_GetName(h) == handle_name ? (ma_array *)PyCapsule_GetContext(h)
-                                                                        : NULL;
+/* The array goes last, after the handle is back on the list: freeing it
+ * may release a foreign buffer, whose owner's code may make handles. */
+static void handle_dealloc(PyObject *self) {
+  ma_array *a = ((ma_handle *)self)->a;
+  if (handle_nfree < HANDLE_FREE_MAX)
+    handle_free[handle_nfree++] = self;
+  else
+    PyObject_Free(self);
+  ma_array_free(a);
 }
 
-static void handle_destructor(PyObject *cap) {
-  ma_array *a = fast_handle(cap);
-  ma_array_free(a ? a : (ma_array *)PyCapsule_GetPointer(cap, PyCapsule_GetName(cap)));
-}
-
-static int is_device_handle(PyObject *h) {
-  const char *name = PyCapsule_GetName(h);
-  return name && strcmp(name, MA_DEVICE_HANDLE_NAME) == 0;
-}
+PyTypeObject ma_handle_type = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "minarray._core.Handle",
+    .tp_doc = "An array's C metadata (ma_array), owned: the handle an NDArray holds in _h.",
+    .tp_basicsize = sizeof(ma_handle),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_DISALLOW_INSTANTIATION,
+    .tp_dealloc = handle_dealloc,
+};
 
 PyObject *ma_device_error(const ma_array *a) {
   char label[32];
@@ -50,34 +62,53 @@ PyObject *ma_device_error(const ma_array *a) {
 }
 
 ma_array *ma_handle_get(PyObject *h) {
-  ma_array *fast = fast_handle(h);
-  if (fast) return fast;
-  if (!PyCapsule_CheckExact(h)) {
+  if (!MA_HANDLE_CHECK(h)) {
     PyErr_SetString(PyExc_TypeError, "expected a minarray array handle");
     return NULL;
   }
-  ma_array *a = (ma_array *)PyCapsule_GetPointer(h, MA_HANDLE_NAME);
-  if (!a && is_device_handle(h)) {
-    /* the guard (pyapi.h): reading memory on another device */
-    PyErr_Clear();
-    ma_device_error((ma_array *)PyCapsule_GetPointer(h, MA_DEVICE_HANDLE_NAME));
-  }
-  return a;
+  ma_handle *o = (ma_handle *)h;
+  if (o->device) return (ma_array *)ma_device_error(o->a); /* the guard (pyapi.h) */
+  return o->a;
 }
 
 ma_array *ma_handle_meta(PyObject *h) {
-  ma_array *fast = fast_handle(h);
-  if (fast) return fast;
-  if (!PyCapsule_CheckExact(h)) {
+  if (!MA_HANDLE_CHECK(h)) {
     PyErr_SetString(PyExc_TypeError, "expected a minarray array handle");
     return NULL;
   }
-  /* an NDArray's own memory first: every result array is built through
-   * here, and device handles are the rare case */
-  ma_array *a = (ma_array *)PyCapsule_GetPointer(h, MA_HANDLE_NAME);
-  if (a || !is_device_handle(h)) return a;
-  PyErr_Clear();
-  return (ma_array *)PyCapsule_GetPointer(h, MA_DEVICE_HANDLE_NAME);
+  return ((ma_handle *)h)->a;
+}
+
+void ma_handle_set_device(PyObject *h, DLDevice d) {
+  ma_handle *o = (ma_handle *)h;
+  o->a->t.device = d;
+  /* memory the CPU cannot address: a device handle (the guard) */
+  o->device = !ma_dlpack_cpu_accessible(d.device_type);
+}
+
+PyObject *ma_handle_new(ma_array *a) {
+  if (!a) return PyErr_NoMemory();
+  PyObject *h;
+  if (handle_nfree) {
+    h = handle_free[--handle_nfree];
+  } else {
+    /* made ready here, at first use: handles exist before any other type
+     * of the module is asked for */
+    if (!(ma_handle_type.tp_flags & Py_TPFLAGS_READY) && PyType_Ready(&ma_handle_type) < 0) {
+      ma_array_free(a);
+      return NULL;
+    }
+    h = (PyObject *)PyObject_Malloc(sizeof(ma_handle));
+    if (!h) {
+      ma_array_free(a);
+      return PyErr_NoMemory();
+    }
+  }
+  PyObject_Init(h, &ma_handle_type);
+  ((ma_handle *)h)->a = a;
+  /* ma_handle_set_device's rule, with the common case (the CPU) first */
+  ((ma_handle *)h)->device = a->t.device.device_type != kDLCPU && !ma_dlpack_cpu_accessible(a->t.device.device_type);
+  return h;
 }
 
 PyObject *ma_empty_error(PyObject *shape, int err, int itemsize) {
@@ -104,24 +135,6 @@ PyObject *ma_alloc_error(int nd, const int64_t *shape, int itemsize) {
                sh, itemsize);
   Py_DECREF(sh);
   return NULL;
-}
-
-PyObject *ma_handle_new(ma_array *a) {
-  if (!a) return PyErr_NoMemory();
-  /* memory the CPU cannot address gets the device handle (the guard) */
-  const char *name = a->t.device.device_type == kDLCPU || ma_dlpack_cpu_accessible(a->t.device.device_type)
-                         ? handle_name
-                         : MA_DEVICE_HANDLE_NAME;
-  PyObject *h = PyCapsule_New(a, name, handle_destructor);
-  if (!h) {
-    ma_array_free(a);
-    return NULL;
-  }
-  if (name == handle_name && PyCapsule_SetContext(h, a) < 0) {
-    Py_DECREF(h);
-    return NULL;
-  }
-  return h;
 }
 
 int ma_parse_dims(PyObject *seq, int64_t *out, const char *what) {

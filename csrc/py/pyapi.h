@@ -7,8 +7,8 @@
  * objects directly (capsules, scalars, sequences), which cffi cannot, and
  * cost ~30 ns to call instead of cffi's ~150 ns.
  *
- * An NDArray's C metadata (ma_array) travels in a capsule named
- * "minarray.array", its "handle"; the capsule destructor frees it.
+ * An NDArray's C metadata (ma_array) travels in a handle, a small object
+ * of the type ma_handle_type that owns it and frees it with itself.
  */
 #ifndef MINARRAY_PYAPI_H
 #define MINARRAY_PYAPI_H
@@ -18,15 +18,19 @@
 
 #include "array.h"
 
-#define MA_HANDLE_NAME "minarray.array"
-/* The handle of an array whose memory lives on a device the CPU cannot
- * address (CUDA, ROCm...: an import minarray only carries, never reads).
- * A name of its own is the one guard on every path that reads memory:
- * ma_handle_get and ma_ndarray_array, which every kernel, copy, scalar
- * read, NumPy or buffer export gets its array from, ask for
- * MA_HANDLE_NAME, so a device handle fails there, with the device named
- * (ma_device_error), for the cost of the name check they always made. */
-#define MA_DEVICE_HANDLE_NAME "minarray.device_array"
+/* A handle (pyapi.c).  `device` marks an array whose memory lives on a
+ * device the CPU cannot address (CUDA, ROCm...: an import minarray only
+ * carries, never reads).  It is the one guard on every path that reads
+ * memory: ma_handle_get and ma_ndarray_array, which every kernel, copy,
+ * scalar read, NumPy or buffer export gets its array from, refuse such a
+ * handle, with the device named (ma_device_error). */
+typedef struct {
+  PyObject_HEAD
+  ma_array *a; /* owned */
+  int device;  /* 1: not CPU-addressable (the guard) */
+} ma_handle;
+extern PyTypeObject ma_handle_type;
+#define MA_HANDLE_CHECK(o) Py_IS_TYPE((o), &ma_handle_type)
 
 /* The ma_array inside a handle whose memory the CPU may read; NULL with
  * TypeError set if `h` is not a handle, or the device error if it is a
@@ -38,8 +42,12 @@ ma_array *ma_handle_meta(PyObject *h);
 /* Raises the error of an operation that would read device memory
  * (RuntimeError naming the device); returns NULL. */
 PyObject *ma_device_error(const ma_array *a);
-/* A new handle owning `a` (freed on failure).  NULL `a` means out of memory. */
+/* A new handle owning `a` (freed on failure).  NULL `a` means out of memory.
+ * Its device mark follows a's device. */
 PyObject *ma_handle_new(ma_array *a);
+/* Move handle `h`'s array to device `d`, marking the handle as a device
+ * handle when the CPU cannot address `d`. */
+void ma_handle_set_device(PyObject *h, DLDevice d);
 /* Sets the error for ma_array_empty's `err` (1: size overflow, 2: out of
  * memory) over `shape`; returns NULL. */
 PyObject *ma_empty_error(PyObject *shape, int err, int itemsize);
@@ -73,7 +81,7 @@ ma_buffer *ma_buffer_for_object(PyObject *owner, void *data, size_t nbytes);
  * reads them as the members _h, _shape, _strides, _dtype and _base. */
 typedef struct {
   PyObject_HEAD
-  PyObject *h;        /* the handle: a capsule owning the ma_array */
+  PyObject *h;        /* the handle: an ma_handle owning the ma_array */
   PyObject *shape;    /* tuple of ints; NULL until first read (ma_nd_shape) */
   PyObject *strides;  /* tuple of ints, in elements; NULL until first read */
   PyObject *dtype;    /* the DType singleton */
@@ -123,8 +131,11 @@ int ma_store_scalar(PyObject *v, int tid, char *dst);
 PyObject *ma_load_scalar(int tid, const char *p);
 /* The read-only check both make first: 0, or -1 with the ValueError set. */
 int ma_check_writeable(const ma_array *d);
-/* Install the C method `def` on NDArray under its own name (the operators,
- * __getitem__ and __dlpack__ are C methods); -1 with the error set. */
+/* x[key]: NDArrayBase's mp_subscript slot, which NDArray inherits
+ * (csrc/py/views.c). */
+PyObject *ma_nd_subscript(PyObject *self, PyObject *key);
+/* Install the C method `def` on NDArray under its own name (the operators
+ * and __dlpack__ are C methods); -1 with the error set. */
 int ma_ndarray_add_method(PyMethodDef *def);
 /* The kernel type of `a` (an ma_type below MA_NTYPES), or -1 with a
  * TypeError naming `what` when its dtype is a storage type (float8...),

@@ -280,13 +280,18 @@ MA_FASTCALL(py_ndarray_getitem) {
   return getitem(args[0], args[1]);
 }
 
-/* NDArray.__getitem__ itself, a C method: getitem, and for the keys it
- * leaves (None) the general path, minarray.indexing's getitem.  A Python
- * __getitem__ around ndarray_getitem cost a frame, ~70 ns of a ~300 ns
- * basic slice (AMD EPYC Zen 4). */
+/* NDArray.__getitem__ itself: getitem, and for the keys it leaves (None)
+ * the general path, minarray.indexing's getitem.  It is NDArrayBase's
+ * mp_subscript slot (ndarray.c), which NDArray inherits as it is: x[key]
+ * calls it directly.  Installed as a method on the Python class it went
+ * through slot_mp_subscript, a method lookup and a vectorcall per
+ * subscript, ~25 ns of a ~200 ns basic slice (AMD EPYC Zen 4); a Python
+ * __getitem__ before that cost a frame, ~70 ns. */
 static PyObject *py_getitem_general; /* (x, key) -> x[key] */
 
-static PyObject *m_getitem(PyObject *self, PyObject *key) {
+PyObject *ma_nd_subscript(PyObject *self, PyObject *key) {
+  if (!py_getitem_general || !PyObject_TypeCheck(self, ma_nd.type)) /* a bare NDArrayBase has no elements */
+    return PyErr_Format(PyExc_TypeError, "'%.200s' object is not subscriptable", Py_TYPE(self)->tp_name);
   PyObject *r = getitem(self, key);
   if (r != Py_None) return r;
   Py_DECREF(r);
@@ -294,11 +299,8 @@ static PyObject *m_getitem(PyObject *self, PyObject *key) {
   return PyObject_Vectorcall(py_getitem_general, args, 2, NULL);
 }
 
-static PyMethodDef getitem_def = {"__getitem__", (PyCFunction)m_getitem, METH_O,
-                                  "x[key]: a view for basic keys (ints, slices, None, ...), a copy for advanced ones."};
-
-/* getitem_setup(general): install NDArray.__getitem__ (ndarray_setup has
- * run), which calls general(x, key) for the keys C does not answer. */
+/* getitem_setup(general): the general path NDArray.__getitem__ (the slot
+ * above) calls for the keys C does not answer; ndarray_setup has run. */
 MA_FASTCALL(py_getitem_setup) {
   (void)self;
   MA_NARGS(1, "getitem_setup");
@@ -307,7 +309,6 @@ MA_FASTCALL(py_getitem_setup) {
     return NULL;
   }
   Py_XSETREF(py_getitem_general, Py_NewRef(args[0]));
-  if (ma_ndarray_add_method(&getitem_def) < 0) return NULL;
   Py_RETURN_NONE;
 }
 
@@ -510,7 +511,7 @@ done:
 PyMethodDef ma_views_methods[] = {
     FC("broadcast_shapes", py_broadcast_shapes, "broadcast_shapes(shapes) -> shape, or None"),
     FC("ndarray_getitem", py_ndarray_getitem, "ndarray_getitem(x, key) -> x[key] or None"),
-    FC("getitem_setup", py_getitem_setup, "getitem_setup(general): install NDArray.__getitem__"),
+    FC("getitem_setup", py_getitem_setup, "getitem_setup(general): the general path of NDArray.__getitem__"),
     FC("basic_view", py_basic_view, "basic_view(x, key) -> the view x[key] of a basic key"),
     FC("is_contiguous", py_is_contiguous, "is_contiguous(h, fortran) -> bool"),
     FC("ndarray_view", py_ndarray_view, "ndarray_view(x, offset, shape, strides, readonly) -> NDArray"),

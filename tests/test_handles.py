@@ -1,0 +1,193 @@
+"""An NDArray's handle (``_h``): a small object of minarray's own type that
+owns the array's C metadata.  It cannot be made or forged from Python, it
+is freed (and its memory given back) with the last reference whichever
+side dies first, and a device array's handle refuses every read."""
+
+from __future__ import annotations
+
+import ctypes
+import gc
+
+import numpy as np
+import pytest
+
+import minarray as ma
+from minarray._native import core
+
+_PyCapsule_New = ctypes.PYFUNCTYPE(ctypes.py_object, ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p)(
+    ("PyCapsule_New", ctypes.pythonapi))
+_NAME = b"minarray.array"  # the name handles once had, alive as long as the process
+
+
+def test_a_handle_is_its_own_type() -> None:
+    h = ma.arange(3.0)._h
+    assert type(h).__name__ == "Handle" and type(h).__module__ == "minarray._core"
+    with pytest.raises(TypeError):
+        type(h)()
+    assert "Handle" not in vars(core)  # reachable as type(x._h) only
+
+
+def test_a_capsule_is_not_a_handle() -> None:
+    """A capsule under the old handle name, around any address, is refused
+    wherever a handle is expected: nothing reads through it."""
+    x = ma.arange(4.0)
+    cap = _PyCapsule_New(x.data_ptr, _NAME, None)
+    for call in (lambda: core.copyto(cap, x._h), lambda: core.copyto(x._h, cap), lambda: core.fill(cap, 1),
+                 lambda: core.data_ptr(cap), lambda: core.ndarray_wrap(cap, None, None, None)):
+        with pytest.raises(TypeError, match="handle"):
+            call()
+    assert x.tolist() == [0.0, 1.0, 2.0, 3.0]
+
+
+def test_handles_are_reused_and_give_memory_back() -> None:
+    """Dead handles are kept for reuse (a free list): arrays made and
+    dropped in any order, views outliving their array and foreign memory
+    included, free every buffer exactly once."""
+    before = ma.allocator_stats()
+    owner = np.arange(64.0)
+    kept = []
+    for i in range(500):
+        x = ma.zeros(8) if i % 3 else ma.asarray(owner)
+        v = x[1:][::2]
+        if i % 7 == 0:
+            kept.append(v)  # outlives x
+        del x
+        if i % 11 == 0:
+            kept.clear()
+        assert v.shape == ((4,) if i % 3 else (32,))
+    del v, kept
+    gc.collect()
+    after = ma.allocator_stats()
+    assert after["live_buffers"] == before["live_buffers"]
+    assert after["live_foreign"] == before["live_foreign"]
+
+
+def test_a_device_handle_still_refuses_reads() -> None:
+    """The guard is a mark on the handle: set when the memory's device is not
+    CPU-addressable, and it follows set_device both ways."""
+    h = core.empty((3,), 2, 64, True)
+    x = core.ndarray_wrap(h, None, None, None)
+    assert x.tolist() == [0.0, 0.0, 0.0]
+    core.dlpack_set_device(h, 2, 0)  # CUDA
+    with pytest.raises(RuntimeError, match="cuda:0"):
+        x.tolist()
+    with pytest.raises(RuntimeError, match="cuda:0"):
+        core.fill(h, 1.0)
+    assert core.dlpack_device(h)[1] == 0 and x[1:].shape == (2,)  # metadata only: allowed
+    core.dlpack_set_device(h, 3, 0)  # pinned host memory: the CPU reads it
+    assert x.tolist() == [0.0, 0.0, 0.0]
+
+
+# ---- NDArray objects are reused too (csrc/py/ndarray.c) ------------------------
+
+def test_ndarray_objects_are_reused_cleanly() -> None:
+    """A dead NDArray goes on a free list: the class keeps its reference
+    count, a reused object carries nothing of its past (weak references,
+    shape, base), and weak references die with their array."""
+    import sys
+    import weakref
+
+    x = ma.arange(12.0).reshape(3, 4)
+    counts = []
+    for _ in range(4):  # the first round may fill caches that refer to the class
+        counts.append(sys.getrefcount(ma.NDArray))
+        for _ in range(1000):
+            v = x[1:, ::2]
+            del v
+    assert counts[1] == counts[2] == counts[3]
+    v = x[:2]
+    w = weakref.ref(v)
+    assert w() is v
+    del v
+    assert w() is None
+    for _ in range(100):  # some of these reuse v's object
+        u = ma.zeros(3)
+        assert u.base is None and u.shape == (3,) and u.tolist() == [0.0, 0.0, 0.0]
+        assert weakref.getweakrefcount(u) == 0
+
+
+def test_subclass_instances_are_freed_with_their_class_reference() -> None:
+    import sys
+
+    class Sub(ma.NDArray):
+        __slots__ = ()
+
+    x = ma.arange(4.0)
+    counts = []
+    for _ in range(3):
+        counts.append(sys.getrefcount(Sub))
+        for _ in range(100):
+            s = Sub.__new__(Sub)
+            s._h, s._dtype, s._base = x._h, x._dtype, None
+            assert s[1:].tolist() == [1.0, 2.0, 3.0]
+            del s
+    assert counts[1] == counts[2]
+    assert x.tolist() == [0.0, 1.0, 2.0, 3.0]
+
+
+def test_ndarray_setup_refuses_what_the_free_list_cannot_keep() -> None:
+    """The class C builds NDArrays of may have no fields, __dict__ or
+    finalizer of its own (its deallocator is replaced by one that keeps
+    dead objects); a refused class changes nothing."""
+    import minarray.dtypes as dt
+
+    class WithDict(core.NDArrayBase):
+        pass
+
+    class WithDel(core.NDArrayBase):
+        __slots__ = ()
+
+        def __del__(self) -> None:
+            pass
+
+    class Grandchild(ma.NDArray):
+        __slots__ = ()
+
+    for cls in (WithDict, WithDel, Grandchild):
+        with pytest.raises(TypeError, match="must subclass NDArrayBase directly"):
+            core.ndarray_setup(cls, dt.ALL)
+    assert type(ma.arange(2.0)) is ma.NDArray
+
+
+# ---- the producer-type cache of from_dlpack (csrc/py/dlpack.c) ------------------
+
+def test_from_dlpack_follows_a_producer_type_that_changes() -> None:
+    """from_dlpack keeps what it looked up on the last producer type (its
+    __dlpack__, exchange API, lazy bits) under the type's version: a class
+    changed between calls, or an instance attribute shadowing the method,
+    is seen as a fresh look-up would see it."""
+    src = np.arange(4.0)
+    calls: list[str] = []
+
+    class Producer:
+        __slots__ = ()
+
+        def __dlpack__(self, **kw: object) -> object:
+            calls.append("first")
+            return src.__dlpack__(**kw)
+
+        def __dlpack_device__(self) -> tuple[int, int]:
+            return (1, 0)
+
+    assert ma.from_dlpack(Producer()).tolist() == [0.0, 1.0, 2.0, 3.0]
+    assert ma.from_dlpack(Producer()).tolist() == [0.0, 1.0, 2.0, 3.0]
+
+    def second(self: object, **kw: object) -> object:
+        calls.append("second")
+        return (src * 2).__dlpack__(**kw)
+
+    Producer.__dlpack__ = second  # type: ignore[method-assign]
+    assert ma.from_dlpack(Producer()).tolist() == [0.0, 2.0, 4.0, 6.0]
+    del Producer.__dlpack__
+    with pytest.raises(TypeError, match="needs an object with __dlpack__"):
+        ma.from_dlpack(Producer())
+    assert calls == ["first", "first", "second"]
+
+    class WithDict:
+        def __dlpack__(self, **kw: object) -> object:
+            return src.__dlpack__(**kw)
+
+    w = WithDict()
+    assert ma.from_dlpack(w).tolist() == [0.0, 1.0, 2.0, 3.0]
+    w.__dlpack__ = lambda **kw: (src + 1).__dlpack__(**kw)  # type: ignore[method-assign]
+    assert ma.from_dlpack(w).tolist() == [1.0, 2.0, 3.0, 4.0]  # the instance's, as a method call finds it
