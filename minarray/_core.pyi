@@ -9,8 +9,8 @@ and return Python objects, and cost about 30 ns to call instead of cffi's
 ``mypy --strict`` checks every call into the core.
 
 A *handle* is an array's C metadata (``ma_array``: a DLTensor over a
-refcounted buffer) in a capsule named ``"minarray.array"``; every NDArray
-holds one in ``_h``.
+refcounted buffer) in a small object of the type ``minarray._core.Handle``,
+which owns it; every NDArray holds one in ``_h``.
 """
 
 from collections.abc import Callable, Sequence
@@ -165,7 +165,7 @@ class NDArrayBase:
 
 @final
 class Handle:
-    """An ``ma_array`` in a capsule (opaque to Python)."""
+    """An ``ma_array`` owned by a small C object (opaque to Python)."""
 
 Shape = Sequence[int]
 
