@@ -213,3 +213,69 @@ def test_flags_do_not_depend_on_layout(name: str, layout: str) -> None:
     view = {"contiguous": x, "strided": x[::2], "in place": x, "reversed": x[::-1]}[layout]
     out = view if layout == "in place" else None
     assert messages(lambda: f_ma(*args_np(view), out=out)) == want  # type: ignore[arg-type]
+
+
+# ---- flags left by others, and read once ----------------------------------
+#
+# A fresh result of a few thousand elements or fewer has its flags read once,
+# after the loop, and the loop runs again, exactly, only when a flag is set
+# (csrc/py/elementwise.c); larger results and out= clear the flags first.
+# Either way the flags something else left must not be reported, and an
+# operation's own must be, on every call.
+
+SIZES = [1, 100, 4095, 4096, 100_000]
+
+
+def _leave_overflow_flag() -> None:
+    """Python's own float arithmetic sets the processor's overflow flag and
+    leaves it set (it checks the result, not the flag)."""
+    big = float(np.float64(1e308))
+    assert big * 10.0 == float("inf")
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_flags_left_by_python_are_not_reported(n: int) -> None:
+    x = ma.linspace(0.0, 1.0, n)
+    with ma.errstate(all="raise"):
+        for f in (lambda: ma.add(x, x), lambda: x * 2.0, lambda: ma.exp(x), lambda: ma.sin(x),
+                  lambda: ma.pow(x, x)):
+            _leave_overflow_flag()
+            r = f()
+            assert r.shape == (n,)
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_flags_left_by_numpy_are_not_reported(n: int) -> None:
+    x = ma.linspace(1.0, 2.0, n)
+    with ma.errstate(all="raise"):
+        for _ in range(3):
+            with np.errstate(all="ignore"):
+                np.log(np.zeros(3))
+                np.float64(1e308) * np.float64(10.0)
+            assert ma.log(x).shape == (n,)
+
+
+@pytest.mark.parametrize("n", SIZES)
+def test_every_call_reports_its_own_flags(n: int) -> None:
+    a = np.linspace(0.0, 1.0, n)  # a[0] == 0: log(0) divides by zero
+    x = ma.asarray(a)
+    for _ in range(3):
+        assert messages(lambda: ma.log(x)) == {"divide by zero encountered in log"}
+        assert messages(lambda: ma.log(x + 1.0)) == set()
+        _leave_overflow_flag()
+        assert messages(lambda: ma.log(x)) == {"divide by zero encountered in log"}
+        assert messages(lambda: ma.divide(x, 0.0)) == messages(lambda: np.divide(a, 0.0))
+
+
+@pytest.mark.parametrize("n", SIZES)
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_vector_math_flags_stay_exact_when_read_once(n: int, dtype: str) -> None:
+    """libmvec raises invalid for exp(nan) and overflow in sin(1e30)'s
+    reduction; neither is the function's, with the flags read once or not."""
+    a = np.full(n, np.nan, dtype=dtype)
+    a[::2] = 1e30
+    x = ma.asarray(a)
+    for name in ("exp", "sin", "cos", "log"):
+        want = messages(lambda name=name: getattr(np, name)(a))
+        for _ in range(2):
+            assert messages(lambda name=name: getattr(ma, name)(x)) == want, name

@@ -68,8 +68,8 @@ extern const uint8_t ma_same_kind[MA_NTYPES][MA_NTYPES];
 enum { MA_VM_LIST(MA_VM_ENUM) MA_VM_COUNT };
 #undef MA_VM_ENUM
 
-int ma_vecmath_float32(int fn, float *d, const float *s, int64_t n);
-int ma_vecmath_float64(int fn, double *d, const double *s, int64_t n);
+int ma_vecmath_float32(int fn, float *d, const float *s, int64_t n, int exact);
+int ma_vecmath_float64(int fn, double *d, const double *s, int64_t n, int exact);
 
 /* Binary functions: d[i] = f(a[i * sa], b[i * sb]) with sa, sb 1 (contiguous)
  * or 0 (a broadcast scalar). */
@@ -79,8 +79,23 @@ enum { MA_VM2_LIST(MA_VM2_ENUM) MA_VM2_COUNT };
 #undef MA_VM2_ENUM
 
 int ma_vecmath2_float32(int fn, float *d, const float *a, int64_t sa, const float *b, int64_t sb,
-                        int64_t n);
+                        int64_t n, int exact);
 int ma_vecmath2_float64(int fn, double *d, const double *a, int64_t sa, const double *b, int64_t sb,
-                        int64_t n);
+                        int64_t n, int exact);
+
+/* What an elementwise loop's `aux` points to (csrc/py/elementwise.c
+ * passes one per call, NULL is allowed):
+ *   err    set by a loop that meets a domain error (ma_set_error);
+ *   exact  whether the floating-point flags must come out exact (fpe.h).
+ * libmvec raises flags the function does not (see vecmath.c); with
+ * `exact` the vector functions re-derive them, which costs two reads of
+ * the flags per call.  A caller that can run the loop again (its inputs
+ * untouched by the output) passes exact = 0, and when it then finds any
+ * flag set, runs the loop again with exact = 1. */
+typedef struct {
+  int err;
+  int exact;
+} ma_ew_aux;
+#define MA_EW_EXACT(aux) (!(aux) || ((const ma_ew_aux *)(aux))->exact)
 
 #endif

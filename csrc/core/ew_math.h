@@ -11,16 +11,17 @@
 #ifndef MINARRAY_EW_MATH_H
 #define MINARRAY_EW_MATH_H
 
+#include "elementwise.h"
 #include "fpe.h"
 #include "scalar.h"
 
 /* ---- integers ------------------------------------------------------------ */
 
-/* Report a domain error through a loop's `aux` (an int flag the caller
- * reads after the iteration; atomic because chunks may run on several
- * threads).  Returns 0 so it can sit inside an expression. */
+/* Report a domain error through a loop's `aux` (ma_ew_aux.err, which the
+ * caller reads after the iteration; atomic because chunks may run on
+ * several threads).  Returns 0 so it can sit inside an expression. */
 static inline int ma_set_error(const void *aux) {
-  __atomic_store_n((int *)aux, 1, __ATOMIC_RELAXED);
+  __atomic_store_n(&((ma_ew_aux *)aux)->err, 1, __ATOMIC_RELAXED);
   return 0;
 }
 

@@ -170,7 +170,10 @@ MA_RUN2(run2_f32x16, float, vec2_f32x16, 16, "avx512f", _mm512_loadu_ps, _mm512_
  * must report what the function raises (NumPy's warnings, fpe.h), so when
  * a vector call raised a flag that was not already set (only special
  * values do), the flags are recomputed, not the values, by scalar libm
- * over the same inputs.  The common case costs two reads of the flags. */
+ * over the same inputs.  The common case costs two reads of the flags,
+ * which only a call with `exact` pays: a caller that can run the loop
+ * again passes exact = 0, takes the flags raw, and when any is set runs
+ * it again with exact = 1 (ma_ew_aux, elementwise.h). */
 
 #define MA_VM_SCALAR(E, n) n,
 static double (*const scalar64[MA_VM_COUNT])(double) = {MA_VM_LIST(MA_VM_SCALAR)};
@@ -199,52 +202,52 @@ static float (*const scalar32_2[MA_VM2_COUNT])(float, float) = {MA_VM2_LIST(MA_V
   } while (0)
 
 static int vm2_float64(int fn, double *d, const double *a, int64_t sa, const double *b, int64_t sb,
-                  int64_t n) {
-  unsigned before = ma_fpe_read();
+                  int64_t n, int exact) {
+  unsigned before = exact ? ma_fpe_read() : 0;
   if (f64x8_2[fn])
     run2_f64x8(f64x8_2[fn], d, a, sa, b, sb, n);
   else if (f64_2[fn])
     run2_f64(f64_2[fn], d, a, sa, b, sb, n);
   else
     return 0;
-  if (ma_fpe_read() & ~before) MA_FPE_REDO(before, double, scalar64_2[fn](a[i * sa], b[i * sb]));
+  if (exact && (ma_fpe_read() & ~before)) MA_FPE_REDO(before, double, scalar64_2[fn](a[i * sa], b[i * sb]));
   return 1;
 }
 
 static int vm2_float32(int fn, float *d, const float *a, int64_t sa, const float *b, int64_t sb,
-                  int64_t n) {
-  unsigned before = ma_fpe_read();
+                  int64_t n, int exact) {
+  unsigned before = exact ? ma_fpe_read() : 0;
   if (f32x16_2[fn])
     run2_f32x16(f32x16_2[fn], d, a, sa, b, sb, n);
   else if (f32_2[fn])
     run2_f32(f32_2[fn], d, a, sa, b, sb, n);
   else
     return 0;
-  if (ma_fpe_read() & ~before) MA_FPE_REDO(before, float, scalar32_2[fn](a[i * sa], b[i * sb]));
+  if (exact && (ma_fpe_read() & ~before)) MA_FPE_REDO(before, float, scalar32_2[fn](a[i * sa], b[i * sb]));
   return 1;
 }
 
-static int vm_float64(int fn, double *d, const double *s, int64_t n) {
-  unsigned before = ma_fpe_read();
+static int vm_float64(int fn, double *d, const double *s, int64_t n, int exact) {
+  unsigned before = exact ? ma_fpe_read() : 0;
   if (f64x8[fn])
     run_f64x8(f64x8[fn], d, s, n);
   else if (f64[fn])
     run_f64(f64[fn], d, s, n);
   else
     return 0;
-  if (ma_fpe_read() & ~before) MA_FPE_REDO(before, double, scalar64[fn](s[i]));
+  if (exact && (ma_fpe_read() & ~before)) MA_FPE_REDO(before, double, scalar64[fn](s[i]));
   return 1;
 }
 
-static int vm_float32(int fn, float *d, const float *s, int64_t n) {
-  unsigned before = ma_fpe_read();
+static int vm_float32(int fn, float *d, const float *s, int64_t n, int exact) {
+  unsigned before = exact ? ma_fpe_read() : 0;
   if (f32x16[fn])
     run_f32x16(f32x16[fn], d, s, n);
   else if (f32[fn])
     run_f32(f32[fn], d, s, n);
   else
     return 0;
-  if (ma_fpe_read() & ~before) MA_FPE_REDO(before, float, scalar32[fn](s[i]));
+  if (exact && (ma_fpe_read() & ~before)) MA_FPE_REDO(before, float, scalar32[fn](s[i]));
   return 1;
 }
 
@@ -253,14 +256,14 @@ static int vm_float32(int fn, float *d, const float *s, int64_t n) {
  * recomputed from the inputs (above). */
 #define MA_VM_CHUNK 512
 #define MA_VM_ENTRY(NAME, INNER, T)                                            \
-  int NAME(int fn, T *d, const T *s, int64_t n) {                              \
+  int NAME(int fn, T *d, const T *s, int64_t n, int exact) {                   \
     pthread_once(&once, load);                                                 \
-    if (d != s || n == 0) return INNER(fn, d, s, n);                           \
+    if (d != s || n == 0) return INNER(fn, d, s, n, exact);                    \
     T tmp[MA_VM_CHUNK];                                                        \
     for (int64_t i = 0; i < n; i += MA_VM_CHUNK) {                             \
       int64_t m = n - i < MA_VM_CHUNK ? n - i : MA_VM_CHUNK;                   \
       memcpy(tmp, s + i, (size_t)m * sizeof(T));                               \
-      if (!INNER(fn, d + i, tmp, m)) return 0; /* (only before any write) */   \
+      if (!INNER(fn, d + i, tmp, m, exact)) return 0; /* (before any write) */ \
     }                                                                          \
     return 1;                                                                  \
   }
@@ -268,15 +271,15 @@ MA_VM_ENTRY(ma_vecmath_float64, vm_float64, double)
 MA_VM_ENTRY(ma_vecmath_float32, vm_float32, float)
 
 #define MA_VM2_ENTRY(NAME, INNER, T)                                           \
-  int NAME(int fn, T *d, const T *a, int64_t sa, const T *b, int64_t sb, int64_t n) { \
+  int NAME(int fn, T *d, const T *a, int64_t sa, const T *b, int64_t sb, int64_t n, int exact) { \
     pthread_once(&once, load);                                                 \
-    if ((d != a || !sa) && (d != b || !sb)) return INNER(fn, d, a, sa, b, sb, n); \
+    if ((d != a || !sa) && (d != b || !sb)) return INNER(fn, d, a, sa, b, sb, n, exact); \
     T ta[MA_VM_CHUNK], tb[MA_VM_CHUNK];                                        \
     for (int64_t i = 0; i < n; i += MA_VM_CHUNK) {                             \
       int64_t m = n - i < MA_VM_CHUNK ? n - i : MA_VM_CHUNK;                   \
       const T *pa = sa ? memcpy(ta, a + i, (size_t)m * sizeof(T)) : a;         \
       const T *pb = sb ? memcpy(tb, b + i, (size_t)m * sizeof(T)) : b;         \
-      if (!INNER(fn, d + i, pa, sa, pb, sb, m)) return 0;                      \
+      if (!INNER(fn, d + i, pa, sa, pb, sb, m, exact)) return 0;               \
     }                                                                          \
     return 1;                                                                  \
   }
@@ -286,22 +289,22 @@ MA_VM2_ENTRY(ma_vecmath2_float32, vm2_float32, float)
 #else
 
 int ma_vecmath2_float64(int fn, double *d, const double *a, int64_t sa, const double *b, int64_t sb,
-                        int64_t n) {
-  (void)fn, (void)d, (void)a, (void)sa, (void)b, (void)sb, (void)n;
+                        int64_t n, int exact) {
+  (void)fn, (void)d, (void)a, (void)sa, (void)b, (void)sb, (void)n, (void)exact;
   return 0;
 }
 int ma_vecmath2_float32(int fn, float *d, const float *a, int64_t sa, const float *b, int64_t sb,
-                        int64_t n) {
-  (void)fn, (void)d, (void)a, (void)sa, (void)b, (void)sb, (void)n;
+                        int64_t n, int exact) {
+  (void)fn, (void)d, (void)a, (void)sa, (void)b, (void)sb, (void)n, (void)exact;
   return 0;
 }
 
-int ma_vecmath_float64(int fn, double *d, const double *s, int64_t n) {
-  (void)fn, (void)d, (void)s, (void)n;
+int ma_vecmath_float64(int fn, double *d, const double *s, int64_t n, int exact) {
+  (void)fn, (void)d, (void)s, (void)n, (void)exact;
   return 0;
 }
-int ma_vecmath_float32(int fn, float *d, const float *s, int64_t n) {
-  (void)fn, (void)d, (void)s, (void)n;
+int ma_vecmath_float32(int fn, float *d, const float *s, int64_t n, int exact) {
+  (void)fn, (void)d, (void)s, (void)n, (void)exact;
   return 0;
 }
 

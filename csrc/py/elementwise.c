@@ -22,6 +22,13 @@
 /* Below this many elements the GIL is kept: releasing and retaking it costs
  * more than such a loop. */
 #define EW_NOGIL_MIN 8192
+/* Below this many elements a fresh result's flags are read once, after
+ * the loop, and the loop runs again only when a flag is set (ew_run).  A
+ * second run of 4096 elements costs at most a few microseconds, less than
+ * reporting the flag does; above it two more reads cost under 1%. */
+#define EW_DEFER_FPE_MAX 4096
+/* (a deferred call runs with the GIL held, on this thread alone) */
+_Static_assert(EW_DEFER_FPE_MAX <= EW_NOGIL_MIN, "deferred flags are read on the calling thread");
 /* From how many elements to split over threads.  Two threads pay off once
  * one thread would take ~10 us (waking a worker costs ~20 us on a VM, and
  * the caller works meanwhile): 65536 elements of an add (the iterator's
@@ -247,14 +254,25 @@ static PyObject *ew_run(const ma_ew_op *op, const ma_ew_sig *sig, PyObject *outh
 
   ma_array *out;
   int fresh = 0;
-  /* The floating-point flags are cleared here, before the allocation, not
-   * just before the kernel: reading MXCSR waits a few dozen cycles, which
-   * the allocation's independent work hides; next to the kernel it made
-   * errstate cost 5-10% of an add of 100 doubles (AMD EPYC Zen 4).  What
-   * runs in between raises no flag that is reported: copies and safe casts
-   * of one element.  (Scalars were converted above, and their flags are
-   * not the operation's.) */
-  ma_fpe_clear();
+  /* The floating-point flags (fpe.h), two ways.
+   *
+   * Exact: cleared here, read after the kernel.  Cleared before the
+   * allocation, not next to the kernel, so that the allocation's work
+   * overlaps the read.  What runs in between raises no flag that is
+   * reported: copies and safe casts of one element.  (Scalars were
+   * converted above, and their flags are not the operation's.)
+   *
+   * Deferred, for a fresh result of fewer than EW_DEFER_FPE_MAX elements:
+   * nothing here, the loop with raw vector-math flags, one read after it.
+   * Each read of MXCSR costs ~5 ns (AMD EPYC Zen 4), 2-4 per exact call:
+   * 6-8% of an add or exp of 100 doubles; deferred calls pay one.  When
+   * that read finds any flag set (this operation raised one, or something
+   * before it left one: NumPy, Python's float arithmetic), the loop runs
+   * again, exactly; a fresh result shares no memory with the inputs, so
+   * the second run reads what the first did.  Either way a call that
+   * found flags leaves them clear, so the next deferred call finds only
+   * its own. */
+  if (outh) ma_fpe_clear();
   if (!outh) {
     int nd;
     int64_t shape[MA_MAXDIMS];
@@ -262,6 +280,7 @@ static PyObject *ew_run(const ma_ew_op *op, const ma_ew_sig *sig, PyObject *outh
     out = alloc_like(ma_dltypes[sig->out], nd, shape, ins, nin);
     if (!out) return PyErr_Occurred() ? NULL : ma_alloc_error(nd, shape, ma_type_size[sig->out]);
     fresh = 1;
+    if (ma_array_size(out) >= EW_DEFER_FPE_MAX) ma_fpe_clear();
   } else {
     out = ma_handle_get(outh);
     if (!out) return NULL;
@@ -306,14 +325,15 @@ static PyObject *ew_run(const ma_ew_op *op, const ma_ew_sig *sig, PyObject *outh
     }
   }
 
-  int errflag = 0;
+  int deferred = fresh && size < EW_DEFER_FPE_MAX;
+  ma_ew_aux st = {0, !deferred};
   if (rc == 0) {
     ew_buffered b;
     ma_loop loop = sig->loop;
-    const void *aux = &errflag;
+    const void *aux = &st;
     int need = 0;
     b.loop = sig->loop;
-    b.aux = &errflag;
+    b.aux = &st;
     b.nin = nin;
     for (int k = 0; k < nin; k++) {
       int ta = ma_type_of(ins[k]->t.dtype);
@@ -338,10 +358,19 @@ static PyObject *ew_run(const ma_ew_op *op, const ma_ew_sig *sig, PyObject *outh
     } else {
       rc = ma_iterate_ex(nin + 1, ops, loop, aux, 0, pmin);
       *fpe = ma_fpe_read();
+      if (*fpe && deferred && rc == 0) {
+        /* the rare case: run again with exact flags (above) */
+        ma_fpe_clear();
+        st.err = 0;
+        st.exact = 1;
+        rc = ma_iterate_ex(nin + 1, ops, loop, aux, 0, pmin);
+        *fpe = ma_fpe_read();
+      }
     }
+    if (*fpe) ma_fpe_clear();
   }
   for (int k = 0; k < nin; k++) ma_array_free(temps[k]);
-  if (rc != 0 || errflag) {
+  if (rc != 0 || st.err) {
     if (fresh) ma_array_free(out);
     if (rc == -2) return PyErr_NoMemory();
     if (rc != 0) return broadcast_error(ins, scalar, nin);

@@ -315,7 +315,7 @@ def _loop(op: Op, t: CType, expr: str) -> str:
         if op.name in VECMATH and t.name in ("float32", "float64"):
             vm = f"ma_vecmath_{t.name}"
             fn = f"MA_VM_{op.name.upper()}"
-            vec = f"    if ({vm}({fn}, d, s, n)) return;\n"
+            vec = f"    if ({vm}({fn}, d, s, n, MA_EW_EXACT(aux))) return;\n"
             # Strided data goes through a stack buffer to the same vector
             # function, so an element's result does not depend on the
             # layout it sits in (and x[::2] runs at vector speed too).
@@ -323,17 +323,17 @@ def _loop(op: Op, t: CType, expr: str) -> str:
             # straight from the vector function, without a scatter pass.
             svec = f"""  {src} buf[256];
   {o.ctype} obuf[256];
-  if ({vm}({fn}, NULL, NULL, 0)) {{  /* available? (n = 0 touches nothing) */
+  if ({vm}({fn}, NULL, NULL, 0, 1)) {{  /* available? (n = 0 touches nothing) */
     for (int64_t i = 0; i < n; i += 256) {{
       int64_t m = n - i < 256 ? n - i : 256;
       const char *ps = p[1] + i * st[1];
       char *pd = p[0] + i * st[0];
       GATHER({src}, buf, ps, st[1], m);
       if (st[0] == (int64_t)sizeof({o.ctype})) {{
-        {vm}({fn}, ({o.ctype} *)pd, buf, m);
+        {vm}({fn}, ({o.ctype} *)pd, buf, m, MA_EW_EXACT(aux));
         continue;
       }}
-      {vm}({fn}, obuf, buf, m);
+      {vm}({fn}, obuf, buf, m, MA_EW_EXACT(aux));
       for (int64_t k = 0; k < m; k++) *({o.ctype} *)(pd + k * st[0]) = obuf[k];
     }}
     return;
@@ -391,7 +391,7 @@ def _loop(op: Op, t: CType, expr: str) -> str:
     vec = {"cc": "", "cs": "", "sc": ""}
     if op.name in VECMATH2 and t.name in ("float32", "float64"):
         vm, fn = f"ma_vecmath2_{t.name}", f"MA_VM2_{op.name.upper()}"
-        vec = {k: f"      if ({vm}({fn}, d, a, {sa}, b, {sb}, n)) return;\n"
+        vec = {k: f"      if ({vm}({fn}, d, a, {sa}, b, {sb}, n, MA_EW_EXACT(aux))) return;\n"
                for k, sa, sb in (("cc", 1, 1), ("cs", 1, 0), ("sc", 0, 1))}
     # x ** 2 is x * x, exactly (both are correctly rounded; NumPy does the
     # same): a multiply instead of a call to pow per element
@@ -413,7 +413,8 @@ def _loop(op: Op, t: CType, expr: str) -> str:
     if t.name in ("float32", "float64") and op.simd:
         vm2 = ""
         if op.name in VECMATH2:
-            vm2 = f"      if (ma_vecmath2_{t.name}(MA_VM2_{op.name.upper()}, d + i, ba, 1, bb, 1, m)) continue;\n"
+            vm2 = (f"      if (ma_vecmath2_{t.name}(MA_VM2_{op.name.upper()}, d + i, ba, 1, bb, 1, m, "
+                   "MA_EW_EXACT(aux))) continue;\n")
         gathered = f"""    {src} ba[256], bb[256];
     for (int64_t i = 0; i < n; i += 256) {{
       int64_t m = n - i < 256 ? n - i : 256;
