@@ -157,22 +157,24 @@ static void pick(void) {
 }
 #endif
 
-double ma_pairwise_sum_f64(const double *a, int64_t n) {
+/* The entry points: runs longer than a leaf take the vector tree when the
+ * CPU has one, everything else the plain code. */
 #ifdef PW_X86
-  if (n > PW_BLOCK) {
-    pthread_once(&once, pick);
-    if (sum_f64) return sum_f64(a, n);
+#define PW_VECTOR(KERNEL)                          \
+  if (n > PW_BLOCK) {                              \
+    pthread_once(&once, pick);                     \
+    if (KERNEL) return KERNEL(a, n);               \
   }
+#else
+#define PW_VECTOR(KERNEL)
 #endif
+
+double ma_pairwise_sum_f64(const double *a, int64_t n) {
+  PW_VECTOR(sum_f64)
   return plain_f64(a, n);
 }
 
 float ma_pairwise_sum_f32(const float *a, int64_t n) {
-#ifdef PW_X86
-  if (n > PW_BLOCK) {
-    pthread_once(&once, pick);
-    if (sum_f32) return sum_f32(a, n);
-  }
-#endif
+  PW_VECTOR(sum_f32)
   return plain_f32(a, n);
 }
