@@ -191,3 +191,83 @@ def test_from_dlpack_follows_a_producer_type_that_changes() -> None:
     assert ma.from_dlpack(w).tolist() == [0.0, 1.0, 2.0, 3.0]
     w.__dlpack__ = lambda **kw: (src + 1).__dlpack__(**kw)  # type: ignore[method-assign]
     assert ma.from_dlpack(w).tolist() == [1.0, 2.0, 3.0, 4.0]  # the instance's, as a method call finds it
+
+
+# ---- arrays of up to four dims live in their handle ---------------------------
+
+@pytest.mark.parametrize("nd", [0, 1, 4, 5, 7])
+def test_views_and_results_of_every_rank_give_memory_back(nd: int) -> None:
+    """A handle holds an array of up to MA_HANDLE_DIMS (4) dims in itself
+    and allocates larger ones apart: views, results and reductions of
+    either kind read right and free their buffers, in any order."""
+    shape = (2,) * nd
+    before = ma.allocator_stats()
+    ref = np.arange(2.0 ** nd).reshape(shape)
+    x = ma.asarray(ref)
+    for _ in range(3):
+        v = x[(slice(None, None, -1),) * nd] if nd else x[()]
+        r = v + x
+        s = ma.sum(r, axis=0) if nd else ma.sum(r)
+        e = ma.empty(shape)
+        assert e.shape == shape
+        np.testing.assert_array_equal(np.asarray(r), ref[(slice(None, None, -1),) * nd] + ref)
+        np.testing.assert_array_equal(np.asarray(s), (ref[(slice(None, None, -1),) * nd] + ref).sum(axis=0 if nd else None))
+        del x  # the views outlive their array
+        x = ma.asarray(np.asarray(r) - ref[(slice(None, None, -1),) * nd])
+        del v, r, s, e
+    np.testing.assert_array_equal(np.asarray(x), ref)
+    del x
+    after = ma.allocator_stats()
+    assert after["live_buffers"] == before["live_buffers"]
+
+
+# ---- which NDArrays the garbage collector tracks (ndarray.c) -------------------
+
+class _Producer:
+    """A DLPack producer (a Python object the collector tracks) that keeps
+    what was imported from it: a reference cycle through an NDArray."""
+
+    def __init__(self) -> None:
+        self.a = np.arange(4.0)
+        self.imported: list[object] = []
+
+    def __dlpack__(self, **kw: object) -> object:
+        return self.a.__dlpack__(**kw)
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        return (1, 0)
+
+
+def test_cycles_through_ndarrays_are_collected() -> None:
+    """NDArrays over tracked bases are tracked, so the collector frees a
+    cycle through them: the producer's memory comes back."""
+    import weakref
+
+    p = _Producer()
+    x = ma.from_dlpack(p)
+    v = x[1:]  # its base is x
+    p.imported += [x, v]
+    assert gc.is_tracked(x) and gc.is_tracked(v)
+    w = weakref.ref(p)
+    before = ma.allocator_stats()["live_foreign"]
+    del p, x, v
+    gc.collect()
+    assert w() is None
+    assert ma.allocator_stats()["live_foreign"] == before - 1
+
+
+def test_ndarrays_over_untracked_bases_are_not_tracked() -> None:
+    """Fresh arrays, views of them and imports of NumPy arrays lead to no
+    tracked object (a cycle through them could never be collected), so the
+    collector skips them, as it skips NumPy's arrays; storing a tracked
+    object as _base or _dtype tracks the array from then on."""
+    x = ma.arange(6.0)
+    for a in (x, x[1:], x.reshape(2, 3).T, x + 1, ma.from_dlpack(np.arange(3.0)), ma.asarray(np.arange(3.0))[1:]):
+        assert not gc.is_tracked(a)
+    y = x[1:]
+    y._base = _Producer()
+    assert gc.is_tracked(y)
+    assert isinstance(y._base, _Producer)
+    del y._base
+    with pytest.raises(AttributeError, match="_base"):
+        y._base

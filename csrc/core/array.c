@@ -62,12 +62,10 @@ int64_t ma_type_alignment(int tid) {
   return (tid == MA_COMPLEX32 || tid == MA_COMPLEX64 || tid == MA_COMPLEX128) ? s / 2 : s;
 }
 
-ma_array *ma_array_new(ma_buffer *buf, void *data, DLDataType dtype, int ndim,
-                       const int64_t *shape, const int64_t *strides,
-                       uint32_t flags) {
+ma_array *ma_array_init(void *mem, ma_buffer *buf, void *data, DLDataType dtype, int ndim,
+                        const int64_t *shape, const int64_t *strides, uint32_t flags) {
   if (ndim < 0 || ndim > MA_MAXDIMS) return NULL;
-  ma_array *a = (ma_array *)malloc(sizeof(ma_array) + 2 * (size_t)ndim * sizeof(int64_t));
-  if (!a) return NULL;
+  ma_array *a = (ma_array *)mem;
   a->t.data = data;
   a->t.device.device_type = kDLCPU;
   a->t.device.device_id = 0;
@@ -92,16 +90,35 @@ ma_array *ma_array_new(ma_buffer *buf, void *data, DLDataType dtype, int ndim,
   return a;
 }
 
-ma_array *ma_array_view(const ma_array *a, int64_t offset, DLDataType dtype, int ndim,
-                        const int64_t *shape, const int64_t *strides, uint32_t flags) {
+void *ma_array_memory(int ndim) {
+  return ndim < 0 || ndim > MA_MAXDIMS ? NULL : malloc(MA_ARRAY_BYTES(ndim));
+}
+
+ma_array *ma_array_new(ma_buffer *buf, void *data, DLDataType dtype, int ndim,
+                       const int64_t *shape, const int64_t *strides,
+                       uint32_t flags) {
+  void *mem = ma_array_memory(ndim);
+  return mem ? ma_array_init(mem, buf, data, dtype, ndim, shape, strides, flags) : NULL;
+}
+
+ma_array *ma_array_view_init(void *mem, const ma_array *a, int64_t offset, DLDataType dtype, int ndim,
+                             const int64_t *shape, const int64_t *strides, uint32_t flags) {
   char *data = (char *)a->t.data + offset * ma_elsize(dtype);
-  ma_array *v = ma_array_new(a->buf, data, dtype, ndim, shape, strides, a->flags | flags);
+  ma_array *v = ma_array_init(mem, a->buf, data, dtype, ndim, shape, strides, a->flags | flags);
   if (v) v->t.device = a->t.device; /* a view lives where its memory does */
   return v;
 }
 
-ma_array *ma_array_empty(DLDataType dtype, int ndim, const int64_t *shape,
-                         int zero, int *err) {
+ma_array *ma_array_view(const ma_array *a, int64_t offset, DLDataType dtype, int ndim,
+                        const int64_t *shape, const int64_t *strides, uint32_t flags) {
+  void *mem = ma_array_memory(ndim);
+  ma_array *v = mem ? ma_array_view_init(mem, a, offset, dtype, ndim, shape, strides, flags) : NULL;
+  if (!v) free(mem);
+  return v;
+}
+
+ma_array *ma_array_empty_init(void *mem, DLDataType dtype, int ndim, const int64_t *shape,
+                              const int64_t *strides, int zero, int *err) {
   int tid = ma_type_of(dtype);
   size_t nbytes;
   if (tid < 0 || ndim < 0 || ndim > MA_MAXDIMS ||
@@ -111,15 +128,30 @@ ma_array *ma_array_empty(DLDataType dtype, int ndim, const int64_t *shape,
   }
   ma_buffer *buf = ma_buffer_new(nbytes, zero);
   if (!buf) { *err = 2; return NULL; }
-  ma_array *a = ma_array_new(buf, buf->data, dtype, ndim, shape, NULL, 0);
+  ma_array *a = ma_array_init(mem, buf, buf->data, dtype, ndim, shape, strides, 0);
   ma_buffer_release(buf); /* the view holds the only reference now */
-  if (!a) *err = 2;
   return a;
+}
+
+ma_array *ma_array_empty(DLDataType dtype, int ndim, const int64_t *shape,
+                         int zero, int *err) {
+  void *mem = ma_array_memory(ndim);
+  if (!mem) {
+    *err = ndim < 0 || ndim > MA_MAXDIMS ? 1 : 2;
+    return NULL;
+  }
+  ma_array *a = ma_array_empty_init(mem, dtype, ndim, shape, NULL, zero, err);
+  if (!a) free(mem);
+  return a;
+}
+
+void ma_array_clear(ma_array *a) {
+  if (a) ma_buffer_release(a->buf);
 }
 
 void ma_array_free(ma_array *a) {
   if (!a) return;
-  ma_buffer_release(a->buf);
+  ma_array_clear(a);
   free(a);
 }
 

@@ -63,8 +63,25 @@ static inline int ma_is_subbyte(DLDataType dt) { return dt.bits < 8; }
 int64_t ma_type_alignment(int tid);
 /* cdef-end */
 
+/* The bytes an ma_array of `ndim` dims takes: its struct and its dims. */
+#define MA_ARRAY_BYTES(ndim) (sizeof(ma_array) + 2 * (size_t)(ndim) * sizeof(int64_t))
+
+/* Each constructor below comes in two forms: one that allocates the
+ * ma_array (freed by ma_array_free), and one ending in _init that builds it
+ * in memory the caller owns, MA_ARRAY_BYTES(ndim) bytes aligned as an
+ * ma_array (a struct embedding it: the bindings' handles), released by
+ * ma_array_clear.  The _init forms return `mem`, or NULL as the others do
+ * (then nothing is held). */
+
+/* Memory (malloc's) for an ma_array of `ndim` dims, to build one in with
+ * an _init form, which ma_array_free then frees; free() it when none was
+ * made.  NULL when out of memory or ndim is out of range. */
+void *ma_array_memory(int ndim);
+
 /* A new view over `buf` (retained).  `strides` NULL means C-contiguous.
  * NULL when out of memory. */
+ma_array *ma_array_init(void *mem, ma_buffer *buf, void *data, DLDataType dtype, int ndim,
+                        const int64_t *shape, const int64_t *strides, uint32_t flags);
 ma_array *ma_array_new(ma_buffer *buf, void *data, DLDataType dtype, int ndim,
                        const int64_t *shape, const int64_t *strides,
                        uint32_t flags);
@@ -72,12 +89,20 @@ ma_array *ma_array_new(ma_buffer *buf, void *data, DLDataType dtype, int ndim,
  * a's element 0, keeping a's flags (a view of a read-only array stays
  * read-only) plus `flags`.  `strides` NULL means C-contiguous.  NULL when
  * out of memory. */
+ma_array *ma_array_view_init(void *mem, const ma_array *a, int64_t offset, DLDataType dtype, int ndim,
+                             const int64_t *shape, const int64_t *strides, uint32_t flags);
 ma_array *ma_array_view(const ma_array *a, int64_t offset, DLDataType dtype, int ndim,
                         const int64_t *shape, const int64_t *strides, uint32_t flags);
-/* A new C-contiguous array over a fresh owned buffer.  NULL on failure with
- * *err set to 1 (size overflow) or 2 (out of memory). */
+/* A new array over a fresh owned buffer, laid out by `strides` (a dense
+ * layout: C-contiguous when NULL, or a permutation of the axes).  NULL on
+ * failure with *err set to 1 (size overflow) or 2 (out of memory). */
+ma_array *ma_array_empty_init(void *mem, DLDataType dtype, int ndim, const int64_t *shape,
+                              const int64_t *strides, int zero, int *err);
 ma_array *ma_array_empty(DLDataType dtype, int ndim, const int64_t *shape,
                          int zero, int *err);
+/* Releases what an array holds (its buffer reference): ma_array_free of
+ * an allocated array, ma_array_clear of one built by an _init form. */
+void ma_array_clear(ma_array *a);
 void ma_array_free(ma_array *a);
 int64_t ma_array_size(const ma_array *a);
 /* C- (or with `fortran`, Fortran-) contiguity as NumPy defines it: the

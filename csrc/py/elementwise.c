@@ -164,11 +164,11 @@ static int dense_permuted(const ma_array *a) {
   return !c_order;
 }
 
-/* A new result array of `shape`: laid out like the first input of that
- * shape when that input is a dense transpose (so A.T + B.T and sqrt(A.T)
- * walk memory in order, as NumPy's order="K"), C-contiguous otherwise.
- * NULL with an exception set, or NULL alone when out of memory. */
-static ma_array *alloc_like(DLDataType dt, int nd, const int64_t *shape, const ma_array *const *ins,
+/* A new result array of `shape`, in a new handle: laid out like the first
+ * input of that shape when that input is a dense transpose (so A.T + B.T
+ * and sqrt(A.T) walk memory in order, as NumPy's order="K"), C-contiguous
+ * otherwise.  NULL with an exception set, or NULL alone when out of memory. */
+static PyObject *alloc_like(DLDataType dt, int nd, const int64_t *shape, const ma_array *const *ins,
                             int nin) {
   const int64_t *strides = NULL;
   for (int k = 0; k < nin && nd >= 2 && !strides; k++) {
@@ -176,22 +176,10 @@ static ma_array *alloc_like(DLDataType dt, int nd, const int64_t *shape, const m
     if (a->t.ndim != nd || memcmp(a->t.shape, shape, (size_t)nd * sizeof(int64_t)) != 0) continue;
     if (ma_array_size(a) > 1 && dense_permuted(a)) strides = a->t.strides;
   }
-  if (!strides) {
-    int err = 0;
-    ma_array *r = ma_array_empty(dt, nd, shape, 0, &err);
-    if (!r && err == 1) PyErr_SetString(PyExc_ValueError, "result is too large");
-    return r;
-  }
-  size_t nbytes;
-  if (ma_nbytes(nd, shape, (size_t)ma_elsize(dt), &nbytes) != 0) {
-    PyErr_SetString(PyExc_ValueError, "result is too large");
-    return NULL;
-  }
-  ma_buffer *buf = ma_buffer_new(nbytes, 0);
-  if (!buf) return NULL;
-  ma_array *r = ma_array_new(buf, buf->data, dt, nd, shape, strides, 0);
-  ma_buffer_release(buf);
-  return r;
+  int err = 0;
+  PyObject *h = ma_handle_empty(dt, nd, shape, strides, 0, &err);
+  if (!h && err == 1) PyErr_SetString(PyExc_ValueError, "result is too large");
+  return h;
 }
 
 /* A comparison of an integer array with a Python int outside its dtype's
@@ -253,7 +241,7 @@ static PyObject *ew_run(const ma_ew_op *op, const ma_ew_sig *sig, PyObject *outh
   }
 
   ma_array *out;
-  int fresh = 0;
+  PyObject *fresh = NULL; /* the result's handle, when this call makes it */
   /* The floating-point flags (fpe.h), two ways.
    *
    * Exact: cleared here, read after the kernel.  Cleared before the
@@ -277,9 +265,9 @@ static PyObject *ew_run(const ma_ew_op *op, const ma_ew_sig *sig, PyObject *outh
     int nd;
     int64_t shape[MA_MAXDIMS];
     if (broadcast_shape(ins, nin, &nd, shape) < 0) return broadcast_error(ins, scalar, nin);
-    out = alloc_like(ma_dltypes[sig->out], nd, shape, ins, nin);
-    if (!out) return PyErr_Occurred() ? NULL : ma_alloc_error(nd, shape, ma_type_size[sig->out]);
-    fresh = 1;
+    fresh = alloc_like(ma_dltypes[sig->out], nd, shape, ins, nin);
+    if (!fresh) return PyErr_Occurred() ? NULL : ma_alloc_error(nd, shape, ma_type_size[sig->out]);
+    out = ((ma_handle *)fresh)->a;
     if (ma_array_size(out) >= EW_DEFER_FPE_MAX) ma_fpe_clear();
   } else {
     out = ma_handle_get(outh);
@@ -291,11 +279,10 @@ static PyObject *ew_run(const ma_ew_op *op, const ma_ew_sig *sig, PyObject *outh
   }
   if (constant >= 0) {
     if (ma_assign_scalar(out, constant ? Py_True : Py_False) < 0) {
-      if (fresh) ma_array_free(out);
+      Py_XDECREF(fresh);
       return NULL;
     }
-    if (fresh) return ma_handle_new(out);
-    Py_RETURN_NONE;
+    return fresh ? fresh : Py_NewRef(Py_None);
   }
   int tout = ma_type_of(out->t.dtype);
 
@@ -371,15 +358,14 @@ static PyObject *ew_run(const ma_ew_op *op, const ma_ew_sig *sig, PyObject *outh
   }
   for (int k = 0; k < nin; k++) ma_array_free(temps[k]);
   if (rc != 0 || st.err) {
-    if (fresh) ma_array_free(out);
+    Py_XDECREF(fresh);
     if (rc == -2) return PyErr_NoMemory();
     if (rc != 0) return broadcast_error(ins, scalar, nin);
     (void)op;
     PyErr_SetString(PyExc_ValueError, "Integers to negative integer powers are not allowed.");
     return NULL;
   }
-  if (fresh) return ma_handle_new(out);
-  Py_RETURN_NONE;
+  return fresh ? fresh : Py_NewRef(Py_None);
 }
 
 /* ---- dispatch ---------------------------------------------------------------

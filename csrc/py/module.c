@@ -1,6 +1,7 @@
 /*
- * The module's setup: ma_install puts every binding file's method table,
- * and the NDArrayBase type, into the cffi module, minarray._core.  It is the one file that knows all
+ * The module's setup: ma_install readies the Handle type and puts every
+ * binding file's method table, and the NDArrayBase type, into the cffi
+ * module, minarray._core.  It is the one file that knows all
  * the others; none of them needs it, so the bindings include each other's
  * names in one direction only (pyapi.c first, then the files built on it).
  */
@@ -21,7 +22,9 @@ int ma_install(const char *modname) {
         ma_elementwise_methods, ma_index_methods,   ma_reduce_methods, ma_linalg_methods,
         ma_manipulation_methods, ma_sort_methods,   ma_views_methods,  ma_convert_methods,
         ma_fpe_methods,         ma_io_methods};
-    rc = PyType_Ready(&ma_ndarray_base_type) < 0 ? -1 : PyModule_AddType(m, &ma_ndarray_base_type);
+    rc = PyType_Ready(&ma_handle_type) < 0 || PyType_Ready(&ma_ndarray_base_type) < 0
+             ? -1
+             : PyModule_AddType(m, &ma_ndarray_base_type);
     for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]) && rc == 0; i++)
       rc = PyModule_AddFunctions(m, tables[i]);
     Py_DECREF(m);

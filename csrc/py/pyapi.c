@@ -8,6 +8,7 @@
  */
 #include "pyapi.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "copy.h"
@@ -29,15 +30,38 @@
 static PyObject *handle_free[HANDLE_FREE_MAX];
 static int handle_nfree;
 
+/* A handle's own room holds its array when it has at most MA_HANDLE_DIMS
+ * dims (pyapi.h): made in place by ma_handle_view and ma_handle_empty. */
+static int embedded(const ma_handle *o) { return o->a == (const ma_array *)(const void *)o->room; }
+
 /* The array goes last, after the handle is back on the list: freeing it
- * may release a foreign buffer, whose owner's code may make handles. */
+ * may release a foreign buffer, whose owner's code may make handles (and
+ * reuse this one, room and all: an embedded array's buffer is read first). */
 static void handle_dealloc(PyObject *self) {
-  ma_array *a = ((ma_handle *)self)->a;
+  ma_handle *o = (ma_handle *)self; /* o->a NULL: a handle whose array could not be made */
+  ma_array *a = embedded(o) ? NULL : o->a;
+  ma_buffer *buf = embedded(o) ? o->a->buf : NULL;
   if (handle_nfree < HANDLE_FREE_MAX)
     handle_free[handle_nfree++] = self;
   else
     PyObject_Free(self);
-  ma_array_free(a);
+  if (a)
+    ma_array_free(a);
+  else
+    ma_buffer_release(buf); /* ma_array_clear's one task */
+}
+
+/* A handle from the free list or the allocator, holding no array yet
+ * (NULL); NULL when out of memory, with no error set. */
+static ma_handle *handle_take(void) {
+  PyObject *h;
+  if (handle_nfree)
+    h = handle_free[--handle_nfree];
+  else if (!(h = (PyObject *)PyObject_Malloc(sizeof(ma_handle))))
+    return NULL;
+  PyObject_Init(h, &ma_handle_type);
+  ((ma_handle *)h)->a = NULL;
+  return (ma_handle *)h;
 }
 
 PyTypeObject ma_handle_type = {
@@ -86,29 +110,66 @@ void ma_handle_set_device(PyObject *h, DLDevice d) {
   o->device = !ma_dlpack_cpu_accessible(d.device_type);
 }
 
+/* Sets handle o's device mark by its array's device: ma_handle_set_device's
+ * rule, with the common case (the CPU) first. */
+static PyObject *handle_ready(ma_handle *o) {
+  o->device = o->a->t.device.device_type != kDLCPU && !ma_dlpack_cpu_accessible(o->a->t.device.device_type);
+  return (PyObject *)o;
+}
+
 PyObject *ma_handle_new(ma_array *a) {
-  if (!a) return PyErr_NoMemory();
-  PyObject *h;
-  if (handle_nfree) {
-    h = handle_free[--handle_nfree];
-  } else {
-    /* made ready here, at first use: handles exist before any other type
-     * of the module is asked for */
-    if (!(ma_handle_type.tp_flags & Py_TPFLAGS_READY) && PyType_Ready(&ma_handle_type) < 0) {
-      ma_array_free(a);
-      return NULL;
-    }
-    h = (PyObject *)PyObject_Malloc(sizeof(ma_handle));
-    if (!h) {
-      ma_array_free(a);
-      return PyErr_NoMemory();
-    }
+  ma_handle *o = a ? handle_take() : NULL;
+  if (!o) {
+    ma_array_free(a);
+    return PyErr_NoMemory();
   }
-  PyObject_Init(h, &ma_handle_type);
-  ((ma_handle *)h)->a = a;
-  /* ma_handle_set_device's rule, with the common case (the CPU) first */
-  ((ma_handle *)h)->device = a->t.device.device_type != kDLCPU && !ma_dlpack_cpu_accessible(a->t.device.device_type);
-  return h;
+  o->a = a;
+  return handle_ready(o);
+}
+
+/* A handle with memory for an array of `ndim` (at most MA_MAXDIMS) dims:
+ * its room, or else ma_array_memory's.  NULL when out of memory. */
+static ma_handle *handle_for(int ndim, void **mem) {
+  *mem = ndim > MA_HANDLE_DIMS ? ma_array_memory(ndim) : NULL;
+  ma_handle *o = (ndim <= MA_HANDLE_DIMS || *mem) ? handle_take() : NULL;
+  if (o && !*mem) *mem = o->room;
+  if (!o) free(*mem);
+  return o;
+}
+
+/* The end of ma_handle_view and ma_handle_empty: the handle with the array
+ * made in `mem` (`a`); when none could be made, NULL (nothing set). */
+static PyObject *handle_made(ma_handle *o, void *mem, ma_array *a) {
+  if (!a) {
+    if (mem != o->room) free(mem);
+    Py_DECREF(o); /* holding no array (NULL): back to the list */
+    return NULL;
+  }
+  o->a = a;
+  return handle_ready(o);
+}
+
+PyObject *ma_handle_view(const ma_array *a, int64_t offset, DLDataType dtype, int ndim, const int64_t *shape,
+                         const int64_t *strides, uint32_t flags) {
+  void *mem;
+  ma_handle *o = handle_for(ndim, &mem);
+  PyObject *h = o ? handle_made(o, mem, ma_array_view_init(mem, a, offset, dtype, ndim, shape, strides, flags)) : NULL;
+  return h ? h : PyErr_NoMemory();
+}
+
+PyObject *ma_handle_empty(DLDataType dtype, int ndim, const int64_t *shape, const int64_t *strides, int zero,
+                          int *err) {
+  if (ndim < 0 || ndim > MA_MAXDIMS) {
+    *err = 1;
+    return NULL;
+  }
+  void *mem;
+  ma_handle *o = handle_for(ndim, &mem);
+  if (!o) {
+    *err = 2;
+    return NULL;
+  }
+  return handle_made(o, mem, ma_array_empty_init(mem, dtype, ndim, shape, strides, zero, err));
 }
 
 PyObject *ma_empty_error(PyObject *shape, int err, int itemsize) {
@@ -247,7 +308,7 @@ PyObject *ma_view_handle(ma_array *a, PyObject *offset, PyObject *shape_seq, PyO
   }
   int ro = PyObject_IsTrue(readonly);
   if (ro < 0) return NULL;
-  return ma_handle_new(ma_array_view(a, off, dt, nd, shape, strides, ro ? MA_READONLY : 0));
+  return ma_handle_view(a, off, dt, nd, shape, strides, ro ? MA_READONLY : 0);
 }
 
 /* view(h, offset, shape, strides, code, bits, readonly) -> a handle over

@@ -46,10 +46,9 @@ MA_FASTCALL(py_reduce) {
   PyObject *result = NULL; /* the new output's handle when we allocate it */
   if (!out) {
     int err = 0;
-    out = ma_array_empty(ma_dltypes[k->acc], nkept, x->t.shape, 0, &err);
-    if (!out)
+    if (!(result = ma_handle_empty(ma_dltypes[k->acc], nkept, x->t.shape, NULL, 0, &err)))
       return err == 1 ? PyErr_Format(PyExc_ValueError, "reduce: output too large") : PyErr_NoMemory();
-    if (!(result = ma_handle_new(out))) return NULL;
+    out = ((ma_handle *)result)->a;
   }
 
   unsigned fpe;

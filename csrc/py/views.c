@@ -43,7 +43,7 @@ static PyObject *make_view(PyObject *x, ma_array *a, int64_t off, int nd, const 
                            const int64_t *strides) {
   int64_t boff;
   if (__builtin_mul_overflow(off, ma_elsize(a->t.dtype), &boff)) Py_RETURN_NONE;
-  PyObject *h = ma_handle_new(ma_array_view(a, off, a->t.dtype, nd, shape, strides, 0));
+  PyObject *h = ma_handle_view(a, off, a->t.dtype, nd, shape, strides, 0);
   if (!h) return NULL;
   return ma_ndarray_wrap(h, NULL, NULL, view_base(x));
 }
