@@ -128,8 +128,8 @@ ma_array *ma_array_empty_init(void *mem, DLDataType dtype, int ndim, const int64
   }
   ma_buffer *buf = ma_buffer_new(nbytes, zero);
   if (!buf) { *err = 2; return NULL; }
-  ma_array *a = ma_array_init(mem, buf, buf->data, dtype, ndim, shape, strides, 0);
-  ma_buffer_release(buf); /* the view holds the only reference now */
+  ma_array *a = ma_array_init(mem, NULL, buf->data, dtype, ndim, shape, strides, 0);
+  a->buf = buf; /* the array takes over the new buffer's one reference */
   return a;
 }
 

@@ -9,12 +9,22 @@
 #include <sys/mman.h>
 
 /* Statistics are plain int64 counters updated atomically; relaxed ordering is
- * enough because they are only read as a snapshot for accounting. */
-static ma_stats_t stats;
+ * enough because they are only read as a snapshot for accounting.  Live
+ * counts are kept as two running totals, made and freed (ma_stats takes
+ * the difference): one atomic add per event instead of two, on every
+ * result and every import. */
+static struct {
+  int64_t total_allocations, freed_owned, live_bytes;
+  int64_t total_foreign, freed_foreign;
+  int64_t failed_allocations, cached_bytes;
+} stats;
 static int64_t fail_countdown;
 
 #define ADD(field, v) __atomic_add_fetch(&stats.field, (v), __ATOMIC_RELAXED)
 #define GET(field) __atomic_load_n(&stats.field, __ATOMIC_RELAXED)
+/* a freed count: released, so that ma_stats, reading it with acquire, also
+ * sees the made count of what it counts (no live count reads negative) */
+#define ADD_FREED(field) __atomic_add_fetch(&stats.field, 1, __ATOMIC_RELEASE)
 
 int ma_nbytes(int ndim, const int64_t *shape, size_t itemsize, size_t *out) {
   /* As NumPy: the product must fit even when a zero dimension makes the
@@ -198,7 +208,6 @@ ma_buffer *ma_buffer_new(size_t nbytes, int zero) {
     if (hi > lo) madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
   }
 #endif
-  ADD(live_buffers, 1);
   ADD(live_bytes, (int64_t)nbytes);
   ADD(total_allocations, 1);
   return b;
@@ -215,8 +224,6 @@ ma_buffer *ma_buffer_foreign(void *data, size_t nbytes, ma_release_fn release,
   b->ctx = ctx;
   b->block_size = 0;
   b->owned = 0;
-  ADD(live_buffers, 1);
-  ADD(live_foreign, 1);
   ADD(total_foreign, 1);
   return b;
 }
@@ -263,16 +270,22 @@ void ma_buffer_retain(ma_buffer *b) {
 void ma_buffer_release(ma_buffer *b) {
   if (!b) return;
   /* acq_rel: every write made through other references happens-before the
-   * free below (the usual shared_ptr ordering). */
-  if (__atomic_sub_fetch(&b->refcount, 1, __ATOMIC_ACQ_REL) != 0) return;
-  ADD(live_buffers, -1);
+   * free below (the usual shared_ptr ordering).  A count of 1 is the
+   * caller's own reference, the only one: no other thread holds one to
+   * add or drop, so the last release (most buffers have one owner all
+   * their life) skips the atomic write; the acquire load still orders the
+   * writes of the threads that dropped theirs before. */
+  if (__atomic_load_n(&b->refcount, __ATOMIC_ACQUIRE) != 1 &&
+      __atomic_sub_fetch(&b->refcount, 1, __ATOMIC_ACQ_REL) != 0)
+    return;
   if (b->owned) {
+    ADD_FREED(freed_owned);
     ADD(live_bytes, -(int64_t)b->nbytes);
     /* header and data are one block, starting at ctx */
     if (b->block_size < MA_MMAP_SIZE || !cache_put(b->ctx, b->block_size)) free(b->ctx);
     return;
   }
-  ADD(live_foreign, -1);
+  ADD_FREED(freed_foreign);
   ma_release_fn fn = b->release;
   void *ctx = b->ctx;
   free(b);
@@ -280,11 +293,14 @@ void ma_buffer_release(ma_buffer *b) {
 }
 
 void ma_stats(ma_stats_t *out) {
-  out->live_buffers = GET(live_buffers);
-  out->live_bytes = GET(live_bytes);
+  /* each freed count before its total (ADD_FREED) */
+  int64_t freed_owned = __atomic_load_n(&stats.freed_owned, __ATOMIC_ACQUIRE);
+  int64_t freed_foreign = __atomic_load_n(&stats.freed_foreign, __ATOMIC_ACQUIRE);
   out->total_allocations = GET(total_allocations);
-  out->live_foreign = GET(live_foreign);
   out->total_foreign = GET(total_foreign);
+  out->live_foreign = out->total_foreign - freed_foreign;
+  out->live_buffers = out->total_allocations - freed_owned + out->live_foreign;
+  out->live_bytes = GET(live_bytes);
   out->failed_allocations = GET(failed_allocations);
   out->cached_bytes = GET(cached_bytes);
 }

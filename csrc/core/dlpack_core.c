@@ -288,9 +288,12 @@ ma_array *ma_dlpack_adopt(const DLTensor *t, size_t nbytes, ma_release_fn releas
    * C-contiguous ones (ma_check_tensor made sure those do). */
   const int64_t *strides = t->strides;
   if (nbytes == 0 && empty_layout(t, ma_type_size[ma_type_of(t->dtype)]) == 0) strides = NULL;
-  ma_array *a = ma_array_new(b, data, t->dtype, t->ndim, t->shape, strides, flags);
-  ma_buffer_release(b); /* the view holds the only reference, or none: then release ran */
-  if (!a) return NULL; /* the release ran: the view held the only reference */
+  ma_array *a = ma_array_new(NULL, data, t->dtype, t->ndim, t->shape, strides, flags);
+  if (!a) {
+    ma_buffer_release(b); /* the only reference: the release runs */
+    return NULL;
+  }
+  a->buf = b; /* the array takes over the buffer's one reference */
   a->t.device = t->device;
   return a;
 }
