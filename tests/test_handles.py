@@ -204,16 +204,17 @@ def test_views_and_results_of_every_rank_give_memory_back(nd: int) -> None:
     before = ma.allocator_stats()
     ref = np.arange(2.0 ** nd).reshape(shape)
     x = ma.asarray(ref)
+    rev = (slice(None, None, -1),) * nd
     for _ in range(3):
-        v = x[(slice(None, None, -1),) * nd] if nd else x[()]
+        v = x[rev] if nd else x[()]
         r = v + x
         s = ma.sum(r, axis=0) if nd else ma.sum(r)
         e = ma.empty(shape)
         assert e.shape == shape
-        np.testing.assert_array_equal(np.asarray(r), ref[(slice(None, None, -1),) * nd] + ref)
-        np.testing.assert_array_equal(np.asarray(s), (ref[(slice(None, None, -1),) * nd] + ref).sum(axis=0 if nd else None))
+        np.testing.assert_array_equal(np.asarray(r), ref[rev] + ref)
+        np.testing.assert_array_equal(np.asarray(s), (ref[rev] + ref).sum(axis=0 if nd else None))
         del x  # the views outlive their array
-        x = ma.asarray(np.asarray(r) - ref[(slice(None, None, -1),) * nd])
+        x = ma.asarray(np.asarray(r) - ref[rev])
         del v, r, s, e
     np.testing.assert_array_equal(np.asarray(x), ref)
     del x
@@ -270,4 +271,4 @@ def test_ndarrays_over_untracked_bases_are_not_tracked() -> None:
     assert isinstance(y._base, _Producer)
     del y._base
     with pytest.raises(AttributeError, match="_base"):
-        y._base
+        _ = y._base
