@@ -267,7 +267,7 @@ static PyObject *ew_run(const ma_ew_op *op, const ma_ew_sig *sig, PyObject *outh
     if (broadcast_shape(ins, nin, &nd, shape) < 0) return broadcast_error(ins, scalar, nin);
     fresh = alloc_like(ma_dltypes[sig->out], nd, shape, ins, nin);
     if (!fresh) return PyErr_Occurred() ? NULL : ma_alloc_error(nd, shape, ma_type_size[sig->out]);
-    out = ((ma_handle *)fresh)->a;
+    out = ma_handle_meta(fresh);
     if (ma_array_size(out) >= EW_DEFER_FPE_MAX) ma_fpe_clear();
   } else {
     out = ma_handle_get(outh);

@@ -18,16 +18,17 @@
 
 #include "array.h"
 
+/* The dims a handle's array may have and still live in the handle itself
+ * (its `room`): one allocation less per view and per result, ~10 ns of a
+ * ~100 ns view (AMD EPYC Zen 4).  Larger arrays are allocated apart. */
+#define MA_HANDLE_DIMS 4
+
 /* A handle (pyapi.c).  `device` marks an array whose memory lives on a
  * device the CPU cannot address (CUDA, ROCm...: an import minarray only
  * carries, never reads).  It is the one guard on every path that reads
  * memory: ma_handle_get and ma_ndarray_array, which every kernel, copy,
  * scalar read, NumPy or buffer export gets its array from, refuse such a
  * handle, with the device named (ma_device_error). */
-/* The dims a handle's array may have and still live in the handle itself
- * (its `room`): one allocation less per view and per result, ~10 ns of a
- * ~100 ns view (AMD EPYC Zen 4).  Larger arrays are allocated apart. */
-#define MA_HANDLE_DIMS 4
 typedef struct {
   PyObject_HEAD
   ma_array *a; /* owned: in `room`, or allocated */

@@ -48,7 +48,7 @@ MA_FASTCALL(py_reduce) {
     int err = 0;
     if (!(result = ma_handle_empty(ma_dltypes[k->acc], nkept, x->t.shape, NULL, 0, &err)))
       return err == 1 ? PyErr_Format(PyExc_ValueError, "reduce: output too large") : PyErr_NoMemory();
-    out = ((ma_handle *)result)->a;
+    out = ma_handle_meta(result);
   }
 
   unsigned fpe;
