@@ -714,6 +714,34 @@ def test_result_follows_a_transposed_inputs_layout() -> None:
     np.testing.assert_array_equal(np.asarray(s), np.sqrt(base[::-1]))
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("name", ["add", "subtract", "multiply", "divide", "maximum", "copysign", "arctan2", "pow"])
+def test_one_strided_operand_beside_a_contiguous_one(name: str, dtype: str) -> None:
+    """The layouts the float loops read in place (one operand contiguous,
+    the other strided: A.T + B, x[::3] + y, negative steps) or gather
+    (every other element, operations with vector math) give the bits
+    contiguous copies of the same operands give, and NumPy's values."""
+    rng = np.random.default_rng(7)
+    base = (rng.standard_normal((300, 300)) * 4).astype(dtype)
+    flat = (rng.standard_normal(3000) * 4).astype(dtype)
+    A, F = ma.asarray(base), ma.asarray(flat)
+    f, g = getattr(ma, name), np_fn(name)
+    cases = [
+        (A.T, A, base.T, base),
+        (A, A.T, base, base.T),
+        (F[::3], F[:1000], flat[::3], flat[:1000]),
+        (F[:1000], F[::-3], flat[:1000], flat[::-3]),
+        (F[:2000:2], F[1000:2000], flat[:2000:2], flat[1000:2000]),
+        (F[1000:2000], F[::-2][:1000], flat[1000:2000], flat[::-2][:1000]),
+    ]
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        for x, y, xn, yn in cases:
+            got = to_numpy(f(x, y))
+            assert_same(got, to_numpy(f(ma.asarray(np.ascontiguousarray(xn)), ma.asarray(np.ascontiguousarray(yn)))))
+            assert_same(got, g(xn, yn), 0 if name in EXACT else TRANSCENDENTAL_ULP)
+
+
 @pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
 def test_pow_scalar_exponent_shortcuts(dtype: str) -> None:
     # x ** 2 runs as x * x and x ** 0.5 as sqrt; both must still be pow,
