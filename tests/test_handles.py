@@ -272,3 +272,23 @@ def test_ndarrays_over_untracked_bases_are_not_tracked() -> None:
     del y._base
     with pytest.raises(AttributeError, match="_base"):
         _ = y._base
+
+
+@pytest.mark.parametrize("nd", [0, 1, 4, 5, 6])
+@pytest.mark.parametrize("copy", [None, True])
+def test_imports_of_every_rank_give_memory_back(nd: int, copy: bool | None) -> None:
+    """An import builds its array in the new handle's room when it has at
+    most four dims, and allocates it otherwise (or for a copy): either
+    way the values are the producer's and the producer's memory comes back
+    when the array dies."""
+    ref = np.arange(2.0 ** nd).reshape((2,) * nd)
+    before = ma.allocator_stats()
+    for _ in range(3):
+        x = ma.from_dlpack(ref, copy=copy)
+        v = x[(slice(None, None, -1),) * nd] if nd else x
+        np.testing.assert_array_equal(np.asarray(v), ref[(slice(None, None, -1),) * nd] if nd else ref)
+        assert (x.base is ref) == (copy is None)
+        del x, v
+    after = ma.allocator_stats()
+    assert after["live_foreign"] == before["live_foreign"]
+    assert after["live_buffers"] == before["live_buffers"]

@@ -275,7 +275,7 @@ int ma_dlpack_check(const DLTensor *t, int opts, size_t *nbytes, ma_dlpack_error
 }
 
 ma_array *ma_dlpack_adopt(const DLTensor *t, size_t nbytes, ma_release_fn release, void *ctx,
-                          uint32_t flags) {
+                          uint32_t flags, void *mem) {
   /* For an empty tensor the sum is done in integers (empty_first) */
   char *data = nbytes ? (char *)t->data + t->byte_offset : (char *)empty_first(t);
   ma_buffer *b = ma_buffer_foreign(data, nbytes, release, ctx);
@@ -288,7 +288,8 @@ ma_array *ma_dlpack_adopt(const DLTensor *t, size_t nbytes, ma_release_fn releas
    * C-contiguous ones (ma_check_tensor made sure those do). */
   const int64_t *strides = t->strides;
   if (nbytes == 0 && empty_layout(t, ma_type_size[ma_type_of(t->dtype)]) == 0) strides = NULL;
-  ma_array *a = ma_array_new(NULL, data, t->dtype, t->ndim, t->shape, strides, flags);
+  ma_array *a = mem ? ma_array_init(mem, NULL, data, t->dtype, t->ndim, t->shape, strides, flags)
+                   : ma_array_new(NULL, data, t->dtype, t->ndim, t->shape, strides, flags);
   if (!a) {
     ma_buffer_release(b); /* the only reference: the release runs */
     return NULL;

@@ -67,10 +67,12 @@ ma_array *ma_dlpack_realign(const ma_array *a);
 ma_array *ma_dlpack_unpack(const ma_array *a);
 /* Take over a tensor ma_dlpack_check accepted: a foreign buffer whose last
  * release calls `release(ctx)`, and a view honouring byte_offset, with
- * `flags` (MA_READONLY).  Always consumes the tensor: NULL when out of
+ * `flags` (MA_READONLY).  The view is built in `mem` (MA_ARRAY_BYTES of the
+ * tensor's ndim, released by ma_array_clear) or, when mem is NULL,
+ * allocated (ma_array_free).  Always consumes the tensor: NULL when out of
  * memory, after `release` ran. */
 ma_array *ma_dlpack_adopt(const DLTensor *t, size_t nbytes, ma_release_fn release, void *ctx,
-                          uint32_t flags);
+                          uint32_t flags, void *mem);
 /* The release callbacks for ma_dlpack_adopt: the producer's deleter of a
  * versioned or a legacy managed tensor (`ctx`), called exactly once. */
 void ma_dlpack_release_versioned(void *ctx);

@@ -71,10 +71,21 @@ int ma_check_tensor(const DLTensor *t, int opts, size_t *nbytes) {
   return -1;
 }
 
+/* An import's array is built in `room` when one is given (a new handle's:
+ * ma_handle_blank) and the tensor's dims fit there, else allocated; drop()
+ * releases it either way. */
+static void drop(ma_array *a, void *room) {
+  if ((void *)a == room)
+    ma_array_clear(a);
+  else
+    ma_array_free(a);
+}
+
 /* ma_dlpack_adopt, with MemoryError when it fails: set after the release,
  * which may run a producer's deleter (Python code that must not see it). */
-static ma_array *adopt(const DLTensor *t, size_t nbytes, ma_release_fn release, void *ctx, uint32_t flags) {
-  ma_array *a = ma_dlpack_adopt(t, nbytes, release, ctx, flags);
+static ma_array *adopt(const DLTensor *t, size_t nbytes, ma_release_fn release, void *ctx, uint32_t flags,
+                       void *room) {
+  ma_array *a = ma_dlpack_adopt(t, nbytes, release, ctx, flags, t->ndim <= MA_HANDLE_DIMS ? room : NULL);
   if (!a) PyErr_NoMemory();
   return a;
 }
@@ -82,11 +93,11 @@ static ma_array *adopt(const DLTensor *t, size_t nbytes, ma_release_fn release, 
 /* An adopted import of packed sub-byte elements (ma_dlpack_check let them
  * in with MA_CHECK_PACKED) as minarray's padded copy; the producer's tensor
  * is released at once.  Anything else is returned as it is. */
-static ma_array *unpack_if_packed(ma_array *a, int opts, int *copied) {
+static ma_array *unpack_if_packed(ma_array *a, int opts, int *copied, void *room) {
   if (!a || !ma_is_subbyte(a->t.dtype) || (opts & MA_CHECK_PADDED)) return a;
   ma_array *u;
   Py_BEGIN_ALLOW_THREADS u = ma_dlpack_unpack(a);
-  Py_END_ALLOW_THREADS KEEPING_ERROR(ma_array_free(a));
+  Py_END_ALLOW_THREADS KEEPING_ERROR(drop(a, room));
   if (!u) return (ma_array *)PyErr_NoMemory();
   *copied = 1;
   return u;
@@ -296,7 +307,7 @@ MA_FASTCALL(py_export) {
   return export_capsule(a, versioned, flags);
 }
 
-static ma_array *consume_capsule(PyObject *cap, int opts, int legacy_readonly, int *copied);
+static ma_array *consume_capsule(PyObject *cap, int opts, int legacy_readonly, int *copied, void *room);
 
 /* Parses max_version as export does: 1 for a versioned capsule. */
 static int wants_versioned(PyObject *max_version) {
@@ -362,7 +373,7 @@ MA_FASTCALL(py_reexport) {
     return NULL;
   }
   int copied = 0;
-  ma_array *fresh = consume_capsule(cap, MA_CHECK_ANY_DEVICE, 0, &copied);
+  ma_array *fresh = consume_capsule(cap, MA_CHECK_ANY_DEVICE, 0, &copied, NULL);
   if (!fresh) {
     KEEPING_ERROR(Py_DECREF(cap));
     return NULL;
@@ -408,8 +419,9 @@ MA_FASTCALL(py_reexport) {
 
 /* Consume a DLPack capsule: choose the struct by the capsule's name, check
  * the version and every field, and only then rename it to used_* (a
- * rejected capsule stays its producer's to free).  *copied: IS_COPIED. */
-static ma_array *consume_capsule(PyObject *cap, int opts, int legacy_readonly, int *copied) {
+ * rejected capsule stays its producer's to free).  *copied: IS_COPIED;
+ * room: adopt's. */
+static ma_array *consume_capsule(PyObject *cap, int opts, int legacy_readonly, int *copied, void *room) {
   const char *name = PyCapsule_GetName(cap);
   if (!name && PyErr_Occurred()) return NULL;
   int versioned;
@@ -457,7 +469,7 @@ static ma_array *consume_capsule(PyObject *cap, int opts, int legacy_readonly, i
   if (ma_check_tensor(t, opts, &nbytes) < 0) return NULL;
   if (PyCapsule_SetName(cap, versioned ? NAME_USED_VERSIONED : NAME_USED_LEGACY) < 0) return NULL;
   return unpack_if_packed(adopt(t, nbytes, versioned ? ma_dlpack_release_versioned : ma_dlpack_release_legacy,
-                                p, flags), opts, copied);
+                                p, flags, room), opts, copied, room);
 }
 
 /* The DLPack C exchange API of x's type (DLPack 1.3: the type attribute
@@ -529,7 +541,7 @@ static producer_type producer_of(PyTypeObject *tp) {
  *  - the tensor is not on a CPU-accessible device and the caller asked for
  *    the CPU: only __dlpack__ can ask the producer to copy. */
 static ma_array *import_via_api(const DLPackExchangeAPI *api, PyObject *x, int want_cpu, int opts,
-                                int *copied, int *fallback) {
+                                int *copied, int *fallback, void *room) {
   DLManagedTensorVersioned *m = NULL;
   if (api->managed_tensor_from_py_object_no_sync((void *)x, &m) != 0 || !m) {
     PyErr_Clear();
@@ -557,7 +569,8 @@ static ma_array *import_via_api(const DLPackExchangeAPI *api, PyObject *x, int w
   }
   *copied = (m->flags & DLPACK_FLAG_BITMASK_IS_COPIED) != 0;
   uint32_t flags = (m->flags & DLPACK_FLAG_BITMASK_READ_ONLY) ? MA_READONLY : 0;
-  return unpack_if_packed(adopt(&m->dl_tensor, nbytes, ma_dlpack_release_versioned, m, flags), opts, copied);
+  return unpack_if_packed(adopt(&m->dl_tensor, nbytes, ma_dlpack_release_versioned, m, flags, room), opts,
+                          copied, room);
 }
 
 /* x.__dlpack__(max_version=(1, 3)[, dl_device=(1, 0)][, copy=...]) through
@@ -666,9 +679,10 @@ static int refuse_lazy_tensor(PyObject *x) {
 
 /* The shared import: capsule or producer object -> ma_array.  copy is -1
  * (None), 0 or 1; opts are ma_dlpack_check's.  *zero_copy tells whether
- * the result shares x's memory. */
+ * the result shares x's memory.  The result may be built in `room` (or
+ * NULL: allocated): drop() releases it. */
 static ma_array *import_any(PyObject *x, int want_cpu, int copy, int opts, int legacy_readonly,
-                            int *zero_copy) {
+                            int *zero_copy, void *room) {
   int copied = 0, honoured = 1;
   ma_array *a = NULL;
   /* copy=True copies even what cannot be viewed in place (misaligned data);
@@ -676,7 +690,7 @@ static ma_array *import_any(PyObject *x, int want_cpu, int copy, int opts, int l
   if (copy == 1) opts |= MA_CHECK_UNALIGNED;
   if (copy != 0) opts |= MA_CHECK_PACKED;
   if (PyCapsule_CheckExact(x)) {
-    a = consume_capsule(x, opts, legacy_readonly, &copied);
+    a = consume_capsule(x, opts, legacy_readonly, &copied, room);
   } else {
     producer_type p = producer_of(Py_TYPE(x));
     if (p.lazy) {
@@ -686,7 +700,7 @@ static ma_array *import_any(PyObject *x, int want_cpu, int copy, int opts, int l
     const DLPackExchangeAPI *api = p.api;
     int fallback = 0;
     if (api) {
-      a = import_via_api(api, x, want_cpu, opts, &copied, &fallback);
+      a = import_via_api(api, x, want_cpu, opts, &copied, &fallback, room);
       if (!a && !fallback) return NULL;
     }
     if (!a) {
@@ -702,7 +716,7 @@ static ma_array *import_any(PyObject *x, int want_cpu, int copy, int opts, int l
         Py_DECREF(cap);
         return NULL;
       }
-      a = consume_capsule(cap, opts, legacy_readonly, &copied);
+      a = consume_capsule(cap, opts, legacy_readonly, &copied, room);
       /* used_*: its destructor does nothing; rejected: it frees the tensor */
       if (a)
         Py_DECREF(cap);
@@ -713,12 +727,13 @@ static ma_array *import_any(PyObject *x, int want_cpu, int copy, int opts, int l
   if (!a) return NULL;
   (void)honoured;
   *zero_copy = !copied;
-  int aligned = ma_array_size(a) == 0 || ma_dlpack_aligned(a);
+  /* without MA_CHECK_UNALIGNED the check refused misaligned data */
+  int aligned = !(opts & MA_CHECK_UNALIGNED) || ma_array_size(a) == 0 || ma_dlpack_aligned(a);
   if ((copy == 1 && !copied) || !aligned) {
     /* The producer did not copy (it could not be asked, or ignored it). */
     if (!ma_dlpack_cpu_accessible(a->t.device.device_type)) {
       DLDevice d = a->t.device;
-      KEEPING_ERROR(ma_array_free(a));
+      KEEPING_ERROR(drop(a, room));
       PyErr_Format(PyExc_BufferError,
                    "copy=True: the tensor lives on %s:%d, where minarray cannot copy it and the "
                    "producer did not; pass device='cpu' for a copy on the CPU",
@@ -730,7 +745,7 @@ static ma_array *import_any(PyObject *x, int want_cpu, int copy, int opts, int l
     if (!aligned && !r) PyErr_NoMemory();
     KEEPING_ERROR({
       if (r) ma_array_free(r);
-      ma_array_free(a);
+      drop(a, room);
     });
     a = c;
     *zero_copy = 0;
@@ -754,8 +769,14 @@ MA_FASTCALL(py_from_dlpack) {
   /* device=None keeps the data where it is: on a device the CPU cannot
    * address, minarray carries it (a device array: views and re-exports
    * only, see pyapi.h); device="cpu" asked the producer for CPU memory. */
-  ma_array *a = import_any(x, want_cpu, copy, want_cpu ? 0 : MA_CHECK_ANY_DEVICE, 1, &zero_copy);
-  if (!a) return NULL;
+  void *room;
+  PyObject *h = ma_handle_blank(&room); /* the array goes in its room when it fits */
+  if (!h) return NULL;
+  ma_array *a = import_any(x, want_cpu, copy, want_cpu ? 0 : MA_CHECK_ANY_DEVICE, 1, &zero_copy, room);
+  if (!a) {
+    Py_DECREF(h); /* holding nothing */
+    return NULL;
+  }
   /* Pinned or managed memory is CPU memory to minarray: the array reports
    * (and re-exports as) CPU, like every NDArray. */
   if (ma_dlpack_cpu_accessible(a->t.device.device_type)) {
@@ -764,7 +785,7 @@ MA_FASTCALL(py_from_dlpack) {
   }
   /* A shared result keeps its producer visible as .base; a private copy
    * owns its data (base None), like a fresh array. */
-  return ma_ndarray_new(a, zero_copy ? x : NULL);
+  return ma_ndarray_wrap(ma_handle_hold(h, a), NULL, NULL, zero_copy ? x : NULL);
 }
 
 /* import_handle(x) -> (handle, device_type, device_id, readonly)
@@ -776,7 +797,7 @@ MA_FASTCALL(py_import_handle) {
   (void)self;
   MA_NARGS(1, "import_handle");
   int zero_copy = 0;
-  ma_array *a = import_any(args[0], 0, -1, MA_CHECK_ANY_DEVICE, 0, &zero_copy);
+  ma_array *a = import_any(args[0], 0, -1, MA_CHECK_ANY_DEVICE, 0, &zero_copy, NULL);
   if (!a) return NULL;
   DLDevice d = a->t.device;
   int ro = (a->flags & MA_READONLY) != 0;
@@ -895,7 +916,7 @@ static int api_to_py_object(DLManagedTensorVersioned *m, void **out) {
     return -1;
   }
   uint32_t flags = (m->flags & DLPACK_FLAG_BITMASK_READ_ONLY) ? MA_READONLY : 0;
-  ma_array *a = adopt(&m->dl_tensor, nbytes, ma_dlpack_release_versioned, m, flags);
+  ma_array *a = adopt(&m->dl_tensor, nbytes, ma_dlpack_release_versioned, m, flags, NULL);
   if (!a) return -1;
   if (ma_dlpack_cpu_accessible(a->t.device.device_type)) { /* else a device array */
     a->t.device.device_type = kDLCPU;

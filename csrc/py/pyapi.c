@@ -127,6 +127,19 @@ PyObject *ma_handle_new(ma_array *a) {
   return handle_ready(o);
 }
 
+PyObject *ma_handle_blank(void **room) {
+  ma_handle *o = handle_take();
+  if (!o) return PyErr_NoMemory();
+  *room = o->room;
+  return (PyObject *)o;
+}
+
+PyObject *ma_handle_hold(PyObject *h, ma_array *a) {
+  ma_handle *o = (ma_handle *)h;
+  o->a = a;
+  return handle_ready(o);
+}
+
 /* A handle with memory for an array of `ndim` (at most MA_MAXDIMS) dims:
  * its room, or else ma_array_memory's.  NULL when out of memory. */
 static ma_handle *handle_for(int ndim, void **mem) {

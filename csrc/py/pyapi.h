@@ -59,6 +59,15 @@ PyObject *ma_handle_view(const ma_array *a, int64_t offset, DLDataType dtype, in
  * NULL with *err 1 (size overflow) or 2 (out of memory) and no error set. */
 PyObject *ma_handle_empty(DLDataType dtype, int ndim, const int64_t *shape, const int64_t *strides, int zero,
                           int *err);
+/* A new handle holding no array yet, and in *room the memory for an array
+ * of up to MA_HANDLE_DIMS dims inside it, which an _init form (or an
+ * import) may build one in; ma_handle_hold then gives the handle its
+ * array.  Dropped without one, it frees nothing else.  NULL with
+ * MemoryError. */
+PyObject *ma_handle_blank(void **room);
+/* Gives blank handle `h` its array `a`, built in h's room or allocated
+ * (owned by the handle from here on); returns h. */
+PyObject *ma_handle_hold(PyObject *h, ma_array *a);
 /* Move handle `h`'s array to device `d`, marking the handle as a device
  * handle when the CPU cannot address `d`. */
 void ma_handle_set_device(PyObject *h, DLDevice d);
