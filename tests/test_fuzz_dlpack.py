@@ -438,13 +438,23 @@ def _packed_reads_backing(s: Spec) -> bool:
     return 0 <= first + lo and first + hi + 1 <= BACKING.size
 
 
+UNPACK_MAX = 2**24  # bytes: the largest unpacked copy the fuzzer lets minarray make
+
+
+def _unpacked_size(s: Spec) -> int:
+    """Bytes of the unpacked copy: one per element."""
+    return math.prod(s.shape[:s.ndim]) if s.shape is not None else 1
+
+
 def check_import(s: Spec) -> None:
     b = Built(s)
     problem = expected_problem(s)
     copy = None
-    if problem is None and _packed(s) and not _packed_reads_backing(s):
-        # unpacking would read made-up addresses: ask for no copy, which a
-        # packed tensor cannot be imported without
+    if problem is None and _packed(s) and (not _packed_reads_backing(s) or _unpacked_size(s) > UNPACK_MAX):
+        # unpacking would read made-up addresses, or (zero strides) write
+        # more than this test should allocate: ask for no copy, which a
+        # packed tensor cannot be imported without.  A copy too large for
+        # memory raises MemoryError (test_packed_import_too_large_to_unpack).
         copy, problem = False, "packed, copy=False"
     cap = None
     if s.route == "exchange":
@@ -655,6 +665,20 @@ def test_capsule_consumed_twice(versioned: bool) -> None:
     del a, cap
     assert b.calls == 0  # the view keeps the memory
     del v
+    assert b.calls == 1
+
+
+def test_packed_import_too_large_to_unpack() -> None:
+    """A packed tensor whose zero strides describe 2**45 elements over one
+    byte of memory: its unpacked copy (a byte per element) cannot be
+    allocated, and the MemoryError names the size; the producer's tensor
+    is released all the same."""
+    s = _spec(versioned=False, name=LEGACY, dtype=(15, 6, 1), ndim=45, shape=(2,) * 45, strides=(0,) * 45)
+    b = Built(s)
+    cap = _capsule(b.address, s.name, s.versioned)
+    with pytest.raises(MemoryError, match=r"unable to allocate 32\.00 TiB .* 1-byte elements"):
+        ma.from_dlpack(cap)
+    assert _PyCapsule_GetName(cap) == b"used_dltensor"
     assert b.calls == 1
 
 

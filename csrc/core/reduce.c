@@ -390,11 +390,12 @@ static void red_walk(const red_plan *P, int op, int tid, int64_t nout, int64_t n
   if (threaded && S.total >= 2) {
     int64_t nt = ma_get_num_threads();
     int64_t chunk = (S.total + 4 * nt - 1) / (4 * nt);
-    /* outer: one run of columns per thread, whole vectors of the
-     * accumulator row.  Each chunk reads a piece of every row, and pieces
-     * of 512 bytes (a quarter of a thread's share of 500 doubles) left the
-     * prefetchers little to follow: sum(axis=0) of (2000, 500) doubles
-     * took as long on two threads as on one (AMD Zen 4). */
+    /* outer: one run of columns per thread, in whole vectors of the
+     * accumulator row.  Each chunk reads a piece of every row; four chunks
+     * per thread, as the inner walk takes, made those pieces too short for
+     * the prefetchers (512 bytes of a row of 500 doubles): sum(axis=0) of
+     * (2000, 500) doubles took as long on two threads as on one (AMD Zen
+     * 4). */
     if (outer) chunk = ((S.total + nt - 1) / nt + 63) / 64 * 64;
     S.chunk = chunk;
     ma_parallel_for((S.total + chunk - 1) / chunk, red_split_chunk, &S);

@@ -97,8 +97,12 @@ static ma_array *unpack_if_packed(ma_array *a, int opts, int *copied, void *room
   if (!a || !ma_is_subbyte(a->t.dtype) || (opts & MA_CHECK_PADDED)) return a;
   ma_array *u;
   Py_BEGIN_ALLOW_THREADS u = ma_dlpack_unpack(a);
-  Py_END_ALLOW_THREADS KEEPING_ERROR(drop(a, room));
-  if (!u) return (ma_array *)PyErr_NoMemory();
+  Py_END_ALLOW_THREADS
+  /* the copy takes a byte per element: name its size (a broadcast packed
+   * tensor may describe far more elements than its memory holds) */
+  if (!u) ma_alloc_error(a->t.ndim, a->t.shape, 1);
+  KEEPING_ERROR(drop(a, room));
+  if (!u) return NULL;
   *copied = 1;
   return u;
 }

@@ -91,7 +91,9 @@ static const nd_field field_base = {offsetof(ma_ndobject, base), "_base"};
 static PyObject *get_field(PyObject *self, void *closure) {
   const nd_field *f = (const nd_field *)closure;
   PyObject *v = *(PyObject **)((char *)self + f->offset);
-  if (!v) return PyErr_Format(PyExc_AttributeError, "'%.200s' object has no attribute '%s'", Py_TYPE(self)->tp_name, f->name);
+  if (!v)
+    return PyErr_Format(PyExc_AttributeError, "'%.200s' object has no attribute '%s'", Py_TYPE(self)->tp_name,
+                        f->name);
   return Py_NewRef(v);
 }
 
