@@ -38,6 +38,16 @@
 
 #define MA_MAXOPS 4
 
+/* Hot kernels get an AVX2 clone chosen at load time (GCC function
+ * multiversioning, through glibc's ifunc) while the baseline build stays
+ * portable x86-64.  AVX2 without FMA: the clones round exactly as the
+ * baseline code does. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+#define MA_HOT __attribute__((target_clones("avx2", "default")))
+#else
+#define MA_HOT
+#endif
+
 /* Default element count from which ma_iterate uses several threads.  On the
  * reference 2-core machine a memory-bound add gains from 2 threads from
  * about 2^16 elements on (docs/performance.md). */

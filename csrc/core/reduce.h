@@ -16,15 +16,6 @@
 
 #include "iterate.h"
 
-/* Hot kernels get an AVX2 clone chosen at load time (GCC function
- * multiversioning) while the baseline build stays portable x86-64.  AVX2
- * without FMA: the clones round exactly as the baseline code does. */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__SANITIZE_ADDRESS__)
-#define MA_HOT __attribute__((target_clones("avx2", "default")))
-#else
-#define MA_HOT
-#endif
-
 enum {
   MA_R_SUM,   /* integers: int64/uint64 wrapping; floats: pairwise */
   MA_R_FSUM,  /* pairwise in floating point (the sum behind mean) */
