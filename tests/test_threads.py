@@ -467,3 +467,99 @@ def test_expensive_operations_split_from_fewer_elements() -> None:
     assert threads._iterate_counts()[0] == before
     ma.exp(x)
     assert threads._iterate_counts()[0] == before + 1
+
+
+# ---- gathers and scatters -----------------------------------------------------------
+
+
+def _jobs_per_thread_count(fn: Callable[[], Any]) -> list[np.ndarray]:
+    """fn() on 1, 2, 3 and 7 threads, checking that the multi-threaded runs
+    reached the pool (the gather kernel splits its blocks itself, not
+    through the iterator)."""
+    threads._set_parallel_min(1)
+    out = []
+    for n in COUNTS:
+        ma.set_num_threads(n)
+        before = threads._pool_jobs()
+        r = fn()
+        if n > 1:
+            assert threads._pool_jobs() > before, f"{n} threads: the blocks were not split"
+        out.append(np.array(np.asarray(r), copy=True))
+    return out
+
+
+@pytest.mark.parametrize("key", ["idx", "rows, cols", "rows, cols, planes", ":, cols", "mask"])
+def test_gathers_identical_over_thread_counts(key: str) -> None:
+    rng = np.random.default_rng(10)
+    xn = rng.standard_normal((40, 30, 20))
+    x = ma.asarray(xn, copy=True)
+    r, c, p = (rng.integers(-d, d, 5000) for d in (40, 30, 20))
+    keys: dict[str, tuple[Any, Any]] = {
+        "idx": (ma.asarray(r), r),
+        "rows, cols": ((ma.asarray(r), ma.asarray(c)), (r, c)),
+        "rows, cols, planes": ((ma.asarray(r), ma.asarray(c), ma.asarray(p)), (r, c, p)),
+        ":, cols": ((slice(None), ma.asarray(c)), (slice(None), c)),
+        "mask": (ma.asarray(xn[:, :, 0] > 0), xn[:, :, 0] > 0),
+    }
+    mkey, nkey = keys[key]
+    results = _jobs_per_thread_count(lambda: x[mkey])
+    assert_identical(results)
+    assert results[0].tobytes() == np.ascontiguousarray(xn[nkey]).tobytes()
+
+
+@pytest.mark.parametrize("key", ["idx", "rows, cols", "mask over rows"])
+def test_one_value_scatters_identical_over_thread_counts(key: str) -> None:
+    """x[key] = scalar splits over threads, repeated indices included (they
+    all write the same bytes)."""
+    rng = np.random.default_rng(11)
+    xn = rng.standard_normal((300, 200))
+    r, c = rng.integers(-300, 300, 30000), rng.integers(-200, 200, 30000)  # with repeats
+    keys: dict[str, tuple[Any, Any]] = {
+        "idx": (ma.asarray(r), r),
+        "rows, cols": ((ma.asarray(r), ma.asarray(c)), (r, c)),
+        "mask over rows": (ma.asarray(xn[:, 0] > 0), xn[:, 0] > 0),
+    }
+    mkey, nkey = keys[key]
+
+    def scatter() -> ma.NDArray:
+        x = ma.asarray(xn, copy=True)
+        x[mkey] = -7.5
+        return x
+
+    results = _jobs_per_thread_count(scatter)
+    assert_identical(results)
+    ref = xn.copy()
+    ref[nkey] = -7.5
+    assert results[0].tobytes() == ref.tobytes()
+
+
+def test_scatter_of_several_values_keeps_numpys_last_write() -> None:
+    """Values that differ are written in index order on any thread count:
+    for a repeated index the last one wins, as in NumPy."""
+    threads._set_parallel_min(1)
+    idx = np.repeat(np.arange(100), 300)[::-1].copy()  # each index 300 times
+    values = np.arange(idx.size, dtype=np.float64)
+    ref = np.zeros(100)
+    ref[idx] = values
+    for n in COUNTS:
+        ma.set_num_threads(n)
+        x = ma.zeros(100)
+        x[ma.asarray(idx)] = ma.asarray(values)
+        assert np.asarray(x).tobytes() == ref.tobytes()
+
+
+def test_split_gather_reports_the_first_bad_index() -> None:
+    """Each chunk stops at its own first bad index; the error names the
+    first of all, as a serial walk does, and a scatter writes nothing."""
+    threads._set_parallel_min(1)
+    xn = np.arange(1000.0)
+    idx = np.arange(40000) % 1000
+    idx[25000], idx[31000], idx[39000] = 5000, -3000, 7000
+    for n in COUNTS:
+        ma.set_num_threads(n)
+        x = ma.asarray(xn, copy=True)
+        with pytest.raises(IndexError, match=r"^index 5000 is out of bounds for axis 0 with size 1000$"):
+            x[ma.asarray(idx)]
+        with pytest.raises(IndexError, match=r"^index 5000 is out of bounds for axis 0 with size 1000$"):
+            x[ma.asarray(idx)] = 1.0
+        assert np.asarray(x).tobytes() == xn.tobytes()

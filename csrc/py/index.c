@@ -28,9 +28,19 @@ static inline int in_axis(int64_t *v, int64_t dim) {
   return (uint64_t)*v < (uint64_t)dim ? 0 : -1;
 }
 
-/* Element offset of block n in *o, or return from run_blocks with the first
- * bad index.  Each copy checks its own index even after a scatter's check
- * pass: another thread may write the index arrays while the GIL is
+/* What run_blocks reads, taken out of the structs once: the index arrays'
+ * data and strides (elements), and the source's strides and lengths along
+ * the indexed axes. */
+typedef struct {
+  ma_array *src, *blocks;
+  int k, scatter;
+  const int64_t *ip[MA_MAXDIMS];
+  int64_t is[MA_MAXDIMS], ss[MA_MAXDIMS], dims[MA_MAXDIMS];
+} blocks_plan;
+
+/* Element offset of block n in *o, or return from copy_blocks with the
+ * first bad index.  Each copy checks its own index even after a scatter's
+ * check pass: another thread may write the index arrays while the GIL is
  * released, and a racing write must not turn into an address out of x. */
 #define BLOCK_OFFSET(o, n)                                                   \
   do {                                                                       \
@@ -49,14 +59,19 @@ static inline int in_axis(int64_t *v, int64_t dim) {
  * ones): typed loads and stores, since a memcpy call per element costs
  * more than the copy.  T is an unsigned type of the element's size; the
  * loop reads the index arrays and locals, not the structs (which a store
- * through T could alias, forcing a reload per element). */
+ * through T could alias, forcing a reload per element).  One and two
+ * index arrays (x[idx], X[rows, cols]) get loops of their own: the
+ * general one's inner loop over the k arrays makes each element's work
+ * long enough that fewer of the (cache-missing) loads are in flight at
+ * once, which made X[rows, cols] four times slower per element than
+ * x[idx]. */
 #define ELEMENT_BLOCKS(T)                                                    \
   do {                                                                       \
-    T *s = (T *)src->t.data, *b = (T *)blocks->t.data;                       \
+    T *s = (T *)P->src->t.data, *b = (T *)P->blocks->t.data;                 \
     if (k == 1) {                                                            \
       const int64_t *i0 = ip[0];                                             \
       int64_t s0 = is[0], d0 = dims[0], t0 = ss[0];                          \
-      for (int64_t n = 0; n < n_blocks; n++) {                               \
+      for (int64_t n = begin; n < end; n++) {                                \
         int64_t v = i0[n * s0];                                              \
         if (in_axis(&v, d0) < 0) {                                           \
           *bad_value = i0[n * s0];                                           \
@@ -64,8 +79,25 @@ static inline int in_axis(int64_t *v, int64_t dim) {
         }                                                                    \
         if (scatter) s[v * t0] = b[n * bs]; else b[n * bs] = s[v * t0];      \
       }                                                                      \
+    } else if (k == 2) {                                                     \
+      const int64_t *i0 = ip[0], *i1 = ip[1];                                \
+      int64_t s0 = is[0], d0 = dims[0], t0 = ss[0];                          \
+      int64_t s1 = is[1], d1 = dims[1], t1 = ss[1];                          \
+      for (int64_t n = begin; n < end; n++) {                                \
+        int64_t v = i0[n * s0], w = i1[n * s1];                              \
+        if (in_axis(&v, d0) < 0) {                                           \
+          *bad_value = i0[n * s0];                                           \
+          return -1;                                                         \
+        }                                                                    \
+        if (in_axis(&w, d1) < 0) {                                           \
+          *bad_value = i1[n * s1];                                           \
+          return -2;                                                         \
+        }                                                                    \
+        int64_t o = v * t0 + w * t1;                                         \
+        if (scatter) s[o] = b[n * bs]; else b[n * bs] = s[o];                \
+      }                                                                      \
     } else {                                                                 \
-      for (int64_t n = 0; n < n_blocks; n++) {                               \
+      for (int64_t n = begin; n < end; n++) {                                \
         int64_t o;                                                           \
         BLOCK_OFFSET(o, n);                                                  \
         if (scatter) s[o] = b[n * bs]; else b[n * bs] = s[o];                \
@@ -77,37 +109,14 @@ typedef struct {
   uint64_t lo, hi;
 } ma_16bytes;
 
-static int64_t run_blocks(ma_array *src, ma_array *blocks, ma_array *const *idx, int k,
-                          int64_t n_blocks, int scatter, int64_t *bad_value) {
+/* Blocks [begin, end): 0, or -1 - j with *bad_value set for the first
+ * index out of its axis (j the index array it is in). */
+static int64_t copy_blocks(const blocks_plan *P, int64_t begin, int64_t end, int64_t *bad_value) {
+  const ma_array *src = P->src, *blocks = P->blocks;
+  int k = P->k, scatter = P->scatter;
+  const int64_t *const *ip = P->ip, *is = P->is, *ss = P->ss, *dims = P->dims;
   int tid = ma_type_of(src->t.dtype);
   int64_t item = ma_elsize(src->t.dtype);
-  const int64_t *ip[MA_MAXDIMS];
-  int64_t is[MA_MAXDIMS], ss[MA_MAXDIMS], dims[MA_MAXDIMS];
-  for (int j = 0; j < k; j++) {
-    ip[j] = (const int64_t *)idx[j]->t.data;
-    is[j] = idx[j]->t.ndim ? idx[j]->t.strides[0] : 0;
-    ss[j] = src->t.strides[j];
-    dims[j] = src->t.shape[j];
-  }
-  if (scatter) {
-    /* Every index is checked before the first write, as NumPy does: an
-     * out-of-bounds index leaves the destination as it was.  This pass
-     * only asks whether any index is out of [-dim, dim) (v + dim < 2 dim as
-     * unsigned: a branchless compare the compiler vectorises); the copy
-     * loop below finds the first bad one, before writing anything. */
-    uint64_t bad = 0;
-    for (int j = 0; j < k; j++) {
-      const int64_t *p = ip[j];
-      int64_t st = is[j];
-      uint64_t d = (uint64_t)dims[j], span = 2 * d;
-      for (int64_t n = 0; n < n_blocks; n++) bad |= (uint64_t)p[n * st] + d >= span;
-    }
-    for (int64_t n = 0; bad && n < n_blocks; n++) {
-      int64_t o;
-      BLOCK_OFFSET(o, n);
-      (void)o;
-    }
-  }
   if (src->t.ndim == k) {
     int64_t bs = blocks->t.ndim ? blocks->t.strides[0] : 0;
     switch (item) {
@@ -119,11 +128,11 @@ static int64_t run_blocks(ma_array *src, ma_array *blocks, ma_array *const *idx,
     }
   }
   ma_array sv, bv;
-  for (int64_t n = 0; n < n_blocks; n++) {
+  for (int64_t n = begin; n < end; n++) {
     int64_t off;
     BLOCK_OFFSET(off, n);
     char *sp = (char *)src->t.data + off * item;
-    char *bp = (char *)blocks->t.data + n * blocks->t.strides[0] * item;
+    char *bp = (char *)blocks->t.data + n * (blocks->t.ndim ? blocks->t.strides[0] : 0) * item;
     if (src->t.ndim == k) { /* one element per block, of another size */
       if (scatter) memcpy(sp, bp, (size_t)item); else memcpy(bp, sp, (size_t)item);
       continue;
@@ -134,6 +143,87 @@ static int64_t run_blocks(ma_array *src, ma_array *blocks, ma_array *const *idx,
     ma_iterate(2, ops, ma_cast_loops[tid][tid], NULL);
   }
   return 0;
+}
+
+/* copy_blocks split over the thread pool: chunk c copies its share of the
+ * blocks and keeps its own first bad index; the lowest chunk's is the
+ * first of all, as a serial walk would find. */
+#define BLOCK_CHUNKS_MAX 64
+typedef struct {
+  const blocks_plan *P;
+  int64_t n_blocks, nchunks;
+  int64_t rc[BLOCK_CHUNKS_MAX], bad[BLOCK_CHUNKS_MAX];
+} blocks_job;
+
+static void blocks_chunk(void *ctx, int64_t c) {
+  blocks_job *J = (blocks_job *)ctx;
+  int64_t begin, end;
+  ma_chunk_range(J->n_blocks, J->nchunks, c, &begin, &end);
+  J->rc[c] = copy_blocks(J->P, begin, end, &J->bad[c]);
+}
+
+/* Whether every block of `blocks` is the same bytes (all strides 0): a
+ * scalar value broadcast to every place a scatter writes. */
+static int one_value(const ma_array *blocks) {
+  for (int d = 0; d < blocks->t.ndim; d++)
+    if (blocks->t.strides[d] && blocks->t.shape[d] > 1) return 0;
+  return 1;
+}
+
+/* Whether any of the n indices p[0], p[st], ... is outside [-d, d): v + d
+ * < 2 d as unsigned, a branchless compare the compiler vectorises (a
+ * contiguous index array gets a loop of its own for that). */
+MA_HOT static int any_outside(const int64_t *p, int64_t n, int64_t st, int64_t d) {
+  uint64_t bad = 0, ud = (uint64_t)d, span = 2 * ud;
+  if (st == 1) {
+    for (int64_t i = 0; i < n; i++) bad |= (uint64_t)p[i] + ud >= span;
+  } else {
+    for (int64_t i = 0; i < n; i++) bad |= (uint64_t)p[i * st] + ud >= span;
+  }
+  return bad != 0;
+}
+
+static int64_t run_blocks(ma_array *src, ma_array *blocks, ma_array *const *idx, int k,
+                          int64_t n_blocks, int scatter, int64_t *bad_value) {
+  blocks_plan P = {.src = src, .blocks = blocks, .k = k, .scatter = scatter};
+  for (int j = 0; j < k; j++) {
+    P.ip[j] = (const int64_t *)idx[j]->t.data;
+    P.is[j] = idx[j]->t.ndim ? idx[j]->t.strides[0] : 0;
+    P.ss[j] = src->t.strides[j];
+    P.dims[j] = src->t.shape[j];
+  }
+  if (scatter) {
+    /* Every index is checked before the first write, as NumPy does: an
+     * out-of-bounds index leaves the destination as it was.  This pass
+     * only asks whether any index is out of [-dim, dim); the walk below
+     * finds the first bad one, before anything is written. */
+    int bad = 0;
+    for (int j = 0; j < k; j++) bad |= any_outside(P.ip[j], n_blocks, P.is[j], P.dims[j]);
+    const int64_t *const *ip = P.ip, *is = P.is, *ss = P.ss, *dims = P.dims;
+    for (int64_t n = 0; bad && n < n_blocks; n++) {
+      int64_t o;
+      BLOCK_OFFSET(o, n);
+      (void)o;
+    }
+  }
+  /* Gathers write disjoint blocks of a fresh array, so any split gives the
+   * same result.  Scatters of one value too (duplicate indices write the
+   * same bytes); scatters of several keep their order, since NumPy's "the
+   * last write wins" for a repeated index is an order. */
+  int64_t work = ma_array_size(blocks);
+  int threads = ma_get_num_threads();
+  if (threads > 1 && work >= ma_get_parallel_min() && n_blocks >= 2 * threads && (!scatter || one_value(blocks))) {
+    blocks_job J = {.P = &P, .n_blocks = n_blocks};
+    J.nchunks = 4 * (int64_t)threads < BLOCK_CHUNKS_MAX ? 4 * (int64_t)threads : BLOCK_CHUNKS_MAX;
+    ma_parallel_for(J.nchunks, blocks_chunk, &J);
+    for (int64_t c = 0; c < J.nchunks; c++)
+      if (J.rc[c]) {
+        *bad_value = J.bad[c];
+        return J.rc[c];
+      }
+    return 0;
+  }
+  return copy_blocks(&P, 0, n_blocks, bad_value);
 }
 
 /* A scatter writes x while it reads its index arrays: one that shares
@@ -308,11 +398,34 @@ static inline void walk_step(int nd, const int64_t *shape, int64_t *coord, const
     }                                                                     \
   } while (0)
 
+/* mask_fill over x and a mask both contiguous: a plain conditional store,
+ * which GCC turns into masked vector stores in the AVX2 clone (only the
+ * picked elements are written).  On a random mask that is 8x faster than
+ * the branch per element of FILL_RUN's strided loop, which mispredicts
+ * every other element. */
+#define FILL_CONTIGUOUS(T, NAME)                                                  \
+  MA_HOT static void NAME(T *restrict x, const uint8_t *restrict m, int64_t n, T v) { \
+    for (int64_t i = 0; i < n; i++)                                               \
+      if (m[i]) x[i] = v;                                                         \
+  }
+FILL_CONTIGUOUS(uint8_t, fill_contiguous_1)
+FILL_CONTIGUOUS(uint16_t, fill_contiguous_2)
+FILL_CONTIGUOUS(uint32_t, fill_contiguous_4)
+FILL_CONTIGUOUS(uint64_t, fill_contiguous_8)
+static void fill_contiguous_16(ma_16bytes *restrict x, const uint8_t *restrict m, int64_t n, ma_16bytes v) {
+  for (int64_t i = 0; i < n; i++)
+    if (m[i]) x[i] = v;
+}
+
 /* mask_fill's stores over one run each */
-#define FILL_RUN(T)                                                       \
+#define FILL_RUN(T, CONTIGUOUS)                                           \
   do {                                                                    \
     T *x = (T *)a->t.data, v;                                             \
     memcpy(&v, one, sizeof(T));                                           \
+    if (xstep == 1 && mstep == 1) {                                       \
+      CONTIGUOUS(x, mp, size, v);                                         \
+      return;                                                             \
+    }                                                                     \
     for (int64_t i = 0; i < size; i++)                                    \
       if (mp[i * mstep]) x[i * xstep] = v;                                \
   } while (0)
@@ -372,11 +485,11 @@ static void mask_fill(ma_array *a, const ma_array *m, const char *one) {
   const uint8_t *mp = (const uint8_t *)m->t.data;
   if (one_run(a, &xstep) && one_run(m, &mstep)) {
     switch (item) {
-      case 1: FILL_RUN(uint8_t); return;
-      case 2: FILL_RUN(uint16_t); return;
-      case 4: FILL_RUN(uint32_t); return;
-      case 8: FILL_RUN(uint64_t); return;
-      case 16: FILL_RUN(ma_16bytes); return;
+      case 1: FILL_RUN(uint8_t, fill_contiguous_1); return;
+      case 2: FILL_RUN(uint16_t, fill_contiguous_2); return;
+      case 4: FILL_RUN(uint32_t, fill_contiguous_4); return;
+      case 8: FILL_RUN(uint64_t, fill_contiguous_8); return;
+      case 16: FILL_RUN(ma_16bytes, fill_contiguous_16); return;
     }
   }
   for (int64_t i = 0; i < size; i++) {
