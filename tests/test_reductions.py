@@ -283,6 +283,28 @@ def test_nan_propagates(dtype: str) -> None:
         assert math.isnan(getattr(ma, name)(ma.asarray(big)).item())
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_contiguous_min_max_at_every_position(dtype: str) -> None:
+    """The contiguous kernel (four vector accumulators, then a tail) against
+    NumPy for runs around its block lengths, with the extreme, a NaN or an
+    infinity at each position, and the same bits as a strided copy gives
+    (a different loop) wherever no two zeros of different signs tie."""
+    rng = np.random.default_rng(12)
+    for n in (1, 5, 15, 16, 17, 31, 32, 33, 63, 64, 65, 100):
+        base = rng.uniform(-1.0, 1.0, n).astype(dtype)
+        for at in range(n):
+            for special in (5.0, -5.0, np.nan, np.inf, -np.inf):
+                a = base.copy()
+                a[at] = special
+                wide = np.repeat(a, 2)  # a[::2] of it is the same run, strided
+                for name in ("min", "max"):
+                    got = getattr(ma, name)(ma.asarray(a)).item()
+                    want = getattr(np, name)(a)
+                    assert got == want or (math.isnan(got) and math.isnan(want)), (n, at, special, name)
+                    strided = getattr(ma, name)(ma.asarray(wide)[::2]).item()
+                    assert np.float64(got).tobytes() == np.float64(strided).tobytes()
+
+
 def test_keepdims_shapes() -> None:
     x = ma.ones((2, 3, 4))
     assert ma.sum(x, axis=(0, 2), keepdims=True).shape == (1, 3, 1)
