@@ -50,7 +50,31 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--update-doc", type=Path, metavar="MD",
                    help="write the tables between the benchmark markers of this page (docs/performance.md)")
     p.add_argument("--list", action="store_true", help="list the selected cases and exit")
+    p.add_argument("--isa", choices=("native", "avx2"), default="native",
+                   help="avx2: minarray, NumPy, PyTorch and OpenBLAS all run the kernels they pick on a CPU "
+                   "without AVX-512 (the code paths of an AVX2-only machine, on this one)")
     return p
+
+
+# How each library is told to run its AVX2 kernels on a CPU that has
+# AVX-512: what an AVX2-only machine runs, short of the machine itself.
+AVX2_ENVIRONMENT = {
+    "MINARRAY_NO_AVX512": "1",  # minarray's vector math (its other kernels are AVX2 already)
+    "ATEN_CPU_CAPABILITY": "avx2",  # PyTorch's CPU kernels
+    "OPENBLAS_CORETYPE": "Haswell",  # OpenBLAS (matrix products, both sides)
+}
+
+
+def _rerun_with_avx2_only() -> None:
+    """Start this run again in a process whose libraries stick to AVX2:
+    NumPy and PyTorch read their settings when they load, hence the new
+    process.  NumPy's AVX-512 dispatch targets are named by the NumPy
+    installed (X86_V4, AVX512_ICL... in NumPy 2.4; AVX512F... before)."""
+    from numpy._core._multiarray_umath import __cpu_dispatch__
+
+    env = dict(os.environ, **AVX2_ENVIRONMENT, MINARRAY_BENCH_ISA="avx2")
+    env["NPY_DISABLE_CPU_FEATURES"] = " ".join(t for t in __cpu_dispatch__ if "512" in t or t == "X86_V4")
+    os.execve(sys.executable, [sys.executable, "-m", "benchmarks", *sys.argv[1:]], env)
 
 
 def select(cases: list[Case], pattern: str | None, max_size: int | None) -> list[Case]:
@@ -60,6 +84,8 @@ def select(cases: list[Case], pattern: str | None, max_size: int | None) -> list
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    if args.isa == "avx2" and os.environ.get("MINARRAY_BENCH_ISA") != "avx2" and not args.load:
+        _rerun_with_avx2_only()
     if args.compare and len(args.compare) > 2:
         raise SystemExit("--compare takes OLD.json or OLD.json NEW.json")
     if args.compare and len(args.compare) == 2:
@@ -115,8 +141,7 @@ def main(argv: list[str] | None = None) -> int:
     threads = meta.get("minarray_threads")
     print(f"minarray threads: {threads}; pytorch threads: {meta.get('torch_threads', '-')}; "
           f"numpy {meta.get('numpy')}; python {meta.get('python')}; {meta.get('cpu_count')} CPUs")
-    print(f"CPU: {meta.get('cpu_model', '?')} ({meta.get('cpu_isa') or '?'}); "
-          f"minarray's vector math: {meta.get('minarray_vector_isa', '?')}")
+    print(f"CPU: {meta.get('cpu_model', '?')} ({meta.get('cpu_isa') or '?'}); {report.code_paths(meta)}")
     busy = [x for x in (meta.get("loadavg_before"), (meta.get("loadavg") or [None])[0]) if x is not None]
     cpus = meta.get("cpu_count") or 1
     if busy and max(busy) > 0.5 * cpus:

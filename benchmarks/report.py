@@ -211,7 +211,7 @@ def markdown_section(meta: dict[str, Any], results: list[Result]) -> str:
             else f"{len(dates)} runs from {dates[0]} to {dates[-1]} (settings and load of the first)")
     lines = [
         f"{when}: {meta.get('cpu_model', '?')} ({meta.get('cpu_isa') or 'instruction sets unknown'}; "
-        f"minarray's vector math: {meta.get('minarray_vector_isa', '?')}), "
+        f"{code_paths(meta)}), "
         f"{meta.get('cpu_count')} CPUs, {meta.get('platform', '?')}, "
         f"Python {meta.get('python')}, NumPy {meta.get('numpy')}, PyTorch {meta.get('torch')}; "
         f"minarray threads: {meta.get('minarray_threads')}, PyTorch threads: {meta.get('torch_threads', '?')}; "
@@ -226,6 +226,19 @@ def markdown_section(meta: dict[str, Any], results: list[Result]) -> str:
     for group, rows in groups.items():
         lines += [f"### {group}", "", table(rows, markdown=True), ""]
     return "\n".join(lines)
+
+
+def code_paths(meta: dict[str, Any]) -> str:
+    """Which kernels each library ran: on one CPU a run may be told to
+    keep to AVX2 (``--isa avx2``), and older runs record minarray's only."""
+    text = f"minarray's vector math: {meta.get('minarray_vector_isa', '?')}"
+    if meta.get("numpy_dispatch") is not None:
+        text += f"; NumPy's dispatch: {' '.join(meta['numpy_dispatch']) or 'baseline only'}"
+    if meta.get("torch_isa"):
+        text += f"; PyTorch's kernels: {meta['torch_isa']}"
+    if meta.get("isa_limit"):
+        text += f"; every library kept to {meta['isa_limit'].upper()} (--isa {meta['isa_limit']})"
+    return text
 
 
 def update_doc(path: Path, meta: dict[str, Any], results: list[Result]) -> None:
@@ -306,6 +319,11 @@ def metadata(args: dict[str, Any]) -> dict[str, Any]:
             meta[mod] = md.version(dist)
         except md.PackageNotFoundError:
             meta[mod] = None
+    meta["isa_limit"] = os.environ.get("MINARRAY_BENCH_ISA")
+    if "numpy" in sys.modules:  # the SIMD targets NumPy dispatches to on this CPU, as set up
+        from numpy._core._multiarray_umath import __cpu_dispatch__, __cpu_features__
+
+        meta["numpy_dispatch"] = [t for t in __cpu_dispatch__ if __cpu_features__.get(t)]
     try:
         import minarray
 
@@ -318,7 +336,9 @@ def metadata(args: dict[str, Any]) -> dict[str, Any]:
         meta["minarray_vector_isa"] = ("scalar" if "avx2" not in isa else
                                        "AVX2" if forced or "avx512f" not in isa else "AVX-512")
         if "torch" in sys.modules:
-            meta["torch_threads"] = sys.modules["torch"].get_num_threads()
+            torch = sys.modules["torch"]
+            meta["torch_threads"] = torch.get_num_threads()
+            meta["torch_isa"] = torch.backends.cpu.get_cpu_capability()
     except ImportError:  # pragma: no cover - the harness needs minarray
         meta["minarray"] = None
     return meta

@@ -136,3 +136,19 @@ def test_update_doc_fills_the_marked_section(tmp_path: Path) -> None:
     assert "old table" not in text and text.startswith("# Title\n\nprose\n")
     assert text.endswith(f"{report.END}\n\nmore prose\n")
     assert "| allocation: ones uint8 | 10 B |" in text and "### allocation" in text
+
+
+def test_avx2_run_records_every_librarys_code_path(tmp_path: Path) -> None:
+    """``--isa avx2`` reruns the harness with each library told to keep to
+    AVX2, and the JSON says what each one ran (not only the CPU's flags)."""
+    out = tmp_path / "avx2.json"
+    proc = _run("--isa", "avx2", "--quick", "--repeats", "1", "--filter", "add float64 contiguous 100$",
+                "--json", str(out))
+    assert proc.returncode == 0, proc.stderr
+    meta = json.loads(out.read_text())["meta"]
+    assert meta["isa_limit"] == "avx2"
+    assert meta["minarray_vector_isa"] in ("AVX2", "scalar")
+    assert not any("512" in t or t == "X86_V4" for t in meta["numpy_dispatch"])
+    if meta.get("torch_isa") is not None:
+        assert "512" not in meta["torch_isa"]
+    assert "kept to AVX2" in proc.stdout
