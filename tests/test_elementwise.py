@@ -718,7 +718,8 @@ def test_result_follows_a_transposed_inputs_layout() -> None:
 @pytest.mark.parametrize("name", ["add", "subtract", "multiply", "divide", "maximum", "copysign", "arctan2", "pow"])
 def test_one_strided_operand_beside_a_contiguous_one(name: str, dtype: str) -> None:
     """The layouts the float loops read in place (one operand contiguous,
-    the other strided: A.T + B, x[::3] + y, negative steps) or gather
+    the other strided: A.T + B, x[::3] + y, negative steps; both every
+    other element: x[::2] + y[::2]) or gather
     (every other element, operations with vector math) give the bits
     contiguous copies of the same operands give, and NumPy's values."""
     rng = np.random.default_rng(7)
@@ -733,6 +734,8 @@ def test_one_strided_operand_beside_a_contiguous_one(name: str, dtype: str) -> N
         (F[:1000], F[::-3], flat[:1000], flat[::-3]),
         (F[:2000:2], F[1000:2000], flat[:2000:2], flat[1000:2000]),
         (F[1000:2000], F[::-2][:1000], flat[1000:2000], flat[::-2][:1000]),
+        (F[:2000:2], F[1::2][:1000], flat[:2000:2], flat[1::2][:1000]),  # both every other element
+        (F[::-2][:1000], F[:2000:2], flat[::-2][:1000], flat[:2000:2]),
     ]
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
