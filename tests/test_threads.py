@@ -48,21 +48,24 @@ def _bytes(a: ma.NDArray) -> bytes:
 
 
 def per_thread_count(fn: Callable[[], ma.NDArray], counts: tuple[int, ...] = COUNTS, *, split: bool = True,
-                     tiled: bool = False) -> list[np.ndarray]:
+                     tiled: bool = False, pooled: bool = False) -> list[np.ndarray]:
     """fn() run with each thread count, split from 1 element on; the results
     as NumPy copies.  `split` / `tiled`: check that the multi-threaded runs
     did go through the threaded (tiled) walk, so a test cannot pass by
-    never reaching it."""
+    never reaching it; `pooled`: that they reached the pool (kernels that
+    split their work themselves, not through the iterator)."""
     threads._set_parallel_min(1)
     threads._set_tile_min_span(1)
     out = []
     for n in counts:
         ma.set_num_threads(n)
-        before = threads._iterate_counts()
+        before, jobs = threads._iterate_counts(), threads._pool_jobs()
         r = fn()
         after = threads._iterate_counts()
         if split and n > 1:
             assert after[0] > before[0], f"{n} threads: the work was not split"
+        if pooled and n > 1:
+            assert threads._pool_jobs() > jobs, f"{n} threads: the work did not reach the pool"
         if tiled:
             assert after[1] > before[1], "the walk was not tiled"
         out.append(np.array(np.asarray(r), copy=True))
@@ -472,22 +475,6 @@ def test_expensive_operations_split_from_fewer_elements() -> None:
 # ---- gathers and scatters -----------------------------------------------------------
 
 
-def _jobs_per_thread_count(fn: Callable[[], Any]) -> list[np.ndarray]:
-    """fn() on 1, 2, 3 and 7 threads, checking that the multi-threaded runs
-    reached the pool (the gather kernel splits its blocks itself, not
-    through the iterator)."""
-    threads._set_parallel_min(1)
-    out = []
-    for n in COUNTS:
-        ma.set_num_threads(n)
-        before = threads._pool_jobs()
-        r = fn()
-        if n > 1:
-            assert threads._pool_jobs() > before, f"{n} threads: the blocks were not split"
-        out.append(np.array(np.asarray(r), copy=True))
-    return out
-
-
 @pytest.mark.parametrize("key", ["idx", "rows, cols", "rows, cols, planes", ":, cols", "mask"])
 def test_gathers_identical_over_thread_counts(key: str) -> None:
     rng = np.random.default_rng(10)
@@ -502,7 +489,7 @@ def test_gathers_identical_over_thread_counts(key: str) -> None:
         "mask": (ma.asarray(xn[:, :, 0] > 0), xn[:, :, 0] > 0),
     }
     mkey, nkey = keys[key]
-    results = _jobs_per_thread_count(lambda: x[mkey])
+    results = per_thread_count(lambda: x[mkey], split=False, pooled=True)
     assert_identical(results)
     assert results[0].tobytes() == np.ascontiguousarray(xn[nkey]).tobytes()
 
@@ -526,7 +513,7 @@ def test_one_value_scatters_identical_over_thread_counts(key: str) -> None:
         x[mkey] = -7.5
         return x
 
-    results = _jobs_per_thread_count(scatter)
+    results = per_thread_count(scatter, split=False, pooled=True)
     assert_identical(results)
     ref = xn.copy()
     ref[nkey] = -7.5
