@@ -8,7 +8,11 @@
  * and a blend, which measured 6-10% slower on a Zen 4 (a 10^6-element run
  * and rows of 1000).  NaNs drop out of MAXPD's result, so a separate
  * unordered compare remembers them, as NumPy's rule asks.  Four
- * accumulators keep four independent chains in flight.
+ * accumulators keep four independent chains in flight, and are folded
+ * with vector steps before their lanes: the loop this replaced folded all
+ * 4 x lanes of them one scalar step at a time, as long as the vector work
+ * of a row of 1000 floats (max(axis=1) of (1000, 1000) float32 went from
+ * 1.00x to 0.80x PyTorch's time, one thread).
  *
  * AVX2 is checked for at run time (no -march flags: the build stays
  * portable); without it, or off x86, the plain loop runs.
