@@ -433,19 +433,19 @@ def _loop(op: Op, t: CType, expr: str) -> str:
         # to give the bits contiguous data gets.
         direct = ""
         if not vm2:
+            size = f"(int64_t)sizeof({src})"
+
             def one_strided(k: int, o_k: int) -> str:
                 """Operand k (1: a, 2: b) strided, operand o_k contiguous."""
                 pk = "p" + "ab"[k - 1]
                 args = [ld.format("a[i]"), ld.format("b[i]")]
                 args[k - 1] = ld.format(f"*(const {src} *){pk}")
-                size = f"(int64_t)sizeof({src})"
                 return f"""    if (st[{o_k}] == {size} && st[{k}] != 0 && st[{k}] != 2 * {size}) {{
       const char *{pk} = p[{k}];
       for (int64_t i = 0; i < n; i++, {pk} += st[{k}]) d[i] = {store(sub(expr, *args))};
       return;
     }}
 """
-            size = f"(int64_t)sizeof({src})"
             # both operands every other element
             both = f"""    if (st[1] == 2 * {size} && st[2] == 2 * {size}) {{
       for (int64_t i = 0; i < n; i++) d[i] = {store(sub(expr, ld.format("a[2 * i]"), ld.format("b[2 * i]")))};
