@@ -58,10 +58,6 @@ void ma_set_parallel_min(int64_t n) {
 /* Chunks hold a multiple of this many elements (flat walk), so chunk
  * boundaries keep the alignment a contiguous operand had at element 0. */
 #define CHUNK_ALIGN 64
-/* Aim for this many chunks per thread: with chunks claimed dynamically, a
- * thread delayed by a neighbour on a shared machine costs one chunk, not
- * half the work. */
-#define CHUNKS_PER_THREAD 4
 /* Tiles: TILE_ROWS steps of the strided operand's preferred dim times
  * TILE_BYTES of the output's inner dim.  A 32 x 64 tile of doubles touches
  * 64 columns x 256 contiguous bytes = 16 KiB of the strided operand: half
@@ -397,11 +393,11 @@ int ma_iterate_ex(int nops, const ma_array *const *ops, ma_loop loop,
     walk(&p, 0, p.units);
     return 0;
   }
-  /* Chunks: CHUNKS_PER_THREAD per thread, none below pmin / 2 elements,
+  /* Chunks: MA_CHUNKS_PER_THREAD per thread, none below pmin / 2 elements,
    * flat ones a multiple of CHUNK_ALIGN. */
   int64_t per_unit = total / p.units;
   int64_t min_units = (pmin / 2 + per_unit - 1) / per_unit;
-  int64_t chunk = (p.units + (int64_t)nt * CHUNKS_PER_THREAD - 1) / ((int64_t)nt * CHUNKS_PER_THREAD);
+  int64_t chunk = (p.units + (int64_t)nt * MA_CHUNKS_PER_THREAD - 1) / ((int64_t)nt * MA_CHUNKS_PER_THREAD);
   if (chunk < min_units) chunk = min_units;
   if (!p.tiled) chunk = (chunk + CHUNK_ALIGN - 1) / CHUNK_ALIGN * CHUNK_ALIGN;
   if (chunk < 1) chunk = 1;

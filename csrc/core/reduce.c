@@ -391,18 +391,19 @@ static void red_walk(const red_plan *P, int op, int tid, int64_t nout, int64_t n
     int64_t nt = ma_get_num_threads();
     /* inner: chunks of outputs, taken by whichever thread is free.  As
      * many as the one-run split makes leaves (a leaf's worth of input
-     * each, at most RED_MAX_LEAVES) and at least four per thread.  The
-     * vCPUs of a VM seldom run at one speed, and the last of four large
-     * chunks per thread kept the other thread waiting: sum(axis=1) of 10^6
-     * elements took 10-20% longer than the sum of all of them on two
-     * threads, which splits into 32 leaves (AMD Zen 4).
+     * each, at most RED_MAX_LEAVES) and at least MA_CHUNKS_PER_THREAD per
+     * thread.  The vCPUs of a VM seldom run at one speed, and the last of
+     * four large chunks per thread kept the other thread waiting:
+     * sum(axis=1) of 10^6 elements mostly took 5-40% longer than the sum
+     * of all of them on two threads, which splits into 32 leaves (AMD Zen
+     * 4).
      * outer: one run of columns per thread, in whole vectors of the
      * accumulator row.  Each chunk reads a piece of every row; four chunks
      * per thread made those pieces too short for the prefetchers (512
      * bytes of a row of 500 doubles): sum(axis=0) of (2000, 500) doubles
      * took as long on two threads as on one (AMD Zen 4). */
     int64_t pieces = nin / RED_MIN_LEAF < RED_MAX_LEAVES ? nin / RED_MIN_LEAF : RED_MAX_LEAVES;
-    if (pieces < 4 * nt) pieces = 4 * nt;
+    if (pieces < MA_CHUNKS_PER_THREAD * nt) pieces = MA_CHUNKS_PER_THREAD * nt;
     int64_t chunk = (S.total + pieces - 1) / pieces;
     if (outer) chunk = ((S.total + nt - 1) / nt + 63) / 64 * 64;
     S.chunk = chunk;

@@ -34,6 +34,11 @@
 
 typedef void (*ma_chunk_fn)(void *ctx, int64_t chunk);
 
+/* How many chunks a split aims for per thread, at least: chunks are
+ * claimed as threads come free, so a thread delayed by a neighbour on a
+ * shared machine costs one chunk, not half the work. */
+#define MA_CHUNKS_PER_THREAD 4
+
 void ma_parallel_for(int64_t nchunks, ma_chunk_fn fn, void *ctx);
 
 /* cdef-begin: declared to cffi too (minarray/threads.py) */

@@ -214,7 +214,8 @@ static int64_t run_blocks(ma_array *src, ma_array *blocks, ma_array *const *idx,
   int threads = ma_get_num_threads();
   if (threads > 1 && work >= ma_get_parallel_min() && n_blocks >= 2 * threads && (!scatter || one_value(blocks))) {
     blocks_job J = {.P = &P, .n_blocks = n_blocks};
-    J.nchunks = 4 * (int64_t)threads < BLOCK_CHUNKS_MAX ? 4 * (int64_t)threads : BLOCK_CHUNKS_MAX;
+    J.nchunks = MA_CHUNKS_PER_THREAD * (int64_t)threads;
+    if (J.nchunks > BLOCK_CHUNKS_MAX) J.nchunks = BLOCK_CHUNKS_MAX;
     ma_parallel_for(J.nchunks, blocks_chunk, &J);
     for (int64_t c = 0; c < J.nchunks; c++)
       if (J.rc[c]) {

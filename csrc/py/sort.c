@@ -386,7 +386,7 @@ static PyObject *run_rows(sort_job *J, int64_t n) {
   int64_t rows = J->rows, nt = ma_get_num_threads();
   Py_BEGIN_ALLOW_THREADS
   if (nt > 1 && rows >= 2 && rows * n >= ma_get_parallel_min()) {
-    J->chunk = (rows + 4 * nt - 1) / (4 * nt);
+    J->chunk = (rows + MA_CHUNKS_PER_THREAD * nt - 1) / (MA_CHUNKS_PER_THREAD * nt);
     ma_parallel_for((rows + J->chunk - 1) / J->chunk, sort_chunk, J);
   } else {
     J->chunk = rows;
