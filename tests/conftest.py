@@ -4,6 +4,7 @@ started, so a leaked buffer fails the test that leaked it."""
 from __future__ import annotations
 
 import gc
+import re
 import sys
 from collections.abc import Generator, Iterator
 
@@ -68,3 +69,14 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     (0.45 s -> microseconds each with both loaded)."""
     gc.collect()
     gc.freeze()
+
+
+_ADDRESS = re.compile(r"0x[0-9a-fA-F]{6,}")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Refuse a test id that holds a memory address: ids must be the same in
+    every process, or pytest-xdist's workers collect different suites."""
+    bad = [item.nodeid for item in items if _ADDRESS.search(item.nodeid)]
+    if bad:
+        raise pytest.UsageError(f"test ids must not hold addresses (give the parametrization ids): {bad[:5]}")
