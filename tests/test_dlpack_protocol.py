@@ -23,6 +23,23 @@ def test_minarray_keeps_every_protocol_rule() -> None:
     assert table.splitlines()[0].startswith("rule") and "minarray" in table.splitlines()[0]
 
 
+def test_pydlpack_peer_leaves_its_ledger_empty() -> None:
+    """pydlpack counts a wrapper that was never exported as leaked at exit
+    (it frees only through an export's deleter): the rules' peer forgets
+    such wrappers when they die, so a test run ends without that report."""
+    dlpack = pytest.importorskip("dlpack")
+    peer = next(p for p in dlpack_protocol.peers() if p.name == "pydlpack")
+    ledger = dlpack.MemoryManager.cache
+    before = set(ledger)
+    unexported, exported = peer.make(), peer.make()
+    assert len(set(ledger) - before) == 2
+    capsule = exported.__dlpack__()
+    del unexported, exported
+    assert len(set(ledger) - before) == 1  # the live export keeps its entry
+    del capsule  # its destructor releases the last one, as pydlpack intends
+    assert set(ledger) == before
+
+
 def test_peers_are_reported_rule_by_rule() -> None:
     np_peer = [p for p in dlpack_protocol.peers() if p.name == "numpy"]
     outcomes = dlpack_protocol.run(np_peer)

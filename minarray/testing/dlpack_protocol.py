@@ -21,6 +21,7 @@ import gc
 import importlib.util
 import mmap
 import sys
+import weakref
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -120,12 +121,29 @@ def _jax() -> Peer:
 def _pydlpack() -> Peer:
     import dlpack
 
+    ledger = dlpack.MemoryManager.cache  # {managed-tensor address: (buffer, {"use_count": exports alive, ...})}
+
+    def forget_unexported(address: int) -> None:
+        # pydlpack frees a managed tensor only through the deleter of an
+        # export; one that was never exported (a rule that asked only for
+        # the device, or whose export pydlpack refused) stays in its ledger
+        # and is reported at exit as a leak.  Once the object is gone and no
+        # export is alive, nothing can use the entry: drop it.
+        entry = ledger.get(address)
+        if entry is not None and entry[1]["use_count"] == 0:
+            del ledger[address]
+
+    def tracked(v: Any) -> Any:
+        obj = dlpack.asdlpack(v)
+        weakref.finalize(obj, forget_unexported, obj.impl._managed_pointer)
+        return obj
+
     def ro() -> Any:
         v = _values()
         v.flags.writeable = False
-        return dlpack.asdlpack(v)
+        return tracked(v)
 
-    return Peer("pydlpack", lambda: dlpack.asdlpack(_values()), ro, None, None)
+    return Peer("pydlpack", lambda: tracked(_values()), ro, None, None)
 
 
 _FACTORIES: dict[str, tuple[str, Callable[[], Peer]]] = {
