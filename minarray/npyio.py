@@ -26,6 +26,7 @@ import math
 import os
 import struct
 import sys
+import warnings
 import zipfile
 from collections.abc import Iterator, Mapping
 from typing import Any, BinaryIO
@@ -205,8 +206,15 @@ def parse_header(text: str) -> tuple[_dt.DType, bool, tuple[int, ...], bool]:
     """The dtype, byte swap, shape and Fortran flag of a header's dict
     literal; ValueError for anything that is not exactly such a dict."""
     try:
-        d = ast.literal_eval(text)
-    except (SyntaxError, ValueError, TypeError, MemoryError, RecursionError) as e:
+        # The compiler warns about questionable literals (an invalid escape
+        # such as \d in a string): in a file's header they are malformed
+        # input to refuse, not the caller's source code to warn about.
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", SyntaxWarning)
+            warnings.simplefilter("error", DeprecationWarning)
+            d = ast.literal_eval(text)
+    except (SyntaxError, ValueError, TypeError, MemoryError, RecursionError, SyntaxWarning,
+            DeprecationWarning) as e:
         raise ValueError(f"cannot parse the .npy header {_short(text)}: {type(e).__name__}") from None
     if not isinstance(d, dict):
         raise ValueError(f"the .npy header is not a dict: {_short(text)}")

@@ -345,9 +345,12 @@ MALFORMED = [
     (header_file("{'descr': '<f8', 'fortran_order': False, 'shape': (2,), } " + " " * 10001), "max_header_size"),
     (header_file("{'descr': '\u00e9', 'fortran_order': False, 'shape': (), }", version=(3, 0)), "not a dtype"),
     (header_file("x", version=(3, 0))[:12] + b"\xff", "not valid utf8"),
+    # an invalid escape: refused, without the compiler's warning reaching the caller
+    (header_file("{'descr': '<f\\8', 'fortran_order': False, 'shape': (2,), }"), "cannot parse"),
 ]
 
 
+@pytest.mark.filterwarnings("error")
 @pytest.mark.parametrize("data, message", MALFORMED, ids=[m for _, m in MALFORMED])
 def test_malformed_files_raise_value_error(data: bytes, message: str, tmp_path: Path) -> None:
     before = stats()
