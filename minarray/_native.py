@@ -8,7 +8,10 @@ and minarray/_core.pyi types every one of those functions for mypy.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from minarray.ndarray import NDArray
 
 try:
     import minarray._core as _core
@@ -26,3 +29,18 @@ if lib.ma_install(b"minarray._core") != 0:  # pragma: no cover - build defect
     raise ImportError("minarray._core could not install its functions")
 
 core = _core
+
+
+def host_pointer(a: NDArray, ctype: str = "void *") -> Any:
+    """``a``'s data as a C pointer of type ``ctype``, for a C function that
+    reads or writes the elements: the one way minarray turns an array into
+    a pointer for C.
+
+    The address comes from ``core.host_ptr``, which passes the one device
+    guard (ma_handle_get in csrc/py/pyapi.c): a device array raises the
+    RuntimeError naming its device instead of handing C memory the process
+    cannot read.  ``NDArray.data_ptr`` is the address as metadata (views,
+    DLPack, alignment) and must never be cast into a pointer
+    (tests/test_device_sweep.py checks that no module does).  The caller
+    keeps ``a`` alive while C uses the pointer."""
+    return ffi.cast(ctype, core.host_ptr(a._h))

@@ -366,6 +366,9 @@ MA_FASTCALL(py_wrap) {
   return ma_handle_new(a);
 }
 
+/* data_ptr(h) -> int: the address as metadata (views, DLPack, alignment
+ * checks), a device array's too; never a pointer for C to read or write:
+ * that is host_ptr, which minarray._native.host_pointer casts. */
 MA_FASTCALL(py_data_ptr) {
   (void)self;
   MA_NARGS(1, "data_ptr");
@@ -374,7 +377,8 @@ MA_FASTCALL(py_data_ptr) {
 }
 
 /* host_ptr(h) -> int: data_ptr for what will read the memory (NumPy's
- * array interface): a device array's raises (ma_handle_get). */
+ * array interface, every C function the Python layer hands an array to):
+ * a device array's raises (ma_handle_get). */
 MA_FASTCALL(py_host_ptr) {
   (void)self;
   MA_NARGS(1, "host_ptr");

@@ -15,7 +15,7 @@ from typing import Any
 
 from minarray import _blas
 from minarray import dtypes as _dt
-from minarray._native import ffi, lib
+from minarray._native import ffi, host_pointer, lib
 from minarray.dtypes import DType
 from minarray.ndarray import NDArray
 
@@ -54,7 +54,7 @@ def _st2(a: NDArray) -> tuple[int, int]:
 
 
 def _ptr(a: NDArray | None) -> Any:
-    return ffi.NULL if a is None else ffi.cast("void *", a.data_ptr)
+    return ffi.NULL if a is None else host_pointer(a)
 
 
 def _check(rc: int, info: Any, fname: str, batch: Shape, what: str) -> None:

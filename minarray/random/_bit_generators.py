@@ -17,7 +17,7 @@ import threading
 from typing import Any
 
 from minarray import dtypes as _dt
-from minarray._native import ffi, lib
+from minarray._native import ffi, host_pointer, lib
 from minarray.ndarray import NDArray
 from minarray.random._seed_sequence import SeedSequence
 
@@ -136,7 +136,7 @@ class BitGenerator:
         shape = _shape_of(size)
         out = NDArray._empty(shape, _dt.uint64)
         with self.lock:
-            lib.ma_random_raw(self._st, out.size, ffi.cast("uint64_t *", out.data_ptr))
+            lib.ma_random_raw(self._st, out.size, host_pointer(out, "uint64_t *"))
         return out if output else None
 
     def __getstate__(self) -> tuple[dict[str, Any], Any]:

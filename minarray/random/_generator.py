@@ -24,7 +24,7 @@ from typing import Any
 
 from minarray import dtypes as _dt
 from minarray import elementwise as ew
-from minarray._native import core, ffi, lib
+from minarray._native import ffi, host_pointer, lib
 from minarray.creation import _shape as _creation_shape
 from minarray.creation import arange, asarray
 from minarray.elementwise import greater, less
@@ -65,10 +65,6 @@ def _shape_of(size: Any) -> Shape:
     if isinstance(size, NDArray):
         size = size.tolist()
     return _creation_shape(tuple(size) if isinstance(size, range) else size)
-
-
-def _ptr(a: NDArray, ctype: str) -> Any:
-    return ffi.cast(ctype, core.data_ptr(a._h))
 
 
 def _as_float(x: Any, what: str) -> float:
@@ -212,7 +208,7 @@ def _broadcast(params: list[_Param], size: Any) -> tuple[Shape, list[tuple[Any, 
             a = p.array
             if a.shape != shape or not a.flags.c_contiguous:
                 a = asarray(broadcast_to(a, shape), copy=True)
-            out.append((_ptr(a, f"{p.ctype} *"), 1, a))
+            out.append((host_pointer(a, f"{p.ctype} *"), 1, a))
     return shape, out
 
 
@@ -285,7 +281,7 @@ class Generator:
         else:
             _check_out(out, dtype, size, False)
             arr, n = out, out.size
-        ptr = ffi.cast("double *" if double else "float *", core.data_ptr(arr._h))
+        ptr = host_pointer(arr, "double *" if double else "float *")
         with self.lock:
             fill(self._st, n, *extra, ptr)
         return arr
@@ -316,14 +312,14 @@ class Generator:
                     res = self._scratch[ctype][3]
                     fill(self._st, 1, *args, res)
                     return res[0] if dtype is _dt.int64 else float(res[0])
-                fill(self._st, n, *args, ffi.cast(f"{ctype} *", core.data_ptr(arr._h)))
+                fill(self._st, n, *args, host_pointer(arr, f"{ctype} *"))
             return arr
         if out is not None:
             _check_out(out, dtype, size, True)
             size = out.shape if size is None else size
         shape, ptrs = _broadcast(params, size)
         arr = out if out is not None else NDArray._empty(shape, dtype)
-        self._call(fill, arr.size, *[x for ptr, step, _ in ptrs for x in (ptr, step)], _ptr(arr, f"{ctype} *"))
+        self._call(fill, arr.size, *[x for ptr, step, _ in ptrs for x in (ptr, step)], host_pointer(arr, f"{ctype} *"))
         return arr
 
     # ---- uniform ---------------------------------------------------------------
@@ -393,7 +389,7 @@ class Generator:
                 return bool(v)
             return v - (1 << bits) if lb < 0 and v > ub else v
         arr = NDArray._empty(shape, dt)
-        ptr = ffi.cast(_CTYPE[bits], core.data_ptr(arr._h))
+        ptr = host_pointer(arr, _CTYPE[bits])
         with self.lock:
             fill(self._st, off, rng & mask, math.prod(shape), ptr)
         return arr
@@ -424,7 +420,7 @@ class Generator:
         arr = NDArray._empty(shape, dt)
         (lp, ls, _k1), (hp, hs, _k2) = ptrs
         self._call(lib.ma_random_bounded_array, bits, 1 if closed else 0, arr.size, lp, ls, hp, hs,
-                   ffi.cast("void *", arr.data_ptr))
+                   host_pointer(arr))
         return arr
 
     def bytes(self, length: int) -> bytes:
@@ -435,7 +431,7 @@ class Generator:
         # NumPy's C division truncates: length 0 still draws one word.
         n_words = (n - 1) // 4 + 1 if n > 0 else 1
         words = self.integers(0, 4294967296, size=n_words, dtype=_dt.uint32)
-        raw = bytes(ffi.buffer(ffi.cast("char *", words.data_ptr), 4 * n_words))
+        raw = bytes(ffi.buffer(host_pointer(words, "char *"), 4 * n_words))
         if sys.byteorder != "little":
             raw = b"".join(raw[i:i + 4][::-1] for i in range(0, len(raw), 4))
         return raw[:n]
@@ -532,14 +528,14 @@ class Generator:
         x = self.standard_normal(final).reshape((-1, d)) if d else NDArray._empty((0, 0), _dt.float64)
         if method == "cholesky":
             lower = cov_a.astype(_dt.float64).copy()
-            bad = lib.ma_cholesky(d, _ptr(lower, "double *"))
+            bad = lib.ma_cholesky(d, host_pointer(lower, "double *"))
             if bad >= 0:
                 raise ValueError("Matrix is not positive definite")
             m = mean_a.astype(_dt.float64).copy()
             rows = x.shape[0] if d else math.prod(shape)
             res = NDArray._empty((rows, d), _dt.float64)
-            lib.ma_mvn_transform(rows, d, _ptr(x, "double *"), _ptr(lower, "double *"), _ptr(m, "double *"),
-                                 _ptr(res, "double *"))
+            lib.ma_mvn_transform(rows, d, host_pointer(x, "double *"), host_pointer(lower, "double *"),
+                                 host_pointer(m, "double *"), host_pointer(res, "double *"))
             return res.reshape(final)
         return _mvn_numpy(np, x, mean_a, cov_a, final, check_valid, tol, method)
 
@@ -579,7 +575,7 @@ class Generator:
                 raise ValueError("p must be 1-dimensional")
             if pvals.size != pop_size:
                 raise ValueError("a and p must have same size")
-            p_sum = lib.ma_random_kahan_sum(_ptr(pvals, "double *"), pvals.size)
+            p_sum = lib.ma_random_kahan_sum(host_pointer(pvals, "double *"), pvals.size)
             if math.isnan(p_sum):
                 raise ValueError("Probabilities contain NaN")
             if pvals.size and bool(any_(less(pvals, 0.0))):
@@ -594,8 +590,8 @@ class Generator:
             if pvals is not None:
                 idx = NDArray._empty(shape, _dt.int64)
                 with self.lock:
-                    rc = lib.ma_random_choice_p(self._st, pop_size, _ptr(pvals, "double *"), n, 1,
-                                                _ptr(idx, "int64_t *"))
+                    rc = lib.ma_random_choice_p(self._st, pop_size, host_pointer(pvals, "double *"), n, 1,
+                                                host_pointer(idx, "int64_t *"))
                 if rc != 0:
                     raise MemoryError("choice: out of memory")
             else:
@@ -604,12 +600,12 @@ class Generator:
             if n > pop_size:
                 raise ValueError("Cannot take a larger sample than population when replace is False")
             idx = NDArray._empty(shape, _dt.int64)
-            out_p = _ptr(idx, "int64_t *")
+            out_p = host_pointer(idx, "int64_t *")
             if pvals is not None:
                 if int(count_nonzero(greater(pvals, 0.0))) < n:
                     raise ValueError("Fewer non-zero entries in p than size")
                 with self.lock:
-                    rc = lib.ma_random_choice_p(self._st, pop_size, _ptr(pvals, "double *"), n, 0, out_p)
+                    rc = lib.ma_random_choice_p(self._st, pop_size, host_pointer(pvals, "double *"), n, 0, out_p)
             else:
                 cutoff = 50 if shuffle else 20
                 with self.lock:
@@ -643,7 +639,7 @@ class Generator:
             if x.ndim == 1:
                 with self.lock:
                     lib.ma_random_shuffle(self._st, x.shape[0], 1, x.itemsize, x.strides[0],
-                                          ffi.cast("char *", x.data_ptr))
+                                          host_pointer(x, "char *"))
                 return
 
             perm = self._permuted_range(x.shape[ax])
@@ -677,7 +673,7 @@ class Generator:
 
         perm = arange(n, dtype=_dt.int64)
         with self.lock:
-            lib.ma_random_shuffle(self._st, n, 1, 8, 8, ffi.cast("char *", perm.data_ptr))
+            lib.ma_random_shuffle(self._st, n, 1, 8, 8, host_pointer(perm, "char *"))
         return perm
 
     def permutation(self, x: Any, axis: int = 0) -> NDArray:
@@ -723,7 +719,7 @@ class Generator:
             if res.size:
                 with self.lock:
                     lib.ma_random_shuffle(self._st, res.size, 1, res.itemsize, res.itemsize,
-                                          ffi.cast("char *", work.data_ptr))
+                                          host_pointer(work, "char *"))
             if not (c or f):
                 res[...] = work
             return res
@@ -734,7 +730,7 @@ class Generator:
         if res.size:
             with self.lock:
                 lib.ma_random_shuffle_lanes(self._st, outer, res.shape[ax], inner, res.itemsize,
-                                            ffi.cast("char *", work.data_ptr))
+                                            host_pointer(work, "char *"))
         if work is not res:
             res[...] = work
         return res
