@@ -807,9 +807,12 @@ def _mvn_numpy(np: Any, x: NDArray, mean: NDArray, cov: NDArray, final: Shape, c
     """The SVD and eigh branches of NumPy's multivariate_normal, run by
     NumPy on copies, for bit-identical results (minarray has no LAPACK yet)."""
 
-    xn = np.array(np.from_dlpack(x), copy=True)
-    mn = np.array(np.from_dlpack(mean), copy=True)
-    cv = np.array(np.from_dlpack(cov), copy=True).astype(np.double)
+    # np.array reads through __array_interface__, whose pointer passes the
+    # device guard (a device array raises naming its device; NumPy's
+    # from_dlpack would refuse it without saying where it lives)
+    xn = np.array(x, copy=True)
+    mn = np.array(mean, copy=True)
+    cv = np.array(cov, copy=True).astype(np.double)
     if method == "svd":
         u, s, vh = np.linalg.svd(cv)
     else:
