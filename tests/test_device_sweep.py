@@ -28,6 +28,7 @@ import ast
 import ctypes
 import inspect
 import json
+import math
 import os
 import signal
 import subprocess
@@ -61,8 +62,8 @@ class S:
     symmetric positive-definite matrix (every entry in (0, 1], so that the
     decompositions, the probabilities and the domains of the elementwise
     functions all accept it); with one, ascending values (floats in (0, 1),
-    integers 0 to 3: valid indices); kind 'z': int64 zeros; kind 'out':
-    zeros of ``dtype`` (an out= array)."""
+    integers 0 to 3: valid indices); kind 'z': int64 zeros; kind 'p': equal
+    probabilities; kind 'out': zeros of ``dtype`` (an out= array)."""
 
     kind: str = "f"
     shape: tuple[int, ...] | None = None
@@ -138,6 +139,7 @@ OVERRIDES: dict[str, Call | Callable[[], Call]] = {
     "NDArray.tofile": call(F, "saved.bin"),
     "Generator.bytes": call(8), "Generator.spawn": call(2), "Generator.multivariate_normal": call(F1, F),
     "Generator.shuffle": call(F1),  # a 1-d array: shuffled in place by C
+    "Generator.choice": call(F1, 4, p=S("p", (4,))), "Generator.integers": call(S("z"), I),
     "NDArray.__array_function__": _numpy_hooks("__array_function__"),
     "NDArray.__array_ufunc__": _numpy_hooks("__array_ufunc__"),
     "NDArray.__bool__": call(F0), "NDArray.__complex__": call(F0), "NDArray.__float__": call(F0),
@@ -154,11 +156,10 @@ EXCLUDED: dict[str, str] = {
     "ma.from_pointer": "takes an address, not an array (the sweep makes its device arrays with it)",
 }
 
-# Callables whose signature has out= (NumPy's) but which refuse any out
-# array on the CPU too (TypeError): nothing to sweep there.  Checked: each
-# still refuses it.
+# Callables whose signature has out= but which refuse any out array on the
+# CPU too (TypeError): nothing to sweep there.  Checked: each still refuses it.
 NO_OUT: dict[str, str] = {
-    f"NDArray.{name}": "NumPy's signature, but minarray's method refuses out= (use the function)"
+    f"NDArray.{name}": "out= only in NumPy's signature: None is all it takes (the function has no out=)"
     for name in ("all", "any", "argmax", "argmin", "cumprod", "cumsum", "max", "mean", "min", "prod", "std",
                  "sum", "var")
 }
@@ -180,11 +181,11 @@ def _sample(s: S) -> Any:
     if s.kind == "out":
         return ma.zeros(s.shape, dtype=getattr(ma, s.dtype))
     if s.shape is not None:
-        n = 1
-        for d in s.shape:
-            n *= d
+        n = math.prod(s.shape)
         if s.kind == "z":
             return ma.zeros(s.shape, dtype=ma.int64)
+        if s.kind == "p":
+            return ma.full(s.shape, 1 / n)
         if s.kind == "i":
             return (ma.arange(n, dtype=ma.int64) % 4).reshape(s.shape)
         if s.kind == "b":
@@ -226,6 +227,9 @@ class Entry:
     fn: Callable[..., Any]
     samples: list[Call]
     out: bool = False  # takes out=: also swept with an out array of the result's shape
+    # parameters with a default that may be arrays (clip's min, where=...):
+    # each one that takes a sample array on the CPU is swept too
+    optional: list[str] = field(default_factory=list)
 
 
 def _is_public(name: str) -> bool:
@@ -254,16 +258,20 @@ def _params(fn: Callable[..., Any], skip_self: bool) -> list[inspect.Parameter] 
     return ps[1:] if skip_self and ps else ps
 
 
-def _samples(label: str, fn: Callable[..., Any], method: bool, generator: bool) -> tuple[list[Call], bool]:
-    """The sample calls for ``fn`` from its signature (or OVERRIDES), and
-    whether it takes ``out=``.  ``method``: ``fn`` is a function of a class
+def _samples(label: str, fn: Callable[..., Any], sig_of: Callable[..., Any], method: bool, generator: bool) -> Entry:
+    """``fn``'s entry: the sample calls from its signature (or OVERRIDES),
+    whether it takes ``out=``, and its optional parameters.  ``method``: ``fn`` is a function of a class
     whose first parameter (self) is not passed; an NDArray method's self
     comes first in its sample calls, as an array of the sample's kind."""
-    ps = _params(fn, skip_self=method)
-    takes_out = ps is not None and any(p.name == "out" for p in ps)
+    ps = _params(sig_of, skip_self=method)
+    entry = Entry(label, fn, [], out=ps is not None and any(p.name == "out" for p in ps))
+    entry.optional = [p.name for p in ps or () if p.name != "out" and p.kind in (p.POSITIONAL_OR_KEYWORD,
+                                                                                  p.KEYWORD_ONLY)
+                      and (p.default is None or (type(p.default) is float and not generator))]
     if label in OVERRIDES:
         o = OVERRIDES[label]
-        return [o if isinstance(o, Call) else o()], takes_out
+        entry.samples = [o if isinstance(o, Call) else o()]
+        return entry
     array_self = label.startswith("NDArray.")
     calls = []
     for kind in "fibc":
@@ -292,7 +300,8 @@ def _samples(label: str, fn: Callable[..., Any], method: bool, generator: bool) 
                 else:
                     args.append(v)
         calls.append(Call(tuple(args), kwargs))
-    return calls, takes_out
+    entry.samples = calls
+    return entry
 
 
 def _method(name: str) -> Callable[..., Any]:
@@ -321,8 +330,7 @@ def entries() -> list[Entry]:
             generator: bool = False) -> None:
         if label in EXCLUDED:
             return
-        samples, takes_out = _samples(label, sig_of, method, generator)
-        out.append(Entry(label, fn, samples, takes_out))
+        out.append(_samples(label, fn, sig_of, method, generator))
 
     namespaces = [("ma", ma, list(ma.__all__)), ("ma.linalg", ma.linalg, dir(ma.linalg)),
                   ("ma.fft", ma.fft, list(ma.fft.__all__))]
@@ -418,6 +426,26 @@ def _out_call(c: Call, result: Any) -> Call | None:
     return None
 
 
+def _optional_calls(e: Entry, c: Call) -> list[tuple[Call, list[tuple[Any, ...]]]]:
+    """``c`` with each optional parameter of ``e`` that takes an array on
+    the CPU (the kind of c's first array, or bool: a where= mask) given one,
+    to sweep that parameter."""
+    kind = next((v.kind for v in (*c.args, *c.kwargs.values()) if isinstance(v, S) and v.shape is None), "f")
+    found = []
+    for name in e.optional:
+        if name in c.kwargs:
+            continue
+        for sample in (S(kind), B):
+            oc = Call(c.args, {**c.kwargs, name: sample})
+            try:
+                _run(e, oc, None)
+            except Exception:  # not an array parameter, or not this kind: nothing to sweep
+                continue
+            found.append((oc, [("k", name)]))
+            break
+    return found
+
+
 def _verdict(label: str, exc: BaseException) -> str:
     """"" when the device call raised the documented error: RuntimeError
     naming the device (or EXPECTED's); else what went wrong.  (A call that
@@ -478,6 +506,7 @@ def _child(progress: Path, start: int) -> None:
                     errors.append(_brief(exc))
                     continue
                 calls.append((c, list(_slots(c))))
+                calls += _optional_calls(e, c)
                 oc = _out_call(c, result) if e.out else None
                 del result
                 if oc is None:
