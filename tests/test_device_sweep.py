@@ -258,15 +258,17 @@ def _params(fn: Callable[..., Any], skip_self: bool) -> list[inspect.Parameter] 
     return ps[1:] if skip_self and ps else ps
 
 
-def _samples(label: str, fn: Callable[..., Any], sig_of: Callable[..., Any], method: bool, generator: bool) -> Entry:
-    """``fn``'s entry: the sample calls from its signature (or OVERRIDES),
-    whether it takes ``out=``, and its optional parameters.  ``method``: ``fn`` is a function of a class
-    whose first parameter (self) is not passed; an NDArray method's self
-    comes first in its sample calls, as an array of the sample's kind."""
+def _entry(label: str, fn: Callable[..., Any], sig_of: Callable[..., Any], method: bool, generator: bool) -> Entry:
+    """The entry of ``fn``, whose signature is ``sig_of``'s: its sample
+    calls (from the signature, or OVERRIDES), whether it takes ``out=``,
+    and its optional parameters.  ``method``: ``sig_of`` is a function of a
+    class whose first parameter (self) is not passed; an NDArray method's
+    self comes first in its sample calls, as an array of the sample's kind.
+    ``generator``: a Generator method, whose parameters are distributions'."""
     ps = _params(sig_of, skip_self=method)
     entry = Entry(label, fn, [], out=ps is not None and any(p.name == "out" for p in ps))
-    entry.optional = [p.name for p in ps or () if p.name != "out" and p.kind in (p.POSITIONAL_OR_KEYWORD,
-                                                                                  p.KEYWORD_ONLY)
+    named = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    entry.optional = [p.name for p in ps or () if p.name != "out" and p.kind in named
                       and (p.default is None or (type(p.default) is float and not generator))]
     if label in OVERRIDES:
         o = OVERRIDES[label]
@@ -330,7 +332,7 @@ def entries() -> list[Entry]:
             generator: bool = False) -> None:
         if label in EXCLUDED:
             return
-        out.append(_samples(label, fn, sig_of, method, generator))
+        out.append(_entry(label, fn, sig_of, method, generator))
 
     namespaces = [("ma", ma, list(ma.__all__)), ("ma.linalg", ma.linalg, dir(ma.linalg)),
                   ("ma.fft", ma.fft, list(ma.fft.__all__))]
