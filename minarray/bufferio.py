@@ -41,7 +41,11 @@ _U8 = _dt.uint8
 def raw(x: NDArray) -> NDArray:
     """The memory of a C- or Fortran-contiguous array as a 1-d uint8 array
     (a view: same buffer, same read-only flag), whatever its dtype: what
-    writes to files and pickle buffers read, bfloat16 included."""
+    writes to files and pickle buffers read, bfloat16 included.  Its callers
+    read those bytes, so a device array raises here, with the RuntimeError
+    naming its device (the guard behind ``core.host_ptr``), rather than as
+    the buffer protocol's BufferError."""
+    core.host_ptr(x._h)
     n = x.nbytes
     h = core.view(x._h, 0, (n,), (1,), _U8.code, _U8.bits, core.is_readonly(x._h))
     return NDArray._new(h, (n,), (1,), x)
