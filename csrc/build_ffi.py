@@ -1,8 +1,9 @@
 """The cffi builder for minarray._core (API / out-of-line mode).
 
-setup.py names this file in `cffi_modules`; running it directly builds the
-extension in place (`python csrc/build_ffi.py`), which is handy while
-working on the C code.
+setup.py names this file in `cffi_modules` and links in the units that
+`compile_units` compiles; running this file directly builds the extension in
+place (`python csrc/build_ffi.py`), which is handy while working on the C
+code.
 
 Build switches (environment variables):
   MINARRAY_SANITIZE=1   compile and link with AddressSanitizer and
@@ -15,7 +16,9 @@ from __future__ import annotations
 import importlib
 import os
 import re
+import subprocess
 import sys
+import sysconfig
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -109,48 +112,51 @@ def _generated() -> list[str]:
     return paths
 
 
-def _compile_stale_in_parallel(
-    self: Any, sources: list[str], output_dir: str | None = None, macros: Any = None, include_dirs: Any = None,
-    debug: bool = False, extra_preargs: Any = None, extra_postargs: Any = None, depends: Any = None,
-) -> list[str]:
-    """CCompiler.compile, but compiling only the stale objects, all at once.
+# The core's objects live here, outside setuptools' build_temp (a fresh
+# temporary folder on every `pip install -e .`), so that every kind of
+# build reuses the objects that are still fresh.
+OBJECTS = ROOT / "build" / "objects"
+
+
+def compile_units(compiler: Any) -> list[str]:
+    """Compile the core, the bindings and the generated loops with
+    `compiler` (a distutils CCompiler, as setuptools' build_ext holds it),
+    each file as its own unit, side by side on every core, and only the
+    stale ones; return every object, for the extension to link.
 
     distutils compiles an extension's sources one after another, every one
-    every time; the core is some twenty units, three of them large
-    generated ones.  An object is stale when it is missing, older than its
-    source or than any header in csrc/ (a coarse rule, but a header change
-    is rare and the rule is never wrong), or was compiled with other
-    arguments (a sanitizer build, say): those are recorded beside it."""
-    macros, objects, extra_postargs, pp_opts, build = self._setup_compile(
-        output_dir, macros, include_dirs, sources, depends, extra_postargs)
-    cc_args = self._get_cc_args(pp_opts, debug, extra_preargs)
-    args = "\n".join([*cc_args, *(extra_postargs or []), *pp_opts])
+    every time; the core is thirty-six units, three of them large generated
+    ones.  An object is stale when it is missing, older than its source or
+    than any header in csrc/ (a coarse rule, but a header change is rare and
+    the rule is never wrong), or was compiled with other arguments (a
+    sanitizer build, say): those are recorded beside it."""
+    compile_args, _ = _flags()
+    sources = _sources()
+    include_dirs = [os.path.relpath(d, ROOT) for d in INCLUDE_DIRS]
+    objects = compiler.object_filenames(sources, output_dir=str(OBJECTS))
+    # The interpreter, not the compiler's include folders: pip's isolated
+    # build environments name a new folder each time for the same headers.
+    args = "\n".join([sys.version, sysconfig.get_paths()["include"], *compiler.compiler_so, *compile_args,
+                      *include_dirs])
     newest_header = max(p.stat().st_mtime for p in HERE.rglob("*.h"))
 
-    def stale(obj: str) -> bool:
-        src, stamp = Path(build[obj][0]), Path(obj + ".args")
+    def stale(src: str, obj: str) -> bool:
+        stamp = Path(obj + ".args")
         if not Path(obj).exists() or not stamp.exists() or stamp.read_text() != args:
             return True
-        return Path(obj).stat().st_mtime < max(src.stat().st_mtime, newest_header)
+        return Path(obj).stat().st_mtime < max(Path(src).stat().st_mtime, newest_header)
 
-    def run(obj: str) -> None:
+    def run(src: str, obj: str) -> None:
         Path(obj + ".args").unlink(missing_ok=True)
-        src, ext = build[obj]
-        self._compile(obj, src, ext, cc_args, extra_postargs, pp_opts)
+        compiler.compile([src], output_dir=str(OBJECTS), include_dirs=include_dirs, extra_postargs=compile_args)
         Path(obj + ".args").write_text(args)
 
-    todo = [obj for obj in objects if obj in build and stale(obj)]
+    todo = [(src, obj) for src, obj in zip(sources, objects, strict=True) if stale(src, obj)]
     jobs = int(os.environ.get("MINARRAY_BUILD_JOBS", "0")) or os.cpu_count() or 1
     with ThreadPoolExecutor(max_workers=jobs) as pool:
-        for done in [pool.submit(run, obj) for obj in todo]:
+        for done in [pool.submit(run, src, obj) for src, obj in todo]:
             done.result()  # a CompileError surfaces here
     return list(objects)
-
-
-# The build of minarray._core is the only one in this process: every
-# extension it compiles uses the parallel, incremental step.  (distutils is
-# looked up now, after setuptools, so that it is the one cffi uses.)
-importlib.import_module("distutils.ccompiler").CCompiler.compile = _compile_stale_in_parallel
 
 
 def _flags() -> tuple[list[str], list[str]]:
@@ -181,14 +187,17 @@ def _sources() -> list[str]:
     return sorted(os.path.relpath(p, ROOT) for p in units) + _generated()
 
 
+INCLUDE_DIRS = (HERE, CORE, BINDINGS)
+
 compile_args, link_args = _flags()
 ffi = FFI()
 ffi.cdef(CDEF)
+# The module's own C file (cffi's glue) is the extension's one source; the
+# units compile_units() builds are linked in by setup.py's build_ext.
 ffi.set_source(
     "minarray._core",
     SOURCE,
-    sources=_sources(),
-    include_dirs=[os.path.relpath(d, ROOT) for d in (HERE, CORE, BINDINGS)],
+    include_dirs=[os.path.relpath(d, ROOT) for d in INCLUDE_DIRS],
     # cffi defaults to the limited API, which lacks METH_FASTCALL and the
     # vectorcall protocol the installed functions use.
     define_macros=[("_CFFI_NO_LIMITED_API", None)],
@@ -200,5 +209,6 @@ ffi.set_source(
 )
 
 if __name__ == "__main__":
-    os.chdir(ROOT)
-    ffi.compile(tmpdir=str(ROOT), verbose=False)
+    # The same build as `pip install -e .`, through setup.py's build_ext,
+    # with the module put beside the sources.
+    subprocess.run([sys.executable, "setup.py", "-q", "build_ext", "--inplace"], cwd=ROOT, check=True)
