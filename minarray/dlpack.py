@@ -25,7 +25,8 @@ minarray honours both ways.  A legacy (unversioned) capsule cannot say, so
 :func:`from_dlpack` imports one read-only, as NumPy does since 2.2.5, and a
 read-only array asked for a legacy capsule exports a private copy
 (``copy=None``: "reuse if possible, copy otherwise"; ``copy=False`` raises
-BufferError).
+BufferError); a read-only device array, which minarray cannot copy, asks
+its producer, whose memory it is (JAX exports its own that way).
 
 Devices: a tensor on a device the CPU cannot address (CUDA, ROCm...) is
 imported as a *device array*, carried and never read: views work, reads
@@ -222,9 +223,12 @@ def export_device(x: NDArray, stream: Any, max_version: Any, dl_device: Any, cop
     the producer's own fresh export, asked with the consumer's ``stream``
     (python_spec.rst: the producer makes its work visible on that stream),
     with minarray's view (pointer, shape, strides) on top
-    (csrc/py/dlpack.c, reexport).  ``dl_device=(1, 0)`` exports a CPU copy
-    the producer makes (BufferError with ``copy=False``); ``copy=True`` on
-    the device raises BufferError: minarray cannot copy device memory."""
+    (csrc/py/dlpack.c, reexport).  A legacy request is passed on as the
+    consumer made it, a read-only array's too: whether that memory may go
+    out in a struct that cannot say read-only is the producer's call.
+    ``dl_device=(1, 0)`` exports a CPU copy the producer makes (BufferError
+    with ``copy=False``); ``copy=True`` on the device raises BufferError:
+    minarray cannot copy device memory."""
     return _export_device(x, _producer_of(x), stream, max_version, dl_device, copy)
 
 
@@ -248,7 +252,8 @@ def _export_device(x: NDArray, producer: Any, stream: Any, max_version: Any, dl_
     if copy:
         raise BufferError(f"copy=True: minarray cannot copy memory that lives on {x.device} (pass dl_device=(1, 0) "
                           "for a copy on the CPU, or ask the producer itself)")
-    cap: CapsuleType = core.dlpack_reexport(x._h, producer, stream, max_version)
+    # the rest of the request goes to the producer as the consumer made it
+    cap: CapsuleType = core.dlpack_reexport(x._h, producer, stream, max_version, dl_device, copy)
     return cap
 
 

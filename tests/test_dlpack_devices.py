@@ -18,6 +18,7 @@ import pytest
 from dlpack_producer import DeviceProducer, Producer, no_access_memory
 
 import minarray as ma
+from minarray._native import ffi
 from minarray.dlpack import DLDeviceType, DLPackFlags, describe, from_pointer
 
 
@@ -149,18 +150,97 @@ def test_every_producer_tensor_deleted_once_whichever_dies_first(first: str) -> 
 
 
 def test_legacy_consumer_and_producer() -> None:
-    # a legacy-only producer: imported read-only, so a legacy re-export is
-    # refused (minarray cannot copy device memory); a versioned one works
+    # a legacy-only producer: imported read-only; a versioned re-export says
+    # READ_ONLY, a legacy one is the producer's call (below)
     p = DeviceProducer(_values(), legacy=True)
     d = ma.from_dlpack(p)
     assert not d.flags.writeable
-    with pytest.raises(BufferError, match="read-only device array"):
-        d.__dlpack__()
     m = describe(d.__dlpack__(max_version=(1, 0))).tensor
     assert m is not None and m.flags == DLPackFlags.READ_ONLY
+    assert p.calls[-1]["max_version"] == (1, 3)
     # a writable device array gives legacy consumers a legacy capsule
     w = ma.from_dlpack(DeviceProducer(_values()))
     assert describe(w.__dlpack__(stream=1)).capsule_name == "dltensor"
+
+
+# A read-only device array asked for a legacy capsule: the request goes to
+# the producer, as JAX makes it (JAX exports its GPU arrays legacy, and asks
+# for nothing else).
+READ_ONLY_PRODUCERS: dict[str, dict[str, Any]] = {
+    "legacy-only producer": {"legacy": True},
+    "read-only versioned producer": {"flags": int(DLPackFlags.READ_ONLY)},
+}
+
+
+@pytest.mark.parametrize("kind", list(READ_ONLY_PRODUCERS), ids=list(READ_ONLY_PRODUCERS))
+@pytest.mark.parametrize("max_version", [None, (0, 8)], ids=["None", "0.8"])
+def test_read_only_device_array_legacy_export_goes_through_the_producer(
+        kind: str, max_version: tuple[int, int] | None) -> None:
+    p = DeviceProducer(_values(), **READ_ONLY_PRODUCERS[kind])
+    d = ma.from_dlpack(p)
+    assert not d.flags.writeable
+    v = d[1:, ::2]
+    cap = v.__dlpack__(stream=5, max_version=max_version)
+    # the consumer's request, as it made it
+    assert p.calls[-1] == {"stream": 5, "max_version": max_version, "dl_device": None, "copy": None}
+    info = describe(cap)
+    assert info.capsule_name == "dltensor" and info.tensor is not None
+    t = info.tensor.dl_tensor
+    assert t.data == v.data_ptr == p.memory + 4 * 4 and t.shape == (2, 2) and t.strides == (4, 2)
+    assert t.device.device_type == DLDeviceType.CUDA
+    # the capsule holds the producer's fresh tensor, over the same memory
+    fresh = p.exported[-1]
+    assert int(ffi.cast("uintptr_t", fresh.struct.dl_tensor.data)) == p.memory
+    r = ma.from_dlpack(cap)
+    assert r.data_ptr == v.data_ptr and r.device == "cuda:0" and not r.flags.writeable
+    del cap, info
+    gc.collect()
+    assert p.deleted == [0, 0]  # the imported tensor, and the fresh one r holds
+    del r
+    gc.collect()
+    assert fresh.deleted == 1
+    # a versioned request still says READ_ONLY
+    m = describe(v.__dlpack__(max_version=(1, 3))).tensor
+    assert m is not None and m.flags == DLPackFlags.READ_ONLY
+
+
+def test_read_only_device_array_legacy_export_refused_by_the_producer() -> None:
+    p = DeviceProducer(_values(), flags=int(DLPackFlags.READ_ONLY), refuse_legacy=True)
+    d = ma.from_dlpack(p)
+    with pytest.raises(BufferError, match=r"read-only device array as a legacy DLPack capsule: its producer "
+                                          r"\(DeviceProducer\) refused: this producer exports versioned") as info:
+        d.__dlpack__(stream=1)
+    assert isinstance(info.value.__cause__, BufferError)
+    assert p.calls[-1] == {"stream": 1, "max_version": None, "dl_device": None, "copy": None}
+    # a versioned request is not refused, and says READ_ONLY
+    m = describe(d.__dlpack__(max_version=(1, 0))).tensor
+    assert m is not None and m.flags == DLPackFlags.READ_ONLY
+    del d, m, info
+    gc.collect()
+    assert all(n == 1 for n in p.deleted)
+
+
+def test_read_only_device_array_legacy_export_answered_read_only_versioned() -> None:
+    # a producer that answers a legacy request with a READ_ONLY versioned
+    # capsule does not let the memory go out writable: refused, not dropped
+    p = DeviceProducer(_values(), flags=int(DLPackFlags.READ_ONLY), versioned=True)
+    d = ma.from_dlpack(p)
+    with pytest.raises(BufferError, match=r"its producer \(DeviceProducer\) exports the memory read-only"):
+        d.__dlpack__()
+    del d
+    gc.collect()
+    assert all(n == 1 for n in p.deleted)
+
+
+def test_read_only_device_array_without_a_producer_refuses_legacy() -> None:
+    values = _values()
+    cap = Producer(values, versioned=False, device=(2, 0), data=no_access_memory(values.nbytes)).capsule()
+    d = ma.from_dlpack(cap)  # a legacy capsule imports read-only
+    assert not d.flags.writeable
+    with pytest.raises(BufferError, match="no producer to ask"):
+        d.__dlpack__()
+    m = describe(d.__dlpack__(max_version=(1, 0))).tensor
+    assert m is not None and m.flags == DLPackFlags.READ_ONLY
 
 
 def test_read_only_producer_stays_read_only() -> None:
@@ -179,8 +259,10 @@ def test_export_arguments() -> None:
         d.__dlpack__(max_version=(1, 0), dl_device=(1, 0), copy=False)
     with pytest.raises(BufferError, match=r"device \(10, 0\)"):
         d.__dlpack__(max_version=(1, 0), dl_device=(10, 0))
-    # dl_device naming its own device is a plain re-export
-    assert describe(d.__dlpack__(max_version=(1, 0), dl_device=(2, 0))).tensor is not None
+    # dl_device naming its own device is a plain re-export, the request
+    # passed on to the producer
+    assert describe(d.__dlpack__(max_version=(1, 0), dl_device=(2, 0), copy=False)).tensor is not None
+    assert p.calls[-1] == {"stream": None, "max_version": (1, 3), "dl_device": (2, 0), "copy": False}
     # dl_device=(1, 0): a CPU copy, made by the producer, flagged IS_COPIED
     cap = d[1:].__dlpack__(max_version=(1, 0), dl_device=(1, 0))
     m = describe(cap).tensor

@@ -321,40 +321,86 @@ static int wants_versioned(PyObject *max_version) {
   return major >= 1;
 }
 
-/* reexport(h, producer, stream, max_version) -> capsule
+/* The producer's refusal (the pending exception) as a BufferError saying
+ * what minarray was asked for, with the producer's own error as its cause;
+ * what is no refusal (KeyboardInterrupt, SystemExit) passes as it is. */
+static void refused_by(PyObject *producer, const char *what) {
+  if (!PyErr_ExceptionMatches(PyExc_Exception)) return;
+  PyObject *et, *ev, *tb;
+  PyErr_Fetch(&et, &ev, &tb);
+  PyErr_NormalizeException(&et, &ev, &tb);
+  if (tb && ev) PyException_SetTraceback(ev, tb);
+  PyErr_Format(PyExc_BufferError, "cannot export %s: its producer (%.200s) refused: %S", what,
+               Py_TYPE(producer)->tp_name, ev ? ev : Py_None);
+  PyObject *nt, *nv, *ntb;
+  PyErr_Fetch(&nt, &nv, &ntb);
+  PyErr_NormalizeException(&nt, &nv, &ntb);
+  if (nv && ev) {
+    PyException_SetContext(nv, Py_NewRef(ev));
+    PyException_SetCause(nv, Py_NewRef(ev)); /* raise ... from the producer's error */
+  }
+  PyErr_Restore(nt, nv, ntb);
+  Py_XDECREF(et);
+  Py_XDECREF(ev);
+  Py_XDECREF(tb);
+}
+
+/* reexport(h, producer, stream, max_version, dl_device, copy) -> capsule
  *
  * The export of a device array (h) that came from `producer` through
  * DLPack.  minarray never touches device memory, so it cannot make the
  * producer's pending work visible on the consumer's stream; the producer
  * can, and the spec makes that its job (python_spec.rst, "stream": the
  * producer "must synchronize or wait on the stream" the consumer passes).
- * So the producer is asked for a fresh capsule with the consumer's stream,
- * and the capsule minarray hands out describes minarray's view (its
- * pointer, shape, strides) over that fresh tensor, whose deleter runs when
- * the consumer deletes minarray's.  The fresh tensor must start where the
- * imported one did (the same memory).  producer None (a bare capsule was
- * imported, or a copy): the array is exported as it is, unsynchronised. */
+ * So the producer is asked for a fresh capsule with the consumer's request
+ * (its stream; dl_device and copy when given: minarray/dlpack.py has
+ * already turned away what only minarray could do, a CPU copy or
+ * copy=True), and the capsule minarray hands out describes minarray's view
+ * (its pointer, shape, strides) over that fresh tensor, whose deleter runs
+ * when the consumer deletes minarray's.  The fresh tensor must start where
+ * the imported one did (the same memory).
+ *
+ * A versioned request asks the producer for the newest version minarray
+ * reads, and carries READ_ONLY when the array or the fresh tensor is
+ * read-only.  A legacy request (max_version None or major 0) is passed to
+ * the producer as the consumer made it: the legacy struct cannot say
+ * read-only, but whether memory the producer owns may go out in one is the
+ * producer's call, not minarray's (JAX exports its read-only GPU arrays
+ * legacy, and asks for nothing else).  So a read-only device array is
+ * refused a legacy capsule only when its producer refuses (BufferError
+ * with the producer's error as cause), or exports it versioned READ_ONLY
+ * anyway, or when there is no producer to ask.
+ *
+ * producer None (a bare capsule was imported, or a copy): the array is
+ * exported as it is, unsynchronised. */
 MA_FASTCALL(py_reexport) {
   (void)self;
-  MA_NARGS(4, "reexport");
+  MA_NARGS(6, "reexport");
   ma_array *a = ma_handle_meta(args[0]);
   if (!a) return NULL;
-  PyObject *producer = args[1], *stream = args[2];
-  int versioned = wants_versioned(args[3]);
+  PyObject *producer = args[1], *stream = args[2], *max_version = args[3], *dl_device = args[4], *copy = args[5];
+  int versioned = wants_versioned(max_version);
   if (versioned < 0) return NULL;
   uint64_t flags = (a->flags & MA_READONLY) ? DLPACK_FLAG_BITMASK_READ_ONLY : 0;
-  if (flags && !versioned) {
-    PyErr_SetString(PyExc_BufferError,
-                    "cannot export a read-only device array as a legacy DLPack capsule: the legacy "
-                    "struct has no read-only flag, and minarray cannot copy device memory (pass "
-                    "max_version=(1, 0) or later)");
+  if (producer == Py_None) {
+    if (flags && !versioned) {
+      PyErr_SetString(PyExc_BufferError,
+                      "cannot export a read-only device array as a legacy DLPack capsule: the legacy "
+                      "struct has no read-only flag, minarray cannot copy device memory, and this array "
+                      "has no producer to ask (imported from a bare capsule); pass max_version=(1, 0) "
+                      "or later");
+      return NULL;
+    }
+    return export_capsule(a, versioned, flags);
+  }
+  /* producer.__dlpack__(stream=, max_version=[, dl_device=][, copy=]); an
+   * older producer takes the stream only */
+  PyObject *kw = Py_BuildValue("{sOsO}", "stream", stream, "max_version", versioned ? max_version_arg : max_version);
+  if (!kw || (dl_device != Py_None && PyDict_SetItemString(kw, "dl_device", dl_device) < 0) ||
+      (copy != Py_None && PyDict_SetItemString(kw, "copy", copy) < 0)) {
+    Py_XDECREF(kw);
     return NULL;
   }
-  if (producer == Py_None) return export_capsule(a, versioned, flags);
-  /* producer.__dlpack__(stream=stream, max_version=(1, 3)); an older
-   * producer takes the stream only */
-  PyObject *kw = Py_BuildValue("{sOsO}", "stream", stream, "max_version", max_version_arg);
-  if (!kw) return NULL;
   PyObject *meth = PyObject_GetAttr(producer, str_dlpack);
   PyObject *cap = NULL;
   if (meth) {
@@ -362,14 +408,20 @@ MA_FASTCALL(py_reexport) {
     cap = empty ? PyObject_Call(meth, empty, kw) : NULL;
     if (!cap && PyErr_ExceptionMatches(PyExc_TypeError)) {
       PyErr_Clear();
-      PyDict_DelItemString(kw, "max_version");
+      if (PyDict_DelItemString(kw, "max_version") < 0 ||
+          (dl_device != Py_None && PyDict_DelItemString(kw, "dl_device") < 0) ||
+          (copy != Py_None && PyDict_DelItemString(kw, "copy") < 0))
+        PyErr_Clear(); /* (never: each key is there) */
       cap = PyObject_Call(meth, empty, kw);
     }
     Py_XDECREF(empty);
     Py_DECREF(meth);
   }
   Py_DECREF(kw);
-  if (!cap) return NULL;
+  if (!cap) {
+    if (flags && !versioned) refused_by(producer, "a read-only device array as a legacy DLPack capsule");
+    return NULL;
+  }
   if (!PyCapsule_CheckExact(cap)) {
     PyErr_Format(PyExc_TypeError, "%.200s.__dlpack__() returned %.200s, not a DLPack capsule",
                  Py_TYPE(producer)->tp_name, Py_TYPE(cap)->tp_name);
@@ -391,13 +443,20 @@ MA_FASTCALL(py_reexport) {
                         "from it; a device array can only be re-exported over the same memory",
                         Py_TYPE(producer)->tp_name);
   }
-  if (fresh->flags & MA_READONLY) {
-    if (!versioned) {
+  if (!versioned) {
+    flags = 0; /* a legacy capsule, as the producer's own: it cannot say read-only */
+    if (fresh->flags & MA_READONLY) {
+      /* the producer answered a legacy request with a READ_ONLY versioned
+       * capsule: it does not let this memory go out writable */
       KEEPING_ERROR(ma_array_free(fresh));
-      PyErr_SetString(PyExc_BufferError, "the producer now exports this memory read-only, which a legacy "
-                                         "DLPack capsule cannot say");
+      PyErr_Format(PyExc_BufferError,
+                   "cannot export this device array as a legacy DLPack capsule: its producer (%.200s) "
+                   "exports the memory read-only, which the legacy struct cannot say (pass "
+                   "max_version=(1, 0) or later)",
+                   Py_TYPE(producer)->tp_name);
       return NULL;
     }
+  } else if (fresh->flags & MA_READONLY) {
     flags |= DLPACK_FLAG_BITMASK_READ_ONLY;
   }
   /* minarray's view, over the fresh tensor's buffer */
@@ -1171,7 +1230,8 @@ PyMethodDef ma_dlpack_methods[] = {
        "dlpack_fast_setup(export_device, dlpack_doc, from_dlpack, from_dlpack_doc) -> the C from_dlpack"),
     FC("dlpack_setup", py_setup, "dlpack_setup()"),
     FC("dlpack_export", py_export, "dlpack_export(h, stream, max_version, dl_device, copy) -> capsule"),
-    FC("dlpack_reexport", py_reexport, "dlpack_reexport(h, producer, stream, max_version) -> capsule"),
+    FC("dlpack_reexport", py_reexport,
+       "dlpack_reexport(h, producer, stream, max_version, dl_device, copy) -> capsule"),
     FC("dlpack_device", py_device, "dlpack_device(h) -> (device_type, device_id)"),
     FC("dlpack_device_setup", py_device_setup, "dlpack_device_setup(cpu_device, DLDeviceType)"),
     FC("dlpack_imported", py_imported, "dlpack_imported(h) -> bool"),
