@@ -321,6 +321,59 @@ def test_to_device_cpu_copies_through_the_producer(key: tuple[Any, ...]) -> None
     assert all(n == 1 for n in p.deleted)
 
 
+# A producer whose CPU copy is not its device tensor's type: (device values,
+# device tensor's DLDataType override, the copy's, the message's names).
+# Same-width types would pass a width check and be converted value by value
+# (float32 4.0 copied as the int32 1082130432 read back as 1082130432.0).
+COPY_TYPES: dict[str, tuple[Any, tuple[int, int, int] | None, tuple[int, int, int], str]] = {
+    "float32 as int32": (np.array([4.0, 1.5, -2.0], np.float32), None, (0, 32, 1), "int32, expected float32"),
+    "int32 as float32": (np.array([1, 2, 3], np.int32), None, (2, 32, 1), "float32, expected int32"),
+    "int32 as uint32": (np.array([1, 2, 3], np.int32), None, (1, 32, 1), "uint32, expected int32"),
+    "float16 as bfloat16": (np.array([1, 2, 3], np.float16), None, (4, 16, 1), "bfloat16, expected float16"),
+    "bfloat16 as float16": (np.array([1, 2, 3], np.uint16), (4, 16, 1), (2, 16, 1), "float16, expected bfloat16"),
+    "uint8 as bool": (np.array([0, 1, 1], np.uint8), None, (6, 8, 1), "bool, expected uint8"),
+    "complex64 as float64": (np.array([1j, 2, 3], np.complex64), None, (2, 64, 1), "float64, expected complex64"),
+    "float32 as two float16 lanes": (np.array([4.0, 1.5], np.float32), None, (2, 16, 2),
+                                     r"\(FLOAT, bits=16, lanes=2\), expected float32"),
+    "float32 with lanes=2": (np.array([4.0, 1.5], np.float32), None, (2, 32, 2),
+                             r"\(FLOAT, bits=32, lanes=2\), expected float32"),
+}
+
+
+@pytest.mark.parametrize("case", list(COPY_TYPES), ids=list(COPY_TYPES))
+def test_to_device_refuses_a_cpu_copy_of_another_dtype(case: str) -> None:
+    values, device_type, copy_type, names = COPY_TYPES[case]
+    fields = {"dtype": device_type} if device_type else {}
+    p = DeviceProducer(values, fields=fields, copy_fields={"dtype": copy_type})
+    d = ma.from_dlpack(p)
+    with pytest.raises(BufferError, match=rf"^the producer's CPU copy has dtype {names} \(its device tensor's\)$"):
+        d.to_device("cpu")
+    with pytest.raises(BufferError, match="CPU copy has dtype"):  # the consumer's dl_device=(1, 0) too
+        d.__dlpack__(max_version=(1, 0), dl_device=(1, 0))
+    del d
+    gc.collect()
+    assert p.copies and all(n == 1 for n in p.deleted)  # the refused copies went back to the producer
+
+
+def test_to_device_refuses_a_cpu_copy_of_another_shape() -> None:
+    p = DeviceProducer(_values((3,)), copy_fields={"ndim": 2, "shape": (1, 3), "strides": (3, 1)})
+    with pytest.raises(BufferError, match=r"CPU copy has shape \(1, 3\), expected \(3,\)"):
+        ma.from_dlpack(p).to_device("cpu")
+
+
+def test_to_device_of_a_same_width_view_reinterprets_the_bytes() -> None:
+    # d.view(int32) of float32 device memory: the copy's bytes, as int32
+    values = np.array([[4.0, 1.5, -2.0], [0.5, 8.0, -0.0]], np.float32)
+    p = DeviceProducer(values)
+    c = ma.from_dlpack(p).view(ma.int32)[:, ::-2].to_device("cpu")
+    assert c.dtype is ma.int32
+    np.testing.assert_array_equal(np.asarray(c), values.view(np.int32)[:, ::-2])
+    # a bfloat16 device tensor comes back bfloat16, bit for bit
+    q = DeviceProducer(np.array([0x4080, 0x3FC0], np.uint16), fields={"dtype": (4, 16, 1)})
+    b = ma.from_dlpack(q).to_device("cpu")
+    assert b.dtype is ma.bfloat16 and b.tolist() == [4.0, 1.5]
+
+
 def test_bare_capsule_device_import() -> None:
     # no producer object to ask: re-exports are minarray's own, to_device refuses
     values = _values()

@@ -740,6 +740,21 @@ static int refuse_lazy_tensor(PyObject *x) {
   return 0;
 }
 
+/* x.__dlpack__(...) as call_dlpack asks it, checked to be a capsule. */
+static PyObject *request_capsule(PyObject *x, int want_cpu, int copy, int *honoured) {
+  /* a reference to the method for the call: a deleter the exchange API
+   * ran, or the producer's own code, may change its type */
+  PyObject *method = Py_XNewRef(producer_of(Py_TYPE(x)).dlpack);
+  PyObject *cap = call_dlpack(x, method, want_cpu, copy, honoured);
+  Py_XDECREF(method);
+  if (cap && !PyCapsule_CheckExact(cap)) {
+    PyErr_Format(PyExc_TypeError, "%.200s.__dlpack__() returned %.200s, not a DLPack capsule",
+                 Py_TYPE(x)->tp_name, Py_TYPE(cap)->tp_name);
+    Py_CLEAR(cap);
+  }
+  return cap;
+}
+
 /* The shared import: capsule or producer object -> ma_array.  copy is -1
  * (None), 0 or 1; opts are ma_dlpack_check's.  *zero_copy tells whether
  * the result shares x's memory.  The result may be built in `room` (or
@@ -767,18 +782,8 @@ static ma_array *import_any(PyObject *x, int want_cpu, int copy, int opts, int l
       if (!a && !fallback) return NULL;
     }
     if (!a) {
-      /* a reference to the method for the call: a deleter the exchange API
-       * ran, or the producer's own code, may change its type */
-      PyObject *method = Py_XNewRef(producer_of(Py_TYPE(x)).dlpack);
-      PyObject *cap = call_dlpack(x, method, want_cpu, copy, &honoured);
-      Py_XDECREF(method);
+      PyObject *cap = request_capsule(x, want_cpu, copy, &honoured);
       if (!cap) return NULL;
-      if (!PyCapsule_CheckExact(cap)) {
-        PyErr_Format(PyExc_TypeError, "%.200s.__dlpack__() returned %.200s, not a DLPack capsule",
-                     Py_TYPE(x)->tp_name, Py_TYPE(cap)->tp_name);
-        Py_DECREF(cap);
-        return NULL;
-      }
       a = consume_capsule(cap, opts, legacy_readonly, &copied, room);
       /* used_*: its destructor does nothing; rejected: it frees the tensor */
       if (a)
@@ -849,6 +854,24 @@ MA_FASTCALL(py_from_dlpack) {
   /* A shared result keeps its producer visible as .base; a private copy
    * owns its data (base None), like a fresh array. */
   return ma_ndarray_wrap(ma_handle_hold(h, a), NULL, NULL, zero_copy ? x : NULL);
+}
+
+/* request(x, want_cpu, copy) -> capsule
+ *
+ * The capsule from_dlpack(x, device="cpu" when want_cpu, copy=copy) would
+ * import, unconsumed: for a caller that checks its fields against what it
+ * expects before importing it (to_device checks a producer's CPU copy
+ * against the device tensor it copies). */
+MA_FASTCALL(py_request) {
+  (void)self;
+  MA_NARGS(3, "request");
+  PyObject *x = args[0];
+  int want_cpu = PyObject_IsTrue(args[1]);
+  if (want_cpu < 0) return NULL;
+  int copy = -1, honoured = 1;
+  if (args[2] != Py_None && (copy = PyObject_IsTrue(args[2])) < 0) return NULL;
+  if (producer_of(Py_TYPE(x)).lazy && refuse_lazy_tensor(x) < 0) return NULL;
+  return request_capsule(x, want_cpu, copy, &honoured);
 }
 
 /* import_handle(x) -> (handle, device_type, device_id, readonly)
@@ -1236,6 +1259,7 @@ PyMethodDef ma_dlpack_methods[] = {
     FC("dlpack_device_setup", py_device_setup, "dlpack_device_setup(cpu_device, DLDeviceType)"),
     FC("dlpack_imported", py_imported, "dlpack_imported(h) -> bool"),
     FC("dlpack_import", py_from_dlpack, "dlpack_import(x, want_cpu, copy) -> NDArray"),
+    FC("dlpack_request", py_request, "dlpack_request(x, want_cpu, copy) -> capsule"),
     FC("dlpack_import_handle", py_import_handle,
        "dlpack_import_handle(x) -> (handle, device_type, device_id, readonly)"),
     FC("dlpack_set_device", py_set_device, "dlpack_set_device(h, device_type, device_id)"),
