@@ -821,6 +821,14 @@ static ma_array *import_any(PyObject *x, int want_cpu, int copy, int opts, int l
   return a;
 }
 
+/* The (x, want_cpu, copy) arguments of from_dlpack and request: want_cpu
+ * a truth value, copy -1 (None), 0 or 1.  0, or -1 with the error set. */
+static int import_request(PyObject *const *args, int *want_cpu, int *copy) {
+  if ((*want_cpu = PyObject_IsTrue(args[1])) < 0) return -1;
+  *copy = -1;
+  return args[2] != Py_None && (*copy = PyObject_IsTrue(args[2])) < 0 ? -1 : 0;
+}
+
 /* from_dlpack(x, want_cpu, copy) -> NDArray
  *
  * x: an object with __dlpack__ or a bare DLPack capsule; want_cpu: the
@@ -829,10 +837,8 @@ MA_FASTCALL(py_from_dlpack) {
   (void)self;
   MA_NARGS(3, "from_dlpack");
   PyObject *x = args[0];
-  int want_cpu = PyObject_IsTrue(args[1]);
-  if (want_cpu < 0) return NULL;
-  int copy = -1;
-  if (args[2] != Py_None && (copy = PyObject_IsTrue(args[2])) < 0) return NULL;
+  int want_cpu, copy;
+  if (import_request(args, &want_cpu, &copy) < 0) return NULL;
   int zero_copy = 0;
   /* device=None keeps the data where it is: on a device the CPU cannot
    * address, minarray carries it (a device array: views and re-exports
@@ -866,10 +872,8 @@ MA_FASTCALL(py_request) {
   (void)self;
   MA_NARGS(3, "request");
   PyObject *x = args[0];
-  int want_cpu = PyObject_IsTrue(args[1]);
-  if (want_cpu < 0) return NULL;
-  int copy = -1, honoured = 1;
-  if (args[2] != Py_None && (copy = PyObject_IsTrue(args[2])) < 0) return NULL;
+  int want_cpu, copy, honoured = 1;
+  if (import_request(args, &want_cpu, &copy) < 0) return NULL;
   if (producer_of(Py_TYPE(x)).lazy && refuse_lazy_tensor(x) < 0) return NULL;
   return request_capsule(x, want_cpu, copy, &honoured);
 }
