@@ -20,6 +20,7 @@ from dlpack_producer import DeviceProducer, Producer, no_access_memory
 import minarray as ma
 from minarray._native import ffi
 from minarray.dlpack import DLDeviceType, DLPackFlags, describe, from_pointer
+from minarray.testing import dlpack_cuda
 
 
 def _values(shape: tuple[int, ...] = (3, 4)) -> np.ndarray:
@@ -531,3 +532,98 @@ def test_asdlpack_of_device_arrays_and_producers() -> None:
     del d, e, t, v
     gc.collect()
     assert all(n == 1 for n in p.deleted + q.deleted)
+
+
+# ---- the GPU round trips (minarray/testing/dlpack_cuda.py), on the stand-in -----------
+
+class _FakeGpu:
+    """A GPU array library over the stand-in device memory, to run the round
+    trips the GPU checks make with JAX, PyTorch and CuPy: its arrays are
+    DeviceProducers; its consumer asks as JAX does (a legacy capsule, on a
+    stream) or for a versioned capsule, lets minarray hold the tensor (and
+    run its deleter) and makes one of its arrays over the memory the
+    capsule names; its host copies are the values of the array that memory
+    belongs to.  ``bases`` is the "device", shared by the libraries of a
+    test; ``views`` keeps the imports alive (cleared at the end)."""
+
+    def __init__(self, name: str, *, legacy: bool, bases: list[DeviceProducer]) -> None:
+        self.legacy = legacy
+        self.bases = bases
+        self.views: list[tuple[DeviceProducer, ma.NDArray]] = []
+        self.library = dlpack_cuda.GpuLibrary(name, self.from_dlpack, lambda a: int(a.memory),
+                                              lambda a: np.array(a.values))
+
+    def array(self, values: np.ndarray) -> DeviceProducer:
+        p = DeviceProducer(values, legacy=self.legacy)
+        self.bases.append(p)
+        return p
+
+    def from_dlpack(self, x: Any) -> DeviceProducer:
+        cap = x.__dlpack__(stream=1) if self.legacy else x.__dlpack__(stream=1, max_version=(1, 3))
+        held = ma.from_dlpack(cap)
+        base = next(p for p in self.bases if p.memory <= held.data_ptr < p.memory + p.values.nbytes)
+        item = base.values.itemsize
+        values = np.lib.stride_tricks.as_strided(base.values.reshape(-1)[(held.data_ptr - base.memory) // item:],
+                                                 held.shape, held.strides)
+        out = DeviceProducer(values, legacy=self.legacy, memory=held.data_ptr)
+        self.views.append((out, held))
+        return out
+
+
+def test_gpu_check_jax_round_trip_runs_on_a_legacy_read_only_producer() -> None:
+    bases: list[DeviceProducer] = []
+    jax = _FakeGpu("jax", legacy=True, bases=bases)
+    a = jax.array(_values((4, 6)))
+    dlpack_cuda.jax_round_trip(jax.library, a)
+    # the way back was minarray's legacy export of a read-only device array,
+    # asked of the producer as the consumer asked it
+    assert {"stream": 1, "max_version": None, "dl_device": None, "copy": None} in a.calls
+    assert any(c["dl_device"] == (1, 0) for c in a.calls)  # to_device('cpu')
+    jax.views.clear()
+    gc.collect()
+    assert all(n == 1 for n in a.deleted)
+
+
+@pytest.mark.parametrize("second_legacy", [False, True], ids=["versioned", "legacy"])
+@pytest.mark.parametrize("key", [(), (slice(1, None), slice(None, None, 2))], ids=["whole", "view"])
+def test_gpu_check_chain_round_trip_runs_on_the_stand_in(second_legacy: bool, key: Any) -> None:
+    bases: list[DeviceProducer] = []
+    torch = _FakeGpu("torch", legacy=False, bases=bases)
+    cupy = _FakeGpu("cupy", legacy=second_legacy, bases=bases)
+    a = torch.array(_values((4, 6)))
+    dlpack_cuda.chain_round_trip(torch.library, a, cupy.library, key)
+    assert len(cupy.views) == 1 and len(torch.views) == 1
+    torch.views.clear()
+    cupy.views.clear()
+    gc.collect()
+    assert all(n == 1 for n in a.deleted)
+
+
+def test_gpu_checks_fail_on_wrong_values_or_pointers() -> None:
+    bases: list[DeviceProducer] = []
+    jax = _FakeGpu("jax", legacy=True, bases=bases)
+    a = jax.array(_values((4, 6)))
+    lib = jax.library
+    wrong_values = dlpack_cuda.GpuLibrary("jax", lib.from_dlpack, lib.pointer, lambda x: np.array(x.values) + 1)
+    with pytest.raises(Exception, match=r"to_device\('cpu'\)"):  # minarray's copy disagrees with the library
+        dlpack_cuda.jax_round_trip(wrong_values, a)
+    wrong_pointer = dlpack_cuda.GpuLibrary("cupy", lib.from_dlpack, lambda x: int(x.memory) + 4, lib.to_numpy)
+    with pytest.raises(Exception, match="cupy got pointer"):
+        dlpack_cuda.chain_round_trip(lib, a, wrong_pointer)
+    jax.views.clear()
+
+
+def test_gpu_checks_report_missing_libraries(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a CUDA device but no JAX nor CuPy: a skipped row each, saying why; CuPy
+    # without PyTorch: the chain has no first library
+    monkeypatch.setattr(dlpack_cuda, "torch_cuda", lambda: None)
+    monkeypatch.setattr(dlpack_cuda, "driver_device", lambda: True)
+    monkeypatch.setattr(dlpack_cuda, "_driver_checks", lambda: iter([]))
+    monkeypatch.setattr(dlpack_cuda, "jax_gpu", lambda: None)
+    monkeypatch.setattr(dlpack_cuda, "cupy_cuda", lambda: None)
+    rows = {r.source: r for r in dlpack_cuda.run()}
+    assert rows["jax"].status == "skip" and "JAX" in rows["jax"].detail
+    assert rows["cupy"].status == "skip" and "CuPy" in rows["cupy"].detail
+    monkeypatch.setattr(dlpack_cuda, "cupy_cuda", lambda: object())
+    rows = {r.source: r for r in dlpack_cuda.run()}
+    assert rows["cupy"].status == "skip" and "needs PyTorch" in rows["cupy"].detail
