@@ -282,8 +282,11 @@ def to_device(x: NDArray, device: Any, stream: Any = None) -> NDArray:
     # as on the device, never converted.
     t = _tensor_of(describe(producer))
     item = x.itemsize
-    if t.dtype.bits != 8 * item:
-        raise BufferError(f"the producer's tensor has {t.dtype.bits}-bit elements, this view {8 * item}-bit ones")
+    # by itemsize, not bits: padded sub-byte elements take a byte each
+    own = _dt.from_dlpack_code(int(t.dtype.code), t.dtype.bits, t.dtype.lanes)
+    if own is None or own.itemsize != item:
+        raise BufferError(f"the producer's tensor has dtype {_type_name(t.dtype)}, which this {x.dtype} view "
+                          "cannot reinterpret (not a minarray dtype of its width)")
     cpu = _cpu_copy(producer, t)
     if x.size == 0:
         return NDArray._empty(x.shape, x.dtype)

@@ -369,10 +369,25 @@ def test_to_device_of_a_same_width_view_reinterprets_the_bytes() -> None:
     c = ma.from_dlpack(p).view(ma.int32)[:, ::-2].to_device("cpu")
     assert c.dtype is ma.int32
     np.testing.assert_array_equal(np.asarray(c), values.view(np.int32)[:, ::-2])
+    # a view of another width would need the bytes rearranged: refused
+    with pytest.raises(BufferError, match="dtype float32, which this float16 view cannot reinterpret"):
+        ma.from_dlpack(p).view(ma.float16).to_device("cpu")
     # a bfloat16 device tensor comes back bfloat16, bit for bit
     q = DeviceProducer(np.array([0x4080, 0x3FC0], np.uint16), fields={"dtype": (4, 16, 1)})
     b = ma.from_dlpack(q).to_device("cpu")
     assert b.dtype is ma.bfloat16 and b.tolist() == [4.0, 1.5]
+
+
+def test_to_device_of_padded_subbyte_elements() -> None:
+    # int4 stored one element a byte (IS_SUBBYTE_TYPE_PADDED): 4 bits wide,
+    # one byte each, and copied as such
+    padded = int(DLPackFlags.IS_SUBBYTE_TYPE_PADDED)
+    p = DeviceProducer(np.array([1, -2, 3, 7], np.int8), flags=padded, fields={"dtype": (0, 4, 1)},
+                       copy_fields={"flags": padded | int(DLPackFlags.IS_COPIED)})
+    d = ma.from_dlpack(p)
+    assert d.dtype is ma.int4 and d.device == "cuda:0"
+    c = d[::-1].to_device("cpu")
+    assert c.dtype is ma.int4 and c.tolist() == [7, 3, -2, 1]
 
 
 def test_bare_capsule_device_import() -> None:
