@@ -25,7 +25,8 @@ minarray honours both ways.  A legacy (unversioned) capsule cannot say, so
 :func:`from_dlpack` imports one read-only, as NumPy does since 2.2.5, and a
 read-only array asked for a legacy capsule exports a private copy
 (``copy=None``: "reuse if possible, copy otherwise"; ``copy=False`` raises
-BufferError).
+BufferError); a read-only device array, which minarray cannot copy, asks
+its producer, whose memory it is (JAX exports its own that way).
 
 Devices: a tensor on a device the CPU cannot address (CUDA, ROCm...) is
 imported as a *device array*, carried and never read: views work, reads
@@ -222,9 +223,12 @@ def export_device(x: NDArray, stream: Any, max_version: Any, dl_device: Any, cop
     the producer's own fresh export, asked with the consumer's ``stream``
     (python_spec.rst: the producer makes its work visible on that stream),
     with minarray's view (pointer, shape, strides) on top
-    (csrc/py/dlpack.c, reexport).  ``dl_device=(1, 0)`` exports a CPU copy
-    the producer makes (BufferError with ``copy=False``); ``copy=True`` on
-    the device raises BufferError: minarray cannot copy device memory."""
+    (csrc/py/dlpack.c, reexport).  A legacy request is passed on as the
+    consumer made it, a read-only array's too: whether that memory may go
+    out in a struct that cannot say read-only is the producer's call.
+    ``dl_device=(1, 0)`` exports a CPU copy the producer makes (BufferError
+    with ``copy=False``); ``copy=True`` on the device raises BufferError:
+    minarray cannot copy device memory."""
     return _export_device(x, _producer_of(x), stream, max_version, dl_device, copy)
 
 
@@ -248,7 +252,8 @@ def _export_device(x: NDArray, producer: Any, stream: Any, max_version: Any, dl_
     if copy:
         raise BufferError(f"copy=True: minarray cannot copy memory that lives on {x.device} (pass dl_device=(1, 0) "
                           "for a copy on the CPU, or ask the producer itself)")
-    cap: CapsuleType = core.dlpack_reexport(x._h, producer, stream, max_version)
+    # the rest of the request goes to the producer as the consumer made it
+    cap: CapsuleType = core.dlpack_reexport(x._h, producer, stream, max_version, dl_device, copy)
     return cap
 
 
@@ -257,7 +262,8 @@ def to_device(x: NDArray, device: Any, stream: Any = None) -> NDArray:
     device; on ``"cpu"`` a copy made by its producer
     (``__dlpack__(dl_device=(1, 0), copy=True)``), on which minarray then
     takes its view of the producer's tensor.  BufferError when there is no
-    producer to ask (a bare capsule, ``from_pointer``)."""
+    producer to ask (a bare capsule, ``from_pointer``), or when its copy is
+    not the device tensor's dtype (code, bits and lanes) and shape."""
     if not _is_cpu(device):
         if device == x.device or device == x.__dlpack_device__():
             return x
@@ -271,28 +277,68 @@ def to_device(x: NDArray, device: Any, stream: Any = None) -> NDArray:
                           "(imported from a bare capsule or wrapped with from_pointer): minarray never reads "
                           "device memory itself")
     # The device tensor's geometry (read from a capsule, no data touched),
-    # then the producer's CPU copy of it.
+    # then the producer's CPU copy of it.  x may view it as another type of
+    # the same width (x.view(int32) of float32): the bytes are reinterpreted,
+    # as on the device, never converted.
     t = _tensor_of(describe(producer))
     item = x.itemsize
-    if t.dtype.bits != 8 * item:
-        raise BufferError(f"the producer's tensor has {t.dtype.bits}-bit elements, this view {8 * item}-bit ones")
-    cpu = from_dlpack(producer, device="cpu", copy=True)
-    shape = t.shape or ()
-    if cpu.shape != shape:
-        raise BufferError(f"the producer's CPU copy has shape {cpu.shape}, its device tensor {shape}")
+    # by itemsize, not bits: padded sub-byte elements take a byte each
+    own = _dt.from_dlpack_code(int(t.dtype.code), t.dtype.bits, t.dtype.lanes)
+    if own is None or own.itemsize != item:
+        raise BufferError(f"the producer's tensor has dtype {_type_name(t.dtype)}, which this {x.dtype} view "
+                          "cannot reinterpret (not a minarray dtype of its width)")
+    cpu = _cpu_copy(producer, t)
     if x.size == 0:
         return NDArray._empty(x.shape, x.dtype)
     # Rebuild the device tensor's memory image on the CPU (the producer's
     # copy may have other strides), then take x's view of it by address.
+    shape = t.shape or ()
     strides = t.strides if t.strides is not None else c_strides(shape)
     lo, hi = _span(shape, strides)
-    image = NDArray._empty((hi - lo + 1,), x.dtype)
+    image = NDArray._empty((hi - lo + 1,), cpu.dtype)
     core.copyto(image._view(-lo, shape, strides)._h, cpu._h)
     off, rem = divmod(x.data_ptr - (t.data + t.byte_offset), item)
     vlo, vhi = _span(x.shape, x._strides)
     if rem or off + vlo < lo or off + vhi > hi:
         raise BufferError("this view reaches outside the tensor its producer exports now")
-    return image._view(off - lo, x.shape, x._strides).copy()
+    view = image._view(off - lo, x.shape, x._strides)
+    return (view if view.dtype is x.dtype else view.view(x.dtype)).copy()
+
+
+def _cpu_copy(producer: Any, device: DLTensor) -> NDArray:
+    """The producer's copy of its device tensor ``device`` on the CPU
+    (``__dlpack__(dl_device=(1, 0), copy=True)``), checked before it is
+    imported: the same DLDataType (code, bits and lanes) and the same
+    shape.  Width alone is not enough: a copy of another type of the same
+    width would be converted value by value into the device tensor's type
+    (float32 4.0 copied as the int32 1082130432 comes back as 1082130432.0).
+    BufferError naming both otherwise; the refused copy goes back to its
+    producer (its capsule's destructor)."""
+    cap = core.dlpack_request(producer, True, True)
+    m = _describe_capsule(cap).tensor
+    # A consumed capsule, or one of a major version whose fields minarray
+    # does not read: the import refuses it, in its own words.
+    if m is not None and (m.version is None or m.version.major == DLPACK_VERSION[0]):
+        got = m.dl_tensor
+        if got.dtype != device.dtype:
+            raise BufferError(f"the producer's CPU copy has dtype {_type_name(got.dtype)}, expected "
+                              f"{_type_name(device.dtype)} (its device tensor's)")
+        shape, want = _shape_of(got), device.shape or ()
+        if shape is not None and shape != want:
+            raise BufferError(f"the producer's CPU copy has shape {shape}, expected {want} (its device tensor's)")
+    return from_dlpack(cap, device="cpu")
+
+
+def _type_name(t: DLDataType) -> str:
+    """``float32`` for a type minarray has, else the DLPack triple."""
+    d = _dt.from_dlpack_code(int(t.code), t.bits, t.lanes)
+    return str(d) if d is not None else str(t)
+
+
+def _shape_of(t: DLTensor) -> tuple[int, ...] | None:
+    """The tensor's shape (a 0-d tensor may leave it NULL), or None when a
+    NULL shape is an error the import reports."""
+    return t.shape if t.shape is not None else (() if t.ndim == 0 else None)
 
 
 def _tensor_of(info: DLPackInfo) -> DLTensor:

@@ -870,7 +870,9 @@ class NDArray(core.NDArrayBase):
 
         A device array (imported from a CUDA, ROCm... producer) is
         re-exported through that producer, asked with the consumer's
-        ``stream`` (docs/dlpack/devices.md)."""
+        ``stream``; a read-only one asked for a legacy capsule passes the
+        request on, and raises BufferError only when the producer refuses
+        it (docs/dlpack/devices.md)."""
         cap = core.dlpack_export(self._h, stream, max_version, dl_device, copy)
         if cap is NotImplemented:  # a device array: its producer synchronises
             cap = _dlpack().export_device(self, stream, max_version, dl_device, copy)

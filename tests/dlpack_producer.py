@@ -161,18 +161,32 @@ class DeviceProducer:
     contents") and reach the CPU only through its own copies
     (``__dlpack__(dl_device=(1, 0))``).  Every capsule handed out is a
     :class:`Producer` kept in ``exported`` (its ``deleted`` counts deleter
-    calls); ``calls`` records the keywords of every ``__dlpack__`` call."""
+    calls); ``calls`` records the keywords of every ``__dlpack__`` call.
+
+    ``legacy``: it exports legacy capsules only (as JAX); ``versioned``: it
+    exports versioned ones whatever it is asked; ``refuse_legacy``: a legacy
+    request on the device raises BufferError.  ``fields`` override fields of
+    its device tensor and of its copies (``dtype=(4, 16, 1)`` over uint16
+    values: bfloat16), ``copy_fields`` of its CPU copies only (a broken
+    copy).  ``memory``: the stand-in device memory it exports (another
+    producer's, for a view of it), fresh pages when None."""
 
     def __init__(self, values: Any, device: tuple[int, int] = (2, 0), *, flags: int = 0,
-                 legacy: bool = False) -> None:
+                 legacy: bool = False, versioned: bool = False, refuse_legacy: bool = False,
+                 fields: dict[str, Any] | None = None, copy_fields: dict[str, Any] | None = None,
+                 memory: int | None = None) -> None:
         self.values = values
         self.device = device
         self.flags = flags
-        self.legacy = legacy  # export legacy capsules only
+        self.legacy = legacy
+        self.versioned = versioned
+        self.refuse_legacy = refuse_legacy
+        self.fields = fields or {}
+        self.copy_fields = {**self.fields, **(copy_fields or {})}
         item = values.dtype.itemsize
         span = sum((n - 1) * s for n, s in zip(values.shape, values.strides, strict=True)) + item
         assert all(s >= 0 for s in values.strides)
-        self.memory = no_access_memory(span)
+        self.memory = no_access_memory(span) if memory is None else memory
         self.calls: list[dict[str, Any]] = []
         self.exported: list[Producer] = []
         self.copies: list[Producer] = []
@@ -180,16 +194,20 @@ class DeviceProducer:
     def __dlpack__(self, *, stream: Any = None, max_version: Any = None, dl_device: Any = None,
                    copy: Any = None) -> Any:
         self.calls.append({"stream": stream, "max_version": max_version, "dl_device": dl_device, "copy": copy})
-        versioned = not self.legacy and max_version is not None and max_version[0] >= 1
+        asked_versioned = max_version is not None and max_version[0] >= 1
+        versioned = self.versioned or (not self.legacy and asked_versioned)
         if dl_device is not None and tuple(dl_device) == (1, 0) and tuple(self.device) != (1, 0):
             if copy is False:
                 raise BufferError("a copy to the CPU is needed")
-            p = Producer(self.values.copy(), versioned=versioned, flags=2)  # IS_COPIED
+            p = Producer(self.values.copy(), versioned=versioned, **{"flags": 2, **self.copy_fields})  # IS_COPIED
             self.copies.append(p)
             return p.capsule()
+        if self.refuse_legacy and not asked_versioned:
+            raise BufferError("this producer exports versioned capsules only")
         # copy=True on the device is ignored (no IS_COPIED), as by a producer
         # that cannot copy there: the consumer must notice
-        p = Producer(self.values, versioned=versioned, device=self.device, data=self.memory, flags=self.flags)
+        p = Producer(self.values, versioned=versioned, device=self.device, data=self.memory, flags=self.flags,
+                     **self.fields)
         self.exported.append(p)
         return p.capsule()
 

@@ -321,40 +321,86 @@ static int wants_versioned(PyObject *max_version) {
   return major >= 1;
 }
 
-/* reexport(h, producer, stream, max_version) -> capsule
+/* The producer's refusal (the pending exception) as a BufferError saying
+ * what minarray was asked for, with the producer's own error as its cause;
+ * what is no refusal (KeyboardInterrupt, SystemExit) passes as it is. */
+static void refused_by(PyObject *producer, const char *what) {
+  if (!PyErr_ExceptionMatches(PyExc_Exception)) return;
+  PyObject *et, *ev, *tb;
+  PyErr_Fetch(&et, &ev, &tb);
+  PyErr_NormalizeException(&et, &ev, &tb);
+  if (tb && ev) PyException_SetTraceback(ev, tb);
+  PyErr_Format(PyExc_BufferError, "cannot export %s: its producer (%.200s) refused: %S", what,
+               Py_TYPE(producer)->tp_name, ev ? ev : Py_None);
+  PyObject *nt, *nv, *ntb;
+  PyErr_Fetch(&nt, &nv, &ntb);
+  PyErr_NormalizeException(&nt, &nv, &ntb);
+  if (nv && ev) {
+    PyException_SetContext(nv, Py_NewRef(ev));
+    PyException_SetCause(nv, Py_NewRef(ev)); /* raise ... from the producer's error */
+  }
+  PyErr_Restore(nt, nv, ntb);
+  Py_XDECREF(et);
+  Py_XDECREF(ev);
+  Py_XDECREF(tb);
+}
+
+/* reexport(h, producer, stream, max_version, dl_device, copy) -> capsule
  *
  * The export of a device array (h) that came from `producer` through
  * DLPack.  minarray never touches device memory, so it cannot make the
  * producer's pending work visible on the consumer's stream; the producer
  * can, and the spec makes that its job (python_spec.rst, "stream": the
  * producer "must synchronize or wait on the stream" the consumer passes).
- * So the producer is asked for a fresh capsule with the consumer's stream,
- * and the capsule minarray hands out describes minarray's view (its
- * pointer, shape, strides) over that fresh tensor, whose deleter runs when
- * the consumer deletes minarray's.  The fresh tensor must start where the
- * imported one did (the same memory).  producer None (a bare capsule was
- * imported, or a copy): the array is exported as it is, unsynchronised. */
+ * So the producer is asked for a fresh capsule with the consumer's request
+ * (its stream; dl_device and copy when given: minarray/dlpack.py has
+ * already turned away what only minarray could do, a CPU copy or
+ * copy=True), and the capsule minarray hands out describes minarray's view
+ * (its pointer, shape, strides) over that fresh tensor, whose deleter runs
+ * when the consumer deletes minarray's.  The fresh tensor must start where
+ * the imported one did (the same memory).
+ *
+ * A versioned request asks the producer for the newest version minarray
+ * reads, and carries READ_ONLY when the array or the fresh tensor is
+ * read-only.  A legacy request (max_version None or major 0) is passed to
+ * the producer as the consumer made it: the legacy struct cannot say
+ * read-only, but whether memory the producer owns may go out in one is the
+ * producer's call, not minarray's (JAX exports its read-only GPU arrays
+ * legacy, and asks for nothing else).  So a read-only device array is
+ * refused a legacy capsule only when its producer refuses (BufferError
+ * with the producer's error as cause), or exports it versioned READ_ONLY
+ * anyway, or when there is no producer to ask.
+ *
+ * producer None (a bare capsule was imported, or a copy): the array is
+ * exported as it is, unsynchronised. */
 MA_FASTCALL(py_reexport) {
   (void)self;
-  MA_NARGS(4, "reexport");
+  MA_NARGS(6, "reexport");
   ma_array *a = ma_handle_meta(args[0]);
   if (!a) return NULL;
-  PyObject *producer = args[1], *stream = args[2];
-  int versioned = wants_versioned(args[3]);
+  PyObject *producer = args[1], *stream = args[2], *max_version = args[3], *dl_device = args[4], *copy = args[5];
+  int versioned = wants_versioned(max_version);
   if (versioned < 0) return NULL;
   uint64_t flags = (a->flags & MA_READONLY) ? DLPACK_FLAG_BITMASK_READ_ONLY : 0;
-  if (flags && !versioned) {
-    PyErr_SetString(PyExc_BufferError,
-                    "cannot export a read-only device array as a legacy DLPack capsule: the legacy "
-                    "struct has no read-only flag, and minarray cannot copy device memory (pass "
-                    "max_version=(1, 0) or later)");
+  if (producer == Py_None) {
+    if (flags && !versioned) {
+      PyErr_SetString(PyExc_BufferError,
+                      "cannot export a read-only device array as a legacy DLPack capsule: the legacy "
+                      "struct has no read-only flag, minarray cannot copy device memory, and this array "
+                      "has no producer to ask (imported from a bare capsule); pass max_version=(1, 0) "
+                      "or later");
+      return NULL;
+    }
+    return export_capsule(a, versioned, flags);
+  }
+  /* producer.__dlpack__(stream=, max_version=[, dl_device=][, copy=]); an
+   * older producer takes the stream only */
+  PyObject *kw = Py_BuildValue("{sOsO}", "stream", stream, "max_version", versioned ? max_version_arg : max_version);
+  if (!kw || (dl_device != Py_None && PyDict_SetItemString(kw, "dl_device", dl_device) < 0) ||
+      (copy != Py_None && PyDict_SetItemString(kw, "copy", copy) < 0)) {
+    Py_XDECREF(kw);
     return NULL;
   }
-  if (producer == Py_None) return export_capsule(a, versioned, flags);
-  /* producer.__dlpack__(stream=stream, max_version=(1, 3)); an older
-   * producer takes the stream only */
-  PyObject *kw = Py_BuildValue("{sOsO}", "stream", stream, "max_version", max_version_arg);
-  if (!kw) return NULL;
   PyObject *meth = PyObject_GetAttr(producer, str_dlpack);
   PyObject *cap = NULL;
   if (meth) {
@@ -362,14 +408,20 @@ MA_FASTCALL(py_reexport) {
     cap = empty ? PyObject_Call(meth, empty, kw) : NULL;
     if (!cap && PyErr_ExceptionMatches(PyExc_TypeError)) {
       PyErr_Clear();
-      PyDict_DelItemString(kw, "max_version");
+      if (PyDict_DelItemString(kw, "max_version") < 0 ||
+          (dl_device != Py_None && PyDict_DelItemString(kw, "dl_device") < 0) ||
+          (copy != Py_None && PyDict_DelItemString(kw, "copy") < 0))
+        PyErr_Clear(); /* (never: each key is there) */
       cap = PyObject_Call(meth, empty, kw);
     }
     Py_XDECREF(empty);
     Py_DECREF(meth);
   }
   Py_DECREF(kw);
-  if (!cap) return NULL;
+  if (!cap) {
+    if (flags && !versioned) refused_by(producer, "a read-only device array as a legacy DLPack capsule");
+    return NULL;
+  }
   if (!PyCapsule_CheckExact(cap)) {
     PyErr_Format(PyExc_TypeError, "%.200s.__dlpack__() returned %.200s, not a DLPack capsule",
                  Py_TYPE(producer)->tp_name, Py_TYPE(cap)->tp_name);
@@ -391,13 +443,20 @@ MA_FASTCALL(py_reexport) {
                         "from it; a device array can only be re-exported over the same memory",
                         Py_TYPE(producer)->tp_name);
   }
-  if (fresh->flags & MA_READONLY) {
-    if (!versioned) {
+  if (!versioned) {
+    flags = 0; /* a legacy capsule, as the producer's own: it cannot say read-only */
+    if (fresh->flags & MA_READONLY) {
+      /* the producer answered a legacy request with a READ_ONLY versioned
+       * capsule: it does not let this memory go out writable */
       KEEPING_ERROR(ma_array_free(fresh));
-      PyErr_SetString(PyExc_BufferError, "the producer now exports this memory read-only, which a legacy "
-                                         "DLPack capsule cannot say");
+      PyErr_Format(PyExc_BufferError,
+                   "cannot export this device array as a legacy DLPack capsule: its producer (%.200s) "
+                   "exports the memory read-only, which the legacy struct cannot say (pass "
+                   "max_version=(1, 0) or later)",
+                   Py_TYPE(producer)->tp_name);
       return NULL;
     }
+  } else if (fresh->flags & MA_READONLY) {
     flags |= DLPACK_FLAG_BITMASK_READ_ONLY;
   }
   /* minarray's view, over the fresh tensor's buffer */
@@ -681,6 +740,21 @@ static int refuse_lazy_tensor(PyObject *x) {
   return 0;
 }
 
+/* x.__dlpack__(...) as call_dlpack asks it, checked to be a capsule. */
+static PyObject *request_capsule(PyObject *x, int want_cpu, int copy, int *honoured) {
+  /* a reference to the method for the call: a deleter the exchange API
+   * ran, or the producer's own code, may change its type */
+  PyObject *method = Py_XNewRef(producer_of(Py_TYPE(x)).dlpack);
+  PyObject *cap = call_dlpack(x, method, want_cpu, copy, honoured);
+  Py_XDECREF(method);
+  if (cap && !PyCapsule_CheckExact(cap)) {
+    PyErr_Format(PyExc_TypeError, "%.200s.__dlpack__() returned %.200s, not a DLPack capsule",
+                 Py_TYPE(x)->tp_name, Py_TYPE(cap)->tp_name);
+    Py_CLEAR(cap);
+  }
+  return cap;
+}
+
 /* The shared import: capsule or producer object -> ma_array.  copy is -1
  * (None), 0 or 1; opts are ma_dlpack_check's.  *zero_copy tells whether
  * the result shares x's memory.  The result may be built in `room` (or
@@ -708,18 +782,8 @@ static ma_array *import_any(PyObject *x, int want_cpu, int copy, int opts, int l
       if (!a && !fallback) return NULL;
     }
     if (!a) {
-      /* a reference to the method for the call: a deleter the exchange API
-       * ran, or the producer's own code, may change its type */
-      PyObject *method = Py_XNewRef(producer_of(Py_TYPE(x)).dlpack);
-      PyObject *cap = call_dlpack(x, method, want_cpu, copy, &honoured);
-      Py_XDECREF(method);
+      PyObject *cap = request_capsule(x, want_cpu, copy, &honoured);
       if (!cap) return NULL;
-      if (!PyCapsule_CheckExact(cap)) {
-        PyErr_Format(PyExc_TypeError, "%.200s.__dlpack__() returned %.200s, not a DLPack capsule",
-                     Py_TYPE(x)->tp_name, Py_TYPE(cap)->tp_name);
-        Py_DECREF(cap);
-        return NULL;
-      }
       a = consume_capsule(cap, opts, legacy_readonly, &copied, room);
       /* used_*: its destructor does nothing; rejected: it frees the tensor */
       if (a)
@@ -757,6 +821,14 @@ static ma_array *import_any(PyObject *x, int want_cpu, int copy, int opts, int l
   return a;
 }
 
+/* The (x, want_cpu, copy) arguments of from_dlpack and request: want_cpu
+ * a truth value, copy -1 (None), 0 or 1.  0, or -1 with the error set. */
+static int import_request(PyObject *const *args, int *want_cpu, int *copy) {
+  if ((*want_cpu = PyObject_IsTrue(args[1])) < 0) return -1;
+  *copy = -1;
+  return args[2] != Py_None && (*copy = PyObject_IsTrue(args[2])) < 0 ? -1 : 0;
+}
+
 /* from_dlpack(x, want_cpu, copy) -> NDArray
  *
  * x: an object with __dlpack__ or a bare DLPack capsule; want_cpu: the
@@ -765,10 +837,8 @@ MA_FASTCALL(py_from_dlpack) {
   (void)self;
   MA_NARGS(3, "from_dlpack");
   PyObject *x = args[0];
-  int want_cpu = PyObject_IsTrue(args[1]);
-  if (want_cpu < 0) return NULL;
-  int copy = -1;
-  if (args[2] != Py_None && (copy = PyObject_IsTrue(args[2])) < 0) return NULL;
+  int want_cpu, copy;
+  if (import_request(args, &want_cpu, &copy) < 0) return NULL;
   int zero_copy = 0;
   /* device=None keeps the data where it is: on a device the CPU cannot
    * address, minarray carries it (a device array: views and re-exports
@@ -790,6 +860,22 @@ MA_FASTCALL(py_from_dlpack) {
   /* A shared result keeps its producer visible as .base; a private copy
    * owns its data (base None), like a fresh array. */
   return ma_ndarray_wrap(ma_handle_hold(h, a), NULL, NULL, zero_copy ? x : NULL);
+}
+
+/* request(x, want_cpu, copy) -> capsule
+ *
+ * The capsule from_dlpack(x, device="cpu" when want_cpu, copy=copy) would
+ * import, unconsumed: for a caller that checks its fields against what it
+ * expects before importing it (to_device checks a producer's CPU copy
+ * against the device tensor it copies). */
+MA_FASTCALL(py_request) {
+  (void)self;
+  MA_NARGS(3, "request");
+  PyObject *x = args[0];
+  int want_cpu, copy, honoured = 1;
+  if (import_request(args, &want_cpu, &copy) < 0) return NULL;
+  if (producer_of(Py_TYPE(x)).lazy && refuse_lazy_tensor(x) < 0) return NULL;
+  return request_capsule(x, want_cpu, copy, &honoured);
 }
 
 /* import_handle(x) -> (handle, device_type, device_id, readonly)
@@ -1171,11 +1257,13 @@ PyMethodDef ma_dlpack_methods[] = {
        "dlpack_fast_setup(export_device, dlpack_doc, from_dlpack, from_dlpack_doc) -> the C from_dlpack"),
     FC("dlpack_setup", py_setup, "dlpack_setup()"),
     FC("dlpack_export", py_export, "dlpack_export(h, stream, max_version, dl_device, copy) -> capsule"),
-    FC("dlpack_reexport", py_reexport, "dlpack_reexport(h, producer, stream, max_version) -> capsule"),
+    FC("dlpack_reexport", py_reexport,
+       "dlpack_reexport(h, producer, stream, max_version, dl_device, copy) -> capsule"),
     FC("dlpack_device", py_device, "dlpack_device(h) -> (device_type, device_id)"),
     FC("dlpack_device_setup", py_device_setup, "dlpack_device_setup(cpu_device, DLDeviceType)"),
     FC("dlpack_imported", py_imported, "dlpack_imported(h) -> bool"),
     FC("dlpack_import", py_from_dlpack, "dlpack_import(x, want_cpu, copy) -> NDArray"),
+    FC("dlpack_request", py_request, "dlpack_request(x, want_cpu, copy) -> capsule"),
     FC("dlpack_import_handle", py_import_handle,
        "dlpack_import_handle(x) -> (handle, device_type, device_id, readonly)"),
     FC("dlpack_set_device", py_set_device, "dlpack_set_device(h, device_type, device_id)"),

@@ -12,10 +12,18 @@ device memory, whichever the machine has:
 * the CUDA driver alone (``libcuda.so.1`` through ctypes): memory from
   ``cuMemAlloc``, wrapped by ``from_pointer(..., device=(CUDA, 0))``, by a
   CUDA array interface object and by a small DLPack producer, with values
-  checked by ``cuMemcpyDtoH``.
+  checked by ``cuMemcpyDtoH``;
+* round trips through other GPU libraries, when a CUDA device is there:
+  JAX → minarray → JAX (a JAX GPU array comes in read-only, in a legacy
+  capsule, and goes back through JAX itself) and, with PyTorch, torch →
+  minarray → CuPy → minarray → torch; each hop checks the pointer and
+  the library's own copy of the values (:func:`jax_round_trip`,
+  :func:`chain_round_trip`).  A library that is missing or sees no GPU is
+  a skipped row that says so.
 
 Prints one line per check and exits 1 if any failed; 0 with a message
-when there is no CUDA device at all.  Needs NumPy; PyTorch is optional.
+when there is no CUDA device at all.  Needs NumPy; PyTorch, JAX and CuPy
+are optional.
 """
 
 from __future__ import annotations
@@ -32,7 +40,8 @@ import minarray as ma
 from minarray import _cuda
 from minarray.dlpack import DLDeviceType, DLPackFlags, describe, from_pointer
 
-__all__ = ["Check", "run", "main", "torch_cuda", "driver_device"]
+__all__ = ["Check", "GpuLibrary", "run", "main", "torch_cuda", "driver_device", "jax_gpu", "cupy_cuda",
+           "jax_round_trip", "chain_round_trip"]
 
 
 @dataclass(frozen=True)
@@ -45,6 +54,10 @@ class Check:
 
 class _Failed(Exception):
     pass
+
+
+class _Skipped(Exception):
+    """A check that cannot run on this machine; the message says why."""
 
 
 def _expect(cond: bool, what: str) -> None:
@@ -80,6 +93,120 @@ def driver_device() -> bool:
         return False
     n = ctypes.c_int(0)
     return lib.cuDeviceGetCount(ctypes.byref(n)) == 0 and n.value > 0
+
+
+def jax_gpu() -> Any:
+    """jax, when it is installed and sees a GPU; else None."""
+    try:
+        import jax
+    except ImportError:
+        return None
+    try:
+        return jax if jax.devices("gpu") else None
+    except Exception:  # no GPU backend: RuntimeError, or a plugin that fails to load
+        return None
+
+
+def cupy_cuda() -> Any:
+    """cupy, when it is installed and sees a CUDA device; else None."""
+    try:
+        import cupy
+    except ImportError:
+        return None
+    try:
+        return cupy if cupy.cuda.runtime.getDeviceCount() > 0 else None
+    except Exception:  # no driver, or a CuPy built for another CUDA
+        return None
+
+
+# ---- round trips through other libraries -----------------------------------------------
+
+@dataclass(frozen=True)
+class GpuLibrary:
+    """What a round trip needs of a GPU array library: its DLPack
+    consumer, the device pointer of one of its arrays, and a host copy of
+    an array's values, made by the library itself (minarray never reads
+    device memory)."""
+
+    name: str
+    from_dlpack: Callable[[Any], Any]
+    pointer: Callable[[Any], int]
+    to_numpy: Callable[[Any], Any]
+
+
+def _same_values(got: Any, want: Any, what: str) -> None:
+    np = _numpy()
+    _expect(got.shape == want.shape and bool(np.array_equal(got, want)), f"{what}: {got!r}, expected {want!r}")
+
+
+def jax_round_trip(jax: GpuLibrary, a: Any) -> None:
+    """JAX → minarray → JAX.  JAX exports its GPU arrays in legacy capsules,
+    so ``a`` comes in read-only; JAX asks only for legacy capsules, so the
+    way back is a read-only device array's legacy export, which minarray
+    passes on to JAX itself.  Both ways on ``a``'s own memory, with its
+    values; ``to_device('cpu')`` (JAX's copy) too."""
+    ptr, ref = jax.pointer(a), jax.to_numpy(a)
+    d = ma.from_dlpack(a)
+    _expect(d.__dlpack_device__()[0] == DLDeviceType.CUDA, f"device {d.device}")
+    _expect(d.data_ptr == ptr, f"minarray got pointer {d.data_ptr:#x}, {jax.name}'s is {ptr:#x}")
+    _expect(not d.flags.writeable, "an array from a legacy capsule imported writable")
+    back = jax.from_dlpack(d)
+    _expect(jax.pointer(back) == ptr, f"{jax.name} got pointer {jax.pointer(back):#x} back, not {ptr:#x}")
+    _same_values(jax.to_numpy(back), ref, f"{jax.name}'s values after the round trip")
+    _same_values(_numpy().asarray(d.to_device("cpu")), ref, "to_device('cpu')")
+
+
+def chain_round_trip(first: GpuLibrary, a: Any, second: GpuLibrary, key: Any = ()) -> None:
+    """first → minarray → second → minarray → first (torch → minarray →
+    CuPy and back), the hop to ``second`` on the view ``key`` of ``a``:
+    every hop on ``a``'s own memory, each library's copy of the values
+    checked."""
+    ptr, ref = first.pointer(a), first.to_numpy(a)
+    d = ma.from_dlpack(a)
+    _expect(d.data_ptr == ptr, f"minarray got pointer {d.data_ptr:#x}, {first.name}'s is {ptr:#x}")
+    v = d[key]
+    b = second.from_dlpack(v)
+    _expect(second.pointer(b) == v.data_ptr, f"{second.name} got pointer {second.pointer(b):#x}, "
+                                             f"not minarray's {v.data_ptr:#x}")
+    _same_values(second.to_numpy(b), ref[key], f"{second.name}'s values")
+    e = ma.from_dlpack(b)
+    _expect(e.device == d.device and e.data_ptr == v.data_ptr,
+            f"minarray got {e.device} {e.data_ptr:#x} from {second.name}, not {d.device} {v.data_ptr:#x}")
+    c = first.from_dlpack(e)
+    _expect(first.pointer(c) == v.data_ptr, f"{first.name} got pointer {first.pointer(c):#x} back, "
+                                            f"not {v.data_ptr:#x}")
+    _same_values(first.to_numpy(c), ref[key], f"{first.name}'s values after the round trip")
+
+
+def _jax_library(jax: Any) -> GpuLibrary:
+    return GpuLibrary("jax", jax.numpy.from_dlpack, lambda x: int(x.unsafe_buffer_pointer()), _numpy().asarray)
+
+
+def _torch_library(torch: Any) -> GpuLibrary:
+    return GpuLibrary("torch", torch.from_dlpack, lambda t: int(t.data_ptr()), lambda t: t.cpu().numpy())
+
+
+def _cupy_library(cupy: Any) -> GpuLibrary:
+    return GpuLibrary("cupy", cupy.from_dlpack, lambda c: int(c.data.ptr), cupy.asnumpy)
+
+
+def _jax_checks(jax: Any) -> Iterator[tuple[str, Callable[[], None]]]:
+    def round_trip() -> None:
+        a = jax.device_put(jax.numpy.arange(24, dtype=jax.numpy.float32).reshape(4, 6), jax.devices("gpu")[0])
+        jax_round_trip(_jax_library(jax), a)
+
+    yield "JAX -> minarray -> JAX (read-only, legacy)", round_trip
+
+
+def _cupy_checks(torch: Any, cupy: Any) -> Iterator[tuple[str, Callable[[], None]]]:
+    def round_trip() -> None:
+        if torch is None:
+            raise _Skipped("needs PyTorch with CUDA, the first library of the chain")
+        t = torch.arange(24, dtype=torch.float32, device="cuda").reshape(4, 6)
+        chain_round_trip(_torch_library(torch), t, _cupy_library(cupy))
+        chain_round_trip(_torch_library(torch), t, _cupy_library(cupy), (slice(1, None), slice(None, None, 2)))
+
+    yield "torch -> minarray -> CuPy -> minarray -> torch", round_trip
 
 
 # ---- PyTorch -------------------------------------------------------------------------
@@ -383,6 +510,8 @@ def _run_checks(source: str, checks: Iterator[tuple[str, Callable[[], None]]]) -
         for name, fn in checks:
             try:
                 fn()
+            except _Skipped as why:
+                yield Check(source, name, "skip", str(why))
             except Exception as exc:  # a check's failure is reported, the next one runs
                 where = traceback.extract_tb(exc.__traceback__)[-1]
                 yield Check(source, name, "FAIL", f"{type(exc).__name__}: {exc} (line {where.lineno})")
@@ -392,18 +521,28 @@ def _run_checks(source: str, checks: Iterator[tuple[str, Callable[[], None]]]) -
         yield Check(source, "setup", "FAIL", f"{type(exc).__name__}: {exc}")
 
 
+def _source(source: str, found: Any, checks: Callable[[Any], Iterator[tuple[str, Callable[[], None]]]],
+            name: str, why: str) -> list[Check]:
+    """The checks of one source, given what was found of it; one skipped
+    row saying why when nothing was (None or False)."""
+    if found is None or found is False:
+        return [Check(source, name, "skip", why)]
+    return list(_run_checks(source, checks(found)))
+
+
 def run() -> list[Check]:
     """Every check the machine can run (none without a CUDA device)."""
-    out: list[Check] = []
     torch = torch_cuda()
-    if torch is not None:
-        out += _run_checks("torch", _torch_checks(torch))
-    else:
-        out.append(Check("torch", "PyTorch with CUDA", "skip", "torch is not installed with CUDA, or sees no GPU"))
-    if driver_device():
-        out += _run_checks("driver", _driver_checks())
-    else:
-        out.append(Check("driver", "CUDA driver", "skip", "libcuda.so.1 is not loadable or reports no device"))
+    driver = driver_device()
+    out = _source("torch", torch, _torch_checks, "PyTorch with CUDA",
+                  "torch is not installed with CUDA, or sees no GPU")
+    out += _source("driver", driver, lambda _: _driver_checks(), "CUDA driver",
+                   "libcuda.so.1 is not loadable or reports no device")
+    if torch is None and not driver:
+        return out  # no CUDA device: nothing for the other libraries to share
+    out += _source("jax", jax_gpu(), _jax_checks, "JAX -> minarray -> JAX", "JAX is not installed or sees no GPU")
+    out += _source("cupy", cupy_cuda(), lambda cupy: _cupy_checks(torch, cupy), "torch -> minarray -> CuPy",
+                   "CuPy is not importable or sees no GPU")
     return out
 
 
