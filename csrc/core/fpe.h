@@ -39,10 +39,13 @@ static inline unsigned ma_fpe_read(void) {
          ((c & 0x10u) ? MA_FPE_UNDERFLOW : 0u) | ((c & 0x01u) ? MA_FPE_INVALID : 0u);
 }
 
+/* Writes only when a flag is new: a loop that raises one per element (a
+ * cast of many NaNs, many overflowing float16 results) pays the write once. */
 static inline void ma_fpe_raise(unsigned f) {
   unsigned bits = ((f & MA_FPE_DIVIDE) ? 0x04u : 0u) | ((f & MA_FPE_OVERFLOW) ? 0x08u : 0u) |
                   ((f & MA_FPE_UNDERFLOW) ? 0x10u : 0u) | ((f & MA_FPE_INVALID) ? 0x01u : 0u);
-  if (bits) _mm_setcsr(_mm_getcsr() | bits);
+  unsigned c = _mm_getcsr();
+  if ((c & bits) != bits) _mm_setcsr(c | bits);
 }
 #else
 #include <fenv.h>
