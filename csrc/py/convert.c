@@ -31,15 +31,10 @@ MA_FASTCALL(py_ndarray_copy) {
   int err = 0;
   ma_array *a = ma_array_empty(ma_dltypes[tid], s->t.ndim, s->t.shape, 0, &err);
   if (!a) return ma_empty_error(shape, err, ma_type_size[tid]);
-  int rc;
-  if (ma_array_size(a) * ma_type_size[tid] < KEEP_GIL_BYTES) {
-    rc = ma_copyto(a, s);
-  } else {
-    Py_BEGIN_ALLOW_THREADS rc = ma_copyto(a, s);
-    Py_END_ALLOW_THREADS
-  }
+  int rc = ma_copyto_reported(a, s, ma_array_size(a) * ma_type_size[tid] >= KEEP_GIL_BYTES);
   if (rc != 0) {
     ma_array_free(a);
+    if (rc == -3) return NULL; /* the errstate raised */
     /* same shape, so only the temporary for overlapping memory can fail */
     return PyErr_NoMemory();
   }
