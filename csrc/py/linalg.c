@@ -42,6 +42,8 @@
 
 #include "blas.h"
 #include "pyapi.h"
+
+#include "fpe.h"
 #include "scalar.h"
 #include "threads.h"
 
@@ -1108,10 +1110,18 @@ MA_FASTCALL(py_matmul) {
   };
   if (nbatch == 0 || m == 0 || n == 0) Py_RETURN_NONE;
   int rc;
+  unsigned fpe;
+  /* The flags as NumPy reads them around its BLAS call: this thread's, and
+   * those of minarray's own kernel's pool threads (ma_parallel_for carries
+   * them back); OpenBLAS's threads keep theirs, in NumPy as here. */
   Py_BEGIN_ALLOW_THREADS
+  ma_fpe_clear();
   rc = run_job(&j);
+  fpe = ma_fpe_read();
   Py_END_ALLOW_THREADS
   if (rc != 0) return PyErr_NoMemory();
+  /* integer products wrap without a flag; a float one's are NumPy's */
+  if (gt != G_I64 && fpe && ma_report_fpe("matmul", fpe) < 0) return NULL;
   Py_RETURN_NONE;
 bad_batch:
   PyErr_SetString(PyExc_ValueError, "matmul kernel: batch dimensions do not broadcast");
