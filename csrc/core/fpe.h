@@ -12,6 +12,11 @@
  * double operation here and in libm's SSE code uses; reading and writing
  * them costs a few cycles, unlike <fenv.h>'s calls, which also save and
  * restore the x87 unit's environment.  Elsewhere <fenv.h> serves.
+ *
+ * Where no SSE instruction raises the flag NumPy reports, the code raises
+ * it with ma_fpe_raise: float16 rounding (done in libgcc, which records
+ * overflow and underflow in the x87 unit only), float to integer casts
+ * (range-checked in C, scalar.h) and integer division (ew_math.h).
  */
 #ifndef MINARRAY_FPE_H
 #define MINARRAY_FPE_H
