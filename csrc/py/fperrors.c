@@ -20,12 +20,12 @@ int ma_report_fpe(const char *operation, unsigned flags) {
   return r ? 0 : -1;
 }
 
-int ma_report_cast_fpe(unsigned flags) {
+int ma_report_cast_fpe(const char *operation, unsigned flags) {
   ma_fpe_clear();
-  return ma_report_fpe("cast", flags & (MA_FPE_OVERFLOW | MA_FPE_UNDERFLOW | MA_FPE_INVALID));
+  return ma_report_fpe(operation, flags & (MA_FPE_OVERFLOW | MA_FPE_UNDERFLOW | MA_FPE_INVALID));
 }
 
-int ma_copyto_reported(ma_array *dst, const ma_array *src, int nogil) {
+int ma_copyto_reported(ma_array *dst, const ma_array *src, int nogil, const char *operation) {
   int may = ma_cast_can_raise(ma_type_of(src->t.dtype), ma_type_of(dst->t.dtype)), rc;
   unsigned fpe = 0;
   if (nogil) {
@@ -39,7 +39,7 @@ int ma_copyto_reported(ma_array *dst, const ma_array *src, int nogil) {
     rc = ma_copyto(dst, src);
     if (may) fpe = ma_fpe_read();
   }
-  if (rc == 0 && fpe && ma_report_cast_fpe(fpe) < 0) return -3;
+  if (rc == 0 && fpe && ma_report_cast_fpe(operation, fpe) < 0) return -3;
   return rc;
 }
 

@@ -402,7 +402,7 @@ MA_FASTCALL(py_buffer_info) {
 static int copy_checked(ma_array *dst, ma_array *src, PyObject *dsth, PyObject *srch) {
   (void)dsth;
   (void)srch;
-  int rc = ma_copyto_reported(dst, src, 1);
+  int rc = ma_copyto_reported(dst, src, 1, "cast");
   if (rc == -3) return -1; /* the errstate raised */
   if (rc == -2) {
     PyErr_NoMemory();

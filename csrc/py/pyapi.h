@@ -191,12 +191,14 @@ static inline int ma_cast_can_raise(int from, int to) {
          !(from >= MA_INT1 && from <= MA_UINT4);
 }
 /* Report a cast's flags, read after it, as NumPy does ("overflow
- * encountered in cast") and clear them: 0, or -1 with the error set. */
-int ma_report_cast_fpe(unsigned flags);
-/* ma_copyto (copy.h) with its cast's flags reported: ma_copyto's code, or
- * -3 with the error set when the errstate raised.  Called with the GIL;
- * releases it around the copy when `nogil`. */
-int ma_copyto_reported(ma_array *dst, const ma_array *src, int nogil);
+ * encountered in cast", or in `operation`) and clear them: 0, or -1 with
+ * the error set. */
+int ma_report_cast_fpe(const char *operation, unsigned flags);
+/* ma_copyto (copy.h) with its cast's flags reported as NumPy's
+ * `operation` ("cast", "reduce" for a reduction's final rounding):
+ * ma_copyto's code, or -3 with the error set when the errstate raised.
+ * Called with the GIL; releases it around the copy when `nogil`. */
+int ma_copyto_reported(ma_array *dst, const ma_array *src, int nogil, const char *operation);
 
 /* cdef-begin: declared to cffi too (minarray/_native.py calls it) */
 /* Installs the method tables below into the module `modname` (module.c). */

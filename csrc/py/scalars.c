@@ -151,7 +151,7 @@ int ma_store_scalar(PyObject *v, int tid, char *dst) {
   ma_fpe_clear();
   ma_cast_loops[src][tid](ps, zero, 1, NULL);
   unsigned fpe = ma_fpe_read();
-  return fpe ? ma_report_cast_fpe(fpe) : 0;
+  return fpe ? ma_report_cast_fpe("cast", fpe) : 0;
 }
 
 /* Exported for the elementwise engine (csrc/py/elementwise.c): Python scalar
