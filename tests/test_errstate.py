@@ -334,6 +334,8 @@ def _f16_rows() -> dict[str, Row]:
                 mk(big(60000.0)), mk(big(60000.0)), out=mk(np.zeros(len(big(0.0)), "float16"))),
             f"float16-cumsum-overflow-{size}": lambda xp, mk, big=big: xp.cumsum(mk(big(60000.0))),
         }
+    rows["float16-nan-add-is-quiet"] = lambda xp, mk: xp.add(mk(np.array([np.nan, 1.0], "float16")), 1.0)
+    rows["float16-inf-exp-is-quiet"] = lambda xp, mk: xp.exp(mk(np.array([np.inf, -np.inf], "float16")))
     rows["float16-sum-pairs-overflow"] = lambda xp, mk: xp.sum(mk(np.full(2, 60000, "float16")))
     rows["float16-0d-add-overflow"] = lambda xp, mk: xp.add(mk(np.array(60000, "float16")),
                                                           mk(np.array(60000, "float16")))
@@ -367,6 +369,8 @@ def _cast_rows() -> dict[str, Row]:
               "f64-f16-overflow": ("float64", 1e10, "float16"), "f32-f16-overflow": ("float32", 1e10, "float16"),
               "f64-f16-underflow": ("float64", 1e-10, "float16"),
               "f32-f16-underflow": ("float32", 1e-10, "float16"),
+              "f64-f16-nan": ("float64", np.nan, "float16"), "f32-f16-nan": ("float32", np.nan, "float16"),
+              "f64-f16-inf": ("float64", np.inf, "float16"), "f64-f32-nan": ("float64", np.nan, "float32"),
               "c128-c64-overflow": ("complex128", 1e300, "complex64")}
     for name, (src, v, to) in narrow.items():
         rows[f"cast-{name}"] = lambda xp, mk, src=src, v=v, to=to: mk(np.array([v, 1.0], src)).astype(to)
@@ -379,6 +383,7 @@ def _cast_rows() -> dict[str, Row]:
         "setitem-float32-float64-array": lambda xp, mk: _setitem(mk(np.zeros(2, "float32")), slice(None),
                                                                  mk(np.array([1e300, 1.0]))),
         "setitem-float16-python-float": lambda xp, mk: _setitem(mk(np.zeros(2, "float16")), 1, 1e10),
+        "setitem-float16-python-nan": lambda xp, mk: _setitem(mk(np.zeros(2, "float16")), 1, float("nan")),
         "setitem-int64-nan-array": lambda xp, mk: _setitem(mk(np.zeros(2, "int64")), slice(None),
                                                            mk(np.array([np.nan, 1.0]))),
         "float32-plus-python-float": lambda xp, mk: mk(np.ones(2, "float32")) + 1e300,

@@ -30,9 +30,10 @@ typedef struct {
  * half) to 65536, rounds to infinity.  Underflow: a non-zero value below
  * 2^-14 (the smallest normal half) that the subnormals cannot hold exactly,
  * the rule of NumPy's float -> half conversion.  The common case costs
- * one range test. */
+ * one range test, with the quiet comparisons: `<` on a NaN would raise the
+ * invalid flag itself. */
 __attribute__((noinline, cold)) static void ma_f16_flags(double a, double rounded) {
-  if (a != a || a == 0.0) return;
+  if (isnan(a) || a == 0.0) return;
   if (a >= 65520.0) {
     if (a != INFINITY) ma_fpe_raise(MA_FPE_OVERFLOW);
   } else if (rounded != a) {
@@ -42,13 +43,13 @@ __attribute__((noinline, cold)) static void ma_f16_flags(double a, double rounde
 static inline ma_f16 ma_f16_from_float(float x) {
   ma_f16 h = (ma_f16)x;
   float a = fabsf(x);
-  if (__builtin_expect(!(a < 65520.0f && a >= 0x1p-14f), 0)) ma_f16_flags(a, fabs((double)h));
+  if (__builtin_expect(!(isless(a, 65520.0f) && isgreaterequal(a, 0x1p-14f)), 0)) ma_f16_flags(a, fabs((double)h));
   return h;
 }
 static inline ma_f16 ma_f16_from_double(double x) {
   ma_f16 h = (ma_f16)x;
   double a = fabs(x);
-  if (__builtin_expect(!(a < 65520.0 && a >= 0x1p-14), 0)) ma_f16_flags(a, fabs((double)h));
+  if (__builtin_expect(!(isless(a, 65520.0) && isgreaterequal(a, 0x1p-14)), 0)) ma_f16_flags(a, fabs((double)h));
   return h;
 }
 
