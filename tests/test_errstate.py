@@ -332,8 +332,11 @@ def _f16_rows() -> dict[str, Row]:
             f"float16-iadd-overflow-{size}": lambda xp, mk, big=big: _iadd(mk(big(60000.0)), mk(big(60000.0))),
             f"float16-add-out-overflow-{size}": lambda xp, mk, big=big: xp.add(
                 mk(big(60000.0)), mk(big(60000.0)), out=mk(np.zeros(len(big(0.0)), "float16"))),
-            f"float16-cumsum-overflow-{size}": lambda xp, mk, big=big: xp.cumsum(mk(big(60000.0))),
         }
+    # (scans run on the calling thread alone, whatever the length)
+    rows["float16-cumsum-overflow-long"] = lambda xp, mk: xp.cumsum(
+        mk(np.r_[np.ones(LARGE), 6e4, 6e4].astype("float16")))
+    rows["float16-cumsum-overflow"] = lambda xp, mk: xp.cumsum(mk(np.array([60000.0, 60000.0], "float16")))
     rows["float16-nan-add-is-quiet"] = lambda xp, mk: xp.add(mk(np.array([np.nan, 1.0], "float16")), 1.0)
     rows["float16-inf-exp-is-quiet"] = lambda xp, mk: xp.exp(mk(np.array([np.inf, -np.inf], "float16")))
     rows["float16-sum-pairs-overflow"] = lambda xp, mk: xp.sum(mk(np.full(2, 60000, "float16")))
@@ -384,6 +387,7 @@ def _cast_rows() -> dict[str, Row]:
                                                                  mk(np.array([1e300, 1.0]))),
         "setitem-float16-python-float": lambda xp, mk: _setitem(mk(np.zeros(2, "float16")), 1, 1e10),
         "setitem-float16-python-nan": lambda xp, mk: _setitem(mk(np.zeros(2, "float16")), 1, float("nan")),
+        "cast-float64-nan-to-bool-is-quiet": lambda xp, mk: mk(np.array([np.nan, 0.0])).astype(bool),
         "setitem-int64-nan-array": lambda xp, mk: _setitem(mk(np.zeros(2, "int64")), slice(None),
                                                            mk(np.array([np.nan, 1.0]))),
         "float32-plus-python-float": lambda xp, mk: mk(np.ones(2, "float32")) + 1e300,
@@ -397,7 +401,7 @@ def _product_rows() -> dict[str, Row]:
 
     return {
         "cumsum-float64-overflow": lambda xp, mk: xp.cumsum(mk(np.array([1e308, 1e308]))),
-        "cumsum-float64-overflow-large": lambda xp, mk: xp.cumsum(mk(np.r_[np.ones(LARGE), 1e308, 1e308])),
+        "cumsum-float64-overflow-long": lambda xp, mk: xp.cumsum(mk(np.r_[np.ones(LARGE), 1e308, 1e308])),
         "cumprod-float64-overflow": lambda xp, mk: xp.cumprod(mk(np.array([1e200, 1e200]))),
         "cumsum-float32-invalid": lambda xp, mk: xp.cumsum(mk(np.array([np.inf, -np.inf], "float32"))),
         "matmul-float64-overflow": lambda xp, mk: xp.matmul(mk(mat(1e200, "float64")), mk(mat(1e200, "float64"))),
@@ -480,8 +484,11 @@ def pool_threads() -> Iterator[None]:
 def test_errors_are_numpys(row: str, mode: str) -> None:
     errstate_mode = None if mode == "default" else mode
     want_words, want_raised, want = _observe(np, TABLE[row], errstate_mode)
+    jobs = ma_threads._pool_jobs()
     got_words, got_raised, got = _observe(ma, TABLE[row], errstate_mode)
     assert (got_words, got_raised) == (want_words, want_raised)
+    if row.endswith("-large"):
+        assert ma_threads._pool_jobs() > jobs  # the pool threads did take part
     if mode == "ignore":
         # none of the errstate's kinds (NumPy's other warnings stay)
         assert not any(" encountered in " in w for w in got_words)
