@@ -61,15 +61,17 @@ def _cast(a: NDArray, b: NDArray, kt: DType) -> tuple[NDArray, NDArray]:
     return (a if a.dtype is kt else a.astype(kt)), (b if b.dtype is kt else b.astype(kt))
 
 
-def _run(a: NDArray, b: NDArray, out_shape: Shape, dt: DType, kt: DType, conj: bool = False) -> NDArray:
+def _run(a: NDArray, b: NDArray, out_shape: Shape, dt: DType, kt: DType, conj: bool = False,
+         name: str = "matmul") -> NDArray:
     """``a`` (..., m, k) times ``b`` (..., k, n), both of dtype ``kt`` and of
     one ndim with broadcastable batch dims, into a new C-contiguous array of
     ``out_shape`` (the broadcast (..., m, n) with size-1 dims dropped or
-    dims merged) and dtype ``dt``."""
+    dims merged) and dtype ``dt``.  Floating-point errors are reported as
+    in NumPy's ``name`` ("overflow encountered in dot")."""
     ash, bsh = a._shape, b._shape
     full = (*broadcast_shapes(ash[:-2], bsh[:-2]), ash[-2], bsh[-1]) if len(ash) > 2 else (ash[0], bsh[1])
     out = NDArray._empty(out_shape, kt)
-    core.matmul(a._h, b._h, out._h if full == out_shape else out._view(0, full, c_strides(full))._h, conj)
+    core.matmul(a._h, b._h, out._h if full == out_shape else out._view(0, full, c_strides(full))._h, conj, name)
     return out if kt is dt else out.astype(dt)
 
 
@@ -108,6 +110,11 @@ def matmul(x1: Any, x2: Any, /, *, out: NDArray | None = None) -> NDArray:
     """
     if out is not None:
         return _into(out, matmul(x1, x2), "matmul")
+    return _matmul(x1, x2, "matmul")
+
+
+def _matmul(x1: Any, x2: Any, name: str) -> NDArray:
+    """matmul, its floating-point errors reported as NumPy's ``name``'s."""
     if type(x1) is NDArray and type(x2) is NDArray:
         # Two matrices of one dtype the kernel computes in: no casts, views or
         # broadcasting, so straight to the kernel (small products were
@@ -116,7 +123,7 @@ def matmul(x1: Any, x2: Any, /, *, out: NDArray | None = None) -> NDArray:
         if len(ash) == 2 and len(bsh) == 2 and ash[1] == bsh[0] and x2._dtype is dt and _KERNEL[dt] is dt:
             made: NDArray | None = core.ndarray_empty((ash[0], bsh[1]), dt, False)
             if made is not None:
-                core.matmul(x1._h, x2._h, made._h, False)
+                core.matmul(x1._h, x2._h, made._h, False, name)
                 return made
     a, b, dt, kt = _operands("matmul", x1, x2)
     if a.ndim == 0 or b.ndim == 0:
@@ -143,7 +150,7 @@ def matmul(x1: Any, x2: Any, /, *, out: NDArray | None = None) -> NDArray:
     bsh, bst = ((*b.shape, 1), (*b._strides, 0)) if b.ndim == 1 else (b.shape, b._strides)
     out_shape = batch + ((ash[-2],) if a.ndim > 1 else ()) + ((bsh[-1],) if b.ndim > 1 else ())
     nd = max(len(ash), len(bsh))
-    return _run(_pad(a, ash, ast, nd), _pad(b, bsh, bst, nd), out_shape, dt, kt)
+    return _run(_pad(a, ash, ast, nd), _pad(b, bsh, bst, nd), out_shape, dt, kt, name=name)
 
 
 def _axes_list(axes: Any, ndim: int, which: str) -> list[int]:
@@ -198,7 +205,7 @@ def tensordot(x1: Any, x2: Any, /, *, axes: int | tuple[Sequence[int], Sequence[
     a2 = a2.reshape((m, k))
     b2 = b2.reshape((k, n_))
     out_shape = tuple(a.shape[i] for i in free1) + tuple(b.shape[j] for j in free2)
-    return _run(a2, b2, out_shape, dt, kt)
+    return _run(a2, b2, out_shape, dt, kt, name="dot")  # NumPy's tensordot calls dot
 
 
 def vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> NDArray:
@@ -240,7 +247,7 @@ def vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> NDArray:
     nd = len(batch) + 2
     a2 = _pad(a, (*(a.shape[i] for i in ra), 1, k), (*(a._strides[i] for i in ra), 0, a._strides[ia]), nd)
     b2 = _pad(b, (*(b.shape[i] for i in rb), k, 1), (*(b._strides[i] for i in rb), b._strides[ib], 0), nd)
-    return _run(a2, b2, batch, dt, kt, conj=dt.kind == "c")
+    return _run(a2, b2, batch, dt, kt, conj=dt.kind == "c", name="vecdot")
 
 
 def outer(x1: Any, x2: Any, /) -> NDArray:
@@ -252,7 +259,7 @@ def outer(x1: Any, x2: Any, /) -> NDArray:
     # (N, 1) @ (1, M): a product with k = 1.
     a2 = a._view(0, (a.shape[0], 1), (a._strides[0], 0))
     b2 = b._view(0, (1, b.shape[0]), (0, b._strides[0]))
-    return _run(a2, b2, (a.shape[0], b.shape[0]), dt, kt)
+    return _run(a2, b2, (a.shape[0], b.shape[0]), dt, kt, name="multiply")  # NumPy's outer multiplies
 
 
 def _prod(values: Any) -> int:
@@ -281,7 +288,7 @@ def dot(a: Any, b: Any) -> NDArray:
         if ka != kb:
             raise ValueError(f"shapes {x.shape} and {y.shape} not aligned: {ka} (dim {x.ndim - 1}) != "
                              f"{kb} (dim {max(y.ndim - 2, 0)})")
-        return matmul(x, y)
+        return _matmul(x, y, "dot")
     if x.shape[-1] != y.shape[-2]:
         raise ValueError(f"shapes {x.shape} and {y.shape} not aligned: {x.shape[-1]} (dim {x.ndim - 1}) != "
                          f"{y.shape[-2]} (dim {y.ndim - 2})")

@@ -109,7 +109,10 @@ def _reduce_axes(op: int, x: NDArray, axes: tuple[int, ...] | None, *, extra: ND
 
 def _finish(out: NDArray, result: DType, x: NDArray, axes: tuple[int, ...] | None, keepdims: bool) -> NDArray:
     if out._dtype is not result:
-        out = out.astype(result)
+        # a float16 total rounds here: its overflow is the reduction's, as
+        # in NumPy ("overflow encountered in reduce")
+        made: NDArray | None = core.ndarray_copy(out, result, "reduce")
+        out = made if made is not None else out.astype(result)
     if keepdims:
         out = _keepdims_view(out, x.ndim, axes)
     return out

@@ -546,8 +546,10 @@ def cov(m: Any, y: Any = None, rowvar: bool = True, bias: bool = False, ddof: in
     fact = max(n - ddof, 0)
     if fact == 0:
         _warn("Degrees of freedom <= 0 for slice")
-    with errstate(invalid="ignore", divide="ignore"):
-        c = _ew.multiply(matmul(xc, conj(xc).T), 1.0 / fact if fact else math.inf)
+    # As NumPy: c *= 1 / fact, whose 1 / 0 reports "divide by zero" and
+    # whose 0 * inf then "invalid value", under the errstate in force.
+    c = matmul(xc, conj(xc).T)
+    _ew.multiply(c, _ew.divide(asarray(1.0), float(fact)), out=c)
     return c.reshape(()) if c.shape == (1, 1) else c
 
 

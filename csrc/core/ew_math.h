@@ -32,6 +32,13 @@ static inline int ma_int_divide_by_zero(void) {
   return 0;
 }
 
+/* MIN // -1 wraps to MIN and raises the overflow flag, as NumPy's signed
+ * floor_divide does ("overflow encountered in floor_divide"). */
+static inline int ma_int_overflow(void) {
+  ma_fpe_raise(MA_FPE_OVERFLOW);
+  return 0;
+}
+
 /* Wrapping integer power by squaring (the result is reduced modulo 2^64 and
  * then to the loop type, which is the wrap-around of the narrower type). */
 static inline uint64_t ma_upow(uint64_t base, uint64_t e) {

@@ -12,6 +12,11 @@
  * double operation here and in libm's SSE code uses; reading and writing
  * them costs a few cycles, unlike <fenv.h>'s calls, which also save and
  * restore the x87 unit's environment.  Elsewhere <fenv.h> serves.
+ *
+ * Where no SSE instruction raises the flag NumPy reports, the code raises
+ * it with ma_fpe_raise: float16 rounding (done in libgcc, which records
+ * overflow and underflow in the x87 unit only), float to integer casts
+ * (range-checked in C, scalar.h) and integer division (ew_math.h).
  */
 #ifndef MINARRAY_FPE_H
 #define MINARRAY_FPE_H
@@ -39,10 +44,13 @@ static inline unsigned ma_fpe_read(void) {
          ((c & 0x10u) ? MA_FPE_UNDERFLOW : 0u) | ((c & 0x01u) ? MA_FPE_INVALID : 0u);
 }
 
+/* Writes only when a flag is new: a loop that raises one per element (a
+ * cast of many NaNs, many overflowing float16 results) pays the write once. */
 static inline void ma_fpe_raise(unsigned f) {
   unsigned bits = ((f & MA_FPE_DIVIDE) ? 0x04u : 0u) | ((f & MA_FPE_OVERFLOW) ? 0x08u : 0u) |
                   ((f & MA_FPE_UNDERFLOW) ? 0x10u : 0u) | ((f & MA_FPE_INVALID) ? 0x01u : 0u);
-  if (bits) _mm_setcsr(_mm_getcsr() | bits);
+  unsigned c = _mm_getcsr();
+  if ((c & bits) != bits) _mm_setcsr(c | bits);
 }
 #else
 #include <fenv.h>

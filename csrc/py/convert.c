@@ -12,13 +12,19 @@
  * the GIL; releasing and taking it back would cost more than it gives. */
 #define KEEP_GIL_BYTES (1 << 16)
 
-/* ndarray_copy(x, dtype) -> a new C-contiguous NDArray (base None) holding
- * x's elements cast to dtype (None: x's dtype), or None when x is not an
- * NDArray or dtype is not a DType singleton (the Python path takes those
- * and words any error). */
+/* ndarray_copy(x, dtype[, operation]) -> a new C-contiguous NDArray (base
+ * None) holding x's elements cast to dtype (None: x's dtype), or None when
+ * x is not an NDArray or dtype is not a DType singleton (the Python path
+ * takes those and words any error).  The cast's floating-point errors are
+ * reported as NumPy's `operation`'s (default "cast"). */
 MA_FASTCALL(py_ndarray_copy) {
   (void)self;
-  MA_NARGS(2, "ndarray_copy");
+  if (nargs != 2 && nargs != 3) {
+    PyErr_Format(PyExc_TypeError, "ndarray_copy() takes 2 or 3 arguments (%zd given)", nargs);
+    return NULL;
+  }
+  const char *operation = nargs == 3 ? PyUnicode_AsUTF8(args[2]) : "cast";
+  if (!operation) return NULL;
   PyObject *x = args[0];
   if (!ma_nd.type || !PyObject_TypeCheck(x, ma_nd.type)) Py_RETURN_NONE;
   PyObject *h = MA_ND(x)->h, *shape = h ? ma_nd_shape(x) : NULL;
@@ -31,15 +37,10 @@ MA_FASTCALL(py_ndarray_copy) {
   int err = 0;
   ma_array *a = ma_array_empty(ma_dltypes[tid], s->t.ndim, s->t.shape, 0, &err);
   if (!a) return ma_empty_error(shape, err, ma_type_size[tid]);
-  int rc;
-  if (ma_array_size(a) * ma_type_size[tid] < KEEP_GIL_BYTES) {
-    rc = ma_copyto(a, s);
-  } else {
-    Py_BEGIN_ALLOW_THREADS rc = ma_copyto(a, s);
-    Py_END_ALLOW_THREADS
-  }
+  int rc = ma_copyto_reported(a, s, ma_array_size(a) * ma_type_size[tid] >= KEEP_GIL_BYTES, operation);
   if (rc != 0) {
     ma_array_free(a);
+    if (rc == -3) return NULL; /* the errstate raised */
     /* same shape, so only the temporary for overlapping memory can fail */
     return PyErr_NoMemory();
   }
@@ -51,5 +52,5 @@ MA_FASTCALL(py_ndarray_copy) {
 
 #define FC(name, fn, doc) {name, (PyCFunction)(void (*)(void))fn, METH_FASTCALL, doc}
 PyMethodDef ma_convert_methods[] = {
-    FC("ndarray_copy", py_ndarray_copy, "ndarray_copy(x, dtype) -> NDArray or None"),
+    FC("ndarray_copy", py_ndarray_copy, "ndarray_copy(x, dtype[, operation]) -> NDArray or None"),
     {NULL, NULL, 0, NULL}};

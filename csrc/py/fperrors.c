@@ -8,6 +8,9 @@
  */
 #include "pyapi.h"
 
+#include "copy.h"
+#include "fpe.h"
+
 static PyObject *handler; /* errstate._report(operation, flags) */
 
 int ma_report_fpe(const char *operation, unsigned flags) {
@@ -15,6 +18,29 @@ int ma_report_fpe(const char *operation, unsigned flags) {
   PyObject *r = PyObject_CallFunction(handler, "sI", operation, flags);
   Py_XDECREF(r);
   return r ? 0 : -1;
+}
+
+int ma_report_cast_fpe(const char *operation, unsigned flags) {
+  ma_fpe_clear();
+  return ma_report_fpe(operation, flags & (MA_FPE_OVERFLOW | MA_FPE_UNDERFLOW | MA_FPE_INVALID));
+}
+
+int ma_copyto_reported(ma_array *dst, const ma_array *src, int nogil, const char *operation) {
+  int may = ma_cast_can_raise(ma_type_of(src->t.dtype), ma_type_of(dst->t.dtype)), rc;
+  unsigned fpe = 0;
+  if (nogil) {
+    Py_BEGIN_ALLOW_THREADS
+    if (may) ma_fpe_clear();
+    rc = ma_copyto(dst, src);
+    if (may) fpe = ma_fpe_read();
+    Py_END_ALLOW_THREADS
+  } else {
+    if (may) ma_fpe_clear();
+    rc = ma_copyto(dst, src);
+    if (may) fpe = ma_fpe_read();
+  }
+  if (rc == 0 && fpe && ma_report_cast_fpe(operation, fpe) < 0) return -3;
+  return rc;
 }
 
 /* fpe_setup(handler): errstate._report, called with (operation, flags) */

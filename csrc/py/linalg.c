@@ -42,6 +42,8 @@
 
 #include "blas.h"
 #include "pyapi.h"
+
+#include "fpe.h"
 #include "scalar.h"
 #include "threads.h"
 
@@ -1050,7 +1052,9 @@ static int gemm_type(int tid) {
   return -1;
 }
 
-/* matmul(a, b, out, conj_a): out[..., m, n] = conj?(a)[..., m, k] . b[..., k, n]
+/* matmul(a, b, out, conj_a[, operation]): out[..., m, n] = conj?(a)[..., m, k] . b[..., k, n]
+ * Floating-point errors are reported as NumPy's `operation` reports them
+ * (default "matmul"; "dot", "vecdot", ...).
  *
  * All three share one dtype (float64, float32, complex128, complex64, int64
  * or uint64) and have the same number of dimensions (>= 2); the batch
@@ -1058,7 +1062,12 @@ static int gemm_type(int tid) {
  * Python checks shapes and casts; this checks what memory safety needs. */
 MA_FASTCALL(py_matmul) {
   (void)self;
-  MA_NARGS(4, "matmul");
+  if (nargs != 4 && nargs != 5) {
+    PyErr_Format(PyExc_TypeError, "matmul() takes 4 or 5 arguments (%zd given)", nargs);
+    return NULL;
+  }
+  const char *operation = nargs == 5 ? PyUnicode_AsUTF8(args[4]) : "matmul";
+  if (!operation) return NULL;
   ma_array *a = ma_handle_get(args[0]);
   ma_array *b = a ? ma_handle_get(args[1]) : NULL;
   ma_array *c = b ? ma_handle_get(args[2]) : NULL;
@@ -1108,10 +1117,18 @@ MA_FASTCALL(py_matmul) {
   };
   if (nbatch == 0 || m == 0 || n == 0) Py_RETURN_NONE;
   int rc;
+  unsigned fpe;
+  /* The flags as NumPy reads them around its BLAS call: this thread's, and
+   * those of minarray's own kernel's pool threads (ma_parallel_for carries
+   * them back); OpenBLAS's threads keep theirs, in NumPy as here. */
   Py_BEGIN_ALLOW_THREADS
+  ma_fpe_clear();
   rc = run_job(&j);
+  fpe = ma_fpe_read();
   Py_END_ALLOW_THREADS
   if (rc != 0) return PyErr_NoMemory();
+  /* integer products wrap without a flag; a float one's are NumPy's */
+  if (gt != G_I64 && fpe && ma_report_fpe(operation, fpe) < 0) return NULL;
   Py_RETURN_NONE;
 bad_batch:
   PyErr_SetString(PyExc_ValueError, "matmul kernel: batch dimensions do not broadcast");
@@ -1120,5 +1137,5 @@ bad_batch:
 
 PyMethodDef ma_linalg_methods[] = {
     {"matmul", (PyCFunction)(void (*)(void))py_matmul, METH_FASTCALL,
-     "matmul(a, b, out, conj_a): out = conj?(a) @ b over broadcast batches"},
+     "matmul(a, b, out, conj_a[, operation]): out = conj?(a) @ b over broadcast batches"},
     {NULL, NULL, 0, NULL}};

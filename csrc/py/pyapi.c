@@ -404,11 +404,11 @@ MA_FASTCALL(py_buffer_info) {
 }
 
 static int copy_checked(ma_array *dst, ma_array *src, PyObject *dsth, PyObject *srch) {
-  int rc;
   (void)dsth;
   (void)srch;
-  Py_BEGIN_ALLOW_THREADS rc = ma_copyto(dst, src);
-  Py_END_ALLOW_THREADS if (rc == -2) {
+  int rc = ma_copyto_reported(dst, src, 1, "cast");
+  if (rc == -3) return -1; /* the errstate raised */
+  if (rc == -2) {
     PyErr_NoMemory();
     return -1;
   }

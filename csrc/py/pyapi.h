@@ -184,6 +184,22 @@ PyObject *ma_setitem_advanced(ma_array *a, PyObject *key, PyObject *value, ma_ar
  * the errstate in force says "raise" (or its callback raised). */
 int ma_report_fpe(const char *operation, unsigned flags);
 
+/* Can casting type `from` to `to` raise a flag?  Only a floating-point
+ * source can (overflow to a narrower float, invalid to an integer). */
+static inline int ma_cast_can_raise(int from, int to) {
+  return from != to && from != MA_BOOL && !(from > MA_BOOL && from <= MA_UINT64) &&
+         !(from >= MA_INT1 && from <= MA_UINT4);
+}
+/* Report a cast's flags, read after it, as NumPy does ("overflow
+ * encountered in cast", or in `operation`) and clear them: 0, or -1 with
+ * the error set. */
+int ma_report_cast_fpe(const char *operation, unsigned flags);
+/* ma_copyto (copy.h) with its cast's flags reported as NumPy's
+ * `operation` ("cast", "reduce" for a reduction's final rounding):
+ * ma_copyto's code, or -3 with the error set when the errstate raised.
+ * Called with the GIL; releases it around the copy when `nogil`. */
+int ma_copyto_reported(ma_array *dst, const ma_array *src, int nogil, const char *operation);
+
 /* cdef-begin: declared to cffi too (minarray/_native.py calls it) */
 /* Installs the method tables below into the module `modname` (module.c). */
 int ma_install(const char *modname);

@@ -117,9 +117,14 @@ MA_FASTCALL(py_scan) {
   if (ma_type_of(out->t.dtype) != otid || (out->flags & MA_READONLY))
     return PyErr_Format(PyExc_ValueError, "scan: wrong output dtype");
   if (ma_array_size(out) == 0) Py_RETURN_NONE;
+  unsigned fpe;
   Py_BEGIN_ALLOW_THREADS
+  ma_fpe_clear();
   ma_scan_run(op, x, out, incl);
+  fpe = ma_fpe_read();
   Py_END_ALLOW_THREADS
+  /* NumPy's cumsum and cumprod are add.accumulate and multiply.accumulate */
+  if (fpe && ma_report_fpe("accumulate", fpe) < 0) return NULL;
   Py_RETURN_NONE;
 }
 

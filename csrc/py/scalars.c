@@ -143,8 +143,15 @@ int ma_store_scalar(PyObject *v, int tid, char *dst) {
   }
   ps[0] = dst;
   ps[1] = (char *)&tmp;
+  if (!ma_cast_can_raise(src, tid)) {
+    ma_cast_loops[src][tid](ps, zero, 1, NULL);
+    return 0;
+  }
+  /* 1e300 into float32 overflows: reported as NumPy reports it */
+  ma_fpe_clear();
   ma_cast_loops[src][tid](ps, zero, 1, NULL);
-  return 0;
+  unsigned fpe = ma_fpe_read();
+  return fpe ? ma_report_cast_fpe("cast", fpe) : 0;
 }
 
 /* Exported for the elementwise engine (csrc/py/elementwise.c): Python scalar

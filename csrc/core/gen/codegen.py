@@ -40,7 +40,9 @@ TYPES: list[CType] = [
     CType("uint16", "MA_UINT16", "uint16_t", "u"),
     CType("uint32", "MA_UINT32", "uint32_t", "u"),
     CType("uint64", "MA_UINT64", "uint64_t", "u"),
-    CType("float16", "MA_FLOAT16", "ma_f16", "f", "(float){}", "(ma_f16)({})", "float"),
+    # float16 rounds through ma_f16_from_float, which raises the overflow and
+    # underflow flags the rounding calls for (scalar.h)
+    CType("float16", "MA_FLOAT16", "ma_f16", "f", "(float){}", "ma_f16_from_float({})", "float"),
     CType("bfloat16", "MA_BFLOAT16", "ma_bf16", "f", "ma_bf16_load({})", "ma_bf16_store({})", "float"),
     CType("float32", "MA_FLOAT32", "float", "f"),
     CType("float64", "MA_FLOAT64", "double", "f"),
@@ -76,36 +78,38 @@ STORAGE: list[CType] = [
 ]
 
 
-def unary_loop(fname: str, src: CType, dst: CType, expr: str) -> str:
+def unary_loop(fname: str, src: CType, dst: CType, expr: str, invalid: bool = False) -> str:
     """A strided loop dst[i] = store(expr) where `{x}` in expr is the loaded
     src[i], with a contiguous
-    fast path the compiler vectorises."""
+    fast path the compiler vectorises.  With `invalid`, expr may OR 1 into
+    `bad` (float -> integer conversions, scalar.h), and the loop raises the
+    invalid flag once at its end when it did."""
     body = dst.store.format(expr.replace("{x}", src.load.format("s[i]")))
     body0 = dst.store.format(expr.replace("{x}", src.load.format("s[0]")))
     sbody = dst.store.format(expr.replace("{x}", src.load.format(f"*({src.ctype} *)ps")))
+    decl = "unsigned bad = 0;" if invalid else ""
+    end = "if (bad) ma_fpe_raise(MA_FPE_INVALID);" if invalid else ""
     return f"""
 static void {fname}(char **p, const int64_t *st, int64_t n, const void *aux) {{
   (void)aux;
+  {decl}
   if (st[0] == (int64_t)sizeof({dst.ctype}) && st[1] == (int64_t)sizeof({src.ctype})) {{
     {dst.ctype} *restrict d = ({dst.ctype} *)p[0];
     const {src.ctype} *restrict s = (const {src.ctype} *)p[1];
     for (int64_t i = 0; i < n; i++) d[i] = {body};
-    return;
-  }}
-  if (st[0] == (int64_t)sizeof({dst.ctype}) && st[1] == 0) {{
+  }} else if (st[0] == (int64_t)sizeof({dst.ctype}) && st[1] == 0) {{
     /* one value broadcast (fill, ones, x[...] = scalar): convert it once;
      * the store loop vectorises */
     {dst.ctype} *restrict d = ({dst.ctype} *)p[0];
     const {src.ctype} *restrict s = (const {src.ctype} *)p[1];
     const {dst.ctype} v = {body0};
     for (int64_t i = 0; i < n; i++) d[i] = v;
-    return;
+  }} else {{
+    char *pd = p[0];
+    const char *ps = p[1];
+    for (int64_t i = 0; i < n; i++, pd += st[0], ps += st[1])
+      *({dst.ctype} *)pd = {sbody};
   }}
-  char *pd = p[0];
-  const char *ps = p[1];
-  for (int64_t i = 0; i < n; i++, pd += st[0], ps += st[1])
-    *({dst.ctype} *)pd = {sbody};
+  {end}
 }}
 """
-
-

@@ -21,17 +21,25 @@ def convert(src: CType, dst: CType, x: str) -> str:
         if dst.name == "float16" and src.name in ("float64", "complex128"):
             # Straight from double: going through float would round twice
             # (NumPy rounds once).  bfloat16 does go through float, as
-            # ml_dtypes and PyTorch do.
-            return f"(ma_f16)creal({x})" if src.kind == "c" else f"(ma_f16)({x})"
+            # ml_dtypes and PyTorch do.  This is the stored value already:
+            # source() gives these casts no second store.
+            return f"ma_f16_from_double(creal({x}))" if src.kind == "c" else f"ma_f16_from_double({x})"
         if src.kind == "c":
             return f"({dst.vtype})creal({x})"
         return f"({dst.vtype})({x})"
     # integer destination
     if src.kind in "fc":
+        # x86-64's conversion of each width, as NumPy's values (scalar.h)
         real = f"creal({x})" if src.kind == "c" else f"(double)({x})"
-        helper = "ma_f2u64" if dst.kind == "u" else "ma_f2i64"
-        return f"({dst.ctype}){helper}({real})"
+        helper = {"int64": "ma_f2i64", "uint32": "ma_f2i64", "uint64": "ma_f2u64"}.get(dst.name, "ma_f2i32")
+        return f"({dst.ctype}){helper}({real}, &bad)"
     return f"({dst.ctype})({x})"
+
+
+def float_to_int(src: CType, dst: CType) -> bool:
+    """Does the cast convert floating point to an integer (and so may raise
+    the invalid flag)?"""
+    return src.kind in "fc" and dst.kind in "iu"
 
 
 def source() -> str:
@@ -48,7 +56,10 @@ def source() -> str:
                 raw = CType(s.name, s.enum, s.ctype, s.kind)
                 out.append(unary_loop(fname, raw, raw, "({x})"))
             else:
-                out.append(unary_loop(fname, s, d, convert(s, d, "({x})")))
+                dst = d
+                if d.name == "float16" and s.name in ("float64", "complex128"):
+                    dst = CType(d.name, d.enum, d.ctype, d.kind, d.load, "{}", d.value)
+                out.append(unary_loop(fname, s, dst, convert(s, d, "({x})"), invalid=float_to_int(s, d)))
             row.append(fname)
         names.append(row)
     out.append("const ma_loop ma_cast_loops[MA_NALLTYPES][MA_NALLTYPES] = {")

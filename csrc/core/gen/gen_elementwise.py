@@ -143,8 +143,10 @@ OPS: list[Op] = [
     Op("multiply", 2, arith("*", "{x} & {y}")),
     Op("divide", 2, {"f": "{x} / {y}", "c": "ma_cdiv{F}({x}, {y})"}, int_loop="float64"),
     Op("floor_divide", 2, {
-        # x // 0 is 0 and raises the divide flag; MIN // -1 wraps to MIN (NumPy)
-        "i": "({y} == 0 ? ({C})ma_int_divide_by_zero() : (({y} == -1) ? ({C})(0u - ({U}){x}) : "
+        # x // 0 is 0 and raises the divide flag; MIN // -1 wraps to MIN and
+        # raises the overflow flag (NumPy)
+        "i": "({y} == 0 ? ({C})ma_int_divide_by_zero() : (({y} == -1) ? "
+             "({C})(({x} == ({C})(({U})1 << ({BITS} - 1)) ? ma_int_overflow() : 0) + (0u - ({U}){x})) : "
              "({C})({x} / {y} - (({x} % {y} != 0) & (({x} < 0) != ({y} < 0))))))",
         "u": "({y} == 0 ? ({C})ma_int_divide_by_zero() : {x} / {y})",
         "f": "ma_floordiv{F}({x}, {y})",
