@@ -72,10 +72,12 @@ PyBUF_SIMPLE, PyBUF_WRITABLE, PyBUF_FORMAT, PyBUF_ND = 0, 1, 4, 8
 PyBUF_STRIDES = 0x10 | PyBUF_ND
 PyBUF_C_CONTIGUOUS, PyBUF_F_CONTIGUOUS, PyBUF_ANY_CONTIGUOUS = 0x20 | PyBUF_STRIDES, 0x40 | PyBUF_STRIDES, \
     0x80 | PyBUF_STRIDES
-_get = ctypes.pythonapi.PyObject_GetBuffer
-_get.argtypes = [ctypes.py_object, ctypes.POINTER(PyBuffer), ctypes.c_int]
-_release = ctypes.pythonapi.PyBuffer_Release
-_release.argtypes = [ctypes.POINTER(PyBuffer)]
+# Function objects of this module's own: ctypes.pythonapi.PyObject_GetBuffer
+# is one object shared by the process, and another library that sets its
+# argtypes (pydlpack does, with its own Py_buffer) would break these calls.
+_get = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.py_object, ctypes.POINTER(PyBuffer), ctypes.c_int)(
+    ("PyObject_GetBuffer", ctypes.pythonapi))
+_release = ctypes.PYFUNCTYPE(None, ctypes.POINTER(PyBuffer))(("PyBuffer_Release", ctypes.pythonapi))
 
 
 def get_buffer(obj: Any, flags: int) -> dict[str, Any]:

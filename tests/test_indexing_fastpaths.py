@@ -16,6 +16,7 @@ transposed, imported and read-only imported.
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -103,9 +104,16 @@ def test_setitem_fast_path_is_the_general_route(dtype: str, view: str, source: s
         for value in _set_values(dtype):
             fast, fast_np = _make(dtype, view, source)
             slow, _ = _make(dtype, view, source)
-            _, fast_exc = _outcome(lambda: fast.__setitem__(key, value))  # noqa: B023
-            _, slow_exc = _outcome(lambda: indexing.setitem(slow, key, value))  # noqa: B023
+            # a value out of the dtype's range warns (as NumPy's cast does):
+            # both routes, with the same words
+            with warnings.catch_warnings(record=True) as fast_warned:
+                warnings.simplefilter("always")
+                _, fast_exc = _outcome(lambda: fast.__setitem__(key, value))  # noqa: B023
+            with warnings.catch_warnings(record=True) as slow_warned:
+                warnings.simplefilter("always")
+                _, slow_exc = _outcome(lambda: indexing.setitem(slow, key, value))  # noqa: B023
             _same_error(fast_exc, slow_exc)
+            assert [str(w.message) for w in fast_warned] == [str(w.message) for w in slow_warned]
             assert_equal_values(values_of(fast), values_of(slow))
             if fast_exc is None and isinstance(value, (int, float)) and not isinstance(value, bool) \
                     and source != "readonly" and dtype != "bool" and math.isfinite(value) \
@@ -367,9 +375,16 @@ def test_advanced_setitem_fast_path_is_the_general_route(dtype: str, view: str, 
         for value in _advanced_values(dtype, target):
             fast, fast_np = _make(dtype, view, source)
             slow, _ = _make(dtype, view, source)
-            _, fast_exc = _outcome(lambda: fast.__setitem__(key, value))  # noqa: B023
-            _, slow_exc = _outcome(lambda: indexing.setitem(slow, key, value))  # noqa: B023
+            # a value out of the dtype's range warns (as NumPy's cast does):
+            # both routes, with the same words
+            with warnings.catch_warnings(record=True) as fast_warned:
+                warnings.simplefilter("always")
+                _, fast_exc = _outcome(lambda: fast.__setitem__(key, value))  # noqa: B023
+            with warnings.catch_warnings(record=True) as slow_warned:
+                warnings.simplefilter("always")
+                _, slow_exc = _outcome(lambda: indexing.setitem(slow, key, value))  # noqa: B023
             _same_error(fast_exc, slow_exc)
+            assert [str(w.message) for w in fast_warned] == [str(w.message) for w in slow_warned]
             assert_equal_values(values_of(fast), values_of(slow))
             # NumPy agrees, duplicates and all (but it takes only 0-d and 1-d
             # values for a mask of x's own shape, where minarray also takes
@@ -696,11 +711,11 @@ def test_getitem_is_the_inherited_c_slot() -> None:
     assert_equal_values(values_of(ma.NDArray.__getitem__(x, (1, slice(None, None, 2)))), np.array([4.0, 6.0]))
     assert_equal_values(values_of(x[[2, 0]]), np.arange(12.0).reshape(3, 4)[[2, 0]])  # advanced: C
     assert_equal_values(values_of(x[np.int64(1)]), np.arange(4.0, 8.0))  # a NumPy int: the general path
-    check = ctypes.pythonapi.PySequence_Check
-    check.argtypes, check.restype = [ctypes.py_object], ctypes.c_int
+    # prototypes of the test's own: ctypes.pythonapi's are shared by the process
+    check = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.py_object)(("PySequence_Check", ctypes.pythonapi))
     assert check(x) == 1
-    get = ctypes.pythonapi.PySequence_GetItem
-    get.argtypes, get.restype = [ctypes.py_object, ctypes.c_ssize_t], ctypes.py_object
+    get = ctypes.PYFUNCTYPE(ctypes.py_object, ctypes.py_object, ctypes.c_ssize_t)(
+        ("PySequence_GetItem", ctypes.pythonapi))
     assert_equal_values(values_of(get(x, -1)), np.arange(8.0, 12.0))
     with pytest.raises(TypeError, match="not subscriptable"):
         core.NDArrayBase()[0]  # a bare base instance has no array
