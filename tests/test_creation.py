@@ -99,9 +99,9 @@ def test_creation_errors() -> None:
         ma.zeros((2, -1))
     with pytest.raises(ValueError, match="negative dimensions"):
         ma.empty(-3)
-    with pytest.raises(TypeError, match="integers"):
+    with pytest.raises(TypeError, match="shape entry must be an integer"):
         ma.zeros((2.5, 3))
-    with pytest.raises(TypeError, match="integers"):
+    with pytest.raises(TypeError, match="shape entry must be an integer"):
         ma.ones("3")
     with pytest.raises(TypeError, match="unknown dtype 'float128'"):
         ma.zeros(3, dtype="float128")

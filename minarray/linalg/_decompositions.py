@@ -11,12 +11,12 @@ refuses float16.
 from __future__ import annotations
 
 import math
-import operator
 from typing import Any, NamedTuple
 
 from minarray import dtypes as _dt
 from minarray import elementwise as _ew
 from minarray import reductions as _red
+from minarray._args import as_int
 from minarray.creation import as_operand, eye, zeros
 from minarray.dtypes import DType
 from minarray.info import finfo
@@ -311,10 +311,7 @@ def matrix_power(x: Any, n: int, /) -> NDArray:
     """``x`` multiplied by itself ``n`` times (repeated squaring); ``n = 0``
     gives the identity, negative ``n`` powers of the inverse."""
     a = as_operand(x, "matrix_power")
-    try:
-        k = operator.index(n)
-    except TypeError:
-        raise TypeError(f"matrix_power: the exponent must be an integer, got {type(n).__name__}") from None
+    k = as_int(n, "matrix_power: the exponent n")
     if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
         raise LinAlgError(f"matrix_power: expected square matrices in the last two dimensions, got shape {a.shape}")
     if k == 0:
