@@ -14,6 +14,7 @@ of advanced indexing (csrc/py/index.c).
 from __future__ import annotations
 
 import itertools
+import math
 import operator
 from collections.abc import Sequence
 from typing import Any
@@ -631,9 +632,9 @@ def resize(a: Any, new_shape: int | Sequence[int]) -> NDArray:
     shape = as_ints(new_shape if isinstance(new_shape, Sequence) else (new_shape,), "resize: new_shape entry")
     if any(n < 0 for n in shape):
         raise ValueError("all elements of `new_shape` must be non-negative")
-    size = 1
-    for n in shape:
-        size *= n
+    size = math.prod(shape)
+    if size >= 2**63:  # NumPy's OverflowError: the element count must fit in an npy_intp
+        raise OverflowError(f"resize: new_shape {shape} has {size} elements, more than a 64-bit integer holds")
     if x.size == 0 or size == 0:
         return NDArray._empty(shape, x.dtype, zero=True)
     from minarray.creation import arange
