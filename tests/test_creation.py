@@ -529,3 +529,28 @@ SIZES_NUMPY_MISREADS = {
 def test_sizes_numpy_misreads_are_value_errors(call: Any) -> None:
     with pytest.raises(ValueError, match="does not fit in 64 bits"):
         call()
+
+
+@pytest.mark.parametrize("k", [2**63 - 1, 2**62, -(2**62)], ids=["2**63-1", "2**62", "-2**62"])
+def test_triangles_with_far_diagonals_match_numpy(k: int) -> None:
+    """A diagonal offset near int64's limits overflowed i + k + 1 in the C
+    kernel: tril(x, k=2**63 - 1) zeroed the whole matrix."""
+    a = np.arange(1.0, 13.0).reshape(3, 4)
+    np.testing.assert_array_equal(np.asarray(ma.tril(ma.asarray(a), k=k)), np.tril(a, k))
+    np.testing.assert_array_equal(np.asarray(ma.triu(ma.asarray(a), k=k)), np.triu(a, k))
+    np.testing.assert_array_equal(np.asarray(ma.tri(3, 4, k)), np.tri(3, 4, k))
+    for got, want in ((ma.tril_indices(3, k, 4), np.tril_indices(3, k, 4)),
+                      (ma.triu_indices(3, k, 4), np.triu_indices(3, k, 4))):
+        np.testing.assert_array_equal(np.asarray(got[0]), want[0])
+        np.testing.assert_array_equal(np.asarray(got[1]), want[1])
+
+
+@pytest.mark.parametrize("k", [-(2**63), -(2**63) + 4], ids=["-2**63", "-2**63+4"])
+def test_triangles_with_the_lowest_diagonals(k: int) -> None:
+    """Below every row: tril keeps nothing, triu everything (NumPy raises
+    OverflowError for -2**63 and, overflowing, drops a row of triu for
+    -2**63 + 4)."""
+    a = ma.asarray(np.arange(1.0, 13.0).reshape(3, 4))
+    assert float(ma.sum(ma.tril(a, k=k))) == 0.0
+    np.testing.assert_array_equal(np.asarray(ma.triu(a, k=k)), np.asarray(a))
+
