@@ -85,6 +85,8 @@ def ravel_multi_index(multi_index: Sequence[Any], dims: Sequence[int], mode: str
     flat: NDArray | None = None
     for coord, n in zip(multi_index, shape, strict=True):
         c = _ints(coord, "ravel_multi_index")
+        if n == 0 and c.size:  # no coordinate is valid, and wrap or clip has none to map to
+            raise ValueError(f"ravel_multi_index: cannot ravel coordinates into dims {shape}: it has zero entries")
         if mode == "wrap":
             c = _ew.remainder(c, n)
         elif mode == "clip":

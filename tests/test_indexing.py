@@ -590,3 +590,15 @@ def test_flat_index_dims_at_the_int64_limit() -> None:
     got = ma.unravel_index(2**63 - 2, (2**63 - 1,))
     assert [int(g) for g in got] == [int(e) for e in np.unravel_index(2**63 - 2, (2**63 - 1,))]
     raises_as_numpy(lambda m: m.unravel_index(m.asarray([], dtype=m.int64), (2**40, 2**40, 0)), "invalid dims")
+
+
+@pytest.mark.parametrize("mode", ["raise", "wrap", "clip"])
+def test_ravel_multi_index_into_empty_dims(mode: str) -> None:
+    """No coordinate fits dims with a zero entry: wrap (a remainder by 0)
+    gave 0 and clip -1.  NumPy's ValueError; no coordinates, no error."""
+    coords = (np.array([1]), np.array([0]))
+    raises_as_numpy(lambda m: m.ravel_multi_index(tuple(m.asarray(c) for c in coords), (2, 0), mode=mode),
+                    "zero entries|invalid entry")
+    empty = (ma.asarray([], dtype=ma.int64), ma.asarray([], dtype=ma.int64))
+    assert ma.ravel_multi_index(empty, (2, 0), mode=mode).shape == (0,)
+
