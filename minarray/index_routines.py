@@ -201,6 +201,8 @@ def put(a: NDArray, ind: Any, v: Any, mode: str = "raise") -> None:
         raise TypeError(f"put: argument a must be a minarray NDArray, got {type(a).__name__}")
     idx = _ints(ind, "put").reshape((-1,))
     n = a.size
+    if n == 0 and idx.size:  # wrap and clip would divide or clip by the size 0
+        raise IndexError("put: cannot replace elements of an empty array")
     if mode == "wrap":
         idx = _ew.remainder(idx, n)
     elif mode == "clip":

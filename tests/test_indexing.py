@@ -602,3 +602,12 @@ def test_ravel_multi_index_into_empty_dims(mode: str) -> None:
     empty = (ma.asarray([], dtype=ma.int64), ma.asarray([], dtype=ma.int64))
     assert ma.ravel_multi_index(empty, (2, 0), mode=mode).shape == (0,)
 
+
+@pytest.mark.parametrize("mode", ["raise", "wrap", "clip"])
+def test_put_into_an_empty_array(mode: str) -> None:
+    """wrap and clip took the index modulo (or clipped it to) the size 0,
+    with a divide-by-zero warning, then raised ValueError: NumPy's
+    IndexError instead; no indices, nothing to do."""
+    raises_as_numpy(lambda m: m.put(m.zeros(0), m.asarray([1]), 5.0, mode=mode), "empty array|out of bounds")
+    ma.put(ma.zeros(0), ma.asarray([], dtype=ma.int64), 5.0, mode=mode)
+
