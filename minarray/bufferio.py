@@ -26,6 +26,7 @@ import sys
 from typing import Any, BinaryIO, SupportsIndex
 
 from minarray import dtypes as _dt
+from minarray._args import as_intp
 from minarray._native import core
 from minarray.arrayinterface import _alignment
 from minarray.ndarray import NDArray, c_strides
@@ -150,7 +151,7 @@ def frombuffer(buffer: Any, dtype: Any = None, count: SupportsIndex = -1, offset
     errors for sizes that do not fit; minarray also needs the data aligned
     to its elements (ValueError otherwise)."""
     dt = _dt.as_dtype(dtype) if dtype is not None else _dt.float64
-    count, offset = int(count), int(offset)
+    count, offset = as_intp(count, "frombuffer: count"), as_intp(offset, "frombuffer: offset")
     m = _bytes_view(buffer)
     n = m.nbytes
     if not 0 <= offset <= n:
@@ -184,7 +185,7 @@ def fromfile(file: Any, dtype: Any = None, count: SupportsIndex = -1, sep: str =
     the file is text: numbers separated by ``sep`` (whitespace when ``sep``
     is only whitespace)."""
     dt = _dt.as_dtype(dtype) if dtype is not None else _dt.float64
-    count, offset = int(count), int(offset)
+    count, offset = as_intp(count, "fromfile: count"), as_intp(offset, "fromfile: offset")
     if offset < 0:
         raise ValueError(f"offset must be non-negative, got {offset}")
     if isinstance(file, (str, bytes, os.PathLike)):

@@ -14,11 +14,11 @@ as NumPy does.
 from __future__ import annotations
 
 import math
-import operator
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from minarray import dtypes as _dt
+from minarray._args import as_int, as_intp, as_ints
 from minarray._native import core
 from minarray.creation import as_operand, asarray, eye, linspace, ones, tril, zeros
 from minarray.elementwise import add as _add
@@ -40,7 +40,7 @@ def array(object: Any, dtype: Any = None, *, copy: bool | None = True, ndmin: in
     ``copy=False`` never (ValueError when it would have to).  ``ndmin``
     prepends length-1 axes up to that many dimensions."""
     out = asarray(object, dtype=dtype, copy=copy)
-    nd = operator.index(ndmin)
+    nd = as_int(ndmin, "array: ndmin")
     if out.ndim < nd:
         out = out.reshape((1,) * (nd - out.ndim) + out.shape)
     return out
@@ -69,14 +69,14 @@ def ascontiguousarray(a: Any, dtype: Any = None) -> NDArray:
 
 def identity(n: int, dtype: Any = None) -> NDArray:
     """The ``n`` x ``n`` identity matrix (float64 unless ``dtype``)."""
-    return eye(operator.index(n), dtype=dtype)
+    return eye(as_int(n, "identity: n"), dtype=dtype)
 
 
 def diag(v: Any, k: int = 0) -> NDArray:
     """For a 1-d ``v``, a 2-d array with ``v`` on diagonal ``k``; for a 2-d
     ``v``, its diagonal ``k`` (a read-only view, as NumPy's)."""
     x = as_operand(v, "diag")
-    k = operator.index(k)
+    k = as_int(k, "diag: k")
     if x.ndim == 1:
         n = x.shape[0] + abs(k)
         out = zeros((n, n), dtype=x.dtype)
@@ -99,9 +99,9 @@ def diagflat(v: Any, k: int = 0) -> NDArray:
 def tri(N: int, M: int | None = None, k: int = 0, dtype: Any = None) -> NDArray:
     """An ``N`` x ``M`` array with ones at and below diagonal ``k`` and
     zeros above (float64 unless ``dtype``)."""
-    n = operator.index(N)
-    m = n if M is None else operator.index(M)
-    return tril(ones((n, m), dtype=dtype), k=operator.index(k))
+    n = as_int(N, "tri: N")
+    m = n if M is None else as_int(M, "tri: M")
+    return tril(ones((n, m), dtype=dtype), k=as_int(k, "tri: k"))
 
 
 def _bound(v: Any, what: str) -> float:
@@ -151,7 +151,7 @@ def indices(dimensions: Sequence[int], dtype: Any = None) -> NDArray:
     """An array of shape ``(len(dimensions), *dimensions)`` whose ``i``-th
     entry holds each element's index along axis ``i`` (int64 unless
     ``dtype``)."""
-    dims = tuple(operator.index(d) for d in dimensions)
+    dims = as_ints(dimensions, "indices: dimensions entry")
     dt = _dt.int64 if dtype is None else _dt.as_dtype(dtype)
     out = NDArray._empty((len(dims), *dims), dt)
     from minarray.creation import arange
@@ -238,7 +238,7 @@ def vander(x: Any, N: int | None = None, increasing: bool = False) -> NDArray:
     a = as_operand(x, "vander")
     if a.ndim != 1:
         raise ValueError("x must be a one-dimensional array or sequence.")
-    n = a.shape[0] if N is None else operator.index(N)
+    n = a.shape[0] if N is None else as_int(N, "vander: N")
     dt = _dt.promote(a.dtype, _dt.int64) if a.dtype.kind in "biu" else a.dtype
     out = ones((a.shape[0], n), dtype=dt)
     if n > 1:
@@ -252,6 +252,7 @@ def fromiter(iter: Any, dtype: Any, count: int = -1) -> NDArray:
     items when ``count`` is not -1)."""
     import itertools
 
+    count = as_intp(count, "fromiter: count")
     items = list(iter if count < 0 else itertools.islice(iter, count))
     if count >= 0 and len(items) < count:
         raise ValueError(f"iterator too short: Expected {count} but iterator had only {len(items)} items.")

@@ -9,6 +9,7 @@ import sys
 from typing import Any, Literal, overload
 
 from minarray import dtypes as _dt
+from minarray._args import as_int
 from minarray._native import core
 from minarray.ndarray import NDArray, c_strides
 
@@ -30,10 +31,7 @@ def _shape(shape: Any) -> tuple[int, ...]:
         dims = (shape,)
     out = []
     for n in dims:
-        try:
-            v = operator.index(n)
-        except TypeError:
-            raise TypeError(f"shape entries must be integers, got {n!r} ({type(n).__name__})") from None
+        v = as_int(n, "shape entry")
         if v < 0:
             raise ValueError(f"negative dimensions are not allowed: shape {tuple(dims)}")
         out.append(v)
@@ -195,7 +193,7 @@ def linspace(start: Any, stop: Any, /, num: int = 50, endpoint: bool = True, ret
     values = _linspace(start, stop, num, dtype, device, endpoint)
     if not retstep:
         return values
-    n = operator.index(num)
+    n = as_int(num, "linspace: num")
     div = (n - 1) if endpoint else n
     step = (stop - start) / div if div > 0 else float("nan")
     return values, step
@@ -203,7 +201,7 @@ def linspace(start: Any, stop: Any, /, num: int = 50, endpoint: bool = True, ret
 
 def _linspace(start: Any, stop: Any, num: int, dtype: Any, device: Any, endpoint: bool) -> NDArray:
     _device(device)
-    num = operator.index(num)
+    num = as_int(num, "linspace: num")
     if num < 0:
         raise ValueError(f"number of samples must be non-negative, got {num}")
     is_complex = any(isinstance(v, complex) or getattr(getattr(v, "dtype", None), "kind", "") == "c"
@@ -225,6 +223,7 @@ def eye(n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: Any = N
     """A 2-d array with ones on diagonal ``k`` (0: main, >0: above, <0: below) and zeros
     elsewhere."""
     n_cols = n_rows if n_cols is None else n_cols
+    k = as_int(k, "eye: k")
     out = zeros((n_rows, n_cols), dtype=dtype, device=device)
     if n_rows and n_cols:
         start = k if k >= 0 else -k * n_cols
@@ -239,7 +238,7 @@ def _tri(x: NDArray, k: int, lower: bool) -> NDArray:
     if x.ndim < 2:
         raise ValueError(f"{'tril' if lower else 'triu'} needs at least 2 dimensions, got {x.ndim}")
     out = x.copy()  # C-contiguous: the C kernel zeroes the other triangle row by row
-    core.tri_zero(out._h, operator.index(k), lower)
+    core.tri_zero(out._h, as_int(k, f"{'tril' if lower else 'triu'}: k"), lower)
     return out
 
 

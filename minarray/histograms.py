@@ -9,12 +9,12 @@ Python work.
 
 from __future__ import annotations
 
-import operator
 from typing import Any
 
 from minarray import dtypes as _dt
 from minarray import elementwise as _ew
 from minarray import reductions as _red
+from minarray._args import as_int, as_intp
 from minarray._native import core
 from minarray.creation import as_operand, asarray, linspace, zeros
 from minarray.ndarray import NDArray
@@ -33,7 +33,7 @@ def bincount(x: Any, weights: Any = None, minlength: int = 0) -> NDArray:
     if a.size and a.dtype.kind not in "iub":
         raise TypeError(f"Cannot cast array data from dtype('{a.dtype}') to dtype('int64') "
                         "according to the rule 'safe'")
-    minlength = operator.index(minlength)
+    minlength = as_intp(minlength, "bincount: minlength")
     if minlength < 0:
         raise ValueError("'minlength' must not be negative")
     a = a.astype(_dt.int64, copy=False)
@@ -51,8 +51,9 @@ def bincount(x: Any, weights: Any = None, minlength: int = 0) -> NDArray:
 
 
 def _edges(x: NDArray, bins: Any, range: Any) -> NDArray:
-    if isinstance(bins, int) or (hasattr(bins, "__index__") and not isinstance(bins, NDArray)):
-        nb = operator.index(bins)
+    if not isinstance(bins, (list, tuple)) and getattr(bins, "ndim", 0) == 0:
+        # a scalar is a count of bins: an integer, never a float (NumPy's TypeError)
+        nb = as_int(bins, "histogram: bins")
         if nb < 1:
             raise ValueError("`bins` must be positive, when an integer")
         if range is not None:

@@ -12,12 +12,12 @@ arithmetic is elementwise.
 from __future__ import annotations
 
 import math
-import operator
 from collections.abc import Sequence
 from typing import Any, SupportsIndex
 
 from minarray import dtypes as _dt
 from minarray import elementwise as _ew
+from minarray._args import as_int, as_ints
 from minarray.creation import arange, as_operand, asarray
 from minarray.indexing import nonzero
 from minarray.manipulation import take
@@ -25,6 +25,8 @@ from minarray.ndarray import NDArray
 from minarray.reductions import any as _any
 from minarray.reductions import count_nonzero
 from minarray.views import broadcast_to, normalize_axis
+
+_INT64_MAX = 2**63 - 1
 
 __all__ = [
     "unravel_index", "ravel_multi_index", "tril_indices", "triu_indices", "tril_indices_from",
@@ -40,12 +42,26 @@ def _ints(x: Any, fname: str) -> NDArray:
     return a.astype(_dt.int64, copy=False)
 
 
+def _flat_dims(dims: Any, fname: str) -> tuple[tuple[int, ...], int]:
+    """``dims`` as a shape and its size, when flat indices into it fit in
+    int64 (the dtype they are computed in): ValueError, as NumPy's, for a
+    shape no array could have, rather than indices that wrap.  As for an
+    allocation, zero dims are left out of the product: (2**40, 2**40, 0)
+    is refused too."""
+    shape = as_ints(dims, f"{fname}: dims entry")
+    if any(n < 0 for n in shape):
+        raise ValueError(f"{fname}: negative dimensions are not allowed, got dims {shape}")
+    if math.prod(n for n in shape if n) > _INT64_MAX:
+        raise ValueError(f"{fname}: invalid dims {shape}: the array size they define is larger than the maximum "
+                         f"possible size (2**63 - 1 elements)")
+    return shape, math.prod(shape)
+
+
 def unravel_index(indices: Any, shape: Sequence[int] | SupportsIndex) -> tuple[NDArray, ...]:
     """The coordinates, one int64 array per axis of ``shape``, of flat
     (C-order) ``indices``; ValueError for an index outside the array."""
-    dims = tuple(map(operator.index, shape)) if isinstance(shape, Sequence) else (operator.index(shape),)
+    dims, size = _flat_dims(shape, "unravel_index")
     idx = _ints(indices, "unravel_index")
-    size = math.prod(dims)
     if idx.size and bool(_any(_ew.logical_or(_ew.less(idx, 0), _ew.greater_equal(idx, size)))):
         bad = next(i for i in idx.reshape((-1,)).tolist() if not 0 <= i < size)
         raise ValueError(f"index {bad} is out of bounds for array with size {size}")
@@ -61,7 +77,7 @@ def ravel_multi_index(multi_index: Sequence[Any], dims: Sequence[int], mode: str
     """The flat (C-order) indices of coordinate arrays ``multi_index`` in
     an array of shape ``dims``; ``mode`` "raise", "wrap" or "clip" for
     coordinates out of range."""
-    shape = tuple(map(operator.index, dims))
+    shape, _ = _flat_dims(dims, "ravel_multi_index")
     if len(multi_index) != len(shape):
         raise ValueError(f"parameter multi_index must be a sequence of length {len(shape)}")
     if mode not in ("raise", "wrap", "clip"):
@@ -69,6 +85,8 @@ def ravel_multi_index(multi_index: Sequence[Any], dims: Sequence[int], mode: str
     flat: NDArray | None = None
     for coord, n in zip(multi_index, shape, strict=True):
         c = _ints(coord, "ravel_multi_index")
+        if n == 0 and c.size:  # no coordinate is valid, and wrap or clip has none to map to
+            raise ValueError(f"ravel_multi_index: cannot ravel coordinates into dims {shape}: it has zero entries")
         if mode == "wrap":
             c = _ew.remainder(c, n)
         elif mode == "clip":
@@ -94,7 +112,7 @@ def triu_indices(n: int, k: int = 0, m: int | None = None) -> tuple[NDArray, NDA
     diagonal ``k``), in row-major order."""
     from minarray.constructors import tri
 
-    r, c = nonzero(_ew.logical_not(tri(n, m, operator.index(k) - 1, dtype=_dt.bool)))
+    r, c = nonzero(_ew.logical_not(tri(n, m, as_int(k, "triu_indices: k") - 1, dtype=_dt.bool)))
     return r, c
 
 
@@ -120,8 +138,8 @@ def triu_indices_from(arr: Any, k: int = 0) -> tuple[NDArray, NDArray]:
 def diag_indices(n: int, ndim: int = 2) -> tuple[NDArray, ...]:
     """The indices of the main diagonal of an ``n`` x ... x ``n`` array:
     ``ndim`` copies of ``arange(n)``."""
-    idx = arange(operator.index(n))
-    return (idx,) * operator.index(ndim)
+    idx = arange(as_int(n, "diag_indices: n"))
+    return (idx,) * as_int(ndim, "diag_indices: ndim")
 
 
 def ix_(*args: Any) -> tuple[NDArray, ...]:
@@ -183,6 +201,8 @@ def put(a: NDArray, ind: Any, v: Any, mode: str = "raise") -> None:
         raise TypeError(f"put: argument a must be a minarray NDArray, got {type(a).__name__}")
     idx = _ints(ind, "put").reshape((-1,))
     n = a.size
+    if n == 0 and idx.size:  # wrap and clip would divide or clip by the size 0
+        raise IndexError("put: cannot replace elements of an empty array")
     if mode == "wrap":
         idx = _ew.remainder(idx, n)
     elif mode == "clip":

@@ -5,10 +5,10 @@ nested lists included) and ``promote_types``."""
 from __future__ import annotations
 
 import math
-import operator
 from typing import Any
 
 from minarray import dtypes as _dt
+from minarray._args import as_ints
 from minarray.creation import as_operand
 
 __all__ = ["shape", "ndim", "size", "promote_types"]
@@ -39,7 +39,7 @@ def size(a: Any, axis: int | tuple[int, ...] | None = None) -> int:
         return math.prod(s)
     from minarray.views import normalize_axis
 
-    axes = axis if isinstance(axis, tuple) else (operator.index(axis),)
+    axes = as_ints(axis, "size: axis")
     return math.prod(s[normalize_axis(ax, len(s))] for ax in axes)
 
 

@@ -14,11 +14,13 @@ of advanced indexing (csrc/py/index.c).
 from __future__ import annotations
 
 import itertools
+import math
 import operator
 from collections.abc import Sequence
 from typing import Any
 
 from minarray import dtypes as _dt
+from minarray._args import as_int, as_intp, as_ints
 from minarray._native import core
 from minarray.creation import as_operand, asarray
 from minarray.ndarray import NDArray, c_strides
@@ -197,10 +199,7 @@ def repeat(x: NDArray, repeats: int | NDArray, /, *, axis: int | None = None) ->
                 f"repeat: {counts.shape[0]} repeats do not match the {n} elements along axis {ax}"
             )
     if counts is None:
-        try:
-            r = operator.index(repeats)
-        except TypeError:
-            raise TypeError(f"repeat: repeats must be an integer or an integer array, got {repeats!r}") from None
+        r = as_intp(repeats, "repeat: repeats")
         if r < 0:
             raise ValueError(f"repeat: repeats must be non-negative, got {r}")
         if x.ndim < _MAXDIMS:
@@ -238,11 +237,8 @@ def tile(x: NDArray, repetitions: Sequence[int] | int, /) -> NDArray:
     API ``tile``).  Shorter ``repetitions`` are padded with leading 1s;
     a shorter ``x`` is treated as if it had leading size-1 axes."""
     x = as_operand(x, "tile")
-    reps_seq = (repetitions,) if not isinstance(repetitions, (tuple, list)) else tuple(repetitions)
-    try:
-        reps = tuple(operator.index(r) for r in reps_seq)
-    except TypeError:
-        raise TypeError(f"tile: repetitions must be a tuple of integers, got {repetitions!r}") from None
+    reps = tuple(as_intp(r, "tile: repetitions entry") for r in
+                 (repetitions if isinstance(repetitions, (tuple, list)) else (repetitions,)))
     if any(r < 0 for r in reps):
         raise ValueError(f"tile: repetitions must be non-negative, got {reps}")
     nd = max(x.ndim, len(reps))
@@ -298,11 +294,7 @@ def roll(x: NDArray, /, shift: int | tuple[int, ...], *, axis: int | tuple[int, 
     axis add up.
     """
     x = as_operand(x, "roll")
-    shifts = shift if isinstance(shift, (tuple, list)) else (shift,)
-    try:
-        shifts = tuple(operator.index(s) for s in shifts)
-    except TypeError:
-        raise TypeError(f"roll: shift must be an integer or a tuple of integers, got {shift!r}") from None
+    shifts = as_ints(shift, "roll: shift")
     out = NDArray._empty(x.shape, x.dtype)
     if axis is None:
         flat = x if x.flags.c_contiguous else x.copy()
@@ -477,10 +469,7 @@ def pad(array: Any, pad_width: Any, mode: str = "constant", *, constant_values: 
         raise ValueError(f"mode {mode!r} is not supported; minarray's pad has {', '.join(_PAD_MODES)}")
     widths = []
     for b, a in _pairs(pad_width, x.ndim, "pad_width"):
-        try:
-            b, a = operator.index(b), operator.index(a)
-        except TypeError:
-            raise TypeError(f"`pad_width` must be of integral type, got {pad_width!r}") from None
+        b, a = as_int(b, "pad: pad_width entry"), as_int(a, "pad: pad_width entry")
         if b < 0 or a < 0:
             raise ValueError("index can't contain negative values")
         widths.append((b, a))
@@ -640,13 +629,12 @@ def resize(a: Any, new_shape: int | Sequence[int]) -> NDArray:
     """A new array of ``new_shape`` filled with ``a``'s elements in C order,
     repeated as often as needed (NumPy's ``resize`` function)."""
     x = as_operand(a, "resize").reshape((-1,))
-    shape = tuple(operator.index(n) for n in new_shape) if isinstance(new_shape, Sequence) \
-        else (operator.index(new_shape),)
+    shape = as_ints(new_shape if isinstance(new_shape, Sequence) else (new_shape,), "resize: new_shape entry")
     if any(n < 0 for n in shape):
         raise ValueError("all elements of `new_shape` must be non-negative")
-    size = 1
-    for n in shape:
-        size *= n
+    size = math.prod(shape)
+    if size >= 2**63:  # NumPy's OverflowError: the element count must fit in an npy_intp
+        raise OverflowError(f"resize: new_shape {shape} has {size} elements, more than a 64-bit integer holds")
     if x.size == 0 or size == 0:
         return NDArray._empty(shape, x.dtype, zero=True)
     from minarray.creation import arange

@@ -16,6 +16,7 @@ from typing import Any
 
 from minarray import dtypes as _dt
 from minarray import elementwise as _ew
+from minarray._args import as_int
 from minarray.creation import as_operand, zeros_like
 from minarray.errstate import errstate
 from minarray.ndarray import NDArray
@@ -284,7 +285,7 @@ def gradient(f: Operand, *varargs: float, axis: int | tuple[int, ...] | None = N
         dxs = [float(v) for v in varargs]
     else:
         raise TypeError("invalid number of arguments (minarray's gradient takes scalar spacings)")
-    if edge_order not in (1, 2):
+    if as_int(edge_order, "gradient: edge_order") not in (1, 2):
         raise ValueError("'edge_order' greater than 2 not supported")
     w = a if a.dtype.kind in "fc" else a.astype(_dt.float64)
     outs = []

@@ -32,6 +32,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any, BinaryIO
 
 from minarray import dtypes as _dt
+from minarray._args import as_int
 from minarray._native import core
 from minarray.bufferio import contiguous_strides, raw, read_into, remaining_bytes, write_raw
 from minarray.ndarray import NDArray
@@ -365,6 +366,7 @@ def load(file: Any, mmap_mode: str | None = None, allow_pickle: bool = False,
     ValueError; nothing past the data the file holds is ever read."""
     if mmap_mode is not None and mmap_mode not in _MMAP_MODES:
         raise ValueError(f"mmap_mode must be one of 'r', 'r+', 'c' or None, not {mmap_mode!r}")
+    max_header_size = as_int(max_header_size, "load: max_header_size")
     if isinstance(file, (str, bytes, os.PathLike)):
         f = open(file, "rb")
         own = True

@@ -15,11 +15,11 @@ integer products wrap modulo 2**bits, and bool gives "some pair both true".
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Sequence
 from typing import Any
 
 from minarray import dtypes as _dt
+from minarray._args import as_int
 from minarray._native import core
 from minarray.creation import as_operand
 from minarray.dtypes import DType
@@ -177,10 +177,7 @@ def tensordot(x1: Any, x2: Any, /, *, axes: int | tuple[Sequence[int], Sequence[
         if len(ax1) != len(ax2):
             raise ValueError(f"tensordot: x1 and x2 need as many axes each, got {axes[0]!r} and {axes[1]!r}")
     else:
-        try:
-            n = operator.index(axes)
-        except TypeError:
-            raise TypeError(f"tensordot: axes must be an integer or a pair of sequences, got {axes!r}") from None
+        n = as_int(axes, "tensordot: axes")
         if n < 0:
             raise ValueError(f"tensordot: axes must be non-negative, got {n}")
         if n > a.ndim or n > b.ndim:
@@ -220,10 +217,7 @@ def vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> NDArray:
     a, b, dt, kt = _operands("vecdot", x1, x2)
     if a.ndim == 0 or b.ndim == 0:
         raise ValueError(f"vecdot: operands must have at least one dimension, got shapes {a.shape} and {b.shape}")
-    try:
-        ax = operator.index(axis)
-    except TypeError:
-        raise TypeError(f"vecdot: axis must be an integer, got {type(axis).__name__}") from None
+    ax = as_int(axis, "vecdot: axis")
     n_min = min(a.ndim, b.ndim)
     if ax >= 0 and a.ndim == b.ndim and ax < a.ndim:
         ax -= a.ndim

@@ -26,6 +26,7 @@ import operator
 from typing import Any
 
 from minarray import dtypes as _dt
+from minarray._args import as_int
 from minarray._native import core
 from minarray.creation import as_operand
 from minarray.dtypes import DType
@@ -366,10 +367,7 @@ def diff(x: NDArray, /, *, axis: int = -1, n: int = 1, prepend: Any = None, appe
     x = as_operand(x)
     if x.ndim == 0:
         raise ValueError("diff requires an array of at least one dimension, not a 0-d array")
-    try:
-        n = operator.index(n)
-    except TypeError:
-        raise TypeError(f"diff: n must be an integer, got {type(n).__name__}") from None
+    n = as_int(n, "diff: n")
     if n < 0:
         raise ValueError(f"diff: n must be non-negative, got {n}")
     ax = normalize_axis(axis, x.ndim)

@@ -10,10 +10,10 @@ when ``descending``: a NaN counts as the largest value, as in NumPy), and
 
 from __future__ import annotations
 
-import operator
 from typing import Any
 
 from minarray import dtypes as _dt
+from minarray._args import as_int
 from minarray._native import core
 from minarray.creation import as_operand, asarray
 from minarray.ndarray import NDArray
@@ -112,7 +112,7 @@ def _kth(kth: Any, n: int) -> list[int]:
         ks = kth.reshape((-1,)).tolist()
     out = []
     for k in ks:
-        i = operator.index(k)
+        i = as_int(k, "kth entry")
         if not -n <= i < n:
             raise ValueError(f"kth(={i}) out of bounds ({n})")
         out.append(i % n)

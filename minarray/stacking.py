@@ -10,10 +10,10 @@ views of the input (no copy), as NumPy's do.
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Sequence
 from typing import Any
 
+from minarray._args import as_int, as_ints
 from minarray.creation import as_operand
 from minarray.manipulation import concat
 from minarray.ndarray import NDArray
@@ -118,13 +118,9 @@ def array_split(ary: Any, indices_or_sections: Any, axis: int = 0) -> list[NDArr
         idx = indices_or_sections
         if isinstance(idx, NDArray) or hasattr(idx, "__array_interface__"):
             idx = as_operand(idx).tolist()
-        bounds = [0, *(operator.index(i) for i in idx), n]
+        bounds = [0, *as_ints(list(idx), "indices_or_sections entry"), n]
     else:
-        try:
-            sections = operator.index(indices_or_sections)
-        except TypeError:
-            raise TypeError(f"indices_or_sections must be an integer or a sequence of integers, "
-                            f"got {indices_or_sections!r}") from None
+        sections = as_int(indices_or_sections, "indices_or_sections")
         if sections <= 0:
             raise ValueError("number sections must be larger than 0.")
         each, extra = divmod(n, sections)
@@ -139,7 +135,7 @@ def split(ary: Any, indices_or_sections: Any, axis: int = 0) -> list[NDArray]:
     evenly (ValueError otherwise, as NumPy's)."""
     x = as_operand(ary, "split")
     if not (isinstance(indices_or_sections, (tuple, list, NDArray)) or hasattr(indices_or_sections, "__len__")):
-        sections = operator.index(indices_or_sections)
+        sections = as_int(indices_or_sections, "indices_or_sections")
         if x.ndim and sections > 0 and x.shape[normalize_axis(axis, x.ndim)] % sections:
             raise ValueError("array split does not result in an equal division")
     return array_split(x, indices_or_sections, axis)

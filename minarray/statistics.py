@@ -23,13 +23,13 @@ wrap around (int8 -93 and 65); minarray does not reproduce that.
 from __future__ import annotations
 
 import math
-import operator
 import warnings
 from typing import Any
 
 from minarray import dtypes as _dt
 from minarray import elementwise as _ew
 from minarray import reductions as _red
+from minarray._args import as_int
 from minarray._native import core
 from minarray.creation import as_operand, asarray, full
 from minarray.dtypes import DType
@@ -502,12 +502,12 @@ def _nanarg(name: str, a: Any, axis: int | None, keepdims: bool, big: float) -> 
 
 def nanargmin(a: Any, axis: int | None = None, *, keepdims: bool = False) -> NDArray:
     """The index of the minimum ignoring NaNs; ValueError for a slice of NaNs only."""
-    return _nanarg("nanargmin", a, None if axis is None else operator.index(axis), keepdims, math.inf)
+    return _nanarg("nanargmin", a, None if axis is None else as_int(axis, "axis"), keepdims, math.inf)
 
 
 def nanargmax(a: Any, axis: int | None = None, *, keepdims: bool = False) -> NDArray:
     """The index of the maximum ignoring NaNs; ValueError for a slice of NaNs only."""
-    return _nanarg("nanargmax", a, None if axis is None else operator.index(axis), keepdims, -math.inf)
+    return _nanarg("nanargmax", a, None if axis is None else as_int(axis, "axis"), keepdims, -math.inf)
 
 
 # ---- covariance and correlation --------------------------------------------------------
@@ -538,6 +538,8 @@ def cov(m: Any, y: Any = None, rowvar: bool = True, bias: bool = False, ddof: in
         res_dt = _dt.promote(res_dt, yy.dtype) if dtype is None else res_dt
         x = concat([x, yy], axis=0)
     x = x.astype(res_dt)
+    if ddof is not None and ddof != int(ddof):  # NumPy takes a whole float (2.0), not 2.5
+        raise ValueError(f"cov: ddof must be an integer, got {ddof!r}")
     if ddof is None:
         ddof = 0 if bias else 1
     n = x.shape[1]

@@ -6,10 +6,10 @@
 from __future__ import annotations
 
 import math
-import operator
 from collections.abc import Sequence
 from typing import Any
 
+from minarray._args import as_int, as_intp, as_ints
 from minarray._native import core
 from minarray.exceptions import AxisError
 from minarray.ndarray import NDArray, c_strides
@@ -27,10 +27,9 @@ __all__ = [
 def normalize_axis(axis: Any, ndim: int, what: str = "axis") -> int:
     """An axis index in [0, ndim); AxisError (an IndexError, as the Array API
     names, and a ValueError, as NumPy's) outside [-ndim, ndim)."""
-    try:
-        ax = operator.index(axis)
-    except TypeError:
-        raise TypeError(f"{what} must be an integer, got {type(axis).__name__}") from None
+    ax = axis if type(axis) is int else as_int(axis, what)  # the common case without a call
+    if type(ndim) is not int:
+        ndim = as_int(ndim, "ndim")
     if not -ndim <= ax < ndim:
         raise AxisError(ax, ndim, what)
     return ax % ndim if ndim else 0
@@ -61,7 +60,7 @@ def broadcast_shapes(*shapes: tuple[int, ...]) -> tuple[int, ...]:
 
 def broadcast_to(x: NDArray, /, shape: Sequence[int]) -> NDArray:
     """A read-only view of ``x`` with ``shape`` (size-1 dims get stride 0)."""
-    shape = tuple(operator.index(n) for n in shape)
+    shape = as_ints(shape, "broadcast_to: shape entry")
     if any(n < 0 for n in shape):
         raise ValueError(f"negative dimensions are not allowed in shape {shape}")
     tail = shape[len(shape) - x.ndim:]
@@ -174,7 +173,7 @@ def flip(x: NDArray, /, *, axis: int | tuple[int, ...] | None = None) -> NDArray
 
 
 def _infer_shape(shape: Sequence[Any], size: int) -> tuple[int, ...]:
-    dims = [operator.index(n) for n in shape]
+    dims = list(as_ints(shape, "reshape: shape entry"))
     unknown = [i for i, n in enumerate(dims) if n == -1]
     if len(unknown) > 1:
         raise ValueError("can only specify one unknown dimension (-1)")
@@ -337,12 +336,12 @@ def rot90(m: Any, k: int = 1, axes: Sequence[int] = (0, 1)) -> NDArray:
     ax = tuple(axes)
     if len(ax) != 2:
         raise ValueError("len(axes) must be 2.")
-    a0, a1 = operator.index(ax[0]), operator.index(ax[1])
+    a0, a1 = as_int(ax[0], "rot90: axes entry"), as_int(ax[1], "rot90: axes entry")
     if a0 == a1 or abs(a0 - a1) == x.ndim:
         raise ValueError("Axes must be different.")
     if not (-x.ndim <= a0 < x.ndim and -x.ndim <= a1 < x.ndim):
         raise ValueError(f"Axes={ax} out of range for array of ndim={x.ndim}.")
-    k = operator.index(k) % 4
+    k = as_int(k, "rot90: k") % 4
     if k == 0:
         return x[...]
     if k == 2:
@@ -365,7 +364,7 @@ def diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> NDArray
     a1, a2 = normalize_axis(axis1, x.ndim, "axis1"), normalize_axis(axis2, x.ndim, "axis2")
     if a1 == a2:
         raise ValueError("axis1 and axis2 cannot be the same")
-    k = operator.index(offset)
+    k = as_intp(offset, "diagonal: offset")
     n1, n2 = x.shape[a1], x.shape[a2]
     s1, s2 = x._strides[a1], x._strides[a2]
     if k >= 0:

@@ -22,6 +22,7 @@ import pytest
 from array_strategies import ALL_DTYPES, NP_DTYPES, distinct_values, examples, np_dtype, shapes
 from hypothesis import given
 from hypothesis import strategies as st
+from numpy_errors import raises_as_numpy
 
 import minarray as ma
 
@@ -531,3 +532,19 @@ def test_pickle_any_shape(dtype: ma.DType, shape: tuple[int, ...], protocol: int
     y = pickle.loads(pickle.dumps(x, protocol=protocol, buffer_callback=bufs.append if protocol == 5 else None),
                      buffers=bufs)
     assert y.shape == a.shape and y.tobytes() == a.tobytes()
+
+
+SIZES_TOO_LARGE = {
+    "count * itemsize past int64": (lambda m: m.frombuffer(b"abcdefgh", dtype=m.uint16, count=2**62),
+                                    "smaller than requested"),
+    "count past int64": (lambda m: m.frombuffer(b"abcdefgh", dtype=m.uint8, count=2**63),
+                         "does not fit in a 64-bit integer"),
+    "offset past int64": (lambda m: m.frombuffer(b"abcdefgh", dtype=m.uint8, offset=2**63),
+                          "does not fit in a 64-bit integer"),
+}
+
+
+@pytest.mark.parametrize("case", SIZES_TOO_LARGE.values(), ids=SIZES_TOO_LARGE.keys())
+def test_frombuffer_sizes_past_int64_raise_as_numpy(case: tuple[Any, str]) -> None:
+    call, match = case
+    raises_as_numpy(call, match)

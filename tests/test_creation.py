@@ -24,6 +24,7 @@ from array_strategies import (
 )
 from hypothesis import assume, given
 from hypothesis import strategies as st
+from numpy_errors import raises_as_numpy
 
 import minarray as ma
 
@@ -99,9 +100,9 @@ def test_creation_errors() -> None:
         ma.zeros((2, -1))
     with pytest.raises(ValueError, match="negative dimensions"):
         ma.empty(-3)
-    with pytest.raises(TypeError, match="integers"):
+    with pytest.raises(TypeError, match="shape entry must be an integer"):
         ma.zeros((2.5, 3))
-    with pytest.raises(TypeError, match="integers"):
+    with pytest.raises(TypeError, match="shape entry must be an integer"):
         ma.ones("3")
     with pytest.raises(TypeError, match="unknown dtype 'float128'"):
         ma.zeros(3, dtype="float128")
@@ -479,3 +480,77 @@ def test_asarray_roundtrip_through_lists(dtype: ma.DType, shape: tuple[int, ...]
         assert_like_numpy(ma.asarray(arr.tolist(), dtype=dtype), arr)
     assert_like_numpy(ma.asarray(arr), arr)
     assert_like_numpy(ma.asarray(arr, copy=True), arr)
+
+
+# ---- sizes past int64: refused before any allocation, as NumPy ------------------------
+
+# call(module), and what minarray's message must say
+SIZES_TOO_LARGE = {
+    "indices 2**40 x 2**40": (lambda m: m.indices((2**40, 2**40)), "too large"),
+    "indices empty but huge": (lambda m: m.indices((2**62, 0, 2**62)), "too large"),
+    "indices entry past int64": (lambda m: m.indices((2**63,)), "does not fit in 64 bits"),
+    "linspace num 2**62": (lambda m: m.linspace(0, 1, 2**62), "too large"),
+    "linspace num 2**64": (lambda m: m.linspace(0, 1, 2**64), "does not fit in 64 bits"),
+    "logspace num 2**62": (lambda m: m.logspace(0, 1, 2**62), "too large"),
+    "geomspace num 2**62": (lambda m: m.geomspace(1, 2, 2**62), "too large"),
+    "arange 2**62": (lambda m: m.arange(0, 2**62), "too large"),
+    "arange span past int64": (lambda m: m.arange(-(2**63), 2**63 - 1, 1), "does not fit in 64 bits"),
+    "arange float 1e30": (lambda m: m.arange(0.0, 1e30), "does not fit in 64 bits"),
+    "eye 2**40": (lambda m: m.eye(2**40), "too large"),
+    "eye 2**63": (lambda m: m.eye(2**63), "does not fit in 64 bits"),
+    "identity 2**40": (lambda m: m.identity(2**40), "too large"),
+    "vander N 2**62": (lambda m: m.vander(m.ones(2), 2**62), "too large"),
+    "vander empty N 2**62": (lambda m: m.vander(m.ones(0), 2**62), "too large"),
+    "diag k 2**62": (lambda m: m.diag(m.ones(2), k=2**62), "too large"),
+    "full (2**62, 4)": (lambda m: m.full((2**62, 4), 1.0), "too large"),
+    "tri k past int64": (lambda m: m.tri(3, k=2**70), "too big|too large"),
+}
+
+
+@pytest.mark.parametrize("case", SIZES_TOO_LARGE.values(), ids=SIZES_TOO_LARGE.keys())
+def test_sizes_past_int64_raise_as_numpy(case: tuple[Any, str]) -> None:
+    call, match = case
+    raises_as_numpy(call, match)
+
+
+# NumPy answers these by accident (an empty array for arange(2**63) and
+# tri(2**63), IndexError from linspace's num 2**63): minarray refuses the
+# shape, as NumPy does one dimension lower.
+SIZES_NUMPY_MISREADS = {
+    "arange 2**63": lambda: ma.arange(2**63),
+    "linspace num 2**63": lambda: ma.linspace(0, 1, 2**63),
+    "tri 2**63": lambda: ma.tri(2**63),
+    "tril_indices 2**63": lambda: ma.tril_indices(2**63),
+    "diag_indices 2**63": lambda: ma.diag_indices(2**63),
+}
+
+
+@pytest.mark.parametrize("call", SIZES_NUMPY_MISREADS.values(), ids=SIZES_NUMPY_MISREADS.keys())
+def test_sizes_numpy_misreads_are_value_errors(call: Any) -> None:
+    with pytest.raises(ValueError, match="does not fit in 64 bits"):
+        call()
+
+
+@pytest.mark.parametrize("k", [2**63 - 1, 2**62, -(2**62)], ids=["2**63-1", "2**62", "-2**62"])
+def test_triangles_with_far_diagonals_match_numpy(k: int) -> None:
+    """A diagonal offset near int64's limits overflowed i + k + 1 in the C
+    kernel: tril(x, k=2**63 - 1) zeroed the whole matrix."""
+    a = np.arange(1.0, 13.0).reshape(3, 4)
+    np.testing.assert_array_equal(np.asarray(ma.tril(ma.asarray(a), k=k)), np.tril(a, k))
+    np.testing.assert_array_equal(np.asarray(ma.triu(ma.asarray(a), k=k)), np.triu(a, k))
+    np.testing.assert_array_equal(np.asarray(ma.tri(3, 4, k)), np.tri(3, 4, k))
+    for got, want in ((ma.tril_indices(3, k, 4), np.tril_indices(3, k, 4)),
+                      (ma.triu_indices(3, k, 4), np.triu_indices(3, k, 4))):
+        np.testing.assert_array_equal(np.asarray(got[0]), want[0])
+        np.testing.assert_array_equal(np.asarray(got[1]), want[1])
+
+
+@pytest.mark.parametrize("k", [-(2**63), -(2**63) + 4], ids=["-2**63", "-2**63+4"])
+def test_triangles_with_the_lowest_diagonals(k: int) -> None:
+    """Below every row: tril keeps nothing, triu everything (NumPy raises
+    OverflowError for -2**63 and, overflowing, drops a row of triu for
+    -2**63 + 4)."""
+    a = ma.asarray(np.arange(1.0, 13.0).reshape(3, 4))
+    assert float(ma.sum(ma.tril(a, k=k))) == 0.0
+    np.testing.assert_array_equal(np.asarray(ma.triu(a, k=k)), np.asarray(a))
+

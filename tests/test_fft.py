@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from numpy_errors import raises_as_numpy
 
 import minarray as ma
 
@@ -73,3 +74,8 @@ def test_bad_arguments() -> None:
         ma.fft.fftfreq(0)
     with pytest.raises(TypeError, match="real floating"):
         ma.fft.fftfreq(4, dtype=ma.int32)
+
+
+@pytest.mark.parametrize("n", [2**62, 2**63], ids=["2**62", "2**63"])
+def test_fft_n_past_int64_raises_as_numpy(n: int) -> None:
+    raises_as_numpy(lambda m: m.fft.fft(m.ones(2), n=n), "too big|Maximum allowed dimension")

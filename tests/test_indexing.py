@@ -27,6 +27,7 @@ from array_strategies import (
 )
 from hypothesis import given
 from hypothesis import strategies as st
+from numpy_errors import raises_as_numpy
 
 import minarray as ma
 
@@ -555,3 +556,58 @@ def test_a_mask_axis_of_length_zero_fits_any_axis(xs: tuple[int, ...], ks: tuple
     np.testing.assert_array_equal(np.asarray(x), a)
     with pytest.raises(IndexError, match="did not match"):
         x[ma.zeros((1, *xs[1:]), dtype=ma.bool)] if xs[0] != 1 else x[ma.zeros((3,), dtype=ma.bool)]
+
+
+# ---- flat indices: dims whose size does not fit in int64 ------------------------------
+
+FLAT_DIMS_TOO_LARGE = {
+    "2**40 x 2**40": (2**40, 2**40),
+    "just past int64": (4, 2**62 + 1),
+    "2**32 x 2**31": (2**32, 2**31),
+    "entry past int64": (2**63, 1),
+}
+
+
+@pytest.mark.parametrize("dims", FLAT_DIMS_TOO_LARGE.values(), ids=FLAT_DIMS_TOO_LARGE.keys())
+def test_ravel_multi_index_refuses_dims_beyond_int64(dims: tuple[int, int]) -> None:
+    """The flat index was computed in int64 and wrapped: (2**40 - 1,
+    2**40 - 1) in (2**40, 2**40) gave -1, (3, 2**62) in (4, 2**62 + 1) gave
+    3.  NumPy's ValueError instead."""
+    coords = (dims[0] - 1, min(dims[1], 2**62) - 1)
+    raises_as_numpy(lambda m: m.ravel_multi_index(coords, dims), r"invalid dims .*larger than the maximum possible")
+
+
+@pytest.mark.parametrize("dims", FLAT_DIMS_TOO_LARGE.values(), ids=FLAT_DIMS_TOO_LARGE.keys())
+def test_unravel_index_refuses_dims_beyond_int64(dims: tuple[int, int]) -> None:
+    raises_as_numpy(lambda m: m.unravel_index(5, dims), r"invalid dims .*larger than the maximum possible")
+
+
+def test_flat_index_dims_at_the_int64_limit() -> None:
+    """The largest size there is, 2**63 - 1, still works (NumPy's too), and
+    an empty but huge shape is refused as an allocation of it would be."""
+    dims = (2**63 - 1, 1)
+    assert int(ma.ravel_multi_index((2**63 - 2, 0), dims)) == int(np.ravel_multi_index((2**63 - 2, 0), dims))
+    got = ma.unravel_index(2**63 - 2, (2**63 - 1,))
+    assert [int(g) for g in got] == [int(e) for e in np.unravel_index(2**63 - 2, (2**63 - 1,))]
+    raises_as_numpy(lambda m: m.unravel_index(m.asarray([], dtype=m.int64), (2**40, 2**40, 0)), "invalid dims")
+
+
+@pytest.mark.parametrize("mode", ["raise", "wrap", "clip"])
+def test_ravel_multi_index_into_empty_dims(mode: str) -> None:
+    """No coordinate fits dims with a zero entry: wrap (a remainder by 0)
+    gave 0 and clip -1.  NumPy's ValueError; no coordinates, no error."""
+    coords = (np.array([1]), np.array([0]))
+    raises_as_numpy(lambda m: m.ravel_multi_index(tuple(m.asarray(c) for c in coords), (2, 0), mode=mode),
+                    "zero entries|invalid entry")
+    empty = (ma.asarray([], dtype=ma.int64), ma.asarray([], dtype=ma.int64))
+    assert ma.ravel_multi_index(empty, (2, 0), mode=mode).shape == (0,)
+
+
+@pytest.mark.parametrize("mode", ["raise", "wrap", "clip"])
+def test_put_into_an_empty_array(mode: str) -> None:
+    """wrap and clip took the index modulo (or clipped it to) the size 0,
+    with a divide-by-zero warning, then raised ValueError: NumPy's
+    IndexError instead; no indices, nothing to do."""
+    raises_as_numpy(lambda m: m.put(m.zeros(0), m.asarray([1]), 5.0, mode=mode), "empty array|out of bounds")
+    ma.put(ma.zeros(0), ma.asarray([], dtype=ma.int64), 5.0, mode=mode)
+

@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from numpy_errors import raises_as_numpy
 
 import minarray as ma
 
@@ -482,3 +483,21 @@ def test_strided_matrix_vector_product_reads_only_the_matrix(dtype: str) -> None
     finally:
         del base
         libc.mprotect(ctypes.c_void_p(addr + (npages - 1) * page), ctypes.c_size_t(page), 3)
+
+
+# ---- result sizes past int64: refused before any allocation, as NumPy ---------------
+
+SIZES_TOO_LARGE = {
+    "kron empty but huge": (lambda m: m.kron(m.ones((2**31, 0)), m.ones((2**33, 0))), "too large"),
+    "kron empty rows, huge columns": (lambda m: m.kron(m.ones((0, 2**40)), m.ones((0, 2**40))), "too large"),
+    "einsum ij,jk->ik": (lambda m: m.einsum("ij,jk->ik", m.ones((2**40, 0)), m.ones((0, 2**40))), "too large"),
+    "einsum ij,jk->ijk": (lambda m: m.einsum("ij,jk->ijk", m.ones((2**40, 0)), m.ones((0, 2**40))), "too large"),
+    "tensordot": (lambda m: m.tensordot(m.ones((2**40, 0)), m.ones((0, 2**40)), axes=1), "too large"),
+    "matmul": (lambda m: m.matmul(m.ones((2**40, 0)), m.ones((0, 2**40))), "too large"),
+}
+
+
+@pytest.mark.parametrize("case", SIZES_TOO_LARGE.values(), ids=SIZES_TOO_LARGE.keys())
+def test_product_sizes_past_int64_raise_as_numpy(case: tuple[Any, str]) -> None:
+    call, match = case
+    raises_as_numpy(call, match)

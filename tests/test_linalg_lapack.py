@@ -347,9 +347,46 @@ def test_matrix_power(dtype: str, power: int) -> None:
 def test_cond(p: Any) -> None:
     a = rand((3, 4, 4), "float64")
     close(la.cond(ma.asarray(a), p), np.linalg.cond(a, p), "float64", scale=100)
-    if p not in (None, 2, -2, "nuc"):  # NumPy raises for 'nuc' (its inverse is NaN); inf here
-        sing = np.stack([np.eye(2), [[1.0, 2.0], [2.0, 4.0]]])
-        np.testing.assert_array_equal(np.asarray(la.cond(ma.asarray(sing), p)), np.linalg.cond(sing, p))
+
+
+_INF, _NAN = math.inf, math.nan
+# Singular, infinite and NaN matrices, alone and mixed in stacks: NumPy's
+# cond gives inf where the result is NaN and the matrix had no NaN.
+COND_MATRICES = {
+    "zeros": np.zeros((2, 2)),
+    "zeros float32": np.zeros((2, 2), np.float32),
+    "singular": np.array([[1.0, 2.0], [2.0, 4.0]]),
+    "inf entry": np.array([[1.0, _INF], [0.0, 1.0]]),
+    "nan entry": np.array([[1.0, _NAN], [0.0, 1.0]]),
+    "singular complex": np.array([[1.0, 1j], [0.0, 0.0]]),
+    "rectangular zeros": np.zeros((2, 3)),
+    "int zeros": np.zeros((2, 2), np.int64),
+    "stack": np.array([[[1.0, 2.0], [3.0, 4.0]], [[0.0, 0.0], [0.0, 0.0]], [[1.0, _INF], [0.0, 1.0]]]),
+    "stack with nan": np.array([[[1.0, 2.0], [3.0, 4.0]], [[0.0, 0.0], [0.0, 0.0]], [[1.0, _NAN], [0.0, 1.0]],
+                                [[1.0, _INF], [0.0, 1.0]]]),
+    "empty": np.zeros((0, 0)),
+    "empty stack": np.zeros((0, 2, 2)),
+}
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # NumPy's own (nan/inf in its norms)
+@pytest.mark.parametrize("p", [None, 2, -2, 1, -1, math.inf, -math.inf, "fro", "nuc"])
+@pytest.mark.parametrize("name", list(COND_MATRICES))
+def test_cond_singular_and_infinite(name: str, p: Any) -> None:
+    """NumPy's result or NumPy's exception, for every norm: inf for a
+    singular matrix or one holding an infinity, NaN only where the matrix
+    had a NaN (with 'nuc', NumPy's LinAlgError: the SVD of the NaN inverse
+    does not converge)."""
+    a = COND_MATRICES[name]
+    try:
+        expected = np.linalg.cond(a, p)
+    except np.linalg.LinAlgError:
+        with pytest.raises(la.LinAlgError):
+            la.cond(ma.asarray(a), p)
+        return
+    got = np.asarray(la.cond(ma.asarray(a), p))
+    np.testing.assert_array_equal(got, expected)
+    assert got.dtype == np.asarray(expected).dtype
 
 
 # ---- norms ----------------------------------------------------------------------------

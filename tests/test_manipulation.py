@@ -21,6 +21,7 @@ from array_strategies import (
 )
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from numpy_errors import raises_as_numpy
 
 import minarray as ma
 
@@ -352,3 +353,41 @@ def test_view_functions_follow_the_standard() -> None:
         ma.reshape(ma.permute_dims(a, (2, 1, 0)), (24,), copy=False)
     with pytest.raises(ValueError):
         ma.reshape(a, (5, 5))
+
+
+# ---- sizes past int64: refused before any allocation, as NumPy ------------------------
+
+SIZES_TOO_LARGE = {
+    "tile 2**62": (lambda m: m.tile(m.ones(2), 2**62), "does not fit in 64 bits"),
+    "tile (2**62, 2)": (lambda m: m.tile(m.ones(2), (2**62, 2)), "too large"),
+    "tile reps past int64": (lambda m: m.tile(m.ones(2), 2**63), "does not fit in a 64-bit integer"),
+    "tile empty, huge reps": (lambda m: m.tile(m.ones((2, 0)), (2**62, 1)), "does not fit in 64 bits"),
+    "repeat 2**62": (lambda m: m.repeat(m.ones(2), 2**62), "does not fit in 64 bits"),
+    "repeat counts summing past int64": (lambda m: m.repeat(m.ones(2), m.asarray([2**62, 2**62])), "overflows"),
+    "repeat three counts of 2**62": (lambda m: m.repeat(m.ones(3), m.asarray([2**62] * 3)), "overflows"),
+    "repeat count past int64": (lambda m: m.repeat(m.ones(2), 2**63), "does not fit in a 64-bit integer"),
+    "repeat empty, count past int64": (lambda m: m.repeat(m.ones(0), 2**63), "does not fit in a 64-bit integer"),
+    "resize 2**40 x 2**40": (lambda m: m.resize(m.ones(2), (2**40, 2**40)), "more than a 64-bit integer holds"),
+    "resize empty but huge": (lambda m: m.resize(m.ones(2), (2**40, 2**40, 0)), "too large"),
+    "pad 2**62": (lambda m: m.pad(m.ones(2), 2**62), "does not fit in 64 bits"),
+    "pad empty, huge widths": (lambda m: m.pad(m.ones((0, 2)), ((0, 0), (2**62, 2**62))), "does not fit in 64 bits"),
+    "broadcast_to empty but huge": (lambda m: m.broadcast_to(m.ones(0), (2**40, 2**40, 0)), "too large"),
+    "reshape empty but huge": (lambda m: m.ones(0).reshape((2**40, 2**40, 0)), "too large"),
+    "concatenate past int64": (lambda m: m.concatenate([m.ones((2**62, 0)), m.ones((2**62, 0))]), "too large"),
+    "stack past int64": (lambda m: m.stack([m.ones((2**61, 0))] * 4), "too large"),
+}
+
+
+@pytest.mark.filterwarnings("ignore:overflow encountered:RuntimeWarning")  # NumPy's pad adds its widths in int64
+@pytest.mark.parametrize("case", SIZES_TOO_LARGE.values(), ids=SIZES_TOO_LARGE.keys())
+def test_sizes_past_int64_raise_as_numpy(case: tuple[Any, str]) -> None:
+    call, match = case
+    raises_as_numpy(call, match)
+
+
+def test_tile_past_int64_bytes_is_value_error() -> None:
+    """tile((2,), (2**40, 2**40)) would hold 2**81 elements: ValueError,
+    where NumPy's MemoryError comes from its first step, a 16 TiB array of
+    shape (2**40, 2)."""
+    with pytest.raises(ValueError, match=r"shape \(1099511627776, 2199023255552\).*too large"):
+        ma.tile(ma.ones(2), (2**40, 2**40))

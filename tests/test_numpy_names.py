@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from numpy_errors import raises_as_numpy
 from reduction_helpers import FLOATS, INTS, REAL, array_pairs, values
 
 import minarray as ma
@@ -987,3 +988,28 @@ def test_numpy_options_minarray_lacks_fall_back_to_numpy() -> None:
     r = np.median(x.copy(), 0, out)  # out= positionally: NumPy computes, into out
     assert r is out
     np.testing.assert_array_equal(out, np.median(np.asarray(x), 0))
+
+
+# ---- histogram sizes past int64 ---------------------------------------------------------
+
+SIZES_TOO_LARGE = {
+    "histogram bins 2**62": (lambda m: m.histogram(m.asarray([1.0, 2.0]), bins=2**62), "too large"),
+    "histogram bins 2**40": (lambda m: m.histogram(m.asarray([1.0, 2.0]), bins=2**40), "unable to allocate"),
+    "histogram bins 2**64": (lambda m: m.histogram(m.asarray([1.0, 2.0]), bins=2**64), "does not fit in 64 bits"),
+    "bincount minlength 2**62": (lambda m: m.bincount(m.asarray([1]), minlength=2**62), "too large"),
+    "bincount minlength past int64": (lambda m: m.bincount(m.asarray([1]), minlength=2**63),
+                                      "does not fit in a 64-bit integer"),
+}
+
+
+@pytest.mark.parametrize("case", SIZES_TOO_LARGE.values(), ids=SIZES_TOO_LARGE.keys())
+def test_histogram_sizes_past_int64_raise_as_numpy(case: tuple[Any, str]) -> None:
+    call, match = case
+    raises_as_numpy(call, match)
+
+
+def test_histogram_bins_2_63_is_value_error() -> None:
+    """NumPy's IndexError here comes from an empty linspace (its arange
+    misreads 2**63); minarray refuses the shape."""
+    with pytest.raises(ValueError, match="does not fit in 64 bits"):
+        ma.histogram(ma.asarray([1.0, 2.0]), bins=2**63)

@@ -144,6 +144,11 @@ MA_FASTCALL(py_tri_zero) {
     return NULL;
   }
   int64_t rows = a->t.shape[nd - 2], cols = a->t.shape[nd - 1];
+  /* A diagonal past either corner keeps or zeroes every row the same as
+   * the corner's own: clamping k there keeps i + k + 1 from overflowing
+   * (k = 2**63 - 1 zeroed whole matrices instead of keeping them). */
+  if (k > cols) k = cols;
+  if (k < -rows - 1) k = -rows - 1;
   int64_t item = ma_type_size[ma_type_of(a->t.dtype)];
   int64_t size = ma_array_size(a);
   int64_t mats = rows && cols ? size / (rows * cols) : 0;

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from minarray import dtypes as _dt
+from minarray._args import as_int
 from minarray.creation import arange, as_operand, asarray
 from minarray.manipulation import roll
 from minarray.ndarray import NDArray
@@ -109,13 +110,24 @@ def _float_dtype(dtype: Any) -> _dt.DType:
     return dt
 
 
+def _count(n: Any, fname: str) -> int:
+    """The ``n`` of fftfreq and rfftfreq: a positive integer; NumPy raises
+    ValueError, not TypeError, for a float there."""
+    try:
+        k = as_int(n, f"{fname}: n")
+    except TypeError as e:
+        raise ValueError(str(e)) from None
+    if k < 1:
+        raise ValueError(f"{fname}: n must be a positive integer, got {k}")
+    return k
+
+
 def fftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None) -> NDArray:
     """The sample frequencies of an ``n``-point transform with spacing
     ``d``: ``[0, 1, ..., n/2-1, -n/2, ..., -1] / (d * n)`` (n even)."""
     if device not in (None, "cpu"):
         raise ValueError(f"unsupported device {device!r}: minarray arrays live on 'cpu'")
-    if n < 1:
-        raise ValueError(f"n must be a positive integer, got {n}")
+    n = _count(n, "fftfreq")
     k = arange(n, dtype=_dt.int64)
     k = k - n * (k >= (n + 1) // 2).astype(_dt.int64)
     out: NDArray = (k / (d * n)).astype(_float_dtype(dtype))
@@ -127,8 +139,7 @@ def rfftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None
     ``[0, 1, ..., n//2] / (d * n)``."""
     if device not in (None, "cpu"):
         raise ValueError(f"unsupported device {device!r}: minarray arrays live on 'cpu'")
-    if n < 1:
-        raise ValueError(f"n must be a positive integer, got {n}")
+    n = _count(n, "rfftfreq")
     out: NDArray = (arange(n // 2 + 1, dtype=_dt.int64) / (d * n)).astype(_float_dtype(dtype))
     return out
 

@@ -11,12 +11,12 @@ refuses float16.
 from __future__ import annotations
 
 import math
-import operator
 from typing import Any, NamedTuple
 
 from minarray import dtypes as _dt
 from minarray import elementwise as _ew
 from minarray import reductions as _red
+from minarray._args import as_int
 from minarray.creation import as_operand, eye, zeros
 from minarray.dtypes import DType
 from minarray.info import finfo
@@ -311,10 +311,7 @@ def matrix_power(x: Any, n: int, /) -> NDArray:
     """``x`` multiplied by itself ``n`` times (repeated squaring); ``n = 0``
     gives the identity, negative ``n`` powers of the inverse."""
     a = as_operand(x, "matrix_power")
-    try:
-        k = operator.index(n)
-    except TypeError:
-        raise TypeError(f"matrix_power: the exponent must be an integer, got {type(n).__name__}") from None
+    k = as_int(n, "matrix_power: the exponent n")
     if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
         raise LinAlgError(f"matrix_power: expected square matrices in the last two dimensions, got shape {a.shape}")
     if k == 0:
@@ -335,31 +332,48 @@ def matrix_power(x: Any, n: int, /) -> NDArray:
     return result.copy() if result is a else result
 
 
+def _inv_or_nan(a: NDArray) -> NDArray:
+    """Each square matrix's inverse, NaN where it is singular: NumPy's cond
+    inverts with the errors ignored, so one singular matrix does not stop
+    the stack."""
+    try:
+        return inv(a)
+    except LinAlgError:
+        n = a.shape[-1]
+        flat = a.reshape((-1, n, n))
+        out = NDArray._empty(flat.shape, flat.dtype)
+        for i in range(flat.shape[0]):
+            try:
+                out[i] = inv(flat[i])
+            except LinAlgError:
+                out[i] = math.nan
+        return out.reshape(a.shape)
+
+
 def cond(x: Any, p: Any = None) -> NDArray:
     """Condition number of each matrix in the norm ``p`` (NumPy's
     ``cond``): None or 2 (ratio of extreme singular values), -2, 'fro',
     'nuc', 1, -1, inf, -inf (``norm(x) * norm(inv(x))``, square matrices
-    only; inf for a singular matrix)."""
+    only).  A singular matrix, or one holding an infinity, gives inf; one
+    holding a NaN gives NaN (as NumPy: a NaN result becomes inf unless the
+    matrix had a NaN).  With 'nuc' a singular matrix raises LinAlgError, as
+    in NumPy: the SVD of its NaN inverse does not converge."""
+    from minarray.errstate import errstate
     from minarray.linalg._norms import matrix_norm
 
     a = matrices(x, "cond")
-    if p is None or p == 2 or p == -2:
+    if a.size == 0 and a.shape[-1] * a.shape[-2] == 0:
+        raise LinAlgError(f"cond is not defined on empty arrays, got shape {a.shape}")
+    if p is None or p in (2, -2):
         s = svdvals(a)
         hi, lo = _red.max(s, axis=-1), _red.min(s, axis=-1)
-        return _ew.divide(hi, lo) if p != -2 else _ew.divide(lo, hi)
-    if a.shape[-1] != a.shape[-2]:
-        raise LinAlgError(f"cond: norm {p!r} needs square matrices, got shape {a.shape}")
-    *batch, n, _ = a.shape
-    try:
-        ia = inv(a)
-    except LinAlgError:
-        # Some matrix of the stack is singular: inf for those, one at a time.
-        flat = a.reshape((-1, n, n))
-        vals = []
-        for i in range(flat.shape[0]):
-            try:
-                vals.append(float(matrix_norm(flat[i], ord=p)) * float(matrix_norm(inv(flat[i]), ord=p)))
-            except LinAlgError:
-                vals.append(math.inf)
-        return as_operand(vals).astype(REAL[a.dtype]).reshape(tuple(batch))
-    return _ew.multiply(matrix_norm(a, ord=p), matrix_norm(ia, ord=p))
+        with errstate(all="ignore"):  # 0/0 and inf/inf: NaN, made inf below
+            r = _ew.divide(hi, lo) if p != -2 else _ew.divide(lo, hi)
+    else:
+        if a.shape[-1] != a.shape[-2]:
+            raise LinAlgError(f"cond: norm {p!r} needs square matrices, got shape {a.shape}")
+        ia = _inv_or_nan(a)
+        with errstate(all="ignore"):
+            r = _ew.multiply(matrix_norm(a, ord=p), matrix_norm(ia, ord=p))
+    singular = _ew.logical_and(_ew.isnan(r), _ew.logical_not(_red.any(_ew.isnan(a), axis=(-2, -1))))
+    return _ew.where(singular, math.inf, r).astype(r.dtype, copy=False)

@@ -3,13 +3,13 @@
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Sequence
 from typing import Any
 
 from minarray import dtypes as _dt
 from minarray import elementwise as _ew
 from minarray import reductions as _red
+from minarray._args import as_int, as_intp
 from minarray.creation import as_operand
 from minarray.manipulation import stack
 from minarray.ndarray import NDArray
@@ -23,7 +23,7 @@ def diagonal(x: Any, /, *, offset: int = 0) -> NDArray:
     a = as_operand(x, "diagonal")
     if a.ndim < 2:
         raise ValueError(f"diagonal: expected a matrix or a stack of matrices (ndim >= 2), got shape {a.shape}")
-    k = operator.index(offset)
+    k = as_intp(offset, "diagonal: offset")
     *batch, m, n = a.shape
     rs, cs = a._strides[-2:]
     if k >= 0:
@@ -46,7 +46,7 @@ def cross(x1: Any, x2: Any, /, *, axis: int = -1) -> NDArray:
     a, b = as_operand(x1, "cross"), as_operand(x2, "cross")
     if a.dtype == _dt.bool or b.dtype == _dt.bool:
         raise TypeError("cross: boolean arrays are not supported")
-    ax = operator.index(axis)
+    ax = as_int(axis, "cross: axis")
     if a.ndim == 0 or b.ndim == 0 or not (-min(a.ndim, b.ndim) <= ax < 0 or 0 <= ax < min(a.ndim, b.ndim)):
         raise IndexError(f"cross: axis {axis} is out of bounds for shapes {a.shape} and {b.shape}")
     if a.shape[ax] != 3 or b.shape[ax] != 3:

@@ -9,12 +9,12 @@ precision; integer inputs are computed in float64.
 from __future__ import annotations
 
 import math
-import operator
 from typing import Any
 
 from minarray import dtypes as _dt
 from minarray import elementwise as _ew
 from minarray import reductions as _red
+from minarray._args import as_int
 from minarray.creation import as_operand
 from minarray.linalg._decompositions import lapack_dtype, svdvals
 from minarray.linalg._lapack import REAL
@@ -109,7 +109,7 @@ def norm(x: Any, ord: Any = None, axis: int | tuple[int, ...] | None = None, kee
         if len(axes) != len(axis):
             raise ValueError(f"norm: repeated axis in {axis}")
     else:
-        axes = normalize_axes(operator.index(axis), a.ndim)
+        axes = normalize_axes(as_int(axis, "norm: axis"), a.ndim)
     if len(axes) == 1:
         if isinstance(ord, str):
             raise ValueError(f"norm: ord {ord!r} is a matrix norm; a vector norm needs a number")
