@@ -93,8 +93,9 @@ static void export_deleter_legacy(DLManagedTensor *self) {
 /* One allocation: the managed struct, then shape[ndim], then strides[ndim];
  * NULL when out of memory (no error set: callers without the GIL use it).
  * data points at element 0 and byte_offset is 0: older PyTorch, IREE and
- * cuda.core ignored byte_offset (dlpack-notes, pitfall 4), and the header's
- * 256-byte alignment rule is ignored by every major producer.  A size-0
+ * cuda.core ignored byte_offset (docs/dlpack/pitfalls.md, "byte_offset
+ * ignored"), and the header's 256-byte alignment rule is ignored by every
+ * major producer.  A size-0
  * array keeps its (valid, non-NULL) pointer: some consumers reject NULL
  * (cccl#11605) while none rejects a pointer. */
 void *ma_dlpack_managed_new(const ma_array *a, int versioned, uint64_t flags) {

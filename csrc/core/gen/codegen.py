@@ -1,9 +1,10 @@
-"""Shared pieces of the C loop generators (csrc/gen_*.py).
+"""Shared pieces of the C loop generators (csrc/core/gen/gen_*.py).
 
-The build script imports every csrc/gen_*.py module and appends the text of
-its `source()` to the C source handed to cffi, so the hundreds of small
-per-dtype loops are written once, as templates, instead of by hand.  This
-module holds what they share: the table of element types.
+The build script (csrc/build_ffi.py) imports every gen_*.py module beside
+this one and writes the text of its `source()` to a C file of its own,
+compiled as its own unit, so the hundreds of small per-dtype loops are
+written once, as templates, instead of by hand.  This module holds what they
+share: the table of element types.
 """
 
 from __future__ import annotations
