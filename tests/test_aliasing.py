@@ -18,6 +18,7 @@ import numpy as np
 from array_strategies import examples
 from hypothesis import given
 from hypothesis import strategies as st
+from numpy_oracle import SETITEM_READS_INDEX_FIRST
 
 import minarray as ma
 
@@ -75,7 +76,7 @@ def test_copy_and_deepcopy_copy_the_data() -> None:
         assert float(x[0, 0]) == 0.0
     frozen = np.arange(3.0)
     frozen.flags.writeable = False
-    ro = ma.from_dlpack(frozen)
+    ro = ma.from_numpy(frozen)
     assert not ro.flags.writeable
     assert copy.deepcopy(ro).flags.writeable
     assert copy.deepcopy({"a": x})["a"].tolist() == x.tolist()
@@ -204,6 +205,8 @@ def test_scatter_with_indices_and_values_from_the_destination(case: tuple[slice,
     errors = []
     for b in (n, m):
         key = b[idx].tolist() if as_list else b[idx]
+        if b is n and not SETITEM_READS_INDEX_FIRST:
+            key = np.copy(key)  # the semantics minarray keeps (NumPy 2.0 reads the index while writing)
         try:
             b[dest][key] = val(b)
         except IndexError:
