@@ -24,6 +24,7 @@ probed, not read from the version number:
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import numpy as np
@@ -124,20 +125,20 @@ def _cumulative(op: str, a: Any, axis: int | None, dtype: Any, include_initial: 
 def cumulative_sum(a: Any, /, *, axis: int | None = None, dtype: Any = None,
                    include_initial: bool = False) -> np.ndarray:
     if HAS_CUMULATIVE:
-        return np.cumulative_sum(a, axis=axis, dtype=dtype, include_initial=include_initial)  # type: ignore[no-any-return]
+        return np.cumulative_sum(a, axis=axis, dtype=dtype, include_initial=include_initial)
     return _cumulative("sum", a, axis, dtype, include_initial)
 
 
 def cumulative_prod(a: Any, /, *, axis: int | None = None, dtype: Any = None,
                     include_initial: bool = False) -> np.ndarray:
     if HAS_CUMULATIVE:
-        return np.cumulative_prod(a, axis=axis, dtype=dtype, include_initial=include_initial)  # type: ignore[no-any-return]
+        return np.cumulative_prod(a, axis=axis, dtype=dtype, include_initial=include_initial)
     return _cumulative("prod", a, axis, dtype, include_initial)
 
 
 def unstack(x: Any, /, *, axis: int = 0) -> tuple[np.ndarray, ...]:
     if HAS_UNSTACK:
-        return np.unstack(x, axis=axis)  # type: ignore[no-any-return]
+        return np.unstack(x, axis=axis)
     return tuple(np.moveaxis(np.asarray(x), axis, 0))
 
 
@@ -199,14 +200,13 @@ def array_repr(arr: np.ndarray) -> str:
     """``repr(arr)`` as NumPy 2.2 writes it: a summarised array (more than
     ``threshold`` elements) shows its shape before its dtype, on a new line
     when the last line would pass the line width."""
+    old = repr(arr)
     if REPR_SHOWS_SHAPE or arr.size <= np.get_printoptions()["threshold"]:
-        return repr(arr)
-    from numpy._core.arrayprint import dtype_is_implied, dtype_short_repr
-
+        return old
+    dtype = re.search(r"(dtype=[^,()\s]+)\)$", old)  # NumPy's own choice of showing it
     opts = np.get_printoptions()
     text = "array(" + np.array2string(arr, separator=", ", prefix="array(", suffix=")") + ","
-    extras = [f"shape={arr.shape}"] + ([] if dtype_is_implied(arr.dtype) else [f"dtype={dtype_short_repr(arr.dtype)}"])
-    tail = ", ".join(extras) + ")"
+    tail = ", ".join([f"shape={arr.shape}"] + ([dtype.group(1)] if dtype else [])) + ")"
     last = len(text) - (text.rfind("\n") + 1)
     return text + ("\n      " if last + len(tail) + 1 > opts["linewidth"] else " ") + tail
 
