@@ -167,6 +167,53 @@ def np_function(name: str) -> Any:
     return _OWN.get(name) or getattr(np, name)
 
 
+class _CurrentNumPy:
+    """``numpy`` with every name ``np_function``'s: for code that is handed
+    a module (``np`` or ``ma``) and looks its functions up on it."""
+
+    def __getattr__(self, name: str) -> Any:
+        return np_function(name)
+
+
+NP = _CurrentNumPy()
+
+
+def _probe_roll_float_shift() -> bool:
+    try:
+        np.roll(np.arange(3), 1.0)  # type: ignore[call-overload]
+    except TypeError:
+        return False
+    return True
+
+
+# NumPy 2.0's roll raises TypeError for a float shift; later NumPy truncates it.
+ROLL_TAKES_FLOAT_SHIFT = _probe_roll_float_shift()
+
+
+def _probe_dot_errors() -> bool:
+    with np.errstate(over="raise"):
+        try:
+            np.dot(np.full(2, 1e200), np.full(2, 1e200))
+        except FloatingPointError:
+            return True
+    return False
+
+
+# dot reports floating-point errors (overflow...) as other operations do;
+# NumPy 2.0's dot reports none.
+DOT_REPORTS_FP_ERRORS = _probe_dot_errors()
+
+
+def linalg_cond(a: Any, p: Any = None) -> Any:
+    """``np.linalg.cond``: a real number, as current NumPy gives it.  NumPy
+    2.0 gives the inf of a singular complex matrix as complex128 ``inf+0j``."""
+    r = np.linalg.cond(a, p)
+    if np.iscomplexobj(r):
+        assert not np.any(np.imag(r)), r
+        return np.real(r)
+    return r
+
+
 def sum_bits(x: np.ndarray, axis: int | None = None) -> Any:
     """``np.sum(x, axis=axis)`` as NumPy 2.4 adds it, which minarray matches
     bit for bit: a float run of any length is one pairwise tree.  For 1-d

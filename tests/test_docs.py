@@ -239,16 +239,6 @@ def _run_script(block: Block, ns: dict[str, Any], path: Path) -> str | None:
     return None
 
 
-class _CurrentNumPy:
-    """``numpy`` whose functions are the oracle's (the installed NumPy's,
-    or where it is older, built as current NumPy defines them)."""
-
-    def __getattr__(self, name: str) -> Any:
-        from numpy_oracle import np_function
-
-        return np_function(name)
-
-
 def run_page(path: Path) -> Iterator[str]:
     """Run a page's blocks and tables; yields failure reports.  The page's
     namespace is cleared afterwards so the allocator check sees no leaks."""
@@ -269,7 +259,9 @@ def run_page(path: Path) -> Iterator[str]:
                 yield f"{_page_id(path)}, block at line {block.line}:\n{failure}"
                 return
         if skipped is None:
-            as_current.update(ns, np=_CurrentNumPy())
+            from numpy_oracle import NP
+
+            as_current.update(ns, np=NP)
             for line, np_expr, ma_expr in table_rows(text):
                 where = f"{_page_id(path)}:{line}: `{np_expr}` vs `{ma_expr}`"
                 try:
