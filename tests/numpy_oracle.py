@@ -20,6 +20,11 @@ probed, not read from the version number:
 - A float sum of a run longer than NumPy's buffer (8192 elements) is one
   pairwise tree in NumPy 2.4, which minarray reproduces bit for bit; NumPy
   2.0 sums each 8192-element block pairwise and adds the blocks in order.
+- Also after 2.0: an index array that aliases the destination of an
+  assignment is read before any write (NumPy 2.0 reads it as it writes,
+  past the array's end at worst); ``dot`` reports floating-point errors;
+  ``linalg.cond`` of a singular complex matrix is a real inf; ``roll``
+  truncates a float shift (2.0 raises TypeError).
 """
 
 from __future__ import annotations
