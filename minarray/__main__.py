@@ -34,9 +34,15 @@ def main() -> int:
     import numpy as np
 
     n = np.from_dlpack(a)
-    n[0, 0] = 42
     print(f"\nn = np.from_dlpack(a)      at {n.__array_interface__['data'][0]:#x}  (same memory)")
-    print(f"n[0, 0] = 42  ->  a[0, 0] = {a[0, 0].item()}")
+    if n.flags.writeable:
+        n[0, 0] = 42
+        print(f"n[0, 0] = 42  ->  a[0, 0] = {a[0, 0].item()}")
+    else:
+        # NumPy before 2.1 takes only legacy capsules, which cannot say
+        # whether writing is allowed: it imports every one read-only
+        a[0, 0] = 42
+        print(f"a[0, 0] = 42  ->  n[0, 0] = {n[0, 0]}  (NumPy {np.__version__} imports DLPack read-only)")
     t_view = a.T
     print(f"a.T goes as strides {np.from_dlpack(t_view).strides} bytes, still no copy")
 

@@ -3,7 +3,9 @@
 A port of NumPy's default printing (``numpy/_core/arrayprint.py``, NumPy 2
 defaults: precision 8, ``floatmode="maxprec"``, threshold 1000, edgeitems 3,
 linewidth 75, sign ``"-"``), written without NumPy so that it works without
-it:
+it.  It prints as NumPy 2.3 and later do, whatever NumPy is installed (NumPy
+2.0 and 2.1 leave ``shape=`` out, and before 2.3 the scientific cutoff is 1e8
+for every float type):
 
 - floats print the shortest decimal that identifies the value *in its own
   dtype* (float16, bfloat16, float32 or float64), with at most 8 fractional

@@ -31,6 +31,7 @@ NAMES = {True: b"dltensor_versioned", False: b"dltensor"}
 _DESTRUCTOR = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
 
 _NP_CODES = {"b": 6, "i": 0, "u": 1, "f": 2, "c": 5}
+_IS_COPIED = 1 << 1  # DLPACK_FLAG_BITMASK_IS_COPIED (dlpack.h)
 
 # A real producer's struct outlives the Python objects that made it; here
 # each Producer stays alive until its deleter has run.
@@ -100,7 +101,9 @@ class Producer:
 
 class Recorder:
     """An object with ``__dlpack__`` that records the keywords it was asked
-    with and answers with NumPy's export of ``arr``."""
+    with and answers with a versioned export of ``arr`` (of a copy, flagged
+    IS_COPIED, for ``copy=True``), made here so that it does not depend on
+    the NumPy installed (NumPy 2.0 exports legacy capsules only)."""
 
     def __init__(self, arr: Any, device: tuple[int, int] = (1, 0)) -> None:
         self.arr = arr
@@ -112,8 +115,9 @@ class Recorder:
         dl_device = kwargs.get("dl_device")
         if self.device != (1, 0) and dl_device != (1, 0):
             return Producer(self.arr, device=self.device).capsule()
-        copy = kwargs.get("copy")
-        return self.arr.__dlpack__(max_version=(1, 0), copy=copy)
+        if kwargs.get("copy"):
+            return Producer(self.arr.copy(), flags=_IS_COPIED).capsule()
+        return Producer(self.arr).capsule()
 
     def __dlpack_device__(self) -> tuple[int, int]:
         return self.device

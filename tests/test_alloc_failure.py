@@ -119,13 +119,14 @@ def _setitem_mask() -> ma.NDArray:
 
 
 class _DLPackCopy:
-    """Asks the array for a copying export whatever the consumer asks."""
+    """Asks the array for a copying export whatever copy the consumer asks,
+    in the capsule kind it asks for (NumPy 2.0 takes legacy ones only)."""
 
     def __init__(self, a: ma.NDArray) -> None:
         self.a = a
 
     def __dlpack__(self, **kwargs: Any) -> Any:
-        return self.a.__dlpack__(max_version=(1, 0), copy=True)
+        return self.a.__dlpack__(max_version=kwargs.get("max_version"), copy=True)
 
     def __dlpack_device__(self) -> Any:
         return self.a.__dlpack_device__()

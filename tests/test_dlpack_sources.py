@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+from numpy_oracle import DLPACK_VERSIONED, NUMPY_CAPSULE_NAME, dlpack_strides, numpy_capsule
 
 import minarray as ma
 from minarray.dlpack import (
@@ -135,7 +136,7 @@ def test_from_numpy_matches_numpy_on_random_views(x: np.ndarray, data: st.DataOb
     assert a.shape == v.shape and a.strides == v.strides
     np.testing.assert_array_equal(np.asarray(a), v)
     b = ma.from_dlpack(v)  # and the capsule route agrees
-    assert b.data_ptr == a.data_ptr and b.strides == a.strides
+    assert b.data_ptr == a.data_ptr and b.strides == dlpack_strides(v)
     del a, b
 
 
@@ -157,8 +158,12 @@ def test_asdlpack_bytes_is_read_only() -> None:
 def test_asdlpack_writable_buffers_share_memory() -> None:
     ba = bytearray(b"abc")
     n = np.from_dlpack(ma.asdlpack(ba))
-    n[0] = ord("z")
-    assert ba == bytearray(b"zbc")
+    if DLPACK_VERSIONED:
+        n[0] = ord("z")
+    else:  # NumPy 2.0 imports every capsule read-only: write through minarray's import
+        assert not n.flags.writeable
+        ma.from_dlpack(ma.asdlpack(ba))[0] = ord("z")
+    assert ba == bytearray(b"zbc") and n[0] == ord("z")
     arr = array.array("d", [1.0, 2.0, 3.0])
     t = ma.from_dlpack(ma.asdlpack(arr))
     assert t.dtype is ma.float64 and t.tolist() == [1.0, 2.0, 3.0]
@@ -187,7 +192,7 @@ def test_asdlpack_keeps_source_alive_and_reexports() -> None:
 def test_asdlpack_of_arrays_and_producers() -> None:
     x = np.arange(6.0).reshape(2, 3)[:, ::2]
     for d in (ma.asdlpack(x), ma.asdlpack(ma.from_numpy(x)), ma.asdlpack(_InterfaceOnly(x)),
-              ma.asdlpack(_DLPackOnly(x)), ma.asdlpack(x.__dlpack__(max_version=(1, 0)))):
+              ma.asdlpack(_DLPackOnly(x)), ma.asdlpack(numpy_capsule(x))):
         n = np.from_dlpack(d)
         assert ptr(n) == ptr(x) and n.strides == x.strides
         np.testing.assert_array_equal(n, x)
@@ -309,9 +314,9 @@ def test_from_pointer_errors() -> None:
 
 def test_describe_does_not_consume() -> None:
     x = np.arange(4.0)
-    cap = x.__dlpack__(max_version=(1, 0))
+    cap = numpy_capsule(x)
     info = describe(cap)
-    assert info.capsule_name == "dltensor_versioned" and not info.consumed
+    assert info.capsule_name == NUMPY_CAPSULE_NAME and not info.consumed
     assert info.tensor is not None and info.tensor.dl_tensor.data == ptr(x)
     a = ma.from_dlpack(cap)  # still consumable
     used = describe(cap)

@@ -13,12 +13,14 @@ The collector reads each page of ``docs/`` (and the README), takes its
   blank lines, which a doctest cannot show.  Without one, a script block
   shows no output;
 * a block containing ``# requires: torch`` (any importable module names,
-  comma separated) needs those modules; when one is missing, the rest of the
-  page is skipped with a reason, since later blocks build on earlier ones.
+  comma separated, each optionally with a least version: ``numpy>=2.1``)
+  needs those modules; when one is missing or older, the rest of the page is
+  skipped with a reason, since later blocks build on earlier ones.
 
 Tables whose header starts ``| NumPy | minarray |`` (the cheat sheet) are
 checked too: each row's two inline-code cells are evaluated in the page's
-namespace after its blocks ran, and the results must agree: same dtype
+namespace after its blocks ran (``np`` naming NumPy as current NumPy
+defines it, tests/numpy_oracle.py), and the results must agree: same dtype
 (compared by name), same shape, equal values (floating results within a few
 ulps, since libm implementations differ in the last bits).
 """
@@ -29,6 +31,7 @@ import builtins
 import contextlib
 import doctest
 import gc
+import importlib.metadata
 import importlib.util
 import io
 import re
@@ -43,7 +46,8 @@ ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 
 FENCE = re.compile(r"^(?P<indent> {0,3})(?P<fence>`{3,}|~{3,})\s*(?P<info>[^`]*)$")
-REQUIRES = re.compile(r"#\s*requires:\s*(?P<mods>[\w.]+(?:\s*,\s*[\w.]+)*)")
+REQUIREMENT = r"[\w.]+(?:>=[\d.]+)?"
+REQUIRES = re.compile(rf"#\s*requires:\s*(?P<mods>{REQUIREMENT}(?:\s*,\s*{REQUIREMENT})*)")
 DOCTEST_FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 
 
@@ -187,8 +191,23 @@ def _page_id(p: Path) -> str:
     return str(p.relative_to(ROOT)) if p.is_relative_to(ROOT) else p.name
 
 
-def _missing(mods: list[str]) -> list[str]:
-    return [m for m in mods if importlib.util.find_spec(m) is None]
+def _missing(requirements: list[str]) -> list[str]:
+    """The requirements (``torch``, ``numpy>=2.1``) this interpreter lacks."""
+    out = []
+    for req in requirements:
+        name, _, least = req.partition(">=")
+        if importlib.util.find_spec(name) is None:
+            out.append(name)
+        elif least:
+            have = importlib.metadata.version(name)
+            if _release(have)[:len(_release(least))] < _release(least):
+                out.append(f"{req} (installed: {have})")
+    return out
+
+
+def _release(version: str) -> tuple[int, ...]:
+    """(2, 1) of "2.1", (2, 0, 2) of "2.0.2" (pre-release tags end it)."""
+    return tuple(int(p) for p in re.findall(r"^\d+(?:\.\d+)*", version)[0].split("."))
 
 
 def _run_doctest(block: Block, ns: dict[str, Any], path: Path) -> str | None:
@@ -226,6 +245,7 @@ def run_page(path: Path) -> Iterator[str]:
     text = path.read_text()
     ns: dict[str, Any] = {"__name__": f"docs.{path.stem}"}
     saved_underscore = builtins.__dict__.get("_", None)
+    as_current: dict[str, Any] = {}  # ns for the NumPy column of the tables
     skipped: str | None = None
     try:
         for block in python_blocks(text):
@@ -239,13 +259,17 @@ def run_page(path: Path) -> Iterator[str]:
                 yield f"{_page_id(path)}, block at line {block.line}:\n{failure}"
                 return
         if skipped is None:
+            from numpy_oracle import NP
+
+            as_current.update(ns, np=NP)
             for line, np_expr, ma_expr in table_rows(text):
                 where = f"{_page_id(path)}:{line}: `{np_expr}` vs `{ma_expr}`"
                 try:
-                    _assert_same(eval(np_expr, ns), eval(ma_expr, ns), where)
+                    _assert_same(eval(np_expr, as_current), eval(ma_expr, ns), where)
                 except Exception as exc:  # reported as the test failure
                     yield f"{where}: {type(exc).__name__}: {exc}"
     finally:
+        as_current.clear()
         ns.clear()
         # doctest prints results through sys.displayhook, which keeps the
         # last one in builtins._; drop it so no array outlives the page.

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from numpy_oracle import DOT_REPORTS_FP_ERRORS
 
 import minarray as ma
 from minarray import threads as ma_threads
@@ -482,6 +483,8 @@ def pool_threads() -> Iterator[None]:
 @pytest.mark.parametrize("mode", ["default", "raise", "ignore"])
 @pytest.mark.parametrize("row", list(TABLE))
 def test_errors_are_numpys(row: str, mode: str) -> None:
+    if row.startswith("dot-") and mode != "ignore" and not DOT_REPORTS_FP_ERRORS:
+        pytest.skip("NumPy 2.0's dot reports no floating-point errors; later NumPy does, as minarray")
     errstate_mode = None if mode == "default" else mode
     want_words, want_raised, want = _observe(np, TABLE[row], errstate_mode)
     jobs = ma_threads._pool_jobs()

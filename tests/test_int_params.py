@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from numpy_oracle import NP, ROLL_TAKES_FLOAT_SHIFT
 
 import minarray as ma
 
@@ -435,10 +436,10 @@ def test_float_for_int_param(key: str, kind: str) -> None:
     assert status == "ok", f"{key}: the valid call with {good} fails: {res!r}"
     del res
     value = FLOATS[kind](good)
-    has_numpy = key not in NO_NUMPY and not (key in REAL_VALUED and _outcome(call, np, good)[0] != "ok")
+    has_numpy = key not in NO_NUMPY and not (key in REAL_VALUED and _outcome(call, NP, good)[0] != "ok")
     if has_numpy:
-        assert _outcome(call, np, good)[0] == "ok", f"{key}: NumPy's valid call fails"
-        expected, want = _outcome(call, np, value)
+        assert _outcome(call, NP, good)[0] == "ok", f"{key}: NumPy's valid call fails"
+        expected, want = _outcome(call, NP, value)
     else:
         expected, want = ("ok", None) if key in REAL_VALUED else ("TypeError", None)
     if key in STRICTER:
@@ -453,6 +454,8 @@ def test_float_for_int_param(key: str, kind: str) -> None:
 def test_stricter_than_numpy_is_still_needed(key: str) -> None:
     """Each STRICTER entry is a parameter where NumPy does not raise
     TypeError for a float (so the list shrinks when NumPy tightens one)."""
+    if key == "roll.shift" and not ROLL_TAKES_FLOAT_SHIFT:
+        pytest.skip("NumPy 2.0's roll raises TypeError for a float shift itself; later NumPy truncates it")
     call, good = SWEEP[key]
-    outcome = _outcome(call, np, float(good))[0]
+    outcome = _outcome(call, NP, float(good))[0]
     assert outcome != "TypeError", f"{key}: NumPy now raises TypeError: drop it from STRICTER"

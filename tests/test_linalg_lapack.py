@@ -21,6 +21,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from numpy_oracle import linalg_cond
 
 import minarray as ma
 import minarray.linalg as la
@@ -379,7 +380,7 @@ def test_cond_singular_and_infinite(name: str, p: Any) -> None:
     does not converge)."""
     a = COND_MATRICES[name]
     try:
-        expected = np.linalg.cond(a, p)
+        expected = linalg_cond(a, p)
     except np.linalg.LinAlgError:
         with pytest.raises(la.LinAlgError):
             la.cond(ma.asarray(a), p)

@@ -412,7 +412,7 @@ def test_shuffle_permutation_permuted() -> None:
 def _readonly() -> Any:
     a = np.arange(4.0)
     a.flags.writeable = False
-    return ma.from_dlpack(a)
+    return ma.from_numpy(a)
 
 
 def test_bytes() -> None:

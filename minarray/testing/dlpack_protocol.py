@@ -511,7 +511,17 @@ def _asdlpack_sources() -> Iterator[tuple[str, Callable[[], Any], Any]]:
     yield "__array_interface__ (v3)", lambda: _InterfaceOnly(v), v
     yield "__array_struct__ (v2)", lambda: _StructOnly(v), v
     yield "__dlpack__ object", lambda: ma.from_numpy(v), v
-    yield "DLPack capsule", lambda: v.__dlpack__(max_version=(1, 0)), v
+    yield "DLPack capsule", lambda: _numpy_capsule(v), v
+
+
+def _numpy_capsule(v: Any) -> Any:
+    """NumPy's own capsule of ``v``: versioned where NumPy makes one (2.1
+    and later), legacy before (NumPy 2.0's ``__dlpack__`` takes only
+    ``stream``)."""
+    try:
+        return v.__dlpack__(max_version=(1, 0))
+    except TypeError:
+        return v.__dlpack__()
 
 
 def _m_asdlpack(make: Callable[[], Any], want: Any) -> None:
