@@ -42,5 +42,5 @@ CPU_ACCESSIBLE: Final[frozenset[int]] = frozenset(
 )
 
 # NDArray.__dlpack_device__ is core.dlpack_device: CPU_DEVICE itself for
-# CPU arrays, (DLDeviceType, id) for device arrays (csrc/py/dlpack.c).
+# CPU arrays, (DLDeviceType, id) for device arrays (csrc/py/dlpack_device.c).
 core.dlpack_device_setup(CPU_DEVICE, DLDeviceType)

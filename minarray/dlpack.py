@@ -15,7 +15,7 @@
   :class:`DLDataTypeCode`.
 
 The capsule work (managed tensor in one allocation, deleter, capsule
-destructor, validation, renaming, adoption) is C: ``csrc/py/dlpack.c``.  The
+destructor, validation, renaming, adoption) is C: ``csrc/py/dlpack_*.c``.  The
 rules come from the DLPack 1.3 header and its Python specification
 (``python_spec.rst``) and from the Array API standard's ``__dlpack__`` and
 ``from_dlpack``.
@@ -223,7 +223,7 @@ def export_device(x: NDArray, stream: Any, max_version: Any, dl_device: Any, cop
     the producer's own fresh export, asked with the consumer's ``stream``
     (python_spec.rst: the producer makes its work visible on that stream),
     with minarray's view (pointer, shape, strides) on top
-    (csrc/py/dlpack.c, reexport).  A legacy request is passed on as the
+    (csrc/py/dlpack_device.c, reexport).  A legacy request is passed on as the
     consumer made it, a read-only array's too: whether that memory may go
     out in a struct that cannot say read-only is the producer's call.
     ``dl_device=(1, 0)`` exports a CPU copy the producer makes (BufferError
@@ -990,7 +990,7 @@ def _read_tensor(t: Any) -> DLTensor:
                     int(t.byte_offset))
 
 
-# The everyday entry points in C (csrc/py/dlpack.c): NDArray.__dlpack__ and
+# The everyday entry points in C (csrc/py/dlpack_entry.c): NDArray.__dlpack__ and
 # from_dlpack do what the defs above do, without a Python frame (a third of
 # an import's time); the defs stay the documented and typed bodies, and run
 # for what the C side hands back: a device array's re-export, from_dlpack

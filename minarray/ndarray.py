@@ -847,7 +847,7 @@ class NDArray(core.NDArrayBase):
         def __eq__(self, other: Any) -> NDArray: ...  # type: ignore[override]
         def __ne__(self, other: Any) -> NDArray: ...  # type: ignore[override]
 
-    # ---- DLPack (csrc/py/dlpack.c does the work; minarray/dlpack.py explains) --
+    # ---- DLPack (csrc/py/dlpack_*.c do the work; minarray/dlpack.py explains) -
     def __dlpack__(
         self,
         /,

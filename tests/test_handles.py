@@ -149,7 +149,7 @@ def test_ndarray_setup_refuses_what_the_free_list_cannot_keep() -> None:
     assert type(ma.arange(2.0)) is ma.NDArray
 
 
-# ---- the producer-type cache of from_dlpack (csrc/py/dlpack.c) ------------------
+# ---- the producer-type cache of from_dlpack (csrc/py/dlpack_import.c) -----------
 
 def test_from_dlpack_follows_a_producer_type_that_changes() -> None:
     """from_dlpack keeps what it looked up on the last producer type (its

@@ -5,7 +5,7 @@
  * tensor field by field and adopts its memory.  Nothing here touches a
  * Python object, so all of it runs without the GIL, on any thread, and
  * during interpreter shutdown; capsules, the exchange-API table and the
- * Python errors are the bindings' (csrc/py/dlpack.c).  Errors leave as -1 or
+ * Python errors are the bindings' (csrc/py/dlpack_*.c).  Errors leave as -1 or
  * NULL plus a message that names the field and its value, as the exchange
  * API's SetError reports them.
  *

@@ -2,7 +2,7 @@
  * The DLPack core, in plain C (no Python): building a managed tensor over an
  * array, and validating and adopting a foreign one.  csrc/dlpack.h is the
  * ABI (the structs and constants of the specification); this is what
- * minarray does with it.  The bindings (csrc/py/dlpack.c) wrap these in
+ * minarray does with it.  The bindings (csrc/py/dlpack_*.c) wrap these in
  * capsules, the C exchange API and Python errors.
  */
 #ifndef MINARRAY_DLPACK_CORE_H

@@ -17,11 +17,14 @@ int ma_install(const char *modname) {
   PyObject *m = PyImport_ImportModule(modname);
   if (m) {
     PyMethodDef *tables[] = {
-        ma_core_methods,    ma_scalar_methods,      ma_nested_methods, ma_fill_methods,
-        ma_testing_methods, ma_ndarray_methods,     ma_dlpack_methods, ma_numpy_methods,
-        ma_elementwise_methods, ma_index_methods,   ma_reduce_methods, ma_linalg_methods,
-        ma_manipulation_methods, ma_sort_methods,   ma_views_methods,  ma_convert_methods,
-        ma_fpe_methods,         ma_io_methods};
+        ma_core_methods,            ma_scalar_methods,          ma_nested_methods,
+        ma_fill_methods,            ma_testing_methods,         ma_ndarray_methods,
+        ma_dlpack_capsule_methods,  ma_dlpack_import_methods,   ma_dlpack_exchange_methods,
+        ma_dlpack_device_methods,   ma_dlpack_entry_methods,    ma_numpy_methods,
+        ma_elementwise_methods,     ma_index_methods,           ma_reduce_methods,
+        ma_linalg_methods,          ma_manipulation_methods,    ma_sort_methods,
+        ma_views_methods,           ma_convert_methods,         ma_fpe_methods,
+        ma_io_methods};
     rc = PyType_Ready(&ma_handle_type) < 0 || PyType_Ready(&ma_ndarray_base_type) < 0
              ? -1
              : PyModule_AddType(m, &ma_ndarray_base_type);

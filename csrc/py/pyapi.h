@@ -90,7 +90,7 @@ PyObject *ma_view_handle(ma_array *a, PyObject *offset, PyObject *shape, PyObjec
 PyObject *ma_dims_tuple(int n, const int64_t *v);
 /* DLDataType from Python ints (code, bits). */
 int ma_parse_dtype(PyObject *code, PyObject *bits, DLDataType *dt);
-/* Validate every field of a foreign tensor minarray will read (csrc/py/dlpack.c):
+/* Validate every field of a foreign tensor minarray will read (csrc/py/dlpack_import.c):
  * ndim, dtype, device, shape, the span of its strides, data and its
  * alignment; opts are ma_dlpack_check's (MA_CHECK_*).  0 with *nbytes =
  * size * itemsize, or -1 with BufferError naming the field.  Every door memory enters by (a capsule, the exchange
@@ -212,7 +212,11 @@ extern PyMethodDef ma_nested_methods[];
 extern PyMethodDef ma_fill_methods[];
 extern PyMethodDef ma_testing_methods[];
 extern PyMethodDef ma_ndarray_methods[];
-extern PyMethodDef ma_dlpack_methods[];
+extern PyMethodDef ma_dlpack_capsule_methods[];
+extern PyMethodDef ma_dlpack_import_methods[];
+extern PyMethodDef ma_dlpack_exchange_methods[];
+extern PyMethodDef ma_dlpack_device_methods[];
+extern PyMethodDef ma_dlpack_entry_methods[];
 extern PyMethodDef ma_numpy_methods[];
 extern PyMethodDef ma_elementwise_methods[];
 extern PyMethodDef ma_index_methods[];
