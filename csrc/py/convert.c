@@ -17,7 +17,7 @@
  * x is not an NDArray or dtype is not a DType singleton (the Python path
  * takes those and words any error).  The cast's floating-point errors are
  * reported as NumPy's `operation`'s (default "cast"). */
-MA_FASTCALL(py_ndarray_copy) {
+static PyObject *py_ndarray_copy(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   if (nargs != 2 && nargs != 3) {
     PyErr_Format(PyExc_TypeError, "ndarray_copy() takes 2 or 3 arguments (%zd given)", nargs);

@@ -130,7 +130,7 @@ ma_array *ma_copy_of(const ma_array *a) {
  *    copy (a CPU array never needs one);
  *  - read-only arrays: the versioned struct says so with READ_ONLY; the
  *    legacy struct cannot, so that request raises BufferError. */
-PyObject *dlpack_export(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+PyObject *py_dlpack_export(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(5, "export");
   ma_array *a = ma_handle_meta(args[0]);
@@ -263,7 +263,7 @@ int ma_capsule_mark_used(PyObject *cap, int versioned) {
 /* capsule_peek(capsule) -> (name or None, address): what describe() reads,
  * without consuming the capsule.  The address is 0 for a used_* capsule,
  * whose struct may already be freed. */
-static PyObject *dlpack_capsule_peek(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *py_dlpack_capsule_peek(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(1, "capsule_peek");
   PyObject *cap = args[0];
@@ -284,6 +284,6 @@ static PyObject *dlpack_capsule_peek(PyObject *self, PyObject *const *args, Py_s
 
 #define FC(name, fn, doc) {name, (PyCFunction)(void (*)(void))fn, METH_FASTCALL, doc}
 PyMethodDef ma_dlpack_capsule_methods[] = {
-    FC("dlpack_export", dlpack_export, "dlpack_export(h, stream, max_version, dl_device, copy) -> capsule"),
-    FC("dlpack_capsule_peek", dlpack_capsule_peek, "dlpack_capsule_peek(capsule) -> (name, address)"),
+    FC("dlpack_export", py_dlpack_export, "dlpack_export(h, stream, max_version, dl_device, copy) -> capsule"),
+    FC("dlpack_capsule_peek", py_dlpack_capsule_peek, "dlpack_capsule_peek(capsule) -> (name, address)"),
     {NULL, NULL, 0, NULL}};

@@ -65,7 +65,7 @@ static void refused_by(PyObject *producer, const char *what) {
  *
  * producer None (a bare capsule was imported, or a copy): the array is
  * exported as it is, unsynchronised. */
-static PyObject *dlpack_reexport(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *py_dlpack_reexport(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(6, "reexport");
   ma_array *a = ma_handle_meta(args[0]);
@@ -172,7 +172,7 @@ static PyObject *dlpack_reexport(PyObject *self, PyObject *const *args, Py_ssize
 /* set_device(h, device_type, device_id): mark a handle's memory as living
  * on another device (asdlpack of a __cuda_array_interface__ object).  Such
  * handles are only ever re-exported, never given to a kernel. */
-static PyObject *dlpack_set_device(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *py_dlpack_set_device(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(3, "set_device");
   ma_array *a = ma_handle_meta(args[0]);
@@ -185,7 +185,7 @@ static PyObject *dlpack_set_device(PyObject *self, PyObject *const *args, Py_ssi
 }
 
 /* device(h) -> (device_type, device_id): where an array's memory lives. */
-static PyObject *dlpack_device(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *py_dlpack_device(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(1, "device");
   ma_array *a = ma_handle_meta(args[0]);
@@ -203,7 +203,7 @@ static PyObject *dlpack_device(PyObject *self, PyObject *const *args, Py_ssize_t
 
 /* dlpack_device_setup(cpu_device, DLDeviceType): what device() returns
  * for the CPU, and the enum it builds other device types with. */
-static PyObject *dlpack_device_setup(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *py_dlpack_device_setup(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(2, "dlpack_device_setup");
   Py_XSETREF(cpu_device_pair, Py_NewRef(args[0]));
@@ -214,7 +214,7 @@ static PyObject *dlpack_device_setup(PyObject *self, PyObject *const *args, Py_s
 /* imported(h) -> bool: whether h's memory came through a DLPack import
  * (its buffer calls a producer's deleter), so that its producer can be
  * asked for the memory again (device arrays' re-export and to_device). */
-static PyObject *dlpack_imported(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *py_dlpack_imported(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(1, "imported");
   ma_array *a = ma_handle_meta(args[0]);
@@ -224,10 +224,10 @@ static PyObject *dlpack_imported(PyObject *self, PyObject *const *args, Py_ssize
 
 #define FC(name, fn, doc) {name, (PyCFunction)(void (*)(void))fn, METH_FASTCALL, doc}
 PyMethodDef ma_dlpack_device_methods[] = {
-    FC("dlpack_reexport", dlpack_reexport,
+    FC("dlpack_reexport", py_dlpack_reexport,
        "dlpack_reexport(h, producer, stream, max_version, dl_device, copy) -> capsule"),
-    FC("dlpack_device", dlpack_device, "dlpack_device(h) -> (device_type, device_id)"),
-    FC("dlpack_device_setup", dlpack_device_setup, "dlpack_device_setup(cpu_device, DLDeviceType)"),
-    FC("dlpack_imported", dlpack_imported, "dlpack_imported(h) -> bool"),
-    FC("dlpack_set_device", dlpack_set_device, "dlpack_set_device(h, device_type, device_id)"),
+    FC("dlpack_device", py_dlpack_device, "dlpack_device(h) -> (device_type, device_id)"),
+    FC("dlpack_device_setup", py_dlpack_device_setup, "dlpack_device_setup(cpu_device, DLDeviceType)"),
+    FC("dlpack_imported", py_dlpack_imported, "dlpack_imported(h) -> bool"),
+    FC("dlpack_set_device", py_dlpack_set_device, "dlpack_set_device(h, device_type, device_id)"),
     {NULL, NULL, 0, NULL}};

@@ -41,7 +41,7 @@ static PyObject *m_dlpack(PyObject *self, PyObject *const *args, Py_ssize_t narg
                           PyTuple_GET_ITEM(kwnames, i));
     v[at + 1] = args[i];
   }
-  PyObject *cap = dlpack_export(NULL, v, 5);
+  PyObject *cap = py_dlpack_export(NULL, v, 5);
   if (cap != Py_NotImplemented) return cap;
   Py_DECREF(cap); /* a device array: its producer re-exports it */
   v[0] = self;
@@ -70,7 +70,7 @@ static PyObject *m_from_dlpack(PyObject *self, PyObject *const *args, Py_ssize_t
   if (general || kw[0] != Py_None || kw[2] != Py_None) /* and every error: the Python body words it */
     return PyObject_Vectorcall(from_dlpack_py, args, (size_t)nargs, kwnames);
   PyObject *v[3] = {args[0], Py_False, kw[1]};
-  return dlpack_import(NULL, v, 3);
+  return py_dlpack_import(NULL, v, 3);
 }
 
 /* A copy of a str's text that lives as long as the process (a method
@@ -85,7 +85,7 @@ static const char *lasting_text(PyObject *s) {
 /* dlpack_fast_setup(export_device, dlpack_doc, from_dlpack, from_dlpack_doc)
  * -> the C from_dlpack; installs NDArray.__dlpack__ (ndarray_setup has
  * run).  The docs may begin with a text signature. */
-static PyObject *dlpack_fast_setup(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *py_dlpack_fast_setup(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(4, "dlpack_fast_setup");
   static PyMethodDef dlpack_def = {"__dlpack__", (PyCFunction)(void (*)(void))m_dlpack,
@@ -116,6 +116,6 @@ static PyObject *dlpack_fast_setup(PyObject *self, PyObject *const *args, Py_ssi
 
 #define FC(name, fn, doc) {name, (PyCFunction)(void (*)(void))fn, METH_FASTCALL, doc}
 PyMethodDef ma_dlpack_entry_methods[] = {
-    FC("dlpack_fast_setup", dlpack_fast_setup,
+    FC("dlpack_fast_setup", py_dlpack_fast_setup,
        "dlpack_fast_setup(export_device, dlpack_doc, from_dlpack, from_dlpack_doc) -> the C from_dlpack"),
     {NULL, NULL, 0, NULL}};

@@ -162,7 +162,7 @@ static DLPackExchangeAPI exchange_api = {
 };
 
 /* exchange_api() -> the "dlpack_exchange_api" capsule over the static table. */
-static PyObject *dlpack_exchange_api(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *py_dlpack_exchange_api(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   (void)args;
   MA_NARGS(0, "exchange_api");
@@ -171,5 +171,5 @@ static PyObject *dlpack_exchange_api(PyObject *self, PyObject *const *args, Py_s
 
 #define FC(name, fn, doc) {name, (PyCFunction)(void (*)(void))fn, METH_FASTCALL, doc}
 PyMethodDef ma_dlpack_exchange_methods[] = {
-    FC("dlpack_exchange_api", dlpack_exchange_api, "dlpack_exchange_api() -> capsule"),
+    FC("dlpack_exchange_api", py_dlpack_exchange_api, "dlpack_exchange_api() -> capsule"),
     {NULL, NULL, 0, NULL}};

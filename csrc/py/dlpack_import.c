@@ -366,7 +366,7 @@ static int import_request(PyObject *const *args, int *want_cpu, int *copy) {
  *
  * x: an object with __dlpack__ or a bare DLPack capsule; want_cpu: the
  * caller passed device="cpu"; copy: None, True or False. */
-PyObject *dlpack_import(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+PyObject *py_dlpack_import(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(3, "from_dlpack");
   PyObject *x = args[0];
@@ -396,7 +396,7 @@ PyObject *dlpack_import(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
  * import, unconsumed: for a caller that checks its fields against what it
  * expects before importing it (to_device checks a producer's CPU copy
  * against the device tensor it copies). */
-static PyObject *dlpack_request(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *py_dlpack_request(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(3, "request");
   PyObject *x = args[0];
@@ -411,7 +411,7 @@ static PyObject *dlpack_request(PyObject *self, PyObject *const *args, Py_ssize_
  * For asdlpack: take over x's DLPack export on whatever device it lives
  * (the data is never touched, only re-exported), legacy capsules keeping
  * their (unknown, hence writable) status. */
-static PyObject *dlpack_import_handle(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *py_dlpack_import_handle(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(1, "import_handle");
   int zero_copy = 0;
@@ -446,7 +446,7 @@ static PyObject *tuple_of_strings(int n, ...) {
 
 /* dlpack_setup(): the interned names and argument tuples the import path
  * calls producers with (the NDArray class itself is ndarray.c's). */
-static PyObject *dlpack_setup(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+static PyObject *py_dlpack_setup(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   (void)args;
   MA_NARGS(0, "dlpack_setup");
@@ -473,9 +473,9 @@ static PyObject *dlpack_setup(PyObject *self, PyObject *const *args, Py_ssize_t 
 
 #define FC(name, fn, doc) {name, (PyCFunction)(void (*)(void))fn, METH_FASTCALL, doc}
 PyMethodDef ma_dlpack_import_methods[] = {
-    FC("dlpack_setup", dlpack_setup, "dlpack_setup()"),
-    FC("dlpack_import", dlpack_import, "dlpack_import(x, want_cpu, copy) -> NDArray"),
-    FC("dlpack_request", dlpack_request, "dlpack_request(x, want_cpu, copy) -> capsule"),
-    FC("dlpack_import_handle", dlpack_import_handle,
+    FC("dlpack_setup", py_dlpack_setup, "dlpack_setup()"),
+    FC("dlpack_import", py_dlpack_import, "dlpack_import(x, want_cpu, copy) -> NDArray"),
+    FC("dlpack_request", py_dlpack_request, "dlpack_request(x, want_cpu, copy) -> capsule"),
+    FC("dlpack_import_handle", py_dlpack_import_handle,
        "dlpack_import_handle(x) -> (handle, device_type, device_id, readonly)"),
     {NULL, NULL, 0, NULL}};

@@ -72,7 +72,7 @@ ma_array *ma_consume_capsule(PyObject *cap, int opts, int terms, int *copied, vo
 int ma_capsule_mark_used(PyObject *cap, int versioned);
 /* export(h, stream, max_version, dl_device, copy): __dlpack__'s body;
  * NotImplemented for a device array to re-export through its producer. */
-PyObject *dlpack_export(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
+PyObject *py_dlpack_export(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
 
 /* ---- the import sequence and from_dlpack (dlpack_import.c) ---------------- */
 
@@ -87,7 +87,7 @@ ma_array *ma_import_managed(void *p, int versioned, PyObject *cap, int opts, int
 /* Releases an import's array, built in `room` or allocated. */
 void ma_import_drop(ma_array *a, void *room);
 /* from_dlpack(x, want_cpu, copy) -> NDArray */
-PyObject *dlpack_import(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
+PyObject *py_dlpack_import(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
 
 /* ---- a producer's exchange API (dlpack_exchange.c) ------------------------ */
 

@@ -639,7 +639,7 @@ done:
 }
 
 /* ew_call(op, out, x1[, x2[, x3]]) -> the result (out itself when given) */
-MA_FASTCALL(py_ew_call) {
+static PyObject *py_ew_call(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   if (nargs < 3 || nargs > 5) {
     PyErr_SetString(PyExc_TypeError, "ew_call(op, out, x1[, x2[, x3]])");
@@ -718,7 +718,7 @@ static PyMethodDef operator_defs[] = {
 /* ew_setup(operand, widened): remember the operand converter and the
  * storage types' path, and install the operator methods on NDArray
  * (ndarray_setup has run: the class is known). */
-MA_FASTCALL(py_ew_setup) {
+static PyObject *py_ew_setup(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(2, "ew_setup");
   if (!ma_nd.type || !PyCallable_Check(args[0]) || !PyCallable_Check(args[1])) {
@@ -737,7 +737,7 @@ MA_FASTCALL(py_ew_setup) {
 }
 
 /* ew_ops() -> ((name, nin), ...): the operations, by op number */
-MA_FASTCALL(py_ew_ops) {
+static PyObject *py_ew_ops(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   (void)args;
   MA_NARGS(0, "ew_ops");
@@ -797,7 +797,7 @@ static const ew_fn ew_fns[] = {EW_FN_ALL(EW_FN_ADDR)};
 
 /* ew_function(op, doc) -> the builtin function of op number `op`, named
  * after it, with `doc` (which may begin with a text signature). */
-MA_FASTCALL(py_ew_function) {
+static PyObject *py_ew_function(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(2, "ew_function");
   static PyMethodDef *defs; /* one per op, for the life of the process */

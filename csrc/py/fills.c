@@ -15,7 +15,7 @@
  * element i = e0 + i * (e1 - e0), computed in the dtype's own arithmetic
  * (integers wrap, float16/bfloat16 in float), so results match NumPy's
  * arange bit for bit.  `h` is 1-d and contiguous. */
-MA_FASTCALL(py_arange_fill) {
+static PyObject *py_arange_fill(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(3, "arange_fill");
   ma_array *a = ma_handle_get(args[0]);
@@ -87,7 +87,7 @@ MA_FASTCALL(py_arange_fill) {
  * step underflows to 0; the last element is `stop` exactly when
  * `endpoint`; `floor` rounds down (NumPy does so for integer dtypes).  `h`
  * is a contiguous 1-d float64 or complex128 array. */
-MA_FASTCALL(py_linspace_fill) {
+static PyObject *py_linspace_fill(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(6, "linspace_fill");
   ma_array *a = ma_handle_get(args[0]);
@@ -130,7 +130,7 @@ MA_FASTCALL(py_linspace_fill) {
 /* tri_zero(h, k, lower): zero the elements outside the triangle of every
  * matrix in a C-contiguous array (last two axes): above diagonal k for
  * tril (`lower`), below it for triu.  Zero bytes are zero in every dtype. */
-MA_FASTCALL(py_tri_zero) {
+static PyObject *py_tri_zero(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(3, "tri_zero");
   ma_array *a = ma_handle_get(args[0]);

@@ -44,7 +44,7 @@ int ma_copyto_reported(ma_array *dst, const ma_array *src, int nogil, const char
 }
 
 /* fpe_setup(handler): errstate._report, called with (operation, flags) */
-MA_FASTCALL(py_fpe_setup) {
+static PyObject *py_fpe_setup(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(1, "fpe_setup");
   if (!PyCallable_Check(args[0])) {

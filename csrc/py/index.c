@@ -245,7 +245,7 @@ static int snapshot_aliased(const ma_array *x, ma_array **idx, char *owned, int 
 /* take_blocks(src, blocks, indices, scatter): see the file comment.  `blocks`
  * has shape (N, R...) and src's dtype; each index is a 1-d int64 array of
  * length N (or 0-d). */
-MA_FASTCALL(py_take_blocks) {
+static PyObject *py_take_blocks(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(4, "take_blocks");
   ma_array *src = ma_handle_get(args[0]), *blocks = src ? ma_handle_get(args[1]) : NULL;
@@ -328,7 +328,7 @@ static ma_array *nonzero_coords(const ma_array *a, int64_t *count_out) {
 }
 
 /* nonzero(h) -> (count, handle of an int64 (count, ndim) array of indices) */
-MA_FASTCALL(py_nonzero) {
+static PyObject *py_nonzero(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(1, "nonzero");
   ma_array *a = ma_handle_get(args[0]);

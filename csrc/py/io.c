@@ -27,7 +27,7 @@ static void contiguous_strides(int nd, const int64_t *shape, int fortran, int64_
 #define IO_KEEP_GIL_BYTES (1 << 16)
 
 /* tobytes(h, fortran) -> bytes: the elements in C (or Fortran) order. */
-MA_FASTCALL(py_tobytes) {
+static PyObject *py_tobytes(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(2, "tobytes");
   ma_array *a = ma_handle_get(args[0]);
@@ -69,7 +69,7 @@ MA_FASTCALL(py_tobytes) {
  * hold every element (ValueError otherwise: nothing past its end is ever
  * mapped), `offset` must keep them aligned, and the array must not be
  * empty (there is nothing to map: the caller makes an ordinary one). */
-MA_FASTCALL(py_map_file) {
+static PyObject *py_map_file(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(7, "map_file");
   long fd = PyLong_AsLong(args[0]);
@@ -131,7 +131,7 @@ MA_FASTCALL(py_map_file) {
  * a full disk shows up here (OSError ENOSPC) before anything is written.
  * Returns True when the blocks were reserved, False when the file or the
  * system cannot say (a pipe, another OS): the write then goes ahead. */
-MA_FASTCALL(py_preallocate) {
+static PyObject *py_preallocate(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(3, "preallocate");
   long fd = PyLong_AsLong(args[0]);

@@ -1060,7 +1060,7 @@ static int gemm_type(int tid) {
  * or uint64) and have the same number of dimensions (>= 2); the batch
  * dimensions of a and b broadcast to out's (stride 0 where they repeat).
  * Python checks shapes and casts; this checks what memory safety needs. */
-MA_FASTCALL(py_matmul) {
+static PyObject *py_matmul(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   if (nargs != 4 && nargs != 5) {
     PyErr_Format(PyExc_TypeError, "matmul() takes 4 or 5 arguments (%zd given)", nargs);

@@ -30,7 +30,7 @@ static inline void copy_item(char *dst, const char *src, int64_t item) {
  * src is C-contiguous; counts a 1-d int64 array with src.shape[axis]
  * entries (any stride).  The result has src's shape with `total` =
  * sum(counts) along axis: slab i of src appears counts[i] times. */
-MA_FASTCALL(py_repeat) {
+static PyObject *py_repeat(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(3, "repeat");
   ma_array *src = ma_handle_get(args[0]);
@@ -101,7 +101,7 @@ MA_FASTCALL(py_repeat) {
  * fine); src has out's shape except along `axis`, where it has its own
  * length L.  out[..., j, ...] = src[..., idx[..., j, ...], ...]; negative
  * indices count from the end, others raise IndexError. */
-MA_FASTCALL(py_take_along_axis) {
+static PyObject *py_take_along_axis(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(4, "take_along_axis");
   ma_array *src = ma_handle_get(args[0]);
@@ -174,7 +174,7 @@ MA_FASTCALL(py_take_along_axis) {
  * non-negative values below len(out) (checked); weights 1-d float64 of
  * x's length; out 1-d, C-contiguous, zeroed: int64 without weights,
  * float64 with them. */
-MA_FASTCALL(py_bincount) {
+static PyObject *py_bincount(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(3, "bincount");
   ma_array *x = ma_handle_get(args[0]);

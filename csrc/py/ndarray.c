@@ -400,7 +400,7 @@ static int plain_dims(PyObject *shape, int64_t *out, int *nd) {
 /* ndarray_empty(shape, dtype, zero) -> NDArray, or None when shape is not a
  * plain int or tuple of non-negative ints or dtype is not a DType (the
  * general path in minarray/creation.py takes those). */
-MA_FASTCALL(py_ndarray_empty) {
+static PyObject *py_ndarray_empty(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(3, "ndarray_empty");
   int64_t dims[MA_MAXDIMS];
@@ -421,7 +421,7 @@ MA_FASTCALL(py_ndarray_empty) {
 
 /* ndarray_setup(NDArray, dtypes): dtypes lists the DType singletons in
  * ma_type order, each checked against its DLPack code and bits. */
-MA_FASTCALL(py_ndarray_setup) {
+static PyObject *py_ndarray_setup(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(2, "ndarray_setup");
   if (!PyType_Check(args[0]) || !PyTuple_Check(args[1]) || PyTuple_GET_SIZE(args[1]) != MA_NALLTYPES) {
@@ -476,7 +476,7 @@ MA_FASTCALL(py_ndarray_setup) {
 /* ndarray_wrap(h, shape, strides, base) -> NDArray: the one builder, for
  * Python (C calls ma_ndarray_wrap).  shape/strides are the tuples the caller
  * has, or None to make them from the handle; the dtype is the handle's. */
-MA_FASTCALL(py_ndarray_wrap) {
+static PyObject *py_ndarray_wrap(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(4, "ndarray_wrap");
   if (!MA_HANDLE_CHECK(args[0])) {

@@ -91,7 +91,7 @@ static int discover(PyObject *o, int depth, nest_info *ni) {
  * when a leaf is not a Python scalar (NumPy scalars, arrays...: the caller
  * converts those itself).  kind: 0 bool, 1 int, 2 float, 3 complex.
  * ValueError when the sequence is ragged. */
-MA_FASTCALL(py_nested_info) {
+static PyObject *py_nested_info(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(1, "nested_info");
   nest_info ni;
@@ -125,7 +125,7 @@ static int fill_nested(PyObject *o, int depth, const ma_array *a, int tid, char 
 
 /* from_nested(seq, shape, code, bits) -> handle of a new C-contiguous array
  * holding the leaves of `seq` (which nested_info accepted). */
-MA_FASTCALL(py_from_nested) {
+static PyObject *py_from_nested(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(4, "from_nested");
   int64_t shape[MA_MAXDIMS];
@@ -150,7 +150,7 @@ MA_FASTCALL(py_from_nested) {
  * the Python path must decide: other leaves, ints beyond int64 without a
  * dtype, or a dtype that is not a DType singleton.  A failed allocation
  * raises what from_nested raises. */
-MA_FASTCALL(py_ndarray_from_nested) {
+static PyObject *py_ndarray_from_nested(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(2, "ndarray_from_nested");
   int tid = args[1] == Py_None ? -1 : ma_ndarray_tid(args[1]);
@@ -192,7 +192,7 @@ MA_FASTCALL(py_ndarray_from_nested) {
 
 /* from_flat(seq, shape, code, bits) -> handle; seq holds the elements in C
  * order as Python scalars. */
-MA_FASTCALL(py_from_flat) {
+static PyObject *py_from_flat(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(4, "from_flat");
   int64_t shape[MA_MAXDIMS];

@@ -112,7 +112,7 @@ static PyObject *numpy_view(PyObject *obj, int as_interface) {
 /* from_numpy_fast(arr) -> NDArray, or None when arr is not a plain
  * numpy.ndarray minarray can view as is (the caller then takes the
  * __array_interface__ route, which explains what is wrong). */
-MA_FASTCALL(py_from_numpy_fast) {
+static PyObject *py_dlpack_from_numpy(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(1, "from_numpy_fast");
   return numpy_view(args[0], 0);
@@ -120,7 +120,7 @@ MA_FASTCALL(py_from_numpy_fast) {
 
 /* numpy_asarray(arr) -> NDArray, or None: what asarray's
  * __array_interface__ route makes of a plain numpy.ndarray, in one call. */
-MA_FASTCALL(py_numpy_asarray) {
+static PyObject *py_numpy_asarray(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(1, "numpy_asarray");
   return numpy_view(args[0], 1);
@@ -137,7 +137,7 @@ static int known_abi(unsigned long abi) {
 /* numpy_set_type(numpy.ndarray, abi_version) -> bool: turns the fast path
  * on when NumPy's ABI is one whose structs this file knows; False leaves it
  * off (the slower routes give the same arrays). */
-MA_FASTCALL(py_numpy_set_type) {
+static PyObject *py_numpy_set_type(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(2, "numpy_set_type");
   if (!PyType_Check(args[0])) {
@@ -158,6 +158,6 @@ MA_FASTCALL(py_numpy_set_type) {
 #define FC(name, fn, doc) {name, (PyCFunction)(void (*)(void))fn, METH_FASTCALL, doc}
 PyMethodDef ma_numpy_methods[] = {
     FC("numpy_set_type", py_numpy_set_type, "numpy_set_type(numpy.ndarray, abi_version) -> bool"),
-    FC("dlpack_from_numpy", py_from_numpy_fast, "dlpack_from_numpy(arr) -> NDArray or None"),
+    FC("dlpack_from_numpy", py_dlpack_from_numpy, "dlpack_from_numpy(arr) -> NDArray or None"),
     FC("numpy_asarray", py_numpy_asarray, "numpy_asarray(arr) -> NDArray or None"),
     {NULL, NULL, 0, NULL}};

@@ -284,7 +284,7 @@ ma_buffer *ma_buffer_for_object(PyObject *owner, void *data, size_t nbytes) {
 /* ---- core functions ---------------------------------------------------- */
 
 /* empty(shape, code, bits, zero) -> handle of a new C-contiguous array */
-MA_FASTCALL(py_empty) {
+static PyObject *py_empty(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(4, "empty");
   int64_t shape[MA_MAXDIMS];
@@ -326,7 +326,7 @@ PyObject *ma_view_handle(ma_array *a, PyObject *offset, PyObject *shape_seq, PyO
 
 /* view(h, offset, shape, strides, code, bits, readonly) -> a handle over
  * h's buffer, possibly of another dtype (NDArray views use ndarray_view). */
-MA_FASTCALL(py_view) {
+static PyObject *py_view(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(7, "view");
   ma_array *a = ma_handle_meta(args[0]);
@@ -337,7 +337,7 @@ MA_FASTCALL(py_view) {
 
 /* wrap(owner, ptr, shape, strides|None, code, bits, readonly) -> a handle
  * over foreign memory kept alive by a reference to `owner`. */
-MA_FASTCALL(py_wrap) {
+static PyObject *py_wrap(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(7, "wrap");
   void *ptr = PyLong_AsVoidPtr(args[1]);
@@ -369,7 +369,7 @@ MA_FASTCALL(py_wrap) {
 /* data_ptr(h) -> int: the address as metadata (views, DLPack, alignment
  * checks), a device array's too; never a pointer for C to read or write:
  * that is host_ptr, which minarray._native.host_pointer casts. */
-MA_FASTCALL(py_data_ptr) {
+static PyObject *py_data_ptr(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(1, "data_ptr");
   ma_array *a = ma_handle_meta(args[0]);
@@ -379,14 +379,14 @@ MA_FASTCALL(py_data_ptr) {
 /* host_ptr(h) -> int: data_ptr for what will read the memory (NumPy's
  * array interface, every C function the Python layer hands an array to):
  * a device array's raises (ma_handle_get). */
-MA_FASTCALL(py_host_ptr) {
+static PyObject *py_host_ptr(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(1, "host_ptr");
   ma_array *a = ma_handle_get(args[0]);
   return a ? PyLong_FromVoidPtr(a->t.data) : NULL;
 }
 
-MA_FASTCALL(py_is_readonly) {
+static PyObject *py_is_readonly(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(1, "is_readonly");
   ma_array *a = ma_handle_meta(args[0]);
@@ -394,7 +394,7 @@ MA_FASTCALL(py_is_readonly) {
 }
 
 /* buffer_info(h) -> (buffer address, buffer start, buffer bytes, owned) */
-MA_FASTCALL(py_buffer_info) {
+static PyObject *py_buffer_info(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(1, "buffer_info");
   ma_array *a = ma_handle_meta(args[0]);
@@ -472,7 +472,7 @@ int ma_assign_scalar(ma_array *d, PyObject *value) {
 }
 
 /* copyto(dst, src): dst[...] = src with broadcasting and casting. */
-MA_FASTCALL(py_copyto) {
+static PyObject *py_copyto(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(2, "copyto");
   ma_array *d = ma_handle_get(args[0]), *s = d ? ma_handle_get(args[1]) : NULL;
@@ -481,7 +481,7 @@ MA_FASTCALL(py_copyto) {
 }
 
 /* fill(h, value): every element = value (a Python scalar). */
-MA_FASTCALL(py_fill) {
+static PyObject *py_fill(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(2, "fill");
   ma_array *d = ma_handle_get(args[0]);
@@ -517,7 +517,7 @@ static PyObject *copy_pybuffer(Py_buffer *view, DLDataType dt, int nd, const int
  * data not aligned to its elements is refused with BufferError, or copied
  * into a new array when `copy_ok` (then readonly is False: the copy is the
  * caller's). */
-MA_FASTCALL(py_wrap_buffer) {
+static PyObject *py_wrap_buffer(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(4, "wrap_buffer");
   DLDataType dt;
@@ -584,7 +584,7 @@ MA_FASTCALL(py_wrap_buffer) {
 
 /* stats() -> (live_buffers, live_bytes, total_allocations, live_foreign,
  *             total_foreign, failed_allocations) */
-MA_FASTCALL(py_stats) {
+static PyObject *py_stats(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   (void)args;
   MA_NARGS(0, "stats");

@@ -205,7 +205,11 @@ int ma_copyto_reported(ma_array *dst, const ma_array *src, int nogil, const char
 int ma_install(const char *modname);
 /* cdef-end */
 
-/* Method tables, one per C file that talks to Python; module.c installs them. */
+/* Method tables, one per C file that talks to Python; module.c installs them.
+ * Each entry is a METH_FASTCALL function
+ *   static PyObject *py_NAME(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+ * installed as minarray._core.NAME: its C name is its Python name after
+ * py_, so either one finds the other. */
 extern PyMethodDef ma_core_methods[];
 extern PyMethodDef ma_scalar_methods[];
 extern PyMethodDef ma_nested_methods[];
@@ -229,8 +233,6 @@ extern PyMethodDef ma_convert_methods[];
 extern PyMethodDef ma_fpe_methods[];
 extern PyMethodDef ma_io_methods[];
 
-#define MA_FASTCALL(name) \
-  static PyObject *name(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 #define MA_NARGS(n, fname)                                                   \
   do {                                                                       \
     if (nargs != (n)) {                                                      \

@@ -20,7 +20,7 @@ static int check_out(const ma_array *out, const ma_array *x, int nkept, int tid,
  * returned.  extra: None or the mean (out's dtype and shape) for
  * SSD.  divisor >= 0: divide every result by it (mean, var), then sqrt if
  * asked (std). */
-MA_FASTCALL(py_reduce) {
+static PyObject *py_reduce(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(7, "reduce");
   int op = (int)PyLong_AsLong(args[0]);
@@ -72,7 +72,7 @@ MA_FASTCALL(py_reduce) {
 
 /* argreduce(op, x, out): out[...] = index of the first min (op 0) / max
  * (op 1) along x's last axis (length >= 1); out int64, shape x.shape[:-1]. */
-MA_FASTCALL(py_argreduce) {
+static PyObject *py_argreduce(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(3, "argreduce");
   int op = (int)PyLong_AsLong(args[0]);
@@ -96,7 +96,7 @@ MA_FASTCALL(py_argreduce) {
 /* scan(op, x, out, include_initial): cumulative sum (op 0) / product (1)
  * along the last axis.  out: any strides, shape x.shape[:-1] + (n + incl,),
  * dtype the scan kernel's result type. */
-MA_FASTCALL(py_scan) {
+static PyObject *py_scan(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(4, "scan");
   int op = (int)PyLong_AsLong(args[0]);
@@ -129,7 +129,7 @@ MA_FASTCALL(py_scan) {
 }
 
 /* subtract(out, a, b): out = a - b, one dtype, a and b broadcast to out. */
-MA_FASTCALL(py_subtract) {
+static PyObject *py_subtract(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(3, "subtract");
   ma_array *o = ma_handle_get(args[0]), *a = o ? ma_handle_get(args[1]) : NULL,

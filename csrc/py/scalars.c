@@ -195,7 +195,7 @@ PyObject *ma_load_scalar(int tid, const char *p) {
 }
 
 /* from_scalar(value, code, bits) -> 0-d handle */
-MA_FASTCALL(py_from_scalar) {
+static PyObject *py_from_scalar(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(3, "from_scalar");
   DLDataType dt;
@@ -211,7 +211,7 @@ MA_FASTCALL(py_from_scalar) {
 }
 
 /* item(h, offset) -> the element `offset` elements from element 0 */
-MA_FASTCALL(py_item) {
+static PyObject *py_item(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(2, "item");
   ma_array *a = ma_handle_get(args[0]);
@@ -225,7 +225,7 @@ MA_FASTCALL(py_item) {
 /* ndarray_item(x) -> the only element of the NDArray x as a Python scalar,
  * or None when x is not an NDArray or its size is not 1 (the caller words
  * the error): float(x), int(x), x.item() in one call. */
-MA_FASTCALL(py_ndarray_item) {
+static PyObject *py_ndarray_item(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(1, "ndarray_item");
   PyObject *x = args[0];
@@ -257,7 +257,7 @@ static PyObject *tolist_rec(const ma_array *a, int tid, int dim, const char *p) 
   return list;
 }
 
-MA_FASTCALL(py_tolist) {
+static PyObject *py_tolist(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(1, "tolist");
   ma_array *a = ma_handle_get(args[0]);

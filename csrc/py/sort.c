@@ -401,7 +401,7 @@ static PyObject *run_rows(sort_job *J, int64_t n) {
  * matching run of out (x's dtype, or int64 indices when arg).  Rows are
  * independent, so large jobs spread them over the thread pool; each row's
  * result is the same whichever thread sorts it. */
-MA_FASTCALL(py_sort) {
+static PyObject *py_sort(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(4, "sort");
   ma_array *x = ma_handle_get(args[0]), *out = x ? ma_handle_get(args[1]) : NULL;
@@ -434,7 +434,7 @@ MA_FASTCALL(py_sort) {
  * larger-or-equal after (NumPy's partition/argpartition).  NaNs count as
  * the largest values; -0.0 orders before 0.0 here (the order among equal
  * elements is unspecified), so every value is written back exactly. */
-MA_FASTCALL(py_partition) {
+static PyObject *py_partition(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(4, "partition");
   ma_array *x = ma_handle_get(args[0]), *out = x ? ma_handle_get(args[1]) : NULL,
@@ -473,7 +473,7 @@ MA_FASTCALL(py_partition) {
 
 /* searchsorted(x1, x2, out, right): x1 1-d sorted, x2 any shape of the same
  * dtype, out int64 C-contiguous of x2's shape. */
-MA_FASTCALL(py_searchsorted) {
+static PyObject *py_searchsorted(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(4, "searchsorted");
   ma_array *a = ma_handle_get(args[0]), *v = a ? ma_handle_get(args[1]) : NULL,
@@ -530,7 +530,7 @@ static ma_array *new_1d(DLDataType dt, int64_t n) {
  * C-ordered elements of x: sorted distinct values (each NaN distinct, -0.0
  * equal to 0.0), the index of each value's first occurrence, each
  * element's position in values (x's shape), and how often each occurs. */
-MA_FASTCALL(py_unique) {
+static PyObject *py_unique(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(1, "unique");
   ma_array *x = ma_handle_get(args[0]);

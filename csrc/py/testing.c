@@ -124,7 +124,7 @@ static void *stress_worker(void *p) {
 /* stress_refcount(h, threads, iters) -> the buffer's refcount afterwards.
  * `threads` OS threads retain and release the array's buffer `iters` times
  * each, without the GIL: with atomic counts the result is the count before. */
-MA_FASTCALL(py_stress_refcount) {
+static PyObject *py_stress_refcount(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(3, "stress_refcount");
   ma_array *a = ma_handle_get(args[0]);

@@ -51,7 +51,7 @@ static PyObject *make_view(PyObject *x, ma_array *a, int64_t off, int nd, const 
 /* ndarray_view(x, offset, shape, strides, readonly) -> NDArray._view: the
  * view of x over its buffer, with the shape and strides tuples given and
  * view_base's base. */
-MA_FASTCALL(py_ndarray_view) {
+static PyObject *py_ndarray_view(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(5, "ndarray_view");
   ma_array *a = ma_ndarray_meta(args[0]);
@@ -274,7 +274,7 @@ static PyObject *getitem(PyObject *x, PyObject *key) {
 }
 
 /* ndarray_getitem(x, key) -> x[key] or None (getitem) */
-MA_FASTCALL(py_ndarray_getitem) {
+static PyObject *py_ndarray_getitem(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(2, "ndarray_getitem");
   return getitem(args[0], args[1]);
@@ -301,7 +301,7 @@ PyObject *ma_nd_subscript(PyObject *self, PyObject *key) {
 
 /* getitem_setup(general): the general path NDArray.__getitem__ (the slot
  * above) calls for the keys C does not answer; ndarray_setup has run. */
-MA_FASTCALL(py_getitem_setup) {
+static PyObject *py_getitem_setup(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(1, "getitem_setup");
   if (!ma_nd.type || !PyCallable_Check(args[0])) {
@@ -316,7 +316,7 @@ MA_FASTCALL(py_getitem_setup) {
  * None and ... (a tuple, or one of them): minarray/indexing.py applies the
  * basic part of every key through it, so the rules exist once, here.  Any
  * key it cannot apply raises (IndexError, or ValueError for a zero step). */
-MA_FASTCALL(py_basic_view) {
+static PyObject *py_basic_view(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(2, "basic_view");
   ma_array *a = ma_ndarray_meta(args[0]);
@@ -342,7 +342,7 @@ MA_FASTCALL(py_basic_view) {
  * cast as indexing.setitem casts them: core.fill's rules for a scalar,
  * core.copyto's for an array; the errors come in the same order (index,
  * then read-only, then the scalar's own). */
-MA_FASTCALL(py_ndarray_setitem) {
+static PyObject *py_ndarray_setitem(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(3, "ndarray_setitem");
   ma_array *a = nd_array(args[0]);
@@ -384,7 +384,7 @@ MA_FASTCALL(py_ndarray_setitem) {
 
 /* is_contiguous(h, fortran) -> bool: ma_array_is_contiguous, the one
  * contiguity rule, for the Python layer (flags, copy order, reshape). */
-MA_FASTCALL(py_is_contiguous) {
+static PyObject *py_is_contiguous(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(2, "is_contiguous");
   ma_array *a = ma_handle_meta(args[0]);
@@ -396,7 +396,7 @@ MA_FASTCALL(py_is_contiguous) {
 /* ndarray_permute(x, axes) -> x with its axes in the order `axes` (None:
  * reversed), or None when axes is not an exact tuple of exact ints
  * forming a permutation of x's axes (negative ones allowed). */
-MA_FASTCALL(py_ndarray_permute) {
+static PyObject *py_ndarray_permute(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(2, "ndarray_permute");
   ma_array *a = ma_ndarray_meta(args[0]);
@@ -433,7 +433,7 @@ MA_FASTCALL(py_ndarray_permute) {
  * of them; one may be -1.  Answers the two cases views.reshape settles
  * without looking at strides: the same shape (strides kept) and a
  * C-contiguous x (C strides); None for anything else, errors included. */
-MA_FASTCALL(py_ndarray_reshape) {
+static PyObject *py_ndarray_reshape(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(2, "ndarray_reshape");
   ma_array *a = ma_ndarray_meta(args[0]);
@@ -477,7 +477,7 @@ MA_FASTCALL(py_ndarray_reshape) {
 
 /* broadcast_shapes(shapes) -> the shape they broadcast to, or None when
  * they do not (the caller words the error) */
-MA_FASTCALL(py_broadcast_shapes) {
+static PyObject *py_broadcast_shapes(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(1, "broadcast_shapes");
   PyObject *seq = PySequence_Fast(args[0], "broadcast_shapes takes a sequence of shapes");
