@@ -295,17 +295,20 @@ PRINT_REASON = ("NumPy before 2.3 prints float16, float32 and complex64 values f
 def prints_like_current(arr: np.ndarray) -> bool:
     """Whether this NumPy prints ``arr`` as NumPy 2.3 and later do.  Not so
     before 2.3 only where the largest non-zero finite magnitude of a float
-    part reaches 10 to the dtype's decimal precision but not 1e8, and the
-    other rules (below 1e-4, a spread over 1000) do not already pick
+    part reaches 10 to the dtype's decimal precision but not 1e8 (1e16 for a
+    0-d array's str), and the other rules (below 1e-4, a spread over 1000)
+    do not already pick
     scientific notation (NumPy's FloatingFormat.fillFormat)."""
     if FLOAT16_SCIENTIFIC_FROM_1E3 or arr.dtype.kind not in "fc":
         return True
     cutoff = 10.0 ** min(8, np.finfo(arr.dtype).precision)
+    # a 0-d array's str is its scalar's, positional before 2.3 up to 1e16
+    upper = 1e16 if arr.ndim == 0 else 1e8
     for part in ((arr.real, arr.imag) if arr.dtype.kind == "c" else (arr,)):
         mags = np.abs(part[np.isfinite(part)].astype(np.float64))
         mags = mags[mags != 0]
         if mags.size:
             top, low = mags.max(), mags.min()
-            if cutoff <= top < 1e8 and not (low < 1e-4 or top / low > 1000.0):
+            if cutoff <= top < upper and not (low < 1e-4 or top / low > 1000.0):
                 return False
     return True
