@@ -22,15 +22,6 @@ static PyObject *cpu_device_arg; /* (kDLCPU, 0) */
 /* The import sequence                                                      */
 /* ======================================================================== */
 
-/* ma_dlpack_check, with the refusal raised as BufferError: the check every
- * door applies (capsules, the exchange API, raw pointers, buffer exports). */
-int ma_check_tensor(const DLTensor *t, int opts, size_t *nbytes) {
-  ma_dlpack_error err;
-  if (ma_dlpack_check(t, opts, nbytes, &err) == 0) return 0;
-  PyErr_SetString(PyExc_BufferError, err.text);
-  return -1;
-}
-
 /* An import's array is built in `room` when one is given (a new handle's:
  * ma_handle_blank) and the tensor's dims fit there, else allocated; this
  * releases it either way. */

@@ -1,9 +1,9 @@
 /*
  * The module's setup: ma_install readies the Handle type and puts every
  * binding file's method table, and the NDArrayBase type, into the cffi
- * module, minarray._core.  It is the one file that knows all
- * the others; none of them needs it, so the bindings include each other's
- * names in one direction only (pyapi.c first, then the files built on it).
+ * module, minarray._core.  It is the one file that knows all the others,
+ * and none of them calls it.  (pyapi.c is the bottom: it calls none of the
+ * other bindings, which call it and, some, each other.)
  */
 #include "pyapi.h"
 
@@ -17,7 +17,7 @@ int ma_install(const char *modname) {
   PyObject *m = PyImport_ImportModule(modname);
   if (m) {
     PyMethodDef *tables[] = {
-        ma_core_methods,            ma_scalar_methods,          ma_nested_methods,
+        ma_core_methods,            ma_assign_methods,          ma_scalar_methods,          ma_nested_methods,
         ma_fill_methods,            ma_testing_methods,         ma_ndarray_methods,
         ma_dlpack_capsule_methods,  ma_dlpack_import_methods,   ma_dlpack_exchange_methods,
         ma_dlpack_device_methods,   ma_dlpack_entry_methods,    ma_numpy_methods,

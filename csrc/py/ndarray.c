@@ -254,6 +254,30 @@ PyTypeObject ma_ndarray_base_type = {
 
 ma_ndarray_class ma_nd;
 
+int ma_kernel_type(const ma_array *a, const char *what) {
+  int tid = ma_type_of(a->t.dtype);
+  if (tid < 0) {
+    PyErr_Format(PyExc_TypeError, "%s: unsupported dtype", what);
+    return -1;
+  }
+  if (tid >= MA_NTYPES) {
+    PyErr_Format(PyExc_TypeError, "%s: no kernel takes %R, a storage type; cast it with astype first",
+                 what, ma_nd.dtypes[tid]);
+    return -1;
+  }
+  return tid;
+}
+
+int ma_ndarray_add_method(PyMethodDef *def) {
+  PyObject *descr = PyDescr_NewMethod(ma_nd.type, def);
+  if (!descr || PyObject_SetAttrString((PyObject *)ma_nd.type, def->ml_name, descr) < 0) {
+    Py_XDECREF(descr);
+    return -1;
+  }
+  Py_DECREF(descr);
+  return 0;
+}
+
 /* NDArray objects are reused, as the handles are (pyapi.c): every view and
  * every result is one, made and dropped at the rate of the calls.  NDArray
  * is a Python class, so CPython gives it its generic allocation and

@@ -1,10 +1,12 @@
 /*
  * The bindings' common ground: handles (an array's C metadata in an object
- * of its own type), argument parsing, foreign buffers over Python objects, the
- * core entry points (empty, view, wrap, copyto, fill, wrap_buffer, stats).
- * Scalars, nested sequences, fills and test hooks have files of their own
- * (scalars.c, nested.c, fills.c, testing.c); module.c installs them all.
- * Every other binding builds on this file, and it on none of them.
+ * of its own type), argument parsing, the check every door applies to a
+ * foreign tensor (ma_check_tensor), foreign buffers over Python objects,
+ * and the core entry points (empty, view, wrap, wrap_buffer, stats).
+ * Assignment, scalars, nested sequences, fills and test hooks have files of
+ * their own (assign.c, scalars.c, nested.c, fills.c, testing.c); module.c
+ * installs them all.  Every other binding builds on this file, and it calls
+ * none of them (tests/test_layout.py checks).
  */
 #include "pyapi.h"
 
@@ -265,6 +267,15 @@ int ma_parse_dtype(PyObject *code, PyObject *bits, DLDataType *dt) {
   return 0;
 }
 
+/* ma_dlpack_check, with the refusal raised as BufferError: the check every
+ * door applies (capsules, the exchange API, raw pointers, buffer exports). */
+int ma_check_tensor(const DLTensor *t, int opts, size_t *nbytes) {
+  ma_dlpack_error err;
+  if (ma_dlpack_check(t, opts, nbytes, &err) == 0) return 0;
+  PyErr_SetString(PyExc_BufferError, err.text);
+  return -1;
+}
+
 /* A foreign buffer's release callback for memory a Python object owns.  It
  * may run on any thread and after the interpreter is gone (a DLPack consumer
  * can outlive Python): then the reference is leaked on purpose. */
@@ -403,92 +414,6 @@ static PyObject *py_buffer_info(PyObject *self, PyObject *const *args, Py_ssize_
                        (Py_ssize_t)a->buf->nbytes, a->buf->owned ? Py_True : Py_False);
 }
 
-static int copy_checked(ma_array *dst, ma_array *src, PyObject *dsth, PyObject *srch) {
-  (void)dsth;
-  (void)srch;
-  int rc = ma_copyto_reported(dst, src, 1, "cast");
-  if (rc == -3) return -1; /* the errstate raised */
-  if (rc == -2) {
-    PyErr_NoMemory();
-    return -1;
-  }
-  if (rc != 0) {
-    PyErr_SetString(PyExc_ValueError, "could not broadcast the source array to the destination shape");
-    return -1;
-  }
-  return 0;
-}
-
-int ma_kernel_type(const ma_array *a, const char *what) {
-  int tid = ma_type_of(a->t.dtype);
-  if (tid < 0) {
-    PyErr_Format(PyExc_TypeError, "%s: unsupported dtype", what);
-    return -1;
-  }
-  if (tid >= MA_NTYPES) {
-    PyErr_Format(PyExc_TypeError, "%s: no kernel takes %R, a storage type; cast it with astype first",
-                 what, ma_nd.dtypes[tid]);
-    return -1;
-  }
-  return tid;
-}
-
-int ma_ndarray_add_method(PyMethodDef *def) {
-  PyObject *descr = PyDescr_NewMethod(ma_nd.type, def);
-  if (!descr || PyObject_SetAttrString((PyObject *)ma_nd.type, def->ml_name, descr) < 0) {
-    Py_XDECREF(descr);
-    return -1;
-  }
-  Py_DECREF(descr);
-  return 0;
-}
-
-int ma_check_writeable(const ma_array *d) {
-  if (d->flags & MA_READONLY) {
-    PyErr_SetString(PyExc_ValueError, "assignment destination is read-only");
-    return -1;
-  }
-  return 0;
-}
-
-int ma_assign_array(ma_array *d, ma_array *s) {
-  if (ma_check_writeable(d) < 0) return -1;
-  return copy_checked(d, s, NULL, NULL);
-}
-
-int ma_assign_scalar(ma_array *d, PyObject *value) {
-  if (ma_check_writeable(d) < 0) return -1;
-  int tid = ma_type_of(d->t.dtype);
-  _Alignas(16) char one[16]; /* one element of any dtype, aligned for it */
-  if (ma_store_scalar(value, tid, one) < 0) return -1;
-  ma_array *s = ma_array_new(NULL, one, d->t.dtype, 0, NULL, NULL, 0);
-  if (!s) {
-    PyErr_NoMemory();
-    return -1;
-  }
-  int rc = copy_checked(d, s, NULL, NULL);
-  ma_array_free(s);
-  return rc;
-}
-
-/* copyto(dst, src): dst[...] = src with broadcasting and casting. */
-static PyObject *py_copyto(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-  (void)self;
-  MA_NARGS(2, "copyto");
-  ma_array *d = ma_handle_get(args[0]), *s = d ? ma_handle_get(args[1]) : NULL;
-  if (!s || ma_assign_array(d, s) < 0) return NULL;
-  Py_RETURN_NONE;
-}
-
-/* fill(h, value): every element = value (a Python scalar). */
-static PyObject *py_fill(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-  (void)self;
-  MA_NARGS(2, "fill");
-  ma_array *d = ma_handle_get(args[0]);
-  if (!d || ma_assign_scalar(d, args[1]) < 0) return NULL;
-  Py_RETURN_NONE;
-}
-
 /* A foreign buffer's release callback for a Py_buffer export. */
 static void release_pybuffer(void *ctx) {
   if (!Py_IsInitialized()) return;
@@ -606,7 +531,5 @@ PyMethodDef ma_core_methods[] = {
     FC("host_ptr", py_host_ptr, "host_ptr(h) -> int (raises for a device array)"),
     FC("is_readonly", py_is_readonly, "is_readonly(h) -> bool"),
     FC("buffer_info", py_buffer_info, "buffer_info(h) -> (id, start, nbytes, owned)"),
-    FC("copyto", py_copyto, "copyto(dst, src)"),
-    FC("fill", py_fill, "fill(h, value)"),
     FC("stats", py_stats, "stats() -> tuple"),
     {NULL, NULL, 0, NULL}};

@@ -211,6 +211,7 @@ int ma_install(const char *modname);
  * installed as minarray._core.NAME: its C name is its Python name after
  * py_, so either one finds the other. */
 extern PyMethodDef ma_core_methods[];
+extern PyMethodDef ma_assign_methods[];
 extern PyMethodDef ma_scalar_methods[];
 extern PyMethodDef ma_nested_methods[];
 extern PyMethodDef ma_fill_methods[];
