@@ -55,8 +55,14 @@ def _load() -> str:
 def sync_threads() -> None:
     """Give OpenBLAS minarray's thread count: one of the two pools runs at
     a time (a product runs on OpenBLAS's threads, everything else on
-    minarray's), so neither oversubscribes the cores."""
-    lib.ma_blas_set_num_threads(lib.ma_get_num_threads())
+    minarray's), so neither oversubscribes the cores.
+
+    OpenBLAS must not change its count while a call of it runs in another
+    thread (that deadlocks it), so this waits until no BLAS or LAPACK call
+    is in flight, holding back those that start meanwhile, and reads the
+    count only then (csrc/core/blas.h).  The GIL is released while it
+    waits."""
+    lib.ma_blas_sync_threads()
 
 
 def require(fname: str) -> None:

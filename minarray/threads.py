@@ -34,9 +34,19 @@ def get_num_threads() -> int:
 def set_num_threads(n: int | None, /) -> None:
     """Use `n` threads (1 to 256) for large kernels from now on, in every
     Python thread; ``None`` restores the default (``MINARRAY_NUM_THREADS``,
-    else the CPU count).  Waits for a kernel that is running on the pool.
+    else the CPU count).
+
     OpenBLAS, which runs matrix products and ``minarray.linalg``, gets the
-    same count."""
+    same count (capped at its build's maximum, 64 for the wheel's build).
+
+    Safe to call from any thread, also while others run kernels, products
+    or ``minarray.linalg``: it waits for a kernel running on minarray's
+    pool, and for every BLAS/LAPACK call in flight in any thread (calls
+    that start meanwhile wait for it), because OpenBLAS must not change its
+    count under a running call.  It waits with the GIL released.  When it
+    returns, :func:`get_num_threads` and OpenBLAS's count agree, unless
+    another thread has set a count meanwhile; once every setter has
+    returned they agree again."""
     if n is None:
         lib.ma_set_num_threads(0)
         _blas.sync_threads()

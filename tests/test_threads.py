@@ -105,15 +105,21 @@ def test_set_num_threads_rejects_non_integers(bad: Any) -> None:
         ma.set_num_threads(bad)
 
 
-def _python(code: str, env_value: str | None) -> subprocess.CompletedProcess[str]:
+def _python(code: str, env_value: str | None, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    """Run `code` in a fresh interpreter; one that is still running after
+    `timeout` seconds is killed and fails the calling test."""
     env = dict(os.environ)
     env.pop(threads.ENV_VAR, None)
     if env_value is not None:
         env[threads.ENV_VAR] = env_value
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     env["PYTHONPATH"] = os.pathsep.join([root, env.get("PYTHONPATH", "")])
-    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=env, capture_output=True,
-                          text=True, timeout=120)
+    try:
+        return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=env, capture_output=True,
+                              text=True, timeout=timeout)
+    except subprocess.TimeoutExpired as e:
+        err = e.stderr.decode(errors="replace") if isinstance(e.stderr, bytes) else e.stderr or ""
+        pytest.fail(f"the child process hung (killed after {timeout} s); its stderr:\n{err}")
 
 
 def test_environment_variable_sets_the_default() -> None:
@@ -380,6 +386,90 @@ def test_fork_child_recreates_the_pool() -> None:
     proc = _python(code, None)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == "0"
+
+
+def test_environment_variable_and_none_reach_blas() -> None:
+    """OpenBLAS gets the count from MINARRAY_NUM_THREADS at import, and the
+    default back from set_num_threads(None)."""
+    code = """
+        import minarray as ma
+        from minarray import _blas
+        print(ma.get_num_threads(), _blas.info()["num_threads"])
+        ma.set_num_threads(5)
+        print(ma.get_num_threads(), _blas.info()["num_threads"])
+        ma.set_num_threads(None)
+        print(ma.get_num_threads(), _blas.info()["num_threads"])
+    """
+    proc = _python(code, "3")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split("\n")[:3] == ["3 3", "5 5", "3 3"]
+
+
+# Two threads changing the count while four others multiply 256 x 256
+# matrices: OpenBLAS deadlocked when its count changed under a running call,
+# in a trial or when the process exited (before the change, about one child
+# in five hung, mostly at exit).  50 trials, two in each of 25 fresh
+# children: a trial that outlasts TRIAL_LIMIT seconds prints every thread's
+# stack and ends its child; the parent's timeout catches a hang at exit.
+BLAS_STRESS = """
+    import faulthandler, threading
+    import numpy as np
+    import minarray as ma
+    from minarray import _blas
+
+    TRIALS, TRIAL_LIMIT, SETS = 2, 30, 9
+    COUNTS = [1, 2, 3, 4, 8, 16, 32, 64, None]
+    rng = np.random.default_rng(7)
+    an, bn = rng.standard_normal((256, 256)), rng.standard_normal((256, 256))
+    a, b = ma.asarray(an, copy=True), ma.asarray(bn, copy=True)
+    expected = an @ bn
+    errors = []
+    setting = threading.Event()
+
+    def setter(first):
+        try:
+            for i in range(SETS):
+                ma.set_num_threads(COUNTS[(first + i) % len(COUNTS)])
+        except BaseException as e:
+            errors.append(e)
+
+    def multiply():
+        try:
+            while True:
+                if not np.allclose(np.asarray(a @ b), expected):
+                    raise AssertionError("wrong product")
+                if not setting.is_set():
+                    return
+        except BaseException as e:
+            errors.append(e)
+
+    for trial in range(TRIALS):
+        faulthandler.dump_traceback_later(TRIAL_LIMIT, exit=True)
+        setting.set()
+        setters = [threading.Thread(target=setter, args=(k * 4,)) for k in range(2)]
+        products = [threading.Thread(target=multiply) for _ in range(4)]
+        for t in products + setters:
+            t.start()
+        for t in setters:
+            t.join()
+        setting.clear()
+        for t in products:
+            t.join()
+        faulthandler.cancel_dump_traceback_later()
+        assert not errors, (trial, errors)
+        # Both setters are done: the pool and OpenBLAS agree (OpenBLAS caps
+        # the count at its build's maximum).
+        assert _blas.info()["num_threads"] == min(ma.get_num_threads(), 64), trial
+    print("ok")
+"""
+
+
+@pytest.mark.slow  # 25 to 60 s on two shared cores: 25 interpreters, OpenBLAS at up to 64 threads
+def test_set_num_threads_during_blas_products_never_deadlocks() -> None:
+    for child in range(25):
+        proc = _python(BLAS_STRESS, None, timeout=60)
+        assert proc.returncode == 0, (child, proc.stderr)
+        assert proc.stdout.strip() == "ok", child
 
 
 def test_no_warning_at_import_without_the_variable() -> None:

@@ -5,8 +5,11 @@
 #include "blas.h"
 
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "threads.h"
 
 static ma_lapack_table table;
 static const ma_lapack_table *loaded; /* &table once complete */
@@ -17,6 +20,73 @@ static void (*set_threads)(int n);
 static int (*get_threads)(void);
 static char *(*get_config)(void);
 static char *(*get_corename)(void);
+
+/* ---- calls in flight versus the thread count (blas.h) -------------------- */
+
+static struct {
+  pthread_mutex_t mu;    /* guards the two counts */
+  pthread_cond_t idle;   /* signalled when `calls` drops to 0 */
+  pthread_cond_t open;   /* broadcast when `setters` drops to 0 */
+  int calls;             /* BLAS/LAPACK calls in flight */
+  int setters;           /* ma_blas_sync_threads calls waiting or applying */
+} gate = {
+    .mu = PTHREAD_MUTEX_INITIALIZER,
+    .idle = PTHREAD_COND_INITIALIZER,
+    .open = PTHREAD_COND_INITIALIZER,
+};
+
+void ma_blas_enter(void) {
+  pthread_mutex_lock(&gate.mu);
+  while (gate.setters > 0) pthread_cond_wait(&gate.open, &gate.mu);
+  gate.calls++;
+  pthread_mutex_unlock(&gate.mu);
+}
+
+void ma_blas_leave(void) {
+  pthread_mutex_lock(&gate.mu);
+  if (--gate.calls == 0 && gate.setters > 0) pthread_cond_broadcast(&gate.idle);
+  pthread_mutex_unlock(&gate.mu);
+}
+
+/* Wait until no call is in flight, holding back calls that start meanwhile;
+ * returns with the mutex held.  open_gate() lets them through again. */
+static void close_gate(void) {
+  pthread_mutex_lock(&gate.mu);
+  gate.setters++;
+  while (gate.calls > 0) pthread_cond_wait(&gate.idle, &gate.mu);
+}
+
+static void open_gate(void) {
+  if (--gate.setters == 0) pthread_cond_broadcast(&gate.open);
+  pthread_mutex_unlock(&gate.mu);
+}
+
+void ma_blas_sync_threads(void) {
+  if (!ma_lapack()) return;
+  close_gate();
+  /* The count is read here, not by the caller: of two threads setting it
+   * at once, the one applying last applies the newest value, so OpenBLAS
+   * ends with what ma_get_num_threads() says.  Applied with the mutex held:
+   * calls wait for it anyway, and setters take turns. */
+  set_threads(ma_get_num_threads());
+  open_gate();
+}
+
+/* fork() copies only the calling thread.  `prepare` closes the gate, so
+ * OpenBLAS is copied idle (its own fork handler, registered before this
+ * one, runs after it) and the counts are not copied half-changed; the
+ * calls it waits for need no GIL, which the forking thread holds.  The
+ * child has no other thread: nothing in flight, nobody waiting. */
+static void atfork_prepare(void) { close_gate(); }
+static void atfork_parent(void) { open_gate(); }
+
+static void atfork_child(void) {
+  gate.calls = 0;
+  gate.setters = 0;
+  pthread_cond_init(&gate.idle, NULL);
+  pthread_cond_init(&gate.open, NULL);
+  pthread_mutex_unlock(&gate.mu);
+}
 
 /* Resolve prefix+name+suffix; on failure record the name and return NULL. */
 static void *sym(const char *prefix, const char *name, const char *suffix) {
@@ -82,18 +152,16 @@ int ma_blas_load(const char *path, const char *prefix, const char *suffix) {
     handle = NULL;
     return -1;
   }
+  pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
   __atomic_store_n(&loaded, &table, __ATOMIC_RELEASE);
   return 0;
 }
 
+/* ---- queries ------------------------------------------------------------ */
+
 int ma_blas_loaded(void) { return ma_lapack() != NULL; }
 const char *ma_blas_error(void) { return error; }
 const ma_lapack_table *ma_lapack(void) { return __atomic_load_n(&loaded, __ATOMIC_ACQUIRE); }
-
-void ma_blas_set_num_threads(int n) {
-  if (!ma_lapack() || n < 1) return;
-  set_threads(n);
-}
 
 int ma_blas_get_num_threads(void) { return ma_lapack() ? get_threads() : 0; }
 const char *ma_blas_config(void) { return ma_lapack() ? get_config() : ""; }
@@ -141,8 +209,9 @@ static int gemv(const ma_lapack_table *L, int type, int64_t r, int64_t k, const 
     if (conj) op = 'C';
   }
   int single = type == MA_LA_F32 || type == MA_LA_C64;
-  L->gemv[type](&op, &R, &K, single ? (const void *)onef : (const void *)one, a, &ld, x, &ix,
-                single ? (const void *)zerof : (const void *)zero, y, &iy, 1);
+  MA_BLAS_CALL(L->gemv[type](&op, &R, &K, single ? (const void *)onef : (const void *)one, a,
+                             &ld, x, &ix, single ? (const void *)zerof : (const void *)zero, y,
+                             &iy, 1));
   return 0;
 }
 
@@ -178,7 +247,8 @@ int ma_blas_gemm(int type, int64_t m, int64_t n, int64_t k, const void *a, int64
   if (conj_x) opa = 'C';
   if (conj_y) opb = 'C';
   int single = type == MA_LA_F32 || type == MA_LA_C64;
-  L->gemm[type](&opa, &opb, &M, &N, &K, single ? (const void *)onef : (const void *)one, x, &lda,
-                y, &ldb, single ? (const void *)zerof : (const void *)zero, c, &ldc, 1, 1);
+  MA_BLAS_CALL(L->gemm[type](&opa, &opb, &M, &N, &K, single ? (const void *)onef : (const void *)one,
+                             x, &lda, y, &ldb, single ? (const void *)zerof : (const void *)zero,
+                             c, &ldc, 1, 1));
   return 0;
 }

@@ -32,9 +32,13 @@ enum { MA_LA_F32 = 0, MA_LA_F64 = 1, MA_LA_C64 = 2, MA_LA_C128 = 3 };
 int ma_blas_load(const char *path, const char *prefix, const char *suffix);
 int ma_blas_loaded(void);
 const char *ma_blas_error(void);
-/* OpenBLAS's own thread count (openblas_set_num_threads); no-ops when not
- * loaded (get returns 0). */
-void ma_blas_set_num_threads(int n);
+/* Give OpenBLAS minarray's thread count (ma_get_num_threads(), read here):
+ * waits until no BLAS/LAPACK call is in flight in any thread, and calls
+ * that start meanwhile wait for it (see ma_blas_enter).  OpenBLAS caps the
+ * count at its build's MAX_THREADS.  No-op when not loaded.  Never call it
+ * inside an in-flight call: it would wait for itself. */
+void ma_blas_sync_threads(void);
+/* OpenBLAS's own thread count (openblas_get_num_threads); 0 when not loaded. */
 int ma_blas_get_num_threads(void);
 /* OpenBLAS's build description and the kernel family chosen for this CPU. */
 const char *ma_blas_config(void);
@@ -118,6 +122,26 @@ typedef struct {
 
 /* NULL until ma_blas_load() succeeded; then never changes. */
 const ma_lapack_table *ma_lapack(void);
+
+/* Every call into the library is bracketed by ma_blas_enter() and
+ * ma_blas_leave() (MA_BLAS_CALL does both): openblas_set_num_threads must
+ * not run while a BLAS call is running in another thread -- it rebuilds the
+ * state OpenBLAS's threaded level-3 driver is using, and the process
+ * deadlocks.  The bracket is a reader/writer lock with the writer
+ * preferred: any number of calls run at once; ma_blas_sync_threads waits
+ * until none is in flight, and calls that start meanwhile wait for it, so
+ * a stream of products cannot keep it out.  Two uncontended mutex
+ * operations per call, against the microseconds a call takes at the
+ * smallest sizes minarray sends to BLAS.  Brackets never nest, and the
+ * thread inside one never needs the GIL. */
+void ma_blas_enter(void);
+void ma_blas_leave(void);
+#define MA_BLAS_CALL(...) \
+  do {                    \
+    ma_blas_enter();      \
+    __VA_ARGS__;          \
+    ma_blas_leave();      \
+  } while (0)
 
 /* Element size of a MA_LA_* type, and whether it is complex. */
 static inline size_t ma_la_esize(int t) {

@@ -6,7 +6,9 @@
  * size), allocate, then for each matrix copy it into a Fortran-order
  * workspace, call the routine, and write the results out in C order.
  * The loop over the stack runs on the calling thread; OpenBLAS splits
- * each call over its own threads (see minarray/threads.py).
+ * each call over its own threads (see minarray/threads.py).  Every call
+ * into the library goes through MA_BLAS_CALL, so the thread count is never
+ * changed under it (blas.h).
  */
 #include "lapack.h"
 
@@ -71,7 +73,7 @@ int ma_la_slogdet(int t, int64_t nb, int64_t n, const void *a, int64_t abst, int
   ma_int N = n, info = 0;
   for (int64_t b = 0; b < nb; b++) {
     load(w, n, v, b, n, n, es);
-    if (n > 0) L->getrf[t](&N, &N, w, &N, ipiv, &info);
+    if (n > 0) MA_BLAS_CALL(L->getrf[t](&N, &N, w, &N, ipiv, &info));
     /* Accumulate in double (complex double): one rounding per factor. */
     double complex ph = 1.0;
     double la = 0.0;
@@ -152,8 +154,8 @@ int ma_la_solve(int t, int64_t nb, int64_t n, int64_t nrhs, const void *a, int64
         if (real_size(t) == 4) *(float *)one = 1.0f; else *(double *)one = 1.0;
       }
     }
-    if (n > 0 && nrhs > 0) L->gesv[t](&N, &R, w, &ld, ipiv, wb, &ld, &st);
-    else if (n > 0) L->getrf[t](&N, &N, w, &ld, ipiv, &st); /* still reject singular a */
+    if (n > 0 && nrhs > 0) MA_BLAS_CALL(L->gesv[t](&N, &R, w, &ld, ipiv, wb, &ld, &st));
+    else if (n > 0) MA_BLAS_CALL(L->getrf[t](&N, &N, w, &ld, ipiv, &st)); /* still reject singular a */
     if (st != 0) {
       rc = fail(info, k, st);
       goto out;
@@ -181,7 +183,7 @@ int ma_la_cholesky(int t, int64_t nb, int64_t n, const void *a, int64_t abst, in
   char uplo = upper ? 'U' : 'L';
   for (int64_t k = 0; k < nb; k++) {
     load(w, ld, v, k, n, n, es);
-    if (n > 0) L->potrf[t](&uplo, &N, w, &ld, &st, 1);
+    if (n > 0) MA_BLAS_CALL(L->potrf[t](&uplo, &N, w, &ld, &st, 1));
     if (st != 0) {
       free(w);
       return fail(info, k, st);
@@ -215,9 +217,9 @@ int ma_la_eigh(int t, int64_t nb, int64_t n, const void *a, int64_t abst, int64_
   if (!m) return MA_LA_NOMEM;
   if (n == 0) goto out;
   if (cplx)
-    L->heevd[t](&jobz, &uplo, &N, m, &ld, w, wq, &lwork, &rq, &lrwork, &iq, &liwork, &st, 1, 1);
+    MA_BLAS_CALL(L->heevd[t](&jobz, &uplo, &N, m, &ld, w, wq, &lwork, &rq, &lrwork, &iq, &liwork, &st, 1, 1));
   else
-    L->syevd[t](&jobz, &uplo, &N, m, &ld, w, wq, &lwork, &iq, &liwork, &st, 1, 1);
+    MA_BLAS_CALL(L->syevd[t](&jobz, &uplo, &N, m, &ld, w, wq, &lwork, &iq, &liwork, &st, 1, 1));
   lwork = query(t, wq);
   lrwork = cplx ? query(t == MA_LA_C64 ? MA_LA_F32 : MA_LA_F64, &rq) : 1;
   liwork = iq < 1 ? 1 : iq;
@@ -232,9 +234,10 @@ int ma_la_eigh(int t, int64_t nb, int64_t n, const void *a, int64_t abst, int64_
     load(m, ld, va, k, n, n, es);
     char *wk = (char *)w + (size_t)(k * n) * rs;
     if (cplx)
-      L->heevd[t](&jobz, &uplo, &N, m, &ld, wk, work, &lwork, rwork, &lrwork, iwork, &liwork, &st, 1, 1);
+      MA_BLAS_CALL(L->heevd[t](&jobz, &uplo, &N, m, &ld, wk, work, &lwork, rwork, &lrwork, iwork, &liwork,
+                               &st, 1, 1));
     else
-      L->syevd[t](&jobz, &uplo, &N, m, &ld, wk, work, &lwork, iwork, &liwork, &st, 1, 1);
+      MA_BLAS_CALL(L->syevd[t](&jobz, &uplo, &N, m, &ld, wk, work, &lwork, iwork, &liwork, &st, 1, 1));
     if (st != 0) {
       rc = fail(info, k, st);
       goto out;
@@ -273,9 +276,11 @@ int ma_la_eig(int t, int64_t nb, int64_t n, const void *a, int64_t abst, int64_t
   }
   if (n == 0) goto out;
   if (cplx)
-    L->geev_c[t](&jobvl, &jobvr, &N, m, &ld, w1, NULL, &one, vr, &ldvr, wq, &lwork, w2, &st, 1, 1);
+    MA_BLAS_CALL(L->geev_c[t](&jobvl, &jobvr, &N, m, &ld, w1, NULL, &one, vr, &ldvr, wq, &lwork, w2, &st,
+                              1, 1));
   else
-    L->geev_r[t](&jobvl, &jobvr, &N, m, &ld, w1, w2, NULL, &one, vr, &ldvr, wq, &lwork, &st, 1, 1);
+    MA_BLAS_CALL(L->geev_r[t](&jobvl, &jobvr, &N, m, &ld, w1, w2, NULL, &one, vr, &ldvr, wq, &lwork, &st,
+                              1, 1));
   lwork = query(t, wq);
   work = alloc((size_t)lwork, es);
   if (!work) {
@@ -286,9 +291,11 @@ int ma_la_eig(int t, int64_t nb, int64_t n, const void *a, int64_t abst, int64_t
   for (int64_t k = 0; k < nb; k++) {
     load(m, ld, va, k, n, n, es);
     if (cplx)
-      L->geev_c[t](&jobvl, &jobvr, &N, m, &ld, w1, NULL, &one, vr, &ldvr, work, &lwork, w2, &st, 1, 1);
+      MA_BLAS_CALL(L->geev_c[t](&jobvl, &jobvr, &N, m, &ld, w1, NULL, &one, vr, &ldvr, work, &lwork, w2,
+                                &st, 1, 1));
     else
-      L->geev_r[t](&jobvl, &jobvr, &N, m, &ld, w1, w2, NULL, &one, vr, &ldvr, work, &lwork, &st, 1, 1);
+      MA_BLAS_CALL(L->geev_r[t](&jobvl, &jobvr, &N, m, &ld, w1, w2, NULL, &one, vr, &ldvr, work, &lwork,
+                                &st, 1, 1));
     if (st != 0) {
       rc = fail(info, k, st);
       goto out;
@@ -380,9 +387,10 @@ int ma_la_svd(int t, int64_t nb, int64_t m, int64_t n, const void *a, int64_t ab
   }
   if (k == 0) goto out;
   if (cplx)
-    L->gesdd_c[t](&jobz, &M, &N, w, &lda, s, wu, &ldu, wv, &ldvt, wq, &lwork, rwork, iwork, &st, 1);
+    MA_BLAS_CALL(L->gesdd_c[t](&jobz, &M, &N, w, &lda, s, wu, &ldu, wv, &ldvt, wq, &lwork, rwork, iwork,
+                               &st, 1));
   else
-    L->gesdd_r[t](&jobz, &M, &N, w, &lda, s, wu, &ldu, wv, &ldvt, wq, &lwork, iwork, &st, 1);
+    MA_BLAS_CALL(L->gesdd_r[t](&jobz, &M, &N, w, &lda, s, wu, &ldu, wv, &ldvt, wq, &lwork, iwork, &st, 1));
   lwork = query(t, wq);
   work = alloc((size_t)lwork, es);
   if (!work) {
@@ -393,9 +401,11 @@ int ma_la_svd(int t, int64_t nb, int64_t m, int64_t n, const void *a, int64_t ab
     load(w, lda, va, b, m, n, es);
     char *sb = (char *)s + (size_t)(b * k) * rs;
     if (cplx)
-      L->gesdd_c[t](&jobz, &M, &N, w, &lda, sb, wu, &ldu, wv, &ldvt, work, &lwork, rwork, iwork, &st, 1);
+      MA_BLAS_CALL(L->gesdd_c[t](&jobz, &M, &N, w, &lda, sb, wu, &ldu, wv, &ldvt, work, &lwork, rwork,
+                                 iwork, &st, 1));
     else
-      L->gesdd_r[t](&jobz, &M, &N, w, &lda, sb, wu, &ldu, wv, &ldvt, work, &lwork, iwork, &st, 1);
+      MA_BLAS_CALL(L->gesdd_r[t](&jobz, &M, &N, w, &lda, sb, wu, &ldu, wv, &ldvt, work, &lwork, iwork,
+                                 &st, 1));
     if (st != 0) {
       rc = fail(info, b, st);
       goto out;
@@ -434,9 +444,9 @@ int ma_la_qr(int t, int64_t nb, int64_t m, int64_t n, const void *a, int64_t abs
     goto out;
   }
   if (k == 0) goto out;
-  L->geqrf[t](&M, &N, w, &ld, tau, wq, &lwork, &st);
+  MA_BLAS_CALL(L->geqrf[t](&M, &N, w, &ld, tau, wq, &lwork, &st));
   lwork = query(t, wq);
-  L->orgqr[t](&M, &QC, &K, w, &ld, tau, wq, &l2, &st);
+  MA_BLAS_CALL(L->orgqr[t](&M, &QC, &K, w, &ld, tau, wq, &l2, &st));
   l2 = query(t, wq);
   if (l2 > lwork) lwork = l2;
   work = alloc((size_t)lwork, es);
@@ -446,7 +456,7 @@ int ma_la_qr(int t, int64_t nb, int64_t m, int64_t n, const void *a, int64_t abs
   }
   for (int64_t b = 0; b < nb; b++) {
     load(w, ld, va, b, m, n, es);
-    L->geqrf[t](&M, &N, w, &ld, tau, work, &lwork, &st);
+    MA_BLAS_CALL(L->geqrf[t](&M, &N, w, &ld, tau, work, &lwork, &st));
     if (st != 0) {
       rc = fail(info, b, st);
       goto out;
@@ -459,7 +469,7 @@ int ma_la_qr(int t, int64_t nb, int64_t m, int64_t n, const void *a, int64_t abs
         if (i <= j && i < m) memcpy(d, w + (size_t)(i + j * m) * es, es);
         else memset(d, 0, es);
       }
-    L->orgqr[t](&M, &QC, &K, w, &ld, tau, work, &lwork, &st);
+    MA_BLAS_CALL(L->orgqr[t](&M, &QC, &K, w, &ld, tau, work, &lwork, &st));
     if (st != 0) {
       rc = fail(info, b, st);
       goto out;
@@ -505,9 +515,9 @@ int ma_la_lstsq(int t, int64_t m, int64_t n, int64_t nrhs, const void *a, int64_
   } else {
     load(w, lda, va, 0, m, n, es);
     if (cplx)
-      L->gelsd_c[t](&M, &N, &R, w, &lda, wb, &ldb, s, rc_, &rk, wq, &lwork, &rq, &iq, &st);
+      MA_BLAS_CALL(L->gelsd_c[t](&M, &N, &R, w, &lda, wb, &ldb, s, rc_, &rk, wq, &lwork, &rq, &iq, &st));
     else
-      L->gelsd_r[t](&M, &N, &R, w, &lda, wb, &ldb, s, rc_, &rk, wq, &lwork, &iq, &st);
+      MA_BLAS_CALL(L->gelsd_r[t](&M, &N, &R, w, &lda, wb, &ldb, s, rc_, &rk, wq, &lwork, &iq, &st));
     lwork = query(t, wq);
     work = alloc((size_t)lwork, es);
     rwork = alloc(cplx ? (size_t)query(single ? MA_LA_F32 : MA_LA_F64, &rq) : 1, rs);
@@ -517,9 +527,10 @@ int ma_la_lstsq(int t, int64_t m, int64_t n, int64_t nrhs, const void *a, int64_
       goto out;
     }
     if (cplx)
-      L->gelsd_c[t](&M, &N, &R, w, &lda, wb, &ldb, s, rc_, &rk, work, &lwork, rwork, iwork, &st);
+      MA_BLAS_CALL(L->gelsd_c[t](&M, &N, &R, w, &lda, wb, &ldb, s, rc_, &rk, work, &lwork, rwork, iwork,
+                                 &st));
     else
-      L->gelsd_r[t](&M, &N, &R, w, &lda, wb, &ldb, s, rc_, &rk, work, &lwork, iwork, &st);
+      MA_BLAS_CALL(L->gelsd_r[t](&M, &N, &R, w, &lda, wb, &ldb, s, rc_, &rk, work, &lwork, iwork, &st));
     if (st != 0) {
       rc = fail(info, 0, st);
       goto out;
