@@ -1,7 +1,7 @@
 """The Array API elementwise functions (2024.12) and the NDArray operators.
 
 Python computes nothing per element here.  Each function is one call into
-the C engine (``core.ew_call``, csrc/py/elementwise.c), which picks the
+the C engine (``core.ew_call``, csrc/py/elementwise_dispatch.c), which picks the
 loop and result dtype from tables generated at build time from the
 promotion rules, broadcasts, casts mismatched operands chunk by chunk,
 allocates the result when ``out`` is None and runs the generated loop with
@@ -66,7 +66,7 @@ class BinaryFunction(Protocol):
 
 # ---- the C engine ----------------------------------------------------------------
 # Everything below is one call, core.ew_call(op, out, *operands): the C engine
-# (csrc/py/elementwise.c) picks the loop from tables generated at build time
+# (csrc/py/elementwise_dispatch.c) picks the loop from tables generated at build time
 # from the promotion rules (csrc/core/gen/gen_elementwise.py), checks out=,
 # broadcasts and runs.  NDArray's operators are C methods over the same
 # dispatch, installed by ew_setup below.

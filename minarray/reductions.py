@@ -1,7 +1,7 @@
 """Reductions and statistics over axes (Array API "Statistical Functions",
 "Utility Functions" and ``diff``).
 
-Every reduction goes through one C call (csrc/py/reduce.c): Python moves the
+Every reduction goes through one C call (csrc/py/reduce_entry.c): Python moves the
 reduced axes last as a view (no copy), allocates the output of the kept
 shape in the kernel's accumulator dtype, and casts that to the result dtype
 when they differ (float16 sums accumulate in float32, as NumPy's).

@@ -221,7 +221,7 @@ def test_flags_do_not_depend_on_layout(name: str, layout: str) -> None:
 #
 # A fresh result of a few thousand elements or fewer has its flags read once,
 # after the loop, and the loop runs again, exactly, only when a flag is set
-# (csrc/py/elementwise.c); larger results and out= clear the flags first.
+# (csrc/py/elementwise_dispatch.c); larger results and out= clear the flags first.
 # Either way the flags something else left must not be reported, and an
 # operation's own must be, on every call.
 

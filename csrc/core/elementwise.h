@@ -1,6 +1,6 @@
 /*
  * The elementwise engine: generated inner loops (csrc/core/gen/gen_elementwise.py)
- * described by signature tables, run through ma_iterate by csrc/py/elementwise.c.
+ * described by signature tables, run through ma_iterate by csrc/py/elementwise_dispatch.c.
  */
 #ifndef MINARRAY_ELEMENTWISE_H
 #define MINARRAY_ELEMENTWISE_H
@@ -83,7 +83,7 @@ int ma_vecmath2_float32(int fn, float *d, const float *a, int64_t sa, const floa
 int ma_vecmath2_float64(int fn, double *d, const double *a, int64_t sa, const double *b, int64_t sb,
                         int64_t n, int exact);
 
-/* What an elementwise loop's `aux` points to (csrc/py/elementwise.c
+/* What an elementwise loop's `aux` points to (csrc/py/elementwise_dispatch.c
  * passes one per call, NULL is allowed):
  *   err    set by a loop that meets a domain error (ma_set_error);
  *   exact  whether the floating-point flags must come out exact (fpe.h).

@@ -154,7 +154,7 @@ int ma_store_scalar(PyObject *v, int tid, char *dst) {
   return fpe ? ma_report_cast_fpe("cast", fpe) : 0;
 }
 
-/* Exported for the elementwise engine (csrc/py/elementwise.c): Python scalar
+/* Exported for the elementwise engine (csrc/py/elementwise_dispatch.c): Python scalar
  * operands are converted with exactly these rules. */
 
 PyObject *ma_load_scalar(int tid, const char *p) {

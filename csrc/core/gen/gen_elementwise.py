@@ -1,5 +1,5 @@
 """Elementwise loops: one C inner loop per (operation, loop dtype), and the
-dispatch tables csrc/py/elementwise.c reads (ma_ew_ops).
+dispatch tables csrc/py/elementwise_dispatch.c reads (ma_ew_ops).
 
 Each operation is declared once below as C expression templates per dtype
 kind; `source()` expands them over the dtype table of codegen.py.  In a
@@ -12,7 +12,7 @@ a complex value and `{BITS}` the integer width.
 Loop types and result types follow NumPy 2 (which agrees with the Array API
 standard 2024.12 wherever the standard specifies them).  Which loop runs for
 given operand dtypes (and Python scalars) is resolved here too, at build
-time, into the tables csrc/py/elementwise.c dispatches by (see _resolve).
+time, into the tables csrc/py/elementwise_dispatch.c dispatches by (see _resolve).
 """
 
 from __future__ import annotations
@@ -566,7 +566,7 @@ static void {fname}(char **p, const int64_t *st, int64_t n, const void *aux) {{
 # ---- dispatch: which loop runs for which operands ------------------------------
 #
 # Resolved here, at build time, for every combination of operand keys (an
-# array's dtype, or a Python scalar's kind), into tables csrc/py/elementwise.c
+# array's dtype, or a Python scalar's kind), into tables csrc/py/elementwise_dispatch.c
 # indexes: the one place loop selection is decided.  The promotion rules
 # come from minarray/dtypes.py, the one statement of them, loaded as a plain
 # module (it needs nothing compiled).

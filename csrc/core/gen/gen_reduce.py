@@ -4,7 +4,7 @@ Each reduction is three small functions per (operation, input dtype):
 `init` fills an accumulator array with the identity, `inner` folds one
 strided run into a single accumulator, `outer` folds a run elementwise into
 a run of accumulators (the "reduce along a non-contiguous axis" case, which
-vectorises across the kept axis).  csrc/py/reduce.c drives them over any set of
+vectorises across the kept axis).  csrc/core/reduce.c drives them over any set of
 axes.
 
 Floating sums use NumPy's pairwise scheme (8 accumulators over blocks of
