@@ -1,6 +1,6 @@
 """Set functions (Array API "Set Functions"): the unique_* family.
 
-One C pass (csrc/py/sort.c ``unique``) sorts the flattened elements stably and
+One C pass (csrc/core/sort.c ``unique``) sorts the flattened elements stably and
 groups them, giving every result at once.  Following the standard, each
 NaN is distinct (NaN != NaN) and -0.0 equals 0.0; values come out sorted
 with NaNs last, as NumPy's.  ``inverse_indices`` has the input's shape.

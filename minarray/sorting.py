@@ -1,7 +1,7 @@
 """Sorting (Array API "Sorting Functions"): sort and argsort, plus the
 binary search behind ``searchsorted``.
 
-All sorts are stable (csrc/py/sort.c: an LSD radix sort on order-preserving
+All sorts are stable (csrc/core/sort.c: an LSD radix sort on order-preserving
 integer keys), whatever ``stable`` says: the standard allows a stable sort
 where an unstable one is permitted.  NaNs sort to the end (to the front
 when ``descending``: a NaN counts as the largest value, as in NumPy), and

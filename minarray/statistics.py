@@ -3,7 +3,7 @@
 NaN-ignoring reductions (``nansum``, ``nanmean``, ``nanmedian``...).
 
 Order statistics stand on selection, not sorting: one C call
-(``core.partition``, an introselect in csrc/py/sort.c) moves, in every
+(``core.partition``, an introselect in csrc/core/sort.c) moves, in every
 row along the reduced axis, the elements a quantile needs to their sorted
 positions in O(n), the rows spread over the thread pool.  The largest
 element is selected too, so a row holding a NaN (NaN sorts last) gives

@@ -1,30 +1,20 @@
 /*
- * Sorting, selection (partition), binary search and unique, for every real
- * dtype.
- *
- * Every element is first mapped to an unsigned integer key whose unsigned
- * order is the value order (integers: flip the sign bit; floats: flip all
- * bits of negatives and the sign bit of positives).  NaNs all get the
- * largest key, so they sort to the end as in NumPy, and -0.0 gets +0.0's
- * key so the two compare equal (a stable sort keeps their order).
- * Keys then go through a stable LSD radix sort (8-bit digits, passes whose
- * digit is the same for every key skipped; rows under 1024 keys take a
- * stable merge sort instead), so sort and argsort are always
- * stable; descending order sorts the complemented keys, which keeps equal
- * elements in their original order.
+ * The sort kernels (see sort.h): order-preserving keys, the stable radix
+ * sort, the introselect, and the row, search and unique passes over them.
+ * Plain C, run without the GIL by csrc/py/sort_entry.c.
  */
+#include "sort.h"
+
 #include <stdlib.h>
 #include <string.h>
 
-#include "copy.h"
-#include "pyapi.h"
-#include "scalar.h"
+#include "iterate.h"
 #include "threads.h"
 
 /* ---- keys ---------------------------------------------------------------- */
 
 /* Key width in bytes of a dtype (0: not sortable). */
-static int key_bytes(int tid) {
+int ma_sort_key_bytes(int tid) {
   switch (tid) {
     case MA_BOOL: case MA_INT8: case MA_UINT8: return 1;
     case MA_INT16: case MA_UINT16: case MA_FLOAT16: case MA_BFLOAT16: return 2;
@@ -76,7 +66,7 @@ typedef struct {
 static keyspec make_keyspec(int tid, int zero_equal, int descending) {
   keyspec k;
   k.tid = tid;
-  k.nbytes = key_bytes(tid);
+  k.nbytes = ma_sort_key_bytes(tid);
   k.sign = (uint64_t)1 << (8 * k.nbytes - 1);
   k.mask = k.nbytes == 8 ? ~(uint64_t)0 : (((uint64_t)1 << (8 * k.nbytes)) - 1);
   k.zero_equal = zero_equal;
@@ -274,14 +264,10 @@ static void select_kth(uint64_t *keys, int64_t *idx, int64_t lo, int64_t hi, int
   insertion_sort(keys + lo, idx ? idx + lo : NULL, hi - lo);
 }
 
+
 /* ---- sort / argsort ------------------------------------------------------- */
 
-typedef struct {
-  uint64_t *keys, *tk;
-  int64_t *idx, *ti;
-} workspace;
-
-static int workspace_alloc(workspace *w, int64_t n, int with_idx) {
+int ma_sort_workspace_alloc(ma_sort_workspace *w, int64_t n, int with_idx) {
   size_t m = (size_t)(n > 0 ? n : 1);
   w->keys = malloc(m * sizeof(uint64_t));
   w->tk = malloc(m * sizeof(uint64_t));
@@ -290,7 +276,7 @@ static int workspace_alloc(workspace *w, int64_t n, int with_idx) {
   return w->keys && w->tk && (!with_idx || (w->idx && w->ti)) ? 0 : -1;
 }
 
-static void workspace_free(workspace *w) {
+void ma_sort_workspace_free(ma_sort_workspace *w) {
   free(w->keys);
   free(w->tk);
   free(w->idx);
@@ -319,9 +305,9 @@ static void sort_rows(sort_job *J, int64_t r0, int64_t r1) {
   /* Floats need the indices even for a values-only sort when a row holds
    * -0.0: it ties with 0.0 (stable order, as NumPy), so its sign cannot be
    * recovered from the key. */
-  workspace w;
-  if (workspace_alloc(&w, n, arg || floating) < 0) {
-    workspace_free(&w);
+  ma_sort_workspace w;
+  if (ma_sort_workspace_alloc(&w, n, arg || floating) < 0) {
+    ma_sort_workspace_free(&w);
     __atomic_store_n(&J->failed, 1, __ATOMIC_RELAXED);
     return;
   }
@@ -369,7 +355,7 @@ static void sort_rows(sort_job *J, int64_t r0, int64_t r1) {
       ix[d] = 0;
     }
   }
-  workspace_free(&w);
+  ma_sort_workspace_free(&w);
 }
 
 static void sort_chunk(void *ctx, int64_t c) {
@@ -378,13 +364,18 @@ static void sort_chunk(void *ctx, int64_t c) {
   sort_rows(J, r0, r1 < J->rows ? r1 : J->rows);
 }
 
+/* Rows of x's last axis: how many (x's leading dims), 0 when x is empty. */
+static int64_t row_count(const ma_array *x) {
+  int64_t rows = 1;
+  for (int d = 0; d < x->t.ndim - 1; d++) rows *= x->t.shape[d];
+  return x->t.shape[x->t.ndim - 1] ? rows : 0;
+}
 
 /* Run a job's rows, split over the thread pool when they are many and
- * long enough, without the GIL; None, or MemoryError when a row's buffer
- * could not be allocated. */
-static PyObject *run_rows(sort_job *J, int64_t n) {
-  int64_t rows = J->rows, nt = ma_get_num_threads();
-  Py_BEGIN_ALLOW_THREADS
+ * long enough; 0, or -1 when a row's buffer could not be allocated. */
+static int run_rows(sort_job *J) {
+  int64_t rows = J->rows, n = J->x->t.shape[J->x->t.ndim - 1], nt = ma_get_num_threads();
+  if (rows == 0) return 0;
   if (nt > 1 && rows >= 2 && rows * n >= ma_get_parallel_min()) {
     J->chunk = (rows + MA_CHUNKS_PER_THREAD * nt - 1) / (MA_CHUNKS_PER_THREAD * nt);
     ma_parallel_for((rows + J->chunk - 1) / J->chunk, sort_chunk, J);
@@ -392,111 +383,35 @@ static PyObject *run_rows(sort_job *J, int64_t n) {
     J->chunk = rows;
     sort_rows(J, 0, rows);
   }
-  Py_END_ALLOW_THREADS
-  if (J->failed) return PyErr_NoMemory();
-  Py_RETURN_NONE;
+  return J->failed ? -1 : 0;
 }
 
-/* sort(x, out, descending, arg): sort each run along x's last axis into the
- * matching run of out (x's dtype, or int64 indices when arg).  Rows are
- * independent, so large jobs spread them over the thread pool; each row's
- * result is the same whichever thread sorts it. */
-static PyObject *py_sort(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-  (void)self;
-  MA_NARGS(4, "sort");
-  ma_array *x = ma_handle_get(args[0]), *out = x ? ma_handle_get(args[1]) : NULL;
-  if (!out) return NULL;
-  int descending = PyObject_IsTrue(args[2]), arg = PyObject_IsTrue(args[3]);
-  if (descending < 0 || arg < 0) return NULL;
-  int tid = ma_kernel_type(x, "sort");
-  if (tid < 0) return NULL;
-  int nd = x->t.ndim;
-  if (tid < 0 || !key_bytes(tid))
-    return PyErr_Format(PyExc_TypeError, "sort: unsupported dtype (complex values have no order)");
-  if (nd < 1 || out->t.ndim != nd || ma_type_of(out->t.dtype) != (arg ? MA_INT64 : tid) ||
-      (out->flags & MA_READONLY))
-    return PyErr_Format(PyExc_ValueError, "sort: output does not match");
-  for (int d = 0; d < nd; d++)
-    if (out->t.shape[d] != x->t.shape[d]) return PyErr_Format(PyExc_ValueError, "sort: output shape differs");
-  int64_t n = x->t.shape[nd - 1];
-  int64_t rows = 1;
-  for (int d = 0; d < nd - 1; d++) rows *= x->t.shape[d];
-  if (rows == 0 || n == 0) Py_RETURN_NONE;
+int ma_sort(const ma_array *x, ma_array *out, int descending, int arg) {
+  int tid = ma_type_of(x->t.dtype);
   sort_job J = {.x = x, .out = out, .k = make_keyspec(tid, 1, descending), .arg = arg,
-                .floating = is_float(tid), .rows = rows};
-  return run_rows(&J, n);
+                .floating = is_float(tid), .rows = row_count(x)};
+  return run_rows(&J);
 }
 
-/* partition(x, out, kth, arg): each run along x's last axis selected into
- * the matching run of out (x's dtype, or int64 indices when arg) so that
- * the positions in kth (int64, 1-d, strictly increasing, in [0, n)) hold
- * what a sort would put there, smaller-or-equal elements before each and
- * larger-or-equal after (NumPy's partition/argpartition).  NaNs count as
- * the largest values; -0.0 orders before 0.0 here (the order among equal
- * elements is unspecified), so every value is written back exactly. */
-static PyObject *py_partition(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-  (void)self;
-  MA_NARGS(4, "partition");
-  ma_array *x = ma_handle_get(args[0]), *out = x ? ma_handle_get(args[1]) : NULL,
-           *kt = out ? ma_handle_get(args[2]) : NULL;
-  if (!kt) return NULL;
-  int arg = PyObject_IsTrue(args[3]);
-  if (arg < 0) return NULL;
-  int tid = ma_kernel_type(x, "partition");
-  if (tid < 0) return NULL;
-  int nd = x->t.ndim;
-  if (tid < 0 || !key_bytes(tid))
-    return PyErr_Format(PyExc_TypeError, "partition: unsupported dtype (complex values have no order)");
-  if (nd < 1 || out->t.ndim != nd || ma_type_of(out->t.dtype) != (arg ? MA_INT64 : tid) ||
-      (out->flags & MA_READONLY))
-    return PyErr_Format(PyExc_ValueError, "partition: output does not match");
-  for (int d = 0; d < nd; d++)
-    if (out->t.shape[d] != x->t.shape[d]) return PyErr_Format(PyExc_ValueError, "partition: output shape differs");
-  int64_t n = x->t.shape[nd - 1];
-  if (kt->t.ndim != 1 || ma_type_of(kt->t.dtype) != MA_INT64 || !ma_array_is_contiguous(kt, 0))
-    return PyErr_Format(PyExc_ValueError, "partition: kth must be a contiguous 1-d int64 array");
-  const int64_t *kth = (const int64_t *)kt->t.data;
-  int64_t nkth = kt->t.shape[0];
-  for (int64_t j = 0; j < nkth; j++)
-    if (kth[j] < 0 || kth[j] >= n || (j && kth[j] <= kth[j - 1]))
-      return PyErr_Format(PyExc_ValueError, "partition: kth must increase strictly within [0, %lld)", (long long)n);
-  int64_t rows = 1;
-  for (int d = 0; d < nd - 1; d++) rows *= x->t.shape[d];
-  if (rows == 0 || n == 0) Py_RETURN_NONE;
+int ma_partition(const ma_array *x, ma_array *out, const int64_t *kth, int64_t nkth, int arg) {
   /* floating stays 0: keys keep -0.0 apart, so the values come back from them exactly */
-  sort_job J = {.x = x, .out = out, .k = make_keyspec(tid, 0, 0), .arg = arg, .kth = kth, .nkth = nkth,
-                .rows = rows};
-  return run_rows(&J, n);
+  sort_job J = {.x = x, .out = out, .k = make_keyspec(ma_type_of(x->t.dtype), 0, 0), .arg = arg, .kth = kth,
+                .nkth = nkth, .rows = row_count(x)};
+  return run_rows(&J);
 }
 
 /* ---- searchsorted ---------------------------------------------------------- */
 
-/* searchsorted(x1, x2, out, right): x1 1-d sorted, x2 any shape of the same
- * dtype, out int64 C-contiguous of x2's shape. */
-static PyObject *py_searchsorted(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-  (void)self;
-  MA_NARGS(4, "searchsorted");
-  ma_array *a = ma_handle_get(args[0]), *v = a ? ma_handle_get(args[1]) : NULL,
-           *out = v ? ma_handle_get(args[2]) : NULL;
-  if (!out) return NULL;
-  int right = PyObject_IsTrue(args[3]);
-  if (right < 0) return NULL;
-  int tid = ma_kernel_type(a, "searchsorted");
-  if (tid < 0) return NULL;
-  if (!key_bytes(tid) || ma_type_of(v->t.dtype) != tid)
-    return PyErr_Format(PyExc_TypeError, "searchsorted: both arrays need one real dtype");
-  if (a->t.ndim != 1 || out->t.ndim != v->t.ndim || ma_type_of(out->t.dtype) != MA_INT64)
-    return PyErr_Format(PyExc_ValueError, "searchsorted: bad shapes");
+int ma_searchsorted(const ma_array *a, const ma_array *v, int64_t *out, int right) {
+  int tid = ma_type_of(a->t.dtype);
   int64_t n = a->t.shape[0], sa = a->t.strides[0], isz = ma_type_size[tid];
   int64_t m = ma_array_size(v);
   uint64_t *keys = malloc((size_t)(n > 0 ? n : 1) * sizeof(uint64_t));
-  if (!keys) return PyErr_NoMemory();
+  if (!keys) return -1;
   keyspec k = make_keyspec(tid, 1, 0);
-  Py_BEGIN_ALLOW_THREADS
   for (int64_t i = 0; i < n; i++) keys[i] = to_key(&k, (const char *)a->t.data + i * sa * isz);
   int64_t ix[MA_MAXDIMS] = {0};
   const char *p = (const char *)v->t.data;
-  int64_t *o = (int64_t *)out->t.data;
   int vd = v->t.ndim;
   for (int64_t j = 0; j < m; j++) {
     uint64_t key = to_key(&k, p);
@@ -506,7 +421,7 @@ static PyObject *py_searchsorted(PyObject *self, PyObject *const *args, Py_ssize
       if (right ? keys[mid] <= key : keys[mid] < key) lo = mid + 1;
       else hi = mid;
     }
-    o[j] = lo;
+    out[j] = lo;
     for (int d = vd - 1; d >= 0; d--) {
       p += v->t.strides[d] * isz;
       if (++ix[d] < v->t.shape[d]) break;
@@ -514,46 +429,27 @@ static PyObject *py_searchsorted(PyObject *self, PyObject *const *args, Py_ssize
       ix[d] = 0;
     }
   }
-  Py_END_ALLOW_THREADS
   free(keys);
-  Py_RETURN_NONE;
+  return 0;
 }
 
 /* ---- unique ------------------------------------------------------------------ */
 
-static ma_array *new_1d(DLDataType dt, int64_t n) {
-  int err = 0;
-  return ma_array_empty(dt, 1, &n, 0, &err);
+/* Whether sorted key i starts a group: the key changes there, or it is a
+ * NaN (NaN keys are the all-ones key, and only a NaN has it for floats). */
+static inline int starts_group(const keyspec *k, const uint64_t *keys, int64_t i) {
+  return i == 0 || keys[i] != keys[i - 1] || (is_float(k->tid) && keys[i] == k->mask);
 }
 
-/* unique(x) -> (n, values, indices, inverse, counts), handles over the
- * C-ordered elements of x: sorted distinct values (each NaN distinct, -0.0
- * equal to 0.0), the index of each value's first occurrence, each
- * element's position in values (x's shape), and how often each occurs. */
-static PyObject *py_unique(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-  (void)self;
-  MA_NARGS(1, "unique");
-  ma_array *x = ma_handle_get(args[0]);
-  if (!x) return NULL;
-  int tid = ma_kernel_type(x, "unique");
-  if (tid < 0) return NULL;
-  if (tid < 0 || !key_bytes(tid))
-    return PyErr_Format(PyExc_TypeError, "unique: unsupported dtype (complex values have no order)");
-  int64_t n = ma_array_size(x), isz = ma_type_size[tid];
-  workspace w;
-  if (workspace_alloc(&w, n, 1) < 0) {
-    workspace_free(&w);
-    return PyErr_NoMemory();
-  }
+int64_t ma_unique_sort(const ma_array *x, ma_sort_workspace *w) {
+  int tid = ma_type_of(x->t.dtype), nd = x->t.ndim;
+  int64_t n = ma_array_size(x), isz = ma_type_size[tid], groups = 0;
   keyspec k = make_keyspec(tid, 1, 0);
-  int64_t groups = 0;
-  int nd = x->t.ndim;
-  Py_BEGIN_ALLOW_THREADS
   int64_t ix[MA_MAXDIMS] = {0};
   const char *p = (const char *)x->t.data;
   for (int64_t i = 0; i < n; i++) {
-    w.keys[i] = to_key(&k, p);
-    w.idx[i] = i;
+    w->keys[i] = to_key(&k, p);
+    w->idx[i] = i;
     for (int d = nd - 1; d >= 0; d--) {
       p += x->t.strides[d] * isz;
       if (++ix[d] < x->t.shape[d]) break;
@@ -561,62 +457,33 @@ static PyObject *py_unique(PyObject *self, PyObject *const *args, Py_ssize_t nar
       ix[d] = 0;
     }
   }
-  radix_sort(w.keys, w.idx, n, k.nbytes, w.tk, w.ti);
-  /* A new group starts where the key changes, and at every NaN (NaN keys
-   * are the all-ones key, and only a NaN has it for floats). */
-  for (int64_t i = 0; i < n; i++)
-    if (i == 0 || w.keys[i] != w.keys[i - 1] || (is_float(tid) && w.keys[i] == k.mask)) groups++;
-  Py_END_ALLOW_THREADS
-  DLDataType i64 = {kDLInt, 64, 1};
-  int err = 0;
-  ma_array *values = new_1d(x->t.dtype, groups), *first = new_1d(i64, groups),
-           *counts = new_1d(i64, groups), *inverse = ma_array_empty(i64, nd, x->t.shape, 0, &err);
-  if (!values || !first || !counts || !inverse) {
-    ma_array_free(values);
-    ma_array_free(first);
-    ma_array_free(counts);
-    ma_array_free(inverse);
-    workspace_free(&w);
-    return PyErr_NoMemory();
-  }
-  Py_BEGIN_ALLOW_THREADS
-  /* The element at flat C index f lives at this byte offset. */
+  radix_sort(w->keys, w->idx, n, k.nbytes, w->tk, w->ti);
+  for (int64_t i = 0; i < n; i++) groups += starts_group(&k, w->keys, i);
+  return groups;
+}
+
+void ma_unique_fill(const ma_array *x, const ma_sort_workspace *w, ma_array *values, ma_array *first,
+                    ma_array *inverse, ma_array *counts) {
+  int tid = ma_type_of(x->t.dtype), nd = x->t.ndim;
+  int64_t n = ma_array_size(x), isz = ma_type_size[tid];
+  keyspec k = make_keyspec(tid, 1, 0);
   int64_t g = -1;
   int64_t *fo = (int64_t *)first->t.data, *co = (int64_t *)counts->t.data, *io = (int64_t *)inverse->t.data;
   char *vo = (char *)values->t.data;
   for (int64_t i = 0; i < n; i++) {
-    if (i == 0 || w.keys[i] != w.keys[i - 1] || (is_float(tid) && w.keys[i] == k.mask)) {
+    if (starts_group(&k, w->keys, i)) {
       g++;
-      int64_t f = w.idx[i], off = 0;
+      /* the element at flat C index f lives at this element offset */
+      int64_t f = w->idx[i], off = 0;
       for (int d = nd - 1; d >= 0; d--) {
         off += (f % x->t.shape[d]) * x->t.strides[d];
         f /= x->t.shape[d];
       }
       memcpy(vo + g * isz, (const char *)x->t.data + off * isz, (size_t)isz);
-      fo[g] = w.idx[i];
+      fo[g] = w->idx[i];
       co[g] = 0;
     }
     co[g]++;
-    io[w.idx[i]] = g;
+    io[w->idx[i]] = g;
   }
-  Py_END_ALLOW_THREADS
-  workspace_free(&w);
-  PyObject *hv = ma_handle_new(values), *hf = ma_handle_new(first), *hi = ma_handle_new(inverse),
-           *hc = ma_handle_new(counts);
-  if (!hv || !hf || !hi || !hc) {
-    Py_XDECREF(hv);
-    Py_XDECREF(hf);
-    Py_XDECREF(hi);
-    Py_XDECREF(hc);
-    return NULL;
-  }
-  return Py_BuildValue("(LNNNN)", (long long)groups, hv, hf, hi, hc);
 }
-
-#define FC(name, fn, doc) {name, (PyCFunction)(void (*)(void))fn, METH_FASTCALL, doc}
-PyMethodDef ma_sort_methods[] = {
-    FC("sort", py_sort, "sort(x, out, descending, arg)"),
-    FC("partition", py_partition, "partition(x, out, kth, arg)"),
-    FC("searchsorted", py_searchsorted, "searchsorted(x1, x2, out, right)"),
-    FC("unique", py_unique, "unique(x) -> (n, values, indices, inverse, counts)"),
-    {NULL, NULL, 0, NULL}};

@@ -1,0 +1,162 @@
+/*
+ * The Python entry points of sorting, partition, searchsorted and unique:
+ * argument checks and the results' handles around one call each to the
+ * kernels of csrc/core/sort.c, made without the GIL.
+ */
+#include "pyapi.h"
+#include "sort.h"
+
+/* sort(x, out, descending, arg): sort each run along x's last axis into the
+ * matching run of out (x's dtype, or int64 indices when arg): ma_sort. */
+static PyObject *py_sort(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+  (void)self;
+  MA_NARGS(4, "sort");
+  ma_array *x = ma_handle_get(args[0]), *out = x ? ma_handle_get(args[1]) : NULL;
+  if (!out) return NULL;
+  int descending = PyObject_IsTrue(args[2]), arg = PyObject_IsTrue(args[3]);
+  if (descending < 0 || arg < 0) return NULL;
+  int tid = ma_kernel_type(x, "sort");
+  if (tid < 0) return NULL;
+  int nd = x->t.ndim;
+  if (tid < 0 || !ma_sort_key_bytes(tid))
+    return PyErr_Format(PyExc_TypeError, "sort: unsupported dtype (complex values have no order)");
+  if (nd < 1 || out->t.ndim != nd || ma_type_of(out->t.dtype) != (arg ? MA_INT64 : tid) ||
+      (out->flags & MA_READONLY))
+    return PyErr_Format(PyExc_ValueError, "sort: output does not match");
+  for (int d = 0; d < nd; d++)
+    if (out->t.shape[d] != x->t.shape[d]) return PyErr_Format(PyExc_ValueError, "sort: output shape differs");
+  if (ma_array_size(x) == 0) Py_RETURN_NONE;
+  int rc;
+  Py_BEGIN_ALLOW_THREADS
+  rc = ma_sort(x, out, descending, arg);
+  Py_END_ALLOW_THREADS
+  if (rc < 0) return PyErr_NoMemory();
+  Py_RETURN_NONE;
+}
+
+/* partition(x, out, kth, arg): each run along x's last axis selected into
+ * the matching run of out (x's dtype, or int64 indices when arg) so that
+ * the positions in kth (int64, 1-d, strictly increasing, in [0, n)) hold
+ * what a sort would put there (NumPy's partition/argpartition):
+ * ma_partition. */
+static PyObject *py_partition(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+  (void)self;
+  MA_NARGS(4, "partition");
+  ma_array *x = ma_handle_get(args[0]), *out = x ? ma_handle_get(args[1]) : NULL,
+           *kt = out ? ma_handle_get(args[2]) : NULL;
+  if (!kt) return NULL;
+  int arg = PyObject_IsTrue(args[3]);
+  if (arg < 0) return NULL;
+  int tid = ma_kernel_type(x, "partition");
+  if (tid < 0) return NULL;
+  int nd = x->t.ndim;
+  if (tid < 0 || !ma_sort_key_bytes(tid))
+    return PyErr_Format(PyExc_TypeError, "partition: unsupported dtype (complex values have no order)");
+  if (nd < 1 || out->t.ndim != nd || ma_type_of(out->t.dtype) != (arg ? MA_INT64 : tid) ||
+      (out->flags & MA_READONLY))
+    return PyErr_Format(PyExc_ValueError, "partition: output does not match");
+  for (int d = 0; d < nd; d++)
+    if (out->t.shape[d] != x->t.shape[d]) return PyErr_Format(PyExc_ValueError, "partition: output shape differs");
+  int64_t n = x->t.shape[nd - 1];
+  if (kt->t.ndim != 1 || ma_type_of(kt->t.dtype) != MA_INT64 || !ma_array_is_contiguous(kt, 0))
+    return PyErr_Format(PyExc_ValueError, "partition: kth must be a contiguous 1-d int64 array");
+  const int64_t *kth = (const int64_t *)kt->t.data;
+  int64_t nkth = kt->t.shape[0];
+  for (int64_t j = 0; j < nkth; j++)
+    if (kth[j] < 0 || kth[j] >= n || (j && kth[j] <= kth[j - 1]))
+      return PyErr_Format(PyExc_ValueError, "partition: kth must increase strictly within [0, %lld)", (long long)n);
+  if (ma_array_size(x) == 0) Py_RETURN_NONE;
+  int rc;
+  Py_BEGIN_ALLOW_THREADS
+  rc = ma_partition(x, out, kth, nkth, arg);
+  Py_END_ALLOW_THREADS
+  if (rc < 0) return PyErr_NoMemory();
+  Py_RETURN_NONE;
+}
+
+/* searchsorted(x1, x2, out, right): x1 1-d sorted, x2 any shape of the same
+ * dtype, out int64 C-contiguous of x2's shape. */
+static PyObject *py_searchsorted(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+  (void)self;
+  MA_NARGS(4, "searchsorted");
+  ma_array *a = ma_handle_get(args[0]), *v = a ? ma_handle_get(args[1]) : NULL,
+           *out = v ? ma_handle_get(args[2]) : NULL;
+  if (!out) return NULL;
+  int right = PyObject_IsTrue(args[3]);
+  if (right < 0) return NULL;
+  int tid = ma_kernel_type(a, "searchsorted");
+  if (tid < 0) return NULL;
+  if (!ma_sort_key_bytes(tid) || ma_type_of(v->t.dtype) != tid)
+    return PyErr_Format(PyExc_TypeError, "searchsorted: both arrays need one real dtype");
+  if (a->t.ndim != 1 || out->t.ndim != v->t.ndim || ma_type_of(out->t.dtype) != MA_INT64)
+    return PyErr_Format(PyExc_ValueError, "searchsorted: bad shapes");
+  int rc;
+  Py_BEGIN_ALLOW_THREADS
+  rc = ma_searchsorted(a, v, (int64_t *)out->t.data, right);
+  Py_END_ALLOW_THREADS
+  if (rc < 0) return PyErr_NoMemory();
+  Py_RETURN_NONE;
+}
+
+static ma_array *new_1d(DLDataType dt, int64_t n) {
+  int err = 0;
+  return ma_array_empty(dt, 1, &n, 0, &err);
+}
+
+/* unique(x) -> (n, values, indices, inverse, counts), handles over the
+ * C-ordered elements of x: sorted distinct values (each NaN distinct, -0.0
+ * equal to 0.0), the index of each value's first occurrence, each
+ * element's position in values (x's shape), and how often each occurs. */
+static PyObject *py_unique(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+  (void)self;
+  MA_NARGS(1, "unique");
+  ma_array *x = ma_handle_get(args[0]);
+  if (!x) return NULL;
+  int tid = ma_kernel_type(x, "unique");
+  if (tid < 0) return NULL;
+  if (tid < 0 || !ma_sort_key_bytes(tid))
+    return PyErr_Format(PyExc_TypeError, "unique: unsupported dtype (complex values have no order)");
+  ma_sort_workspace w;
+  if (ma_sort_workspace_alloc(&w, ma_array_size(x), 1) < 0) {
+    ma_sort_workspace_free(&w);
+    return PyErr_NoMemory();
+  }
+  int64_t groups;
+  Py_BEGIN_ALLOW_THREADS
+  groups = ma_unique_sort(x, &w);
+  Py_END_ALLOW_THREADS
+  DLDataType i64 = {kDLInt, 64, 1};
+  int err = 0;
+  ma_array *values = new_1d(x->t.dtype, groups), *first = new_1d(i64, groups),
+           *counts = new_1d(i64, groups), *inverse = ma_array_empty(i64, x->t.ndim, x->t.shape, 0, &err);
+  if (!values || !first || !counts || !inverse) {
+    ma_array_free(values);
+    ma_array_free(first);
+    ma_array_free(counts);
+    ma_array_free(inverse);
+    ma_sort_workspace_free(&w);
+    return PyErr_NoMemory();
+  }
+  Py_BEGIN_ALLOW_THREADS
+  ma_unique_fill(x, &w, values, first, inverse, counts);
+  Py_END_ALLOW_THREADS
+  ma_sort_workspace_free(&w);
+  PyObject *hv = ma_handle_new(values), *hf = ma_handle_new(first), *hi = ma_handle_new(inverse),
+           *hc = ma_handle_new(counts);
+  if (!hv || !hf || !hi || !hc) {
+    Py_XDECREF(hv);
+    Py_XDECREF(hf);
+    Py_XDECREF(hi);
+    Py_XDECREF(hc);
+    return NULL;
+  }
+  return Py_BuildValue("(LNNNN)", (long long)groups, hv, hf, hi, hc);
+}
+
+#define FC(name, fn, doc) {name, (PyCFunction)(void (*)(void))fn, METH_FASTCALL, doc}
+PyMethodDef ma_sort_methods[] = {
+    FC("sort", py_sort, "sort(x, out, descending, arg)"),
+    FC("partition", py_partition, "partition(x, out, kth, arg)"),
+    FC("searchsorted", py_searchsorted, "searchsorted(x1, x2, out, right)"),
+    FC("unique", py_unique, "unique(x) -> (n, values, indices, inverse, counts)"),
+    {NULL, NULL, 0, NULL}};
