@@ -5,7 +5,7 @@ position or mask (``extract``, ``compress``, ``put``, ``place``,
 ``put_along_axis``).
 
 Gathers go through :func:`minarray.take` and scatters through indexed
-assignment (the C gather/scatter kernels of csrc/py/index.c); index
+assignment (the C gather/scatter kernels of csrc/core/gather.c); index
 arithmetic is elementwise.
 """
 

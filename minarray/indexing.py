@@ -2,7 +2,7 @@
 
 Basic indices (integers, slices, ``...``, ``None``) make views that share
 the buffer.  Integer arrays and boolean masks ("advanced" indices) make
-copies through the C gather/scatter kernel (csrc/py/index.c), following
+copies through the C gather/scatter kernel (csrc/core/gather.c), following
 NumPy's rules for where the broadcast index dimensions go.
 """
 

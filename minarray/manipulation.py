@@ -8,7 +8,7 @@ Each result is allocated once, C-contiguous, and filled by a few C copies
 into views of it (``core.copyto`` broadcasts and casts): no Python work per
 element.  ``repeat`` with per-element counts and ``take_along_axis`` have
 their own kernels (csrc/py/manipulation.c); ``take`` reuses the gather kernel
-of advanced indexing (csrc/py/index.c).
+of advanced indexing (csrc/core/gather.c).
 """
 
 from __future__ import annotations

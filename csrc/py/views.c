@@ -5,7 +5,7 @@
  * cases next to them: x[key] = value for the same keys (scalar or NDArray
  * value), and x[key] / x[key] = value for the common advanced keys: a 1-d
  * integer array or list of ints, several of one length in a tuple
- * (x[rows, cols]), or a bool mask over leading axes (csrc/py/index.c gathers
+ * (x[rows, cols]), or a bool mask over leading axes (csrc/core/gather.c gathers
  * and scatters those).
  *
  * Through the Python layer each of these costs 2-5 us (Python arithmetic
