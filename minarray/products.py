@@ -2,7 +2,7 @@
 (and ``@``), ``tensordot``, ``vecdot`` and ``outer``.  ``minarray.linalg``
 re-exports the same objects.
 
-Every product ends in one C call, ``core.matmul`` (csrc/py/linalg.c), the
+Every product ends in one C call, ``core.matmul`` (csrc/core/gemm.c), the
 one dispatch place for matrix products: BLAS ``?gemm`` (``?gemv`` for large
 matrix-vector products) for float and complex operands BLAS can read, and
 minarray's own kernel for integers, other layouts, dot products and stacks

@@ -13,7 +13,7 @@
  * no dimension is limited to 2^31.  Character arguments carry gfortran's
  * hidden length arguments at the end of each call.
  *
- * Plain C, as all of csrc/core: csrc/py/linalg.c and csrc/core/lapack.c call it.
+ * Plain C, as all of csrc/core: csrc/core/gemm.c and csrc/core/lapack.c call it.
  */
 #ifndef MINARRAY_CORE_BLAS_H
 #define MINARRAY_CORE_BLAS_H
