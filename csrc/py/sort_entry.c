@@ -6,6 +6,30 @@
 #include "pyapi.h"
 #include "sort.h"
 
+/* The checks sort and partition share: x of a dtype the keys order (ndim
+ * >= 1), out of x's shape and dtype (int64 indices when arg), writeable.
+ * 0, or -1 with the error set (`what` names the function). */
+static int check_rows(const ma_array *x, const ma_array *out, int arg, const char *what) {
+  int tid = ma_kernel_type(x, what);
+  if (tid < 0) return -1;
+  int nd = x->t.ndim;
+  if (!ma_sort_key_bytes(tid)) {
+    PyErr_Format(PyExc_TypeError, "%s: unsupported dtype (complex values have no order)", what);
+    return -1;
+  }
+  if (nd < 1 || out->t.ndim != nd || ma_type_of(out->t.dtype) != (arg ? MA_INT64 : tid) ||
+      (out->flags & MA_READONLY)) {
+    PyErr_Format(PyExc_ValueError, "%s: output does not match", what);
+    return -1;
+  }
+  for (int d = 0; d < nd; d++)
+    if (out->t.shape[d] != x->t.shape[d]) {
+      PyErr_Format(PyExc_ValueError, "%s: output shape differs", what);
+      return -1;
+    }
+  return 0;
+}
+
 /* sort(x, out, descending, arg): sort each run along x's last axis into the
  * matching run of out (x's dtype, or int64 indices when arg): ma_sort. */
 static PyObject *py_sort(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
@@ -15,16 +39,7 @@ static PyObject *py_sort(PyObject *self, PyObject *const *args, Py_ssize_t nargs
   if (!out) return NULL;
   int descending = PyObject_IsTrue(args[2]), arg = PyObject_IsTrue(args[3]);
   if (descending < 0 || arg < 0) return NULL;
-  int tid = ma_kernel_type(x, "sort");
-  if (tid < 0) return NULL;
-  int nd = x->t.ndim;
-  if (tid < 0 || !ma_sort_key_bytes(tid))
-    return PyErr_Format(PyExc_TypeError, "sort: unsupported dtype (complex values have no order)");
-  if (nd < 1 || out->t.ndim != nd || ma_type_of(out->t.dtype) != (arg ? MA_INT64 : tid) ||
-      (out->flags & MA_READONLY))
-    return PyErr_Format(PyExc_ValueError, "sort: output does not match");
-  for (int d = 0; d < nd; d++)
-    if (out->t.shape[d] != x->t.shape[d]) return PyErr_Format(PyExc_ValueError, "sort: output shape differs");
+  if (check_rows(x, out, arg, "sort") < 0) return NULL;
   if (ma_array_size(x) == 0) Py_RETURN_NONE;
   int rc;
   Py_BEGIN_ALLOW_THREADS
@@ -47,17 +62,8 @@ static PyObject *py_partition(PyObject *self, PyObject *const *args, Py_ssize_t 
   if (!kt) return NULL;
   int arg = PyObject_IsTrue(args[3]);
   if (arg < 0) return NULL;
-  int tid = ma_kernel_type(x, "partition");
-  if (tid < 0) return NULL;
-  int nd = x->t.ndim;
-  if (tid < 0 || !ma_sort_key_bytes(tid))
-    return PyErr_Format(PyExc_TypeError, "partition: unsupported dtype (complex values have no order)");
-  if (nd < 1 || out->t.ndim != nd || ma_type_of(out->t.dtype) != (arg ? MA_INT64 : tid) ||
-      (out->flags & MA_READONLY))
-    return PyErr_Format(PyExc_ValueError, "partition: output does not match");
-  for (int d = 0; d < nd; d++)
-    if (out->t.shape[d] != x->t.shape[d]) return PyErr_Format(PyExc_ValueError, "partition: output shape differs");
-  int64_t n = x->t.shape[nd - 1];
+  if (check_rows(x, out, arg, "partition") < 0) return NULL;
+  int64_t n = x->t.shape[x->t.ndim - 1];
   if (kt->t.ndim != 1 || ma_type_of(kt->t.dtype) != MA_INT64 || !ma_array_is_contiguous(kt, 0))
     return PyErr_Format(PyExc_ValueError, "partition: kth must be a contiguous 1-d int64 array");
   const int64_t *kth = (const int64_t *)kt->t.data;
