@@ -3,7 +3,7 @@
  * (gen_reduce.py).  Every N-d walk here is the iterator's (ma_nest_walk);
  * what this file adds is the choice of walk and how it is cut over threads
  * (see reduce.h and the threads section below).  Plain C, run without the
- * GIL by csrc/py/reduce.c.
+ * GIL by csrc/py/reduce_entry.c.
  */
 #include "reduce.h"
 
