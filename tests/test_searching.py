@@ -116,3 +116,22 @@ def test_searchsorted_signed_zero_and_nan(dtype: str) -> None:
 
 def test_count_nonzero_is_exported() -> None:
     assert "count_nonzero" in ma.__all__ and set(ALL) >= {"bool"}
+
+
+def test_searchsorted_kernel_refuses_an_out_it_would_overrun() -> None:
+    """The C entry point writes one index per element of x2 into out: an out
+    of another shape, layout or a read-only one is refused, not overrun."""
+    from minarray._native import core
+
+    x1, x2 = ma.arange(8.0), ma.asarray([1.5, 2.5, 3.5, 4.5])
+    ok = ma.empty(4, dtype=ma.int64)
+    core.searchsorted(x1._h, x2._h, ok._h, False)
+    assert ok.tolist() == [2, 3, 4, 5]
+    for out in (ma.empty(2, dtype=ma.int64), ma.empty(8, dtype=ma.int64)[::2], ma.empty(4, dtype=ma.int32)):
+        with pytest.raises(ValueError, match="C-contiguous int64 array of x2's shape"):
+            core.searchsorted(x1._h, x2._h, out._h, False)
+    frozen = np.zeros(4, np.int64)
+    frozen.flags.writeable = False
+    readonly = ma.from_numpy(frozen)
+    with pytest.raises(ValueError, match="read-only"):
+        core.searchsorted(x1._h, x2._h, readonly._h, False)

@@ -94,8 +94,15 @@ static PyObject *py_searchsorted(PyObject *self, PyObject *const *args, Py_ssize
   if (tid < 0) return NULL;
   if (!ma_sort_key_bytes(tid) || ma_type_of(v->t.dtype) != tid)
     return PyErr_Format(PyExc_TypeError, "searchsorted: both arrays need one real dtype");
-  if (a->t.ndim != 1 || out->t.ndim != v->t.ndim || ma_type_of(out->t.dtype) != MA_INT64)
-    return PyErr_Format(PyExc_ValueError, "searchsorted: bad shapes");
+  /* the kernel writes one int64 per element of v into out's memory, in C
+   * order: out must be exactly that (a smaller one would be overrun) */
+  int same = a->t.ndim == 1 && out->t.ndim == v->t.ndim && ma_type_of(out->t.dtype) == MA_INT64 &&
+             ma_array_is_contiguous(out, 0);
+  for (int i = 0; same && i < v->t.ndim; i++) same = out->t.shape[i] == v->t.shape[i];
+  if (!same)
+    return PyErr_Format(PyExc_ValueError, "searchsorted: x1 must be 1-d and out a C-contiguous int64 array of "
+                                          "x2's shape");
+  if (ma_check_writeable(out) < 0) return NULL;
   int rc;
   Py_BEGIN_ALLOW_THREADS
   rc = ma_searchsorted(a, v, (int64_t *)out->t.data, right);
