@@ -70,6 +70,21 @@ def _same_error(a: BaseException | None, b: BaseException | None) -> None:
     assert str(a) == str(b)
 
 
+def _set_both_routes(fast: ma.NDArray, slow: ma.NDArray, key: Any, value: Any) -> BaseException | None:
+    """``fast[key] = value`` (the C fast path) and the general route on
+    ``slow``: the same error, and the same warnings (a value out of the
+    dtype's range warns, as NumPy's cast does); the fast route's error."""
+    with warnings.catch_warnings(record=True) as fast_warned:
+        warnings.simplefilter("always")
+        _, fast_exc = _outcome(lambda: fast.__setitem__(key, value))
+    with warnings.catch_warnings(record=True) as slow_warned:
+        warnings.simplefilter("always")
+        _, slow_exc = _outcome(lambda: indexing.setitem(slow, key, value))
+    _same_error(fast_exc, slow_exc)
+    assert [str(w.message) for w in fast_warned] == [str(w.message) for w in slow_warned]
+    return fast_exc
+
+
 # ---- setitem ------------------------------------------------------------
 
 SET_KEYS: list[Any] = [
@@ -104,16 +119,7 @@ def test_setitem_fast_path_is_the_general_route(dtype: str, view: str, source: s
         for value in _set_values(dtype):
             fast, fast_np = _make(dtype, view, source)
             slow, _ = _make(dtype, view, source)
-            # a value out of the dtype's range warns (as NumPy's cast does):
-            # both routes, with the same words
-            with warnings.catch_warnings(record=True) as fast_warned:
-                warnings.simplefilter("always")
-                _, fast_exc = _outcome(lambda: fast.__setitem__(key, value))  # noqa: B023
-            with warnings.catch_warnings(record=True) as slow_warned:
-                warnings.simplefilter("always")
-                _, slow_exc = _outcome(lambda: indexing.setitem(slow, key, value))  # noqa: B023
-            _same_error(fast_exc, slow_exc)
-            assert [str(w.message) for w in fast_warned] == [str(w.message) for w in slow_warned]
+            fast_exc = _set_both_routes(fast, slow, key, value)
             assert_equal_values(values_of(fast), values_of(slow))
             if fast_exc is None and isinstance(value, (int, float)) and not isinstance(value, bool) \
                     and source != "readonly" and dtype != "bool" and math.isfinite(value) \
@@ -375,16 +381,7 @@ def test_advanced_setitem_fast_path_is_the_general_route(dtype: str, view: str, 
         for value in _advanced_values(dtype, target):
             fast, fast_np = _make(dtype, view, source)
             slow, _ = _make(dtype, view, source)
-            # a value out of the dtype's range warns (as NumPy's cast does):
-            # both routes, with the same words
-            with warnings.catch_warnings(record=True) as fast_warned:
-                warnings.simplefilter("always")
-                _, fast_exc = _outcome(lambda: fast.__setitem__(key, value))  # noqa: B023
-            with warnings.catch_warnings(record=True) as slow_warned:
-                warnings.simplefilter("always")
-                _, slow_exc = _outcome(lambda: indexing.setitem(slow, key, value))  # noqa: B023
-            _same_error(fast_exc, slow_exc)
-            assert [str(w.message) for w in fast_warned] == [str(w.message) for w in slow_warned]
+            fast_exc = _set_both_routes(fast, slow, key, value)
             assert_equal_values(values_of(fast), values_of(slow))
             # NumPy agrees, duplicates and all (but it takes only 0-d and 1-d
             # values for a mask of x's own shape, where minarray also takes
