@@ -25,7 +25,9 @@ probed, not read from the version number:
   past the array's end at worst); ``dot`` reports floating-point errors;
   ``linalg.cond`` of a singular complex matrix is a real inf; ``roll``
   truncates a float shift (2.0 raises TypeError).
-- NumPy 2.5: ``Generator.binomial``'s BTPE acceptance test has the
+- NumPy 2.5: ``SeedSequence`` refuses nested entropy (TypeError) where
+  2.4 concatenated it, and crashed on a list holding itself (gh-31775);
+  ``Generator.binomial``'s BTPE acceptance test has the
   corrected Stirling terms (gh-31238), which decide a rare draw otherwise
   than before; the oracle before 2.5 draws 2.5's way from NumPy's bit
   generator.
@@ -318,6 +320,36 @@ def prints_like_current(arr: np.ndarray) -> bool:
             if cutoff <= top < upper and not (low < 1e-4 or top / low > 1000.0):
                 return False
     return True
+
+
+# ---- random -----------------------------------------------------------------------
+
+def _nested(x: Any) -> bool:
+    """Whether NumPy 2.5 calls seed words ``x`` nested: a sequence (not a
+    uint32 array, taken whole) with an element that has a length, but a str."""
+    if isinstance(x, (str, int, np.integer)) or (isinstance(x, np.ndarray) and x.dtype == np.uint32):
+        return False
+    return any(hasattr(v, "__len__") and not isinstance(v, str) for v in x)
+
+
+def _probe_seed_sequence_nested() -> bool:
+    try:
+        np.random.SeedSequence([[1], 2])
+    except TypeError:
+        return True
+    return False
+
+
+SEED_SEQUENCE_REFUSES_NESTED = _probe_seed_sequence_nested()
+
+
+def seed_sequence(entropy: Any = None, **kwargs: Any) -> np.random.SeedSequence:
+    """``np.random.SeedSequence`` as current NumPy makes it: before NumPy
+    2.5, nested entropy or spawn key raises its TypeError here (that NumPy
+    concatenated it, and recursed without end into a list holding itself)."""
+    if not SEED_SEQUENCE_REFUSES_NESTED and (_nested(entropy) or _nested(kwargs.get("spawn_key", ()))):
+        raise TypeError("SeedSequence does not accept nested sequences.")
+    return np.random.SeedSequence(entropy, **kwargs)
 
 
 # ---- Generator.binomial -----------------------------------------------------------
