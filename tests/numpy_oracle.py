@@ -25,7 +25,10 @@ probed, not read from the version number:
   past the array's end at worst); ``dot`` reports floating-point errors;
   ``linalg.cond`` of a singular complex matrix is a real inf; ``roll``
   truncates a float shift (2.0 raises TypeError).
-- NumPy 2.5: ``SeedSequence`` refuses nested entropy (TypeError) where
+- NumPy 2.5: ``linalg.cond`` of a matrix holding a NaN is NaN and of a
+  singular or infinite one inf for every norm, where 2.4 raised LinAlgError
+  (an SVD that does not converge) with None, 2 and -2 for NaNs and with
+  'nuc' for all of them (gh-32593); ``SeedSequence`` refuses nested entropy (TypeError) where
   2.4 concatenated it, and crashed on a list holding itself (gh-31775);
   ``Generator.binomial``'s BTPE acceptance test has the
   corrected Stirling terms (gh-31238), which decide a rare draw otherwise
@@ -217,10 +220,69 @@ def _probe_dot_errors() -> bool:
 DOT_REPORTS_FP_ERRORS = _probe_dot_errors()
 
 
+def _probe_cond_of_nan() -> bool:
+    try:
+        return bool(np.isnan(np.linalg.cond(np.array([[1.0, np.nan], [0.0, 1.0]]))))
+    except np.linalg.LinAlgError:
+        return False
+
+
+# cond is NaN for a matrix holding a NaN and inf for a singular or infinite
+# one with every norm, 'nuc' included (NumPy 2.5, gh-32593: its SVDs give NaN
+# there, where 2.4's raise LinAlgError: the SVD does not converge).
+COND_OF_NONFINITE = _probe_cond_of_nan()
+
+
+def _each_or_nan(x: np.ndarray, fn: Any, shape: tuple[int, ...], dtype: Any) -> np.ndarray:
+    """``fn`` of each matrix, NaN (of ``shape``) where it raises LinAlgError."""
+    flat = x.reshape(-1, *x.shape[-2:])
+    out = np.empty((flat.shape[0], *shape), dtype)
+    for i, m in enumerate(flat):
+        try:
+            out[i] = fn(m)
+        except np.linalg.LinAlgError:
+            out[i] = np.nan
+    return out.reshape(*x.shape[:-2], *shape)
+
+
+def _cond_svdvals(x: np.ndarray) -> np.ndarray:
+    """NumPy 2.5's _cond_svdvals: each matrix's singular values, NaN for a
+    matrix that is not all finite or whose SVD fails."""
+    real = np.linalg.svd(np.eye(1, dtype=x.dtype), compute_uv=False).dtype
+    return _each_or_nan(x, lambda m: np.linalg.svd(m, compute_uv=False) if np.isfinite(m).all() else np.nan,
+                        (min(x.shape[-2:]),), real)
+
+
+def _cond_nonfinite(x: np.ndarray, p: Any) -> Any:
+    """NumPy 2.5's cond with ``p`` None, 2, -2 or 'nuc', for a valid stack."""
+    with np.errstate(all="ignore"):
+        if p == "nuc":
+            inv = _each_or_nan(x, np.linalg.inv, x.shape[-2:], np.linalg.inv(np.eye(1, dtype=x.dtype)).dtype)
+            r = np.sum(_cond_svdvals(x), axis=-1, initial=0) * np.sum(_cond_svdvals(inv), axis=-1, initial=0)
+        else:
+            s = _cond_svdvals(x)
+            r = s[..., -1] / s[..., 0] if p == -2 else s[..., 0] / s[..., -1]
+    nan_mask = np.isnan(r) & ~np.isnan(x).any(axis=(-2, -1))
+    if r.ndim:
+        r[nan_mask] = np.inf
+        return r
+    return r.dtype.type(np.inf) if nan_mask else r.dtype.type(r)
+
+
 def linalg_cond(a: Any, p: Any = None) -> Any:
     """``np.linalg.cond``: a real number, as current NumPy gives it.  NumPy
-    2.0 gives the inf of a singular complex matrix as complex128 ``inf+0j``."""
-    r = np.linalg.cond(a, p)
+    2.0 gives the inf of a singular complex matrix as complex128 ``inf+0j``;
+    before 2.5, where an SVD of the matrix or of its inverse does not
+    converge (a NaN or an infinity; 'nuc' of a singular matrix), cond
+    raises LinAlgError where 2.5 gives NaN or inf."""
+    try:
+        r = np.linalg.cond(a, p)
+    except np.linalg.LinAlgError:
+        x = np.asarray(a)
+        if (COND_OF_NONFINITE or (p is not None and p not in (2, -2, "nuc")) or x.ndim < 2 or x.size == 0
+                or (p == "nuc" and x.shape[-1] != x.shape[-2])):
+            raise
+        r = _cond_nonfinite(x, p)
     if np.iscomplexobj(r):
         assert not np.any(np.imag(r)), r
         return np.real(r)
