@@ -25,7 +25,8 @@ probed, not read from the version number:
   past the array's end at worst); ``dot`` reports floating-point errors;
   ``linalg.cond`` of a singular complex matrix is a real inf; ``roll``
   truncates a float shift (2.0 raises TypeError).
-- NumPy 2.5: ``linalg.cond`` of a matrix holding a NaN is NaN and of a
+- NumPy 2.5: ``fix`` is deprecated for ``trunc`` (the oracle of ``fix``
+  is then ``trunc``); ``linalg.cond`` of a matrix holding a NaN is NaN and of a
   singular or infinite one inf for every norm, where 2.4 raised LinAlgError
   (an SVD that does not converge) with None, 2 and -2 for NaNs and with
   'nuc' for all of them (gh-32593); ``SeedSequence`` refuses nested entropy (TypeError) where
@@ -41,6 +42,7 @@ from __future__ import annotations
 import functools
 import math
 import re
+import warnings
 from typing import Any
 
 import numpy as np
@@ -174,8 +176,19 @@ def _rounding(name: str) -> Any:
     return rounded
 
 
+def _probe_fix_deprecated() -> bool:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        np.fix(1.5)
+    return any(issubclass(w.category, DeprecationWarning) for w in caught)
+
+
+# NumPy 2.5 deprecates fix for trunc, which rounds the same way (towards zero).
+FIX_DEPRECATED = _probe_fix_deprecated()
+
 _OWN = {"cumulative_sum": cumulative_sum, "cumulative_prod": cumulative_prod, "unstack": unstack,
-        **{name: _rounding(name) for name in ("ceil", "floor", "trunc", "fix")}}
+        **{name: _rounding(name) for name in ("ceil", "floor", "trunc")},
+        "fix": _rounding("trunc" if FIX_DEPRECATED else "fix")}
 
 
 def np_function(name: str) -> Any:
