@@ -445,7 +445,7 @@ def _binomial_btpe(gen: np.random.Generator, n: int, p: float, corrected: bool) 
     r = min(p, 1.0 - p)
     q = 1.0 - r
     fm = n * r + r
-    m = int(math.floor(fm))
+    m = math.floor(fm)
     p1 = math.floor(2.195 * math.sqrt(n * r * q) - 4.6 * q) + 0.5
     xm = m + 0.5
     xl, xr = xm - p1, xm + p1
