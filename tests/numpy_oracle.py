@@ -1,7 +1,7 @@
 """NumPy as the oracle on every NumPy minarray supports (``numpy>=2.0``).
 
 minarray follows current NumPy (its results, dtypes, bits and printing are
-checked against NumPy 2.4).  A few of those behaviours arrived after NumPy
+checked against NumPy 2.5).  A few of those behaviours arrived after NumPy
 2.0.  This module is the one place the tests deal with that: on a NumPy
 that has the behaviour, each oracle here *is* NumPy's own, so the tests
 assert exactly what they assert on current NumPy; on an older NumPy the
@@ -25,11 +25,24 @@ probed, not read from the version number:
   past the array's end at worst); ``dot`` reports floating-point errors;
   ``linalg.cond`` of a singular complex matrix is a real inf; ``roll``
   truncates a float shift (2.0 raises TypeError).
+- NumPy 2.5: ``fix`` is deprecated for ``trunc`` (the oracle of ``fix``
+  is then ``trunc``); ``linalg.cond`` of a matrix holding a NaN is NaN and of a
+  singular or infinite one inf for every norm, where 2.4 raised LinAlgError
+  (an SVD that does not converge) with None, 2 and -2 for NaNs and with
+  'nuc' for all of them (gh-32593); ``SeedSequence`` refuses nested entropy (TypeError) where
+  2.4 concatenated it, and crashed on a list holding itself (gh-31775);
+  ``Generator.binomial``'s BTPE acceptance test has the
+  corrected Stirling terms (gh-31238), which decide a rare draw otherwise
+  than before; the oracle before 2.5 draws 2.5's way from NumPy's bit
+  generator.
 """
 
 from __future__ import annotations
 
+import functools
+import math
 import re
+import warnings
 from typing import Any
 
 import numpy as np
@@ -163,8 +176,19 @@ def _rounding(name: str) -> Any:
     return rounded
 
 
+def _probe_fix_deprecated() -> bool:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        np.fix(1.5)
+    return any(issubclass(w.category, DeprecationWarning) for w in caught)
+
+
+# NumPy 2.5 deprecates fix for trunc, which rounds the same way (towards zero).
+FIX_DEPRECATED = _probe_fix_deprecated()
+
 _OWN = {"cumulative_sum": cumulative_sum, "cumulative_prod": cumulative_prod, "unstack": unstack,
-        **{name: _rounding(name) for name in ("ceil", "floor", "trunc", "fix")}}
+        **{name: _rounding(name) for name in ("ceil", "floor", "trunc")},
+        "fix": _rounding("trunc" if FIX_DEPRECATED else "fix")}
 
 
 def np_function(name: str) -> Any:
@@ -209,10 +233,69 @@ def _probe_dot_errors() -> bool:
 DOT_REPORTS_FP_ERRORS = _probe_dot_errors()
 
 
+def _probe_cond_of_nan() -> bool:
+    try:
+        return bool(np.isnan(np.linalg.cond(np.array([[1.0, np.nan], [0.0, 1.0]]))))
+    except np.linalg.LinAlgError:
+        return False
+
+
+# cond is NaN for a matrix holding a NaN and inf for a singular or infinite
+# one with every norm, 'nuc' included (NumPy 2.5, gh-32593: its SVDs give NaN
+# there, where 2.4's raise LinAlgError: the SVD does not converge).
+COND_OF_NONFINITE = _probe_cond_of_nan()
+
+
+def _each_or_nan(x: np.ndarray, fn: Any, shape: tuple[int, ...], dtype: Any) -> np.ndarray:
+    """``fn`` of each matrix, NaN (of ``shape``) where it raises LinAlgError."""
+    flat = x.reshape(-1, *x.shape[-2:])
+    out = np.empty((flat.shape[0], *shape), dtype)
+    for i, m in enumerate(flat):
+        try:
+            out[i] = fn(m)
+        except np.linalg.LinAlgError:
+            out[i] = np.nan
+    return out.reshape(*x.shape[:-2], *shape)
+
+
+def _cond_svdvals(x: np.ndarray) -> np.ndarray:
+    """NumPy 2.5's _cond_svdvals: each matrix's singular values, NaN for a
+    matrix that is not all finite or whose SVD fails."""
+    real = np.linalg.svd(np.eye(1, dtype=x.dtype), compute_uv=False).dtype
+    return _each_or_nan(x, lambda m: np.linalg.svd(m, compute_uv=False) if np.isfinite(m).all() else np.nan,
+                        (min(x.shape[-2:]),), real)
+
+
+def _cond_nonfinite(x: np.ndarray, p: Any) -> Any:
+    """NumPy 2.5's cond with ``p`` None, 2, -2 or 'nuc', for a valid stack."""
+    with np.errstate(all="ignore"):
+        if p == "nuc":
+            inv = _each_or_nan(x, np.linalg.inv, x.shape[-2:], np.linalg.inv(np.eye(1, dtype=x.dtype)).dtype)
+            r = np.sum(_cond_svdvals(x), axis=-1, initial=0) * np.sum(_cond_svdvals(inv), axis=-1, initial=0)
+        else:
+            s = _cond_svdvals(x)
+            r = s[..., -1] / s[..., 0] if p == -2 else s[..., 0] / s[..., -1]
+    nan_mask = np.isnan(r) & ~np.isnan(x).any(axis=(-2, -1))
+    if r.ndim:
+        r[nan_mask] = np.inf
+        return r
+    return r.dtype.type(np.inf) if nan_mask else r.dtype.type(r)
+
+
 def linalg_cond(a: Any, p: Any = None) -> Any:
     """``np.linalg.cond``: a real number, as current NumPy gives it.  NumPy
-    2.0 gives the inf of a singular complex matrix as complex128 ``inf+0j``."""
-    r = np.linalg.cond(a, p)
+    2.0 gives the inf of a singular complex matrix as complex128 ``inf+0j``;
+    before 2.5, where an SVD of the matrix or of its inverse does not
+    converge (a NaN or an infinity; 'nuc' of a singular matrix), cond
+    raises LinAlgError where 2.5 gives NaN or inf."""
+    try:
+        r = np.linalg.cond(a, p)
+    except np.linalg.LinAlgError:
+        x = np.asarray(a)
+        if (COND_OF_NONFINITE or (p is not None and p not in (2, -2, "nuc")) or x.ndim < 2 or x.size == 0
+                or (p == "nuc" and x.shape[-1] != x.shape[-2])):
+            raise
+        r = _cond_nonfinite(x, p)
     if np.iscomplexobj(r):
         assert not np.any(np.imag(r)), r
         return np.real(r)
@@ -312,3 +395,194 @@ def prints_like_current(arr: np.ndarray) -> bool:
             if cutoff <= top < upper and not (low < 1e-4 or top / low > 1000.0):
                 return False
     return True
+
+
+# ---- random -----------------------------------------------------------------------
+
+def _nested(x: Any) -> bool:
+    """Whether NumPy 2.5 calls seed words ``x`` nested: a sequence (not a
+    uint32 array, taken whole) with an element that has a length, but a str."""
+    if isinstance(x, (str, int, np.integer)) or (isinstance(x, np.ndarray) and x.dtype == np.uint32):
+        return False
+    return any(hasattr(v, "__len__") and not isinstance(v, str) for v in x)
+
+
+def _probe_seed_sequence_nested() -> bool:
+    try:
+        np.random.SeedSequence([[1], 2])
+    except TypeError:
+        return True
+    return False
+
+
+SEED_SEQUENCE_REFUSES_NESTED = _probe_seed_sequence_nested()
+
+
+def seed_sequence(entropy: Any = None, **kwargs: Any) -> np.random.SeedSequence:
+    """``np.random.SeedSequence`` as current NumPy makes it: before NumPy
+    2.5, nested entropy or spawn key raises its TypeError here (that NumPy
+    concatenated it, and recursed without end into a list holding itself)."""
+    if not SEED_SEQUENCE_REFUSES_NESTED and (_nested(entropy) or _nested(kwargs.get("spawn_key", ()))):
+        raise TypeError("SeedSequence does not accept nested sequences.")
+    return np.random.SeedSequence(entropy, **kwargs)
+
+
+# ---- Generator.binomial -----------------------------------------------------------
+
+def _next_double(gen: np.random.Generator) -> float:
+    """NumPy's next_double: the top 53 bits of the next 64-bit word."""
+    return (int(gen.bit_generator.random_raw()) >> 11) * (1.0 / 9007199254740992.0)
+
+
+def _stirling(a2: float, a: float, lead: float) -> float:
+    return (lead - (462. - (132. - (99. - 140. / a2) / a2) / a2) / a2) / a / 166320.
+
+
+def _binomial_btpe(gen: np.random.Generator, n: int, p: float, corrected: bool) -> int:
+    """NumPy's random_binomial_btpe (distributions.c), step for step in
+    doubles; ``corrected``: its Stirling bound since NumPy 2.5 (gh-31238),
+    else the one before."""
+    r = min(p, 1.0 - p)
+    q = 1.0 - r
+    fm = n * r + r
+    m = math.floor(fm)
+    p1 = math.floor(2.195 * math.sqrt(n * r * q) - 4.6 * q) + 0.5
+    xm = m + 0.5
+    xl, xr = xm - p1, xm + p1
+    c = 0.134 + 20.5 / (15.3 + m)
+    a = (fm - xl) / (fm - xl * r)
+    laml = a * (1.0 + a / 2.0)
+    a = (xr - fm) / (xr * q)
+    lamr = a * (1.0 + a / 2.0)
+    p2 = p1 * (1.0 + 2.0 * c)
+    p3 = p2 + c / laml
+    p4 = p3 + c / lamr
+    while True:
+        nrq = n * r * q
+        u = _next_double(gen) * p4
+        v = _next_double(gen)
+        if u <= p1:
+            y = math.floor(xm - p1 * v + u)
+            break
+        if u <= p2:
+            x = xl + (u - p1) / c
+            v = v * c + 1.0 - abs(m - x + 0.5) / p1
+            if v > 1.0:
+                continue
+            y = math.floor(x)
+        elif u <= p3:
+            if v == 0.0:  # NumPy rejects it after a floor of -inf
+                continue
+            y = math.floor(xl + math.log(v) / laml)
+            if y < 0:
+                continue
+            v = v * (u - p2) * laml
+        else:
+            if v == 0.0:
+                continue
+            y = math.floor(xr - math.log(v) / lamr)
+            if y > n:
+                continue
+            v = v * (u - p3) * lamr
+        k = abs(y - m)
+        if not (k > 20 and k < nrq / 2.0 - 1):
+            s = r / q
+            a = s * (n + 1)
+            f = 1.0
+            if m < y:
+                for i in range(m + 1, y + 1):
+                    f *= a / i - s
+            elif m > y:
+                for i in range(y + 1, m + 1):
+                    f /= a / i - s
+            if v > f:
+                continue
+            break
+        rho = (k / nrq) * ((k * (k / 3.0 + 0.625) + 0.16666666666666666) / nrq + 0.5)
+        t = -k * k / (2 * nrq)
+        big_a = math.log(v)
+        if big_a < t - rho:
+            break
+        if big_a > t + rho:
+            continue
+        x1, f1, z, w = y + 1.0, m + 1.0, n + 1.0 - m, n - y + 1.0
+        bound = xm * math.log(f1 / x1) + (n - m + 0.5) * math.log(z / w) + (y - m) * math.log(w * r / (x1 * q))
+        if corrected:
+            bound = (bound + _stirling(f1 * f1, f1, 13860.) + _stirling(z * z, z, 13860.)
+                     - _stirling(x1 * x1, x1, 13860.) - _stirling(w * w, w, 13860.))
+        else:
+            bound = (bound + _stirling(f1 * f1, f1, 13680.) + _stirling(z * z, z, 13680.)
+                     + _stirling(x1 * x1, x1, 13680.) + _stirling(w * w, w, 13680.))
+        if big_a > bound:
+            continue
+        break
+    return n - y if p > 0.5 else y
+
+
+def _binomial_inversion(gen: np.random.Generator, n: int, p: float) -> int:
+    """NumPy's random_binomial_inversion."""
+    q = 1.0 - p
+    qn = math.exp(n * math.log1p(-p))
+    mean = n * p
+    bound = int(min(float(n), mean + 10.0 * math.sqrt(mean * q + 1)))
+    x, px, u = 0, qn, _next_double(gen)
+    while u > px:
+        x += 1
+        if x > bound:
+            x, px, u = 0, qn, _next_double(gen)
+        else:
+            u -= px
+            px = ((n - x + 1) * p * px) / (x * q)
+    return x
+
+
+def _binomial_one(gen: np.random.Generator, n: int, p: float, corrected: bool) -> int:
+    """NumPy's random_binomial: inversion when the smaller tail's mean is at most 30, else BTPE."""
+    if n == 0 or p == 0.0:
+        return 0
+    if p <= 0.5:
+        return _binomial_inversion(gen, n, p) if p * n <= 30.0 else _binomial_btpe(gen, n, p, corrected)
+    q = 1.0 - p
+    return n - (_binomial_inversion(gen, n, q) if q * n <= 30.0 else _binomial_btpe(gen, n, q, corrected))
+
+
+def _binomial(gen: np.random.Generator, n: Any, p: Any, size: Any = None, *, corrected: bool = True) -> Any:
+    """``gen.binomial(n, p, size)`` for valid arguments, drawn from ``gen``'s
+    bit generator as NumPy draws them: element by element in C order of the
+    result, whose shape is ``size`` or the broadcast one."""
+    n_arr, p_arr = np.asarray(n).astype(np.int64), np.asarray(p, dtype=np.float64)
+    if size is None and n_arr.ndim == 0 and p_arr.ndim == 0:
+        return _binomial_one(gen, int(n_arr), float(p_arr), corrected)
+    shape = np.broadcast_shapes(n_arr.shape, p_arr.shape) if size is None else tuple(np.atleast_1d(size))
+    out = np.empty(shape, np.int64)
+    nb, pb = np.broadcast_to(n_arr, shape), np.broadcast_to(p_arr, shape)
+    for idx in np.ndindex(*shape):
+        out[idx] = _binomial_one(gen, int(nb[idx]), float(pb[idx]), corrected)
+    return out
+
+
+@functools.cache
+def binomial_corrected() -> bool:
+    """Whether NumPy's Generator.binomial has the corrected Stirling bound
+    of NumPy 2.5 (gh-31238: 13860 for 13680, the corrections of y + 1 and
+    n - y + 1 subtracted).  Asked of NumPy's own draws, which must be those
+    of one of the two bounds (it proves the oracle above draws as NumPy)."""
+    def draws(corrected: bool | None) -> list[int]:
+        # a stream in which the two bounds first part at the 444th draw
+        gen = np.random.Generator(np.random.PCG64(1))
+        if corrected is None:
+            return gen.binomial(1000, 0.4, 1000).tolist()
+        return list(_binomial(gen, 1000, 0.4, 1000, corrected=corrected).tolist())
+
+    numpy_own, new, old = draws(None), draws(True), draws(False)
+    if numpy_own not in (new, old) or new == old:
+        raise AssertionError("NumPy's binomial draws as neither BTPE bound the tests know: the oracle needs updating")
+    return numpy_own == new
+
+
+def generator_method(gen: np.random.Generator, name: str) -> Any:
+    """``gen.<name>`` as current NumPy's Generator defines it: before NumPy
+    2.5, ``binomial`` is rebuilt on ``gen``'s bit generator with 2.5's bound."""
+    if name == "binomial" and not binomial_corrected():
+        return functools.partial(_binomial, gen)
+    return getattr(gen, name)

@@ -174,6 +174,13 @@ EXPECTED: dict[str, tuple[str, str]] = {
     "ma.frombuffer": ("BufferError", f"this array lives on {DEVICE}"),
 }
 
+# Python 3.12 shows the buffer protocol (PEP 688) as NDArray.__buffer__: the
+# memoryview export, which takes the buffer flags and refuses a device array
+# as frombuffer's request does.
+if sys.version_info >= (3, 12):
+    OVERRIDES["NDArray.__buffer__"] = call(F, inspect.BufferFlags.SIMPLE)
+    EXPECTED["NDArray.__buffer__"] = EXPECTED["ma.frombuffer"]
+
 
 def _sample(s: S) -> Any:
     """A fresh CPU array for placeholder ``s``."""
@@ -246,7 +253,10 @@ _BY_NAME: dict[str, Any] = {
 # NDArray's dunders that are Python's plumbing, not its array protocol.
 _PLUMBING = frozenset({"__class__", "__doc__", "__init_subclass__", "__subclasshook__", "__annotations__",
                        "__slots__", "__module__", "__array_priority__", "__new__", "__init__", "__dict__",
-                       "__weakref__", "__getattribute__", "__setattr__", "__delattr__", "__dir__", "__sizeof__"})
+                       "__weakref__", "__getattribute__", "__setattr__", "__delattr__", "__dir__", "__sizeof__",
+                       # Python 3.12's release slot (PEP 688): it only takes back a memoryview of
+                       # this very array, which a device array never hands out (its __buffer__ refuses)
+                       "__release_buffer__"})
 
 
 def _params(fn: Callable[..., Any], skip_self: bool) -> list[inspect.Parameter] | None:

@@ -985,16 +985,14 @@ static int64_t binomial_btpe(rng_t *rg, int64_t n, double p, binom_t *B) {
     f2 = f1 * f1;
     z2 = z * z;
     w2 = w * w;
-    /* The Stirling corrections exactly as NumPy releases (to 2.4) evaluate them:
-     * all four added, with 13680 for the series' 13860.  (NumPy's
-     * development line corrects both (numpy#31238); matching a release
-     * that has it would mean switching here, and changes the rare draws
-     * that reach this test.) */
+    /* The Stirling corrections as NumPy evaluates them since 2.5
+     * (numpy#31238): the series' 13860 (1/12 = 13860/166320), and those of
+     * x1 and w subtracted, where the 1988 paper (section 5.3) adds all four. */
     if (A > (xm * log(f1 / x1) + (n - m + 0.5) * log(z / w) + (y - m) * log(w * r / (x1 * q)) +
-             (13680. - (462. - (132. - (99. - 140. / f2) / f2) / f2) / f2) / f1 / 166320. +
-             (13680. - (462. - (132. - (99. - 140. / z2) / z2) / z2) / z2) / z / 166320. +
-             (13680. - (462. - (132. - (99. - 140. / x2) / x2) / x2) / x2) / x1 / 166320. +
-             (13680. - (462. - (132. - (99. - 140. / w2) / w2) / w2) / w2) / w / 166320.))
+             (13860. - (462. - (132. - (99. - 140. / f2) / f2) / f2) / f2) / f1 / 166320. +
+             (13860. - (462. - (132. - (99. - 140. / z2) / z2) / z2) / z2) / z / 166320. -
+             (13860. - (462. - (132. - (99. - 140. / x2) / x2) / x2) / x2) / x1 / 166320. -
+             (13860. - (462. - (132. - (99. - 140. / w2) / w2) / w2) / w2) / w / 166320.))
       continue;
     break;
   }

@@ -11,6 +11,7 @@ refuses float16.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from minarray import dtypes as _dt
@@ -332,32 +333,49 @@ def matrix_power(x: Any, n: int, /) -> NDArray:
     return result.copy() if result is a else result
 
 
-def _inv_or_nan(a: NDArray) -> NDArray:
-    """Each square matrix's inverse, NaN where it is singular: NumPy's cond
-    inverts with the errors ignored, so one singular matrix does not stop
-    the stack."""
+def _each_or_nan(a: NDArray, fn: Callable[[NDArray], NDArray], shape: tuple[int, ...], dtype: DType) -> NDArray:
+    """``fn`` of each matrix of the stack ``a``, its result (of ``shape``,
+    per matrix) NaN where it raises LinAlgError: NumPy's cond computes with
+    the errors ignored, so one failing matrix does not stop the stack."""
     try:
-        return inv(a)
+        return fn(a)
     except LinAlgError:
-        n = a.shape[-1]
-        flat = a.reshape((-1, n, n))
-        out = NDArray._empty(flat.shape, flat.dtype)
+        n, m = a.shape[-2:]
+        flat = a.reshape((-1, n, m))
+        out = NDArray._empty((flat.shape[0], *shape), dtype)
         for i in range(flat.shape[0]):
             try:
-                out[i] = inv(flat[i])
+                out[i] = fn(flat[i])
             except LinAlgError:
                 out[i] = math.nan
-        return out.reshape(a.shape)
+        return out.reshape((*a.shape[:-2], *shape))
+
+
+def _inv_or_nan(a: NDArray) -> NDArray:
+    """Each square matrix's inverse, NaN where it is singular."""
+    return _each_or_nan(a, inv, a.shape[-2:], a.dtype)
+
+
+def _svdvals_or_nan(a: NDArray) -> NDArray:
+    """Each matrix's singular values, NaN for a matrix that is not all
+    finite or whose SVD does not converge: NumPy's cond since 2.5
+    (numpy#32593), whose SVD refuses a non-finite matrix (some LAPACKs
+    never return from one holding an infinity)."""
+    finite = _red.all(_ew.isfinite(a), axis=(-2, -1))
+    k = min(a.shape[-2:])
+    s = _each_or_nan(_ew.where(finite.reshape((*finite.shape, 1, 1)), a, 0).astype(a.dtype, copy=False),
+                     svdvals, (k,), REAL[a.dtype])
+    return _ew.where(finite.reshape((*finite.shape, 1)), s, math.nan).astype(s.dtype, copy=False)
 
 
 def cond(x: Any, p: Any = None) -> NDArray:
     """Condition number of each matrix in the norm ``p`` (NumPy's
-    ``cond``): None or 2 (ratio of extreme singular values), -2, 'fro',
-    'nuc', 1, -1, inf, -inf (``norm(x) * norm(inv(x))``, square matrices
-    only).  A singular matrix, or one holding an infinity, gives inf; one
-    holding a NaN gives NaN (as NumPy: a NaN result becomes inf unless the
-    matrix had a NaN).  With 'nuc' a singular matrix raises LinAlgError, as
-    in NumPy: the SVD of its NaN inverse does not converge."""
+    ``cond``): None or 2 (ratio of extreme singular values), -2, 'nuc'
+    (sums of the singular values of the matrix and of its inverse), 'fro',
+    1, -1, inf, -inf (``norm(x) * norm(inv(x))``); all but None, 2 and -2
+    for square matrices only.  A singular matrix, or one holding an
+    infinity, gives inf; one holding a NaN gives NaN, for every norm (as
+    NumPy since 2.5: a NaN result becomes inf unless the matrix had a NaN)."""
     from minarray.errstate import errstate
     from minarray.linalg._norms import matrix_norm
 
@@ -365,7 +383,7 @@ def cond(x: Any, p: Any = None) -> NDArray:
     if a.size == 0 and a.shape[-1] * a.shape[-2] == 0:
         raise LinAlgError(f"cond is not defined on empty arrays, got shape {a.shape}")
     if p is None or p in (2, -2):
-        s = svdvals(a)
+        s = _svdvals_or_nan(a)
         hi, lo = _red.max(s, axis=-1), _red.min(s, axis=-1)
         with errstate(all="ignore"):  # 0/0 and inf/inf: NaN, made inf below
             r = _ew.divide(hi, lo) if p != -2 else _ew.divide(lo, hi)
@@ -374,6 +392,10 @@ def cond(x: Any, p: Any = None) -> NDArray:
             raise LinAlgError(f"cond: norm {p!r} needs square matrices, got shape {a.shape}")
         ia = _inv_or_nan(a)
         with errstate(all="ignore"):
-            r = _ew.multiply(matrix_norm(a, ord=p), matrix_norm(ia, ord=p))
+            if isinstance(p, str) and p == "nuc":
+                # not matrix_norm: the SVD of a NaN inverse is NaN here, not an error
+                r = _ew.multiply(_red.sum(_svdvals_or_nan(a), axis=-1), _red.sum(_svdvals_or_nan(ia), axis=-1))
+            else:
+                r = _ew.multiply(matrix_norm(a, ord=p), matrix_norm(ia, ord=p))
     singular = _ew.logical_and(_ew.isnan(r), _ew.logical_not(_red.any(_ew.isnan(a), axis=(-2, -1))))
     return _ew.where(singular, math.inf, r).astype(r.dtype, copy=False)

@@ -26,6 +26,7 @@ __all__ = ["SeedSequence"]
 DEFAULT_POOL_SIZE = 4
 _MASK32 = 0xFFFFFFFF
 _DECIMAL = re.compile(r"[0-9]+")
+_NESTED = "SeedSequence does not accept nested sequences: expected an int or a flat sequence of ints"
 
 
 def _int_words(n: int) -> list[int]:
@@ -69,11 +70,18 @@ def _as_words(x: Any) -> list[int]:
     if isinstance(x, NDArray):
         if _dt.isdtype(x.dtype, ("real floating", "complex floating")):
             raise TypeError("seed must be integer")
+        if x.ndim > 1:  # its rows are sequences
+            raise TypeError(_NESTED)
         return [w for v in _flat(x) for w in _as_words(int(v))]
     if not isinstance(x, (Sequence, range)) and not hasattr(x, "__len__"):
         raise TypeError(f"SeedSequence expects int or sequence of ints for entropy not {x!r}")
     words: list[int] = []
-    for v in x:  # nested sequences concatenate, as in NumPy's releases to 2.4
+    for v in x:
+        # NumPy 2.5 refuses an element with a length (a list, an array,
+        # bytes; a str is a number) where earlier NumPy concatenated it, and
+        # recursed without end into a list that holds itself (numpy#31775).
+        if hasattr(v, "__len__") and not isinstance(v, str):
+            raise TypeError(_NESTED)
         words.extend(_as_words(v))
     return words
 
