@@ -16,7 +16,8 @@ probed, not read from the version number:
   read-only exports, writable imports, ``from_dlpack(copy=, device=)``).
 - NumPy 2.2: the repr of a summarised array adds ``shape=``.
 - NumPy 2.3: float16 prints in scientific notation from 1e3 (10 to its
-  decimal precision), where NumPy 2.0 waits until 1e8.
+  decimal precision), where NumPy 2.0 waits until 1e8 (until 1e16 for a
+  0-d array's str, which is its scalar's).
 - A float sum of a run longer than NumPy's buffer (8192 elements) is one
   pairwise tree in NumPy 2.4, which minarray reproduces bit for bit; NumPy
   2.0 sums each 8192-element block pairwise and adds the blocks in order.
