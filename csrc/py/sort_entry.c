@@ -4,6 +4,8 @@
  * kernels of csrc/core/sort.c, made without the GIL.
  */
 #include "pyapi.h"
+#include <string.h>
+
 #include "sort.h"
 
 /* The checks sort and partition share: x of a dtype the keys order (ndim
@@ -66,16 +68,24 @@ static PyObject *py_partition(PyObject *self, PyObject *const *args, Py_ssize_t 
   int64_t n = x->t.shape[x->t.ndim - 1];
   if (kt->t.ndim != 1 || ma_type_of(kt->t.dtype) != MA_INT64 || !ma_array_is_contiguous(kt, 0))
     return PyErr_Format(PyExc_ValueError, "partition: kth must be a contiguous 1-d int64 array");
-  const int64_t *kth = (const int64_t *)kt->t.data;
+  /* The kernel runs without the GIL and indexes by these positions: it gets
+   * a private copy, checked here, not memory another thread can rewrite. */
   int64_t nkth = kt->t.shape[0];
+  int64_t *kth = PyMem_Malloc((size_t)(nkth ? nkth : 1) * sizeof *kth);
+  if (!kth) return PyErr_NoMemory();
+  memcpy(kth, kt->t.data, (size_t)nkth * sizeof *kth);
   for (int64_t j = 0; j < nkth; j++)
-    if (kth[j] < 0 || kth[j] >= n || (j && kth[j] <= kth[j - 1]))
+    if (kth[j] < 0 || kth[j] >= n || (j && kth[j] <= kth[j - 1])) {
+      PyMem_Free(kth);
       return PyErr_Format(PyExc_ValueError, "partition: kth must increase strictly within [0, %lld)", (long long)n);
-  if (ma_array_size(x) == 0) Py_RETURN_NONE;
-  int rc;
-  Py_BEGIN_ALLOW_THREADS
-  rc = ma_partition(x, out, kth, nkth, arg);
-  Py_END_ALLOW_THREADS
+    }
+  int rc = 0;
+  if (ma_array_size(x) != 0) {
+    Py_BEGIN_ALLOW_THREADS
+    rc = ma_partition(x, out, kth, nkth, arg);
+    Py_END_ALLOW_THREADS
+  }
+  PyMem_Free(kth);
   if (rc < 0) return PyErr_NoMemory();
   Py_RETURN_NONE;
 }
