@@ -22,21 +22,23 @@ import warnings
 from collections.abc import Callable, MutableSequence
 from typing import Any
 
-from minarray import dtypes as _dt
-from minarray import elementwise as ew
+from minarray import _data_type_functions as _dtf
+from minarray import _dtypes as _dt
+from minarray import _elementwise as _ew
+from minarray._array_object import NDArray
+from minarray._coerce import asarray, broadcast_shapes, normalize_axis
+from minarray._creation import _shape as _creation_shape
+from minarray._creation import arange
+from minarray._elementwise import greater, less
+from minarray._indexing import take
+from minarray._manipulation import broadcast_to
 from minarray._native import ffi, host_pointer, lib
-from minarray.creation import _shape as _creation_shape
-from minarray.creation import arange, asarray
-from minarray.elementwise import greater, less
-from minarray.manipulation import take
-from minarray.ndarray import NDArray
+from minarray._searching import count_nonzero
+from minarray._statistical import max as max_
+from minarray._statistical import min as min_
+from minarray._utility import all as all_
+from minarray._utility import any as any_
 from minarray.random._bit_generators import PCG64, BitGenerator
-from minarray.reductions import all as all_
-from minarray.reductions import any as any_
-from minarray.reductions import count_nonzero
-from minarray.reductions import max as max_
-from minarray.reductions import min as min_
-from minarray.views import broadcast_shapes, broadcast_to, normalize_axis
 
 __all__ = ["Generator", "default_rng"]
 
@@ -163,21 +165,21 @@ def _check(p: _Param, kind: str) -> None:
         return
     if kind == "non_negative":
         if a.dtype.kind == "f":
-            bad = any_(ew.logical_and(ew.logical_not(ew.isnan(a)), ew.signbit(a)))
+            bad = any_(_ew.logical_and(_ew.logical_not(_ew.isnan(a)), _ew.signbit(a)))
         else:
-            bad = any_(ew.less(a, 0))
+            bad = any_(_ew.less(a, 0))
         if bool(bad):
             raise ValueError(f"{name} < 0")
     elif kind == "positive":
-        if bool(any_(ew.less_equal(a, 0))):
+        if bool(any_(_ew.less_equal(a, 0))):
             raise ValueError(f"{name} <= 0")
     elif kind == "bounded_0_1":
-        if not bool(all_(ew.greater_equal(a, 0))) or not bool(all_(ew.less_equal(a, 1))):
+        if not bool(all_(_ew.greater_equal(a, 0))) or not bool(all_(_ew.less_equal(a, 1))):
             raise ValueError(f"{name} < 0, {name} > 1 or {name} contains NaNs")
     elif kind == "poisson":
-        if not bool(all_(ew.less_equal(a, _POISSON_LAM_MAX))):
+        if not bool(all_(_ew.less_equal(a, _POISSON_LAM_MAX))):
             raise ValueError(f"{name} value too large")
-        if not bool(all_(ew.greater_equal(a, 0.0))):
+        if not bool(all_(_ew.greater_equal(a, 0.0))):
             raise ValueError(f"{name} < 0 or {name} contains NaNs")
 
 
@@ -341,11 +343,11 @@ class Generator:
         else:
             a = lo.array if lo.array is not None else lo.value
             b = hi.array if hi.array is not None else hi.value
-            diff = ew.subtract(b, a)
+            diff = _ew.subtract(b, a)
             if not isinstance(diff, NDArray):
 
                 diff = asarray(diff, dtype=_dt.float64)
-            if diff.size and not bool(all_(ew.isfinite(diff))):
+            if diff.size and not bool(all_(_ew.isfinite(diff))):
                 raise OverflowError("Range exceeds valid bounds")
             span = _Param.of_array(diff, "high - low", "double")
         return self._cont(lib.ma_random_uniform, size, [lo, span], [None, "non_negative"])
@@ -411,9 +413,9 @@ class Generator:
         # value needs it, and then low >= 0 was checked above).
         wide = _dt.uint64 if _dt.uint64 in (lo_a.dtype, hi_a.dtype) and lb == 0 else _dt.int64
         lo_c, hi_c = lo_a.astype(wide), hi_a.astype(wide)
-        bad = ew.greater(lo_c, hi_c) if closed else ew.greater_equal(lo_c, hi_c)
+        bad = _ew.greater(lo_c, hi_c) if closed else _ew.greater_equal(lo_c, hi_c)
         if isinstance(bad, NDArray) and bad.size and bool(any_(bad)):
-            raise ValueError(_bounds_error(closed, not bool(any_(ew.not_equal(lo_a, 0)))))
+            raise ValueError(_bounds_error(closed, not bool(any_(_ew.not_equal(lo_a, 0)))))
         # The C side reads both bounds as 64-bit words (two's complement).
         shape, ptrs = _broadcast([_Param.of_array(lo_c, "low", "uint64_t"),
                                   _Param.of_array(hi_c, "high", "uint64_t")], size)
@@ -519,7 +521,7 @@ class Generator:
         final = (*shape, d)
         if method != "cholesky":
             try:
-                import numpy as np
+                import numpy as np  # optional: NumPy is not a dependency of minarray
             except ImportError:
                 raise ModuleNotFoundError(
                     f"multivariate_normal(method={method!r}) needs an SVD or eigendecomposition, which minarray "
@@ -707,7 +709,7 @@ class Generator:
                 raise ValueError("out is read-only")
             if out.shape != xa.shape:
                 raise ValueError("out must have the same shape as x")
-            if not _dt.can_cast(xa.dtype, out.dtype):
+            if not _dtf.can_cast(xa.dtype, out.dtype):
                 raise TypeError(f"Cannot cast x from {xa.dtype} to {out.dtype} according to the rule 'safe'")
             out[...] = xa
             res = out

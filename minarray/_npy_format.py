@@ -2,7 +2,7 @@
 ``savez_compressed``, without NumPy.
 
 The format (NumPy's ``numpy.lib.format``, versions 1.0, 2.0 and 3.0): the
-magic ``\\x93NUMPY``, two version bytes, the header's length (2 bytes in
+magic ``\x93NUMPY``, two version bytes, the header's length (2 bytes in
 1.0, 4 in 2.0 and 3.0), then the header: a Python dict literal
 ``{'descr': '<f8', 'fortran_order': False, 'shape': (3, 4), }`` padded
 with spaces and a newline so that the data starts on a multiple of 64
@@ -21,9 +21,11 @@ anything is allocated or mapped.  Anything else raises ValueError.
 
 from __future__ import annotations
 
+import array
 import ast
 import math
 import os
+import pickle
 import struct
 import sys
 import warnings
@@ -31,33 +33,61 @@ import zipfile
 from collections.abc import Iterator, Mapping
 from typing import Any, BinaryIO
 
-from minarray import dtypes as _dt
-from minarray._args import as_int
+from minarray import _dtypes as _dt
+from minarray._array_object import NDArray
+from minarray._coerce import as_int, asarray
+from minarray._io import contiguous_strides, raw, read_into, remaining_bytes, write_raw
 from minarray._native import core
-from minarray.bufferio import contiguous_strides, raw, read_into, remaining_bytes, write_raw
-from minarray.ndarray import NDArray
 
-__all__ = ["save", "load", "savez", "savez_compressed", "NpzFile"]
+__all__ = [
+    "save",
+    "load",
+    "savez",
+    "savez_compressed",
+    "NpzFile",
+]
+
 
 MAGIC_PREFIX = b"\x93NUMPY"
+
+
 MAGIC_LEN = len(MAGIC_PREFIX) + 2
+
+
 ARRAY_ALIGN = 64
+
+
 # Room NumPy leaves in a header so that the growing axis can be rewritten in
 # place (numpy.lib.format.GROWTH_AXIS_MAX_DIGITS): kept, so the bytes match.
 GROWTH_AXIS_MAX_DIGITS = 21
+
+
 # The largest header load reads unless told otherwise (NumPy's default too):
 # literal_eval of a huge header could take long.
 MAX_HEADER_SIZE = 10000
+
+
 _HEADER_SIZE = {(1, 0): ("<H", "latin1"), (2, 0): ("<I", "latin1"), (3, 0): ("<I", "utf8")}
+
+
 _ZIP_MAGICS = (b"PK\x03\x04", b"PK\x05\x06")
+
+
 _LITTLE = sys.byteorder == "little"
+
+
 _MAXDIMS = 64
+
+
 _MMAP_MODES = {"r": 0, "r+": 1, "c": 2}
+
 
 # descr <-> dtype: the dtype table's typestrs without their byte-order mark
 # (read in either order); bfloat16 and the storage types (float8...), which
 # have none, by their names.
 _BY_CODE: dict[str, _dt.DType] = {d.typestr[1:]: d for d in _dt.ALL if d.typestr}
+
+
 _BY_NAME: dict[str, _dt.DType] = {d.name: d for d in _dt.ALL if not d.typestr}
 
 
@@ -91,9 +121,6 @@ def _dtype_of_descr(descr: Any) -> tuple[_dt.DType, bool]:
 def _short(v: Any) -> str:
     text = repr(v)
     return text if len(text) <= 80 else text[:77] + "..."
-
-
-# ---- writing -------------------------------------------------------------------------
 
 
 def header_bytes(dtype: _dt.DType, shape: tuple[int, ...], fortran: bool) -> bytes:
@@ -133,8 +160,6 @@ def write_array(f: BinaryIO | Any, x: NDArray) -> None:
 def _as_array(arr: Any) -> NDArray:
     if isinstance(arr, NDArray):
         return arr
-    from minarray.creation import asarray
-
     return asarray(arr)
 
 
@@ -190,9 +215,6 @@ def savez(file: Any, *args: Any, allow_pickle: bool = True, **kwds: Any) -> None
 def savez_compressed(file: Any, *args: Any, allow_pickle: bool = True, **kwds: Any) -> None:
     """:func:`savez` with each member compressed (zip's deflate)."""
     _savez(file, args, kwds, True)
-
-
-# ---- reading -------------------------------------------------------------------------
 
 
 def _read_exact(f: Any, n: int, what: str) -> bytes:
@@ -273,8 +295,6 @@ def _new_array(dtype: _dt.DType, shape: tuple[int, ...], fortran: bool) -> NDArr
 def _byteswap(x: NDArray) -> None:
     """Reverse the bytes of every element (each half for complex) of a
     fresh contiguous array in place."""
-    import array
-
     word = x.itemsize // 2 if x.dtype.kind == "c" else x.itemsize
     a = array.array({2: "H", 4: "I", 8: "Q"}[word])
     assert a.itemsize == word
@@ -389,8 +409,6 @@ def load(file: Any, mmap_mode: str | None = None, allow_pickle: bool = False,
                 raise ValueError("the file is empty: no .npy or .npz data")
             raise ValueError("Cannot load file containing pickled data when allow_pickle=False (or the file is "
                              f"not a .npy or .npz file: it starts with {head!r})")
-        import pickle
-
         return pickle.load(f)
     finally:
         if own:

@@ -10,15 +10,30 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from minarray import dtypes as _dt
+from minarray import _dtypes as _dt
+from minarray._array_object import NDArray, c_strides
+from minarray._coerce import as_operand, asarray
+from minarray._creation import empty, ones, zeros
+from minarray._elementwise import clip, equal, imag, isnan, logical_not, minimum, not_equal, real
+from minarray._joining import concat
+from minarray._joining import concat as _concat
 from minarray._native import core
-from minarray.creation import as_operand
-from minarray.ndarray import NDArray, c_strides
+from minarray._searching import nonzero
+from minarray._sorting import _searchsorted, lexsort
+from minarray._statistical import cumulative_sum
+from minarray._statistical import sum as _sum
 
 __all__ = [
-    "unique_all", "unique_counts", "unique_inverse", "unique_values",
-    # NumPy's set routines (NumPy's defaults: NaNs collapse into one in unique)
-    "unique", "isin", "intersect1d", "union1d", "setdiff1d", "setxor1d",
+    "unique_all",
+    "unique_counts",
+    "unique_inverse",
+    "unique_values",
+    "unique",
+    "isin",
+    "intersect1d",
+    "union1d",
+    "setdiff1d",
+    "setxor1d",
 ]
 
 
@@ -59,13 +74,6 @@ def _unique_complex(x: NDArray) -> UniqueAllResult:
     input): values in NumPy's order (lexicographic, by real part then
     imaginary, values with a NaN part last), grouped by equality, so each
     NaN is distinct and -0.0 equals 0.0, as for real values."""
-    from minarray.creation import asarray, empty, ones
-    from minarray.elementwise import imag, isnan, not_equal, real
-    from minarray.indexing import nonzero
-    from minarray.manipulation import concat
-    from minarray.reductions import cumulative_sum
-    from minarray.sorting import lexsort
-
     flat = x.reshape((-1,))
     n = flat.shape[0]
     re, im = real(flat), imag(flat)
@@ -106,16 +114,9 @@ def unique_values(x: NDArray, /) -> NDArray:
     return _unique(x).values
 
 
-# ---- NumPy's set routines ----------------------------------------------------------
-# The same C pass; NumPy's unique differs from the standard's in one
-# default: equal_nan=True collapses every NaN into one value.
-
 def _collapse_nans(r: UniqueAllResult) -> UniqueAllResult:
     """NumPy's ``equal_nan=True``: the NaNs (sorted last, each its own
     group) merged into one group."""
-    from minarray.elementwise import isnan, minimum
-    from minarray.reductions import sum as _sum
-
     v = r.values
     n = v.shape[0]
     if v.dtype.kind != "f" or n < 2 or not bool(isnan(v[n - 2])):
@@ -153,10 +154,6 @@ def isin(element: Any, test_elements: Any, assume_unique: bool = False, invert: 
     """Elementwise: is each element of ``element`` among ``test_elements``
     (flattened)?  A boolean array of ``element``'s shape; NaN is never
     found (NaN != NaN).  ``invert`` gives the opposite."""
-    from minarray.creation import zeros
-    from minarray.elementwise import clip, equal, logical_not
-    from minarray.sorting import _searchsorted
-
     e = as_operand(element, "isin")
     t = _flat(test_elements, "isin")
     common = _dt.promote(e.dtype, t.dtype)
@@ -164,8 +161,6 @@ def isin(element: Any, test_elements: Any, assume_unique: bool = False, invert: 
         # complex values have no order to search in: number the distinct
         # values of both together (NaNs stay distinct, so never found), then
         # look the elements' numbers up among the test elements'
-        from minarray.manipulation import concat as _concat
-
         both = _concat((t.astype(common), e.reshape((-1,)).astype(common)))
         ids = unique_inverse(both).inverse_indices
         found = isin(ids[t.shape[0]:], ids[: t.shape[0]]).reshape(e.shape)
@@ -198,8 +193,6 @@ def intersect1d(ar1: Any, ar2: Any, assume_unique: bool = False, return_indices:
 
 def union1d(ar1: Any, ar2: Any) -> NDArray:
     """The sorted values found in either array (flattened)."""
-    from minarray.manipulation import concat
-
     return unique(concat([_flat(ar1, "union1d"), _flat(ar2, "union1d")]))  # type: ignore[no-any-return]
 
 
@@ -214,9 +207,6 @@ def setdiff1d(ar1: Any, ar2: Any, assume_unique: bool = False) -> NDArray:
 
 def setxor1d(ar1: Any, ar2: Any, assume_unique: bool = False) -> NDArray:
     """The sorted values found in exactly one of the arrays."""
-    from minarray.elementwise import equal
-    from minarray.manipulation import concat
-
     a, b = _flat(ar1, "setxor1d"), _flat(ar2, "setxor1d")
     both = concat([a if assume_unique else unique(a), b if assume_unique else unique(b)])
     r = _unique(both)  # each NaN its own value here, as NumPy's sorted comparison finds them

@@ -30,23 +30,35 @@ from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
-from minarray import dtypes as _dt
-from minarray.ndarray import NDArray
+from minarray import _dtypes as _dt
+from minarray._array_object import NDArray
 
-__all__ = ["array_repr", "array_str"]
+__all__ = [
+    "array_repr",
+    "array_str",
+]
+
 
 THRESHOLD = 1000
+
+
 EDGEITEMS = 3
+
+
 LINEWIDTH = 75
+
+
 PRECISION = 8
+
+
 # dtypes whose repr leaves out ``dtype=`` (NumPy's _typelessdata on LP64)
 _IMPLIED = {"int64", "float64", "complex128", "bool"}
+
+
 # decimal digits each float type carries (numpy.finfo(...).precision); the
 # 16-bit floats share float16's so their arrays print alike
 _DECIMAL_PRECISION = {"float16": 3, "bfloat16": 3, "float32": 6, "float64": 15}
 
-
-# ---- rounding to a float type (to test that a decimal string round-trips) ------
 
 def _to_float32(x: float) -> float:
     try:
@@ -240,8 +252,6 @@ def _real_type(d: _dt.DType) -> str:
     return "float32" if (d.wide or d) is _dt.complex64 else "float64"
 
 
-# ---- layout (NumPy's _formatArray) -----------------------------------------------
-
 def _shown(a: NDArray, summarise: bool) -> tuple[Any, list[bool]]:
     """The elements that will be printed as nested lists, and per axis
     whether it is summarised (its middle left out)."""
@@ -351,8 +361,6 @@ def array_str(a: NDArray) -> str:
         return _scalar_str(a.item(), a.dtype)
     return _array2string(a, " ", "", "")
 
-
-# ---- 0-d str: like the str of a NumPy scalar ------------------------------------
 
 # NumPy's scalar str turns scientific from this magnitude on (measured on
 # NumPy 2.4; bfloat16 follows float16)

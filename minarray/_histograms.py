@@ -11,16 +11,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from minarray import dtypes as _dt
-from minarray import elementwise as _ew
-from minarray import reductions as _red
-from minarray._args import as_int, as_intp
+from minarray import _dtypes as _dt
+from minarray import _elementwise as _ew
+from minarray import _statistical as _stat
+from minarray import _utility
+from minarray._array_object import NDArray
+from minarray._coerce import as_int, as_intp, as_operand, asarray
+from minarray._creation import linspace, zeros
 from minarray._native import core
-from minarray.creation import as_operand, asarray, linspace, zeros
-from minarray.ndarray import NDArray
-from minarray.sorting import _searchsorted
+from minarray._sorting import _searchsorted
 
-__all__ = ["bincount", "histogram", "histogram_bin_edges", "digitize"]
+__all__ = [
+    "bincount",
+    "histogram",
+    "histogram_bin_edges",
+    "digitize",
+]
 
 
 def bincount(x: Any, weights: Any = None, minlength: int = 0) -> NDArray:
@@ -37,9 +43,9 @@ def bincount(x: Any, weights: Any = None, minlength: int = 0) -> NDArray:
     if minlength < 0:
         raise ValueError("'minlength' must not be negative")
     a = a.astype(_dt.int64, copy=False)
-    if a.size and int(_red.min(a)) < 0:
+    if a.size and int(_stat.min(a)) < 0:
         raise ValueError("'list' argument must have no negative elements")
-    n = max(int(_red.max(a)) + 1 if a.size else 0, minlength)
+    n = max(int(_stat.max(a)) + 1 if a.size else 0, minlength)
     w = None
     if weights is not None:
         w = as_operand(weights, "bincount").astype(_dt.float64, copy=False)
@@ -61,7 +67,7 @@ def _edges(x: NDArray, bins: Any, range: Any) -> NDArray:
             if first > last:
                 raise ValueError("max must be larger than min in range parameter.")
         elif x.size:
-            first, last = float(_red.min(x)), float(_red.max(x))
+            first, last = float(_stat.min(x)), float(_stat.max(x))
         else:
             first, last = 0.0, 1.0
         if not (_finite(first) and _finite(last)):
@@ -73,7 +79,7 @@ def _edges(x: NDArray, bins: Any, range: Any) -> NDArray:
     e = as_operand(bins, "histogram")
     if e.ndim != 1:
         raise ValueError("`bins` must be 1d, when an array")
-    if e.shape[0] > 1 and bool(_red.any(_ew.less(_red.diff(e), 0))):
+    if e.shape[0] > 1 and bool(_utility.any(_ew.less(_utility.diff(e), 0))):
         raise ValueError("`bins` must increase monotonically, when an array")
     return e
 
@@ -113,8 +119,8 @@ def histogram(a: Any, bins: Any = 10, range: Any = None, density: bool | None = 
     if w is not None and w.dtype.kind in "iub":
         counts = counts.astype(_dt.int64)
     if density:
-        widths = _red.diff(ec.astype(_dt.float64))
-        return _ew.divide(_ew.divide(counts, widths), _red.sum(counts)), edges
+        widths = _utility.diff(ec.astype(_dt.float64))
+        return _ew.divide(_ew.divide(counts, widths), _stat.sum(counts)), edges
     return counts, edges
 
 
@@ -129,9 +135,9 @@ def digitize(x: Any, bins: Any, right: bool = False) -> NDArray:
     if v.dtype.kind == "c" or b.dtype.kind == "c":
         raise TypeError("x may not be complex")
     n = b.shape[0]
-    d = _red.diff(b) if n > 1 else asarray([0])
-    increasing = bool(_red.all(_ew.greater_equal(d, 0)))
-    if not increasing and not bool(_red.all(_ew.less_equal(d, 0))):
+    d = _utility.diff(b) if n > 1 else asarray([0])
+    increasing = bool(_utility.all(_ew.greater_equal(d, 0)))
+    if not increasing and not bool(_utility.all(_ew.less_equal(d, 0))):
         raise ValueError("bins must be monotonically increasing or decreasing")
     common = _dt.promote(v.dtype, b.dtype)
     vc, bc = v.astype(common, copy=False), b.astype(common, copy=False)

@@ -12,14 +12,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from minarray import dtypes as _dt
-from minarray._args import as_int
+from minarray import _dtypes as _dt
+from minarray._array_object import NDArray
+from minarray._coerce import as_int, as_operand, asarray, normalize_axis
 from minarray._native import core
-from minarray.creation import as_operand, asarray
-from minarray.ndarray import NDArray
-from minarray.views import normalize_axis
 
-__all__ = ["argsort", "sort", "partition", "argpartition", "lexsort"]
+__all__ = [
+    "argsort",
+    "sort",
+    "partition",
+    "argpartition",
+    "lexsort",
+]
 
 
 def _check_sortable(x: NDArray, name: str) -> None:
@@ -86,8 +90,6 @@ def _searchsorted(x1: Any, x2: Any, side: str, sorter: Any) -> NDArray:
     if side not in ("left", "right"):
         raise ValueError(f"side must be 'left' or 'right', not {side!r}")
     if isinstance(x2, (bool, int, float)):
-        from minarray.creation import asarray
-
         x2 = asarray(x2, dtype=_dt.scalar_dtype(x2, x1.dtype))
     else:
         x2 = as_operand(x2)
@@ -165,7 +167,7 @@ def lexsort(keys: Any, axis: int = -1) -> NDArray:
         raise ValueError("all keys need to be the same shape")
     if not shape:
         return asarray(0)
-    from minarray.manipulation import take_along_axis
+    from minarray._indexing import take_along_axis  # cycle: _indexing imports this module (through _elementwise)
 
     ax = normalize_axis(axis, len(shape))
     idx: NDArray | None = None

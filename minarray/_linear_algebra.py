@@ -1,6 +1,8 @@
-"""Matrix and tensor products of the core namespace (Array API): ``matmul``
-(and ``@``), ``tensordot``, ``vecdot`` and ``outer``.  ``minarray.linalg``
-re-exports the same objects.
+"""Linear algebra functions (Array API "Linear Algebra Functions"):
+``matmul`` (and ``@``), ``matrix_transpose``, ``tensordot``, ``vecdot``;
+and beside them NumPy's products (``outer``, ``dot``, ``vdot``, ``inner``,
+``kron``, ``cross``, ``convolve``) and ``einsum``/``einsum_path``.
+``minarray.linalg`` re-exports the same objects.
 
 Every product ends in one C call, ``core.matmul`` (csrc/core/gemm.c), the
 one dispatch place for matrix products: BLAS ``?gemm`` (``?gemv`` for large
@@ -11,28 +13,50 @@ not copied), walks broadcast batches and releases the GIL.
 It computes in five types; the others are cast in and out here, which
 reproduces NumPy's results: float16 and bfloat16 accumulate in float32,
 integer products wrap modulo 2**bits, and bool gives "some pair both true".
+
+``einsum``: the order in which to contract the operands comes from
+opt_einsum (a pure Python library that finds good contraction paths);
+every step it chooses runs here: repeated subscripts become strided
+diagonal views, subscripts no later step needs are summed away, and a
+pair of operands becomes one batched matrix product between views
+reordered as (batch, free, contracted).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
-from minarray import dtypes as _dt
-from minarray._args import as_int
+from minarray import _data_type_functions as _dtf
+from minarray import _dtypes as _dt
+from minarray._array_object import NDArray, c_strides
+from minarray._coerce import as_int, as_operand, broadcast_shapes, normalize_axis
+from minarray._dtypes import DType
+from minarray._elementwise import multiply
+from minarray._manipulation import broadcast_to, moveaxis, swapaxes
 from minarray._native import core
-from minarray.creation import as_operand
-from minarray.dtypes import DType
-from minarray.ndarray import NDArray, c_strides
-from minarray.views import broadcast_shapes, normalize_axis
+from minarray._statistical import sum as _sum
 
 __all__ = [
-    "matmul", "tensordot", "vecdot", "outer",
-    # NumPy's products
-    "dot", "vdot", "inner", "kron", "cross", "convolve",
+    "matmul",
+    "tensordot",
+    "vecdot",
+    "outer",
+    "dot",
+    "vdot",
+    "inner",
+    "kron",
+    "cross",
+    "convolve",
+    "einsum",
+    "einsum_path",
+    "matrix_transpose",
 ]
 
+
 Shape = tuple[int, ...]
+
 
 # The type the kernel computes in, for each dtype.
 _KERNEL: dict[DType, DType] = {
@@ -44,6 +68,8 @@ _KERNEL: dict[DType, DType] = {
     _dt.uint8: _dt.uint64, _dt.uint16: _dt.uint64, _dt.uint32: _dt.uint64,
     _dt.bool: _dt.int64,
 }
+
+
 # a storage type (float8, int4, complex32...) computes as its wide type does
 _KERNEL.update({d: _KERNEL[d.wide] for d in _dt.STORAGE if d.wide is not None})
 
@@ -263,10 +289,6 @@ def _prod(values: Any) -> int:
     return out
 
 
-# ---- NumPy's products: dot, vdot, inner, kron, cross ---------------------------------
-# Each reduces to tensordot/matmul (the one C dispatch above) or, for kron
-# and cross, to broadcast elementwise products.
-
 def dot(a: Any, b: Any) -> NDArray:
     """NumPy's ``dot``: the product of scalars (0-d), the inner product of
     vectors, the matrix product of matrices, and for N-d arrays the sum
@@ -274,8 +296,6 @@ def dot(a: Any, b: Any) -> NDArray:
     last, when ``b`` is 1-d)."""
     x, y = as_operand(a, "dot"), as_operand(b, "dot")
     if x.ndim == 0 or y.ndim == 0:
-        from minarray.elementwise import multiply
-
         return multiply(x, y)
     if (y.ndim <= 2 and x.ndim <= 2) or y.ndim == 1:
         ka, kb = x.shape[-1], y.shape[0] if y.ndim == 1 else y.shape[-2]
@@ -303,8 +323,6 @@ def inner(a: Any, b: Any, /) -> NDArray:
     ``inner``: no conjugation; scalars multiply)."""
     x, y = as_operand(a, "inner"), as_operand(b, "inner")
     if x.ndim == 0 or y.ndim == 0:
-        from minarray.elementwise import multiply
-
         return multiply(x, y)
     if x.shape[-1] != y.shape[-1]:
         raise ValueError(f"shapes {x.shape} and {y.shape} not aligned: {x.shape[-1]} (dim {x.ndim - 1}) != "
@@ -315,8 +333,6 @@ def inner(a: Any, b: Any, /) -> NDArray:
 def kron(a: Any, b: Any) -> NDArray:
     """The Kronecker product: blocks ``a[i, j] * b``; the shorter shape is
     padded with leading 1s, the result's shape is the product of both."""
-    from minarray.elementwise import multiply
-
     x, y = as_operand(a, "kron"), as_operand(b, "kron")
     nd = max(x.ndim, y.ndim)
     xs = (1,) * (nd - x.ndim) + x.shape
@@ -333,8 +349,7 @@ def cross(a: Any, b: Any, axisa: int = -1, axisb: int = -1, axisc: int = -1, axi
     the other dimensions broadcast, the vectors of the result along
     ``axisc``.  (``minarray.linalg.cross`` is the standard's, with one
     ``axis``.)"""
-    from minarray.linalg._matrix import cross as _cross
-    from minarray.views import moveaxis
+    from minarray.linalg._matrix import cross as _cross  # cycle: linalg._matrix imports this module
 
     x, y = as_operand(a, "cross"), as_operand(b, "cross")
     if axis is not None:
@@ -380,3 +395,140 @@ def convolve(a: Any, v: Any, mode: str = "full") -> NDArray:
         start = (m - 1) // 2
         return full[start:start + n]
     return full[m - 1:n]
+
+
+def _diagonal(x: NDArray, term: str) -> tuple[NDArray, str]:
+    """Repeated subscripts of one operand (``"ii"``) as a diagonal view."""
+    while len(set(term)) != len(term):
+        c = next(ch for ch in term if term.count(ch) > 1)
+        i, j = term.index(c), term.index(c, term.index(c) + 1)
+        if x.shape[i] != x.shape[j]:
+            raise ValueError(f"einsum: dimensions in operand for collapsing index '{c}' don't match "
+                             f"({x.shape[i]} != {x.shape[j]})")
+        shape = [s for k, s in enumerate(x.shape) if k != j]
+        strides = [s for k, s in enumerate(x._strides) if k != j]
+        strides[i] = x._strides[i] + x._strides[j]
+        x = x._view(0, tuple(shape), tuple(strides))
+        term = term[:j] + term[j + 1:]
+    return x, term
+
+
+def _sum_out(x: NDArray, term: str, keep: str) -> tuple[NDArray, str]:
+    """Sum over the subscripts of ``term`` not in ``keep`` (in x's dtype, as
+    NumPy's einsum accumulates)."""
+    gone = tuple(i for i, c in enumerate(term) if c not in keep)
+    if not gone:
+        return x, term
+    out = _sum(x, axis=gone, dtype=x.dtype)
+    return out, "".join(c for c in term if c in keep)
+
+
+def _sizes(ops: list[tuple[NDArray, str]]) -> dict[str, int]:
+    sizes: dict[str, int] = {}
+    for x, term in ops:
+        for c, n in zip(term, x.shape, strict=True):
+            m = sizes.get(c, 1)
+            if n != 1 and m != 1 and n != m:
+                raise ValueError(f"einsum: operands could not be broadcast together: subscript '{c}' has "
+                                 f"sizes {m} and {n}")
+            sizes[c] = max(m, n) if n != 1 and m != 1 else (n if m == 1 else m)
+    return sizes
+
+
+def _arrange(x: NDArray, term: str, order: str, sizes: dict[str, int]) -> NDArray:
+    """``x`` with its axes in ``order`` and broadcast to the common sizes."""
+    y = x.transpose(tuple(term.index(c) for c in order)) if term != order else x
+    shape = tuple(sizes[c] for c in order)
+    return broadcast_to(y, shape) if y.shape != shape else y
+
+
+def _step(spec: str, operands: list[NDArray]) -> NDArray:
+    """One contraction of opt_einsum's path: one or two operands, explicit
+    output subscripts."""
+    inputs, out = spec.split("->")
+    terms = inputs.split(",")
+    ops = [_diagonal(x, t) for x, t in zip(operands, terms, strict=True)]
+    if len(ops) == 1:
+        x, term = _sum_out(*ops[0], out)
+        return x.transpose(tuple(term.index(c) for c in out)) if term != out else x
+    (a, ta), (b, tb) = ops
+    a, ta = _sum_out(a, ta, out + tb)
+    b, tb = _sum_out(b, tb, out + ta)
+    sizes = _sizes([(a, ta), (b, tb)])
+    batch = "".join(c for c in out if c in ta and c in tb)
+    a_only = "".join(c for c in ta if c not in tb)
+    b_only = "".join(c for c in tb if c not in ta)
+    contracted = "".join(c for c in ta if c in tb and c not in out)
+    a2 = _arrange(a, ta, batch + a_only + contracted, sizes)
+    b2 = _arrange(b, tb, batch + contracted + b_only, sizes)
+    bs = tuple(sizes[c] for c in batch)
+    m, k, n = (math.prod(sizes[c] for c in s) for s in (a_only, contracted, b_only))
+    prod = matmul(a2.reshape((*bs, m, k)), b2.reshape((*bs, k, n)))
+    res_term = batch + a_only + b_only
+    res = prod.reshape(tuple(sizes[c] for c in res_term))
+    return res.transpose(tuple(res_term.index(c) for c in out)) if res_term != out else res
+
+
+def _parse(subscripts: Any, operands: tuple[Any, ...]) -> tuple[str, list[NDArray]]:
+    if not isinstance(subscripts, str):
+        raise TypeError("einsum: minarray takes the subscripts as a string (\"ij,jk->ik\"), "
+                        "not NumPy's interleaved operand, sublist form")
+    arrays = [as_operand(x, "einsum") for x in operands]
+    if not arrays:
+        raise ValueError("einsum: no operands given")
+    return subscripts.replace(" ", ""), arrays
+
+
+def _path(subscripts: str, arrays: list[NDArray], optimize: Any) -> tuple[list[Any], Any]:
+    import opt_einsum  # optional: opt_einsum is not a dependency of minarray
+
+    if optimize is False:  # left to right, as NumPy's default
+        optimize = [(0, 1)] * (len(arrays) - 1) if len(arrays) > 1 else [(0,)]
+    elif optimize is True:
+        optimize = "auto"
+    try:
+        path, info = opt_einsum.contract_path(subscripts, *(a.shape for a in arrays), shapes=True,
+                                              optimize=optimize)
+    except ValueError as e:
+        raise ValueError(f"einsum: {e}") from None
+    return list(path), info
+
+
+def einsum(subscripts: str, *operands: Any, dtype: Any = None, optimize: Any = True) -> NDArray:
+    """Einstein summation (NumPy's ``einsum``, subscripts as a string with
+    ``->`` and ``...`` as NumPy reads them).  ``optimize``: True (the
+    default; NumPy's is False, which changes only speed and rounding
+    order) picks the contraction order with opt_einsum's ``"auto"``;
+    False contracts left to right; opt_einsum's strategy names
+    (``"greedy"``, ``"optimal"``...) and explicit paths are passed to it.
+    ``dtype`` casts the operands first.  Each pairwise step is one batched
+    :func:`minarray.matmul`."""
+    spec, arrays = _parse(subscripts, operands)
+    if dtype is not None:
+        dt = _dt.as_dtype(dtype)
+        arrays = [a.astype(dt) for a in arrays]
+    _, info = _path(spec, arrays, optimize)
+    work = list(arrays)
+    for inds, _removed, step, _remaining, _blas in info.contraction_list:
+        picked = [work.pop(i) for i in sorted(inds, reverse=True)]
+        # contract_inds come sorted as opt_einsum popped them: its einsum
+        # string lists the operands in that same order
+        work.append(_step(step, picked))
+    (result,) = work
+    want = _dtf.result_type(*arrays) if len(arrays) > 1 else arrays[0].dtype
+    return result if result.dtype is want else result.astype(want)
+
+
+def einsum_path(subscripts: str, *operands: Any, optimize: Any = "greedy") -> tuple[list[Any], str]:
+    """The contraction order :func:`einsum` would take, as NumPy's
+    ``einsum_path`` returns it: ``(["einsum_path", (i, j), ...], report)``."""
+    spec, arrays = _parse(subscripts, operands)
+    path, info = _path(spec, arrays, optimize)
+    return ["einsum_path", *path], str(info)
+
+
+def matrix_transpose(x: NDArray, /) -> NDArray:
+    """A view of ``x`` with its last two axes exchanged (needs at least 2 dimensions)."""
+    if x.ndim < 2:
+        raise ValueError(f"matrix_transpose needs at least 2 dimensions, got {x.ndim}")
+    return swapaxes(x, -1, -2)

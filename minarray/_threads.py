@@ -19,10 +19,16 @@ import warnings
 from minarray import _blas
 from minarray._native import ffi, lib
 
-__all__ = ["get_num_threads", "set_num_threads"]
+__all__ = [
+    "get_num_threads",
+    "set_num_threads",
+]
+
 
 #: Mirrors MA_MAX_THREADS in csrc/core/threads.h.
 MAX_THREADS = 256
+
+
 ENV_VAR = "MINARRAY_NUM_THREADS"
 
 

@@ -14,17 +14,21 @@ import operator
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, SupportsIndex
 
-from minarray import dtypes as _dt
+from minarray import _dtypes as _dt
 from minarray._dldevice import DLDeviceType
+from minarray._dtypes import DType
 from minarray._native import core
-from minarray.dtypes import DType
 
 if TYPE_CHECKING:
     from types import ModuleType
 
     from typing_extensions import CapsuleType
 
-__all__ = ["NDArray", "Flags"]
+__all__ = [
+    "NDArray",
+    "Flags",
+]
+
 
 Shape = tuple[int, ...]
 
@@ -214,16 +218,16 @@ class NDArray(core.NDArrayBase):
     @property
     def real(self) -> NDArray:
         """The real part (a new array)."""
-        from minarray import elementwise
+        from minarray import _elementwise as _ew  # cycle: _elementwise imports this module
 
-        return elementwise.real(self)
+        return _ew.real(self)
 
     @property
     def imag(self) -> NDArray:
         """The imaginary part (a new array; zeros for real dtypes)."""
-        from minarray import elementwise
+        from minarray import _elementwise as _ew  # cycle: _elementwise imports this module
 
-        return elementwise.imag(self)
+        return _ew.imag(self)
 
     @property
     def data_ptr(self) -> int:
@@ -233,7 +237,7 @@ class NDArray(core.NDArrayBase):
     def __array_namespace__(self, /, *, api_version: str | None = None) -> ModuleType:
         if api_version not in (None, "2021.12", "2022.12", "2023.12", "2024.12", "2025.12"):
             raise ValueError(f"unsupported Array API version {api_version!r}")
-        import minarray
+        import minarray  # cycle: the package imports this module
 
         return minarray
 
@@ -303,44 +307,44 @@ class NDArray(core.NDArrayBase):
         out: NDArray | None = _permute_view(self, axes or None)
         if out is not None:
             return out
-        from minarray import views
+        from minarray import _manipulation as _manip  # cycle: _manipulation imports this module
 
         if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list))):
             axes = tuple(axes[0]) if axes[0] is not None else ()
         # (C declined these axes above: no second try)
-        return views.permute_general(self, axes if axes else tuple(range(self.ndim - 1, -1, -1)))
+        return _manip.permute_general(self, axes if axes else tuple(range(self.ndim - 1, -1, -1)))
 
     def swapaxes(self, axis1: int, axis2: int) -> NDArray:
         """A view with ``axis1`` and ``axis2`` exchanged."""
-        from minarray import views
+        from minarray import _manipulation as _manip  # cycle: _manipulation imports this module
 
-        return views.swapaxes(self, axis1, axis2)
+        return _manip.swapaxes(self, axis1, axis2)
 
     def reshape(self, *shape: Any, order: str = "C", copy: bool | None = None) -> NDArray:
         """The same elements in a new shape: a view when the strides allow one, else a copy
         (``copy=False`` raises ValueError then); one dimension may be -1.
         ``order="F"`` reads and places elements in Fortran order, as NumPy."""
         if order != "C":
-            from minarray import views
+            from minarray import _manipulation as _manip  # cycle: _manipulation imports this module
 
-            return views.reshape_fortran(self, shape[0] if len(shape) == 1 else shape, order, copy)
+            return _manip.reshape_fortran(self, shape[0] if len(shape) == 1 else shape, order, copy)
         if copy is None:  # the common views, in C; None for the rest
             out: NDArray | None = _reshape_view(self, shape)
             if out is not None:
                 return out
-        from minarray import views
+        from minarray import _manipulation as _manip  # cycle: _manipulation imports this module
 
         if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
             shape = tuple(shape[0])
-        return views.reshape_general(self, shape, copy)  # (C declined above, or copy was given)
+        return _manip.reshape_general(self, shape, copy)  # (C declined above, or copy was given)
 
     def ravel(self) -> NDArray:
         """A 1-d view when the array is C-contiguous, else a 1-d copy (NumPy's
         rule: ``reshape(-1)`` gives a view in more cases)."""
-        from minarray import views
+        from minarray import _manipulation as _manip  # cycle: _manipulation imports this module
 
         if core.is_contiguous(self._h, False):
-            return views.reshape(self, (-1,))
+            return _manip.reshape(self, (-1,))
         return self.flatten()
 
     def flatten(self) -> NDArray:
@@ -354,9 +358,9 @@ class NDArray(core.NDArrayBase):
 
     def squeeze(self, axis: int | tuple[int, ...] | None = None) -> NDArray:
         """A view without length-1 axes (those in ``axis``, or all)."""
-        from minarray import views
+        from minarray import _manipulation as _manip  # cycle: _manipulation imports this module
 
-        return views.squeeze(self, axis)
+        return _manip.squeeze(self, axis)
 
     # ---- indexing --------------------------------------------------------
     # x[key] is NDArrayBase's C slot (csrc/py/views.c), which this class
@@ -444,9 +448,9 @@ class NDArray(core.NDArrayBase):
         order and read-only flag; with protocol 5 the elements go as a
         ``PickleBuffer`` over this array's memory, out of band when the
         pickler takes buffers (see :mod:`minarray.bufferio`)."""
-        from minarray import bufferio
+        from minarray import _io  # cycle: _io imports this module
 
-        return bufferio.reduce(self, operator.index(protocol))
+        return _io.reduce(self, operator.index(protocol))
 
     # ---- bytes (minarray.bufferio; the buffer protocol is the C type's) ----
     if TYPE_CHECKING:
@@ -458,16 +462,16 @@ class NDArray(core.NDArrayBase):
         """The elements as bytes, in C order (``"C"``, and ``"K"``), Fortran
         order (``"F"``), or Fortran order when the array is Fortran- but not
         C-contiguous (``"A"``): NumPy's ``tobytes``."""
-        from minarray import bufferio
+        from minarray import _io  # cycle: _io imports this module
 
-        return bufferio.tobytes(self, order)
+        return _io.tobytes(self, order)
 
     def tofile(self, fid: Any, sep: str = "", format: str = "%s") -> None:
         """Write the elements in C order to ``fid`` (a path or a binary file):
         raw bytes, or text separated by ``sep`` (NumPy's ``tofile``)."""
-        from minarray import bufferio
+        from minarray import _io  # cycle: _io imports this module
 
-        bufferio.tofile(self, fid, sep, format)
+        _io.tofile(self, fid, sep, format)
 
     def __int__(self) -> int:
         v = self._scalar("int")
@@ -494,19 +498,19 @@ class NDArray(core.NDArrayBase):
         return int(core.item(self._h, 0))
 
     def __repr__(self) -> str:
-        from minarray import formatting
+        from minarray import _printing  # cycle: _printing imports this module
 
         if core.dlpack_device(self._h)[0] != 1:  # a device array
             text: str = _dlpack().device_repr(self)  # the elements cannot be read
             return text
-        return formatting.array_repr(self)
+        return _printing.array_repr(self)
 
     def __str__(self) -> str:
-        from minarray import formatting
+        from minarray import _printing  # cycle: _printing imports this module
 
         if core.dlpack_device(self._h)[0] != 1:
             return repr(self)
-        return formatting.array_str(self)
+        return _printing.array_str(self)
 
     # ---- NumPy interop -----------------------------------------------------
     @property
@@ -541,7 +545,7 @@ class NDArray(core.NDArrayBase):
         dtype conversion would need a copy).  bfloat16 and storage-type
         arrays (float8...) come back with ml_dtypes' dtype of the same name,
         still without a copy."""
-        import numpy as np
+        import numpy as np  # optional: NumPy is not a dependency of minarray
 
         if not self._dtype.typestr:
             # bfloat16 and the storage types: ml_dtypes' dtype of that name
@@ -565,12 +569,12 @@ class NDArray(core.NDArrayBase):
     __array_priority__ = 1.0
 
     def __array_function__(self, func: Any, types: Any, args: Any, kwargs: Any) -> Any:
-        from minarray._numpy_dispatch import array_function
+        from minarray._numpy_dispatch import array_function  # cycle: _numpy_dispatch imports this module
 
         return array_function(func, types, args, kwargs)
 
     def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
-        from minarray._numpy_dispatch import array_ufunc
+        from minarray._numpy_dispatch import array_ufunc  # cycle: _numpy_dispatch imports this module
 
         return array_ufunc(ufunc, method, inputs, kwargs)
 
@@ -641,7 +645,7 @@ class NDArray(core.NDArrayBase):
         stable, whatever ``kind``).  :func:`minarray.sort` returns a copy."""
         if order is not None:
             raise ValueError("NDArray.sort: order= needs structured dtypes, which minarray does not have")
-        from minarray.sorting import sort
+        from minarray._sorting import sort  # cycle: _sorting imports this module
 
         self[...] = sort(self, axis=axis)
 
@@ -650,47 +654,47 @@ class NDArray(core.NDArrayBase):
         """The indices that sort the array along ``axis`` (stable)."""
         if order is not None:
             raise ValueError("NDArray.argsort: order= needs structured dtypes, which minarray does not have")
-        from minarray.sorting import argsort
+        from minarray._sorting import argsort  # cycle: _sorting imports this module
 
         return argsort(self, axis=axis)
 
     def partition(self, kth: Any, axis: int = -1) -> None:
         """Partition in place around the positions ``kth`` (see
         :func:`minarray.partition`)."""
-        from minarray.sorting import partition
+        from minarray._sorting import partition  # cycle: _sorting imports this module
 
         self[...] = partition(self, kth, axis=axis)
 
     def argpartition(self, kth: Any, axis: int = -1) -> NDArray:
         """The indices that partition the array (see :func:`minarray.argpartition`)."""
-        from minarray.sorting import argpartition
+        from minarray._sorting import argpartition  # cycle: _sorting imports this module
 
         return argpartition(self, kth, axis=axis)
 
     def searchsorted(self, v: Any, side: str = "left", sorter: Any = None) -> NDArray:
         """Where ``v``'s elements would be inserted into this sorted 1-d array."""
-        from minarray.sorting import _searchsorted
+        from minarray._sorting import _searchsorted  # cycle: _sorting imports this module
 
         return _searchsorted(self, v, side, sorter)
 
     def clip(self, min: Any = None, max: Any = None) -> NDArray:
         """:func:`minarray.clip` of this array."""
-        from minarray import elementwise
+        from minarray import _elementwise as _ew  # cycle: _elementwise imports this module
 
-        return elementwise.clip(self, min, max)
+        return _ew.clip(self, min, max)
 
     def round(self, decimals: int = 0, out: NDArray | None = None) -> NDArray:
         """:func:`minarray.round` of this array (halves to even; ``decimals``
         places, as NumPy)."""
-        from minarray import elementwise
+        from minarray import _elementwise as _ew  # cycle: _elementwise imports this module
 
-        return elementwise.round(self, decimals, out=out)
+        return _ew.round(self, decimals, out=out)
 
     def conj(self) -> NDArray:
         """The complex conjugate (:func:`minarray.conj`)."""
-        from minarray import elementwise
+        from minarray import _elementwise as _ew  # cycle: _elementwise imports this module
 
-        return elementwise.conj(self)
+        return _ew.conj(self)
 
     def conjugate(self) -> NDArray:
         """NumPy's other name of :meth:`conj`."""
@@ -730,7 +734,7 @@ class NDArray(core.NDArrayBase):
 
     def nonzero(self) -> tuple[NDArray, ...]:
         """The indices of the non-zero elements (:func:`minarray.nonzero`)."""
-        from minarray.indexing import nonzero
+        from minarray._searching import nonzero  # cycle: _searching imports this module
 
         return nonzero(self)
 
@@ -740,49 +744,49 @@ class NDArray(core.NDArrayBase):
 
     def trace(self, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = None) -> NDArray:
         """:func:`minarray.trace` (NumPy's: over ``axis1`` and ``axis2``)."""
-        from minarray.reductions import trace
+        from minarray._statistical import trace  # cycle: _statistical imports this module
 
         return trace(self, offset, axis1, axis2, dtype)
 
     def diagonal(self, offset: int = 0, axis1: int = 0, axis2: int = 1) -> NDArray:
         """:func:`minarray.diagonal` (NumPy's: a read-only view, diagonal last)."""
-        from minarray.views import diagonal
+        from minarray._manipulation import diagonal  # cycle: _manipulation imports this module
 
         return diagonal(self, offset, axis1, axis2)
 
     def repeat(self, repeats: Any, axis: int | None = None) -> NDArray:
         """:func:`minarray.repeat` of this array."""
-        from minarray.manipulation import repeat
+        from minarray._manipulation import repeat  # cycle: _manipulation imports this module
 
         return repeat(self, repeats, axis=axis)
 
     def take(self, indices: Any, axis: int | None = None) -> NDArray:
         """:func:`minarray.take` of this array (``indices`` may be a list)."""
-        from minarray.manipulation import take
+        from minarray._indexing import take  # cycle: _indexing imports this module
 
         return take(self, indices, axis=axis)
 
     def put(self, indices: Any, values: Any, mode: str = "raise") -> None:
         """:func:`minarray.put`: write ``values`` at flat ``indices``, in place."""
-        from minarray.index_routines import put
+        from minarray._indexing import put  # cycle: _indexing imports this module
 
         put(self, indices, values, mode)
 
     def compress(self, condition: Any, axis: int | None = None) -> NDArray:
         """:func:`minarray.compress` of this array."""
-        from minarray.index_routines import compress
+        from minarray._indexing import compress  # cycle: _indexing imports this module
 
         return compress(condition, self, axis)
 
     def __divmod__(self, other: Any) -> tuple[NDArray, NDArray]:
-        from minarray import elementwise
+        from minarray import _elementwise as _ew  # cycle: _elementwise imports this module
 
-        return elementwise.floor_divide(self, other), elementwise.remainder(self, other)
+        return _ew.floor_divide(self, other), _ew.remainder(self, other)
 
     def __rdivmod__(self, other: Any) -> tuple[NDArray, NDArray]:
-        from minarray import elementwise
+        from minarray import _elementwise as _ew  # cycle: _elementwise imports this module
 
-        return elementwise.floor_divide(other, self), elementwise.remainder(other, self)
+        return _ew.floor_divide(other, self), _ew.remainder(other, self)
 
     def __format__(self, spec: str) -> str:
         """``f"{x:.2f}"``: a 0-d array formats as its Python scalar; other
@@ -914,19 +918,19 @@ _products_module: Any = None
 
 
 def _products() -> Any:
-    """minarray.products, imported on first use (it imports this module).  A
-    function-level ``from minarray import products`` costs ~0.4 us per call,
-    as much as a small matrix product."""
+    """minarray._linear_algebra, imported on first use (it imports this
+    module).  A function-level import costs ~0.4 us per call, as much as a
+    small matrix product."""
     global _products_module
     if _products_module is None:
-        from minarray import products
+        from minarray import _linear_algebra  # cycle: _linear_algebra imports this module
 
-        _products_module = products
+        _products_module = _linear_algebra
     return _products_module
 
 
 def _method(name: str, x: NDArray, **kwargs: Any) -> NDArray:
-    from minarray._numpy_dispatch import array_method
+    from minarray._numpy_dispatch import array_method  # cycle: _numpy_dispatch imports this module
 
     result: NDArray = array_method(name, x, **kwargs)
     return result
@@ -950,7 +954,7 @@ def _dlpack() -> Any:
     """minarray.dlpack (imported on first use: it imports this module)."""
     global _dlpack_module
     if _dlpack_module is None:
-        from minarray import dlpack
+        from minarray import dlpack  # cycle: dlpack imports this module
 
         _dlpack_module = dlpack
     return _dlpack_module
@@ -960,16 +964,17 @@ _indexing_module: Any = None
 
 
 def _indexing() -> Any:
-    """minarray.indexing (imported on first use: it imports this module)."""
+    """minarray._indexing (imported on first use: it imports this module)."""
     global _indexing_module
     if _indexing_module is None:
-        from minarray import indexing
+        from minarray import _indexing  # cycle: _indexing imports this module
 
-        _indexing_module = indexing
+        _indexing_module = _indexing
     return _indexing_module
 
 
 NDArray.__hash__ = None  # type: ignore[assignment]
+
 
 # C builds NDArrays itself (imports, elementwise results, new arrays: no
 # Python constructor on those paths): tell it the class and the dtype of
@@ -978,7 +983,7 @@ core.ndarray_setup(NDArray, _dt.ALL)
 
 
 def _getitem_general(x: NDArray, key: Any) -> NDArray:
-    """x[key] for the keys NDArray.__getitem__'s C slot leaves: minarray.indexing's."""
+    """x[key] for the keys NDArray.__getitem__'s C slot leaves: minarray._indexing's."""
     out: NDArray = _indexing().getitem(x, key)
     return out
 
@@ -986,9 +991,14 @@ def _getitem_general(x: NDArray, key: Any) -> NDArray:
 # The general path of NDArray.__getitem__ (the C slot, csrc/py/views.c).
 core.getitem_setup(_getitem_general)
 
+
 # The views C builds directly (csrc/py/views.c), as globals: a global lookup
 # is cheaper than an attribute of `core` on these ~300 ns paths.  Each
 # returns None for what it does not handle.
 _setitem_basic = core.ndarray_setitem
+
+
 _permute_view = core.ndarray_permute
+
+
 _reshape_view = core.ndarray_reshape

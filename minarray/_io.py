@@ -25,18 +25,19 @@ import stat
 import sys
 from typing import Any, BinaryIO, SupportsIndex
 
-from minarray import dtypes as _dt
-from minarray._args import as_intp
+from minarray import _dtypes as _dt
+from minarray._array_interface import _alignment
+from minarray._array_object import NDArray, c_strides
+from minarray._coerce import as_intp, asarray
 from minarray._native import core
-from minarray.arrayinterface import _alignment
-from minarray.ndarray import NDArray, c_strides
 
-__all__ = ["frombuffer", "fromfile"]
+__all__ = [
+    "frombuffer",
+    "fromfile",
+]
+
 
 _U8 = _dt.uint8
-
-
-# ---- an array's bytes -------------------------------------------------------------
 
 
 def raw(x: NDArray) -> NDArray:
@@ -112,9 +113,6 @@ def _flat_list(x: NDArray) -> list[Any]:
 
 def _is_text(f: Any) -> bool:
     return isinstance(f, io.TextIOBase)
-
-
-# ---- arrays over buffers ----------------------------------------------------------
 
 
 def _bytes_view(buf: Any) -> memoryview:
@@ -230,8 +228,6 @@ def _fromtext(text: str | bytes, dt: _dt.DType, count: int, sep: str) -> NDArray
         values = [parse(t) for t in tokens]
     except ValueError as e:
         raise ValueError(f"cannot read the text as {dt} values separated by {sep!r}: {e}") from None
-    from minarray.creation import asarray
-
     return asarray(values, dtype=dt) if values else NDArray._empty((0,), dt)
 
 
@@ -273,9 +269,6 @@ def read_into(f: BinaryIO | Any, out: NDArray) -> int:
                 break
             total += got
     return total
-
-
-# ---- pickling -----------------------------------------------------------------------
 
 
 def reduce(x: NDArray, protocol: int) -> tuple[Any, tuple[Any, ...]]:
@@ -348,6 +341,6 @@ def _register_with_dask() -> None:
     _dask_checked = True
     if "dask" in sys.modules and "minarray.dask" not in sys.modules:
         try:
-            import minarray.dask  # noqa: F401
+            import minarray.dask  # noqa: F401  # cycle: importing minarray.dask registers with Dask, needed only here
         except ImportError:  # dask without dask.array (no NumPy): nothing to register with
             pass

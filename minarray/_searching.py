@@ -1,24 +1,38 @@
-"""Searching (Array API "Searching Functions"): argmax, argmin,
-count_nonzero and searchsorted.  ``where`` is elementwise and lives in
-minarray/elementwise.py; ``nonzero`` in minarray/indexing.py (its C kernel
-is shared with boolean indexing); count_nonzero is a reduction and lives
-with them in minarray/reductions.py."""
+"""Searching functions (Array API "Searching Functions"): ``argmax``,
+``argmin``, ``count_nonzero``, ``nonzero``, ``searchsorted`` and
+``where``; and beside them NumPy's ``argwhere`` and ``flatnonzero``.
+
+``where`` is the elementwise engine's ternary operation and is defined
+with it (minarray/_elementwise.py); this chapter names it too.
+``nonzero`` shares its C kernel with boolean indexing, ``count_nonzero``
+is a reduction over the shared driver (minarray/_reduction.py), and
+``searchsorted`` is the sorting chapter's binary search.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from minarray import dtypes as _dt
+from minarray import _dtypes as _dt
+from minarray._array_object import NDArray, c_strides
+from minarray._coerce import as_operand, normalize_axis
+
+# where is the elementwise engine's ternary operation; the standard lists
+# it among the searching functions, so this chapter names it too.
+from minarray._elementwise import where
+from minarray._joining import stack
 from minarray._native import core
-from minarray.creation import as_operand
-from minarray.ndarray import NDArray, c_strides
-from minarray.reductions import count_nonzero
-from minarray.views import normalize_axis
+from minarray._reduction import _COUNT, Axis, _axes, _finish, _reduce_axes
+from minarray._sorting import _searchsorted
 
 __all__ = [
-    "argmax", "argmin", "count_nonzero", "searchsorted",
-    # NumPy's searching routines
-    "argwhere", "flatnonzero",
+    "argmax",
+    "argmin",
+    "searchsorted",
+    "argwhere",
+    "flatnonzero",
+    "nonzero",
+    "where",
 ]
 
 
@@ -68,8 +82,6 @@ def searchsorted(x1: NDArray, x2: NDArray, /, *, side: str = "left", sorter: NDA
     """Indices where ``x2``'s elements would be inserted into the sorted 1-d
     ``x1`` to keep it sorted (``side`` "left": before equal elements,
     "right": after)."""
-    from minarray.sorting import _searchsorted
-
     return _searchsorted(x1, x2, side, sorter)
 
 
@@ -77,9 +89,6 @@ def argwhere(a: Any) -> NDArray:
     """The indices of the non-zero elements, one row per element: shape
     (N, ndim), int64 (NumPy's ``argwhere``: :func:`minarray.nonzero`
     stacked as columns)."""
-    from minarray.indexing import nonzero
-    from minarray.manipulation import stack
-
     x = as_operand(a, "argwhere")
     if x.ndim == 0:  # NumPy: as 1-d, then no columns
         count = 1 if bool(x) else 0
@@ -89,6 +98,22 @@ def argwhere(a: Any) -> NDArray:
 
 def flatnonzero(a: Any) -> NDArray:
     """The indices of the non-zero elements of the flattened array."""
-    from minarray.indexing import nonzero
-
     return nonzero(as_operand(a, "flatnonzero").reshape((-1,)))[0]
+
+
+def nonzero(x: NDArray, /) -> tuple[NDArray, ...]:
+    """Indices of the non-zero elements, one int64 array per dimension."""
+    if x.ndim == 0:
+        raise ValueError("nonzero is not defined for 0-d arrays; use x[None] or atleast_1d")
+    count, h = core.nonzero(x._h)
+    coords = NDArray._new(h, (count, x.ndim), c_strides((count, x.ndim)), None)
+    return tuple(coords[:, j] for j in range(x.ndim))
+
+
+
+
+def count_nonzero(x: NDArray, /, *, axis: Axis = None, keepdims: bool = False) -> NDArray:
+    """Number of non-zero elements over ``axis``, as int64."""
+    x = as_operand(x)
+    axes = _axes(axis, x.ndim)
+    return _finish(_reduce_axes(_COUNT, x, axes), _dt.int64, x, axes, keepdims)

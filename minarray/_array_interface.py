@@ -3,21 +3,31 @@ buffer protocol: no capsule, no NumPy import needed.
 
 ``from_numpy`` (minarray/dlpack.py) reads plain NumPy arrays in C and comes
 here for everything else, so the error messages for what minarray cannot
-view live here."""
+view live here.
+"""
 
 from __future__ import annotations
 
 import sys
 from typing import Any, Final
 
-from minarray import dtypes as _dt
+from minarray import _dtypes as _dt
+from minarray._array_object import NDArray, c_strides
 from minarray._native import core, lib
-from minarray.ndarray import NDArray, c_strides
 
-__all__ = ["from_array_interface", "interface_view", "from_buffer", "buffer_dtype"]
+__all__ = [
+    "from_array_interface",
+    "interface_view",
+    "from_buffer",
+    "buffer_dtype",
+]
+
 
 _NATIVE = "<" if sys.byteorder == "little" else ">"
+
+
 _NATIVE_PREFIXES: Final = ("", "@", "=", _NATIVE)
+
 
 # struct-module format characters of the buffer protocol, by kind; the size
 # comes from the buffer's itemsize (``l`` is 4 bytes on Windows, 8 elsewhere).
@@ -26,7 +36,11 @@ _KIND_OF_FORMAT: Final = {
     "B": "u", "H": "u", "I": "u", "L": "u", "Q": "u", "N": "u", "c": "u",
     "e": "f", "f": "f", "d": "f", "Zf": "c", "Zd": "c",
 }
+
+
 _BY_KIND_SIZE: Final = {(d.kind, d.itemsize): d for d in _dt.KERNEL if d is not _dt.bfloat16}
+
+
 # The formats plain bytes-like objects report, for the asdlpack fast path.
 BUFFER_FORMATS: Final = {"B": _dt.uint8, "b": _dt.int8, "c": _dt.uint8}
 

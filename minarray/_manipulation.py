@@ -1,14 +1,16 @@
-"""Manipulation functions that copy (Array API 2024.12): ``concat`` (NumPy's
-``concatenate``), ``stack``, ``unstack``, ``repeat``, ``roll``, ``tile``, and
-the gathers ``take`` and ``take_along_axis``.  The view-returning ones
-(``reshape``, ``permute_dims``, ``broadcast_to``...) live in
-:mod:`minarray.views`.
+"""Manipulation functions (Array API "Manipulation Functions") other than
+joining (minarray/_joining.py): ``reshape``, ``permute_dims``,
+``expand_dims``, ``squeeze``, ``flip``, ``moveaxis``, ``broadcast_to``,
+``broadcast_arrays``, ``repeat``, ``roll``, ``tile``; and beside them
+NumPy's ``ravel``, ``transpose``, ``swapaxes``, ``fliplr``/``flipud``,
+``rot90``, ``diagonal`` and its editing routines (``pad``, ``append``,
+``insert``, ``delete``, ``copyto``, ``resize``, ``trim_zeros``).
 
-Each result is allocated once, C-contiguous, and filled by a few C copies
-into views of it (``core.copyto`` broadcasts and casts): no Python work per
-element.  ``repeat`` with per-element counts and ``take_along_axis`` have
-their own kernels (csrc/py/manipulation.c); ``take`` reuses the gather kernel
-of advanced indexing (csrc/core/gather.c).
+The view-returning ones build new shape and strides over the same buffer
+(the common cases in C, csrc/py/views.c).  The others allocate their
+result once and fill it by a few C copies into views of it; ``repeat``
+with per-element counts has its own kernel (csrc/py/manipulation.c).
+``broadcast_shapes`` is minarray/_coerce.py's, re-exported here.
 """
 
 from __future__ import annotations
@@ -19,161 +21,62 @@ import operator
 from collections.abc import Sequence
 from typing import Any
 
-from minarray import dtypes as _dt
-from minarray._args import as_int, as_intp, as_ints
+from minarray import _data_type_functions as _dtf
+from minarray import _dtypes as _dt
+from minarray._array_object import NDArray, c_strides
+from minarray._coerce import (
+    along_axis,
+    as_int,
+    as_intp,
+    as_ints,
+    as_operand,
+    asarray,
+    broadcast_shapes,
+    normalize_axes,
+    normalize_axis,
+)
+from minarray._creation import arange, full
+from minarray._elementwise import remainder
+from minarray._joining import concat
 from minarray._native import core
-from minarray.creation import as_operand, asarray
-from minarray.ndarray import NDArray, c_strides
-from minarray.views import broadcast_shapes, broadcast_to, moveaxis, normalize_axis
+from minarray._searching import nonzero
+from minarray._searching import where as _where
 
 __all__ = [
-    "concat", "concatenate", "stack", "unstack", "repeat", "roll", "tile",
-    "take", "take_along_axis",
-    # NumPy's editing routines
-    "pad", "append", "insert", "delete", "copyto", "resize", "trim_zeros",
+    "broadcast_shapes",
+    "repeat",
+    "roll",
+    "tile",
+    "pad",
+    "append",
+    "insert",
+    "delete",
+    "copyto",
+    "resize",
+    "trim_zeros",
+    "broadcast_to",
+    "broadcast_arrays",
+    "expand_dims",
+    "flip",
+    "moveaxis",
+    "permute_dims",
+    "reshape",
+    "squeeze",
+    "swapaxes",
+    "ravel",
+    "transpose",
+    "fliplr",
+    "flipud",
+    "rot90",
+    "diagonal",
 ]
+
 
 Shape = tuple[int, ...]
 
+
 # ma_array's dimension limit (MA_MAXDIMS in csrc/core/array.h).
 _MAXDIMS = 64
-
-
-def _arrays(arrays: Any, fname: str) -> list[NDArray]:
-    if isinstance(arrays, NDArray) or not isinstance(arrays, (tuple, list)):
-        raise TypeError(f"{fname} expects a tuple or list of arrays, got {type(arrays).__name__}")
-    if not arrays:
-        raise ValueError(f"{fname} needs at least one array")
-    return [as_operand(a, fname) for a in arrays]
-
-
-def _result_dtype(arrs: list[NDArray]) -> _dt.DType:
-    out = arrs[0].dtype
-    for a in arrs[1:]:
-        out = _dt.promote(out, a.dtype)
-    return out
-
-
-def _drop(t: Shape, i: int) -> Shape:
-    return t[:i] + t[i + 1:]
-
-
-# ---- joining -----------------------------------------------------------------
-
-def concat(arrays: Sequence[NDArray] | tuple[NDArray, ...], /, axis: int | None = 0) -> NDArray:
-    """Join arrays along an existing axis (Array API ``concat``; NumPy's
-    ``concatenate`` is the same object, so ``axis`` may be positional).
-
-    All arrays need the same ndim (at least 1) and equal sizes except along
-    ``axis``; the result dtype follows the promotion rules.  ``axis=None``
-    joins the flattened arrays.
-    """
-    if type(axis) is int and axis == 0 and type(arrays) in (list, tuple) and arrays:
-        # The common case, NDArrays of one dtype joined along axis 0, without
-        # the general route's promotion, validation and NDArray views (~5x
-        # its cost for small arrays); anything else falls through to it.
-        first = arrays[0]
-        if type(first) is NDArray and first._shape:
-            dt, rest, total = first._dtype, first._shape[1:], 0
-            for a in arrays:
-                if type(a) is not NDArray or a._dtype is not dt or not a._shape or a._shape[1:] != rest:
-                    break
-                total += a._shape[0]
-            else:
-                made: NDArray | None = core.ndarray_empty((total, *rest), dt, False)
-                if made is not None:
-                    if total and 0 not in rest:
-                        strides, step, off = made._strides, made._strides[0], 0
-                        for a in arrays:
-                            n = a._shape[0]
-                            if n:  # a's rows of the result, seen with a's shape
-                                core.copyto(core.view(made._h, off * step, a._shape, strides, dt.code, dt.bits, False),
-                                            a._h)
-                            off += n
-                    return made
-    arrs = _arrays(arrays, "concat")
-    dt = _result_dtype(arrs)
-    if axis is None:
-        out = NDArray._empty((sum(a.size for a in arrs),), dt)
-        off = 0
-        for a in arrs:
-            if a.size:
-                # a C-contiguous stretch of the result seen with a's shape
-                core.copyto(out._view(off, a.shape, c_strides(a.shape))._h, a._h)
-            off += a.size
-        return out
-    first = arrs[0]
-    nd = first.ndim
-    if nd == 0:
-        raise ValueError("concat: zero-dimensional arrays cannot be concatenated (use stack)")
-    for i, a in enumerate(arrs):
-        if a.ndim != nd:
-            raise ValueError(
-                f"concat: all arrays need the same number of dimensions, but array 0 has {nd} "
-                f"and array {i} has {a.ndim}"
-            )
-    ax = normalize_axis(axis, nd)
-    for i, a in enumerate(arrs):
-        if _drop(a.shape, ax) != _drop(first.shape, ax):
-            raise ValueError(
-                f"concat: array shapes must match except along axis {ax}, but array 0 has shape "
-                f"{first.shape} and array {i} has shape {a.shape}"
-            )
-    shape = (*first.shape[:ax], sum(a.shape[ax] for a in arrs), *first.shape[ax + 1:])
-    out = NDArray._empty(shape, dt)
-    step = out._strides[ax]
-    off = 0
-    for a in arrs:
-        n = a.shape[ax]
-        if n and a.size:
-            core.copyto(out._view(off * step, a.shape, out._strides)._h, a._h)
-        off += n
-    return out
-
-
-concatenate = concat  # NumPy's spelling: the same object
-
-
-def stack(arrays: Sequence[NDArray] | tuple[NDArray, ...], /, *, axis: int = 0) -> NDArray:
-    """Join arrays of one shape along a new axis (Array API ``stack``).
-    ``axis`` indexes the result, so it lies in [-(ndim + 1), ndim]."""
-    arrs = _arrays(arrays, "stack")
-    shape = arrs[0].shape
-    for i, a in enumerate(arrs):
-        if a.shape != shape:
-            raise ValueError(
-                f"stack: all arrays need the same shape, but array 0 has shape {shape} "
-                f"and array {i} has shape {a.shape}"
-            )
-    ax = normalize_axis(axis, len(shape) + 1)
-    out = NDArray._empty((*shape[:ax], len(arrs), *shape[ax:]), _result_dtype(arrs))
-    step = out._strides[ax]
-    strides = _drop(out._strides, ax)
-    if out.size:
-        for i, a in enumerate(arrs):
-            core.copyto(out._view(i * step, shape, strides)._h, a._h)
-    return out
-
-
-def unstack(x: NDArray, /, *, axis: int = 0) -> tuple[NDArray, ...]:
-    """Split ``x`` along ``axis`` into a tuple of views (Array API
-    ``unstack``), the inverse of :func:`stack`."""
-    x = as_operand(x, "unstack")
-    if x.ndim == 0:
-        raise ValueError("unstack: a 0-dimensional array has no axis to split along")
-    ax = normalize_axis(axis, x.ndim)
-    shape, strides, step = _drop(x.shape, ax), _drop(x._strides, ax), x._strides[ax]
-    return tuple(x._view(i * step, shape, strides) for i in range(x.shape[ax]))
-
-
-# ---- repeating -----------------------------------------------------------------
-
-def _along(x: NDArray, axis: int | None) -> tuple[NDArray, int]:
-    """``x`` and the axis an operation runs along: ``axis=None`` means the
-    flattened array (NumPy's rule for repeat and take)."""
-    if axis is None:
-        return x.reshape((-1,)), 0
-    return x, normalize_axis(axis, x.ndim)
 
 
 def repeat(x: NDArray, repeats: int | NDArray, /, *, axis: int | None = None) -> NDArray:
@@ -183,7 +86,7 @@ def repeat(x: NDArray, repeats: int | NDArray, /, *, axis: int | None = None) ->
     ``repeats`` is a non-negative integer or a 1-d integer array with one
     count per slice (or a single count, which broadcasts).
     """
-    x, ax = _along(as_operand(x, "repeat"), axis)
+    x, ax = along_axis(as_operand(x, "repeat"), axis)
     n = x.shape[ax]
     counts: NDArray | None = None
     if isinstance(repeats, NDArray) or isinstance(repeats, (list, tuple)) or hasattr(repeats, "__array_interface__"):
@@ -205,8 +108,6 @@ def repeat(x: NDArray, repeats: int | NDArray, /, *, axis: int | None = None) ->
         if x.ndim < _MAXDIMS:
             return _repeat_scalar(x, r, ax)
         # splitting an axis needs one more dimension than the limit allows
-        from minarray.creation import full
-
         counts = full((n,), r, dtype=_dt.int64)
     counts = counts.astype(_dt.int64, copy=False)
     src = x if x.flags.c_contiguous else x.copy()
@@ -338,80 +239,6 @@ def _roll_into(out: NDArray, x: NDArray, shifts: dict[int, int]) -> None:
         core.copyto(out._view(doff, tuple(shape), out._strides)._h, x._view(soff, tuple(shape), x._strides)._h)
 
 
-# ---- gathers -------------------------------------------------------------------
-
-def _index_array(indices: Any, fname: str) -> NDArray:
-    idx = as_operand(indices, fname)
-    if idx.dtype.kind not in "iu":
-        raise TypeError(f"{fname}: indices must have an integer dtype, got {idx.dtype}")
-    return idx
-
-
-def take(x: NDArray, indices: NDArray, /, *, axis: int | None = None) -> NDArray:
-    """Elements of ``x`` at ``indices`` along ``axis`` (Array API ``take``).
-
-    The result has x's shape with the axis replaced by the index array's
-    shape.  Negative indices count from the end; out-of-range ones raise
-    IndexError.  ``axis=None`` indexes the flattened array (NumPy; the
-    standard requires an axis for arrays of more than one dimension).
-    """
-    x, ax = _along(as_operand(x, "take"), axis)
-    idx = _index_array(indices, "take")
-    pre, post = x.shape[:ax], x.shape[ax + 1:]
-    out = NDArray._empty(pre + idx.shape + post, x.dtype)
-    if out.size == 0:
-        return out
-    flat = idx.astype(_dt.int64, copy=False).reshape((-1,))
-    # Source with the indexed axis first; the result seen as (N, pre, post)
-    # blocks, N running over the (C-contiguous) index dims.
-    src = x._view(0, (x.shape[ax], *pre, *post), (x._strides[ax], *_drop(x._strides, ax)))
-    ost = out._strides
-    blocks = out._view(0, (flat.shape[0], *pre, *post),
-                       (ost[ax + idx.ndim - 1] if idx.ndim else 0, *ost[:ax], *ost[ax + idx.ndim:]))
-    core.take_blocks(src._h, blocks._h, [flat._h], False)
-    return out
-
-
-def take_along_axis(x: NDArray, indices: NDArray, /, *, axis: int = -1) -> NDArray:
-    """Pick values along ``axis`` at positions given per 1-d slice (Array API
-    ``take_along_axis``), e.g. with the output of ``argsort``.
-
-    ``indices`` has x's ndim; its other dimensions broadcast against x's.
-    """
-    x = as_operand(x, "take_along_axis")
-    idx = _index_array(indices, "take_along_axis")
-    if x.ndim == 0:
-        raise ValueError("take_along_axis: x must have at least one dimension")
-    if idx.ndim != x.ndim:
-        raise ValueError(
-            f"take_along_axis: indices must have the same number of dimensions as x, "
-            f"got {idx.ndim} and {x.ndim}"
-        )
-    ax = normalize_axis(axis, x.ndim)
-    xs = (*x.shape[:ax], 1, *x.shape[ax + 1:])
-    try:
-        shape = broadcast_shapes(xs, idx.shape)
-    except ValueError:
-        raise ValueError(
-            f"take_along_axis: indices of shape {idx.shape} do not broadcast against x of shape {x.shape} "
-            f"outside axis {ax}"
-        ) from None
-    out = NDArray._empty(shape, x.dtype)
-    if out.size == 0:
-        return out
-    idx64 = idx.astype(_dt.int64, copy=False)
-    if idx64.shape != shape:
-        idx64 = broadcast_to(idx64, shape)
-    sshape = (*shape[:ax], x.shape[ax], *shape[ax + 1:])
-    sstr = tuple(0 if (d != ax and x.shape[d] != shape[d]) else s for d, s in enumerate(x._strides))
-    core.take_along_axis(x._view(0, sshape, sstr)._h, idx64._h, out._h, ax)
-    return out
-
-
-# ---- NumPy's editing routines: pad, append, insert, delete ----------------------
-# Each builds the positions along one axis as a small index list and gathers
-# with take (the C gather), or joins with concat: no per-element Python work.
-
 def _pairs(value: Any, ndim: int, what: str) -> list[tuple[Any, Any]]:
     """NumPy's broadcasting of pad widths and constants to one (before,
     after) pair per axis: a scalar, a pair, or one pair per axis."""
@@ -464,6 +291,8 @@ def pad(array: Any, pad_width: Any, mode: str = "constant", *, constant_values: 
     a count, a (before, after) pair or one pair per axis.  ``mode``:
     ``"constant"`` (``constant_values``, a scalar or pairs likewise),
     ``"edge"``, ``"reflect"``, ``"symmetric"`` or ``"wrap"``."""
+    from minarray._indexing import take  # cycle: _indexing imports this module
+
     x = as_operand(array, "pad")
     if mode not in _PAD_MODES:
         raise ValueError(f"mode {mode!r} is not supported; minarray's pad has {', '.join(_PAD_MODES)}")
@@ -534,6 +363,8 @@ def delete(arr: Any, obj: Any, axis: int | None = None) -> NDArray:
     """A copy of ``arr`` without the entries ``obj`` (an index, slice,
     index sequence or boolean mask of those to drop) along ``axis``
     (the flattened array when None)."""
+    from minarray._indexing import take  # cycle: _indexing imports this module
+
     x = as_operand(arr, "delete")
     if axis is None:
         x, ax = x.reshape((-1,)), 0
@@ -555,6 +386,8 @@ def insert(arr: Any, obj: Any, values: Any, axis: int | None = None) -> NDArray:
     indices ``obj`` along ``axis`` (the flattened array when None), as
     NumPy's ``insert``: one index inserts the whole block ``values``,
     a sequence one slice per index."""
+    from minarray._indexing import take  # cycle: _indexing imports this module
+
     x = as_operand(arr, "insert")
     if axis is None:
         x, ax = x.reshape((-1,)), 0
@@ -607,7 +440,7 @@ def copyto(dst: NDArray, src: Any, casting: str = "same_kind", where: Any = True
     else:
         s = as_operand(src, "copyto")
     ok = {"unsafe": True, "same_kind": _dt.same_kind(s.dtype, dst.dtype),
-          "safe": _dt.can_cast(s.dtype, dst.dtype), "no": s.dtype is dst.dtype,
+          "safe": _dtf.can_cast(s.dtype, dst.dtype), "no": s.dtype is dst.dtype,
           "equiv": s.dtype is dst.dtype}
     if casting not in ok:
         raise ValueError(f"casting must be one of 'no', 'equiv', 'safe', 'same_kind', or 'unsafe', not {casting!r}")
@@ -620,14 +453,14 @@ def copyto(dst: NDArray, src: Any, casting: str = "same_kind", where: Any = True
     if where is True:
         core.copyto(dst._h, s._h)
         return
-    from minarray.elementwise import where as _where
-
     core.copyto(dst._h, _where(where, s, dst)._h)
 
 
 def resize(a: Any, new_shape: int | Sequence[int]) -> NDArray:
     """A new array of ``new_shape`` filled with ``a``'s elements in C order,
     repeated as often as needed (NumPy's ``resize`` function)."""
+    from minarray._indexing import take  # cycle: _indexing imports this module
+
     x = as_operand(a, "resize").reshape((-1,))
     shape = as_ints(new_shape if isinstance(new_shape, Sequence) else (new_shape,), "resize: new_shape entry")
     if any(n < 0 for n in shape):
@@ -637,9 +470,6 @@ def resize(a: Any, new_shape: int | Sequence[int]) -> NDArray:
         raise OverflowError(f"resize: new_shape {shape} has {size} elements, more than a 64-bit integer holds")
     if x.size == 0 or size == 0:
         return NDArray._empty(shape, x.dtype, zero=True)
-    from minarray.creation import arange
-    from minarray.elementwise import remainder
-
     return take(x, remainder(arange(size), x.size)).reshape(shape)
 
 
@@ -649,8 +479,6 @@ def trim_zeros(filt: Any, trim: str = "fb") -> NDArray:
     x = as_operand(filt, "trim_zeros")
     if x.ndim != 1:
         raise ValueError("trim_zeros: minarray trims 1-d arrays")
-    from minarray.indexing import nonzero
-
     nz = nonzero(x)[0]
     if nz.shape[0] == 0:
         return x[0:0]
@@ -658,3 +486,308 @@ def trim_zeros(filt: Any, trim: str = "fb") -> NDArray:
     start = int(nz[0]) if "f" in t else 0
     stop = int(nz[-1]) + 1 if "b" in t else x.shape[0]
     return x[start:stop]
+
+
+def broadcast_to(x: NDArray, /, shape: Sequence[int]) -> NDArray:
+    """A read-only view of ``x`` with ``shape`` (size-1 dims get stride 0)."""
+    shape = as_ints(shape, "broadcast_to: shape entry")
+    if any(n < 0 for n in shape):
+        raise ValueError(f"negative dimensions are not allowed in shape {shape}")
+    tail = shape[len(shape) - x.ndim:]
+    if len(shape) < x.ndim or any(n != xn and xn != 1 for n, xn in zip(tail, x.shape, strict=True)):
+        raise ValueError(f"cannot broadcast an array of shape {x.shape} to shape {shape}")
+    pad = len(shape) - x.ndim
+    strides = [0] * pad
+    for xn, s in zip(x.shape, x._strides, strict=True):
+        # a size-1 axis gets stride 0 even when it stays size 1, as in NumPy
+        strides.append(s if xn != 1 else 0)
+    return x._view(0, shape, tuple(strides), readonly=True)
+
+
+def broadcast_arrays(*arrays: NDArray) -> tuple[NDArray, ...]:
+    """The arrays broadcast against each other: read-only views of one
+    common shape, as a tuple (Array API 2025.12, and NumPy 2)."""
+    shape = broadcast_shapes(*(a.shape for a in arrays))
+    return tuple(a if a.shape == shape else broadcast_to(a, shape) for a in arrays)
+
+
+def permute_dims(x: NDArray, /, axes: tuple[int, ...]) -> NDArray:
+    """A view of ``x`` with its axes reordered as ``axes`` (a permutation of ``range(x.ndim)``)."""
+    if type(axes) is tuple:  # a tuple of ints: built in C (None for anything else)
+        out: NDArray | None = core.ndarray_permute(x, axes)
+        if out is not None:
+            return out
+    return permute_general(x, axes)
+
+
+def permute_general(x: NDArray, axes: Sequence[Any]) -> NDArray:
+    """permute_dims for the axes C does not take (it tried first), and the
+    errors: NumPy integers, lists, repeated or out-of-range axes."""
+    ax = tuple(normalize_axis(a, x.ndim) for a in axes)
+    if sorted(ax) != list(range(x.ndim)):
+        raise ValueError(f"axes {tuple(axes)} are not a permutation of the array's {x.ndim} dimensions")
+    return x._view(0, tuple(x.shape[a] for a in ax), tuple(x._strides[a] for a in ax))
+
+
+def swapaxes(x: NDArray, axis1: int, axis2: int) -> NDArray:
+    """A view of ``x`` with ``axis1`` and ``axis2`` exchanged."""
+    order = list(range(x.ndim))
+    a, b = normalize_axis(axis1, x.ndim), normalize_axis(axis2, x.ndim)
+    order[a], order[b] = order[b], order[a]
+    return permute_dims(x, tuple(order))
+
+
+def moveaxis(x: NDArray, source: int | tuple[int, ...], destination: int | tuple[int, ...], /) -> NDArray:
+    """A view of ``x`` with the axes ``source`` moved to positions ``destination``."""
+    src = (source,) if not isinstance(source, (tuple, list)) else tuple(source)
+    dst = (destination,) if not isinstance(destination, (tuple, list)) else tuple(destination)
+    if len(src) != len(dst):
+        raise ValueError("source and destination must have the same number of axes")
+    s = [normalize_axis(a, x.ndim, "source") for a in src]
+    d = [normalize_axis(a, x.ndim, "destination") for a in dst]
+    if len(set(s)) != len(s) or len(set(d)) != len(d):
+        raise ValueError("repeated axis in moveaxis")
+    order = [n for n in range(x.ndim) if n not in s]
+    for dest, srcax in sorted(zip(d, s, strict=True)):
+        order.insert(dest, srcax)
+    return permute_dims(x, tuple(order))
+
+
+def expand_dims(x: NDArray, /, axis: int | tuple[int, ...] = 0) -> NDArray:
+    """A view of ``x`` with a new axis of length 1 at each position in ``axis``."""
+    axes = (axis,) if not isinstance(axis, (tuple, list)) else tuple(axis)
+    nd = x.ndim + len(axes)
+    norm = sorted(normalize_axis(a, nd) for a in axes)
+    if len(set(norm)) != len(norm):
+        raise ValueError(f"repeated axis in {axes}")
+    shape = list(x.shape)
+    for a in norm:
+        shape.insert(a, 1)
+    # as NumPy: a reshape, which inserting size-1 axes never makes a copy
+    # (and which gives the new axes NumPy's strides)
+    return reshape(x, tuple(shape), copy=False)
+
+
+def squeeze(x: NDArray, /, axis: int | tuple[int, ...] | None = None) -> NDArray:
+    """A view of ``x`` without the length-1 axes in ``axis`` (all of them when None); ValueError
+    for an axis whose length is not 1."""
+    if axis is None:
+        axes = tuple(i for i, n in enumerate(x.shape) if n == 1)
+    else:
+        axes = normalize_axes(axis, x.ndim)
+        for a in axes:
+            if x.shape[a] != 1:
+                raise ValueError(f"cannot squeeze axis {a}: its size is {x.shape[a]}, not 1")
+    keep = [i for i in range(x.ndim) if i not in axes]
+    return x._view(0, tuple(x.shape[i] for i in keep), tuple(x._strides[i] for i in keep))
+
+
+def flip(x: NDArray, /, *, axis: int | tuple[int, ...] | None = None) -> NDArray:
+    """A view of ``x`` with the order of elements reversed along ``axis`` (all axes when None):
+    negative strides, no copy."""
+    axes = normalize_axes(axis, x.ndim)
+    offset = 0
+    strides = list(x._strides)
+    for a in axes:
+        if x.shape[a] > 0:
+            offset += (x.shape[a] - 1) * strides[a]
+        strides[a] = -strides[a]
+    return x._view(offset, x.shape, tuple(strides))
+
+
+def _infer_shape(shape: Sequence[Any], size: int) -> tuple[int, ...]:
+    dims = list(as_ints(shape, "reshape: shape entry"))
+    unknown = [i for i, n in enumerate(dims) if n == -1]
+    if len(unknown) > 1:
+        raise ValueError("can only specify one unknown dimension (-1)")
+    if any(n < -1 for n in dims):
+        raise ValueError(f"negative dimensions are not allowed in shape {tuple(dims)}")
+    known = math.prod(n for n in dims if n != -1)
+    if unknown:
+        if known == 0 or size % known:
+            raise ValueError(f"cannot reshape an array of size {size} into shape {tuple(dims)}")
+        dims[unknown[0]] = size // known
+    elif known != size:
+        raise ValueError(f"cannot reshape an array of size {size} into shape {tuple(dims)}")
+    return tuple(dims)
+
+
+def _reshape_strides(shape: tuple[int, ...], strides: tuple[int, ...], new: tuple[int, ...]) -> tuple[int, ...] | None:
+    """Element strides that lay ``new`` over the same memory in C order, or
+    None when the layout does not allow a view.
+
+    A port of NumPy's ``_attempt_nocopy_reshape`` (numpy/_core/src/
+    multiarray/shape.c), so views, copies and even the strides of size-1
+    axes come out as NumPy's: old and new axes are grouped into runs of
+    equal size; each old run must be contiguous in C order, and the new
+    run's strides are derived from the old run's innermost stride.  Only
+    called for arrays that are not C-contiguous (those simply take C
+    strides, as in NumPy).
+    """
+    # size-1 axes never affect addressing; leaving them out avoids special cases
+    old = [(n, s) for n, s in zip(shape, strides, strict=True) if n != 1]
+    out = [0] * len(new)
+    oi = ni = 0
+    while ni < len(new) and oi < len(old):
+        np_, op = new[ni], old[oi][0]
+        nj, oj = ni + 1, oi + 1
+        while np_ != op:
+            if np_ < op:
+                np_ *= new[nj]
+                nj += 1
+            else:
+                op *= old[oj][0]
+                oj += 1
+        for k in range(oi, oj - 1):  # the old run must be contiguous in C order
+            if old[k][1] != old[k + 1][0] * old[k + 1][1]:
+                return None
+        out[nj - 1] = old[oj - 1][1]
+        for k in range(nj - 1, ni, -1):
+            out[k - 1] = out[k] * new[k]
+        ni, oi = nj, oj
+    # trailing size-1 axes of `new` repeat the last stride (NumPy does the same)
+    last = out[ni - 1] if ni >= 1 else 1
+    for k in range(ni, len(new)):
+        out[k] = last
+    return tuple(out)
+
+
+def reshape(x: NDArray, /, shape: Sequence[Any], order: str = "C", *, copy: bool | None = None) -> NDArray:
+    """A view when the strides allow one, else a copy (``copy=False``
+    raises ValueError instead; ``copy=True`` always copies).  ``order="F"``
+    reads and places the elements in Fortran order (first index fastest),
+    ``"A"`` in Fortran order when ``x`` is Fortran-contiguous and not
+    C-contiguous, as NumPy's.
+
+    Views and copies, and the strides of the views, are NumPy's
+    (``PyArray_Newshape``): the same shape as given gives a plain view, a
+    C-contiguous array takes C strides, anything else goes through
+    ``_reshape_strides``.
+    """
+    if order != "C":
+        return reshape_fortran(x, shape, order, copy)
+    if copy is None and type(shape) is tuple:
+        # the common views, in C (it takes NDArray.reshape's argument tuple)
+        out: NDArray | None = core.ndarray_reshape(x, (shape,))
+        if out is not None:
+            return out
+    return reshape_general(x, shape, copy)
+
+
+def reshape_fortran(x: NDArray, shape: Any, order: str, copy: bool | None) -> NDArray:
+    """reshape in Fortran order: the C-order reshape of the reversed axes,
+    with its axes reversed back (a view whenever that one is)."""
+    if order not in ("C", "F", "A"):
+        raise ValueError(f"order must be 'C', 'F' or 'A', got {order!r}")
+    dims = tuple(shape) if isinstance(shape, (tuple, list)) else (shape,)
+    if order == "A" and not (x.flags.f_contiguous and not x.flags.c_contiguous):
+        return reshape_general(x, dims, copy)
+    if order == "C":
+        return reshape_general(x, dims, copy)
+    out = reshape_general(permute_general(x, tuple(range(x.ndim - 1, -1, -1))), dims[::-1], copy)
+    return permute_general(out, tuple(range(out.ndim - 1, -1, -1)))
+
+
+def reshape_general(x: NDArray, shape: Any, copy: bool | None) -> NDArray:
+    """reshape for what C does not take (it tried first): copies, strided
+    views, -1 in odd places, and the errors."""
+    if not isinstance(shape, (tuple, list)):
+        shape = (shape,)
+    requested = tuple(shape)
+    new = _infer_shape(requested, x.size)
+    if copy is True:
+        # as NumPy: the result is a view of a fresh copy (its base is the copy)
+        return x.copy()._view(0, new, c_strides(new))
+    if requested == x.shape:
+        return x._view(0, new, x._strides)  # nothing to do: strides kept as they are
+    if core.is_contiguous(x._h, False):
+        return x._view(0, new, c_strides(new))
+    strides = _reshape_strides(x.shape, x._strides, new)
+    if strides is None:
+        if copy is False:
+            raise ValueError(
+                f"cannot reshape the array of shape {x.shape} and strides {x.strides} into shape {new} "
+                "without copying (copy=False)"
+            )
+        return x.copy()._view(0, new, c_strides(new))
+    return x._view(0, new, strides)
+
+
+def ravel(a: Any, order: str = "C") -> NDArray:
+    """The elements as a 1-d array in C order: a view when ``a`` is
+    C-contiguous, else a copy (NumPy's ``ravel``; only ``order="C"``)."""
+    if order != "C":
+        raise ValueError(f"ravel: only order='C' is supported, not {order!r}")
+    return as_operand(a).ravel()
+
+
+def transpose(a: Any, axes: Sequence[int] | None = None) -> NDArray:
+    """NumPy's ``transpose``: a view with the axes reversed, or permuted as
+    ``axes`` says (the standard's :func:`permute_dims` requires them)."""
+    x = as_operand(a)
+    return x.transpose() if axes is None else x.transpose(tuple(axes))
+
+
+def fliplr(m: Any) -> NDArray:
+    """A view with the columns (axis 1) in reverse order."""
+    x = as_operand(m)
+    if x.ndim < 2:
+        raise ValueError(f"Input must be >= 2-d (fliplr got shape {x.shape}).")
+    return flip(x, axis=1)
+
+
+def flipud(m: Any) -> NDArray:
+    """A view with the rows (axis 0) in reverse order."""
+    x = as_operand(m)
+    if x.ndim < 1:
+        raise ValueError("Input must be >= 1-d (flipud got a 0-d array).")
+    return flip(x, axis=0)
+
+
+def rot90(m: Any, k: int = 1, axes: Sequence[int] = (0, 1)) -> NDArray:
+    """A view rotated by 90 degrees ``k`` times in the plane of ``axes``,
+    from the first axis towards the second (NumPy's ``rot90``)."""
+    x = as_operand(m)
+    ax = tuple(axes)
+    if len(ax) != 2:
+        raise ValueError("len(axes) must be 2.")
+    a0, a1 = as_int(ax[0], "rot90: axes entry"), as_int(ax[1], "rot90: axes entry")
+    if a0 == a1 or abs(a0 - a1) == x.ndim:
+        raise ValueError("Axes must be different.")
+    if not (-x.ndim <= a0 < x.ndim and -x.ndim <= a1 < x.ndim):
+        raise ValueError(f"Axes={ax} out of range for array of ndim={x.ndim}.")
+    k = as_int(k, "rot90: k") % 4
+    if k == 0:
+        return x[...]
+    if k == 2:
+        return flip(flip(x, axis=a0), axis=a1)
+    perm = list(range(x.ndim))
+    perm[a0], perm[a1] = perm[a1], perm[a0]
+    if k == 1:
+        return permute_dims(flip(x, axis=a1), tuple(perm))
+    return flip(permute_dims(x, tuple(perm)), axis=a1)
+
+
+def diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> NDArray:
+    """NumPy's ``diagonal``: the diagonal ``offset`` of the 2-d subarrays
+    over ``axis1`` and ``axis2``, as a read-only view with the diagonal
+    last (``ma.linalg.diagonal`` is the standard's, over the last two
+    axes)."""
+    x = as_operand(a)
+    if x.ndim < 2:
+        raise ValueError("diag requires an array of at least two dimensions")
+    a1, a2 = normalize_axis(axis1, x.ndim, "axis1"), normalize_axis(axis2, x.ndim, "axis2")
+    if a1 == a2:
+        raise ValueError("axis1 and axis2 cannot be the same")
+    k = as_intp(offset, "diagonal: offset")
+    n1, n2 = x.shape[a1], x.shape[a2]
+    s1, s2 = x._strides[a1], x._strides[a2]
+    if k >= 0:
+        length, start = max(0, min(n1, n2 - k)), k * s2
+    else:
+        length, start = max(0, min(n1 + k, n2)), -k * s1
+    if length == 0:
+        start = 0
+    rest = [d for d in range(x.ndim) if d not in (a1, a2)]
+    return x._view(start, (*(x.shape[d] for d in rest), length), (*(x._strides[d] for d in rest), s1 + s2),
+                   readonly=True)

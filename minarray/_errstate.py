@@ -35,16 +35,34 @@ from typing import Any, Literal
 
 from minarray._native import core
 
-__all__ = ["errstate", "geterr", "geterrcall", "seterr", "seterrcall"]
+__all__ = [
+    "errstate",
+    "geterr",
+    "geterrcall",
+    "seterr",
+    "seterrcall",
+]
+
 
 Mode = Literal["ignore", "warn", "raise", "call", "print", "log"]
+
+
 _MODES: frozenset[str] = frozenset(("ignore", "warn", "raise", "call", "print", "log"))
+
+
 _KINDS = ("divide", "over", "under", "invalid")
+
+
 # The flags' bits (csrc/core/fpe.h) and NumPy's words for each kind.
 _BITS = {"divide": 1, "over": 2, "under": 4, "invalid": 8}
+
+
 _WORDS = {"divide": "divide by zero", "over": "overflow", "under": "underflow", "invalid": "invalid value"}
 
+
 _DEFAULT: dict[str, str] = {"divide": "warn", "over": "warn", "under": "ignore", "invalid": "warn"}
+
+
 _state: contextvars.ContextVar[tuple[dict[str, str], Any]] = contextvars.ContextVar(
     "minarray_errstate", default=(_DEFAULT, None))
 

@@ -17,17 +17,67 @@ from __future__ import annotations
 
 import enum
 import struct as _struct
+import sys
 from functools import cache, lru_cache
 from typing import Any, Final
 
 __all__ = [
-    "DType", "DLDataTypeCode", "bool", "int8", "int16", "int32", "int64",
-    "uint8", "uint16", "uint32", "uint64", "float16", "bfloat16", "float32",
-    "float64", "complex64", "complex128", "float8_e3m4", "float8_e4m3", "float8_e4m3b11fnuz",
-    "float8_e4m3fn", "float8_e4m3fnuz", "float8_e5m2", "float8_e5m2fnuz", "float8_e8m0fnu",
-    "float6_e2m3fn", "float6_e3m2fn", "float4_e2m1fn", "complex32", "int1", "int2", "int4",
-    "uint1", "uint2", "uint4", "as_dtype", "result_type", "can_cast", "isdtype", "from_dlpack_code",
+    "DType",
+    "DLDataTypeCode",
+    "bool",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+    "float16",
+    "bfloat16",
+    "float32",
+    "float64",
+    "complex64",
+    "complex128",
+    "float8_e3m4",
+    "float8_e4m3",
+    "float8_e4m3b11fnuz",
+    "float8_e4m3fn",
+    "float8_e4m3fnuz",
+    "float8_e5m2",
+    "float8_e5m2fnuz",
+    "float8_e8m0fnu",
+    "float6_e2m3fn",
+    "float6_e3m2fn",
+    "float4_e2m1fn",
+    "complex32",
+    "int1",
+    "int2",
+    "int4",
+    "uint1",
+    "uint2",
+    "uint4",
+    "as_dtype",
+    "from_dlpack_code",
+    "bool_",
+    "byte",
+    "ubyte",
+    "short",
+    "ushort",
+    "intc",
+    "uintc",
+    "int_",
+    "intp",
+    "uintp",
+    "longlong",
+    "ulonglong",
+    "half",
+    "single",
+    "double",
+    "csingle",
+    "cdouble",
 ]
+
 
 _builtin_bool = bool
 
@@ -87,7 +137,7 @@ class DType:
     def __call__(self, value: Any = 0, /) -> Any:
         """A 0-d array of this dtype (``ma.float32(3.0)``), as NumPy's scalar
         types are called; a sequence gives an array of its shape."""
-        from minarray.creation import asarray
+        from minarray._coerce import asarray  # cycle: _coerce imports this module
 
         return asarray(value, dtype=self)
 
@@ -101,11 +151,11 @@ class DType:
         """The equal NumPy dtype (needs NumPy; bfloat16 and the storage types
         need ml_dtypes)."""
         if self._np is None:
-            import numpy as np
+            import numpy as np  # optional: NumPy is not a dependency of minarray
 
             if self.name == "bfloat16" or self.wide is not None:
                 try:
-                    import ml_dtypes
+                    import ml_dtypes  # optional: ml_dtypes is not a dependency of minarray
                 except ImportError as exc:
                     raise TypeError(f"NumPy has no {self.name}; install ml_dtypes for one") from exc
                 self._np = np.dtype(getattr(ml_dtypes, self.name))
@@ -162,49 +212,117 @@ def _numpy_like(obj: Any) -> _builtin_bool:
 
 
 _K = DLDataTypeCode
+
+
 # NumPy exports 64-bit integers as C's long where long has 64 bits (and as
 # long long elsewhere): the same codes, so consumers see the same formats.
 _I64, _U64 = ("l", "L") if _struct.calcsize("l") == 8 else ("q", "Q")
+
+
 # The one table mapping minarray dtypes to DLPack type codes, array-interface
 # typestrs and buffer-protocol formats (bfloat16 has neither of the last two).
 bool: Final = DType("bool", "b", _K.BOOL, 8, "|b1", "?")
+
+
 int8: Final = DType("int8", "i", _K.INT, 8, "|i1", "b")
+
+
 int16: Final = DType("int16", "i", _K.INT, 16, "<i2", "h")
+
+
 int32: Final = DType("int32", "i", _K.INT, 32, "<i4", "i")
+
+
 int64: Final = DType("int64", "i", _K.INT, 64, "<i8", _I64)
+
+
 uint8: Final = DType("uint8", "u", _K.UINT, 8, "|u1", "B")
+
+
 uint16: Final = DType("uint16", "u", _K.UINT, 16, "<u2", "H")
+
+
 uint32: Final = DType("uint32", "u", _K.UINT, 32, "<u4", "I")
+
+
 uint64: Final = DType("uint64", "u", _K.UINT, 64, "<u8", _U64)
+
+
 float16: Final = DType("float16", "f", _K.FLOAT, 16, "<f2", "e")
+
+
 bfloat16: Final = DType("bfloat16", "f", _K.BFLOAT, 16, "", "")
+
+
 float32: Final = DType("float32", "f", _K.FLOAT, 32, "<f4", "f")
+
+
 float64: Final = DType("float64", "f", _K.FLOAT, 64, "<f8", "d")
+
+
 complex64: Final = DType("complex64", "c", _K.COMPLEX, 64, "<c8", "Zf")
+
+
 complex128: Final = DType("complex128", "c", _K.COMPLEX, 128, "<c16", "Zd")
+
 
 # The storage types, with neither typestr nor format (NumPy reaches them
 # through ml_dtypes, by name).  The narrow floats are named as in dlpack.h
 # and ml_dtypes: e<exponent bits>m<mantissa bits>, then "fn" (finite: no
 # infinity), "uz" (unsigned zero: the bits of -0 are NaN), "b11" (bias 11).
 float8_e3m4: Final = DType("float8_e3m4", "f", _K.FLOAT8_E3M4, 8, "", "")
+
+
 float8_e4m3: Final = DType("float8_e4m3", "f", _K.FLOAT8_E4M3, 8, "", "")
+
+
 float8_e4m3b11fnuz: Final = DType("float8_e4m3b11fnuz", "f", _K.FLOAT8_E4M3B11FNUZ, 8, "", "")
+
+
 float8_e4m3fn: Final = DType("float8_e4m3fn", "f", _K.FLOAT8_E4M3FN, 8, "", "")
+
+
 float8_e4m3fnuz: Final = DType("float8_e4m3fnuz", "f", _K.FLOAT8_E4M3FNUZ, 8, "", "")
+
+
 float8_e5m2: Final = DType("float8_e5m2", "f", _K.FLOAT8_E5M2, 8, "", "")
+
+
 float8_e5m2fnuz: Final = DType("float8_e5m2fnuz", "f", _K.FLOAT8_E5M2FNUZ, 8, "", "")
+
+
 float8_e8m0fnu: Final = DType("float8_e8m0fnu", "f", _K.FLOAT8_E8M0FNU, 8, "", "")
+
+
 float6_e2m3fn: Final = DType("float6_e2m3fn", "f", _K.FLOAT6_E2M3FN, 6, "", "")
+
+
 float6_e3m2fn: Final = DType("float6_e3m2fn", "f", _K.FLOAT6_E3M2FN, 6, "", "")
+
+
 float4_e2m1fn: Final = DType("float4_e2m1fn", "f", _K.FLOAT4_E2M1FN, 4, "", "")
+
+
 complex32: Final = DType("complex32", "c", _K.COMPLEX, 32, "", "")
+
+
 int1: Final = DType("int1", "i", _K.INT, 1, "", "")
+
+
 int2: Final = DType("int2", "i", _K.INT, 2, "", "")
+
+
 int4: Final = DType("int4", "i", _K.INT, 4, "", "")
+
+
 uint1: Final = DType("uint1", "u", _K.UINT, 1, "", "")
+
+
 uint2: Final = DType("uint2", "u", _K.UINT, 2, "", "")
+
+
 uint4: Final = DType("uint4", "u", _K.UINT, 4, "", "")
+
 
 # The types the kernels compute in, in the order of the C core's ma_type
 # enum (csrc/core/array.h), which the generated tables follow.
@@ -212,24 +330,43 @@ KERNEL: Final[tuple[DType, ...]] = (
     bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
     float16, bfloat16, float32, float64, complex64, complex128,
 )
+
+
 # The storage types, in the enum's order after KERNEL.
 STORAGE: Final[tuple[DType, ...]] = (
     float8_e3m4, float8_e4m3, float8_e4m3b11fnuz, float8_e4m3fn, float8_e4m3fnuz, float8_e5m2,
     float8_e5m2fnuz, float8_e8m0fnu, float6_e2m3fn, float6_e3m2fn, float4_e2m1fn, complex32,
     int1, int2, int4, uint1, uint2, uint4,
 )
+
+
 for _d in STORAGE:
     _d.wide = {"f": float32, "c": complex64, "i": int8, "u": uint8}[_d.kind]
+
+
 ALL: Final[tuple[DType, ...]] = KERNEL + STORAGE
+
+
 _BY_NAME: Final[dict[str, DType]] = {d.name: d for d in ALL}
+
+
 _BY_CODE: Final[dict[tuple[int, int], DType]] = {(int(d.code), d.bits): d for d in ALL}
+
+
 _BY_TYPESTR: Final[dict[str, DType]] = {d.typestr[1:]: d for d in ALL if d.typestr}
+
+
 # Spellings users type that are not the canonical names.
 _ALIASES: Final[dict[str, DType]] = {"float": float64, "int": int64, "complex": complex128,
                                      "half": float16, "double": float64, "single": float32}
 
+
 default_int: Final = int64
+
+
 default_float: Final = float64
+
+
 default_complex: Final = complex128
 
 
@@ -253,8 +390,6 @@ def _from_numpy_dtype(np_dtype: Any) -> DType:
 
 
 def _native_little() -> _builtin_bool:
-    import sys
-
     return sys.byteorder == "little"
 
 
@@ -301,7 +436,7 @@ def as_dtype(obj: Any) -> DType:
     if obj is complex:
         return default_complex
     if _numpy_like(obj):
-        import numpy as np
+        import numpy as np  # optional: NumPy is not a dependency of minarray
 
         return _from_numpy_dtype(np.dtype(obj))
     mod = type(obj).__module__
@@ -312,29 +447,15 @@ def as_dtype(obj: Any) -> DType:
     raise TypeError(f"cannot interpret {obj!r} as a minarray dtype")
 
 
-def isdtype(dtype: DType, kind: DType | str | tuple[DType | str, ...]) -> _builtin_bool:
-    """Array API ``isdtype``: is ``dtype`` of the given kind(s)?"""
-    if isinstance(kind, tuple):
-        return any(isdtype(dtype, k) for k in kind)
-    if not isinstance(dtype, DType):
-        raise TypeError(f"isdtype expects a minarray dtype, got {dtype!r}")
-    if isinstance(kind, DType):
-        return dtype is kind
-    kinds = {
-        "bool": "b", "signed integer": "i", "unsigned integer": "u",
-        "integral": "iu", "real floating": "f", "complex floating": "c",
-        "numeric": "iufc",
-    }
-    if kind not in kinds:
-        raise ValueError(f"unknown dtype kind {kind!r}: expected one of {', '.join(kinds)}")
-    return dtype.kind in kinds[kind]
-
-
-# ---- promotion -------------------------------------------------------------
-
 _INTS_SIGNED: Final = {8: int8, 16: int16, 32: int32, 64: int64}
+
+
 _INTS_UNSIGNED: Final = {8: uint8, 16: uint16, 32: uint32, 64: uint64}
+
+
 _FLOATS: Final = (float16, float32, float64)
+
+
 # The widest integer each float represents exactly (mantissa bits).
 _FLOAT_HOLDS: Final = {float16: 8, bfloat16: 8, float32: 16, float64: 64}
 
@@ -429,32 +550,6 @@ def scalar_dtype(value: Any, other: DType) -> DType:
     raise TypeError(f"unsupported scalar type {type(value).__name__}")
 
 
-def result_type(*arrays_and_dtypes: Any) -> DType:
-    """Array API ``result_type``: the dtype from applying promotion to every
-    argument (arrays, dtypes, and Python scalars, which are weak)."""
-    if not arrays_and_dtypes:
-        raise ValueError("at least one array or dtype is required")
-    dts: list[DType] = []
-    scalars: list[Any] = []
-    for x in arrays_and_dtypes:
-        if isinstance(x, (_builtin_bool, int, float, complex)):
-            scalars.append(x)
-        elif isinstance(x, (DType, str)):
-            dts.append(as_dtype(x))
-        elif hasattr(x, "dtype") and not isinstance(x, type):
-            dts.append(as_dtype(x.dtype))
-        else:
-            dts.append(as_dtype(x))
-    if not dts:
-        raise ValueError("at least one array or dtype is required (Python scalars alone have no dtype)")
-    out = dts[0]
-    for d in dts[1:]:
-        out = promote(out, d)
-    for s in scalars:
-        out = scalar_dtype(s, out)
-    return out
-
-
 _KIND_RANK: Final = {"b": 0, "u": 1, "i": 2, "f": 3, "c": 4}
 
 
@@ -465,14 +560,53 @@ def same_kind(src: DType, dst: DType) -> _builtin_bool:
     return src is dst or promote(src, dst) is dst or _KIND_RANK[src.kind] <= _KIND_RANK[dst.kind]
 
 
-def can_cast(from_: Any, to: Any, /) -> _builtin_bool:
-    """Array API ``can_cast``: can ``from_`` be cast to ``to`` without loss
-    under the promotion rules?"""
-    if isinstance(from_, (DType, str)) or isinstance(from_, type) or not hasattr(from_, "dtype"):
-        src = as_dtype(from_)
-    else:
-        src = as_dtype(from_.dtype)  # an array
-    dst = as_dtype(to)
-    if src is dst:
-        return True
-    return promote(src, dst) is dst
+# dtypes: the same singletons (ma.double is ma.float64)
+bool_ = bool
+
+
+byte = int8
+
+
+ubyte = uint8
+
+
+short = int16
+
+
+ushort = uint16
+
+
+intc = int32
+
+
+uintc = uint32
+
+
+int_ = int64
+
+
+intp = int64
+
+
+uintp = uint64
+
+
+longlong = int64
+
+
+ulonglong = uint64
+
+
+half = float16
+
+
+single = float32
+
+
+double = float64
+
+
+csingle = complex64
+
+
+cdouble = complex128
