@@ -16,10 +16,7 @@ from minarray._array_object import NDArray, c_strides
 from minarray._native import core, lib
 
 __all__ = [
-    "from_array_interface",
-    "interface_view",
-    "from_buffer",
-    "buffer_dtype",
+    "from_array_interface", "interface_view", "from_buffer", "buffer_dtype",
 ]
 
 

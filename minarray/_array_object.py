@@ -25,8 +25,7 @@ if TYPE_CHECKING:
     from typing_extensions import CapsuleType
 
 __all__ = [
-    "NDArray",
-    "Flags",
+    "NDArray", "Flags",
 ]
 
 
@@ -366,7 +365,7 @@ class NDArray(core.NDArrayBase):
     # x[key] is NDArrayBase's C slot (csrc/py/views.c), which this class
     # inherits by not defining __getitem__: ints, slices, None and ... make
     # views there, and the common advanced keys copies; every other key (and
-    # most errors) goes through minarray.indexing.getitem.
+    # most errors) goes through minarray._indexing.getitem.
     if TYPE_CHECKING:
         def __getitem__(self, key: Any, /) -> NDArray: ...
 
@@ -447,12 +446,12 @@ class NDArray(core.NDArrayBase):
         """Pickling (protocols 2 to 5): the elements, dtype, shape, memory
         order and read-only flag; with protocol 5 the elements go as a
         ``PickleBuffer`` over this array's memory, out of band when the
-        pickler takes buffers (see :mod:`minarray.bufferio`)."""
+        pickler takes buffers (see :mod:`minarray._io`)."""
         from minarray import _io  # cycle: _io imports this module
 
         return _io.reduce(self, operator.index(protocol))
 
-    # ---- bytes (minarray.bufferio; the buffer protocol is the C type's) ----
+    # ---- bytes (minarray._io; the buffer protocol is the C type's) ----
     if TYPE_CHECKING:
         # PEP 688's spelling of the buffer protocol NDArrayBase implements in
         # C (bf_getbuffer): memoryview(x), bytes(x), PickleBuffer(x)...
@@ -801,7 +800,7 @@ class NDArray(core.NDArrayBase):
     # ---- operators ---------------------------------------------------------
     # The arithmetic, comparison, bitwise and unary operators (and their
     # reflected and in-place forms) are the elementwise functions themselves,
-    # installed on this class by minarray.elementwise at import; these
+    # installed on this class by minarray._elementwise at import; these
     # declarations only tell type checkers they exist.
     if TYPE_CHECKING:
         def __pos__(self) -> NDArray: ...
@@ -891,7 +890,7 @@ class NDArray(core.NDArrayBase):
     # C consumers export and import NDArrays without __dlpack__ or capsules.
     __dlpack_c_exchange_api__ = core.dlpack_exchange_api()
 
-    # ---- matrix multiplication (minarray.products) -------------------------
+    # ---- matrix multiplication (minarray._linear_algebra) -------------------------
     def __matmul__(self, other: Any) -> NDArray:
         out: NDArray = _products().matmul(self, other)
         return out

@@ -29,12 +29,7 @@ from minarray._native import core
 from minarray.exceptions import AxisError
 
 __all__ = [
-    "as_int",
-    "as_intp",
-    "as_ints",
-    "asarray",
-    "broadcast_shapes",
-    "normalize_axis",
+    "as_int", "as_intp", "as_ints", "asarray", "broadcast_shapes", "normalize_axis",
 ]
 
 

@@ -7,12 +7,7 @@ from __future__ import annotations
 import math
 
 __all__ = [
-    "e",
-    "inf",
-    "nan",
-    "newaxis",
-    "pi",
-    "euler_gamma",
+    "e", "inf", "nan", "newaxis", "pi", "euler_gamma",
 ]
 
 

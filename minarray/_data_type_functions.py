@@ -24,19 +24,14 @@ from typing import Any
 from minarray import _dtypes as _dt
 from minarray._array_object import NDArray
 from minarray._coerce import as_operand, asarray
-from minarray._dtypes import DType, _builtin_bool, as_dtype, promote, scalar_dtype
+
+# The promotion rules live with the dtypes (the build reads them there too);
+# this chapter names the functions that apply them.
+from minarray._dtypes import DType, can_cast, isdtype, result_type
 
 __all__ = [
-    "astype",
-    "result_type",
-    "can_cast",
-    "isdtype",
-    "finfo",
-    "iinfo",
-    "promote_types",
-    "iscomplexobj",
-    "isrealobj",
-    "isscalar",
+    "astype", "result_type", "can_cast", "isdtype", "finfo", "iinfo", "promote_types", "iscomplexobj",
+    "isrealobj", "isscalar",
 ]
 
 
@@ -71,63 +66,6 @@ class iinfo_object:
 
 
 builtin_type = type
-
-
-def isdtype(dtype: DType, kind: DType | str | tuple[DType | str, ...]) -> _builtin_bool:
-    """Array API ``isdtype``: is ``dtype`` of the given kind(s)?"""
-    if isinstance(kind, tuple):
-        return any(isdtype(dtype, k) for k in kind)
-    if not isinstance(dtype, DType):
-        raise TypeError(f"isdtype expects a minarray dtype, got {dtype!r}")
-    if isinstance(kind, DType):
-        return dtype is kind
-    kinds = {
-        "bool": "b", "signed integer": "i", "unsigned integer": "u",
-        "integral": "iu", "real floating": "f", "complex floating": "c",
-        "numeric": "iufc",
-    }
-    if kind not in kinds:
-        raise ValueError(f"unknown dtype kind {kind!r}: expected one of {', '.join(kinds)}")
-    return dtype.kind in kinds[kind]
-
-
-def result_type(*arrays_and_dtypes: Any) -> DType:
-    """Array API ``result_type``: the dtype from applying promotion to every
-    argument (arrays, dtypes, and Python scalars, which are weak)."""
-    if not arrays_and_dtypes:
-        raise ValueError("at least one array or dtype is required")
-    dts: list[DType] = []
-    scalars: list[Any] = []
-    for x in arrays_and_dtypes:
-        if isinstance(x, (_builtin_bool, int, float, complex)):
-            scalars.append(x)
-        elif isinstance(x, (DType, str)):
-            dts.append(as_dtype(x))
-        elif hasattr(x, "dtype") and not isinstance(x, type):
-            dts.append(as_dtype(x.dtype))
-        else:
-            dts.append(as_dtype(x))
-    if not dts:
-        raise ValueError("at least one array or dtype is required (Python scalars alone have no dtype)")
-    out = dts[0]
-    for d in dts[1:]:
-        out = promote(out, d)
-    for s in scalars:
-        out = scalar_dtype(s, out)
-    return out
-
-
-def can_cast(from_: Any, to: Any, /) -> _builtin_bool:
-    """Array API ``can_cast``: can ``from_`` be cast to ``to`` without loss
-    under the promotion rules?"""
-    if isinstance(from_, (DType, str)) or isinstance(from_, type) or not hasattr(from_, "dtype"):
-        src = as_dtype(from_)
-    else:
-        src = as_dtype(from_.dtype)  # an array
-    dst = as_dtype(to)
-    if src is dst:
-        return True
-    return promote(src, dst) is dst
 
 
 def _round_to(value: float, fmt: str) -> float:

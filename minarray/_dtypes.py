@@ -22,59 +22,12 @@ from functools import cache, lru_cache
 from typing import Any, Final
 
 __all__ = [
-    "DType",
-    "DLDataTypeCode",
-    "bool",
-    "int8",
-    "int16",
-    "int32",
-    "int64",
-    "uint8",
-    "uint16",
-    "uint32",
-    "uint64",
-    "float16",
-    "bfloat16",
-    "float32",
-    "float64",
-    "complex64",
-    "complex128",
-    "float8_e3m4",
-    "float8_e4m3",
-    "float8_e4m3b11fnuz",
-    "float8_e4m3fn",
-    "float8_e4m3fnuz",
-    "float8_e5m2",
-    "float8_e5m2fnuz",
-    "float8_e8m0fnu",
-    "float6_e2m3fn",
-    "float6_e3m2fn",
-    "float4_e2m1fn",
-    "complex32",
-    "int1",
-    "int2",
-    "int4",
-    "uint1",
-    "uint2",
-    "uint4",
-    "as_dtype",
-    "from_dlpack_code",
-    "bool_",
-    "byte",
-    "ubyte",
-    "short",
-    "ushort",
-    "intc",
-    "uintc",
-    "int_",
-    "intp",
-    "uintp",
-    "longlong",
-    "ulonglong",
-    "half",
-    "single",
-    "double",
-    "csingle",
+    "DType", "DLDataTypeCode", "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
+    "uint64", "float16", "bfloat16", "float32", "float64", "complex64", "complex128", "float8_e3m4",
+    "float8_e4m3", "float8_e4m3b11fnuz", "float8_e4m3fn", "float8_e4m3fnuz", "float8_e5m2", "float8_e5m2fnuz",
+    "float8_e8m0fnu", "float6_e2m3fn", "float6_e3m2fn", "float4_e2m1fn", "complex32", "int1", "int2", "int4",
+    "uint1", "uint2", "uint4", "as_dtype", "from_dlpack_code", "bool_", "byte", "ubyte", "short", "ushort",
+    "intc", "uintc", "int_", "intp", "uintp", "longlong", "ulonglong", "half", "single", "double", "csingle",
     "cdouble",
 ]
 
@@ -562,51 +515,76 @@ def same_kind(src: DType, dst: DType) -> _builtin_bool:
 
 # dtypes: the same singletons (ma.double is ma.float64)
 bool_ = bool
-
-
 byte = int8
-
-
 ubyte = uint8
-
-
 short = int16
-
-
 ushort = uint16
-
-
 intc = int32
-
-
 uintc = uint32
-
-
 int_ = int64
-
-
 intp = int64
-
-
 uintp = uint64
-
-
 longlong = int64
-
-
 ulonglong = uint64
-
-
 half = float16
-
-
 single = float32
-
-
 double = float64
-
-
 csingle = complex64
-
-
 cdouble = complex128
+
+
+def isdtype(dtype: DType, kind: DType | str | tuple[DType | str, ...]) -> _builtin_bool:
+    """Array API ``isdtype``: is ``dtype`` of the given kind(s)?"""
+    if isinstance(kind, tuple):
+        return any(isdtype(dtype, k) for k in kind)
+    if not isinstance(dtype, DType):
+        raise TypeError(f"isdtype expects a minarray dtype, got {dtype!r}")
+    if isinstance(kind, DType):
+        return dtype is kind
+    kinds = {
+        "bool": "b", "signed integer": "i", "unsigned integer": "u",
+        "integral": "iu", "real floating": "f", "complex floating": "c",
+        "numeric": "iufc",
+    }
+    if kind not in kinds:
+        raise ValueError(f"unknown dtype kind {kind!r}: expected one of {', '.join(kinds)}")
+    return dtype.kind in kinds[kind]
+
+
+def result_type(*arrays_and_dtypes: Any) -> DType:
+    """Array API ``result_type``: the dtype from applying promotion to every
+    argument (arrays, dtypes, and Python scalars, which are weak)."""
+    if not arrays_and_dtypes:
+        raise ValueError("at least one array or dtype is required")
+    dts: list[DType] = []
+    scalars: list[Any] = []
+    for x in arrays_and_dtypes:
+        if isinstance(x, (_builtin_bool, int, float, complex)):
+            scalars.append(x)
+        elif isinstance(x, (DType, str)):
+            dts.append(as_dtype(x))
+        elif hasattr(x, "dtype") and not isinstance(x, type):
+            dts.append(as_dtype(x.dtype))
+        else:
+            dts.append(as_dtype(x))
+    if not dts:
+        raise ValueError("at least one array or dtype is required (Python scalars alone have no dtype)")
+    out = dts[0]
+    for d in dts[1:]:
+        out = promote(out, d)
+    for s in scalars:
+        out = scalar_dtype(s, out)
+    return out
+
+
+def can_cast(from_: Any, to: Any, /) -> _builtin_bool:
+    """Array API ``can_cast``: can ``from_`` be cast to ``to`` without loss
+    under the promotion rules?"""
+    if isinstance(from_, (DType, str)) or isinstance(from_, type) or not hasattr(from_, "dtype"):
+        src = as_dtype(from_)
+    else:
+        src = as_dtype(from_.dtype)  # an array
+    dst = as_dtype(to)
+    if src is dst:
+        return True
+    return promote(src, dst) is dst

@@ -18,7 +18,7 @@ the GIL released.  NDArray's operators are C methods over the same dispatch.
 
 Type rules:
 
-* Array operands promote by ``minarray.dtypes.promote`` (the Array API table,
+* Array operands promote by ``minarray._dtypes.promote`` (the Array API table,
   NumPy 2 where the standard leaves a case open).
 * Python scalars are weak (NEP 50 / the standard's "mixing arrays with Python
   scalars"): ``int8_array + 1`` is int8, ``int8_array + 1.5`` float64, and a
@@ -41,7 +41,6 @@ import math
 import operator
 from typing import Any, Protocol, overload
 
-from minarray import _data_type_functions as _dtf
 from minarray import _dtypes as _dt
 from minarray._array_object import NDArray, c_strides
 from minarray._coerce import as_operand, asarray, broadcast_shapes, normalize_axis
@@ -52,120 +51,18 @@ from minarray._native import core
 from minarray._sorting import _searchsorted
 
 __all__ = [
-    "abs",
-    "acos",
-    "acosh",
-    "add",
-    "asin",
-    "asinh",
-    "atan",
-    "atan2",
-    "atanh",
-    "bitwise_and",
-    "bitwise_left_shift",
-    "bitwise_invert",
-    "bitwise_or",
-    "bitwise_right_shift",
-    "bitwise_xor",
-    "ceil",
-    "clip",
-    "conj",
-    "copysign",
-    "cos",
-    "cosh",
-    "divide",
-    "equal",
-    "exp",
-    "expm1",
-    "floor",
-    "floor_divide",
-    "greater",
-    "greater_equal",
-    "hypot",
-    "imag",
-    "isfinite",
-    "isinf",
-    "isnan",
-    "less",
-    "less_equal",
-    "log",
-    "log1p",
-    "log2",
-    "log10",
-    "logaddexp",
-    "logical_and",
-    "logical_not",
-    "logical_or",
-    "logical_xor",
-    "maximum",
-    "minimum",
-    "multiply",
-    "negative",
-    "nextafter",
-    "not_equal",
-    "positive",
-    "pow",
-    "real",
-    "reciprocal",
-    "remainder",
-    "round",
-    "sign",
-    "signbit",
-    "sin",
-    "sinh",
-    "square",
-    "sqrt",
-    "subtract",
-    "tan",
-    "tanh",
-    "trunc",
-    "deg2rad",
-    "rad2deg",
-    "degrees",
-    "radians",
-    "exp2",
-    "fabs",
-    "fmax",
-    "fmin",
-    "fmod",
-    "divmod",
-    "float_power",
-    "angle",
-    "heaviside",
-    "sinc",
-    "fix",
-    "rint",
-    "nan_to_num",
-    "interp",
-    "cbrt",
-    "logaddexp2",
-    "gcd",
-    "lcm",
-    "ldexp",
-    "modf",
-    "unwrap",
-    "isclose",
-    "isposinf",
-    "isneginf",
-    "iscomplex",
-    "isreal",
-    "absolute",
-    "arccos",
-    "arccosh",
-    "arcsin",
-    "arcsinh",
-    "arctan",
-    "arctan2",
-    "arctanh",
-    "invert",
-    "bitwise_not",
-    "left_shift",
-    "right_shift",
-    "power",
-    "conjugate",
-    "true_divide",
-    "mod",
-    "around",
+    "abs", "acos", "acosh", "add", "asin", "asinh", "atan", "atan2", "atanh", "bitwise_and",
+    "bitwise_left_shift", "bitwise_invert", "bitwise_or", "bitwise_right_shift", "bitwise_xor", "ceil",
+    "clip", "conj", "copysign", "cos", "cosh", "divide", "equal", "exp", "expm1", "floor", "floor_divide",
+    "greater", "greater_equal", "hypot", "imag", "isfinite", "isinf", "isnan", "less", "less_equal", "log",
+    "log1p", "log2", "log10", "logaddexp", "logical_and", "logical_not", "logical_or", "logical_xor",
+    "maximum", "minimum", "multiply", "negative", "nextafter", "not_equal", "positive", "pow", "real",
+    "reciprocal", "remainder", "round", "sign", "signbit", "sin", "sinh", "square", "sqrt", "subtract", "tan",
+    "tanh", "trunc", "deg2rad", "rad2deg", "degrees", "radians", "exp2", "fabs", "fmax", "fmin", "fmod",
+    "divmod", "float_power", "angle", "heaviside", "sinc", "fix", "rint", "nan_to_num", "interp", "cbrt",
+    "logaddexp2", "gcd", "lcm", "ldexp", "modf", "unwrap", "isclose", "isposinf", "isneginf", "iscomplex",
+    "isreal", "absolute", "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctan2", "arctanh", "invert",
+    "bitwise_not", "left_shift", "right_shift", "power", "conjugate", "true_divide", "mod", "around",
 ]
 
 
@@ -228,8 +125,8 @@ def _widened(op: int, out: NDArray | None, *xs: Any) -> NDArray:
     arrays = [x for x in xs if isinstance(x, NDArray)]
     if arrays:  # (out alone may be the storage type: ma.add(x, y, out=f8))
         values = xs[1:] if len(xs) == 3 else xs  # where(cond, x1, x2): the values decide
-        target = _dtf.result_type(*values)
-        if r.dtype is _dtf.result_type(*(w for w in (wide[1:] if len(xs) == 3 else wide))) \
+        target = _dt.result_type(*values)
+        if r.dtype is _dt.result_type(*(w for w in (wide[1:] if len(xs) == 3 else wide))) \
                 and target is not r.dtype:
             if target.kind in "iu":
                 # NEP 50, as for every integer dtype: a Python int the result
@@ -885,7 +782,7 @@ def isclose(a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan:
     x, y = _value(a), _value(b)
     if isinstance(y, NDArray):
         if y.dtype.kind in "biu":
-            y = y.astype(_dtf.result_type(y, 1.0))
+            y = y.astype(_dt.result_type(y, 1.0))
     elif isinstance(y, (bool, int)):
         y = float(y)
     if isinstance(x, NDArray) and x.dtype.kind == "b":
@@ -932,55 +829,24 @@ def isreal(x: Any) -> NDArray:
     return logical_not(iscomplex(x))
 
 
-# NumPy name = Array API name (one object, two names)
+# NumPy's names of the functions above: the same objects under a second name
+# (ma.absolute is ma.abs), so the two spellings can never drift apart.
 absolute = abs
-
-
 arccos = acos
-
-
 arccosh = acosh
-
-
 arcsin = asin
-
-
 arcsinh = asinh
-
-
 arctan = atan
-
-
 arctan2 = atan2
-
-
 arctanh = atanh
-
-
 invert = bitwise_invert
-
-
 bitwise_not = bitwise_invert
-
-
 left_shift = bitwise_left_shift
-
-
 right_shift = bitwise_right_shift
-
-
 power = pow
-
-
 conjugate = conj
-
-
 true_divide = divide
-
-
 mod = remainder
-
-
 around = round
 
 

@@ -36,11 +36,7 @@ from typing import Any, Literal
 from minarray._native import core
 
 __all__ = [
-    "errstate",
-    "geterr",
-    "geterrcall",
-    "seterr",
-    "seterrcall",
+    "errstate", "geterr", "geterrcall", "seterr", "seterrcall",
 ]
 
 

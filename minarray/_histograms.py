@@ -22,10 +22,7 @@ from minarray._native import core
 from minarray._sorting import _searchsorted
 
 __all__ = [
-    "bincount",
-    "histogram",
-    "histogram_bin_edges",
-    "digitize",
+    "bincount", "histogram", "histogram_bin_edges", "digitize",
 ]
 
 

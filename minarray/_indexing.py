@@ -22,7 +22,6 @@ import operator
 from collections.abc import Sequence
 from typing import Any, SupportsIndex
 
-from minarray import _data_type_functions as _dtf
 from minarray import _dtypes as _dt
 from minarray import _elementwise as _ew
 from minarray import _searching
@@ -45,25 +44,9 @@ from minarray._searching import count_nonzero, nonzero
 from minarray._utility import any as _any
 
 __all__ = [
-    "getitem",
-    "setitem",
-    "take",
-    "take_along_axis",
-    "unravel_index",
-    "ravel_multi_index",
-    "tril_indices",
-    "triu_indices",
-    "tril_indices_from",
-    "triu_indices_from",
-    "diag_indices",
-    "ix_",
-    "extract",
-    "compress",
-    "put",
-    "place",
-    "put_along_axis",
-    "select",
-    "choose",
+    "getitem", "setitem", "take", "take_along_axis", "unravel_index", "ravel_multi_index", "tril_indices",
+    "triu_indices", "tril_indices_from", "triu_indices_from", "diag_indices", "ix_", "extract", "compress",
+    "put", "place", "put_along_axis", "select", "choose",
 ]
 
 
@@ -662,7 +645,7 @@ def select(condlist: Sequence[Any], choicelist: Sequence[Any], default: Any = 0)
         if ca.dtype.kind != "b":
             raise TypeError(f"invalid entry {i} in condlist: should be boolean ndarray")
         conds.append(ca)
-    dt = _dtf.result_type(*choices, default)
+    dt = _dt.result_type(*choices, default)
     out: Any = default
     for cond, choice in zip(reversed(conds), reversed(choices), strict=True):
         out = _searching.where(cond, choice, out)

@@ -9,16 +9,12 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from minarray import _data_type_functions as _dtf
 from minarray import _dtypes as _dt
 from minarray._coerce import as_ints, as_operand, normalize_axis
 from minarray._dtypes import DType
 
 __all__ = [
-    "__array_namespace_info__",
-    "shape",
-    "ndim",
-    "size",
+    "__array_namespace_info__", "shape", "ndim", "size",
 ]
 
 
@@ -66,7 +62,7 @@ class Info:
         are not among them: the standard defines neither, and this
         function lists its data types only (as NumPy's does)."""
         _device(device)
-        return {d.name: d for d in _dt.KERNEL if d not in _EXTRA and (kind is None or _dtf.isdtype(d, kind))}
+        return {d.name: d for d in _dt.KERNEL if d not in _EXTRA and (kind is None or _dt.isdtype(d, kind))}
 
     def __repr__(self) -> str:
         return "minarray.__array_namespace_info__()"

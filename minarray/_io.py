@@ -32,8 +32,7 @@ from minarray._coerce import as_intp, asarray
 from minarray._native import core
 
 __all__ = [
-    "frombuffer",
-    "fromfile",
+    "frombuffer", "fromfile",
 ]
 
 

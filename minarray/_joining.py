@@ -21,23 +21,8 @@ from minarray._coerce import as_int, as_ints, as_operand, drop_axis, normalize_a
 from minarray._native import core
 
 __all__ = [
-    "concat",
-    "concatenate",
-    "stack",
-    "unstack",
-    "atleast_1d",
-    "atleast_2d",
-    "atleast_3d",
-    "vstack",
-    "hstack",
-    "dstack",
-    "column_stack",
-    "split",
-    "array_split",
-    "hsplit",
-    "vsplit",
-    "dsplit",
-    "block",
+    "concat", "concatenate", "stack", "unstack", "atleast_1d", "atleast_2d", "atleast_3d", "vstack", "hstack",
+    "dstack", "column_stack", "split", "array_split", "hsplit", "vsplit", "dsplit", "block",
 ]
 
 

@@ -28,7 +28,6 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from minarray import _data_type_functions as _dtf
 from minarray import _dtypes as _dt
 from minarray._array_object import NDArray, c_strides
 from minarray._coerce import as_int, as_operand, broadcast_shapes, normalize_axis
@@ -39,19 +38,8 @@ from minarray._native import core
 from minarray._statistical import sum as _sum
 
 __all__ = [
-    "matmul",
-    "tensordot",
-    "vecdot",
-    "outer",
-    "dot",
-    "vdot",
-    "inner",
-    "kron",
-    "cross",
-    "convolve",
-    "einsum",
-    "einsum_path",
-    "matrix_transpose",
+    "matmul", "tensordot", "vecdot", "outer", "dot", "vdot", "inner", "kron", "cross", "convolve", "einsum",
+    "einsum_path", "matrix_transpose",
 ]
 
 
@@ -515,7 +503,7 @@ def einsum(subscripts: str, *operands: Any, dtype: Any = None, optimize: Any = T
         # string lists the operands in that same order
         work.append(_step(step, picked))
     (result,) = work
-    want = _dtf.result_type(*arrays) if len(arrays) > 1 else arrays[0].dtype
+    want = _dt.result_type(*arrays) if len(arrays) > 1 else arrays[0].dtype
     return result if result.dtype is want else result.astype(want)
 
 

@@ -21,7 +21,6 @@ import operator
 from collections.abc import Sequence
 from typing import Any
 
-from minarray import _data_type_functions as _dtf
 from minarray import _dtypes as _dt
 from minarray._array_object import NDArray, c_strides
 from minarray._coerce import (
@@ -43,32 +42,9 @@ from minarray._searching import nonzero
 from minarray._searching import where as _where
 
 __all__ = [
-    "broadcast_shapes",
-    "repeat",
-    "roll",
-    "tile",
-    "pad",
-    "append",
-    "insert",
-    "delete",
-    "copyto",
-    "resize",
-    "trim_zeros",
-    "broadcast_to",
-    "broadcast_arrays",
-    "expand_dims",
-    "flip",
-    "moveaxis",
-    "permute_dims",
-    "reshape",
-    "squeeze",
-    "swapaxes",
-    "ravel",
-    "transpose",
-    "fliplr",
-    "flipud",
-    "rot90",
-    "diagonal",
+    "broadcast_shapes", "repeat", "roll", "tile", "pad", "append", "insert", "delete", "copyto", "resize",
+    "trim_zeros", "broadcast_to", "broadcast_arrays", "expand_dims", "flip", "moveaxis", "permute_dims",
+    "reshape", "squeeze", "swapaxes", "ravel", "transpose", "fliplr", "flipud", "rot90", "diagonal",
 ]
 
 
@@ -440,7 +416,7 @@ def copyto(dst: NDArray, src: Any, casting: str = "same_kind", where: Any = True
     else:
         s = as_operand(src, "copyto")
     ok = {"unsafe": True, "same_kind": _dt.same_kind(s.dtype, dst.dtype),
-          "safe": _dtf.can_cast(s.dtype, dst.dtype), "no": s.dtype is dst.dtype,
+          "safe": _dt.can_cast(s.dtype, dst.dtype), "no": s.dtype is dst.dtype,
           "equiv": s.dtype is dst.dtype}
     if casting not in ok:
         raise ValueError(f"casting must be one of 'no', 'equiv', 'safe', 'same_kind', or 'unsafe', not {casting!r}")

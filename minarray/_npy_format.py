@@ -40,11 +40,7 @@ from minarray._io import contiguous_strides, raw, read_into, remaining_bytes, wr
 from minarray._native import core
 
 __all__ = [
-    "save",
-    "load",
-    "savez",
-    "savez_compressed",
-    "NpzFile",
+    "save", "load", "savez", "savez_compressed", "NpzFile",
 ]
 
 

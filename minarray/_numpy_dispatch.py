@@ -297,7 +297,7 @@ def _atleast(n: int) -> Callable[..., Any]:
 
 
 # NumPy's routines that minarray has under the same name with NumPy's
-# semantics (minarray/statistics.py, stacking.py, logic.py...): np.median(x)
+# semantics (minarray/_statistical.py, _joining.py, _utility.py...): np.median(x)
 # runs ma.median.  The call is bound to NumPy's signature; arguments left at
 # NumPy's defaults are dropped and the rest passed by name, so an option
 # minarray's function does not take (out=, overwrite_input=, kind=...) falls

@@ -34,8 +34,7 @@ from minarray import _dtypes as _dt
 from minarray._array_object import NDArray
 
 __all__ = [
-    "array_repr",
-    "array_str",
+    "array_repr", "array_str",
 ]
 
 

@@ -24,16 +24,8 @@ from minarray._statistical import cumulative_sum
 from minarray._statistical import sum as _sum
 
 __all__ = [
-    "unique_all",
-    "unique_counts",
-    "unique_inverse",
-    "unique_values",
-    "unique",
-    "isin",
-    "intersect1d",
-    "union1d",
-    "setdiff1d",
-    "setxor1d",
+    "unique_all", "unique_counts", "unique_inverse", "unique_values", "unique", "isin", "intersect1d",
+    "union1d", "setdiff1d", "setxor1d",
 ]
 
 

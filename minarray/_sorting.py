@@ -18,11 +18,7 @@ from minarray._coerce import as_int, as_operand, asarray, normalize_axis
 from minarray._native import core
 
 __all__ = [
-    "argsort",
-    "sort",
-    "partition",
-    "argpartition",
-    "lexsort",
+    "argsort", "sort", "partition", "argpartition", "lexsort",
 ]
 
 

@@ -66,41 +66,10 @@ from minarray._searching import argmax, argmin
 from minarray._sorting import sort
 
 __all__ = [
-    "sum",
-    "prod",
-    "min",
-    "max",
-    "mean",
-    "var",
-    "std",
-    "cumulative_sum",
-    "cumulative_prod",
-    "cumsum",
-    "cumprod",
-    "trace",
-    "median",
-    "quantile",
-    "percentile",
-    "ptp",
-    "average",
-    "nansum",
-    "nanprod",
-    "nanmean",
-    "nanvar",
-    "nanstd",
-    "nanmin",
-    "nanmax",
-    "nanargmin",
-    "nanargmax",
-    "nancumsum",
-    "nancumprod",
-    "nanmedian",
-    "nanquantile",
-    "nanpercentile",
-    "cov",
-    "corrcoef",
-    "amax",
-    "amin",
+    "sum", "prod", "min", "max", "mean", "var", "std", "cumulative_sum", "cumulative_prod", "cumsum",
+    "cumprod", "trace", "median", "quantile", "percentile", "ptp", "average", "nansum", "nanprod", "nanmean",
+    "nanvar", "nanstd", "nanmin", "nanmax", "nanargmin", "nanargmax", "nancumsum", "nancumprod", "nanmedian",
+    "nanquantile", "nanpercentile", "cov", "corrcoef", "amax", "amin",
 ]
 
 
@@ -800,7 +769,6 @@ def corrcoef(x: Any, y: Any = None, rowvar: bool = True, *, dtype: Any = None) -
     return _ew.clip(c, -1.0, 1.0)
 
 
+# NumPy's names of max and min: the same objects.
 amax = max
-
-
 amin = min

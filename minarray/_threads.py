@@ -20,8 +20,7 @@ from minarray import _blas
 from minarray._native import ffi, lib
 
 __all__ = [
-    "get_num_threads",
-    "set_num_threads",
+    "get_num_threads", "set_num_threads",
 ]
 
 

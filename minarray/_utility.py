@@ -13,7 +13,6 @@ from __future__ import annotations
 import builtins
 from typing import Any
 
-from minarray import _data_type_functions as _dtf
 from minarray import _dtypes as _dt
 from minarray import _elementwise as _ew
 from minarray._array_object import NDArray
@@ -26,15 +25,7 @@ from minarray._native import core
 from minarray._reduction import _ALL, _ANY, Axis, _axes, _finish, _reduce_axes
 
 __all__ = [
-    "all",
-    "any",
-    "diff",
-    "allclose",
-    "array_equal",
-    "array_equiv",
-    "gradient",
-    "trapezoid",
-    "ediff1d",
+    "all", "any", "diff", "allclose", "array_equal", "array_equiv", "gradient", "trapezoid", "ediff1d",
 ]
 
 
@@ -103,7 +94,7 @@ def diff(x: NDArray, /, *, axis: int = -1, n: int = 1, prepend: Any = None, appe
         parts.append(x)
         if append is not None:
             parts.append(_edge(append, x, ax, "append"))
-        dtype = _dtf.result_type(*parts)
+        dtype = _dt.result_type(*parts)
         x = _concat_along(parts, ax, dtype)
     if n == 0:
         return x

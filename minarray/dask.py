@@ -34,7 +34,7 @@ What Dask needs from a chunk type, and where minarray provides it:
 
 Across processes (``dask.distributed`` with worker processes): chunks
 travel pickled with protocol 5, their memory out of band, sent from the
-array's own memory with no copy (see :mod:`minarray.bufferio`).  A worker
+array's own memory with no copy (see :mod:`minarray._io`).  A worker
 process registers minarray with Dask by itself when the first minarray
 array reaches it (the unpickler imports this module when Dask is loaded),
 so nothing needs to run on the workers first; a graph that makes minarray

@@ -1,5 +1,5 @@
 """The storage types: float8, float6, float4, complex32 and the sub-byte
-integers (minarray/dtypes.py, csrc/core/minifloat.c).
+integers (minarray/_dtypes.py, csrc/core/minifloat.c).
 
 ml_dtypes is the oracle: every bit pattern of every 8-bit and narrower type
 is cast to every dtype and compared, and the rounding into each type is

@@ -22,7 +22,6 @@ import warnings
 from collections.abc import Callable, MutableSequence
 from typing import Any
 
-from minarray import _data_type_functions as _dtf
 from minarray import _dtypes as _dt
 from minarray import _elementwise as _ew
 from minarray._array_object import NDArray
@@ -709,7 +708,7 @@ class Generator:
                 raise ValueError("out is read-only")
             if out.shape != xa.shape:
                 raise ValueError("out must have the same shape as x")
-            if not _dtf.can_cast(xa.dtype, out.dtype):
+            if not _dt.can_cast(xa.dtype, out.dtype):
                 raise TypeError(f"Cannot cast x from {xa.dtype} to {out.dtype} according to the rule 'safe'")
             out[...] = xa
             res = out

@@ -16,7 +16,6 @@ import secrets
 from collections.abc import Sequence
 from typing import Any
 
-from minarray import _data_type_functions as _dtf
 from minarray import _dtypes as _dt
 from minarray._array_object import NDArray
 from minarray._coerce import asarray
@@ -69,7 +68,7 @@ def _as_words(x: Any) -> list[int]:
     if dtype is not None and str(dtype) == "uint32":
         return [int(v) for v in _flat(x)]
     if isinstance(x, NDArray):
-        if _dtf.isdtype(x.dtype, ("real floating", "complex floating")):
+        if _dt.isdtype(x.dtype, ("real floating", "complex floating")):
             raise TypeError("seed must be integer")
         if x.ndim > 1:  # its rows are sequences
             raise TypeError(_NESTED)

@@ -46,7 +46,7 @@ __all__ = ["Case", "CASES", "DTYPES", "Library", "libraries", "Result", "check",
 DTYPES: tuple[str, ...] = (
     "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "float16", "bfloat16", "float32", "float64", "complex64", "complex128",
-    # storage types beyond NumPy's (minarray/dtypes.py): PyTorch's float8
+    # storage types beyond NumPy's (minarray/_dtypes.py): PyTorch's float8
     # family and complex32, and a sub-byte integer, float6 and float4
     "float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz", "float8_e5m2fnuz", "float8_e8m0fnu", "complex32",
     "int4", "float6_e2m3fn", "float4_e2m1fn",
