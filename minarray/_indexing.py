@@ -44,7 +44,7 @@ from minarray._searching import count_nonzero, nonzero
 from minarray._utility import any as _any
 
 __all__ = [
-    "getitem", "setitem", "take", "take_along_axis", "unravel_index", "ravel_multi_index", "tril_indices",
+    "take", "take_along_axis", "unravel_index", "ravel_multi_index", "tril_indices",
     "triu_indices", "tril_indices_from", "triu_indices_from", "diag_indices", "ix_", "extract", "compress",
     "put", "place", "put_along_axis", "select", "choose",
 ]

@@ -340,6 +340,7 @@ def _register_with_dask() -> None:
     _dask_checked = True
     if "dask" in sys.modules and "minarray.dask" not in sys.modules:
         try:
-            import minarray.dask  # noqa: F401  # cycle: importing minarray.dask registers with Dask, needed only here
+            # optional: importing minarray.dask registers with Dask, when the program uses Dask
+            import minarray.dask  # noqa: F401
         except ImportError:  # dask without dask.array (no NumPy): nothing to register with
             pass

@@ -26,7 +26,7 @@ from minarray._reduction import _COUNT, Axis, _axes, _finish, _reduce_axes
 from minarray._sorting import _searchsorted
 
 __all__ = [
-    "argmax", "argmin", "searchsorted", "argwhere", "flatnonzero", "nonzero", "where",
+    "argmax", "argmin", "count_nonzero", "searchsorted", "argwhere", "flatnonzero", "nonzero", "where",
 ]
 
 

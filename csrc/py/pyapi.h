@@ -180,7 +180,7 @@ ma_array *ma_gather_first(ma_array *a, PyObject *key, int axis0, int *failed);
 PyObject *ma_setitem_advanced(ma_array *a, PyObject *key, PyObject *value, ma_array *s);
 
 /* Hand floating-point flags (csrc/core/fpe.h) an operation raised to
- * minarray.errstate (csrc/py/fperrors.c): 0, or -1 with the error set when
+ * minarray._errstate (csrc/py/fperrors.c): 0, or -1 with the error set when
  * the errstate in force says "raise" (or its callback raised). */
 int ma_report_fpe(const char *operation, unsigned flags);
 
