@@ -129,6 +129,10 @@ def _difference_remarks(x: ma.NDArray, y: ma.NDArray, invalids: ma.NDArray) -> l
         except TypeError:
             return []
         if x.dtype.kind == "u":  # the difference wraps one way: take the other if smaller
+            if error.ndim == 0:
+                # NumPy's message has no differences here (its in-place
+                # minimum fails on the scalar that 0-d operands give)
+                return []
             error = ma.minimum(error, ma.abs(y - x))
         remarks = ["Max absolute difference among violations: " + _value_text(ma.max(error[invalids]))]
         picked = ma.logical_and(invalids, y != 0)
