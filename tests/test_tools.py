@@ -53,7 +53,8 @@ def _job(name: str, statements: str) -> dict[str, str]:
 def test_hangs_and_crashes_are_contained() -> None:
     """A statement that loops (the alarm breaks it), one that blocks the
     alarm (the parent kills the child) and one that kills its process cost
-    their own example only; the next one still runs."""
+    their own example only, and one that writes to the file descriptor of
+    stdout garbles nothing; the next one still runs."""
     jobs = [
         _job("ok", ">>> print(int(np.arange(3).sum()))\n3\n"),
         _job("loops", ">>> while np.__name__ == 'minarray': pass\n"),
@@ -64,6 +65,7 @@ def test_hangs_and_crashes_are_contained() -> None:
                        ">>> if np.__name__ == 'minarray': _ = signal.pthread_sigmask(signal.SIG_BLOCK, "
                        "[signal.SIGALRM]); time.sleep(600)\n"),
         _job("after_block", ">>> x = np.asarray([1, 2])\n>>> x.shape\n(2,)\n"),
+        _job("writes_fd", ">>> import os\n>>> _ = os.write(1, b'not json\\n')\n"),
         _job("differs", ">>> np.__name__\n'numpy'\n"),
         _job("raises", ">>> if np.__name__ == 'minarray': raise KeyError('k')\n"),
     ]
@@ -71,7 +73,7 @@ def test_hangs_and_crashes_are_contained() -> None:
     assert list(results) == [j["name"] for j in jobs]
     status = {name: r["minarray"]["status"] for name, r in results.items()}
     assert status == {"ok": "done", "loops": "timeout", "after_loop": "done", "crashes": "crash",
-                      "after_crash": "done", "blocks": "timeout", "after_block": "done", "differs": "done",
+                      "after_crash": "done", "blocks": "timeout", "after_block": "done", "writes_fd": "done", "differs": "done",
                       "raises": "done"}
     assert tool._matches(results["ok"]["minarray"]) and tool._matches(results["after_block"]["minarray"])
     differs = results["differs"]["minarray"]

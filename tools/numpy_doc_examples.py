@@ -2,21 +2,26 @@
 
 For every name minarray exports that NumPy also has (the top level,
 ``linalg``, ``fft``, ``random`` and ``testing``), the ``Examples`` section
-of NumPy's docstring is parsed with ``doctest`` and run twice, in fresh
-namespaces: once with ``np`` bound to NumPy (what NumPy itself achieves
-under this checker: the ceiling) and once bound to minarray
+of NumPy's docstring is parsed with ``doctest`` and run twice, each time
+in a fresh namespace: first with ``np`` bound to NumPy, recording what
+every statement prints or raises, then with ``np`` bound to minarray
 (``import numpy as np`` and ``from numpy... import`` lines inside the
-examples are rebound to minarray too).
+examples import minarray too), checking it prints the same.  What NumPy
+prints, not the docstring's text, is the oracle: NumPy's doctest tool
+compares numbers with a tolerance, so its docstrings may be off by a digit
+or a scalar's repr (the summary says how often).
 
 The unit is the *example*: a docstring's whole ``Examples`` block, run in
 one namespace statement by statement.  An example **runs** when none of
-its statements raises an exception that the docstring does not show, and
-**matches** when besides every statement prints what the docstring shows,
-under doctest's output checker with NumPy's own options
-(``NORMALIZE_WHITESPACE | ELLIPSIS``, as NumPy's conftest sets them).
-Statements that NumPy marks as random (``# random``, ``# may vary``...)
+its statements raises where NumPy raised nothing, and **matches** when
+besides every statement prints what NumPy printed (or raises NumPy's
+exception with NumPy's message), under doctest's output checker with
+NumPy's own options (``NORMALIZE_WHITESPACE | ELLIPSIS``, as NumPy's
+conftest sets them; objects' addresses are not compared).  Statements that
+NumPy marks as random (``# random``, ``# may vary``...) and plotting calls
 must run, but their output is not compared, as NumPy's doctest tool does.
-Statement counts are reported beside.
+Examples that NumPy itself cannot run here (an optional package missing)
+are left out and listed.  Statement counts are reported beside.
 
 Each module's examples run in a child process with a time limit per
 example; a child that hangs or crashes is killed, the example it was on is
@@ -35,7 +40,6 @@ import contextlib
 import doctest
 import importlib
 import inspect
-import io
 import json
 import os
 import queue
@@ -50,7 +54,7 @@ import traceback
 import types
 import warnings
 from collections.abc import Iterator
-from typing import Any
+from typing import IO, Any
 
 # the minarray of the checkout this script is in, not another one installed
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -238,7 +242,10 @@ def worker() -> None:
         importlib.import_module(f"minarray.{sub}")
     jobs = json.loads(sys.stdin.read())
     timeout = float(os.environ.get("DOC_EXAMPLES_TIMEOUT", "30"))
-    out = sys.stdout
+    # results go out on a copy of stdout; what examples write to the file
+    # descriptor itself (C code, subprocesses) goes nowhere
+    out = os.fdopen(os.dup(1), "w")
+    os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
     for job in jobs:
         result = {"name": job["name"], **run_example(job["doc"], numpy, minarray, timeout)}
         out.write(json.dumps(result) + "\n")
@@ -247,7 +254,7 @@ def worker() -> None:
 
 # ---- the parent: children, their deaths, and the figures ------------------
 
-def _lines(stream: io.TextIOBase, into: queue.Queue[str | None]) -> None:
+def _lines(stream: IO[str], into: queue.Queue[str | None]) -> None:
     for line in stream:
         into.put(line)
     into.put(None)
@@ -462,7 +469,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--names", nargs="+", help="only these names (numpy.sum, numpy.linalg.norm...)")
-    parser.add_argument("--timeout", type=float, default=30.0, help="seconds per example (30: an example may import PyTorch)")
+    parser.add_argument("--timeout", type=float, default=30.0,
+                        help="seconds per example (30: an example may import PyTorch)")
     parser.add_argument("--json", type=argparse.FileType("w"), help="write the summary here as JSON")
     parser.add_argument("--markdown", type=argparse.FileType("w"), help="write the table here")
     parser.add_argument("--top", type=int, default=15, help="error and difference classes to print (15)")
