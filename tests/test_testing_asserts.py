@@ -131,6 +131,18 @@ def test_assert_array_equal_like_numpy(pair: tuple[Any, Any], strict: bool) -> N
     check_same("assert_array_equal", *pair, strict=strict)
 
 
+def _listed(v: Any) -> Any:
+    return v.tolist() if isinstance(v, np.ndarray) else v
+
+
+@examples(200)
+@given(pairs(), st.sampled_from(["assert_allclose", "assert_array_equal", "assert_array_almost_equal",
+                                 "assert_equal"]))
+def test_nested_lists_like_numpy(pair: tuple[Any, Any], name: str) -> None:
+    """Python lists (and scalars) on both sides, as most tests pass them."""
+    check_same(name, _listed(pair[0]), _listed(pair[1]))
+
+
 @examples(200)
 @given(pairs(), st.sampled_from([0, 3, 6, 9]))
 def test_assert_array_almost_equal_like_numpy(pair: tuple[Any, Any], decimal: int) -> None:
@@ -170,7 +182,8 @@ def test_scalars_like_numpy(name: str, pair: tuple[Any, Any]) -> None:
 @pytest.mark.parametrize(("actual", "desired"), [
     ([1, 2], [1, 2]), ([1, 2], [1, 3]), ((1, [2.0, np.nan]), (1, [2.0, np.nan])), ([1, 2], (1, 2)),
     ([1, [2, 3]], [1, [2, 4]]), ({"a": 1, "b": [2.0]}, {"a": 1, "b": [2.0]}), ({"a": 1}, {"a": 2}),
-    ({"a": 1}, {"b": 1}), ({"a": 1}, [1]), (5, [5]), ([5], 5),
+    ({"a": 1}, {"b": 1}), ({"a": 1}, [1]), (5, [5]), ([5], 5), ("a", "a"), ("a", "b"), (None, None),
+    (None, 0), (["x", 1.0], ["x", 1.0]),
 ], ids=lambda v: repr(v))
 def test_assert_equal_containers_like_numpy(actual: Any, desired: Any) -> None:
     check_same("assert_equal", actual, desired)

@@ -73,7 +73,8 @@ def test_hangs_and_crashes_are_contained() -> None:
     assert list(results) == [j["name"] for j in jobs]
     status = {name: r["minarray"]["status"] for name, r in results.items()}
     assert status == {"ok": "done", "loops": "timeout", "after_loop": "done", "crashes": "crash",
-                      "after_crash": "done", "blocks": "timeout", "after_block": "done", "writes_fd": "done", "differs": "done",
+                      "after_crash": "done", "blocks": "timeout", "after_block": "done",
+                      "writes_fd": "done", "differs": "done",
                       "raises": "done"}
     assert tool._matches(results["ok"]["minarray"]) and tool._matches(results["after_block"]["minarray"])
     differs = results["differs"]["minarray"]
