@@ -125,4 +125,4 @@ def test_error_classes() -> None:
     assert tool.error_class("AttributeError: module 'minarray' has no attribute 'dtype'") == \
         "AttributeError: module '*' has no attribute '*'"
     assert tool.error_class("TypeError: cos() takes 1 positional argument but 2 were given") == \
-        "TypeError: cos() takes N positional argument but N were given"
+        "TypeError: *() takes N positional argument but N were given"
