@@ -24,7 +24,7 @@ import traceback
 import unittest
 import warnings
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import minarray as ma
 
@@ -35,7 +35,8 @@ __all__ = [
 ]
 
 _Names = tuple[str, str]
-_Compare = Callable[[ma.NDArray, ma.NDArray], Any]
+if TYPE_CHECKING:  # (minarray may import this module before it is complete)
+    _Compare = Callable[[ma.NDArray, ma.NDArray], Any]
 
 
 def assert_(val: object, msg: object = "") -> None:
