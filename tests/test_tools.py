@@ -87,6 +87,15 @@ def test_hangs_and_crashes_are_contained() -> None:
     assert [c for c, _n, _s in summary["top_errors"]][:1] == ["<timeout>"]
 
 
+def test_settings_do_not_leak() -> None:
+    """An example's seterr is undone before the next example."""
+    jobs = [_job("sets", ">>> _ = np.seterr(all='raise')\n"),
+            _job("reads", ">>> print(np.geterr()['divide'])\nwarn\n")]
+    results = tool.run_jobs(jobs, timeout=30.0)
+    assert results[1]["numpy"] == "done"
+    assert tool._matches(results[1]["minarray"]), results[1]
+
+
 def test_examples_section_and_rebinding() -> None:
     doc = """Sum things.
 

@@ -170,22 +170,24 @@ def _alarm(seconds: float) -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def _printoptions_kept(module: Any) -> Iterator[None]:
-    """An example's set_printoptions does not leak into the next one."""
-    get = getattr(module, "get_printoptions", None)
-    saved = get() if callable(get) else None
+def _settings_kept(module: Any) -> Iterator[None]:
+    """An example's set_printoptions or seterr does not leak into the
+    next one."""
+    saved = [(getattr(module, setter), getattr(module, getter)())
+             for getter, setter in (("get_printoptions", "set_printoptions"), ("geterr", "seterr"))
+             if callable(getattr(module, getter, None))]
     try:
         yield
     finally:
-        if saved is not None:
-            module.set_printoptions(**saved)
+        for setter, values in saved:
+            setter(**values)
 
 
 def _run(examples: list[doctest.Example], library: Any, record: bool, timeout: float) -> Result:
     test = doctest.DocTest(examples, {"np": library, "__name__": "__main__"}, "example", None, 0, None)
     runner = _Recorder(record)
     status = "done"
-    with _printoptions_kept(library), warnings.catch_warnings():
+    with _settings_kept(library), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
             with _alarm(timeout):
