@@ -9,6 +9,7 @@ feature lands it passes, the suite fails, and its marker must go.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -17,7 +18,8 @@ import pytest
 
 pytest.importorskip("numpy", reason="the corpus compares minarray's output with NumPy's")
 
-CORPUS = Path(__file__).parent / "corpus"
+ROOT = Path(__file__).parent.parent
+CORPUS = ROOT / "tests" / "corpus"
 RUNNER = CORPUS / "_run.py"
 SCRIPTS = sorted(p.name for p in CORPUS.glob("*.py") if not p.name.startswith("_"))
 
@@ -36,17 +38,19 @@ NEEDS = {
 }
 
 
-def run(library: str, script: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, str(RUNNER), library, str(CORPUS / script)], capture_output=True,
-                          text=True, timeout=300, cwd=Path(__file__).parent.parent)
+def run(library: str, script: Path) -> subprocess.CompletedProcess[str]:
+    """Run a script in a child process that imports this checkout's minarray."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
+    return subprocess.run([sys.executable, str(RUNNER), library, str(script)], capture_output=True,
+                          text=True, timeout=300, cwd=ROOT, env=env)
 
 
 @pytest.mark.parametrize("script", [
     pytest.param(s, marks=pytest.mark.xfail(strict=True, reason=NEEDS[s])) if s in NEEDS else s for s in SCRIPTS])
 def test_script_prints_as_with_numpy(script: str) -> None:
-    want = run("numpy", script)
+    want = run("numpy", CORPUS / script)
     assert want.returncode == 0, f"the script fails with NumPy itself:\n{want.stderr}"
-    got = run("minarray", script)
+    got = run("minarray", CORPUS / script)
     assert got.returncode == 0, f"fails with minarray:\n{got.stderr}"
     assert got.stdout == want.stdout
 
@@ -58,3 +62,14 @@ def test_corpus_is_everyday_numpy() -> None:
     for script in SCRIPTS:
         assert (CORPUS / script).read_text().startswith("import numpy as np\n"), script
     assert set(NEEDS) <= set(SCRIPTS)
+
+
+def test_scripts_run_this_checkout(tmp_path: Path) -> None:
+    """The child imports the minarray under test, not another installed one."""
+    import minarray
+
+    probe = tmp_path / "probe.py"
+    probe.write_text("import numpy as np\nprint(np.__file__)\n")
+    out = run("minarray", probe)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == minarray.__file__
