@@ -561,7 +561,7 @@ def draw_ownership(path: Path) -> None:
         ("n.base: NumPy's capsule", "NumPy",
          f"named \"{f.get('numpy_base', 'numpy_dltensor_versioned')}\""),
         ("minarray's managed tensor", "minarray", "manager_ctx = the owned buffer (+1 reference)"),
-        (f"owned ma_buffer: the {nbytes} bytes", "minarray", "posix_memalign'd by minarray, 64-byte aligned"),
+        (f"owned ma_buffer: the {nbytes} bytes", "minarray", "one malloc'd block: header, then data, 64-byte aligned"),
     ]
     names = {"a": 7, "n": 4, "t": 3, "b": 0}  # the user's names, and the object each one holds
     rh, gap = 0.55, 0.32
