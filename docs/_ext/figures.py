@@ -615,8 +615,8 @@ def stream_facts() -> dict[str, Any]:
     array refuses a stream, a device array passes the consumer's on to its
     producer, and its C exchange table reports no stream for the CPU."""
     import minarray as ma
-    from minarray.dlpack import DLDeviceType, from_pointer
     from minarray._native import ffi
+    from minarray.dlpack import DLDeviceType, from_pointer
 
     facts: dict[str, Any] = {}
     x = ma.arange(3.0)
@@ -683,7 +683,7 @@ def draw_streams(path: Path) -> None:
         f"stream to its producer (stream=7 arrived as {f['forwarded']}); its C exchange table's "
         f"current_work_stream gives {f['work_stream']} for the CPU.",
     ]
-    wrapped = [line for note in notes for line in _wrap(note, _chars(9.4, 11.1)) + [""]][:-1]
+    wrapped = [line for note in notes for line in [*_wrap(note, _chars(9.4, 11.1)), ""]][:-1]
     step_h = 0.62
     height_units = 1.3 + len(steps) * step_h + 0.4 + 0.27 * len(wrapped) + 0.2
     fig, ax = _canvas(WIDTH, height_units * WIDTH / 11.1, (0, 11.1), (0, height_units))
@@ -764,7 +764,8 @@ def draw_subbyte(path: Path) -> None:
             f"{len(f['packed'])} bytes", fontsize=8.5, weight="bold", va="center", color=MINARRAY)
     for k, value in enumerate(f["packed"]):
         owners: list[int | None] = [2 * k] * 4 + [2 * k + 1] * 4
-        byte(0.3 + k * 3.1, y, value, owners, f"0x{value:02x}: e{2 * k} = {vals[2 * k]}, e{2 * k + 1} = {vals[2 * k + 1]}")
+        pair = f"e{2 * k} = {vals[2 * k]}, e{2 * k + 1} = {vals[2 * k + 1]}"
+        byte(0.3 + k * 3.1, y, value, owners, f"0x{value:02x}: {pair}")
     # Padded: one element a byte, in its low bits (minarray's own layout).
     y = 0.55
     ax.text(0.05, y + 1.0, f"padded: flags = {f['flags']} (IS_SUBBYTE_TYPE_PADDED), {len(f['padded'])} bytes, "
@@ -916,7 +917,8 @@ def draw_dlpack_bars(meta: dict[str, Any], results: list[dict[str, Any]], path: 
     for k, (name, vs, mine, other) in enumerate(rows):
         y = len(rows) - 1 - k
         ax.barh(y + h / 2, mine, height=h, color=MINARRAY, label="minarray's side" if k == 0 else None)
-        ax.barh(y - h / 2, other, height=h, color=MUTED, label="the exchange it is compared with (grey label)" if k == 0 else None)
+        ax.barh(y - h / 2, other, height=h, color=MUTED,
+                label="the exchange it is compared with (grey label)" if k == 0 else None)
         ax.text(mine * 1.05, y + h / 2, f"{name}: {mine:,.0f} ns", va="center", fontsize=7)
         ax.text(other * 1.05, y - h / 2, f"{vs}: {other:,.0f} ns", va="center", fontsize=7, color=MUTED)
     ax.set_xscale("log")
