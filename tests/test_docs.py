@@ -142,6 +142,31 @@ def table_rows(text: str) -> list[tuple[int, str, str]]:
     return rows
 
 
+SAME_SPELLING = re.compile(r"^Also as in NumPy: (?P<list>.*?)(?:\n\s*\n|\Z)", re.M | re.S)
+INLINE = re.compile(r"`([^`]+)`")
+# The page's rule for "Also as in NumPy": np. becomes ma., and the NumPy
+# arrays n, v, f become the minarray arrays a, w, g (not an f-string's f).
+SPELLING = ((re.compile(r"\bnp\."), "ma."), (re.compile(r"\bn\b(?![\'\"])"), "a"),
+            (re.compile(r"\bv\b(?![\'\"])"), "w"), (re.compile(r"\bf\b(?![\'\"])"), "g"))
+
+
+def as_minarray(numpy_expr: str) -> str:
+    """The minarray spelling of an expression listed "as in NumPy"."""
+    for pattern, repl in SPELLING:
+        numpy_expr = pattern.sub(repl, numpy_expr)
+    return numpy_expr
+
+
+def same_spelling_rows(text: str) -> list[tuple[int, str, str]]:
+    """(line, numpy expression, minarray expression) of every expression
+    listed after "Also as in NumPy:" (the cheat sheet's folded rows)."""
+    rows = []
+    for m in SAME_SPELLING.finditer(text):
+        line = text.count("\n", 0, m.start()) + 1
+        rows += [(line, e, as_minarray(e)) for e in INLINE.findall(m.group("list"))]
+    return rows
+
+
 def _comparable(value: Any) -> Any:
     """A NumPy value (or plain Python value) to compare two table results."""
     import numpy as np
@@ -262,7 +287,7 @@ def run_page(path: Path) -> Iterator[str]:
             from numpy_oracle import NP
 
             as_current.update(ns, np=NP)
-            for line, np_expr, ma_expr in table_rows(text):
+            for line, np_expr, ma_expr in table_rows(text) + same_spelling_rows(text):
                 where = f"{_page_id(path)}:{line}: `{np_expr}` vs `{ma_expr}`"
                 try:
                     _assert_same(eval(np_expr, as_current), eval(ma_expr, ns), where)
@@ -464,6 +489,12 @@ def test_a_missing_optional_library_skips_the_rest_of_the_page(tmp_path: Path) -
                     "\n```python\nraise AssertionError('not reached')\n```\n")
     with pytest.raises(pytest.skip.Exception, match="needs nosuchlib"):
         list(run_page(page))
+
+
+def test_collector_reads_the_same_spelling_lists() -> None:
+    text = "Also as in NumPy: `np.zeros(2)`, `n.T`, `f\"{n[0]}\"`,\n`np.abs(f)`.\n\nafter `np.x`\n"
+    assert same_spelling_rows(text) == [(1, "np.zeros(2)", "ma.zeros(2)"), (1, "n.T", "a.T"),
+                                        (1, 'f"{n[0]}"', 'f"{a[0]}"'), (1, "np.abs(f)", "ma.abs(g)")]
 
 
 def test_collector_reads_the_cheatsheet_table_rows() -> None:
