@@ -194,3 +194,11 @@ def test_exchange_allocator_and_import_make_the_producers_own_arrays(lib: Any) -
 def test_exchange_allocator_errors_come_through_set_error(lib: Any) -> None:
     with pytest.raises(RuntimeError, match="ValueError: invalid or overflowing shape"):
         _arange_through(lib, ma.NDArray, -1)
+
+
+def test_example_sources_fit_the_page_column() -> None:
+    """The pages show these files whole; at 1280 px the article column holds
+    74 characters of code, so no line needs scrolling there."""
+    long = [f"{p.name}:{n}" for p in EXAMPLES.glob("*.[ch]")
+            for n, line in enumerate(p.read_text().splitlines(), 1) if len(line) > 74]
+    assert not long, long

@@ -16,7 +16,7 @@ static void release(DLManagedTensorVersioned *m) {
 static double sum_elements(const DLTensor *t) {
   int64_t size = 1;
   for (int32_t d = 0; d < t->ndim; d++) size *= t->shape[d];
-  if (size == 0) return 0.0; /* no element: data and strides mean nothing */
+  if (size == 0) return 0.0; /* no element: data, strides mean nothing */
 
   /* Strides count elements (not bytes).  Since 1.2 they are never NULL
    * when ndim > 0; before, NULL meant compact row-major: build those. */
@@ -31,15 +31,17 @@ static double sum_elements(const DLTensor *t) {
     strides = compact;
   }
 
-  /* Element 0 is at data + byte_offset; the strides may be negative or 0. */
-  const double *first = (const double *)((const char *)t->data + t->byte_offset);
+  /* Element 0 is at data + byte_offset; strides may be negative or 0. */
+  const char *base = (const char *)t->data + t->byte_offset;
+  const double *first = (const double *)base;
   int64_t index[SUM_MAX_DIMS] = {0};
   double total = 0.0;
   for (int64_t n = 0; n < size; n++) {
     int64_t at = 0;
     for (int32_t d = 0; d < t->ndim; d++) at += index[d] * strides[d];
     total += first[at];
-    for (int32_t d = t->ndim - 1; d >= 0; d--) { /* the next index, last dimension fastest */
+    /* the next index, the last dimension fastest */
+    for (int32_t d = t->ndim - 1; d >= 0; d--) {
       if (++index[d] < t->shape[d]) break;
       index[d] = 0;
     }
@@ -58,9 +60,11 @@ int dlpack_sum(DLManagedTensorVersioned *m, double *out) {
   const DLTensor *t = &m->dl_tensor;
   int status = SUM_OK;
   DLDeviceType where = t->device.device_type;
-  if (where != kDLCPU && where != kDLCUDAHost && where != kDLROCMHost && where != kDLCUDAManaged)
+  DLDataType type = t->dtype;
+  if (where != kDLCPU && where != kDLCUDAHost && where != kDLROCMHost &&
+      where != kDLCUDAManaged)
     status = SUM_NOT_ON_CPU;
-  else if (t->dtype.code != kDLFloat || t->dtype.bits != 64 || t->dtype.lanes != 1)
+  else if (type.code != kDLFloat || type.bits != 64 || type.lanes != 1)
     status = SUM_NOT_FLOAT64;
   else if (t->ndim < 0 || t->ndim > SUM_MAX_DIMS)
     status = SUM_TOO_MANY_DIMS;

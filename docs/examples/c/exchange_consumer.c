@@ -8,11 +8,15 @@
 #include "dlpack_sum.h"
 
 /* Sums a float64 array through its producer's table: no capsule, no
- * __dlpack__ call.  -1: the producer failed, with a Python exception set. */
-int exchange_sum(const DLPackExchangeAPI *api, void *py_object, double *out) {
-  if (api->header.version.major != DLPACK_MAJOR_VERSION) return SUM_UNKNOWN_MAJOR;
+ * __dlpack__ call.  -1: the producer failed, with a Python exception
+ * set. */
+int exchange_sum(const DLPackExchangeAPI *api, void *py_object,
+                 double *out) {
+  if (api->header.version.major != DLPACK_MAJOR_VERSION)
+    return SUM_UNKNOWN_MAJOR;
   DLManagedTensorVersioned *m = NULL;
-  if (api->managed_tensor_from_py_object_no_sync(py_object, &m) != 0) return -1;
+  if (api->managed_tensor_from_py_object_no_sync(py_object, &m) != 0)
+    return -1;
   return dlpack_sum(m, out); /* calls the producer's deleter */
 }
 
@@ -33,10 +37,13 @@ static void set_error(void *ctx, const char *kind, const char *message) {
  * float64, filled from C: the producer allocates it, this code writes it,
  * and the producer wraps it as one of its Python objects.  On failure,
  * `why` holds "kind: message" and *out_py_object is untouched. */
-int exchange_arange(const DLPackExchangeAPI *api, int64_t n, void **out_py_object, char *why, size_t why_size) {
-  if (api->header.version.major != DLPACK_MAJOR_VERSION) return SUM_UNKNOWN_MAJOR;
+int exchange_arange(const DLPackExchangeAPI *api, int64_t n,
+                    void **out_py_object, char *why, size_t why_size) {
+  if (api->header.version.major != DLPACK_MAJOR_VERSION)
+    return SUM_UNKNOWN_MAJOR;
   int64_t shape[1] = {n};
-  DLTensor prototype = {0}; /* only device, ndim, dtype and shape are read */
+  /* only its device, ndim, dtype and shape are read */
+  DLTensor prototype = {0};
   prototype.device.device_type = kDLCPU;
   prototype.ndim = 1;
   prototype.dtype.code = kDLFloat;
@@ -46,13 +53,14 @@ int exchange_arange(const DLPackExchangeAPI *api, int64_t n, void **out_py_objec
 
   error_box box = {"", ""};
   DLManagedTensorVersioned *m = NULL;
-  if (api->managed_tensor_allocator(&prototype, &m, &box, set_error) != 0) {
+  if (api->managed_tensor_allocator(&prototype, &m, &box, set_error)) {
     snprintf(why, why_size, "%s: %s", box.kind, box.message);
     return -1;
   }
   DLTensor *t = &m->dl_tensor;
   double *data = (double *)((char *)t->data + t->byte_offset);
-  for (int64_t i = 0; i < n; i++) data[i * (t->strides ? t->strides[0] : 1)] = (double)i;
+  int64_t step = t->strides ? t->strides[0] : 1;
+  for (int64_t i = 0; i < n; i++) data[i * step] = (double)i;
   /* The producer takes the managed tensor over, on failure too. */
   if (api->managed_tensor_to_py_object_no_sync(m, out_py_object) != 0) {
     snprintf(why, why_size, "(a Python exception is set)");
