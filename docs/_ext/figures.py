@@ -566,7 +566,7 @@ def draw_ownership(path: Path) -> None:
     names = {"a": 7, "n": 4, "t": 3, "b": 0}  # the user's names, and the object each one holds
     rh, gap = 0.55, 0.32
     top = len(chain) * (rh + gap) + 0.9
-    fig, ax = _canvas(WIDTH, (top + 2.1) * WIDTH / 11.2, (0, 11.2), (-2.1, top))
+    fig, ax = _canvas(WIDTH, (top + 2.5) * WIDTH / 11.2, (0, 11.2), (-2.5, top))
     ax.text(0.05, top - 0.3, "Who holds whom (arrows point at what is kept alive), and the order of release",
             fontsize=10, weight="bold", va="center")
     bx, bw = 1.4, 4.6
@@ -577,7 +577,9 @@ def draw_ownership(path: Path) -> None:
         _box(ax, bx, y, bw, rh, LIB_FILL[lib], edge=LIB_EDGE[lib], lw=1.2)
         ax.text(bx + 0.12, y + rh / 2, label, fontsize=8.2, va="center", weight="bold")
         ax.text(bx + bw - 0.1, y + rh / 2, lib, fontsize=7, va="center", ha="right", color=LIB_EDGE[lib])
-        ax.text(bx + bw + 0.2, y + rh / 2 - 0.35 * 0, note, fontsize=7.3, va="center", color=MUTED)
+        # Notes wrap to the space right of the boxes, at a size a phone can read.
+        ax.text(bx + bw + 0.2, y + rh / 2, "\n".join(_wrap(note, _chars(11.1 - bx - bw - 0.2, 11.2, 9.8))),
+                fontsize=8.2, va="center", color=MUTED, linespacing=1.1)
         if k:
             _arrow(ax, bx + 0.5, ys[k - 1], bx + 0.5, y + rh, color=INK)
         # The release order when b, the last name, goes.
@@ -601,9 +603,9 @@ def draw_ownership(path: Path) -> None:
                     "example's.)")
     foot.append("Names at the left: the user's variables. Dropping a, n or t only removes a name; b's chain "
                 "keeps the memory.")
-    wrapped = [(k, part) for k, line in enumerate(foot) for part in _wrap(line, _chars(11.0, 11.2))]
+    wrapped = [(k, part) for k, line in enumerate(foot) for part in _wrap(line, _chars(11.0, 11.2, 9.8))]
     for row, (k, part) in enumerate(wrapped):
-        ax.text(0.05, -0.3 - row * 0.3, part, fontsize=7.3, va="center", color=INK if k < 3 else MUTED)
+        ax.text(0.05, -0.3 - row * 0.3, part, fontsize=8.2, va="center", color=INK if k < 3 else MUTED)
     _save(fig, path)
 
 
