@@ -877,11 +877,17 @@ def draw_performance(group: str, title: str, unit: str, meta: dict[str, Any], re
         ax.plot(xs, ys, linestyle=dashes[k % len(dashes)], marker=markers[k % len(markers)],
                 color=lib_color.get(lib, MUTED), markersize=4, lw=1.3, label=f"{case} / {lib}")
     ax.axhline(1.0, color=INK, lw=0.8)
-    ax.text(0.99, 1.0, "same time", transform=ax.get_yaxis_transform(), ha="right", va="bottom", fontsize=7,
+    ax.text(0.01, 1.0, "same time", transform=ax.get_yaxis_transform(), ha="left", va="bottom", fontsize=7,
             color=MUTED)
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel(unit)
+    from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
+
+    # Ratios read as ratios: 0.2x, 0.5x, 1x, 2x, not powers of ten.
+    ax.yaxis.set_major_locator(FixedLocator([0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1, 1.5, 2, 3, 5, 10, 20, 50]))
+    ax.yaxis.set_minor_locator(NullLocator())
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}x"))
     ax.set_ylabel("minarray's time / the other's\n(below 1: minarray faster)")
     ax.grid(True, which="major", alpha=0.3)
     ax.set_title(f"{title}: minarray's time over NumPy's (blue) and PyTorch's (orange)\n{_run_line(meta)}",
