@@ -34,18 +34,27 @@ ROW = re.compile(r"^\|\s*`(?P<np>[^`]+)`\s*\|\s*`(?P<ma>[^`]+)`\s*\|(?P<maps>[^|
 
 
 def name_rows() -> list[tuple[int, str, str, str]]:
-    """(line, NumPy cell, minarray cell, maps-as cell) of the name tables."""
-    rows, inside = [], False
-    for i, line in enumerate(CHEATSHEET.read_text().splitlines(), 1):
+    """(line, NumPy cell, minarray cell, maps-as cell) of the name tables,
+    and of the expressions listed after them as "Also as in NumPy" (the
+    rows that would only change ``np.`` to ``ma.``: same name, or a method)."""
+    from test_docs import same_spelling_rows
+
+    rows, inside, names = [], False, False
+    text = CHEATSHEET.read_text()
+    for i, line in enumerate(text.splitlines(), 1):
         if NAMES_HEADER.match(line):
-            inside = True
+            inside = names = True
             continue
         if inside and not line.startswith("|"):
             inside = False
         m = ROW.match(line) if inside else None
         if m:
             rows.append((i, m.group("np"), m.group("ma"), m.group("maps").strip()))
-    return rows
+    start = text.count("\n", 0, text.index("## Every everyday NumPy name")) + 1 if names else 0
+    for line, np_expr, ma_expr in same_spelling_rows(text):
+        if line > start:
+            rows.append((line, np_expr, ma_expr, "same name" if "np." in np_expr else "method"))
+    return sorted(rows)
 
 
 def _function_name(cell: str, prefix: str) -> str | None:
