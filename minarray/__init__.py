@@ -6,6 +6,9 @@ C allocator and whose arrays speak DLPack natively.
 
 from __future__ import annotations
 
+import importlib as _importlib
+from types import ModuleType as _ModuleType
+
 from minarray import dlpack, exceptions, fft, linalg
 from minarray import random as random  # ma.random: NumPy's Generator, bit for bit
 from minarray._array_object import NDArray
@@ -150,8 +153,17 @@ __all__ = [
     *_searching_all, *_set_all, *_sorting_all, *_statistical_all, *_utility_all,
     *_errstate_all, *_io_all, *_npy_format_all, *_threads_all, *_dlpack_all,
     "dlpack", "linalg", "random", "fft", "exceptions", "AxisError", "ndarray",
+    "testing",  # noqa: F405 (a module loaded on first use, by __getattr__ below)
     "__array_api_version__", "__version__",
 ]
+
+
+def __getattr__(name: str) -> _ModuleType:
+    """``ma.testing`` is imported on first use, as NumPy's ``np.testing``:
+    its assertions pull in ``unittest``, which ``import minarray`` need not pay for."""
+    if name == "testing":
+        return _importlib.import_module("minarray.testing")
+    raise AttributeError(f"module 'minarray' has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:
