@@ -37,6 +37,7 @@ extensions = [
     "numpydoc",
     "figures",  # docs/_ext/figures.py: the SVG figures, drawn from live data
     "apisummary",  # docs/_ext/apisummary.py: a table of each API page's entries
+    "layers",  # docs/_ext/layers.py: the architecture figure, read from the source
 ]
 
 # .rst too: numpydoc loads autosummary, which writes reST stubs (it warns,
