@@ -369,7 +369,7 @@ def test_changing_thread_count_while_kernels_run() -> None:
 def test_fork_child_recreates_the_pool() -> None:
     code = """
         import os, numpy as np, minarray as ma
-        from minarray import threads
+        from minarray import _threads as threads
         threads._set_parallel_min(1)
         ma.set_num_threads(2)
         an = np.arange(100_000, dtype=np.float64).reshape(200, 500)
