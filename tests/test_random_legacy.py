@@ -501,3 +501,13 @@ def test_generator_api_is_untouched_and_refuses_mt19937() -> None:
     with pytest.raises(TypeError, match="PCG64"):
         ma.random.Generator(ma.random.MT19937(1))  # type: ignore[arg-type]
     same(ma.random.default_rng(5).random(3), np.random.default_rng(5).random(3))
+
+
+@pytest.mark.parametrize(("n", "p"), [(1000, 0.4), (100_000, 0.01), (60, 0.5), (20, 0.3), (25, 0.9)],
+                         ids=repr)
+def test_binomial_long_streams_keep_the_frozen_samplers(n: int, p: float) -> None:
+    """Enough draws that BTPE's rare Stirling test decides some of them:
+    RandomState keeps NumPy's first acceptance test (13680, all four terms
+    added) and exp(n log q) in the inversion, where the Generator moved on."""
+    mr, nr = pair(1)
+    both(mr, nr, "binomial", n, p, 300_000)

@@ -833,7 +833,7 @@ void ma_random_beta(ma_pcg64 *g, int64_t n, const double *a, int64_t a_step, con
  * sampler draws one there), else random_algos.h's binomial_original. */
 static int64_t binomial1(rng_t *rg, int64_t n, double p, binom_t *B) {
   if ((n == 0) || (p == 0.0f)) return 0;
-  return binomial_original(rg, n, p, B);
+  return binomial_original(rg, n, p, B, 0);
 }
 
 void ma_random_binomial(ma_pcg64 *g, int64_t n, const int64_t *trials, int64_t trials_step, const double *p,

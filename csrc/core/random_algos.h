@@ -96,8 +96,10 @@ typedef struct {
 } binom_t;
 
 /* BTPE: Kachitvichyanukul & Schmeiser, "Binomial Random Variate
- * Generation", CACM 31(2), 1988, as NumPy writes it (random_binomial_btpe). */
-static int64_t binomial_btpe(rng_t *rg, int64_t n, double p, binom_t *B) {
+ * Generation", CACM 31(2), 1988, as NumPy writes it (random_binomial_btpe);
+ * `legacy` (a constant at each call) keeps RandomState's frozen acceptance
+ * test (legacy_random_binomial_btpe), see step 52. */
+static inline int64_t binomial_btpe(rng_t *rg, int64_t n, double p, binom_t *B, const int legacy) {
   double r, q, fm, p1, xm, xl, xr, c, laml, lamr, p2, p3, p4;
   double a, u, v, s, F, rho, t, A, nrq, x1, x2, f1, f2, z, z2, w, w2, x;
   int64_t m, y, k, i;
@@ -195,14 +197,17 @@ static int64_t binomial_btpe(rng_t *rg, int64_t n, double p, binom_t *B) {
     f2 = f1 * f1;
     z2 = z * z;
     w2 = w * w;
-    /* The Stirling corrections as NumPy evaluates them since 2.5
-     * (numpy#31238): the series' 13860 (1/12 = 13860/166320), and those of
-     * x1 and w subtracted, where the 1988 paper (section 5.3) adds all four. */
+    /* The Stirling corrections.  NumPy's Generator since 2.5 (numpy#31238):
+     * the series' 13860 (1/12 = 13860/166320), and those of x1 and w
+     * subtracted.  RandomState keeps NumPy's first code, bug for bug: 13680,
+     * and all four added, as the 1988 paper (section 5.3) prints them. */
+    const double c0 = legacy ? 13680. : 13860.;
+    const double sx = legacy ? 1.0 : -1.0;
     if (A > (xm * log(f1 / x1) + (n - m + 0.5) * log(z / w) + (y - m) * log(w * r / (x1 * q)) +
-             (13860. - (462. - (132. - (99. - 140. / f2) / f2) / f2) / f2) / f1 / 166320. +
-             (13860. - (462. - (132. - (99. - 140. / z2) / z2) / z2) / z2) / z / 166320. -
-             (13860. - (462. - (132. - (99. - 140. / x2) / x2) / x2) / x2) / x1 / 166320. -
-             (13860. - (462. - (132. - (99. - 140. / w2) / w2) / w2) / w2) / w / 166320.))
+             (c0 - (462. - (132. - (99. - 140. / f2) / f2) / f2) / f2) / f1 / 166320. +
+             (c0 - (462. - (132. - (99. - 140. / z2) / z2) / z2) / z2) / z / 166320. +
+             sx * ((c0 - (462. - (132. - (99. - 140. / x2) / x2) / x2) / x2) / x1 / 166320.) +
+             sx * ((c0 - (462. - (132. - (99. - 140. / w2) / w2) / w2) / w2) / w / 166320.)))
       continue;
     break;
   }
@@ -213,7 +218,7 @@ static int64_t binomial_btpe(rng_t *rg, int64_t n, double p, binom_t *B) {
 
 /* Inversion by sequential search from 0, restarted past a bound (NumPy's
  * random_binomial_inversion). */
-static int64_t binomial_inversion(rng_t *rg, int64_t n, double p, binom_t *B) {
+static inline int64_t binomial_inversion(rng_t *rg, int64_t n, double p, binom_t *B, const int legacy) {
   double q, qn, np, px, U;
   int64_t X, bound;
   if (!B->valid || B->nsave != n || B->psave != p) {
@@ -221,7 +226,8 @@ static int64_t binomial_inversion(rng_t *rg, int64_t n, double p, binom_t *B) {
     B->psave = p;
     B->valid = 1;
     B->q = q = 1.0 - p;
-    B->r = qn = exp(n * log1p(-p));
+    /* q^n: RandomState's as exp(n log q), the Generator's with log1p */
+    B->r = qn = legacy ? exp(n * log(q)) : exp(n * log1p(-p));
     B->c = np = n * p;
     B->m = bound = (int64_t)fmin((double)n, np + 10.0 * sqrt(np * q + 1));
   } else {
@@ -251,14 +257,14 @@ static int64_t binomial_inversion(rng_t *rg, int64_t n, double p, binom_t *B) {
 /* Inversion when the mean of the smaller tail is at most 30, else BTPE;
  * p > 1/2 samples the complement (legacy_random_binomial_original; the
  * Generator's random_binomial returns 0 before it for n == 0 or p == 0). */
-static int64_t binomial_original(rng_t *rg, int64_t n, double p, binom_t *B) {
+static inline int64_t binomial_original(rng_t *rg, int64_t n, double p, binom_t *B, const int legacy) {
   if (p <= 0.5) {
-    if (p * n <= 30.0) return binomial_inversion(rg, n, p, B);
-    return binomial_btpe(rg, n, p, B);
+    if (p * n <= 30.0) return binomial_inversion(rg, n, p, B, legacy);
+    return binomial_btpe(rg, n, p, B, legacy);
   }
   double q = 1.0 - p;
-  if (q * n <= 30.0) return n - binomial_inversion(rg, n, q, B);
-  return n - binomial_btpe(rg, n, q, B);
+  if (q * n <= 30.0) return n - binomial_inversion(rg, n, q, B, legacy);
+  return n - binomial_btpe(rg, n, q, B, legacy);
 }
 
 /* log Gamma(x) (random_loggam), from Zhang & Jin, "Computation of Special

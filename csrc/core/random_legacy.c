@@ -160,7 +160,7 @@ void ma_legacy_binomial(ma_legacy *s, int64_t n, const int64_t *trials, int64_t 
                         int64_t p_step, int64_t *out) {
   binom_t B;
   memset(&B, 0, sizeof B);
-  for (int64_t i = 0; i < n; i++) out[i] = binomial_original(s->mt, trials[i * trials_step], p[i * p_step], &B);
+  for (int64_t i = 0; i < n; i++) out[i] = binomial_original(s->mt, trials[i * trials_step], p[i * p_step], &B, 1);
 }
 
 void ma_legacy_poisson(ma_legacy *s, int64_t n, const double *lam, int64_t lam_step, int64_t *out) {
