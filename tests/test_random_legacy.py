@@ -511,3 +511,17 @@ def test_binomial_long_streams_keep_the_frozen_samplers(n: int, p: float) -> Non
     added) and exp(n log q) in the inversion, where the Generator moved on."""
     mr, nr = pair(1)
     both(mr, nr, "binomial", n, p, 300_000)
+
+
+def test_choice_of_one_item_from_a_list_of_strings() -> None:
+    """A list minarray cannot hold still gives one item, NumPy's (as str);
+    a sample of several raises, naming the element, and draws nothing."""
+    mr, nr = pair(3)
+    words = ["heads", "tails", "edge"]
+    for _ in range(5):
+        assert mr.choice(words) == str(nr.choice(words))
+    assert mr.choice(words, p=[0.2, 0.3, 0.5]) == str(nr.choice(words, p=[0.2, 0.3, 0.5]))
+    same_state(mr, nr)
+    with pytest.raises(TypeError, match="str"):
+        mr.choice(words, 2)
+    same_state(mr, nr)

@@ -249,7 +249,14 @@ class RandomState(Sampler):
         """Samples from ``range(a)`` (an int) or from the 1-d array ``a``:
         with replacement (uniform, or by probabilities ``p``) or without (a
         permutation's head, or rounds of weighted draws with ``p``)."""
-        arr = _ma.asarray(a)
+        try:
+            arr = _ma.asarray(a)
+        except TypeError:
+            if size is not None or not isinstance(a, (list, tuple)) or not a:
+                raise
+            # A sequence minarray cannot hold (strings, objects): one item
+            # of it, drawn as from range(len(a)), as NumPy's a[idx].
+            return a[self.choice(len(a), None, replace, p)]
         if arr.ndim == 0:
             try:
                 pop_size = operator.index(arr.item())
