@@ -244,6 +244,8 @@ class Sampler:
     _scratch: dict[str, list[Any]]
     _one_d: Any
     _one_f: Any
+    _int_scratch: dict[int, Any]
+    _fills: dict[int, Callable[..., Any]]
 
     def _init_scratch(self) -> None:
         # one-value scratch for scalar parameters and size=None draws, used
@@ -251,6 +253,9 @@ class Sampler:
         self._scratch = {c: [ffi.new(f"{c}[1]") for _ in range(4)] for c in _C_ELEMENT.values()}
         self._one_d = self._scratch["double"][3]
         self._one_f = self._scratch["float"][3]
+        # and one value per integer width, with the fills that write them
+        self._int_scratch = {bits: ffi.new(ct.replace(" *", "[1]")) for bits, ct in _CTYPE.items()}
+        self._fills = self._bounded_fills()
 
     def _bounded_fills(self) -> dict[int, Callable[..., Any]]:
         """The scalar-bounds C fill per width (64, 32, 16, 8, 1 for bool)."""
@@ -353,11 +358,12 @@ class Sampler:
         rng = hi - lo
         mask = (1 << 64) - 1 if bits == 64 else (1 << max(bits, 8)) - 1
         off = lo & mask
-        fill = self._bounded_fills()[bits]
+        fill = self._fills[bits]
         if size is None:
-            buf = ffi.new(_CTYPE[bits].replace(" *", "[1]"))
-            self._call(fill, off, rng & mask, 1, buf)
-            v = int(buf[0])
+            with self.lock:  # the scratch value belongs to the lock's holder
+                buf = self._int_scratch[bits]
+                fill(self._st, off, rng & mask, 1, buf)
+                v = int(buf[0])
             if bits == 1:
                 return bool(v)
             return v - (1 << bits) if lb < 0 and v > ub else v
