@@ -16,7 +16,7 @@ which owns it; every NDArray holds one in ``_h``.
 from collections.abc import Callable, Sequence
 from typing import Any, final
 
-from minarray.ndarray import NDArray
+from minarray._array_object import NDArray
 
 CData = Any  # a cffi pointer (cffi's types are not annotated)
 

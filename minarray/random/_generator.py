@@ -22,13 +22,17 @@ import warnings
 from collections.abc import Callable, MutableSequence
 from typing import Any
 
-from minarray import dtypes as _dt
-from minarray import elementwise as ew
+from minarray import _dtypes as _dt
+from minarray import _elementwise as _ew
+from minarray._array_object import NDArray
+from minarray._coerce import asarray, normalize_axis
+from minarray._creation import arange
+from minarray._elementwise import greater, less
+from minarray._indexing import take
 from minarray._native import ffi, host_pointer, lib
-from minarray.creation import arange, asarray
-from minarray.elementwise import greater, less
-from minarray.manipulation import take
-from minarray.ndarray import NDArray
+from minarray._searching import count_nonzero
+from minarray._utility import all as all_
+from minarray._utility import any as any_
 from minarray.random._bit_generators import PCG64, BitGenerator
 from minarray.random._sampling import (
     _EPS32,
@@ -39,12 +43,9 @@ from minarray.random._sampling import (
     _Param,
     _shape_of,
 )
-from minarray.reductions import all as all_
-from minarray.reductions import any as any_
-from minarray.reductions import count_nonzero
-from minarray.views import normalize_axis
 
 __all__ = ["Generator", "default_rng"]
+
 
 class Generator(Sampler):
     """Draws from a bit generator with NumPy's algorithms: the same
@@ -111,11 +112,11 @@ class Generator(Sampler):
         else:
             a = lo.array if lo.array is not None else lo.value
             b = hi.array if hi.array is not None else hi.value
-            diff = ew.subtract(b, a)
+            diff = _ew.subtract(b, a)
             if not isinstance(diff, NDArray):
 
                 diff = asarray(diff, dtype=_dt.float64)
-            if diff.size and not bool(all_(ew.isfinite(diff))):
+            if diff.size and not bool(all_(_ew.isfinite(diff))):
                 raise OverflowError("Range exceeds valid bounds")
             span = _Param.of_array(diff, "high - low", "double")
         return self._cont(lib.ma_random_uniform, size, [lo, span], [None, "non_negative"])
@@ -225,7 +226,7 @@ class Generator(Sampler):
         final = (*shape, d)
         if method != "cholesky":
             try:
-                import numpy as np
+                import numpy as np  # optional: NumPy is not a dependency of minarray
             except ImportError:
                 raise ModuleNotFoundError(
                     f"multivariate_normal(method={method!r}) needs an SVD or eigendecomposition, which minarray "

@@ -15,17 +15,17 @@ import operator
 from collections.abc import Callable
 from typing import Any
 
-from minarray import dtypes as _dt
-from minarray import elementwise as ew
+from minarray import _dtypes as _dt
+from minarray import _elementwise as ew
+from minarray._array_object import NDArray
+from minarray._coerce import asarray, broadcast_shapes
+from minarray._creation import _shape as _creation_shape
+from minarray._manipulation import broadcast_to
 from minarray._native import ffi, host_pointer
-from minarray.creation import _shape as _creation_shape
-from minarray.creation import asarray
-from minarray.ndarray import NDArray
-from minarray.reductions import all as all_
-from minarray.reductions import any as any_
-from minarray.reductions import max as max_
-from minarray.reductions import min as min_
-from minarray.views import broadcast_shapes, broadcast_to
+from minarray._statistical import max as max_
+from minarray._statistical import min as min_
+from minarray._utility import all as all_
+from minarray._utility import any as any_
 
 Shape = tuple[int, ...]
 # NumPy's POISSON_LAM_MAX: the largest lam whose draws stay clear of int64's limit.
