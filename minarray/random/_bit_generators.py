@@ -126,7 +126,7 @@ class BitGenerator:
     def random_raw(self, size: Any = None, output: bool = True) -> Any:
         """Raw 64-bit draws: an int (size None), a uint64 array, or None
         with ``output=False`` (the draws are then only consumed)."""
-        from minarray.random._generator import _shape_of  # cycle: random._generator imports this module
+        from minarray.random._sampling import _shape_of  # cycle: random._sampling imports minarray's modules
 
         if size is None:
             buf = ffi.new("uint64_t[1]")
