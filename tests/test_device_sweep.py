@@ -138,6 +138,10 @@ OVERRIDES: dict[str, Call | Callable[[], Call]] = {
     "ma.savez": call("saved.npz", F), "ma.savez_compressed": call("saved_c.npz", F),
     "NDArray.tofile": call(F, "saved.bin"),
     "Generator.bytes": call(8), "Generator.spawn": call(2), "Generator.multivariate_normal": call(F1, F),
+    "RandomState.choice": call(F1, 4, p=S("p", (4,))), "RandomState.multivariate_normal": call(F1, F),
+    "RandomState.rand": call(2, 3), "RandomState.randn": call(2, 3),
+    # the key array of NumPy's state tuple is read into the generator
+    "RandomState.set_state": call(("MT19937", S("i", (624,)), 0, 0, 0.0)),
     "Generator.shuffle": call(F1),  # a 1-d array: shuffled in place by C
     "Generator.choice": call(F1, 4, p=S("p", (4,))), "Generator.integers": call(S("z"), I),
     "NDArray.__array_function__": _numpy_hooks("__array_function__"),
@@ -359,6 +363,10 @@ def entries() -> list[Entry]:
         ("PCG64", ma.random.PCG64, lambda: ma.random.PCG64(0)),
         ("PCG64DXSM", ma.random.PCG64DXSM, lambda: ma.random.PCG64DXSM(0)),
         ("SeedSequence", ma.random.SeedSequence, lambda: ma.random.SeedSequence(0)),
+        # NumPy's legacy API: the module functions (np.random.rand...) are
+        # this class's methods, on one global instance
+        ("RandomState", ma.random.RandomState, lambda: ma.random.RandomState(0)),
+        ("MT19937", ma.random.MT19937, lambda: ma.random.MT19937(0)),
     ]
     for cname, cls, make in classes:
         for name in sorted(n for n in dir(cls) if _is_public(n)):
