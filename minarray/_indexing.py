@@ -563,6 +563,21 @@ def _cycled(values: Any, n: int, dtype: _dt.DType, fname: str) -> NDArray:
     return take(v, _ew.remainder(arange(n), v.shape[0]))
 
 
+def _clip_mode(idx: NDArray, n: int, mode: str, lowest: int) -> tuple[NDArray, bool]:
+    """NumPy's ``mode=`` of put and choose over ``range(n)``: "wrap" takes
+    indices modulo ``n``, "clip" clips them into range, "raise" keeps them
+    and says whether any lies outside ``[lowest, n)`` (the caller words the
+    error)."""
+    if mode == "wrap":
+        return _ew.remainder(idx, n), False
+    if mode == "clip":
+        return _ew.clip(idx, 0, n - 1), False
+    if mode != "raise":
+        raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap', not {mode!r}")
+    outside = idx.size > 0 and bool(_any(_ew.logical_or(_ew.less(idx, lowest), _ew.greater_equal(idx, n))))
+    return idx, outside
+
+
 def put(a: NDArray, ind: Any, v: Any, mode: str = "raise") -> None:
     """Write ``v`` (repeated as needed) at the flat indices ``ind`` of
     ``a``, in place; ``mode`` "raise", "wrap" or "clip" for indices out of
@@ -573,13 +588,8 @@ def put(a: NDArray, ind: Any, v: Any, mode: str = "raise") -> None:
     n = a.size
     if n == 0 and idx.size:  # wrap and clip would divide or clip by the size 0
         raise IndexError("put: cannot replace elements of an empty array")
-    if mode == "wrap":
-        idx = _ew.remainder(idx, n)
-    elif mode == "clip":
-        idx = _ew.clip(idx, 0, n - 1)
-    elif mode != "raise":
-        raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap', not {mode!r}")
-    elif idx.size and bool(_any(_ew.logical_or(_ew.less(idx, -n), _ew.greater_equal(idx, n)))):
+    idx, outside = _clip_mode(idx, n, mode, -n)
+    if outside:
         bad = next(i for i in idx.tolist() if not -n <= i < n)
         raise IndexError(f"index {bad} is out of bounds for axis 0 with size {n}")
     if idx.size == 0:
@@ -660,13 +670,8 @@ def choose(a: Any, choices: Sequence[Any], mode: str = "raise") -> NDArray:
     n = len(choices)
     if n == 0:
         raise ValueError("choose: choices must not be empty")
-    if mode == "wrap":
-        idx = _ew.remainder(idx, n)
-    elif mode == "clip":
-        idx = _ew.clip(idx, 0, n - 1)
-    elif mode != "raise":
-        raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap', not {mode!r}")
-    elif idx.size and bool(_any(_ew.logical_or(_ew.less(idx, 0), _ew.greater_equal(idx, n)))):
+    idx, outside = _clip_mode(idx, n, mode, 0)
+    if outside:
         raise ValueError("invalid entry in choice array")
     arrs = broadcast_arrays(idx, *[as_operand(c, "choose") for c in choices])
     stacked = stack(list(arrs[1:]), axis=0)

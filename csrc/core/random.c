@@ -899,13 +899,7 @@ int ma_random_choice_tail_shuffle(ma_pcg64 *g, int64_t pop_size, int64_t size, i
  * slots, then (with `shuffle`) a Fisher-Yates pass so the order is random
  * too. */
 int ma_random_choice_floyd(ma_pcg64 *g, int64_t pop_size, int64_t size, int shuffle, int64_t *out) {
-  uint64_t mask = (uint64_t)(1.2 * (double)size);
-  mask |= mask >> 1;
-  mask |= mask >> 2;
-  mask |= mask >> 4;
-  mask |= mask >> 8;
-  mask |= mask >> 16;
-  mask |= mask >> 32;
+  uint64_t mask = gen_mask((uint64_t)(1.2 * (double)size));
   const uint64_t empty = UINT64_MAX;
   uint64_t *set = malloc((size_t)(mask + 1) * sizeof(uint64_t));
   if (set == NULL) return -1;

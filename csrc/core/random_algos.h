@@ -38,6 +38,18 @@ static inline int64_t floor_to_i64(double x) {
   return (int64_t)f;
 }
 
+/* gen_mask: the smallest all-ones word >= rng (NumPy's name), the mask of
+ * every masked-rejection draw and of choice's hash set. */
+static inline uint64_t gen_mask(uint64_t rng) {
+  rng |= rng >> 1;
+  rng |= rng >> 2;
+  rng |= rng >> 4;
+  rng |= rng >> 8;
+  rng |= rng >> 16;
+  rng |= rng >> 32;
+  return rng;
+}
+
 /* ---- buffered narrow draws --------------------------------------------------------- */
 
 /* The 16- and 8-bit bounded draws take their bits from one 32-bit draw,
@@ -337,13 +349,7 @@ static int64_t poisson1(rng_t *rg, double lam) {
  * when max fits in 32 bits (what NumPy's shuffle uses). */
 static inline uint64_t interval(rng_t *r, uint64_t max) {
   if (max == 0) return 0;
-  uint64_t mask = max;
-  mask |= mask >> 1;
-  mask |= mask >> 2;
-  mask |= mask >> 4;
-  mask |= mask >> 8;
-  mask |= mask >> 16;
-  mask |= mask >> 32;
+  uint64_t mask = gen_mask(max);
   uint64_t value;
   if (max <= 0xffffffffULL) {
     while ((value = (next32(r) & mask)) > max) {

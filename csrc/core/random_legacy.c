@@ -169,17 +169,6 @@ void ma_legacy_poisson(ma_legacy *s, int64_t n, const double *lam, int64_t lam_s
 
 /* ---- bounded integers by masked rejection ------------------------------------------ */
 
-/* gen_mask: the smallest all-ones word >= rng. */
-static inline uint64_t gen_mask(uint64_t rng) {
-  rng |= rng >> 1;
-  rng |= rng >> 2;
-  rng |= rng >> 4;
-  rng |= rng >> 8;
-  rng |= rng >> 16;
-  rng |= rng >> 32;
-  return rng;
-}
-
 static inline uint64_t masked64(rng_t *r, uint64_t rng, uint64_t mask) {
   uint64_t v;
   while ((v = (next64(r) & mask)) > rng) {
