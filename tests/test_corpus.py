@@ -31,7 +31,7 @@ NEEDS = {
     "loadtxt_table.py": "needs np.loadtxt",
     "polynomial_fit.py": "needs np.polyfit, np.polyval and np.poly1d",
     "printing.py": "needs np.set_printoptions and np.printoptions",
-    "random_simulation.py": "np.random.choice over a list of strings with size=: an array of strings, which minarray does not hold",
+    "random_simulation.py": "np.random.choice of strings with size=: a string array, which minarray does not hold",
     "temperatures.py": "needs NumPy scalars from unravel_index (np.int64, not 0-d arrays)",
     "ufunc_methods.py": "needs ufunc objects (np.add.reduce, np.multiply.outer, np.add.at)",
 }

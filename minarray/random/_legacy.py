@@ -19,7 +19,19 @@ import warnings
 from collections.abc import Callable, MutableSequence
 from typing import Any
 
-import minarray as _ma
+from minarray import (
+    _array_object,
+    _coerce,
+    _creation,
+    _data_type_functions,
+    _dtypes,
+    _elementwise,
+    _indexing,
+    _linear_algebra,
+    _searching,
+    _utility,
+    linalg,
+)
 from minarray._native import ffi, host_pointer, lib
 from minarray.random._mt19937 import MT19937
 from minarray.random._sampling import _EPS64, Sampler, _check, _Param, _shape_of
@@ -129,11 +141,11 @@ class RandomState(Sampler):
 
     def random_sample(self, size: Any = None) -> Any:
         """Uniform floats in [0, 1) (53 random bits from two 32-bit draws)."""
-        return self._fill(lib.ma_legacy_random_sample, _ma.float64, size, None)
+        return self._fill(lib.ma_legacy_random_sample, _dtypes.float64, size, None)
 
     def random(self, size: Any = None) -> Any:
         """Uniform floats in [0, 1): :meth:`random_sample`."""
-        return self._fill(lib.ma_legacy_random_sample, _ma.float64, size, None)
+        return self._fill(lib.ma_legacy_random_sample, _dtypes.float64, size, None)
 
     def rand(self, *args: int) -> Any:
         """Uniform floats in [0, 1) of shape ``args`` (a float for none)."""
@@ -150,8 +162,8 @@ class RandomState(Sampler):
         else:
             a = lo.array if lo.array is not None else lo.value
             b = hi.array if hi.array is not None else hi.value
-            diff = _ma.asarray(_ma.subtract(b, a), dtype=_ma.float64)
-            if diff.size and not bool(_ma.all(_ma.isfinite(diff))):
+            diff = _coerce.asarray(_elementwise.subtract(b, a), dtype=_dtypes.float64)
+            if diff.size and not bool(_utility.all(_elementwise.isfinite(diff))):
                 raise OverflowError("Range exceeds valid bounds")
             rng = _Param.of_array(diff, "high - low", "double")
         return self._cont(lib.ma_legacy_uniform, size, [lo, rng], [None, None])
@@ -168,7 +180,7 @@ class RandomState(Sampler):
     def standard_normal(self, size: Any = None) -> Any:
         """Standard normal draws by the polar method (two per pair of
         uniforms, the second kept for the next draw)."""
-        return self._fill(lib.ma_legacy_gauss, _ma.float64, size, None)
+        return self._fill(lib.ma_legacy_gauss, _dtypes.float64, size, None)
 
     def randn(self, *args: int) -> Any:
         """Standard normal draws of shape ``args`` (a float for none)."""
@@ -181,7 +193,7 @@ class RandomState(Sampler):
 
     def standard_exponential(self, size: Any = None) -> Any:
         """Exponential(1) draws, ``-log(1 - U)``."""
-        return self._fill(lib.ma_legacy_standard_exponential, _ma.float64, size, None)
+        return self._fill(lib.ma_legacy_standard_exponential, _dtypes.float64, size, None)
 
     def exponential(self, scale: Any = 1.0, size: Any = None) -> Any:
         """Exponential draws of mean ``scale``."""
@@ -203,21 +215,21 @@ class RandomState(Sampler):
 
     def binomial(self, n: Any, p: Any, size: Any = None) -> Any:
         """Binomial(n, p) draws: inversion for small means, else BTPE."""
-        pp, nn = _Param(p, "p"), _Param(n, "n", _ma.int64)
+        pp, nn = _Param(p, "p"), _Param(n, "n", _dtypes.int64)
         _check(pp, "bounded_0_1")  # NumPy checks p first, then n
         _check(nn, "non_negative")
-        return self._cont(lib.ma_legacy_binomial, size, [nn, pp], [None, None], dtype=_ma.int64)
+        return self._cont(lib.ma_legacy_binomial, size, [nn, pp], [None, None], dtype=_dtypes.int64)
 
     def poisson(self, lam: Any = 1.0, size: Any = None) -> Any:
         """Poisson(lam) draws: multiplication of uniforms below 10, else PTRS."""
-        return self._cont(lib.ma_legacy_poisson, size, [_Param(lam, "lam")], ["poisson"], dtype=_ma.int64)
+        return self._cont(lib.ma_legacy_poisson, size, [_Param(lam, "lam")], ["poisson"], dtype=_dtypes.int64)
 
     def multivariate_normal(self, mean: Any, cov: Any, size: Any = None, check_valid: str = "warn",
                             tol: float = 1e-8) -> Any:
         """Draws of N(mean, cov): standard normals times ``sqrt(s) * v`` of
         cov's SVD ``u, s, v``, as NumPy's legacy method (its normals bit for
         bit; the product rounds as minarray's SVD and matmul do)."""
-        mean_a, cov_a = _ma.asarray(mean), _ma.asarray(cov)
+        mean_a, cov_a = _coerce.asarray(mean), _coerce.asarray(cov)
         shape = [] if size is None else list(_shape_of(size))
         if mean_a.ndim != 1:
             raise ValueError("mean must be 1 dimensional")
@@ -228,19 +240,19 @@ class RandomState(Sampler):
         d = mean_a.shape[0]
         final = (*shape, d)
         x = self.standard_normal(final).reshape((-1, d))
-        cov_d = cov_a.astype(_ma.float64)
-        _u, s, v = _ma.linalg.svd(cov_d)
+        cov_d = cov_a.astype(_dtypes.float64)
+        _u, s, v = linalg.svd(cov_d)
         if check_valid != "ignore":
             if check_valid not in ("warn", "raise"):
                 raise ValueError("check_valid must equal 'warn', 'raise', or 'ignore'")
-            psd = _ma.allclose(_ma.matmul(v.T * s, v), cov_d, rtol=tol, atol=tol)
+            psd = _utility.allclose(_linear_algebra.matmul(v.T * s, v), cov_d, rtol=tol, atol=tol)
             if not psd:
                 if check_valid == "warn":
                     warnings.warn("covariance is not symmetric positive-semidefinite.", RuntimeWarning,
                                   stacklevel=2)
                 else:
                     raise ValueError("covariance is not symmetric positive-semidefinite.")
-        res = _ma.matmul(x, _ma.sqrt(s)[:, None] * v) + mean_a
+        res = _linear_algebra.matmul(x, _elementwise.sqrt(s)[:, None] * v) + mean_a
         return res.reshape(final)
 
     # ---- choice and permutations ----------------------------------------------------
@@ -250,7 +262,7 @@ class RandomState(Sampler):
         with replacement (uniform, or by probabilities ``p``) or without (a
         permutation's head, or rounds of weighted draws with ``p``)."""
         try:
-            arr = _ma.asarray(a)
+            arr = _coerce.asarray(a)
         except TypeError:
             if size is not None or not isinstance(a, (list, tuple)) or not a:
                 raise
@@ -276,8 +288,8 @@ class RandomState(Sampler):
             atol = math.sqrt(_EPS64)
             pdt = str(getattr(p, "dtype", ""))
             if pdt in ("float32", "float16"):
-                atol = max(atol, math.sqrt(float(_ma.finfo(pdt).eps)))
-            pvals = _ma.asarray(p, dtype=_ma.float64).copy()
+                atol = max(atol, math.sqrt(float(_data_type_functions.finfo(pdt).eps)))
+            pvals = _coerce.asarray(p, dtype=_dtypes.float64).copy()
             if pvals.ndim != 1:
                 raise ValueError("'p' must be 1-dimensional")
             if pvals.size != pop_size:
@@ -285,7 +297,7 @@ class RandomState(Sampler):
             p_sum = lib.ma_random_kahan_sum(host_pointer(pvals, "double *"), pvals.size)
             if math.isnan(p_sum):
                 raise ValueError("probabilities contain NaN")
-            if pvals.size and bool(_ma.any(pvals < 0)):
+            if pvals.size and bool(_utility.any(pvals < 0)):
                 raise ValueError("probabilities are not non-negative")
             if abs(p_sum - 1.0) > atol:
                 raise ValueError("probabilities do not sum to 1")
@@ -301,7 +313,7 @@ class RandomState(Sampler):
             if n > pop_size:
                 raise ValueError("Cannot take a larger sample than population when 'replace=False'")
             if pvals is not None:
-                if int(_ma.count_nonzero(pvals > 0)) < n:
+                if int(_searching.count_nonzero(pvals > 0)) < n:
                     raise ValueError("Fewer non-zero entries in p than size")
                 idx = self._choice_p(pop_size, pvals, shape, False)
             else:
@@ -313,10 +325,10 @@ class RandomState(Sampler):
             return arr[i].item() if arr.ndim == 1 else arr[i]
         if arr.ndim == 0:
             return idx
-        return _ma.take(arr, idx, axis=0)
+        return _indexing.take(arr, idx, axis=0)
 
     def _choice_p(self, pop_size: int, pvals: Any, shape: tuple[int, ...], replace: bool) -> Any:
-        idx = _ma.empty(shape, dtype=_ma.int64)
+        idx = _creation.empty(shape, dtype=_dtypes.int64)
         with self.lock:
             rc = lib.ma_legacy_choice_p(self._st, pop_size, host_pointer(pvals, "double *"), idx.size,
                                         1 if replace else 0, host_pointer(idx, "int64_t *"))
@@ -326,7 +338,7 @@ class RandomState(Sampler):
 
     def shuffle(self, x: Any) -> None:
         """Shuffle ``x`` in place along its first axis (Fisher-Yates, masked draws)."""
-        if isinstance(x, _ma.NDArray):
+        if isinstance(x, _array_object.NDArray):
             if x.ndim == 0:
                 raise TypeError("len() of unsized object")
             if not x.flags.writeable:
@@ -337,13 +349,13 @@ class RandomState(Sampler):
                 with self.lock:
                     lib.ma_legacy_shuffle(self._st, x.shape[0], x.itemsize, x.strides[0], host_pointer(x, "char *"))
                 return
-            x[...] = _ma.take(x, self._permuted_range(x.shape[0]), axis=0)
+            x[...] = _indexing.take(x, self._permuted_range(x.shape[0]), axis=0)
             return
         if hasattr(x, "__array_interface__") or hasattr(x, "__dlpack__"):
             # Another library's array (NumPy's): shuffled in place through a
             # zero-copy view, or refused; never a copy shuffled silently.
             try:
-                view = _ma.asarray(x, copy=False)
+                view = _coerce.asarray(x, copy=False)
             except (ValueError, TypeError, BufferError) as exc:
                 raise TypeError(f"shuffle needs to view this {type(x).__name__} without a copy: {exc}") from None
             self.shuffle(view)
@@ -363,7 +375,7 @@ class RandomState(Sampler):
     def _permuted_range(self, n: int) -> Any:
         """arange(n) shuffled with shuffle's draws: taking it reorders
         exactly as shuffle's swaps would."""
-        perm = _ma.arange(n, dtype=_ma.int64)
+        perm = _creation.arange(n, dtype=_dtypes.int64)
         if n > 1:
             with self.lock:
                 lib.ma_legacy_shuffle(self._st, n, 8, 8, host_pointer(perm, "char *"))
@@ -375,14 +387,14 @@ class RandomState(Sampler):
         if isinstance(x, int) or (hasattr(x, "__index__") and getattr(x, "ndim", 0) == 0
                                   and not isinstance(x, float) and _is_integer_scalar(x)):
             return self._permuted_range(operator.index(x))
-        arr = _ma.asarray(x)
+        arr = _coerce.asarray(x)
         if arr.ndim < 1:
             raise IndexError("x must be an integer or at least 1-dimensional")
         if arr.ndim == 1:
             arr = arr.copy()
             self.shuffle(arr)
             return arr
-        return _ma.take(arr, self._permuted_range(arr.shape[0]), axis=0)
+        return _indexing.take(arr, self._permuted_range(arr.shape[0]), axis=0)
 
 
 def _is_integer_scalar(x: Any) -> bool:

@@ -21,7 +21,7 @@ import operator
 import threading
 from typing import Any
 
-import minarray as _ma
+from minarray import _coerce, _creation, _dtypes
 from minarray._native import ffi, host_pointer, lib
 from minarray.random._sampling import _shape_of
 from minarray.random._seed_sequence import SeedSequence
@@ -105,7 +105,7 @@ class MT19937:
         with self.lock:
             key = list(self._st.key)
             pos = int(self._st.pos)
-        return {"bit_generator": "MT19937", "state": {"key": _ma.asarray(key, dtype=_ma.uint32), "pos": pos}}
+        return {"bit_generator": "MT19937", "state": {"key": _coerce.asarray(key, dtype=_dtypes.uint32), "pos": pos}}
 
     @state.setter
     def state(self, value: Any) -> None:
@@ -130,7 +130,7 @@ class MT19937:
             with self.lock:
                 lib.ma_mt19937_raw(self._st, 1, buf)
             return int(buf[0]) if output else None
-        out = _ma.empty(_shape_of(size), dtype=_ma.uint64)
+        out = _creation.empty(_shape_of(size), dtype=_dtypes.uint64)
         with self.lock:
             lib.ma_mt19937_raw(self._st, out.size, host_pointer(out, "uint64_t *"))
         return out if output else None
@@ -154,10 +154,10 @@ def _rebuild() -> MT19937:
 
 def _seed_array(seed: Any) -> list[int]:
     """A legacy seed array's words: non-empty, 1-d, integers in [0, 2**32)."""
-    arr = _ma.asarray(seed)
+    arr = _coerce.asarray(seed)
     if arr.size == 0:
         raise ValueError("Seed must be non-empty")
-    if arr.dtype.kind not in ("i", "u", "b") or arr.dtype == _ma.uint64:
+    if arr.dtype.kind not in ("i", "u", "b") or arr.dtype == _dtypes.uint64:
         raise TypeError(f"Cannot cast array data from dtype('{arr.dtype}') to dtype('int64') according to the "
                         "rule 'safe'")
     if arr.ndim != 1:
