@@ -134,6 +134,10 @@ LAPACK_FUNCS = ("solve", "inv", "svd", "eigh")
 DLPACK_SIZES = (10**3, 10**6)
 FLOATS = ("float32", "float64")
 UNARY = ("sqrt", "exp", "log", "sin")
+# Unary functions also timed writing into out=: what the thread sweep
+# compares at large sizes (no allocation, no first touch of a result).
+UNARY_OUT = ("exp", "sin")
+UNARY_OUT_SIZES = (10**6, 16 * 10**6)
 BINARY = ("add", "multiply")
 
 
@@ -247,6 +251,9 @@ def _elementwise() -> Iterator[Case]:
             if arity == 2:
                 for n in OUT_SIZES:
                     yield _ew_case(op, dtype, "contiguous out=", n, [(n,)] * 2, [_ident] * 2, out=True)
+            elif op in UNARY_OUT:
+                for n in UNARY_OUT_SIZES:
+                    yield _ew_case(op, dtype, "contiguous out=", n, [(n,)], [_ident], out=True)
             for n in STRIDED_SIZES:
                 yield _ew_case(op, dtype, "x[::2]", n, [(2 * n,)] * arity, [_every_other] * arity)
             if arity == 2:
