@@ -65,6 +65,11 @@ class Point:
     numpy: float | None = None
     spread: dict[str, float] = field(default_factory=dict)
     note: str = ""
+    # minarray's pool during one more call, per thread that took part (the
+    # calling thread first): [chunks, first chunk started, busy, last chunk
+    # ended], microseconds from the job's start; empty when the call ran
+    # no job on the pool (one thread, or too small to split)
+    pool: list[list[float]] = field(default_factory=list)
 
 
 @dataclass
@@ -158,6 +163,47 @@ def set_threads(n: int, blas: list[BlasCount]) -> None:
         torch.set_num_threads(n)
 
 
+# ---- the pool's trace -------------------------------------------------------------
+
+
+def pool_trace(call: timing.Call) -> list[list[float]]:
+    """One more call with the pool's trace on (csrc/core/threads.h): per
+    thread of the call's last job, [chunks, first start, busy, last end] in
+    microseconds.  Where a threaded call loses its time -- a split into too
+    few chunks, threads that join late, threads that run slower than one
+    thread alone -- shows in these, not in the call's time."""
+    try:
+        from minarray._native import ffi, lib
+    except ImportError:
+        return []
+    if not hasattr(lib, "ma_pool_set_trace"):
+        return []
+    before = lib.ma_pool_jobs()
+    lib.ma_pool_set_trace(1)
+    try:
+        call()
+    finally:
+        lib.ma_pool_set_trace(0)
+    if lib.ma_pool_jobs() == before:
+        return []
+    buf = ffi.new("int64_t[]", 4 * 256)
+    n = lib.ma_pool_last_trace(buf, 256)
+    return [[float(buf[4 * i]), buf[4 * i + 1] / 1e3, buf[4 * i + 2] / 1e3, buf[4 * i + 3] / 1e3] for i in range(n)]
+
+
+def pool_summary(pool: list[list[float]]) -> str:
+    """'4 thr., chunks 4/4/4/4, joined by 12 µs, busy 3.1-3.3 ms, idle 4%'."""
+    if not pool:
+        return ""
+    chunks = "/".join(str(int(t[0])) for t in pool)
+    joined = max(t[1] for t in pool if t[0] > 0)
+    busy = [t[2] for t in pool]
+    wall = max(t[3] for t in pool)
+    idle = 1 - sum(busy) / (len(pool) * wall) if wall > 0 else 0.0
+    return (f"{len(pool)} thr., chunks {chunks}, last joined at {joined:.0f} µs, "
+            f"busy {min(busy) / 1e3:.2f}-{max(busy) / 1e3:.2f} ms of {wall / 1e3:.2f} ms, idle {idle:.0%}")
+
+
 # ---- running -----------------------------------------------------------------------
 
 
@@ -201,6 +247,8 @@ def run(cases: list[Case], counts: list[int], repeats: int, min_time: float, res
                     for (name, _), t in zip(sides, times, strict=True):
                         setattr(point, name, t.median)
                         point.spread[name] = t.spread
+                if sides and sides[0][0] == "minarray" and n > 1:
+                    point.pool = pool_trace(sides[0][1])
             except Exception as e:
                 point.note = report._short(e)
             del sides
@@ -368,6 +416,11 @@ def render(args: Any, meta: dict[str, Any], sweeps: list[Sweep]) -> None:
     print(table(sweeps, counts))
     for b in notes(sweeps):
         print("not measured:", b)
+    print("\nminarray's pool in one traced call (threads, chunks each, when the last joined, busy range, idle share):")
+    for sw in sweeps:
+        for pt in sw.points:
+            if pt.pool:
+                print(f"  {sw.label} @ {pt.threads}: {pool_summary(pt.pool)}")
     print(f"\nCPU: {meta.get('cpu_model', '?')} ({meta.get('cpu_isa') or '?'}); {meta.get('cpu_count')} CPUs; "
           f"{report.code_paths(meta)}; {seconds:.0f} s")
     if _busy(meta):
