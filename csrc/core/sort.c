@@ -558,6 +558,38 @@ int64_t ma_unique_sort(const ma_array *x, ma_sort_workspace *w) {
   return groups;
 }
 
+int64_t ma_unique_keys(const ma_array *x, ma_sort_workspace *w) {
+  int tid = ma_type_of(x->t.dtype), nd = x->t.ndim;
+  int64_t n = ma_array_size(x), isz = ma_type_size[tid];
+  keyspec k = make_keyspec(tid, 1, 0);
+  if (n == 0) return 0;
+  if (ma_array_is_contiguous(x, 0)) {
+    row_keys(&k, (const char *)x->t.data, isz, n, w->keys, 0);
+  } else {
+    int64_t ix[MA_MAXDIMS] = {0};
+    const char *p = (const char *)x->t.data;
+    for (int64_t i = 0; i < n; i++) {
+      w->keys[i] = to_key(&k, p);
+      for (int d = nd - 1; d >= 0; d--) {
+        p += x->t.strides[d] * isz;
+        if (++ix[d] < x->t.shape[d]) break;
+        p -= x->t.strides[d] * x->t.shape[d] * isz;
+        ix[d] = 0;
+      }
+    }
+  }
+  radix_sort(w->keys, NULL, n, k.nbytes, w->tk, NULL);
+  int64_t g = 1;
+  for (int64_t i = 1; i < n; i++)
+    if (w->keys[i] != w->keys[g - 1]) w->keys[g++] = w->keys[i];
+  return g;
+}
+
+void ma_unique_keys_fill(const ma_array *x, const ma_sort_workspace *w, ma_array *values) {
+  keyspec k = make_keyspec(ma_type_of(x->t.dtype), 1, 0);
+  row_values(&k, w->keys, values->t.shape[0], (char *)values->t.data, ma_type_size[k.tid]);
+}
+
 void ma_unique_fill(const ma_array *x, const ma_sort_workspace *w, ma_array *values, ma_array *first,
                     ma_array *inverse, ma_array *counts) {
   int tid = ma_type_of(x->t.dtype), nd = x->t.ndim;
