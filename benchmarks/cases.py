@@ -309,6 +309,46 @@ def _reductions() -> Iterator[Case]:
                     yield _reduce_case(op, dtype, shape, axis)
 
 
+# ---- statistics ----------------------------------------------------------------
+
+STAT_SIZES = (10**4, 10**6)
+
+
+def _statistics() -> Iterator[Case]:
+    """Order statistics and unique against NumPy: median and a percentile
+    of float64 (selection, no sort), unique of int64 with few and with many
+    distinct values."""
+    def case(name: str, n: int, data: Callable[[np.random.Generator, int], np.ndarray], fn: str,
+             *args: Any) -> Case:
+        def setup() -> Inputs:
+            return {"x": data(_rng(), n)}
+
+        def mk(inp: Inputs) -> Call:
+            f, x = ma_get(fn), to_ma(inp["x"])
+            return lambda: f(x, *args)
+
+        def rf(inp: Inputs) -> Call:
+            f, x = getattr(np, fn), inp["x"]
+            return lambda: f(x, *args)
+
+        return Case("statistics", name, n, "elements", "numpy", setup, mk, rf)
+
+    def uniform(rng: np.random.Generator, n: int) -> np.ndarray:
+        return rng.uniform(0.1, 3.0, n)
+
+    def few(rng: np.random.Generator, n: int) -> np.ndarray:
+        return rng.integers(0, 1000, n)
+
+    def many(rng: np.random.Generator, n: int) -> np.ndarray:
+        return rng.integers(0, 10 * n, n)
+
+    for n in STAT_SIZES:
+        yield case("median float64", n, uniform, "median")
+        yield case("percentile(30) float64", n, uniform, "percentile", 30)
+        yield case("unique int64 (1000 values)", n, few, "unique")
+        yield case("unique int64 (mostly distinct)", n, many, "unique")
+
+
 # ---- indexing ------------------------------------------------------------------
 
 INDEX_SIZES = (10**4, 10**6)
@@ -572,7 +612,8 @@ IO_BYTES = (10**6, 10**8)
 
 def _io() -> Iterator[Case]:
     """Round trips of a float64 array of n bytes: pickled (protocol 5) with
-    the data in the byte stream or out of band, saved to and loaded from a
+    the data in the byte stream or out of band, and with protocol 4 (bytes,
+    in the stream), saved to and loaded from a
     .npy file (in a temporary directory, each side its own file), and a
     memory-mapped load (both sides map the same file)."""
 
@@ -588,6 +629,9 @@ def _io() -> Iterator[Case]:
     def in_band(pk: Any, x: Any) -> Call:
         return lambda: pk.loads(pk.dumps(x, protocol=5))
 
+    def protocol4(pk: Any, x: Any) -> Call:
+        return lambda: pk.loads(pk.dumps(x, protocol=4))
+
     def out_of_band(pk: Any, x: Any) -> Call:
         def call() -> object:
             buffers: list[Any] = []
@@ -602,7 +646,8 @@ def _io() -> Iterator[Case]:
         return call
 
     for n in IO_BYTES:
-        for name, how in (("pickle float64 in-band", in_band), ("pickle float64 out-of-band", out_of_band)):
+        for name, how in (("pickle float64 in-band", in_band), ("pickle float64 out-of-band", out_of_band),
+                          ("pickle float64 protocol 4", protocol4)):
             def mk(inp: Inputs, how: Callable[[Any, Any], Call] = how) -> Call:
                 return how(pickle, to_ma(inp["x"]))
 
@@ -632,5 +677,5 @@ def _io() -> Iterator[Case]:
 
 def all_cases() -> list[Case]:
     """Every case, in the order the table prints them."""
-    return [*_allocation(), *_elementwise(), *_reductions(), *_indexing(), *_linalg(), *_random(), *_dlpack(),
-            *_io()]
+    return [*_allocation(), *_elementwise(), *_reductions(), *_statistics(), *_indexing(), *_linalg(), *_random(),
+            *_dlpack(), *_io()]
