@@ -527,6 +527,27 @@ def _random() -> Iterator[Case]:
             yield Case("random", name, n, "elements", "numpy", dict, mk, rf)
 
 
+def _random_legacy() -> Iterator[Case]:
+    """The legacy API: draws from a RandomState seeded alike on both sides
+    (MT19937, the same numbers, so the same work)."""
+    draws: list[tuple[str, Callable[[Any, int], Call]]] = [
+        ("legacy rand float64", lambda r, n: lambda: r.rand(n)),
+        ("legacy randn float64", lambda r, n: lambda: r.randn(n)),
+        ("legacy randint(0, 100) int64", lambda r, n: lambda: r.randint(0, 100, n)),
+        ("legacy choice(n, 1000, replace=False)", lambda r, n: lambda: r.choice(n, 1000, replace=False)),
+    ]
+    for name, draw in draws:
+        n = 10**6
+
+        def mk(inp: Inputs, draw: Callable[[Any, int], Call] = draw, n: int = n) -> Call:
+            return draw(ma_get("random.RandomState")(20261126), n)
+
+        def rf(inp: Inputs, draw: Callable[[Any, int], Call] = draw, n: int = n) -> Call:
+            return draw(np.random.RandomState(20261126), n)
+
+        yield Case("random", name, n, "elements", "numpy", dict, mk, rf)
+
+
 # ---- DLPack --------------------------------------------------------------------
 
 
@@ -678,4 +699,4 @@ def _io() -> Iterator[Case]:
 def all_cases() -> list[Case]:
     """Every case, in the order the table prints them."""
     return [*_allocation(), *_elementwise(), *_reductions(), *_statistics(), *_indexing(), *_linalg(), *_random(),
-            *_dlpack(), *_io()]
+            *_random_legacy(), *_dlpack(), *_io()]

@@ -53,7 +53,8 @@ def _dlpack_cdef() -> str:
 # csrc/core/ is the plain-C core (no Python.h): each public header there
 # carries its own cdef markers, and Python calls those functions through
 # `lib` with thin typed wrappers.
-CORE_HEADERS = ("array.h", "buffer.h", "threads.h", "iterate.h", "blas.h", "lapack.h", "random.h")
+CORE_HEADERS = ("array.h", "buffer.h", "threads.h", "iterate.h", "blas.h", "lapack.h", "random.h", "mt19937.h",
+                "random_legacy.h")
 # the bindings' own: ma_install, and the tests' fake producer
 BINDING_HEADERS = ("pyapi.h", "testing.h")
 

@@ -107,8 +107,10 @@ typedef struct DLManagedTensor {
 } DLManagedTensor;
 
 /* Versioned managed tensor (1.0+), carried in a capsule named
- * "dltensor_versioned".  The fields up to and including `flags` are frozen
- * across all 1.x versions, so `version` can be read before anything else. */
+ * "dltensor_versioned".  The header promises that the fields up to and
+ * including `flags` keep their layout across future ABI changes, major
+ * versions included: a consumer can read `version`, and call the deleter of
+ * a tensor whose major version it does not know. */
 typedef struct DLManagedTensorVersioned {
   DLPackVersion version;
   void *manager_ctx;

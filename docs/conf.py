@@ -37,6 +37,7 @@ extensions = [
     "numpydoc",
     "figures",  # docs/_ext/figures.py: the SVG figures, drawn from live data
     "apisummary",  # docs/_ext/apisummary.py: a table of each API page's entries
+    "layers",  # docs/_ext/layers.py: the architecture figure, read from the source
 ]
 
 # .rst too: numpydoc loads autosummary, which writes reST stubs (it warns,
@@ -56,6 +57,14 @@ autodoc_default_options = {
     "undoc-members": True,
 }
 autodoc_member_order = "bysource"
+# The page's contents (right) nest members under their class already: show
+# `CPU`, not `DLDeviceType.CPU`, so long names fit the column whole.
+toc_object_entries_show_parents = "hide"
+# minarray.dask registers minarray with Dask when it is imported, so its API
+# page needs dask importable; the `docs` extra does not install Dask (the
+# page documents minarray's functions, not Dask's), so autodoc stands in a
+# mock for it while it imports the module.
+autodoc_mock_imports = ["dask"]
 autodoc_typehints = "signature"
 # autodoc lists the members (":members:" on each page); numpydoc's own
 # member tables would list them twice.

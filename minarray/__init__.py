@@ -6,26 +6,28 @@ C allocator and whose arrays speak DLPack natively.
 
 from __future__ import annotations
 
-import builtins as _builtins
-from typing import Any
+import importlib as _importlib
+from types import ModuleType as _ModuleType
 
 from minarray import dlpack, exceptions, fft, linalg
 from minarray import random as random  # ma.random: NumPy's Generator, bit for bit
-from minarray._native import core as _core
-from minarray.bufferio import *  # noqa: F403
-from minarray.bufferio import __all__ as _bufferio_all
-from minarray.creation import *  # noqa: F403
-from minarray.creation import __all__ as _creation_all
-from minarray.dlpack import *  # noqa: F403
-from minarray.dlpack import __all__ as _dlpack_all
-from minarray.dtypes import (
+from minarray._array_object import NDArray
+from minarray._coerce import asarray, normalize_axis
+
+# NumPy's C-style names of the dtypes (NumPy 2's: on the platforms minarray
+# builds for, long long and intp are 64 bits): the same singletons.
+from minarray._dtypes import (
     DType,
     bfloat16,
     bool,
-    can_cast,
+    bool_,
+    byte,
+    cdouble,
     complex32,
     complex64,
     complex128,
+    csingle,
+    double,
     float4_e2m1fn,
     float6_e2m3fn,
     float6_e3m2fn,
@@ -40,6 +42,7 @@ from minarray.dtypes import (
     float16,
     float32,
     float64,
+    half,
     int1,
     int2,
     int4,
@@ -47,8 +50,13 @@ from minarray.dtypes import (
     int16,
     int32,
     int64,
-    isdtype,
-    result_type,
+    int_,
+    intc,
+    intp,
+    longlong,
+    short,
+    single,
+    ubyte,
     uint1,
     uint2,
     uint4,
@@ -56,66 +64,62 @@ from minarray.dtypes import (
     uint16,
     uint32,
     uint64,
+    uintc,
+    uintp,
+    ulonglong,
+    ushort,
 )
-from minarray.elementwise import *  # noqa: F403
-from minarray.elementwise import __all__ as _elementwise_all
-from minarray.errstate import *  # noqa: F403
-from minarray.errstate import __all__ as _errstate_all
+from minarray._native import core as _core
 from minarray.exceptions import AxisError
-from minarray.indexing import nonzero
-from minarray.info import *  # noqa: F403
-from minarray.info import __all__ as _info_all
-from minarray.manipulation import *  # noqa: F403
-from minarray.manipulation import __all__ as _manipulation_all
-from minarray.ndarray import NDArray
-from minarray.npyio import *  # noqa: F403
-from minarray.npyio import __all__ as _npyio_all
-from minarray.products import *  # noqa: F403
-from minarray.products import __all__ as _products_all
-from minarray.reductions import *  # noqa: F403
-from minarray.reductions import __all__ as _reductions_all
-from minarray.searching import *  # noqa: F403
-from minarray.searching import __all__ as _searching_all
-from minarray.sets import *  # noqa: F403
-from minarray.sets import __all__ as _sets_all
-from minarray.sorting import *  # noqa: F403
-from minarray.sorting import __all__ as _sorting_all
-from minarray.threads import *  # noqa: F403
-from minarray.threads import __all__ as _threads_all
-from minarray.views import *  # noqa: F403
-from minarray.views import __all__ as _views_all
 
-# ---- NumPy's everyday names (issue #16): modules of NumPy's routines by topic,
-# and NumPy's spellings of the Array API functions (the same objects).
+# One module per chapter of the Array API standard, NumPy's routines of the
+# same topic beside the chapter's functions.
 # isort: split
-from minarray.constructors import *  # noqa: F403
-from minarray.constructors import __all__ as _constructors_all
-from minarray.contraction import *  # noqa: F403
-from minarray.contraction import __all__ as _contraction_all
-from minarray.histograms import *  # noqa: F403
-from minarray.histograms import __all__ as _histograms_all
-from minarray.index_routines import *  # noqa: F403
-from minarray.index_routines import __all__ as _index_routines_all
-from minarray.inspection import *  # noqa: F403
-from minarray.inspection import __all__ as _inspection_all
-from minarray.logic import *  # noqa: F403
-from minarray.logic import __all__ as _logic_all
-from minarray.mathematical import *  # noqa: F403
-from minarray.mathematical import __all__ as _mathematical_all
-from minarray.spellings import *  # noqa: F403
-from minarray.spellings import __all__ as _spellings_all
-from minarray.stacking import *  # noqa: F403
-from minarray.stacking import __all__ as _stacking_all
-from minarray.statistics import *  # noqa: F403
-from minarray.statistics import __all__ as _statistics_all
+from minarray._constants import *  # noqa: F403
+from minarray._constants import __all__ as _constants_all
+from minarray._creation import *  # noqa: F403
+from minarray._creation import __all__ as _creation_all
+from minarray._data_type_functions import *  # noqa: F403
+from minarray._data_type_functions import __all__ as _data_type_functions_all
+from minarray._elementwise import *  # noqa: F403
+from minarray._elementwise import __all__ as _elementwise_all
+from minarray._histograms import *  # noqa: F403
+from minarray._histograms import __all__ as _histograms_all
+from minarray._indexing import *  # noqa: F403
+from minarray._indexing import __all__ as _indexing_all
+from minarray._inspection import *  # noqa: F403
+from minarray._inspection import __all__ as _inspection_all
+from minarray._joining import *  # noqa: F403
+from minarray._joining import __all__ as _joining_all
+from minarray._linear_algebra import *  # noqa: F403
+from minarray._linear_algebra import __all__ as _linear_algebra_all
+from minarray._manipulation import *  # noqa: F403
+from minarray._manipulation import __all__ as _manipulation_all
+from minarray._searching import *  # noqa: F403
+from minarray._searching import __all__ as _searching_all
+from minarray._set import *  # noqa: F403
+from minarray._set import __all__ as _set_all
+from minarray._sorting import *  # noqa: F403
+from minarray._sorting import __all__ as _sorting_all
+from minarray._statistical import *  # noqa: F403
+from minarray._statistical import __all__ as _statistical_all
+from minarray._utility import *  # noqa: F403
+from minarray._utility import __all__ as _utility_all
 
-_numpy_names_all = [
-    *_constructors_all, *_contraction_all, *_histograms_all, *_index_routines_all, *_inspection_all,
-    *_logic_all, *_mathematical_all, *_spellings_all, *_stacking_all, *_statistics_all,
-]
+# Data in and out, errors and threads.
+# isort: split
+from minarray._errstate import *  # noqa: F403
+from minarray._errstate import __all__ as _errstate_all
+from minarray._io import *  # noqa: F403
+from minarray._io import __all__ as _io_all
+from minarray._npy_format import *  # noqa: F403
+from minarray._npy_format import __all__ as _npy_format_all
+from minarray._threads import *  # noqa: F403
+from minarray._threads import __all__ as _threads_all
+from minarray.dlpack import *  # noqa: F403
+from minarray.dlpack import __all__ as _dlpack_all
 
-# NumPy's spelling of the class: isinstance(x, ma.ndarray) (the module
-# minarray/ndarray.py stays importable by its full name).
+# NumPy's spelling of the class: isinstance(x, ma.ndarray).
 ndarray = NDArray
 
 __version__ = "0.1.0"
@@ -134,25 +138,32 @@ def allocator_stats() -> dict[str, int]:
     return dict(zip(keys, _core.stats(), strict=True))
 
 
-def astype(x: NDArray, dtype: Any, /, *, copy: _builtins.bool = True, device: Any = None) -> NDArray:
-    """Array API ``astype``."""
-    return x.astype(dtype, copy=copy, device=device)
-
-
 __all__ = [
-    "NDArray", "DType", "allocator_stats", "astype", "nonzero", "can_cast", "isdtype", "result_type",
+    "NDArray", "DType", "allocator_stats", "asarray", "normalize_axis",
     "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "float16", "bfloat16", "float32", "float64", "complex64", "complex128",
-    # the storage types (minarray/dtypes.py)
+    # the storage types (minarray/_dtypes.py)
     "float8_e3m4", "float8_e4m3", "float8_e4m3b11fnuz", "float8_e4m3fn", "float8_e4m3fnuz",
     "float8_e5m2", "float8_e5m2fnuz", "float8_e8m0fnu", "float6_e2m3fn", "float6_e3m2fn",
     "float4_e2m1fn", "complex32", "int1", "int2", "int4", "uint1", "uint2", "uint4",
-    *_creation_all, *_views_all, *_elementwise_all, *_reductions_all,
-    *_searching_all, *_sorting_all, *_sets_all, *_manipulation_all, *_products_all, *_info_all,
-    *_dlpack_all, *_threads_all, *_errstate_all, *_bufferio_all, *_npyio_all, "dlpack", "linalg",
-    "random", "fft", "exceptions", "AxisError", "ndarray", "__array_api_version__", "__version__",
-    *_numpy_names_all,
+    "bool_", "byte", "ubyte", "short", "ushort", "intc", "uintc", "int_", "intp", "uintp",
+    "longlong", "ulonglong", "half", "single", "double", "csingle", "cdouble",
+    *_constants_all, *_creation_all, *_data_type_functions_all, *_elementwise_all, *_histograms_all,
+    *_indexing_all, *_inspection_all, *_joining_all, *_linear_algebra_all, *_manipulation_all,
+    *_searching_all, *_set_all, *_sorting_all, *_statistical_all, *_utility_all,
+    *_errstate_all, *_io_all, *_npy_format_all, *_threads_all, *_dlpack_all,
+    "dlpack", "linalg", "random", "fft", "exceptions", "AxisError", "ndarray",
+    "testing",  # noqa: F405 (a module loaded on first use, by __getattr__ below)
+    "__array_api_version__", "__version__",
 ]
+
+
+def __getattr__(name: str) -> _ModuleType:
+    """``ma.testing`` is imported on first use, as NumPy's ``np.testing``:
+    its assertions pull in ``unittest``, which ``import minarray`` need not pay for."""
+    if name == "testing":
+        return _importlib.import_module("minarray.testing")
+    raise AttributeError(f"module 'minarray' has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:

@@ -31,7 +31,7 @@ def main() -> int:
     if importlib.util.find_spec("numpy") is None:
         print("\n(install NumPy to see the exchange: pip install 'minarray[numpy]')")
         return 0
-    import numpy as np
+    import numpy as np  # optional: NumPy is not a dependency of minarray
 
     n = np.from_dlpack(a)
     print(f"\nn = np.from_dlpack(a)      at {n.__array_interface__['data'][0]:#x}  (same memory)")
@@ -47,6 +47,7 @@ def main() -> int:
     print(f"a.T goes as strides {np.from_dlpack(t_view).strides} bytes, still no copy")
 
     if importlib.util.find_spec("torch") is not None:
+        # optional: PyTorch is not a dependency of minarray
         from torch.utils.dlpack import from_dlpack as torch_from_dlpack
 
         t = torch_from_dlpack(a)

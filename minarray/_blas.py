@@ -38,7 +38,7 @@ def _library_path() -> str | None:
     names = sorted(n for n in found if n.startswith("libscipy_openblas"))
     if names:
         return os.path.join(lib_dir, names[0])
-    import scipy_openblas64 as wheel
+    import scipy_openblas64 as wheel  # optional: scipy-openblas64 is not a dependency of minarray
 
     return os.path.join(str(wheel.get_lib_dir()), str(wheel.get_library(fullname=True)))
 

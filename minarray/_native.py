@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from minarray.ndarray import NDArray
+    from minarray._array_object import NDArray
 
 try:
     import minarray._core as _core

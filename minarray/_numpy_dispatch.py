@@ -20,10 +20,12 @@ such calls behave exactly as they did before the protocol existed.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from typing import Any
 
-from minarray.ndarray import NDArray
+from minarray._array_object import NDArray
+from minarray._dtypes import as_dtype
 
 __all__ = ["array_function", "array_method", "array_ufunc"]
 
@@ -33,7 +35,7 @@ class _Fallback(Exception):
 
 
 def _ma() -> Any:
-    import minarray
+    import minarray  # cycle: the package imports this module
 
     return minarray
 
@@ -54,12 +56,10 @@ def _dtype(dtype: Any) -> Any:
     form minarray reads."""
     if dtype is None:
         return None
-    from minarray.dtypes import as_dtype
-
     try:
         return as_dtype(dtype)
     except TypeError:
-        import numpy as np
+        import numpy as np  # optional: NumPy is not a dependency of minarray
 
         return as_dtype(np.dtype(dtype))
 
@@ -297,7 +297,7 @@ def _atleast(n: int) -> Callable[..., Any]:
 
 
 # NumPy's routines that minarray has under the same name with NumPy's
-# semantics (minarray/statistics.py, stacking.py, logic.py...): np.median(x)
+# semantics (minarray/_statistical.py, _joining.py, _utility.py...): np.median(x)
 # runs ma.median.  The call is bound to NumPy's signature; arguments left at
 # NumPy's defaults are dropped and the rest passed by name, so an option
 # minarray's function does not take (out=, overwrite_input=, kind=...) falls
@@ -327,8 +327,6 @@ def _unchanged(value: Any, default: Any) -> bool:
 
 
 def _same_name(name: str, signature: Any) -> Callable[..., Any]:
-    import inspect
-
     def adapter(*args: Any, **kwargs: Any) -> Any:
         try:
             bound = signature.bind(*args, **kwargs)
@@ -382,7 +380,7 @@ _TABLE: dict[Any, Callable[..., Any]] | None = None
 def _table() -> dict[Any, Callable[..., Any]]:
     global _TABLE
     if _TABLE is None:
-        import numpy as np
+        import numpy as np  # optional: NumPy is not a dependency of minarray
 
         table: dict[Any, Callable[..., Any]] = {
             np.sum: _reduction("sum", with_dtype=True),
@@ -413,8 +411,6 @@ def _table() -> dict[Any, Callable[..., Any]]:
             table[np.astype] = _astype
         if hasattr(np, "concat"):
             table[np.concat] = _concatenate
-        import inspect
-
         for name in _SAME_NAME:
             func = getattr(np, name, None)
             if func is None or func in table:
@@ -432,7 +428,7 @@ def _table() -> dict[Any, Callable[..., Any]]:
 def _to_numpy(obj: Any) -> Any:
     """NDArrays (also inside lists and tuples) as NumPy arrays."""
     if isinstance(obj, NDArray):
-        import numpy as np
+        import numpy as np  # optional: NumPy is not a dependency of minarray
 
         return np.asarray(obj)
     if isinstance(obj, (list, tuple)):

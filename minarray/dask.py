@@ -34,7 +34,7 @@ What Dask needs from a chunk type, and where minarray provides it:
 
 Across processes (``dask.distributed`` with worker processes): chunks
 travel pickled with protocol 5, their memory out of band, sent from the
-array's own memory with no copy (see :mod:`minarray.bufferio`).  A worker
+array's own memory with no copy (see :mod:`minarray._io`).  A worker
 process registers minarray with Dask by itself when the first minarray
 array reaches it (the unpickler imports this module when Dask is loaded),
 so nothing needs to run on the workers first; a graph that makes minarray
@@ -46,10 +46,12 @@ Importing :mod:`minarray` never imports Dask; only this module does.
 
 from __future__ import annotations
 
+import importlib
 import math
 from typing import Any
 
-from minarray.ndarray import NDArray
+from minarray._array_object import NDArray
+from minarray._numpy_dispatch import _dtype
 
 __all__ = ["register"]
 
@@ -57,7 +59,7 @@ _registered = False
 
 
 def _ma() -> Any:
-    import minarray
+    import minarray  # cycle: the package imports this module
 
     return minarray
 
@@ -81,8 +83,6 @@ def _empty(shape: Any, dtype: Any = None, **kwargs: Any) -> Any:
 def _divide(x1: Any, x2: Any, out: Any = None, dtype: Any = None) -> Any:
     if out is not None:
         raise ValueError("minarray's divide for Dask does not take out=")
-    from minarray._numpy_dispatch import _dtype
-
     r = _ma().divide(x1, x2)
     return r if dtype is None else r.astype(_dtype(dtype))
 
@@ -93,8 +93,6 @@ def _numel(x: NDArray, **kwargs: Any) -> Any:
     ma = _ma()
     keepdims = kwargs.get("keepdims", False)
     axis = kwargs.get("axis")
-    from minarray._numpy_dispatch import _dtype
-
     dtype = _dtype(kwargs.get("dtype")) or ma.float64
     if axis is None:
         prod = math.prod(x.shape)
@@ -113,14 +111,12 @@ def _numel(x: NDArray, **kwargs: Any) -> Any:
 
 def _nannumel(x: NDArray, **kwargs: Any) -> Any:
     ma = _ma()
-    from minarray._numpy_dispatch import _dtype
-
     return ma.sum(ma.logical_not(ma.isnan(x)), axis=kwargs.get("axis"), dtype=_dtype(kwargs.get("dtype")),
                   keepdims=bool(kwargs.get("keepdims", False)))
 
 
 def _to_numpy(x: NDArray, **kwargs: Any) -> Any:
-    import numpy as np
+    import numpy as np  # optional: NumPy is not a dependency of minarray
 
     return np.asarray(x)
 
@@ -136,8 +132,6 @@ def register() -> None:
     global _registered
     if _registered:
         return
-    import importlib
-
     # through Any: Dask's registries are untyped
     da: Any = importlib.import_module("dask.array")
     dispatch: Any = importlib.import_module("dask.array.dispatch")

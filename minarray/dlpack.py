@@ -43,12 +43,13 @@ import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Final, Protocol, TypeVar, runtime_checkable
 
-from minarray import dtypes as _dt
+from minarray import _cuda
+from minarray import _dtypes as _dt
+from minarray._array_interface import BUFFER_FORMATS, _dtype_of_typestr, buffer_dtype, from_array_interface
+from minarray._array_object import NDArray, c_strides
 from minarray._dldevice import CPU_ACCESSIBLE, CPU_DEVICE, DLDeviceType
+from minarray._dtypes import DLDataTypeCode
 from minarray._native import core, ffi
-from minarray.arrayinterface import BUFFER_FORMATS, buffer_dtype, from_array_interface
-from minarray.dtypes import DLDataTypeCode
-from minarray.ndarray import NDArray, c_strides
 
 if TYPE_CHECKING:
     from typing_extensions import CapsuleType
@@ -383,7 +384,7 @@ def _reject_masked(arr: Any) -> None:
 
 
 def _numpy_copy(arr: Any) -> NDArray:
-    import numpy as np
+    import numpy as np  # optional: NumPy is not a dependency of minarray
 
     _reject_masked(arr)
     a = np.asarray(arr)
@@ -671,8 +672,6 @@ def _from_cuda_array_interface(obj: Any) -> DLPackObject:
         raise TypeError(f"CUDA array interface version {version} is not supported (need 2 or 3)")
     if iface.get("mask") is not None:
         raise TypeError("masked CUDA arrays are not supported")
-    from minarray.arrayinterface import _dtype_of_typestr
-
     dt = _dtype_of_typestr(iface["typestr"])
     ptr, readonly = iface["data"]
     shape = tuple(iface["shape"])
@@ -716,8 +715,6 @@ def cuda_stream_wait(producer_stream: int, consumer_stream: int, device_id: int)
     """Order ``consumer_stream`` after the work queued on ``producer_stream``
     (minarray._cuda.stream_wait; a module attribute so tests without a GPU
     can watch the calls)."""
-    from minarray import _cuda
-
     _cuda.stream_wait(producer_stream, consumer_stream, device_id)
 
 
@@ -725,8 +722,6 @@ def _cuda_device_of(obj: Any, ptr: int) -> int:
     """The CUDA device ordinal of ``ptr``: from the driver when it is loaded
     (cuPointerGetAttribute), else from the object's ``device`` attribute,
     else 0."""
-    from minarray import _cuda
-
     ordinal = _cuda.pointer_device(ptr)
     if ordinal is not None:
         return ordinal

@@ -77,7 +77,7 @@ def test_type_codes_match_c_and_spec() -> None:
     for name, value in TYPE_CODES.items():
         assert getattr(lib, name) == value, name
     assert sorted(int(c) for c in DLDataTypeCode) == sorted(TYPE_CODES.values())
-    assert DLDataTypeCode is ma.dtypes.DLDataTypeCode  # one table
+    assert DLDataTypeCode is ma._dtypes.DLDataTypeCode  # one table
 
 
 def test_flags() -> None:

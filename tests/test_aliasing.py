@@ -53,7 +53,7 @@ def test_index_array_that_is_the_destination_is_read_first() -> None:
 
 
 def test_index_view_of_the_destination_on_the_general_path() -> None:
-    # a tuple key with a slice beside the array goes through minarray.indexing
+    # a tuple key with a slice beside the array goes through minarray._indexing
     x = ma.asarray([[1, 0, 0, 0], [0, 1, 0, 0]])
     n = np.asarray([[1, 0, 0, 0], [0, 1, 0, 0]])
     x[:, x[0]] = 5

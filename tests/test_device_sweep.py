@@ -645,9 +645,9 @@ def test_a_crash_fails_its_call_and_the_sweep_goes_on() -> None:
 # The modules that may read an array's address as a number (NDArray.data_ptr,
 # core.data_ptr), and why: none of them hands it to C to read or write.
 ADDRESS_READERS = {
-    "ndarray.py": "defines NDArray.data_ptr",
-    "arrayinterface.py": "the address of a buffer it wraps, for the alignment check",
-    "bufferio.py": "the alignment check of the bytes it wraps",
+    "_array_object.py": "defines NDArray.data_ptr",
+    "_array_interface.py": "the address of a buffer it wraps, for the alignment check",
+    "_io.py": "the alignment check of the bytes it wraps",
     "dlpack.py": "DLPack exports and imports: an address in a tensor is metadata",
     "__main__.py": "prints addresses, to show that memory is shared",
     "testing/": "compares addresses between libraries (zero-copy checks)",

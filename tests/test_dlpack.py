@@ -20,7 +20,7 @@ from numpy_oracle import DLPACK_REASON, DLPACK_VERSIONED, NUMPY_CAPSULE_NAME, dl
 import minarray as ma
 from minarray.dlpack import DLDeviceType, DLPackFlags, describe
 
-ALL_DTYPES = [d for d in ma.dtypes.KERNEL]
+ALL_DTYPES = [d for d in ma._dtypes.KERNEL]
 NP_DTYPES = [d for d in ALL_DTYPES if d is not ma.bfloat16]
 
 

@@ -43,7 +43,7 @@ def ptr(x: np.ndarray) -> int:
 def test_from_numpy_zero_copy(dtype: str) -> None:
     x = (np.arange(12) % 5).astype(dtype).reshape(3, 4)
     a = ma.from_numpy(x)
-    assert a.dtype == ma.dtypes.as_dtype(dtype) and a.shape == (3, 4) and a.strides == x.strides
+    assert a.dtype == ma._dtypes.as_dtype(dtype) and a.shape == (3, 4) and a.strides == x.strides
     assert a.data_ptr == ptr(x) and a.base is x
     np.testing.assert_array_equal(np.asarray(a), x)
 

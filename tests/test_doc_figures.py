@@ -53,7 +53,7 @@ def _texts(svg: str) -> str:
 def test_every_figure_is_an_svg(drawn: dict[str, str]) -> None:
     expected = {f"strides-{k}.svg" for k in range(1, 6)} | {
         "struct-DLTensor.svg", "struct-DLManagedTensorVersioned.svg", "struct-DLPackExchangeAPI.svg",
-        "capsule-life.svg", "ownership.svg"}
+        "capsule-life.svg", "ownership.svg", "streams.svg", "subbyte.svg"}
     assert expected <= set(drawn)
     for name, svg in drawn.items():
         assert svg.lstrip().startswith("<?xml") and "<svg" in svg, name
@@ -104,8 +104,9 @@ def test_capsule_figure_shows_what_a_live_run_saw(drawn: dict[str, str]) -> None
     assert '"used_dltensor_versioned"' in text and "BufferError" in text
 
 
-def test_performance_plots_name_the_cpu(tmp_path: Path) -> None:
-    meta = {"cpu_model": "Test CPU 9000", "cpu_count": 2, "date": "2026-01-01T00:00:00"}
+def test_performance_plots_name_their_run(tmp_path: Path) -> None:
+    meta = {"cpu_model": "Test CPU 9000", "cpu_count": 2, "date": "2026-01-01T00:00:00", "numpy": "2.4.6",
+            "python": "3.11.7"}
     results = [
         {"group": "elementwise", "name": "elementwise: add float64 contiguous", "size": n, "vs": "numpy",
          "status": "ok", "minarray": {"median": 1e-6 * n}, "reference": {"median": 2e-6 * n}}
@@ -113,8 +114,38 @@ def test_performance_plots_name_the_cpu(tmp_path: Path) -> None:
     ]
     figures.draw_performance("elementwise", "elementwise", "elements", meta, results, tmp_path / "p.svg")
     text = _texts((tmp_path / "p.svg").read_text())
-    assert "Test CPU 9000" in text
+    assert "Test CPU 9000" in text and "2026-01-01" in text and "NumPy 2.4.6" in text
     assert "no PyTorch timings" in text  # says so when a library is missing
+    assert "add float64 / NumPy" in text  # the legend names the line: case and library
+    assert figures.perf_ratios("elementwise", results) == {("add float64", "NumPy"): [(100, 0.5), (10_000, 0.5)]}
+
+
+def test_dlpack_bars_show_nanoseconds_per_call(tmp_path: Path) -> None:
+    meta = {"cpu_model": "Test CPU 9000", "cpu_count": 2, "date": "2026-01-01T00:00:00"}
+    results = [{"group": "dlpack", "name": "ma.from_dlpack(np)", "size": 1000, "vs": "np.from_dlpack(np)",
+                "status": "ok", "minarray": {"median": 250e-9}, "reference": {"median": 300e-9}}]
+    figures.draw_dlpack_bars(meta, results, tmp_path / "d.svg")
+    text = _texts((tmp_path / "d.svg").read_text())
+    assert "ma.from_dlpack(np): 250 ns" in text and "np.from_dlpack(np): 300 ns" in text
+    assert "Test CPU 9000" in text and "2026-01-01" in text
+
+
+def test_streams_figure_shows_what_minarray_does(drawn: dict[str, str]) -> None:
+    facts = figures.stream_facts()
+    assert facts == {"cpu_none": "dltensor_versioned", "cpu_one": "ValueError", "forwarded": 7,
+                     "work_stream": "NULL"}
+    text = " ".join(_texts(drawn["streams.svg"]).split())
+    assert "stream=7 arrived as 7" in text and "raises ValueError" in text
+    assert "ROCm: 0 the default stream" in text
+
+
+def test_subbyte_figure_shows_live_padded_bytes(drawn: dict[str, str]) -> None:
+    facts = figures.subbyte_facts()
+    a = ma.asarray(facts["values"], dtype=ma.int4)
+    assert facts["padded"] == list(a.tobytes()) == [1, 14, 7, 8]
+    assert facts["packed"] == [0xE1, 0x87] and facts["flags"] == 4 and facts["bits"] == 4
+    text = _texts(drawn["subbyte.svg"])
+    assert "0xe1: e0 = 1, e1 = -2" in text and "0x0e: e1 = -2" in text
 
 
 def test_recorded_benchmarks_name_their_cpu() -> None:

@@ -142,6 +142,31 @@ def table_rows(text: str) -> list[tuple[int, str, str]]:
     return rows
 
 
+SAME_SPELLING = re.compile(r"^Also as in NumPy: (?P<list>.*?)(?:\n\s*\n|\Z)", re.M | re.S)
+INLINE = re.compile(r"`([^`]+)`")
+# The page's rule for "Also as in NumPy": np. becomes ma., and the NumPy
+# arrays n, v, f become the minarray arrays a, w, g (not an f-string's f).
+SPELLING = ((re.compile(r"\bnp\."), "ma."), (re.compile(r"\bn\b(?![\'\"])"), "a"),
+            (re.compile(r"\bv\b(?![\'\"])"), "w"), (re.compile(r"\bf\b(?![\'\"])"), "g"))
+
+
+def as_minarray(numpy_expr: str) -> str:
+    """The minarray spelling of an expression listed "as in NumPy"."""
+    for pattern, repl in SPELLING:
+        numpy_expr = pattern.sub(repl, numpy_expr)
+    return numpy_expr
+
+
+def same_spelling_rows(text: str) -> list[tuple[int, str, str]]:
+    """(line, numpy expression, minarray expression) of every expression
+    listed after "Also as in NumPy:" (the cheat sheet's folded rows)."""
+    rows = []
+    for m in SAME_SPELLING.finditer(text):
+        line = text.count("\n", 0, m.start()) + 1
+        rows += [(line, e, as_minarray(e)) for e in INLINE.findall(m.group("list"))]
+    return rows
+
+
 def _comparable(value: Any) -> Any:
     """A NumPy value (or plain Python value) to compare two table results."""
     import numpy as np
@@ -262,7 +287,7 @@ def run_page(path: Path) -> Iterator[str]:
             from numpy_oracle import NP
 
             as_current.update(ns, np=NP)
-            for line, np_expr, ma_expr in table_rows(text):
+            for line, np_expr, ma_expr in table_rows(text) + same_spelling_rows(text):
                 where = f"{_page_id(path)}:{line}: `{np_expr}` vs `{ma_expr}`"
                 try:
                     _assert_same(eval(np_expr, as_current), eval(ma_expr, ns), where)
@@ -343,27 +368,70 @@ def c_excerpts(text: str) -> list[tuple[str, str]]:
     return out
 
 
+def excerpt_problem(excerpt: str, source_text: str) -> str | None:
+    """Why a C excerpt is not a faithful piece of its source, or None.
+
+    Comments aside, its lines appear in the source in order, and
+    consecutive lines of the excerpt are consecutive in the source unless a
+    `...` line between them says that something was left out: a listing
+    cannot silently drop a field."""
+    source = _code_lines(source_text)
+    segments: list[list[str]] = [[]]
+    for line in _code_lines(excerpt):
+        if line == "...":
+            segments.append([])
+        else:
+            segments[-1].append(line)
+    at = 0
+    for seg in (s for s in segments if s):
+        n = len(seg)
+        start = next((k for k in range(at, len(source) - n + 1) if source[k:k + n] == seg), None)
+        if start is None:
+            if all(line in source for line in seg):
+                return f"has no run of the lines {seg!r} in this order and together (mark left-out lines with ...)"
+            missing = next(line for line in seg if line not in source)
+            return f"has no line {missing!r}"
+        at = start + n
+    return None
+
+
 def test_c_excerpts_are_from_the_file_they_name() -> None:
     """Every C block in the docs names its file just before it, and its code
-    (comments aside; `...` marks lines left out) appears in that file, in
-    order: an excerpt cannot drift from the code it shows."""
+    is a faithful excerpt of that file (``excerpt_problem``): an excerpt
+    cannot drift from the code it shows.  Whole structs and example files
+    are better shown with a ``literalinclude``, which reads the file."""
     problems = []
     for page in pages():
         for cited, excerpt in c_excerpts(page.read_text()):
             if not cited:
                 problems.append(f"{_page_id(page)}: a C block names no file before it:\n{excerpt}")
                 continue
-            source = _code_lines((ROOT / cited).read_text())
-            at = 0
-            for line in _code_lines(excerpt):
-                if line == "...":
-                    continue
-                while at < len(source) and source[at] != line:
-                    at += 1
-                if at == len(source):
-                    problems.append(f"{_page_id(page)}: {cited} has no line {line!r} (in this order)")
-                    break
-                at += 1
+            why = excerpt_problem(excerpt, (ROOT / cited).read_text())
+            if why:
+                problems.append(f"{_page_id(page)}: {cited} {why}")
+    assert not problems, "\n".join(problems)
+
+
+def test_an_excerpt_that_drops_a_line_silently_fails() -> None:
+    source = "struct s {\n  int a;\n  int b; /* why */\n  int c;\n};\n"
+    assert excerpt_problem("struct s {\n  int a;\n  int b;\n  int c;\n};\n", source) is None
+    assert excerpt_problem("struct s {\n  int a;\n  int c;\n};\n", source) is not None
+    assert excerpt_problem("struct s {\n  int a;\n  ...\n  int c;\n};\n", source) is None
+    assert excerpt_problem("int c;\n", source) is None  # an excerpt may start anywhere
+
+
+LITERALINCLUDE = re.compile(r"^```\{literalinclude\}\s+(\S+)", re.M)
+
+
+def test_literalincludes_name_files_that_exist() -> None:
+    """Listings read from the source tree (``literalinclude``) point at real
+    files, so a renamed file fails here as well as in the build."""
+    problems = []
+    for page in pages():
+        for m in LITERALINCLUDE.finditer(page.read_text()):
+            target = (page.parent / m.group(1)).resolve()
+            if not target.is_file():
+                problems.append(f"{_page_id(page)} includes {m.group(1)}, which does not exist")
     assert not problems, "\n".join(problems)
 
 
@@ -423,6 +491,12 @@ def test_a_missing_optional_library_skips_the_rest_of_the_page(tmp_path: Path) -
         list(run_page(page))
 
 
+def test_collector_reads_the_same_spelling_lists() -> None:
+    text = "Also as in NumPy: `np.zeros(2)`, `n.T`, `f\"{n[0]}\"`,\n`np.abs(f)`.\n\nafter `np.x`\n"
+    assert same_spelling_rows(text) == [(1, "np.zeros(2)", "ma.zeros(2)"), (1, "n.T", "a.T"),
+                                        (1, 'f"{n[0]}"', 'f"{a[0]}"'), (1, "np.abs(f)", "ma.abs(g)")]
+
+
 def test_collector_reads_the_cheatsheet_table_rows() -> None:
     text = "| NumPy | minarray | note |\n|---|---|---|\n| `np.zeros(2)` | `ma.zeros(2)` | x |\n\nafter\n"
     assert table_rows(text) == [(3, "np.zeros(2)", "ma.zeros(2)")]
@@ -453,3 +527,46 @@ def test_every_docs_page_has_examples_or_is_reference() -> None:
         if p.name == "index.md":
             continue
         assert python_blocks(text), f"{_page_id(p)} has no runnable example"
+
+
+# ---- numbers name their run ---------------------------------------------------
+
+def _run_stamp(iso: str) -> str:
+    """"2026-11-27 at 05:42 UTC" of "2026-11-27T05:42:00+0000"."""
+    m = re.match(r"(\d{4}-\d\d-\d\d)T(\d\d:\d\d)", iso)
+    assert m, iso
+    return f"{m.group(1)} at {m.group(2)} UTC"
+
+
+def test_performance_page_names_the_runs_its_numbers_come_from() -> None:
+    """The page's prose names the two runs its numbers and plots come from,
+    by the dates the runs themselves recorded: re-recording either run
+    without updating the prose fails here."""
+    import json
+
+    page = (DOCS / "performance.md").read_text()
+    results = re.search(r"<!-- benchmarks:begin -->\s*Run of (\S+): (.*)", page)
+    assert results, "the Results section starts with the run's own description"
+    for needed in ("NumPy", "PyTorch", "Python", "CPUs"):
+        assert needed in results.group(2), f"the Results run does not name {needed}"
+    assert _run_stamp(results.group(1)) in page.split("<!-- benchmarks:begin -->")[0], \
+        "the prose does not name the Results run by its date"
+    meta = json.loads((DOCS / "_data" / "benchmarks.json").read_text())["meta"]
+    for key in ("date", "cpu_model", "python", "numpy", "torch"):
+        assert meta.get(key), f"the plots run does not record its {key}"
+    assert _run_stamp(meta["date"]) in page, "the prose does not name the plots run by its date"
+    assert f"NumPy {meta['numpy']}" in page and f"PyTorch {meta['torch']}" in page
+
+
+def test_no_number_of_the_guide_comes_from_an_unnamed_machine() -> None:
+    """A timing in the guide's prose either cites where it was measured (an
+    issue or pull request, `project#123`, in the same paragraph) or lives
+    on the performance page, where each number names its run."""
+    timing = re.compile(r"\b\d+(?:\.\d+)?\s?(?:ns|µs|us|ms)\b|\bin a (?:micro|nano)second\b")
+    cited = re.compile(r"\b[\w.-]+#\d+\b")
+    problems = []
+    for page in [*sorted((DOCS / "dlpack").glob("*.md")), DOCS / "index.md"]:
+        for para in re.split(r"\n\s*\n", page.read_text()):
+            if timing.search(para) and not cited.search(para):
+                problems.append(f"{_page_id(page)}: {' '.join(para.split())[:160]}")
+    assert not problems, "timings that name no run or source:\n" + "\n".join(problems)

@@ -12,7 +12,7 @@ import pytest
 from array_strategies import ALL_DTYPES, NP_BFLOAT16, NP_DTYPES, np_dtype
 
 import minarray as ma
-from minarray import dtypes as mdt
+from minarray import _dtypes as _dt
 
 # (name, kind, itemsize, DLPack code, bits) straight from the DLPack header's
 # DLDataTypeCode: kDLInt 0, kDLUInt 1, kDLFloat 2, kDLBfloat 4, kDLComplex 5, kDLBool 6
@@ -33,11 +33,11 @@ def test_dtype_table(name: str, kind: str, itemsize: int, code: int, bits: int) 
     assert d.kind == kind and d.itemsize == itemsize and d.bits == bits and d.lanes == 1
     assert d.dlpack == (code, bits, 1)
     assert int(d.code) == code
-    assert mdt.from_dlpack_code(code, bits) is d
-    assert mdt.from_dlpack_code(code, bits, 2) is None
+    assert _dt.from_dlpack_code(code, bits) is d
+    assert _dt.from_dlpack_code(code, bits, 2) is None
     # one singleton, however it is reached
     assert ma.asarray([0], dtype=name).dtype is d
-    assert mdt.as_dtype(name) is d and mdt.as_dtype(d) is d
+    assert _dt.as_dtype(name) is d and _dt.as_dtype(d) is d
     assert pickle.loads(pickle.dumps(d)) is d and copy.deepcopy(d) is d
     assert hash(d) == hash(ma.asarray([1], dtype=d).dtype)
 
@@ -57,8 +57,8 @@ def test_numpy_equality_and_conversion(d: ma.DType) -> None:
     assert d.numpy == nd
     assert np.dtype(d) == nd  # through DType.dtype
     assert np.zeros(2, dtype=d).dtype == nd
-    assert mdt.as_dtype(nd) is d
-    assert mdt.as_dtype(nd.type) is d  # np.float32 and friends
+    assert _dt.as_dtype(nd) is d
+    assert _dt.as_dtype(nd.type) is d  # np.float32 and friends
     assert d == nd.type
     assert ma.zeros(2, dtype=nd).dtype is d
     others = [o for o in ALL_DTYPES if o is not d]
@@ -67,19 +67,19 @@ def test_numpy_equality_and_conversion(d: ma.DType) -> None:
 
 
 def test_other_spellings() -> None:
-    assert mdt.as_dtype(bool) is ma.bool
-    assert mdt.as_dtype(int) is ma.int64
-    assert mdt.as_dtype(float) is ma.float64
-    assert mdt.as_dtype(complex) is ma.complex128
-    assert mdt.as_dtype("double") is ma.float64 and mdt.as_dtype("half") is ma.float16
-    assert mdt.as_dtype(np.dtype("<f4")) is ma.float32
+    assert _dt.as_dtype(bool) is ma.bool
+    assert _dt.as_dtype(int) is ma.int64
+    assert _dt.as_dtype(float) is ma.float64
+    assert _dt.as_dtype(complex) is ma.complex128
+    assert _dt.as_dtype("double") is ma.float64 and _dt.as_dtype("half") is ma.float16
+    assert _dt.as_dtype(np.dtype("<f4")) is ma.float32
 
 
 def test_torch_dtypes() -> None:
     torch = pytest.importorskip("torch")
-    assert mdt.as_dtype(torch.float32) is ma.float32
-    assert mdt.as_dtype(torch.bfloat16) is ma.bfloat16
-    assert mdt.as_dtype(torch.uint8) is ma.uint8
+    assert _dt.as_dtype(torch.float32) is ma.float32
+    assert _dt.as_dtype(torch.bfloat16) is ma.bfloat16
+    assert _dt.as_dtype(torch.uint8) is ma.uint8
 
 
 @pytest.mark.parametrize(
@@ -90,10 +90,10 @@ def test_torch_dtypes() -> None:
 )
 def test_unknown_dtypes_raise_type_error(bad: Any) -> None:
     if bad in ("int", "f8"):
-        assert mdt.as_dtype(bad) is ma.int64 if bad == "int" else ma.float64  # accepted spellings
+        assert _dt.as_dtype(bad) is ma.int64 if bad == "int" else ma.float64  # accepted spellings
         return
     with pytest.raises(TypeError, match=r"dtype|byte order"):
-        mdt.as_dtype(bad)
+        _dt.as_dtype(bad)
     if bad is not None:
         with pytest.raises(TypeError):
             ma.zeros(2, dtype=bad)

@@ -17,7 +17,7 @@ import pytest
 from numpy_oracle import DOT_REPORTS_FP_ERRORS
 
 import minarray as ma
-from minarray import threads as ma_threads
+from minarray import _threads
 
 SPECIALS = [0.0, -0.0, 1.0, -1.0, 0.5, 2.0, 1e308, -1e308, 1e-308, 710.0, -750.0,
             float("inf"), float("-inf"), float("nan")]
@@ -175,23 +175,23 @@ def test_state_is_thread_local() -> None:
 def test_pool_threads_report_their_flags() -> None:
     """A zero only in the last chunk is computed by a pool thread (or the
     caller): the warning comes either way, and only once."""
-    old_min = ma_threads._get_parallel_min()
-    old_n = ma_threads.get_num_threads()
+    old_min = _threads._get_parallel_min()
+    old_n = _threads.get_num_threads()
     try:
-        ma_threads.set_num_threads(2)
-        ma_threads._set_parallel_min(1024)
+        _threads.set_num_threads(2)
+        _threads._set_parallel_min(1024)
         for where in (0, -1):
             a = np.ones(1 << 16)
             a[where] = 0.0
             x = ma.asarray(a)
-            before = ma_threads._pool_jobs()
+            before = _threads._pool_jobs()
             assert messages(lambda x=x: ma.log(x)) == {"divide by zero encountered in log"}
-            assert ma_threads._pool_jobs() > before
+            assert _threads._pool_jobs() > before
             assert messages(lambda: ma.sum(ma.asarray(np.full(1 << 17, 1e308)))) == \
                 {"overflow encountered in reduce"}
     finally:
-        ma_threads._set_parallel_min(old_min)
-        ma_threads.set_num_threads(old_n)
+        _threads._set_parallel_min(old_min)
+        _threads.set_num_threads(old_n)
 
 
 @pytest.mark.parametrize("layout", ["contiguous", "strided", "in place", "one element", "reversed"])
@@ -469,14 +469,14 @@ def _observe(xp: Any, row: Row, mode: str | None) -> tuple[frozenset[str], str |
 @pytest.fixture
 def pool_threads() -> Iterator[None]:
     """Split large kernels over two threads, from small sizes on."""
-    old_min, old_n = ma_threads._get_parallel_min(), ma_threads.get_num_threads()
-    ma_threads.set_num_threads(2)
-    ma_threads._set_parallel_min(1024)
+    old_min, old_n = _threads._get_parallel_min(), _threads.get_num_threads()
+    _threads.set_num_threads(2)
+    _threads._set_parallel_min(1024)
     try:
         yield
     finally:
-        ma_threads._set_parallel_min(old_min)
-        ma_threads.set_num_threads(old_n)
+        _threads._set_parallel_min(old_min)
+        _threads.set_num_threads(old_n)
 
 
 @pytest.mark.usefixtures("pool_threads")
@@ -487,11 +487,11 @@ def test_errors_are_numpys(row: str, mode: str) -> None:
         pytest.skip("NumPy 2.0's dot reports no floating-point errors; later NumPy does, as minarray")
     errstate_mode = None if mode == "default" else mode
     want_words, want_raised, want = _observe(np, TABLE[row], errstate_mode)
-    jobs = ma_threads._pool_jobs()
+    jobs = _threads._pool_jobs()
     got_words, got_raised, got = _observe(ma, TABLE[row], errstate_mode)
     assert (got_words, got_raised) == (want_words, want_raised)
     if row.endswith("-large"):
-        assert ma_threads._pool_jobs() > jobs  # the pool threads did take part
+        assert _threads._pool_jobs() > jobs  # the pool threads did take part
     if mode == "ignore":
         # none of the errstate's kinds (NumPy's other warnings stay)
         assert not any(" encountered in " in w for w in got_words)

@@ -126,7 +126,7 @@ BACKING.flags.writeable = False
 BASE = BACKING.__array_interface__["data"][0]
 ORIGIN = BASE + 4096  # element 0 when data points into BACKING: room both ways
 
-VALID_DTYPES = [d.dlpack for d in ma.dtypes.ALL]
+VALID_DTYPES = [d.dlpack for d in ma._dtypes.ALL]
 CPU_ACCESSIBLE = {1, 3, 11, 13}
 KNOWN_DEVICES = {int(d) for d in ma.dlpack.DLDeviceType}
 INT64_MAX = 2**63 - 1

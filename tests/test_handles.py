@@ -129,7 +129,7 @@ def test_ndarray_setup_refuses_what_the_free_list_cannot_keep() -> None:
     """The class C builds NDArrays of may have no fields, __dict__ or
     finalizer of its own (its deallocator is replaced by one that keeps
     dead objects); a refused class changes nothing."""
-    import minarray.dtypes as dt
+    import minarray._dtypes as dt
 
     class WithDict(core.NDArrayBase):
         pass

@@ -434,14 +434,14 @@ def _same_view(a: ma.NDArray, b: ma.NDArray) -> None:
 @SETTINGS
 @given(array_and_slice_chain())
 def test_c_getitem_matches_the_python_path(case: tuple[np.ndarray, list[Any]]) -> None:
-    from minarray import indexing
+    from minarray import _indexing
 
     arr, keys = case
     v = to_ma(arr)
     for key in keys:
         fast = v[key]
         assert ma._native.core.ndarray_getitem(v, key) is not None  # the C path answered
-        _same_view(fast, indexing.getitem(v, key))
+        _same_view(fast, _indexing.getitem(v, key))
         v = fast
 
 
@@ -511,14 +511,14 @@ def test_keys_the_c_path_leaves_to_python(key: Any) -> None:
 
 
 def test_c_getitem_errors_are_the_python_path_errors() -> None:
-    from minarray import indexing
+    from minarray import _indexing
 
     x = ma.arange(12).reshape(3, 4)
     for key in (3, -4, (0, 4), (0, -5), (slice(None), 2**70), (None, 1, ..., -(2**64)), (..., 9)):
         with pytest.raises(IndexError) as fast:
             x[key]
         with pytest.raises(IndexError) as slow:
-            indexing.getitem(x, key)
+            _indexing.getitem(x, key)
         assert str(fast.value) == str(slow.value)
         assert "is out of bounds for axis" in str(fast.value)
     # errors the C path leaves to Python, with Python's wording

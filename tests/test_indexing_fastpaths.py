@@ -8,7 +8,7 @@ leading axes, or a tuple of such integer keys of one length, as in
 ``x[rows, cols]`` (core.ndarray_getitem / ndarray_setitem), and ``x[key]``
 for a tuple of slices, None and ... around one 1-d index, as in
 ``x[:, cols]``.
-Every other case falls back to minarray.indexing.  Both routes must give the same values, layouts and
+Every other case falls back to minarray._indexing.  Both routes must give the same values, layouts and
 errors (type and wording), on every layout: owned, strided, reversed,
 transposed, imported and read-only imported.
 """
@@ -25,7 +25,7 @@ import pytest
 from array_strategies import assert_equal_values, assert_like_numpy, np_dtype, to_ma, values_of
 
 import minarray as ma
-from minarray import indexing
+from minarray import _indexing
 
 core = ma._native.core
 
@@ -79,7 +79,7 @@ def _set_both_routes(fast: ma.NDArray, slow: ma.NDArray, key: Any, value: Any) -
         _, fast_exc = _outcome(lambda: fast.__setitem__(key, value))
     with warnings.catch_warnings(record=True) as slow_warned:
         warnings.simplefilter("always")
-        _, slow_exc = _outcome(lambda: indexing.setitem(slow, key, value))
+        _, slow_exc = _outcome(lambda: _indexing.setitem(slow, key, value))
     _same_error(fast_exc, slow_exc)
     assert [str(w.message) for w in fast_warned] == [str(w.message) for w in slow_warned]
     return fast_exc
@@ -177,7 +177,7 @@ def test_setitem_errors_keep_their_wording() -> None:
         with pytest.raises(exc, match=match):
             i[key] = value
         with pytest.raises(exc, match=match):
-            indexing.setitem(i, key, value)
+            _indexing.setitem(i, key, value)
     assert i.tolist() == ma.zeros((3, 4), dtype=ma.int32).tolist()
     n = np.zeros((3, 4))
     n.flags.writeable = False
@@ -260,7 +260,7 @@ def test_index_array_and_mask_fast_paths(dtype: str, view: str, source: str) -> 
             assert core.ndarray_getitem(x, kk) is not None
             r = x[kk]
             _check_copy(r, nv[nkk])
-            _check_copy(indexing.getitem(x, kk), nv[nkk])  # the general route agrees
+            _check_copy(_indexing.getitem(x, kk), nv[nkk])  # the general route agrees
     for nmask in ((np.arange(nv.size).reshape(nv.shape) % 2) == 1, np.zeros(nv.shape, bool), np.ones(nv.shape, bool),
                   ((np.arange(nv.size).reshape(nv.shape) % 3) == 0)):
         for mk, nmk in ((ma.asarray(nmask.copy()), nmask),
@@ -268,7 +268,7 @@ def test_index_array_and_mask_fast_paths(dtype: str, view: str, source: str) -> 
                         (ma.asarray(nmask[::-1].copy())[::-1], nmask)):  # a reversed one
             assert core.ndarray_getitem(x, mk) is not None
             _check_copy(x[mk], nv[nmk])
-            _check_copy(indexing.getitem(x, mk), nv[nmk])
+            _check_copy(_indexing.getitem(x, mk), nv[nmk])
 
 
 def test_index_array_fast_path_on_more_dims() -> None:
@@ -286,7 +286,7 @@ def test_index_array_fast_path_on_more_dims() -> None:
         for lead in (nmask.any(axis=-1), nmask.any(axis=(1, 2)), np.zeros(nv.shape[0], bool)):
             assert core.ndarray_getitem(x, ma.asarray(lead)) is not None
             _check_copy(x[ma.asarray(lead)], nv[lead])
-            _check_copy(indexing.getitem(x, ma.asarray(lead)), nv[lead])
+            _check_copy(_indexing.getitem(x, ma.asarray(lead)), nv[lead])
     big = np.arange(10000.0)  # big enough to run without the GIL
     xb = ma.asarray(big)
     _check_copy(xb[xb > 5000.5], big[big > 5000.5])
@@ -303,7 +303,7 @@ def test_index_arrays_left_to_the_general_route(key: np.ndarray) -> None:
     k = ma.asarray(key)
     assert core.ndarray_getitem(x, k) is None
     r, exc = _outcome(lambda: x[k])
-    _, slow_exc = _outcome(lambda: indexing.getitem(x, k))
+    _, slow_exc = _outcome(lambda: _indexing.getitem(x, k))
     _same_error(exc, slow_exc)
     if exc is None:
         assert_equal_values(values_of(r), nx[key if key.dtype != np.float64 else key.astype(np.int64)])
@@ -321,7 +321,7 @@ def test_index_array_errors_keep_their_wording() -> None:
         with pytest.raises(IndexError, match=match):
             x[key]
         with pytest.raises(IndexError, match=match):
-            indexing.getitem(x, key)
+            _indexing.getitem(x, key)
     e = ma.zeros((0, 2))
     with pytest.raises(IndexError, match=r"^index 0 is out of bounds for axis 0 with size 0$"):
         e[ma.asarray([0])]
@@ -330,7 +330,7 @@ def test_index_array_errors_keep_their_wording() -> None:
         with pytest.raises(IndexError) as fast:
             x[mask]
         with pytest.raises(IndexError) as slow:
-            indexing.getitem(x, mask)
+            _indexing.getitem(x, mask)
         assert str(fast.value) == str(slow.value)
         assert "boolean index did not match" in str(fast.value)
 
@@ -400,7 +400,7 @@ def test_advanced_getitem_keys_answered_in_c(view: str, source: str) -> None:
     for key in _advanced_keys(nv.shape):
         assert core.ndarray_getitem(x, key) is not None
         _check_copy(x[key], nv[_np_key(key)])
-        _check_copy(indexing.getitem(x, key), nv[_np_key(key)])
+        _check_copy(_indexing.getitem(x, key), nv[_np_key(key)])
         target = nv[_np_key(key)].shape
         for value in (5, ma.ones(target)):
             y, _ = _make("float64", view, source)
@@ -486,7 +486,7 @@ def test_advanced_setitem_errors_keep_their_wording() -> None:
         with pytest.raises(exc, match=match):
             x[key] = value
         with pytest.raises(exc, match=match):
-            indexing.setitem(x, key, value)
+            _indexing.setitem(x, key, value)
     assert x.tolist() == ma.zeros((3, 4), dtype=ma.int16).tolist()
     n = np.zeros((3, 4))
     n.flags.writeable = False
@@ -531,7 +531,7 @@ def test_one_index_in_a_tuple_is_gathered_in_c(source: str, index: str) -> None:
             key = tuple(idx if k == "i" else k for k in template)
             nkey = tuple(nidx if k == "i" else k for k in template)
             assert core.ndarray_getitem(x, key) is not None, key
-            fast, slow = x[key], indexing.getitem(x, key)
+            fast, slow = x[key], _indexing.getitem(x, key)
             assert_like_numpy(fast, nv[nkey], check_strides=False)
             assert fast.shape == slow.shape and fast._strides == slow._strides
             assert (fast.base is None) == (slow.base is None)
@@ -551,7 +551,7 @@ def test_one_index_in_a_tuple_errors_keep_their_wording() -> None:
         with pytest.raises(IndexError, match=match):
             x[key]
         with pytest.raises(IndexError, match=match):
-            indexing.getitem(x, key)
+            _indexing.getitem(x, key)
     # shapes that do not fit go the general way, which words them
     for key in ((slice(None), ma.asarray([True, False])), (slice(None), slice(None), slice(None), [0]),
                 (slice(None), [0], [9])):
@@ -586,14 +586,14 @@ def test_several_index_arrays_in_c(view: str, source: str) -> None:
         for key, nkey in _pairs(nprobe.shape):
             assert core.ndarray_getitem(probe, key) is not None
             _check_copy(probe[key], nprobe[nkey])
-            _check_copy(indexing.getitem(probe, key), nprobe[nkey])
+            _check_copy(_indexing.getitem(probe, key), nprobe[nkey])
             target = nprobe[nkey].shape
             full = ma.asarray((np.arange(math.prod(target)).reshape(target) % 3).astype(nprobe.dtype))
             for value in (2, full, full[:1], ma.asarray(1.5), ma.ones(4)):
                 fast, fast_np = _make(dtype, view, source)
                 slow, _ = _make(dtype, view, source)
                 _, fast_exc = _outcome(lambda: fast.__setitem__(key, value))  # noqa: B023
-                _, slow_exc = _outcome(lambda: indexing.setitem(slow, key, value))  # noqa: B023
+                _, slow_exc = _outcome(lambda: _indexing.setitem(slow, key, value))  # noqa: B023
                 _same_error(fast_exc, slow_exc)
                 assert_equal_values(values_of(fast), values_of(slow))
                 if fast_exc is None and value is full:
@@ -615,8 +615,8 @@ def test_several_index_arrays_on_more_dims_and_errors() -> None:
         ((ma.asarray([0, 1]), [4, 0]), r"^index 4 is out of bounds for axis 1 with size 4$"),
         (([0], [0], ma.asarray([-6], dtype=ma.int8)), r"^index -6 is out of bounds for axis 2 with size 5$"),
     ):
-        for f in (lambda k: x[k], lambda k: indexing.getitem(x, k), lambda k: x.__setitem__(k, 0.0),
-                  lambda k: indexing.setitem(x, k, 0.0)):
+        for f in (lambda k: x[k], lambda k: _indexing.getitem(x, k), lambda k: x.__setitem__(k, 0.0),
+                  lambda k: _indexing.setitem(x, k, 0.0)):
             with pytest.raises(IndexError, match=match):
                 f(key)
         assert_equal_values(values_of(x), ref)  # nothing written
@@ -675,7 +675,7 @@ def test_nd_index_arrays_are_gathered_in_c(source: str) -> None:
             k = ma.asarray(nk)
             assert core.ndarray_getitem(x, k) is not None
             _check_copy(x[k], nv[nk])
-            _check_copy(indexing.getitem(x, k), nv[nk])
+            _check_copy(_indexing.getitem(x, k), nv[nk])
     x = ma.asarray(n.copy())
     with pytest.raises(IndexError, match=r"^index 10 is out of bounds for axis 0 with size 10$"):
         x[ma.asarray([[1], [10]])]

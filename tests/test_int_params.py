@@ -3,7 +3,7 @@ method with an integer parameter (a count, an offset, an axis, a shape
 entry, ``k``, ``n``...) gets ``2.0``, ``2.5`` and ``np.float64(2.0)`` and
 must do what NumPy's counterpart does with them.  NumPy applies
 ``operator.index`` (a TypeError, never a silent truncation) almost
-everywhere, as minarray's one helper (minarray/_args.py) does; NumPy's
+everywhere, as minarray's one helper (minarray/_coerce.py) does; NumPy's
 real-valued parameters (``ddof``, ``correction``: ``REAL_VALUED``) take
 floats in both; and where NumPy takes a float only by accident of its
 implementation (``STRICTER``, each with NumPy's result) minarray keeps the

@@ -34,18 +34,27 @@ ROW = re.compile(r"^\|\s*`(?P<np>[^`]+)`\s*\|\s*`(?P<ma>[^`]+)`\s*\|(?P<maps>[^|
 
 
 def name_rows() -> list[tuple[int, str, str, str]]:
-    """(line, NumPy cell, minarray cell, maps-as cell) of the name tables."""
-    rows, inside = [], False
-    for i, line in enumerate(CHEATSHEET.read_text().splitlines(), 1):
+    """(line, NumPy cell, minarray cell, maps-as cell) of the name tables,
+    and of the expressions listed after them as "Also as in NumPy" (the
+    rows that would only change ``np.`` to ``ma.``: same name, or a method)."""
+    from test_docs import same_spelling_rows
+
+    rows, inside, names = [], False, False
+    text = CHEATSHEET.read_text()
+    for i, line in enumerate(text.splitlines(), 1):
         if NAMES_HEADER.match(line):
-            inside = True
+            inside = names = True
             continue
         if inside and not line.startswith("|"):
             inside = False
         m = ROW.match(line) if inside else None
         if m:
             rows.append((i, m.group("np"), m.group("ma"), m.group("maps").strip()))
-    return rows
+    start = text.count("\n", 0, text.index("## Every everyday NumPy name")) + 1 if names else 0
+    for line, np_expr, ma_expr in same_spelling_rows(text):
+        if line > start:
+            rows.append((line, np_expr, ma_expr, "same name" if "np." in np_expr else "method"))
+    return sorted(rows)
 
 
 def _function_name(cell: str, prefix: str) -> str | None:
@@ -133,7 +142,7 @@ def test_numpy_spelling_is_the_array_api_function(numpy_name: str, api_name: str
 
 def test_every_array_api_function_has_its_numpy_spelling() -> None:
     """Each Array API function NumPy has under another name: that name too."""
-    import minarray.elementwise as ew
+    import minarray._elementwise as ew
 
     for name in ew.__all__:
         if not hasattr(np, name):  # NumPy 2 spells all of them; a new one would need a spelling here
@@ -142,8 +151,8 @@ def test_every_array_api_function_has_its_numpy_spelling() -> None:
         assert numpy_name in ma.__all__ and api_name in ma.__all__
 
 
-NEW_MODULES = ["constructors", "stacking", "statistics", "contraction", "index_routines", "histograms", "logic",
-               "mathematical", "inspection", "spellings"]
+NEW_MODULES = ["_creation", "_data_type_functions", "_elementwise", "_histograms", "_indexing", "_inspection",
+               "_joining", "_linear_algebra", "_manipulation", "_statistical", "_utility"]
 
 
 def test_api_reference_documents_the_new_modules() -> None:

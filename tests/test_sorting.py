@@ -81,25 +81,25 @@ def test_sort_empty_and_views() -> None:
 
 
 def test_sorts_identical_over_thread_counts() -> None:
-    from minarray import threads
+    from minarray import _threads
 
-    n0, pmin = ma.get_num_threads(), threads._get_parallel_min()
+    n0, pmin = ma.get_num_threads(), _threads._get_parallel_min()
     rng = np.random.default_rng(12)
     a = values(rng, "float32", (37, 300), "special")
     x = ma.asarray(a)
     try:
-        threads._set_parallel_min(1)
+        _threads._set_parallel_min(1)
         results = []
         for n in (1, 2, 3, 7):
             ma.set_num_threads(n)
-            jobs = threads._pool_jobs()
+            jobs = _threads._pool_jobs()
             r = (np.asarray(ma.sort(x, axis=1)).copy(), np.asarray(ma.argsort(x, axis=0, descending=True)).copy())
             if n > 1:
-                assert threads._pool_jobs() > jobs, "the rows were not spread over the pool"
+                assert _threads._pool_jobs() > jobs, "the rows were not spread over the pool"
             results.append(r)
     finally:
         ma.set_num_threads(n0)
-        threads._set_parallel_min(pmin)
+        _threads._set_parallel_min(pmin)
     for s, i in results[1:]:
         assert s.tobytes() == results[0][0].tobytes() and i.tobytes() == results[0][1].tobytes()
     assert_matches(ma.argsort(x, axis=1), np.argsort(a, axis=1, stable=True).astype(np.int64))

@@ -1,5 +1,5 @@
 """The storage types: float8, float6, float4, complex32 and the sub-byte
-integers (minarray/dtypes.py, csrc/core/minifloat.c).
+integers (minarray/_dtypes.py, csrc/core/minifloat.c).
 
 ml_dtypes is the oracle: every bit pattern of every 8-bit and narrower type
 is cast to every dtype and compared, and the rounding into each type is
@@ -29,7 +29,7 @@ NARROW_FLOATS = ["float8_e3m4", "float8_e4m3", "float8_e4m3b11fnuz", "float8_e4m
 SUBBYTE_INTS = ["int1", "int2", "int4", "uint1", "uint2", "uint4"]
 STORAGE = [*NARROW_FLOATS, "complex32", *SUBBYTE_INTS]
 # every dtype NumPy can represent (bfloat16 and the storage types through ml_dtypes)
-TARGETS = [d.name for d in ma.dtypes.ALL]
+TARGETS = [d.name for d in ma._dtypes.ALL]
 WIDTH = {"float6_e2m3fn": 6, "float6_e3m2fn": 6, "float4_e2m1fn": 4, "int1": 1, "int2": 2, "int4": 4,
          "uint1": 1, "uint2": 2, "uint4": 4}
 
@@ -83,7 +83,7 @@ def test_every_bit_pattern_casts_as_ml_dtypes(name: str) -> None:
             # no integer: C leaves that conversion undefined, and minarray
             # gives NumPy's answer (as it does from float32), not
             # ml_dtypes'.  Every value in range must agree.
-            bits = ma.dtypes.as_dtype(target).bits
+            bits = ma._dtypes.as_dtype(target).bits
             lo, hi = (-(2 ** (bits - 1)), 2 ** bits - 1) if target != "bool" else (0, 1)
             ok = np.isfinite(f) & (f > lo - 1) & (f < hi + 1)
             got, want = got[ok], want[ok]
@@ -164,7 +164,7 @@ def test_numpy_round_trip_shares_memory(name: str) -> None:
     assert back.dtype == n.dtype and np.shares_memory(back, n)
     assert np.shares_memory(np.asarray(x[1:, ::2]), n)
     assert x.dtype.numpy == n.dtype
-    assert ma.dtypes.as_dtype(n.dtype) is getattr(ma, name)
+    assert ma._dtypes.as_dtype(n.dtype) is getattr(ma, name)
 
 
 @pytest.mark.parametrize("name", STORAGE)

@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from numpy_oracle import sum_bits
 
 import minarray as ma
-from minarray import threads
+from minarray import _threads
 
 # Special values are the point of these tests; which warnings they give is
 # test_errstate.py's subject (NumPy as the oracle).
@@ -37,11 +37,11 @@ COUNTS = (1, 2, 3, 7)
 @pytest.fixture(autouse=True)
 def restore_threads() -> Iterator[None]:
     """Leave the process-wide settings as the test found them."""
-    n, pmin, span = ma.get_num_threads(), threads._get_parallel_min(), threads._get_tile_min_span()
+    n, pmin, span = ma.get_num_threads(), _threads._get_parallel_min(), _threads._get_tile_min_span()
     yield
     ma.set_num_threads(n)
-    threads._set_parallel_min(pmin)
-    threads._set_tile_min_span(span)
+    _threads._set_parallel_min(pmin)
+    _threads._set_tile_min_span(span)
 
 
 def _bytes(a: ma.NDArray) -> bytes:
@@ -55,18 +55,18 @@ def per_thread_count(fn: Callable[[], ma.NDArray], counts: tuple[int, ...] = COU
     did go through the threaded (tiled) walk, so a test cannot pass by
     never reaching it; `pooled`: that they reached the pool (kernels that
     split their work themselves, not through the iterator)."""
-    threads._set_parallel_min(1)
-    threads._set_tile_min_span(1)
+    _threads._set_parallel_min(1)
+    _threads._set_tile_min_span(1)
     out = []
     for n in counts:
         ma.set_num_threads(n)
-        before, jobs = threads._iterate_counts(), threads._pool_jobs()
+        before, jobs = _threads._iterate_counts(), _threads._pool_jobs()
         r = fn()
-        after = threads._iterate_counts()
+        after = _threads._iterate_counts()
         if split and n > 1:
             assert after[0] > before[0], f"{n} threads: the work was not split"
         if pooled and n > 1:
-            assert threads._pool_jobs() > jobs, f"{n} threads: the work did not reach the pool"
+            assert _threads._pool_jobs() > jobs, f"{n} threads: the work did not reach the pool"
         if tiled:
             assert after[1] > before[1], "the walk was not tiled"
         out.append(np.array(np.asarray(r), copy=True))
@@ -90,10 +90,10 @@ def test_set_and_get_num_threads() -> None:
     ma.set_num_threads(1)
     assert ma.get_num_threads() == 1
     ma.set_num_threads(None)
-    assert ma.get_num_threads() == threads._default_num_threads() >= 1
+    assert ma.get_num_threads() == _threads._default_num_threads() >= 1
 
 
-@pytest.mark.parametrize("bad", [0, -1, threads.MAX_THREADS + 1])
+@pytest.mark.parametrize("bad", [0, -1, _threads.MAX_THREADS + 1])
 def test_set_num_threads_rejects_out_of_range(bad: int) -> None:
     with pytest.raises(ValueError, match="1 to 256"):
         ma.set_num_threads(bad)
@@ -109,9 +109,9 @@ def _python(code: str, env_value: str | None, timeout: float = 120) -> subproces
     """Run `code` in a fresh interpreter; one that is still running after
     `timeout` seconds is killed and fails the calling test."""
     env = dict(os.environ)
-    env.pop(threads.ENV_VAR, None)
+    env.pop(_threads.ENV_VAR, None)
     if env_value is not None:
-        env[threads.ENV_VAR] = env_value
+        env[_threads.ENV_VAR] = env_value
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     env["PYTHONPATH"] = os.pathsep.join([root, env.get("PYTHONPATH", "")])
     try:
@@ -134,7 +134,7 @@ def test_malformed_environment_variable_warns_and_is_ignored() -> None:
         with warnings.catch_warnings(record=True) as w:
             warnings.simplefilter("always")
             import minarray as ma
-        print(ma.get_num_threads(), ma.threads._default_num_threads())
+        print(ma.get_num_threads(), ma._threads._default_num_threads())
         print(any("MINARRAY_NUM_THREADS" in str(x.message) for x in w))
     """
     proc = _python(code, "lots")
@@ -310,7 +310,7 @@ def test_two_python_threads_at_once() -> None:
     """Kernels from two Python threads (the GIL is released in C) share one
     pool: one gets it, the other runs serially; both must be right."""
     ma.set_num_threads(2)
-    threads._set_parallel_min(1)
+    _threads._set_parallel_min(1)
     rng = np.random.default_rng(6)
     an = rng.standard_normal((400, 500))
     a = ma.asarray(an, copy=True)
@@ -338,7 +338,7 @@ def test_two_python_threads_at_once() -> None:
 
 
 def test_changing_thread_count_while_kernels_run() -> None:
-    threads._set_parallel_min(1)
+    _threads._set_parallel_min(1)
     ma.set_num_threads(2)
     an = np.arange(300_000, dtype=np.float64)
     a = ma.asarray(an, copy=True)
@@ -369,7 +369,7 @@ def test_changing_thread_count_while_kernels_run() -> None:
 def test_fork_child_recreates_the_pool() -> None:
     code = """
         import os, numpy as np, minarray as ma
-        from minarray import threads
+        from minarray import _threads as threads
         threads._set_parallel_min(1)
         ma.set_num_threads(2)
         an = np.arange(100_000, dtype=np.float64).reshape(200, 500)
@@ -497,9 +497,9 @@ def test_sum_of_one_run_has_numpys_bits_for_every_thread_count(dtype: str, view:
     x = ma.asarray(xn, copy=True)
     if view == "every third":
         xn, x = xn[::3], x[::3]
-    before = threads._pool_jobs()
+    before = _threads._pool_jobs()
     results = per_thread_count(lambda: ma.sum(x), split=False)
-    assert threads._pool_jobs() > before
+    assert _threads._pool_jobs() > before
     assert_identical(results)
     assert results[0].tobytes() == np.asarray(sum_bits(xn)).tobytes()
     means = per_thread_count(lambda: ma.mean(x), split=False)
@@ -545,7 +545,7 @@ def test_transcendental_result_does_not_depend_on_layout(name: str, dtype: str) 
     a = ma.asarray(an, copy=True)
     f = getattr(ma, name)
     whole = np.asarray(f(a))
-    threads._set_tile_min_span(1)
+    _threads._set_tile_min_span(1)
     for n in (1, 2):
         ma.set_num_threads(n)
         assert np.asarray(f(a[::2, ::3])).tobytes() == np.ascontiguousarray(whole[::2, ::3]).tobytes()
@@ -556,11 +556,11 @@ def test_expensive_operations_split_from_fewer_elements() -> None:
     """exp splits over threads from 16384 doubles; add waits for 65536."""
     ma.set_num_threads(2)
     x = ma.asarray(np.linspace(0.0, 1.0, 20_000), copy=True)
-    before = threads._iterate_counts()[0]
+    before = _threads._iterate_counts()[0]
     ma.add(x, x)
-    assert threads._iterate_counts()[0] == before
+    assert _threads._iterate_counts()[0] == before
     ma.exp(x)
-    assert threads._iterate_counts()[0] == before + 1
+    assert _threads._iterate_counts()[0] == before + 1
 
 
 # ---- gathers and scatters -----------------------------------------------------------
@@ -614,7 +614,7 @@ def test_one_value_scatters_identical_over_thread_counts(key: str) -> None:
 def test_scatter_of_several_values_keeps_numpys_last_write() -> None:
     """Values that differ are written in index order on any thread count:
     for a repeated index the last one wins, as in NumPy."""
-    threads._set_parallel_min(1)
+    _threads._set_parallel_min(1)
     idx = np.repeat(np.arange(100), 300)[::-1].copy()  # each index 300 times
     values = np.arange(idx.size, dtype=np.float64)
     ref = np.zeros(100)
@@ -629,7 +629,7 @@ def test_scatter_of_several_values_keeps_numpys_last_write() -> None:
 def test_split_gather_reports_the_first_bad_index() -> None:
     """Each chunk stops at its own first bad index; the error names the
     first of all, as a serial walk does, and a scatter writes nothing."""
-    threads._set_parallel_min(1)
+    _threads._set_parallel_min(1)
     xn = np.arange(1000.0)
     idx = np.arange(40000) % 1000
     idx[25000], idx[31000], idx[39000] = 5000, -3000, 7000

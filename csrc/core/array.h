@@ -57,7 +57,7 @@ static inline int64_t ma_elsize(DLDataType dt) { return ((int64_t)dt.bits * dt.l
 /* Is `dt` narrower than a byte (1, 2, 4 or 6 bits)?  DLPack packs such
  * elements unless a tensor's flags say IS_SUBBYTE_TYPE_PADDED. */
 static inline int ma_is_subbyte(DLDataType dt) { return dt.bits < 8; }
-/* cdef-begin: declared to cffi too (minarray/arrayinterface.py) */
+/* cdef-begin: declared to cffi too (minarray/_array_interface.py) */
 /* The alignment an element's address needs: its size, or the size of one
  * part for complex types (C's own rule for _Complex). */
 int64_t ma_type_alignment(int tid);

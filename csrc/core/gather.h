@@ -5,7 +5,7 @@
  * Every advanced index is reduced to this form: a source view whose first
  * k axes are indexed by k int64 arrays of one broadcast length N, and the
  * remaining axes R are taken whole.  A gather copies N blocks of shape R
- * out; a scatter writes them in.  minarray/indexing.py reduces any key;
+ * out; a scatter writes them in.  minarray/_indexing.py reduces any key;
  * the common keys are reduced in C by csrc/py/index.c, which calls these
  * without the GIL once the work is large.  Each index is checked where it
  * is used, so another thread writing the index arrays meanwhile never

@@ -31,7 +31,7 @@
  *
  * Element types: the kernels work on float64, float32, complex128, complex64
  * and 64-bit integers (unsigned arithmetic, so products wrap as NumPy's
- * do instead of being undefined).  minarray/products.py casts the other types
+ * do instead of being undefined).  minarray/_linear_algebra.py casts the other types
  * to these first (float16/bfloat16 -> float32, narrower integers and bool
  * -> int64) and back after, which is what NumPy computes too: float16 is
  * accumulated in float32, and integer results are exact modulo 2^bits.

@@ -12,7 +12,7 @@
 #include "array.h"
 
 /* Whether the kernels take operands of this kernel type: float64, float32,
- * complex128, complex64, int64 or uint64 (minarray/products.py casts the
+ * complex128, complex64, int64 or uint64 (minarray/_linear_algebra.py casts the
  * others to these). */
 int ma_matmul_type_ok(int tid);
 

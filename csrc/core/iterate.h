@@ -101,7 +101,7 @@ int ma_iterate(int nops, const ma_array *const *ops, ma_loop loop,
 int ma_iterate_ex(int nops, const ma_array *const *ops, ma_loop loop,
                   const void *aux, unsigned flags, int64_t parallel_min);
 
-/* cdef-begin: declared to cffi too (minarray/threads.py and the tests) */
+/* cdef-begin: declared to cffi too (minarray/_threads.py and the tests) */
 /* The global element count from which ma_iterate splits work (default
  * MA_PARALLEL_MIN); n <= 0 restores the default.  Tests lower it to
  * exercise the threaded paths on small arrays. */

@@ -6,7 +6,7 @@
  * size), allocate, then for each matrix copy it into a Fortran-order
  * workspace, call the routine, and write the results out in C order.
  * The loop over the stack runs on the calling thread; OpenBLAS splits
- * each call over its own threads (see minarray/threads.py).  Every call
+ * each call over its own threads (see minarray/_threads.py).  Every call
  * into the library goes through MA_BLAS_CALL, so the thread count is never
  * changed under it (blas.h).
  */

@@ -41,7 +41,7 @@ typedef void (*ma_chunk_fn)(void *ctx, int64_t chunk);
 
 void ma_parallel_for(int64_t nchunks, ma_chunk_fn fn, void *ctx);
 
-/* cdef-begin: declared to cffi too (minarray/threads.py) */
+/* cdef-begin: declared to cffi too (minarray/_threads.py) */
 /* The configured number of threads (>= 1; 1 = everything serial). */
 int ma_get_num_threads(void);
 /* Set it; n < 1 restores the default (environment, else CPU count).

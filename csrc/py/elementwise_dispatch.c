@@ -1,6 +1,6 @@
 /*
  * The elementwise engine's Python entry points: the functions
- * (minarray/elementwise.py makes one call, ew_call(op, out, x1[, x2[, x3]]))
+ * (minarray/_elementwise.py makes one call, ew_call(op, out, x1[, x2[, x3]]))
  * and NDArray's operators both go through ew_dispatch, which picks the loop
  * from the op's generated resolve table, checks `out`, and runs it.
  *
@@ -376,14 +376,14 @@ static PyObject *ew_run(const ma_ew_op *op, const ma_ew_sig *sig, PyObject *outh
  * gen_elementwise.py), check `out`, run.  Nothing is learned at run time
  * and nothing calls back into Python to decide anything.  Python is asked
  * only to turn an operand that is neither an NDArray nor a Python scalar
- * (a list, a NumPy array...) into one: minarray.elementwise._operand, the
+ * (a list, a NumPy array...) into one: minarray._coerce.operator_operand, the
  * same asarray every other function uses.
  */
 
 static PyObject *py_operand; /* _operand(x) -> NDArray, exact Python scalar or None */
 /* _widened(op, out, *xs): an op with a storage-type array among its
  * operands or as out (float8...), which have no loops: run in their wide
- * types and rounded back (minarray/elementwise.py) */
+ * types and rounded back (minarray/_elementwise.py) */
 static PyObject *py_widened;
 
 /* How the call was made: a function (ma.add), an operator (x + y: unknown
@@ -778,7 +778,7 @@ static PyObject *ew_function_call(int opi, PyObject *const *args, Py_ssize_t nar
 
 /* One C function per op number, so each builtin has no `self`: a builtin
  * bound to an object pickles as getattr(that object, name), while one
- * without pickles by name, as minarray.elementwise.<name> (dask ships
+ * without pickles by name, as minarray._elementwise.<name> (dask ships
  * functions to its workers that way). */
 #define EW_FN(i)                                                                                   \
   static PyObject *ew_fn_##i(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kw) { \
@@ -819,7 +819,7 @@ static PyObject *py_ew_function(PyObject *self, PyObject *const *args, Py_ssize_
     d->ml_flags = METH_FASTCALL | METH_KEYWORDS;
     d->ml_doc = copy;
   }
-  PyObject *module = PyUnicode_FromString("minarray.elementwise");
+  PyObject *module = PyUnicode_FromString("minarray._elementwise");
   PyObject *f = module ? PyCFunction_NewEx(d, NULL, module) : NULL;
   Py_XDECREF(module);
   return f;

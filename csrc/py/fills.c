@@ -26,7 +26,7 @@ static PyObject *py_arange_fill(PyObject *self, PyObject *const *args, Py_ssize_
   if (n >= 1 && ma_store_scalar(args[1], tid, d) < 0) return NULL;
   if (n >= 2 && ma_store_scalar(args[2], tid, d + ma_type_size[tid]) < 0) return NULL;
   if (n <= 2) Py_RETURN_NONE;
-  if (tid >= MA_NTYPES) { /* minarray/creation.py fills a wider type and casts */
+  if (tid >= MA_NTYPES) { /* minarray/_creation.py fills a wider type and casts */
     PyErr_Format(PyExc_TypeError, "arange_fill: no arithmetic in the storage type %R", ma_nd.dtypes[tid]);
     return NULL;
   }

@@ -1,7 +1,7 @@
 /*
  * Floating-point errors reported as NumPy reports them: a kernel's caller
  * reads the flags it raised (csrc/core/fpe.h) and, when there are any,
- * hands them to minarray.errstate's handler, which warns, raises
+ * hands them to minarray._errstate's handler, which warns, raises
  * FloatingPointError, calls or ignores, by the errstate in force.  Nothing
  * is called when no flag was raised: the common case costs the two
  * reads and writes of the flags.

@@ -101,11 +101,11 @@ static int is_full_mask(const ma_array *a, const ma_array *k) {
  * (x[rows, cols]), or a bool mask over x's leading axes; and x[key] for an
  * n-d integer array alone (emb[ids]).  Each resolves to the form of the
  * gather.h comment (k int64 index arrays of one length n over x's first k
- * axes), which is what minarray/indexing.py reduces such a key to, so the
+ * axes), which is what minarray/_indexing.py reduces such a key to, so the
  * answers are the same; here they cost about a microsecond instead of
  * 10-20.  Any other key (entries that broadcast, slices beside several
  * arrays, lists of bools, assignment through an n-d key) goes through
- * minarray/indexing.py, which also words the errors for shapes that do not
+ * minarray/_indexing.py, which also words the errors for shapes that do not
  * fit. */
 
 static const DLDataType INT64_DT = {kDLInt, 64, 1};

@@ -1,7 +1,7 @@
 /*
  * Bytes in and out: an array's elements as a bytes object in C or Fortran
  * order (x.tobytes, pickling, tofile), and arrays over memory-mapped files
- * (ma.load(..., mmap_mode=...)).  minarray/bufferio.py and minarray/npyio.py
+ * (ma.load(..., mmap_mode=...)).  minarray/_io.py and minarray/_npy_format.py
  * are the Python side.
  */
 #include "pyapi.h" /* Python.h first, as CPython requires */

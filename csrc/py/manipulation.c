@@ -1,9 +1,9 @@
 /*
- * Copy kernels for minarray/manipulation.py that a broadcast copy cannot
+ * Copy kernels for minarray/_manipulation.py that a broadcast copy cannot
  * express: repeat with per-element counts, take_along_axis (a gather
  * whose source position depends on the index array), and the scatter-add
- * behind bincount (minarray/histograms.py).  Everything else in
- * manipulation.py (concat, stack, tile, roll, scalar repeat) is a handful of
+ * behind bincount (minarray/_histograms.py).  Everything else in
+ * minarray/_manipulation.py and _joining.py (concat, stack, tile, roll, scalar repeat) is a handful of
  * ma_copyto calls over views.
  */
 #include "pyapi.h" /* Python.h first, as CPython asks */

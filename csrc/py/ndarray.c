@@ -3,9 +3,9 @@
  *
  * NDArrayBase is a C type holding an array's fields (ma_ndobject: the
  * handle, shape and strides tuples, dtype, base); NDArray
- * (minarray/ndarray.py) is its Python subclass, with the methods.  C reads
+ * (minarray/_array_object.py) is its Python subclass, with the methods.  C reads
  * and writes the fields as struct members, and Python as the members _h,
- * _shape, _strides, _dtype and _base.  minarray.ndarray hands the class and
+ * _shape, _strides, _dtype and _base.  minarray._array_object hands the class and
  * its dtypes to ndarray_setup() once at import; from then on imports,
  * elementwise results and new empty arrays are made here, in one place,
  * for ~100 ns instead of the ~1 us a Python constructor path costs.
@@ -235,7 +235,7 @@ static PySequenceMethods nd_as_sequence = {.sq_item = nd_item};
 PyTypeObject ma_ndarray_base_type = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "minarray._core.NDArrayBase",
-    .tp_doc = "The fields of an NDArray, in C (minarray.ndarray.NDArray adds the methods).",
+    .tp_doc = "The fields of an NDArray, in C (minarray._array_object.NDArray adds the methods).",
     .tp_basicsize = sizeof(ma_ndobject),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC,
     .tp_new = PyType_GenericNew,
@@ -340,7 +340,7 @@ PyObject *ma_ndarray_wrap(PyObject *h, PyObject *shape, PyObject *strides, PyObj
   ma_array *a = ma_handle_meta(h); /* device arrays are NDArrays too */
   int tid = a ? ma_type_of(a->t.dtype) : -1;
   if (!ma_nd.type || tid < 0) {
-    if (!PyErr_Occurred()) PyErr_SetString(PyExc_RuntimeError, "minarray.ndarray is not initialised");
+    if (!PyErr_Occurred()) PyErr_SetString(PyExc_RuntimeError, "minarray._array_object is not initialised");
     goto fail;
   }
   /* NULL shape or strides: made on first use (dims_of) */
@@ -423,7 +423,7 @@ static int plain_dims(PyObject *shape, int64_t *out, int *nd) {
 
 /* ndarray_empty(shape, dtype, zero) -> NDArray, or None when shape is not a
  * plain int or tuple of non-negative ints or dtype is not a DType (the
- * general path in minarray/creation.py takes those). */
+ * general path in minarray/_creation.py takes those). */
 static PyObject *py_ndarray_empty(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(3, "ndarray_empty");

@@ -99,7 +99,7 @@ int ma_check_tensor(const DLTensor *t, int opts, size_t *nbytes);
 /* A foreign buffer keeping a new reference to `owner` until released. */
 ma_buffer *ma_buffer_for_object(PyObject *owner, void *data, size_t nbytes);
 
-/* An NDArray's fields (ndarray.c).  NDArray (minarray/ndarray.py) is a
+/* An NDArray's fields (ndarray.c).  NDArray (minarray/_array_object.py) is a
  * Python subclass of the C type NDArrayBase, which holds these; Python
  * reads them as the members _h, _shape, _strides, _dtype and _base. */
 typedef struct {
@@ -116,7 +116,7 @@ extern PyTypeObject ma_ndarray_base_type;
 
 /* The NDArray class and its dtypes (ndarray.c): set once by ndarray_setup. */
 typedef struct {
-  PyTypeObject *type;          /* minarray.ndarray.NDArray */
+  PyTypeObject *type;          /* minarray._array_object.NDArray */
   PyObject *dtypes[MA_NALLTYPES]; /* DType singleton per ma_type */
   char formats[MA_NALLTYPES][4];  /* each DType's buffer-protocol format ("" if none) */
 } ma_ndarray_class;
@@ -180,7 +180,7 @@ ma_array *ma_gather_first(ma_array *a, PyObject *key, int axis0, int *failed);
 PyObject *ma_setitem_advanced(ma_array *a, PyObject *key, PyObject *value, ma_array *s);
 
 /* Hand floating-point flags (csrc/core/fpe.h) an operation raised to
- * minarray.errstate (csrc/py/fperrors.c): 0, or -1 with the error set when
+ * minarray._errstate (csrc/py/fperrors.c): 0, or -1 with the error set when
  * the errstate in force says "raise" (or its callback raised). */
 int ma_report_fpe(const char *operation, unsigned flags);
 

@@ -13,7 +13,7 @@
  * hundred ns.  Every function returns the new NDArray, or None when the
  * case is not a simple one: another key type, an error other than an
  * out-of-bounds int, an int64 overflow.  The Python paths
- * (minarray/indexing.py, minarray/views.py) then run as before and word
+ * (minarray/_indexing.py, minarray/_manipulation.py) then run as before and word
  * the error, so the C side only has to be right where it answers, and its
  * answers are exactly those of the Python paths: shape, element strides,
  * offset, base and flags.
@@ -87,10 +87,10 @@ typedef struct {
 
 /* Parses `key` against `a` into *v: 1 done; 0 when key is not an exact
  * int, a slice, None, ..., or an exact tuple of those with at most one ...
- * and at most a's ndim ints and slices (minarray/indexing.py takes all of
+ * and at most a's ndim ints and slices (minarray/_indexing.py takes all of
  * those, and any error but an int out of bounds); -1 with NumPy's
  * IndexError set for an int out of bounds.  With `strict` (basic_view, for
- * minarray/indexing.py), every key it cannot apply is an error instead of
+ * minarray/_indexing.py), every key it cannot apply is an error instead of
  * a 0: these are the basic-indexing rules, written once. */
 static int basic_key(const ma_array *a, PyObject *key, basic_view *v, int strict) {
 #define DECLINE(exc, ...) \
@@ -281,7 +281,7 @@ static PyObject *py_ndarray_getitem(PyObject *self, PyObject *const *args, Py_ss
 }
 
 /* NDArray.__getitem__ itself: getitem, and for the keys it leaves (None)
- * the general path, minarray.indexing's getitem.  It is NDArrayBase's
+ * the general path, minarray._indexing's getitem.  It is NDArrayBase's
  * mp_subscript slot (ndarray.c), which NDArray inherits as it is: x[key]
  * calls it directly.  Installed as a method on the Python class it went
  * through slot_mp_subscript, a method lookup and a vectorcall per
@@ -313,7 +313,7 @@ static PyObject *py_getitem_setup(PyObject *self, PyObject *const *args, Py_ssiz
 }
 
 /* basic_view(x, key) -> the view x[key] for a key of exact ints, slices,
- * None and ... (a tuple, or one of them): minarray/indexing.py applies the
+ * None and ... (a tuple, or one of them): minarray/_indexing.py applies the
  * basic part of every key through it, so the rules exist once, here.  Any
  * key it cannot apply raises (IndexError, or ValueError for a zero step). */
 static PyObject *py_basic_view(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
@@ -338,7 +338,7 @@ static PyObject *py_basic_view(PyObject *self, PyObject *const *args, Py_ssize_t
  * a key basic_key or ma_setitem_advanced takes and a value that is a
  * Python scalar (bool, int, float, complex, or a subclass) or an NDArray
  * that broadcasts to the view without dropping axes; None (nothing written) for anything else, which
- * minarray/indexing.py then assigns or words the error for.  Values are
+ * minarray/_indexing.py then assigns or words the error for.  Values are
  * cast as indexing.setitem casts them: core.fill's rules for a scalar,
  * core.copyto's for an array; the errors come in the same order (index,
  * then read-only, then the scalar's own). */

@@ -561,12 +561,12 @@ def draw_ownership(path: Path) -> None:
         ("n.base: NumPy's capsule", "NumPy",
          f"named \"{f.get('numpy_base', 'numpy_dltensor_versioned')}\""),
         ("minarray's managed tensor", "minarray", "manager_ctx = the owned buffer (+1 reference)"),
-        (f"owned ma_buffer: the {nbytes} bytes", "minarray", "posix_memalign'd by minarray, 64-byte aligned"),
+        (f"owned ma_buffer: the {nbytes} bytes", "minarray", "one malloc'd block: header, then data, 64-byte aligned"),
     ]
     names = {"a": 7, "n": 4, "t": 3, "b": 0}  # the user's names, and the object each one holds
     rh, gap = 0.55, 0.32
     top = len(chain) * (rh + gap) + 0.9
-    fig, ax = _canvas(WIDTH, (top + 2.1) * WIDTH / 11.2, (0, 11.2), (-2.1, top))
+    fig, ax = _canvas(WIDTH, (top + 2.5) * WIDTH / 11.2, (0, 11.2), (-2.5, top))
     ax.text(0.05, top - 0.3, "Who holds whom (arrows point at what is kept alive), and the order of release",
             fontsize=10, weight="bold", va="center")
     bx, bw = 1.4, 4.6
@@ -577,7 +577,9 @@ def draw_ownership(path: Path) -> None:
         _box(ax, bx, y, bw, rh, LIB_FILL[lib], edge=LIB_EDGE[lib], lw=1.2)
         ax.text(bx + 0.12, y + rh / 2, label, fontsize=8.2, va="center", weight="bold")
         ax.text(bx + bw - 0.1, y + rh / 2, lib, fontsize=7, va="center", ha="right", color=LIB_EDGE[lib])
-        ax.text(bx + bw + 0.2, y + rh / 2 - 0.35 * 0, note, fontsize=7.3, va="center", color=MUTED)
+        # Notes wrap to the space right of the boxes, at a size a phone can read.
+        ax.text(bx + bw + 0.2, y + rh / 2, "\n".join(_wrap(note, _chars(11.1 - bx - bw - 0.2, 11.2, 9.8))),
+                fontsize=8.2, va="center", color=MUTED, linespacing=1.1)
         if k:
             _arrow(ax, bx + 0.5, ys[k - 1], bx + 0.5, y + rh, color=INK)
         # The release order when b, the last name, goes.
@@ -601,9 +603,180 @@ def draw_ownership(path: Path) -> None:
                     "example's.)")
     foot.append("Names at the left: the user's variables. Dropping a, n or t only removes a name; b's chain "
                 "keeps the memory.")
-    wrapped = [(k, part) for k, line in enumerate(foot) for part in _wrap(line, _chars(11.0, 11.2))]
+    wrapped = [(k, part) for k, line in enumerate(foot) for part in _wrap(line, _chars(11.0, 11.2, 9.8))]
     for row, (k, part) in enumerate(wrapped):
-        ax.text(0.05, -0.3 - row * 0.3, part, fontsize=7.3, va="center", color=INK if k < 3 else MUTED)
+        ax.text(0.05, -0.3 - row * 0.3, part, fontsize=8.2, va="center", color=INK if k < 3 else MUTED)
+    _save(fig, path)
+
+
+# ---- streams ---------------------------------------------------------------------
+
+
+def stream_facts() -> dict[str, Any]:
+    """What minarray does with `stream`, seen while the docs build: a CPU
+    array refuses a stream, a device array passes the consumer's on to its
+    producer, and its C exchange table reports no stream for the CPU."""
+    import minarray as ma
+    from minarray._native import ffi
+    from minarray.dlpack import DLDeviceType, from_pointer
+
+    facts: dict[str, Any] = {}
+    x = ma.arange(3.0)
+    facts["cpu_none"] = _name(x.__dlpack__(stream=None, max_version=(1, 3)))
+    try:
+        x.__dlpack__(stream=1)
+        facts["cpu_one"] = "(accepted)"
+    except (ValueError, BufferError, TypeError) as exc:
+        facts["cpu_one"] = type(exc).__name__
+
+    memory = ma.arange(4.0)
+    calls: list[Any] = []
+
+    class Producer:
+        """A stand-in for a CUDA library: it records the stream it is asked for."""
+
+        def __init__(self) -> None:
+            self.t = from_pointer(memory.data_ptr, (4,), ma.float64, device=(DLDeviceType.CUDA, 0), owner=memory)
+
+        def __dlpack__(self, *, stream: Any = None, max_version: Any = None, dl_device: Any = None,
+                       copy: Any = None) -> Any:
+            calls.append(stream)
+            return self.t.__dlpack__(stream=stream, max_version=max_version)
+
+        def __dlpack_device__(self) -> tuple[int, int]:
+            return (int(DLDeviceType.CUDA), 0)
+
+    d = ma.from_dlpack(Producer())
+    d.__dlpack__(stream=7, max_version=(1, 3))
+    facts["forwarded"] = calls[-1]
+    cap = ma.NDArray.__dlpack_c_exchange_api__  # type: ignore[attr-defined]
+    api = ffi.cast("DLPackExchangeAPI *", _GetPointer(cap, b"dlpack_exchange_api"))
+    out = ffi.new("void **", ffi.cast("void *", 1))
+    rc = api.current_work_stream(1, 0, out)
+    facts["work_stream"] = "NULL" if rc == 0 and out[0] == ffi.NULL else "not NULL"
+    return facts
+
+
+_GetPointer = ctypes.PYFUNCTYPE(ctypes.c_void_p, ctypes.py_object, ctypes.c_char_p)(
+    ("PyCapsule_GetPointer", ctypes.pythonapi))
+
+
+def draw_streams(path: Path) -> None:
+    f = stream_facts()
+    lanes = ["producer's\nstream P", "producer\n(x.__dlpack__)", "consumer\n(from_dlpack)", "consumer's\nstream C"]
+    xs = [1.25, 4.1, 7.0, 9.85]
+    P, R, K, C = range(4)
+    steps: list[tuple[Any, ...]] = [
+        ("self", P, "queued earlier: a kernel that writes x (may still be running)"),
+        ("msg", K, R, "x.__dlpack__(stream=C): the stream I will read on"),
+        ("msg", R, P, "record event E on P, after the queued write"),
+        ("msg", R, C, "make C wait for E (cudaStreamWaitEvent): no host wait"),
+        ("msg", R, K, "return the capsule at once"),
+        ("msg", K, C, "launch the kernel that reads x on C"),
+        ("self", C, "C runs it only after E: the write is visible"),
+    ]
+    notes = [
+        "stream=None: the producer assumes the legacy default stream.  -1: the consumer asks for no "
+        "synchronisation.  CUDA: 1 legacy default, 2 per-thread default, any other value a cudaStream_t, "
+        "0 not allowed.  ROCm: 0 the default stream, other values a hipStream_t, 1 and 2 not allowed.  "
+        "CPU: only None.",
+        f"minarray, seen while these docs were built: a CPU array's __dlpack__(stream=None) gives a "
+        f"\"{f['cpu_none']}\" capsule, stream=1 raises {f['cpu_one']}; a device array passes the consumer's "
+        f"stream to its producer (stream=7 arrived as {f['forwarded']}); its C exchange table's "
+        f"current_work_stream gives {f['work_stream']} for the CPU.",
+    ]
+    wrapped = [line for note in notes for line in [*_wrap(note, _chars(9.4, 11.1)), ""]][:-1]
+    step_h = 0.62
+    height_units = 1.3 + len(steps) * step_h + 0.4 + 0.27 * len(wrapped) + 0.2
+    fig, ax = _canvas(WIDTH, height_units * WIDTH / 11.1, (0, 11.1), (0, height_units))
+    y = height_units - 0.5
+    for x, label in zip(xs, lanes, strict=True):
+        stream_lane = label.endswith("P") or label.endswith("C")
+        _box(ax, x - 1.15, y - 0.34, 2.3, 0.7, "#fde3c8" if stream_lane else "#dbe8f6", edge=INK)
+        ax.text(x, y, label, ha="center", va="center", fontsize=8, weight="bold", linespacing=1.1)
+    y -= 0.85
+    bottom = 0.27 * len(wrapped) + 0.45
+    for x in xs:
+        ax.plot([x, x], [y + 0.3, bottom], color=LINE, lw=0.8, ls=(0, (3, 3)), zorder=0)
+    for s in steps:
+        if s[0] == "self":
+            x = xs[s[1]]
+            right = s[1] >= K
+            ax.text(x - 0.12 if right else x + 0.12, y, "\n".join(_wrap(s[2], 34)), fontsize=7.3, va="center",
+                    ha="right" if right else "left", linespacing=1.1,
+                    bbox={"facecolor": "#fffbe6", "edgecolor": "#e0c96a", "pad": 2, "lw": 0.6})
+            ax.plot([x], [y], marker="o", color=INK, ms=3)
+        else:
+            _, a, b, label = s
+            _arrow(ax, xs[a], y - 0.1, xs[b], y - 0.1, color=MINARRAY if b == C or a == C else INK)
+            lo, hi = min(xs[a], xs[b]), max(xs[a], xs[b])
+            lines = _wrap(label, _chars(hi - lo - 0.15, 11.1))
+            ax.text(lo + 0.1, y - 0.02, "\n".join(lines), fontsize=7.3, va="bottom", linespacing=1.1,
+                    bbox={"facecolor": "white", "edgecolor": "none", "pad": 0.5})
+        y -= step_h
+    for row, line in enumerate(wrapped):
+        ax.text(0.1, bottom - 0.3 - row * 0.27, line, fontsize=7.3, va="center", color=INK if row < 4 else MUTED)
+    _save(fig, path)
+
+
+# ---- sub-byte packing -----------------------------------------------------------------
+
+
+def subbyte_facts() -> dict[str, Any]:
+    """int4 values as minarray stores them (padded, read from its memory),
+    and as DLPack packs them (the header's rule: element i is
+    (D >> (i * bits)) & mask, little bit-endian)."""
+    import minarray as ma
+
+    values = [1, -2, 7, -8]
+    a = ma.asarray(values, dtype=ma.int4)
+    padded = list(a.tobytes())
+    info = ma.dlpack.describe(a.__dlpack__(max_version=(1, 3)))
+    packed = []
+    for k in range(0, len(values), 2):
+        lo, hi = values[k] & 0xF, values[k + 1] & 0xF
+        packed.append(lo | (hi << 4))
+    return {"values": values, "padded": padded, "packed": packed, "flags": int(info.tensor.flags),
+            "bits": int(info.tensor.dl_tensor.dtype.bits)}
+
+
+def draw_subbyte(path: Path) -> None:
+    f = subbyte_facts()
+    vals = f["values"]
+    cw, rh = 0.32, 0.55  # a bit, a row
+    fig, ax = _canvas(WIDTH, 4.3 * WIDTH / 11.2, (0, 11.2), (0, 4.3))
+    ax.text(0.05, 4.05, f"int4 values {vals}: two layouts DLPack allows", fontsize=10, weight="bold", va="center")
+    colors = PALE
+
+    def byte(x: float, y: float, value: int, owners: list[int | None], label: str) -> None:
+        for b in range(8):  # bit 7 on the left, as a byte is written
+            bit = 7 - b
+            owner = owners[bit]
+            fill = colors[owner % len(colors)] if owner is not None else "white"
+            _box(ax, x + b * cw, y, cw, rh, fill, edge=INK if owner is not None else LINE, lw=0.7,
+                 hatch=None if owner is not None else "////")
+            ax.text(x + (b + 0.5) * cw, y + rh * 0.5, str((value >> bit) & 1), ha="center", va="center",
+                    fontsize=8, family="monospace", weight="bold")
+            ax.text(x + (b + 0.5) * cw, y - 0.15, str(bit), ha="center", va="center", fontsize=6, color=MUTED)
+        ax.text(x + 4 * cw, y + rh + 0.17, label, ha="center", va="center", fontsize=7.3)
+
+    # Packed: two elements a byte, element 2k in bits 0-3, 2k + 1 in bits 4-7.
+    y = 2.55
+    ax.text(0.05, y + 1.0, f"packed (the default): flags without IS_SUBBYTE_TYPE_PADDED, "
+            f"{len(f['packed'])} bytes", fontsize=8.5, weight="bold", va="center", color=MINARRAY)
+    for k, value in enumerate(f["packed"]):
+        owners: list[int | None] = [2 * k] * 4 + [2 * k + 1] * 4
+        pair = f"e{2 * k} = {vals[2 * k]}, e{2 * k + 1} = {vals[2 * k + 1]}"
+        byte(0.3 + k * 3.1, y, value, owners, f"0x{value:02x}: {pair}")
+    # Padded: one element a byte, in its low bits (minarray's own layout).
+    y = 0.55
+    ax.text(0.05, y + 1.0, f"padded: flags = {f['flags']} (IS_SUBBYTE_TYPE_PADDED), {len(f['padded'])} bytes, "
+            "as minarray stores and exports them", fontsize=8.5, weight="bold", va="center", color=MINARRAY)
+    for k, value in enumerate(f["padded"]):
+        owners = [k] * 4 + [None] * 4
+        byte(0.3 + k * 2.75, y, value, owners, f"0x{value:02x}: e{k} = {vals[k]}")
+    ax.text(6.3, 3.05, "element i of a packed tensor D:\n(D >> (i * bits)) & mask\n(bit 0 first: little bit-endian)",
+            fontsize=7.3, va="center", color=MUTED, linespacing=1.2)
     _save(fig, path)
 
 
@@ -662,46 +835,109 @@ def perf_series(group: str, results: list[dict[str, Any]]) -> list[Series]:
     return out
 
 
+def _run_line(meta: dict[str, Any]) -> str:
+    """The run a figure's numbers come from: CPU, versions, date, load."""
+    cpu = meta.get("cpu_model") or meta.get("machine") or "an unnamed CPU"
+    loads = [x for x in (meta.get("loadavg_before"), (meta.get("loadavg") or [None])[0]) if x is not None]
+    load = f", load average {max(loads):.1f}" if loads else ""
+    versions = ", ".join(f"{name} {meta[key]}" for name, key in
+                         (("Python", "python"), ("NumPy", "numpy"), ("PyTorch", "torch")) if meta.get(key))
+    return (f"run of {str(meta.get('date', '?'))[:16].replace('T', ' ')}: {cpu}, {meta.get('cpu_count', '?')} CPUs"
+            f"{load}\n{versions}")
+
+
+def perf_ratios(group: str, results: list[dict[str, Any]]) -> dict[tuple[str, str], list[tuple[int, float]]]:
+    """(case, library) -> [(size, minarray's time over the library's)]."""
+    out: dict[tuple[str, str], list[tuple[int, float]]] = {}
+    for ser in perf_series(group, results):
+        if ser.side == "minarray":
+            continue
+        mine = dict(next(s for s in perf_series(group, results) if s.case == ser.case and s.side == "minarray").points)
+        pts = [(n, mine[n] / per) for n, per in ser.points if n in mine and per > 0]
+        out[(ser.case, ser.library)] = pts
+    return out
+
+
 def draw_performance(group: str, title: str, unit: str, meta: dict[str, Any], results: list[dict[str, Any]],
                      path: Path) -> None:
+    """minarray's time over NumPy's and over PyTorch's, against size: one
+    colour per library compared, one marker and dash per case."""
     plt = _pyplot()
-    series = perf_series(group, results)
-    fig, ax = plt.subplots(figsize=(WIDTH, 5.0), constrained_layout=True)
-    colors = [MINARRAY, TORCH, "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22"]
-    cases = sorted({s.case for s in series})
-    # a case's sides share a colour: solid minarray, dashed its reference, dotted PyTorch
-    style = {"minarray": "-o", "reference": "--x", "torch": ":^"}
-    for ser in series:
-        color = colors[cases.index(ser.case) % len(colors)]
-        xs, ys = zip(*ser.points, strict=True)
-        ax.plot(xs, ys, style[ser.side], color=color, markersize=4, lw=1.3, label=ser.label)
+    ratios = perf_ratios(group, results)
+    fig, ax = plt.subplots(figsize=(WIDTH, 4.6), constrained_layout=True)
+    lib_color = {"NumPy": NUMPY, "PyTorch": TORCH}
+    cases = sorted({case for case, _ in ratios})
+    markers = ["o", "s", "^", "D", "v", "P", "X", "*"]
+    dashes = ["-", "--", ":", "-."]
+    for (case, lib), pts in sorted(ratios.items()):
+        if not pts:
+            continue
+        k = cases.index(case)
+        xs, ys = zip(*pts, strict=True)
+        ax.plot(xs, ys, linestyle=dashes[k % len(dashes)], marker=markers[k % len(markers)],
+                color=lib_color.get(lib, MUTED), markersize=4, lw=1.3, label=f"{case} / {lib}")
+    ax.axhline(1.0, color=INK, lw=0.8)
+    ax.text(0.01, 1.0, "same time", transform=ax.get_yaxis_transform(), ha="left", va="bottom", fontsize=7,
+            color=MUTED)
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel(unit)
-    ax.set_ylabel(f"seconds per {unit[:-1]}")
+    from matplotlib.ticker import FixedLocator, FuncFormatter, NullLocator
+
+    # Ratios read as ratios: 0.2x, 0.5x, 1x, 2x, not powers of ten.
+    ax.yaxis.set_major_locator(FixedLocator([0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1, 1.5, 2, 3, 5, 10, 20, 50]))
+    ax.yaxis.set_minor_locator(NullLocator())
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}x"))
+    ax.set_ylabel("minarray's time / the other's\n(below 1: minarray faster)")
     ax.grid(True, which="major", alpha=0.3)
-    cpu = meta.get("cpu_model") or meta.get("machine") or "an unnamed CPU"
-    # Other work on the machine inflates times; the run recorded how much there was.
-    loads = [x for x in (meta.get("loadavg_before"), (meta.get("loadavg") or [None])[0]) if x is not None]
-    load = f", load average {max(loads):.1f}" if loads else ""
-    ax.set_title(f"{title}\ntime per {unit[:-1]}: minarray solid, reference dashed, PyTorch dotted\n"
-                 f"{cpu}, {meta.get('cpu_count', '?')} CPUs{load}; run of {str(meta.get('date', '?'))[:10]}",
-                 fontsize=9)
-    libs = {s.library for s in series}
-    notes = []
-    if group == "dlpack":
-        notes.append("an exchange costs the same at every size, so per element it falls as 1/n")
+    ax.set_title(f"{title}: minarray's time over NumPy's (blue) and PyTorch's (orange)\n{_run_line(meta)}",
+                 fontsize=8.5)
+    libs = {lib for _, lib in ratios}
     missing = [lib for lib in ("NumPy", "PyTorch") if lib not in libs]
     if missing:
-        notes.append(f"these results have no {' or '.join(missing)} timings for this group")
-    if notes:
-        ax.text(0.01, 0.02, "\n".join(notes), transform=ax.transAxes, ha="left", va="bottom", fontsize=7.5,
-                color=MUTED)
-    if series:
-        # Below the axes, where it hides no line.
-        ax.legend(fontsize=7, ncol=3, loc="upper center", bbox_to_anchor=(0.5, -0.14), frameon=False)
+        ax.text(0.01, 0.02, f"these results have no {' or '.join(missing)} timings for this group",
+                transform=ax.transAxes, ha="left", va="bottom", fontsize=7.5, color=MUTED)
+    if ratios:
+        ax.legend(fontsize=7, ncol=2, loc="upper center", bbox_to_anchor=(0.5, -0.16), frameon=False)
     else:
         ax.text(0.5, 0.5, "no results for this group", ha="center", va="center", transform=ax.transAxes)
+    _save(fig, path)
+
+
+def dlpack_costs(results: list[dict[str, Any]], size: int) -> list[tuple[str, str, float, float]]:
+    """(exchange, the exchange it is compared with, minarray's ns, the other's
+    ns) per call, at one array size (an exchange costs the same at any)."""
+    out = []
+    for r in results:
+        if r["group"] == "dlpack" and r.get("status") == "ok" and int(r["size"]) == size:
+            out.append((r["name"], r["vs"], float(r["minarray"]["median"]) * 1e9,
+                        float(r["reference"]["median"]) * 1e9))
+    return out
+
+
+def draw_dlpack_bars(meta: dict[str, Any], results: list[dict[str, Any]], path: Path) -> None:
+    plt = _pyplot()
+    sizes = sorted({int(r["size"]) for r in results if r["group"] == "dlpack"})
+    size = sizes[0] if sizes else 0
+    rows = dlpack_costs(results, size)
+    fig, ax = plt.subplots(figsize=(WIDTH, 0.62 * max(len(rows), 1) + 1.5), constrained_layout=True)
+    h = 0.38
+    for k, (name, vs, mine, other) in enumerate(rows):
+        y = len(rows) - 1 - k
+        ax.barh(y + h / 2, mine, height=h, color=MINARRAY, label="minarray's side" if k == 0 else None)
+        ax.barh(y - h / 2, other, height=h, color=MUTED,
+                label="the exchange it is compared with (grey label)" if k == 0 else None)
+        ax.text(mine * 1.05, y + h / 2, f"{name}: {mine:,.0f} ns", va="center", fontsize=7)
+        ax.text(other * 1.05, y - h / 2, f"{vs}: {other:,.0f} ns", va="center", fontsize=7, color=MUTED)
+    ax.set_xscale("log")
+    ax.set_yticks([])
+    ax.set_xlabel("nanoseconds per call (log scale)")
+    if rows:
+        ax.set_xlim(min(min(r[2], r[3]) for r in rows) * 0.5, max(max(r[2], r[3]) for r in rows) * 30)
+        ax.legend(fontsize=7, ncol=2, loc="upper center", bbox_to_anchor=(0.5, -0.16), frameon=False)
+    else:
+        ax.text(0.5, 0.5, "no DLPack results", ha="center", va="center", transform=ax.transAxes)
+    ax.set_title(f"DLPack exchanges, time per call (arrays of {size:,} elements)\n{_run_line(meta)}", fontsize=8.5)
     _save(fig, path)
 
 
@@ -715,9 +951,15 @@ def _figures(out: Path) -> Iterator[tuple[str, Callable[[], None]]]:
         yield f"struct-{name}.svg", (lambda name=name: draw_struct(name, out / f"struct-{name}.svg"))
     yield "capsule-life.svg", lambda: draw_capsules(out / "capsule-life.svg")
     yield "ownership.svg", lambda: draw_ownership(out / "ownership.svg")
+    yield "streams.svg", lambda: draw_streams(out / "streams.svg")
+    yield "subbyte.svg", lambda: draw_subbyte(out / "subbyte.svg")
     if BENCHMARKS.exists():
         doc = json.loads(BENCHMARKS.read_text())
         for group, title, unit in PERF_GROUPS:
+            if group == "dlpack":
+                yield "perf-dlpack.svg", (lambda: draw_dlpack_bars(doc["meta"], doc["results"],
+                                                                   out / "perf-dlpack.svg"))
+                continue
             yield f"perf-{group}.svg", (lambda g=group, ti=title, u=unit:
                                         draw_performance(g, ti, u, doc["meta"], doc["results"],
                                                          out / f"perf-{g}.svg"))

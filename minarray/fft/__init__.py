@@ -17,11 +17,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from minarray import dtypes as _dt
-from minarray._args import as_int
-from minarray.creation import arange, as_operand, asarray
-from minarray.manipulation import roll
-from minarray.ndarray import NDArray
+from minarray import _dtypes as _dt
+from minarray._array_object import NDArray
+from minarray._coerce import as_int, as_operand, asarray
+from minarray._creation import arange
+from minarray._manipulation import roll
 
 __all__ = ["fft", "ifft", "fftn", "ifftn", "rfft", "irfft", "rfftn", "irfftn", "hfft", "ihfft",
            "fftfreq", "rfftfreq", "fftshift", "ifftshift"]
@@ -31,7 +31,7 @@ _NORMS = ("backward", "ortho", "forward")
 
 def _numpy_fft() -> Any:
     try:
-        import numpy as np
+        import numpy as np  # optional: NumPy is not a dependency of minarray
     except ImportError as exc:  # pragma: no cover - numpy is installed wherever the tests run
         raise ImportError("ma.fft computes with NumPy's FFT (pocketfft): install numpy") from exc
     return np.fft
@@ -46,7 +46,7 @@ def _operand(x: Any, name: str, real: bool) -> Any:
         a = a.astype(_dt.float32)
     elif a.dtype.kind in "biu":
         a = a.astype(_dt.float64)
-    import numpy as np
+    import numpy as np  # optional: NumPy is not a dependency of minarray
 
     return np.asarray(a)
 

@@ -12,6 +12,7 @@ in float64).  A numerical failure raises :class:`LinAlgError`, a
 
 from __future__ import annotations
 
+from minarray._linear_algebra import matmul, matrix_transpose, outer, tensordot, vecdot
 from minarray.linalg._decompositions import (
     EighResult,
     EigResult,
@@ -40,8 +41,6 @@ from minarray.linalg._decompositions import (
 from minarray.linalg._lapack import LinAlgError
 from minarray.linalg._matrix import cross, diagonal, multi_dot, trace
 from minarray.linalg._norms import matrix_norm, norm, vector_norm
-from minarray.products import matmul, outer, tensordot, vecdot
-from minarray.views import matrix_transpose
 
 __all__ = [
     # Array API 2025.12 linalg extension

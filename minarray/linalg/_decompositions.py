@@ -14,18 +14,20 @@ import math
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from minarray import dtypes as _dt
-from minarray import elementwise as _ew
-from minarray import reductions as _red
-from minarray._args import as_int
-from minarray.creation import as_operand, eye, zeros
-from minarray.dtypes import DType
-from minarray.info import finfo
+from minarray import _dtypes as _dt
+from minarray import _elementwise as _ew
+from minarray import _searching, _utility
+from minarray import _statistical as _stat
+from minarray._array_object import NDArray
+from minarray._coerce import as_int, as_operand, broadcast_shapes
+from minarray._creation import eye, zeros
+from minarray._data_type_functions import finfo
+from minarray._dtypes import DType
+from minarray._errstate import errstate
+from minarray._linear_algebra import matmul, matrix_transpose
+from minarray._manipulation import broadcast_to
 from minarray.linalg import _lapack
 from minarray.linalg._lapack import LA_TYPE, REAL, LinAlgError
-from minarray.ndarray import NDArray
-from minarray.products import matmul
-from minarray.views import broadcast_shapes, broadcast_to, matrix_transpose
 
 
 class EighResult(NamedTuple):
@@ -176,7 +178,7 @@ def eigvalsh(x: Any, /) -> NDArray:
 
 
 def _finite(a: NDArray, fname: str) -> None:
-    if a.size and not bool(_red.all(_ew.isfinite(a))):
+    if a.size and not bool(_utility.all(_ew.isfinite(a))):
         raise LinAlgError(f"{fname}: the matrix must not contain infinities or NaNs")
 
 
@@ -277,7 +279,7 @@ def _cutoff(a: NDArray, s: NDArray, rtol: float | NDArray | None) -> NDArray:
     tol: float | NDArray = max(a.shape[-2:]) * finfo(REAL[a.dtype]).eps if rtol is None else rtol
     if isinstance(tol, NDArray):
         tol = tol.reshape((*tol.shape, 1))
-    return _ew.multiply(_red.max(s, axis=-1, keepdims=True), tol)
+    return _ew.multiply(_stat.max(s, axis=-1, keepdims=True), tol)
 
 
 def pinv(x: Any, /, *, rtol: float | NDArray | None = None) -> NDArray:
@@ -290,7 +292,7 @@ def pinv(x: Any, /, *, rtol: float | NDArray | None = None) -> NDArray:
         return zeros((*batch, n, m), dtype=a.dtype)
     u, s, vh = svd(a, full_matrices=False)
     keep = _ew.greater(s, _cutoff(a, s, rtol))
-    sinv = _ew.where(keep, _ew.divide(1.0, _ew.where(keep, s, 1.0)), 0.0).astype(s.dtype, copy=False)
+    sinv = _searching.where(keep, _ew.divide(1.0, _searching.where(keep, s, 1.0)), 0.0).astype(s.dtype, copy=False)
     # pinv = V diag(1/s) U^H
     v = _conj_t(vh)
     return matmul(_ew.multiply(v, sinv.reshape((*sinv.shape[:-1], 1, s.shape[-1]))).astype(a.dtype, copy=False),
@@ -305,7 +307,7 @@ def matrix_rank(x: Any, /, *, rtol: float | NDArray | None = None) -> NDArray:
     if min(m, n) == 0:
         return zeros(tuple(batch), dtype=_dt.int64)
     s = svdvals(a)
-    return _red.sum(_ew.greater(s, _cutoff(a, s, rtol)), axis=-1, dtype=_dt.int64)
+    return _stat.sum(_ew.greater(s, _cutoff(a, s, rtol)), axis=-1, dtype=_dt.int64)
 
 
 def matrix_power(x: Any, n: int, /) -> NDArray:
@@ -361,11 +363,11 @@ def _svdvals_or_nan(a: NDArray) -> NDArray:
     finite or whose SVD does not converge: NumPy's cond since 2.5
     (numpy#32593), whose SVD refuses a non-finite matrix (some LAPACKs
     never return from one holding an infinity)."""
-    finite = _red.all(_ew.isfinite(a), axis=(-2, -1))
+    finite = _utility.all(_ew.isfinite(a), axis=(-2, -1))
     k = min(a.shape[-2:])
-    s = _each_or_nan(_ew.where(finite.reshape((*finite.shape, 1, 1)), a, 0).astype(a.dtype, copy=False),
+    s = _each_or_nan(_searching.where(finite.reshape((*finite.shape, 1, 1)), a, 0).astype(a.dtype, copy=False),
                      svdvals, (k,), REAL[a.dtype])
-    return _ew.where(finite.reshape((*finite.shape, 1)), s, math.nan).astype(s.dtype, copy=False)
+    return _searching.where(finite.reshape((*finite.shape, 1)), s, math.nan).astype(s.dtype, copy=False)
 
 
 def cond(x: Any, p: Any = None) -> NDArray:
@@ -376,15 +378,14 @@ def cond(x: Any, p: Any = None) -> NDArray:
     for square matrices only.  A singular matrix, or one holding an
     infinity, gives inf; one holding a NaN gives NaN, for every norm (as
     NumPy since 2.5: a NaN result becomes inf unless the matrix had a NaN)."""
-    from minarray.errstate import errstate
-    from minarray.linalg._norms import matrix_norm
+    from minarray.linalg._norms import matrix_norm  # cycle: linalg._norms imports this module
 
     a = matrices(x, "cond")
     if a.size == 0 and a.shape[-1] * a.shape[-2] == 0:
         raise LinAlgError(f"cond is not defined on empty arrays, got shape {a.shape}")
     if p is None or p in (2, -2):
         s = _svdvals_or_nan(a)
-        hi, lo = _red.max(s, axis=-1), _red.min(s, axis=-1)
+        hi, lo = _stat.max(s, axis=-1), _stat.min(s, axis=-1)
         with errstate(all="ignore"):  # 0/0 and inf/inf: NaN, made inf below
             r = _ew.divide(hi, lo) if p != -2 else _ew.divide(lo, hi)
     else:
@@ -394,8 +395,8 @@ def cond(x: Any, p: Any = None) -> NDArray:
         with errstate(all="ignore"):
             if isinstance(p, str) and p == "nuc":
                 # not matrix_norm: the SVD of a NaN inverse is NaN here, not an error
-                r = _ew.multiply(_red.sum(_svdvals_or_nan(a), axis=-1), _red.sum(_svdvals_or_nan(ia), axis=-1))
+                r = _ew.multiply(_stat.sum(_svdvals_or_nan(a), axis=-1), _stat.sum(_svdvals_or_nan(ia), axis=-1))
             else:
                 r = _ew.multiply(matrix_norm(a, ord=p), matrix_norm(ia, ord=p))
-    singular = _ew.logical_and(_ew.isnan(r), _ew.logical_not(_red.any(_ew.isnan(a), axis=(-2, -1))))
-    return _ew.where(singular, math.inf, r).astype(r.dtype, copy=False)
+    singular = _ew.logical_and(_ew.isnan(r), _ew.logical_not(_utility.any(_ew.isnan(a), axis=(-2, -1))))
+    return _searching.where(singular, math.inf, r).astype(r.dtype, copy=False)

@@ -14,10 +14,10 @@ import math
 from typing import Any
 
 from minarray import _blas
-from minarray import dtypes as _dt
+from minarray import _dtypes as _dt
+from minarray._array_object import NDArray
+from minarray._dtypes import DType
 from minarray._native import ffi, host_pointer, lib
-from minarray.dtypes import DType
-from minarray.ndarray import NDArray
 
 Shape = tuple[int, ...]
 

@@ -6,15 +6,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from minarray import dtypes as _dt
-from minarray import elementwise as _ew
-from minarray import reductions as _red
-from minarray._args import as_int, as_intp
-from minarray.creation import as_operand
-from minarray.manipulation import stack
-from minarray.ndarray import NDArray
-from minarray.products import matmul
-from minarray.views import broadcast_shapes, broadcast_to, moveaxis
+from minarray import _dtypes as _dt
+from minarray import _elementwise as _ew
+from minarray import _statistical as _stat
+from minarray._array_object import NDArray
+from minarray._coerce import as_int, as_intp, as_operand, broadcast_shapes
+from minarray._joining import stack
+from minarray._linear_algebra import matmul
+from minarray._manipulation import broadcast_to, moveaxis
 
 
 def diagonal(x: Any, /, *, offset: int = 0) -> NDArray:
@@ -37,7 +36,7 @@ def diagonal(x: Any, /, *, offset: int = 0) -> NDArray:
 
 def trace(x: Any, /, *, offset: int = 0, dtype: Any = None) -> NDArray:
     """Sum of the diagonal ``offset`` of each matrix (``sum``'s dtype rules)."""
-    return _red.sum(diagonal(x, offset=offset), axis=-1, dtype=dtype)
+    return _stat.sum(diagonal(x, offset=offset), axis=-1, dtype=dtype)
 
 
 def cross(x1: Any, x2: Any, /, *, axis: int = -1) -> NDArray:

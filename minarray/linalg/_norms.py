@@ -11,15 +11,14 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from minarray import dtypes as _dt
-from minarray import elementwise as _ew
-from minarray import reductions as _red
-from minarray._args import as_int
-from minarray.creation import as_operand
+from minarray import _dtypes as _dt
+from minarray import _elementwise as _ew
+from minarray import _statistical as _stat
+from minarray._array_object import NDArray
+from minarray._coerce import as_int, as_operand, normalize_axes
+from minarray._manipulation import permute_dims
 from minarray.linalg._decompositions import lapack_dtype, svdvals
 from minarray.linalg._lapack import REAL
-from minarray.ndarray import NDArray
-from minarray.views import normalize_axes, permute_dims
 
 
 def _floating(x: Any, fname: str) -> NDArray:
@@ -43,17 +42,17 @@ def vector_norm(x: Any, /, *, axis: int | tuple[int, ...] | None = None, keepdim
     rt = _real(a)
     ab = _ew.abs(a).astype(rt, copy=False)
     if ord == math.inf:
-        return _red.max(ab, axis=axes, keepdims=keepdims)
+        return _stat.max(ab, axis=axes, keepdims=keepdims)
     if ord == -math.inf:
-        return _red.min(ab, axis=axes, keepdims=keepdims)
+        return _stat.min(ab, axis=axes, keepdims=keepdims)
     if ord == 0:
-        return _red.sum(_ew.not_equal(ab, 0), axis=axes, keepdims=keepdims, dtype=rt)
+        return _stat.sum(_ew.not_equal(ab, 0), axis=axes, keepdims=keepdims, dtype=rt)
     if ord == 1:
-        return _red.sum(ab, axis=axes, keepdims=keepdims)
+        return _stat.sum(ab, axis=axes, keepdims=keepdims)
     if ord == 2:
-        return _ew.sqrt(_red.sum(_ew.multiply(ab, ab), axis=axes, keepdims=keepdims))
+        return _ew.sqrt(_stat.sum(_ew.multiply(ab, ab), axis=axes, keepdims=keepdims))
     p = float(ord)
-    return _ew.pow(_red.sum(_ew.pow(ab, p), axis=axes, keepdims=keepdims), 1.0 / p).astype(rt, copy=False)
+    return _ew.pow(_stat.sum(_ew.pow(ab, p), axis=axes, keepdims=keepdims), 1.0 / p).astype(rt, copy=False)
 
 
 _MATRIX_ORDS = ("fro", "nuc", 1, -1, 2, -2, math.inf, -math.inf)
@@ -73,17 +72,17 @@ def matrix_norm(x: Any, /, *, keepdims: bool = False, ord: Any = "fro") -> NDArr
     out: NDArray
     if ord == "fro":
         ab = _ew.abs(a).astype(_real(a), copy=False)
-        out = _ew.sqrt(_red.sum(_ew.multiply(ab, ab), axis=(-2, -1)))
+        out = _ew.sqrt(_stat.sum(_ew.multiply(ab, ab), axis=(-2, -1)))
     elif ord in ("nuc", 2, -2):
         if a.shape[-1] == 0 or a.shape[-2] == 0:
             raise ValueError(f"matrix_norm: ord {ord!r} is undefined for empty matrices (shape {a.shape})")
         s = svdvals(a)
-        out = _red.sum(s, axis=-1) if ord == "nuc" else _red.max(s, axis=-1) if ord == 2 else _red.min(s, axis=-1)
+        out = _stat.sum(s, axis=-1) if ord == "nuc" else _stat.max(s, axis=-1) if ord == 2 else _stat.min(s, axis=-1)
     else:
         ab = _ew.abs(a).astype(_real(a), copy=False)
         # 1: columns (sum over rows); inf: rows (sum over columns)
-        sums = _red.sum(ab, axis=-2 if abs(ord) == 1 else -1)
-        out = _red.max(sums, axis=-1) if ord > 0 else _red.min(sums, axis=-1)
+        sums = _stat.sum(ab, axis=-2 if abs(ord) == 1 else -1)
+        out = _stat.max(sums, axis=-1) if ord > 0 else _stat.min(sums, axis=-1)
     return out.reshape((*out.shape, 1, 1)) if keepdims else out
 
 

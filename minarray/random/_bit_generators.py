@@ -16,9 +16,9 @@ import operator
 import threading
 from typing import Any
 
-from minarray import dtypes as _dt
+from minarray import _dtypes as _dt
+from minarray._array_object import NDArray
 from minarray._native import ffi, host_pointer, lib
-from minarray.ndarray import NDArray
 from minarray.random._seed_sequence import SeedSequence
 
 __all__ = ["PCG64", "PCG64DXSM", "BitGenerator"]
@@ -126,7 +126,7 @@ class BitGenerator:
     def random_raw(self, size: Any = None, output: bool = True) -> Any:
         """Raw 64-bit draws: an int (size None), a uint64 array, or None
         with ``output=False`` (the draws are then only consumed)."""
-        from minarray.random._generator import _shape_of
+        from minarray.random._sampling import _shape_of  # cycle: random._sampling imports minarray's modules
 
         if size is None:
             buf = ffi.new("uint64_t[1]")

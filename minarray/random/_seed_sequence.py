@@ -16,10 +16,10 @@ import secrets
 from collections.abc import Sequence
 from typing import Any
 
-from minarray import dtypes as _dt
+from minarray import _dtypes as _dt
+from minarray._array_object import NDArray
+from minarray._coerce import asarray
 from minarray._native import ffi, lib
-from minarray.creation import asarray
-from minarray.ndarray import NDArray
 
 __all__ = ["SeedSequence"]
 

@@ -38,14 +38,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import minarray as ma
-from minarray import dtypes as _dt
+from minarray import _dtypes as _dt
+from minarray.testing import dlpack_cuda, dlpack_protocol
 
 __all__ = ["Case", "CASES", "DTYPES", "Library", "libraries", "Result", "check", "run", "main", "LegacyOnly"]
 
 DTYPES: tuple[str, ...] = (
     "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
     "float16", "bfloat16", "float32", "float64", "complex64", "complex128",
-    # storage types beyond NumPy's (minarray/dtypes.py): PyTorch's float8
+    # storage types beyond NumPy's (minarray/_dtypes.py): PyTorch's float8
     # family and complex32, and a sub-byte integer, float6 and float4
     "float8_e4m3fn", "float8_e5m2", "float8_e4m3fnuz", "float8_e5m2fnuz", "float8_e8m0fnu", "complex32",
     "int4", "float6_e2m3fn", "float4_e2m1fn",
@@ -118,7 +119,7 @@ class Library:
 
 
 def _np() -> Any:
-    import numpy as np
+    import numpy as np  # optional: NumPy is not a dependency of minarray
 
     return np
 
@@ -173,8 +174,8 @@ def _numpy_lib() -> Library:
 
 
 def _torch_lib() -> Library:
-    import torch
-    from torch.utils.dlpack import from_dlpack as torch_from_dlpack
+    import torch  # optional: PyTorch is not a dependency of minarray
+    from torch.utils.dlpack import from_dlpack as torch_from_dlpack  # optional: PyTorch is not a dependency of minarray
 
     # PyTorch's DLPack dtypes: NumPy's, bfloat16, its float8 family and
     # complex32 (its int4 exports as int8 and its float4 as a vector type)
@@ -200,8 +201,8 @@ def _torch_lib() -> Library:
 
 
 def _jax_lib() -> Library:
-    import jax
-    import jax.numpy as jnp
+    import jax  # optional: JAX is not a dependency of minarray
+    import jax.numpy as jnp  # optional: JAX is not a dependency of minarray
 
     x64 = bool(jax.config.read("jax_enable_x64"))  # type: ignore[no-untyped-call]
     wide = {"int64", "uint64", "float64", "complex128"}
@@ -323,7 +324,7 @@ def check(producer: Library, consumer: Library, case: Case, dtype: str, legacy: 
     if producer.name == "pydlpack":
         if not legacy:
             return result("n/a", "pydlpack exports legacy capsules only")
-        import dlpack
+        import dlpack  # optional: pydlpack is not a dependency of minarray
 
         src = dlpack.asdlpack(x)
     elif legacy:
@@ -407,8 +408,6 @@ def _protocol_main() -> int:
     """The protocol table.  Only minarray's own failures make the exit
     status 1: the other columns report the peers (the installed NumPy,
     PyTorch... break some rules; that is what the table is for)."""
-    from minarray.testing import dlpack_protocol
-
     outcomes = dlpack_protocol.run()
     print()
     print("DLPack protocol rules (each library in its role, minarray on the other side):")
@@ -433,8 +432,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"usage: python -m minarray.testing.dlpack [--matrix] [--protocol] [--cuda]; got {unknown}",
               file=sys.stderr)
         return 2
-    from minarray.testing import dlpack_cuda
-
     if args == ["--cuda"]:
         return dlpack_cuda.main()
     rc = 0

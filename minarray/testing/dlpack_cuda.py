@@ -77,7 +77,7 @@ def _raises(fn: Callable[[], Any], exc: type[BaseException], text: str) -> None:
 def torch_cuda() -> Any:
     """torch, when it is installed with CUDA and sees a device; else None."""
     try:
-        import torch
+        import torch  # optional: PyTorch is not a dependency of minarray
     except ImportError:
         return None
     try:
@@ -98,7 +98,7 @@ def driver_device() -> bool:
 def jax_gpu() -> Any:
     """jax, when it is installed and sees a GPU; else None."""
     try:
-        import jax
+        import jax  # optional: JAX is not a dependency of minarray
     except ImportError:
         return None
     try:
@@ -110,7 +110,7 @@ def jax_gpu() -> Any:
 def cupy_cuda() -> Any:
     """cupy, when it is installed and sees a CUDA device; else None."""
     try:
-        import cupy
+        import cupy  # optional: CuPy is not a dependency of minarray
     except ImportError:
         return None
     try:
@@ -500,7 +500,7 @@ def _driver_checks() -> Iterator[tuple[str, Callable[[], None]]]:
 # ---- running ------------------------------------------------------------------------------
 
 def _numpy() -> Any:
-    import numpy as np
+    import numpy as np  # optional: NumPy is not a dependency of minarray
 
     return np
 

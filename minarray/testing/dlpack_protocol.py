@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import minarray as ma
+from minarray._native import core, ffi
 from minarray.dlpack import DLDeviceType, DLPackFlags, describe, from_pointer
 
 __all__ = ["Peer", "Outcome", "peers", "run", "table", "NotApplicable"]
@@ -67,7 +68,7 @@ class Outcome:
 
 
 def _np() -> Any:
-    import numpy as np
+    import numpy as np  # optional: NumPy is not a dependency of minarray
 
     return np
 
@@ -98,16 +99,16 @@ def _numpy() -> Peer:
 
 
 def _torch() -> Peer:
-    import torch
-    from torch.utils.dlpack import from_dlpack
+    import torch  # optional: PyTorch is not a dependency of minarray
+    from torch.utils.dlpack import from_dlpack  # optional: PyTorch is not a dependency of minarray
 
     return Peer("torch", lambda: torch.arange(6.0, dtype=torch.float64).reshape(2, 3), None,
                 lambda t: t.data_ptr(), from_dlpack)
 
 
 def _jax() -> Peer:
-    import jax
-    import jax.numpy as jnp
+    import jax  # optional: JAX is not a dependency of minarray
+    import jax.numpy as jnp  # optional: JAX is not a dependency of minarray
 
     cpu = jax.devices("cpu")[0]
 
@@ -119,7 +120,7 @@ def _jax() -> Peer:
 
 
 def _pydlpack() -> Peer:
-    import dlpack
+    import dlpack  # optional: pydlpack is not a dependency of minarray
 
     ledger = dlpack.MemoryManager.cache  # {managed-tensor address: (buffer, {"use_count": exports alive, ...})}
 
@@ -286,8 +287,6 @@ def _p_exchange_api(p: Peer) -> None:
 
 
 def _capsule_name_any(cap: Any) -> str | None:
-    from minarray._native import core
-
     name: str | None = core.dlpack_capsule_peek(cap)[0]
     return name
 
@@ -551,8 +550,6 @@ def _m_from_numpy() -> None:
 
 
 def _m_from_pointer() -> None:
-    from minarray._native import ffi
-
     buf = (ctypes.c_double * 4)(1, 2, 3, 4)
     a = from_pointer(buf, (2, 2), ma.float64)
     _expect(a.data_ptr == ctypes.addressof(buf) and a.tolist() == [[1, 2], [3, 4]], "ctypes")
@@ -564,8 +561,6 @@ def _m_from_pointer() -> None:
 
 
 def _m_exchange_table() -> None:
-    from minarray._native import core, ffi
-
     cap = type(ma.arange(1)).__dlpack_c_exchange_api__
     name, addr = core.dlpack_capsule_peek(cap)
     _expect(name == "dlpack_exchange_api", f"capsule {name!r}")
@@ -581,7 +576,7 @@ def _m_exchange_table() -> None:
 def _m_exchange_torch() -> None:
     if importlib.util.find_spec("torch") is None:
         raise NotApplicable("torch is not installed")
-    import torch
+    import torch  # optional: PyTorch is not a dependency of minarray
 
     t = torch.arange(6.0)
     _expect(ma.from_dlpack(t).data_ptr == t.data_ptr(), "torch's table: copied")

@@ -8,8 +8,8 @@ import numpy as np
 import numpy.typing as npt
 
 import minarray as ma
+from minarray._array_object import NDArray
 from minarray.dlpack import CanDLPack, CanDLPackDevice, DLDeviceType
-from minarray.ndarray import NDArray
 
 
 def exchange(x: CanDLPack[int, int]) -> CanDLPackDevice[int, int] | None:

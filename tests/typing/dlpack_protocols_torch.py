@@ -8,8 +8,8 @@ import enum
 import torch
 
 import minarray as ma
+from minarray._array_object import NDArray
 from minarray.dlpack import CanDLPack, CanDLPackDevice, DLDeviceType
-from minarray.ndarray import NDArray
 
 
 def exchange(x: CanDLPack[DLDeviceType, int]) -> CanDLPackDevice[enum.IntEnum, int] | None:

@@ -568,12 +568,12 @@ static void {fname}(char **p, const int64_t *st, int64_t n, const void *aux) {{
 # Resolved here, at build time, for every combination of operand keys (an
 # array's dtype, or a Python scalar's kind), into tables csrc/py/elementwise_dispatch.c
 # indexes: the one place loop selection is decided.  The promotion rules
-# come from minarray/dtypes.py, the one statement of them, loaded as a plain
+# come from minarray/_dtypes.py, the one statement of them, loaded as a plain
 # module (it needs nothing compiled).
 
 
 def _load_dtypes() -> Any:
-    path = Path(__file__).resolve().parents[3] / "minarray" / "dtypes.py"
+    path = Path(__file__).resolve().parents[3] / "minarray" / "_dtypes.py"
     spec = importlib.util.spec_from_file_location("_minarray_dtypes_at_build", path)
     assert spec is not None and spec.loader is not None
     mod = importlib.util.module_from_spec(spec)
@@ -582,7 +582,7 @@ def _load_dtypes() -> Any:
 
 
 DT = _load_dtypes()
-assert [d.name for d in DT.KERNEL] == [t.name for t in TYPES], "dtypes.KERNEL must follow the ma_type order"
+assert [d.name for d in DT.KERNEL] == [t.name for t in TYPES], "_dtypes.KERNEL must follow the ma_type order"
 # Operand keys: the element types in ma_type order, then the Python scalar
 # kinds (weak scalars: NEP 50 and the standard's "mixing arrays with Python
 # scalars"), numbered as MA_EW_KEY_* in elementwise.h.

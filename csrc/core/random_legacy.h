@@ -1,0 +1,76 @@
+/*
+ * NumPy's legacy RandomState streams, bit for bit, in plain C: the
+ * distributions of numpy/random/mtrand.pyx over an MT19937 (mt19937.h).
+ *
+ * The legacy samplers are NumPy's first ones, kept unchanged so that old
+ * seeds give old numbers: the polar (Marsaglia) normal with its cached
+ * second value, -log(1 - U) exponentials, gammas and betas built on those,
+ * and bounded integers by masked rejection.  Binomial, Poisson, shuffle's
+ * draws and choice with p are the algorithms the Generator uses too
+ * (random_algos.h), here over MT19937's draws.
+ *
+ * The calling conventions are random.h's: n draws into memory the caller
+ * owns, element i of a parameter read at `param[i * step]` (step 0: one
+ * value for all).  The Python layer holds the RandomState's lock around
+ * every call.
+ */
+#ifndef MA_CORE_RANDOM_LEGACY_H
+#define MA_CORE_RANDOM_LEGACY_H
+
+#include <stdint.h>
+
+#include "mt19937.h"
+
+/* cdef-begin: the build script hands the declarations between these markers
+ * to cffi verbatim. */
+
+/* A RandomState's C side: its bit generator's state (owned by the MT19937
+ * object) and the polar method's spare normal (NumPy's aug_bitgen_t). */
+typedef struct {
+  ma_mt19937 *mt;
+  int32_t has_gauss;
+  double gauss;
+} ma_legacy;
+
+/* random_sample and uniform: U and low + range * U. */
+void ma_legacy_random_sample(ma_legacy *s, int64_t n, double *out);
+void ma_legacy_uniform(ma_legacy *s, int64_t n, const double *low, int64_t low_step, const double *range,
+                       int64_t range_step, double *out);
+
+/* The polar normal (standard_normal, and loc + scale * Z), -log(1 - U)
+ * exponentials, gamma (standard_gamma is scale 1), beta. */
+void ma_legacy_gauss(ma_legacy *s, int64_t n, double *out);
+void ma_legacy_normal(ma_legacy *s, int64_t n, const double *loc, int64_t loc_step, const double *scale,
+                      int64_t scale_step, double *out);
+void ma_legacy_standard_exponential(ma_legacy *s, int64_t n, double *out);
+void ma_legacy_exponential(ma_legacy *s, int64_t n, const double *scale, int64_t scale_step, double *out);
+void ma_legacy_gamma(ma_legacy *s, int64_t n, const double *shape, int64_t shape_step, const double *scale,
+                     int64_t scale_step, double *out);
+void ma_legacy_beta(ma_legacy *s, int64_t n, const double *a, int64_t a_step, const double *b, int64_t b_step,
+                    double *out);
+void ma_legacy_binomial(ma_legacy *s, int64_t n, const int64_t *trials, int64_t trials_step, const double *p,
+                        int64_t p_step, int64_t *out);
+void ma_legacy_poisson(ma_legacy *s, int64_t n, const double *lam, int64_t lam_step, int64_t *out);
+
+/* randint: integers in [off, off + rng] by masked rejection (the smallest
+ * all-ones mask over rng, draws above rng rejected), one fill per width,
+ * the 16-, 8- and 1-bit ones taking their bits from buffered 32-bit draws;
+ * and the same with per-element bounds (see random.h's
+ * ma_random_bounded_array for the layout). */
+void ma_legacy_bounded_u64(ma_legacy *s, uint64_t off, uint64_t rng, int64_t n, uint64_t *out);
+void ma_legacy_bounded_u32(ma_legacy *s, uint32_t off, uint32_t rng, int64_t n, uint32_t *out);
+void ma_legacy_bounded_u16(ma_legacy *s, uint16_t off, uint16_t rng, int64_t n, uint16_t *out);
+void ma_legacy_bounded_u8(ma_legacy *s, uint8_t off, uint8_t rng, int64_t n, uint8_t *out);
+void ma_legacy_bounded_bool(ma_legacy *s, uint8_t off, uint8_t rng, int64_t n, uint8_t *out);
+void ma_legacy_bounded_array(ma_legacy *s, int bits, int closed, int64_t n, const uint64_t *low, int64_t low_step,
+                             const uint64_t *high, int64_t high_step, void *out);
+
+/* shuffle: Fisher-Yates from the last of n items down to the second, j
+ * drawn by masked rejection in [0, i]; permutation shuffles an arange. */
+void ma_legacy_shuffle(ma_legacy *s, int64_t n, int64_t itemsize, int64_t stride, char *data);
+/* choice with probabilities p (0, or -1 when memory ran out). */
+int ma_legacy_choice_p(ma_legacy *s, int64_t pop_size, const double *p, int64_t size, int replace, int64_t *out);
+
+/* cdef-end */
+
+#endif

@@ -1,0 +1,1003 @@
+"""NDArray: a dtype, a shape, element strides and a data pointer over a
+reference-counted buffer.
+
+The metadata lives in C (an ``ma_array``, i.e. a DLTensor plus a buffer
+reference) behind an opaque handle; Python keeps copies of shape and
+strides as tuples for cheap view arithmetic.  ``.strides`` reports bytes, as
+NumPy does; internally strides count elements, as DLPack does.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any, SupportsIndex
+
+from minarray import _dtypes as _dt
+from minarray._dldevice import DLDeviceType
+from minarray._dtypes import DType
+from minarray._native import core
+
+if TYPE_CHECKING:
+    from types import ModuleType
+
+    from typing_extensions import CapsuleType
+
+__all__ = [
+    "NDArray", "Flags",
+]
+
+
+Shape = tuple[int, ...]
+
+
+class Flags:
+    """Memory-layout flags, like ``numpy.ndarray.flags``."""
+
+    __slots__ = ("_a",)
+
+    def __init__(self, a: NDArray) -> None:
+        self._a = a
+
+    @property
+    def c_contiguous(self) -> bool:
+        return core.is_contiguous(self._a._h, False)
+
+    @property
+    def f_contiguous(self) -> bool:
+        return core.is_contiguous(self._a._h, True)
+
+    @property
+    def writeable(self) -> bool:
+        return not core.is_readonly(self._a._h)
+
+    @property
+    def owndata(self) -> bool:
+        return self._a._base is None
+
+    def __getitem__(self, key: str) -> bool:
+        names = {"C_CONTIGUOUS": "c_contiguous", "F_CONTIGUOUS": "f_contiguous",
+                 "WRITEABLE": "writeable", "OWNDATA": "owndata"}
+        if key.upper() not in names:
+            raise KeyError(key)
+        return bool(getattr(self, names[key.upper()]))
+
+    def __repr__(self) -> str:
+        return (f"  C_CONTIGUOUS : {self.c_contiguous}\n  F_CONTIGUOUS : {self.f_contiguous}\n"
+                f"  OWNDATA : {self.owndata}\n  WRITEABLE : {self.writeable}")
+
+
+def _stride_perm(strides: Shape) -> list[int]:
+    """The axes from the largest |stride| to the smallest, ties in axis
+    order: NumPy's PyArray_CreateSortedStridePerm, which decides the memory
+    order of an ``order="K"`` copy of an array that is neither C- nor
+    Fortran-contiguous."""
+    return sorted(range(len(strides)), key=lambda i: -abs(strides[i]))
+
+
+def c_strides(shape: Shape) -> Shape:
+    """Element strides of a C-contiguous array of ``shape``."""
+    out = [0] * len(shape)
+    s = 1
+    for i in range(len(shape) - 1, -1, -1):
+        out[i] = s
+        s *= shape[i] or 1
+    return tuple(out)
+
+
+class NDArray(core.NDArrayBase):
+    """An N-dimensional array over minarray's own (or foreign) memory."""
+
+    # the fields (_h, _shape, _strides, _dtype, _base) and weak-reference
+    # support are the C base type's (csrc/py/ndarray.c); no __dict__
+    __slots__ = ()
+
+    _h: Any  # the handle: an opaque object owning the C metadata (csrc/py/pyapi.h)
+    _shape: Shape
+    _strides: Shape  # in elements
+    _dtype: DType
+    _base: Any  # the object owning the memory, or None
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        raise TypeError("NDArray cannot be constructed directly; use minarray.asarray, empty, zeros...")
+
+    # ---- construction (internal) ---------------------------------------
+    @staticmethod
+    def _new(h: Any, shape: Shape, strides: Shape, base: Any) -> NDArray:
+        """An NDArray over handle ``h``, whose shape and strides these tuples
+        state; its dtype is the handle's.  Every NDArray is built by the one
+        C builder (csrc/py/ndarray.c), from here or from C."""
+        return core.ndarray_wrap(h, shape, strides, base)
+
+    @staticmethod
+    def _empty(shape: Shape, dtype: DType, zero: bool = False) -> NDArray:
+        made: NDArray | None = core.ndarray_empty(shape, dtype, zero)  # None: shape holds non-int entries
+        if made is not None:
+            return made
+        h = core.empty(shape, dtype.code, dtype.bits, zero)
+        return NDArray._new(h, shape, c_strides(shape), None)
+
+    def _widened(self) -> NDArray:
+        """This array, or for a storage type (float8, int4, complex32...),
+        which kernels do not read, a copy in its wide type (exact)."""
+        return self if self._dtype.wide is None else self.astype(self._dtype.wide)
+
+    def _view(self, offset: int, shape: Shape, strides: Shape, readonly: bool = False) -> NDArray:
+        """A view sharing this array's buffer, ``offset`` elements from element 0."""
+        # its base follows NumPy's rule (view_base in csrc/py/views.c)
+        return core.ndarray_view(self, offset, shape, strides, readonly)
+
+    # ---- attributes ----------------------------------------------------
+    @property
+    def dtype(self) -> DType:
+        """The element type."""
+        return self._dtype
+
+    @property
+    def shape(self) -> Shape:
+        """The length of each axis."""
+        return self._shape
+
+    @property
+    def ndim(self) -> int:
+        """The number of axes."""
+        return len(self._shape)
+
+    @property
+    def size(self) -> int:
+        """The number of elements."""
+        return math.prod(self._shape)
+
+    @property
+    def itemsize(self) -> int:
+        """Bytes per element."""
+        return self._dtype.itemsize
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes the elements occupy (size * itemsize)."""
+        return math.prod(self._shape) * self._dtype.itemsize
+
+    @property
+    def strides(self) -> Shape:
+        """Strides in bytes, as NumPy reports them."""
+        n = self._dtype.itemsize
+        return tuple(s * n for s in self._strides)
+
+    @property
+    def device(self) -> str:
+        """Where the data lives: ``"cpu"``, or for a device array (memory
+        minarray carries but never reads, see docs/dlpack/devices.md) the
+        device as ``"cuda:0"``, ``"rocm:1"``..."""
+        dev_type, dev_id = core.dlpack_device(self._h)
+        if dev_type == 1:  # DLDeviceType.CPU
+            return "cpu"
+        name: str = _dlpack().device_name(dev_type, dev_id)
+        return name
+
+    def to_device(self, device: Any, /, *, stream: Any = None) -> NDArray:
+        """This array on ``device``: itself on its own device; a device
+        array to ``"cpu"`` is a copy its DLPack producer makes."""
+        if core.dlpack_device(self._h)[0] != 1:  # a device array
+            out: NDArray = _dlpack().to_device(self, device, stream)
+            return out
+        if device != "cpu":
+            raise ValueError(f"unsupported device {device!r}: minarray arrays live on 'cpu'")
+        if stream is not None:
+            raise ValueError("stream must be None on the CPU")
+        return self
+
+    @property
+    def flags(self) -> Flags:
+        """Layout flags: ``c_contiguous``, ``f_contiguous``, ``writeable``, ``owndata``."""
+        return Flags(self)
+
+    @property
+    def base(self) -> Any:
+        """What this array views, or None when it owns its memory: as in
+        NumPy, the array owning the memory, or the array that wraps a foreign
+        owner (a view of ``ma.asarray(numpy_array)`` has that NDArray as
+        base; the NDArray's own base is the NumPy array)."""
+        return self._base
+
+    @property
+    def T(self) -> NDArray:
+        """The array with its axes reversed (a view)."""
+        out: NDArray | None = _permute_view(self, None)
+        return out if out is not None else self.transpose()
+
+    @property
+    def mT(self) -> NDArray:
+        """The array with its last two axes exchanged (a view; needs 2+ dimensions)."""
+        if self.ndim < 2:
+            raise ValueError(f"mT needs at least 2 dimensions, the array has {self.ndim}")
+        return self.swapaxes(-1, -2)
+
+    @property
+    def real(self) -> NDArray:
+        """The real part (a new array)."""
+        from minarray import _elementwise as _ew  # cycle: _elementwise imports this module
+
+        return _ew.real(self)
+
+    @property
+    def imag(self) -> NDArray:
+        """The imaginary part (a new array; zeros for real dtypes)."""
+        from minarray import _elementwise as _ew  # cycle: _elementwise imports this module
+
+        return _ew.imag(self)
+
+    @property
+    def data_ptr(self) -> int:
+        """Address of element 0."""
+        return int(core.data_ptr(self._h))
+
+    def __array_namespace__(self, /, *, api_version: str | None = None) -> ModuleType:
+        if api_version not in (None, "2021.12", "2022.12", "2023.12", "2024.12", "2025.12"):
+            raise ValueError(f"unsupported Array API version {api_version!r}")
+        import minarray  # cycle: the package imports this module
+
+        return minarray
+
+    # ---- views and copies ------------------------------------------------
+    def copy(self, order: str = "C") -> NDArray:
+        """A copy that owns its memory: C-contiguous (``order="C"``, the
+        default), Fortran-contiguous (``"F"``), Fortran when the array is
+        Fortran- but not C-contiguous (``"A"``), or keeping the axes' memory
+        order (``"K"``, as NumPy: the strides' order of the original)."""
+        if order == "C":  # the common case in one C call; None if C declines
+            made: NDArray | None = core.ndarray_copy(self, None)
+            if made is not None:
+                return made
+        elif order not in ("F", "A", "K"):
+            raise ValueError(f"order must be one of 'C', 'F', 'A', 'K', not {order!r}")
+        shape = self._shape
+        c_contig = core.is_contiguous(self._h, False)
+        f_contig = core.is_contiguous(self._h, True)
+        if order == "A" or order == "K":
+            if order == "A" or c_contig or f_contig:
+                order = "F" if f_contig and not c_contig else "C"
+        if order == "C" or len(shape) < 2:
+            perm = list(range(len(shape)))
+        elif order == "F":
+            perm = list(range(len(shape) - 1, -1, -1))
+        else:
+            perm = _stride_perm(self._strides)
+        d = self._dtype
+        # allocate in memory order, then view it back in the axes' order
+        mem_shape = tuple(shape[i] for i in perm)
+        buf = NDArray._empty(mem_shape, d)
+        if perm == list(range(len(shape))):
+            out = buf
+        else:
+            mem_strides = buf._strides
+            strides = [0] * len(shape)
+            for pos, axis in enumerate(perm):
+                strides[axis] = mem_strides[pos]
+            out = NDArray._new(core.view(buf._h, 0, shape, tuple(strides), d.code, d.bits, False),
+                               shape, tuple(strides), None)
+        core.copyto(out._h, self._h)
+        return out
+
+    def astype(self, dtype: Any, /, *, copy: bool = True, device: Any = None) -> NDArray:
+        """A copy converted to ``dtype`` (C cast kernels for every pair); with ``copy=False``
+        the array itself when the dtype already matches."""
+        dt = _dt.as_dtype(dtype)
+        if device not in (None, "cpu"):
+            raise ValueError(f"unsupported device {device!r}")
+        if dt is self._dtype and not copy:
+            return self
+        made: NDArray | None = core.ndarray_copy(self, dt)  # one C call; None if C declines
+        if made is not None:
+            return made
+        out = NDArray._empty(self._shape, dt)
+        core.copyto(out._h, self._h)
+        return out
+
+    def fill(self, value: Any) -> None:
+        """Set every element to the Python scalar ``value`` (cast to the array's dtype)."""
+        core.fill(self._h, value)
+
+    def transpose(self, *axes: Any) -> NDArray:
+        """A view with the axes permuted (reversed when none are given), as NumPy's
+        ``transpose``."""
+        # transpose() and transpose(1, 0, ...) in C; the other forms below
+        out: NDArray | None = _permute_view(self, axes or None)
+        if out is not None:
+            return out
+        from minarray import _manipulation as _manip  # cycle: _manipulation imports this module
+
+        if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list))):
+            axes = tuple(axes[0]) if axes[0] is not None else ()
+        # (C declined these axes above: no second try)
+        return _manip.permute_general(self, axes if axes else tuple(range(self.ndim - 1, -1, -1)))
+
+    def swapaxes(self, axis1: int, axis2: int) -> NDArray:
+        """A view with ``axis1`` and ``axis2`` exchanged."""
+        from minarray import _manipulation as _manip  # cycle: _manipulation imports this module
+
+        return _manip.swapaxes(self, axis1, axis2)
+
+    def reshape(self, *shape: Any, order: str = "C", copy: bool | None = None) -> NDArray:
+        """The same elements in a new shape: a view when the strides allow one, else a copy
+        (``copy=False`` raises ValueError then); one dimension may be -1.
+        ``order="F"`` reads and places elements in Fortran order, as NumPy."""
+        if order != "C":
+            from minarray import _manipulation as _manip  # cycle: _manipulation imports this module
+
+            return _manip.reshape_fortran(self, shape[0] if len(shape) == 1 else shape, order, copy)
+        if copy is None:  # the common views, in C; None for the rest
+            out: NDArray | None = _reshape_view(self, shape)
+            if out is not None:
+                return out
+        from minarray import _manipulation as _manip  # cycle: _manipulation imports this module
+
+        if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+            shape = tuple(shape[0])
+        return _manip.reshape_general(self, shape, copy)  # (C declined above, or copy was given)
+
+    def ravel(self) -> NDArray:
+        """A 1-d view when the array is C-contiguous, else a 1-d copy (NumPy's
+        rule: ``reshape(-1)`` gives a view in more cases)."""
+        from minarray import _manipulation as _manip  # cycle: _manipulation imports this module
+
+        if core.is_contiguous(self._h, False):
+            return _manip.reshape(self, (-1,))
+        return self.flatten()
+
+    def flatten(self) -> NDArray:
+        """A new 1-d C-contiguous copy that owns its memory (``base`` None)."""
+        d = self._dtype
+        out = NDArray._empty((self.size,), d)
+        # copy in C order through a view of out's memory with self's shape
+        h = core.view(out._h, 0, self._shape, c_strides(self._shape), d.code, d.bits, False)
+        core.copyto(h, self._h)
+        return out
+
+    def squeeze(self, axis: int | tuple[int, ...] | None = None) -> NDArray:
+        """A view without length-1 axes (those in ``axis``, or all)."""
+        from minarray import _manipulation as _manip  # cycle: _manipulation imports this module
+
+        return _manip.squeeze(self, axis)
+
+    # ---- indexing --------------------------------------------------------
+    # x[key] is NDArrayBase's C slot (csrc/py/views.c), which this class
+    # inherits by not defining __getitem__: ints, slices, None and ... make
+    # views there, and the common advanced keys copies; every other key (and
+    # most errors) goes through minarray._indexing.getitem.
+    if TYPE_CHECKING:
+        def __getitem__(self, key: Any, /) -> NDArray: ...
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        # a basic key with a Python scalar or an NDArray value is assigned
+        # in C (a few hundred ns instead of ~3 us); None means the general
+        # route must run (nothing was written)
+        if _setitem_basic(self, key, value) is None:
+            _indexing().setitem(self, key, value)
+
+    # ---- Python protocols ---------------------------------------------------
+    def tolist(self) -> Any:
+        """The elements as nested Python lists of Python scalars (a scalar for 0-d)."""
+        return core.tolist(self._h)
+
+    def item(self, *args: Any) -> Any:
+        """One element as a Python scalar: the only one, or the one at a flat index or index
+        tuple."""
+        if args:
+            idx = args[0] if len(args) == 1 else args
+            if isinstance(idx, tuple):
+                return self[idx].item()
+            flat = operator.index(idx)
+            n = self.size
+            if not -n <= flat < n:
+                raise IndexError(f"index {flat} is out of bounds for size {n}")
+            coords = []
+            for dim in reversed(self._shape):
+                coords.append(flat % dim)
+                flat //= dim
+            return self[tuple(reversed(coords))].item()
+        v = core.ndarray_item(self)  # None unless the size is 1
+        if v is None:
+            raise ValueError(f"can only convert an array of size 1 to a Python scalar, not size {self.size}")
+        return v
+
+    def __len__(self) -> int:
+        if not self._shape:
+            raise TypeError("len() of unsized object (a 0-d array)")
+        return self._shape[0]
+
+    def __iter__(self) -> Iterator[NDArray]:
+        if not self._shape:  # checked now, not at the first next()
+            raise TypeError("iteration over a 0-d array")
+        return (self[i] for i in range(self._shape[0]))
+
+    def _scalar(self, kind: str) -> Any:
+        v = core.ndarray_item(self)  # None unless the size is 1
+        if v is None:
+            raise TypeError(f"only arrays of size 1 can be converted to Python {kind}, not size {self.size}")
+        return v
+
+    def __bool__(self) -> bool:
+        v = core.ndarray_item(self)  # None unless the size is 1
+        if v is None:
+            if self.size == 0:  # NumPy's wording: it used to be False
+                raise ValueError(
+                    "the truth value of an empty array is ambiguous; use `x.size > 0` to check that an "
+                    "array is not empty"
+                )
+            raise ValueError(
+                "the truth value of an array with more than one element is ambiguous; use any() or all()"
+            )
+        return bool(v)
+
+    # ---- copying ------------------------------------------------------------
+    def __copy__(self) -> NDArray:
+        """``copy.copy(x)``: a new array with its own data, its axes laid out
+        in memory as this one's (NumPy's ``__copy__`` keeps the order too)."""
+        return self.copy("K")
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> NDArray:
+        """``copy.deepcopy(x)``: a new array with its own data (elements are
+        numbers, so there is nothing deeper to copy)."""
+        return self.copy("K")
+
+    def __reduce_ex__(self, protocol: SupportsIndex) -> Any:
+        """Pickling (protocols 2 to 5): the elements, dtype, shape, memory
+        order and read-only flag; with protocol 5 the elements go as a
+        ``PickleBuffer`` over this array's memory, out of band when the
+        pickler takes buffers (see :mod:`minarray._io`)."""
+        from minarray import _io  # cycle: _io imports this module
+
+        return _io.reduce(self, operator.index(protocol))
+
+    # ---- bytes (minarray._io; the buffer protocol is the C type's) ----
+    if TYPE_CHECKING:
+        # PEP 688's spelling of the buffer protocol NDArrayBase implements in
+        # C (bf_getbuffer): memoryview(x), bytes(x), PickleBuffer(x)...
+        def __buffer__(self, flags: int, /) -> memoryview: ...
+
+    def tobytes(self, order: str = "C") -> bytes:
+        """The elements as bytes, in C order (``"C"``, and ``"K"``), Fortran
+        order (``"F"``), or Fortran order when the array is Fortran- but not
+        C-contiguous (``"A"``): NumPy's ``tobytes``."""
+        from minarray import _io  # cycle: _io imports this module
+
+        return _io.tobytes(self, order)
+
+    def tofile(self, fid: Any, sep: str = "", format: str = "%s") -> None:
+        """Write the elements in C order to ``fid`` (a path or a binary file):
+        raw bytes, or text separated by ``sep`` (NumPy's ``tofile``)."""
+        from minarray import _io  # cycle: _io imports this module
+
+        _io.tofile(self, fid, sep, format)
+
+    def __int__(self) -> int:
+        v = self._scalar("int")
+        if isinstance(v, complex):
+            raise TypeError("cannot convert a complex array to int")
+        return int(v)
+
+    def __float__(self) -> float:
+        v = core.ndarray_item(self)  # None unless the size is 1
+        if v is None:
+            v = self._scalar("float")  # raises
+        if isinstance(v, complex):
+            raise TypeError("cannot convert a complex array to float")
+        return float(v)
+
+    def __complex__(self) -> complex:
+        return complex(self._scalar("complex"))
+
+    def __index__(self) -> int:
+        if self._dtype.kind not in "iu":
+            raise TypeError(f"only integer arrays can be used as an index, not {self._dtype}")
+        if self._shape:
+            raise TypeError("only 0-d integer arrays can be converted to an index")
+        return int(core.item(self._h, 0))
+
+    def __repr__(self) -> str:
+        from minarray import _printing  # cycle: _printing imports this module
+
+        if core.dlpack_device(self._h)[0] != 1:  # a device array
+            text: str = _dlpack().device_repr(self)  # the elements cannot be read
+            return text
+        return _printing.array_repr(self)
+
+    def __str__(self) -> str:
+        from minarray import _printing  # cycle: _printing imports this module
+
+        if core.dlpack_device(self._h)[0] != 1:
+            return repr(self)
+        return _printing.array_str(self)
+
+    # ---- NumPy interop -----------------------------------------------------
+    @property
+    def __array_interface__(self) -> dict[str, Any]:
+        """NumPy's array interface (version 3): NumPy wraps the memory
+        without copying.  bfloat16 and the storage types (float8...) have
+        no typestr NumPy knows, so they have no interface (AttributeError:
+        NumPy then calls ``__array__``)."""
+        d = self._dtype
+        if not d.typestr:
+            raise AttributeError(f"{d} has no array-interface typestr; use np.asarray (needs ml_dtypes) or DLPack")
+        return self._interface(d.typestr)
+
+    def _interface(self, typestr: str) -> dict[str, Any]:
+        n = self._dtype.itemsize
+        # None means C order to NumPy: only when the strides are exactly C's
+        # (a contiguous array may have other strides on size-1 axes)
+        canonical = self._strides == c_strides(self._shape)
+        return {
+            "version": 3,
+            "shape": self._shape,
+            "typestr": typestr,
+            # host_ptr, not data_ptr: NumPy will read it (a device array's raises)
+            "data": (int(core.host_ptr(self._h)), bool(core.is_readonly(self._h))),
+            "strides": None if canonical else tuple(s * n for s in self._strides),
+            "descr": [("", typestr)],
+        }
+
+    def __array__(self, dtype: Any = None, copy: bool | None = None) -> Any:
+        """``numpy.asarray(x)``: a NumPy array over the same memory (NumPy
+        2's ``copy=`` keyword: True copies, False raises ValueError when a
+        dtype conversion would need a copy).  bfloat16 and storage-type
+        arrays (float8...) come back with ml_dtypes' dtype of the same name,
+        still without a copy."""
+        import numpy as np  # optional: NumPy is not a dependency of minarray
+
+        if not self._dtype.typestr:
+            # bfloat16 and the storage types: ml_dtypes' dtype of that name
+            # (TypeError without ml_dtypes, saying so) over the raw bytes
+            ml = self._dtype.numpy
+            arr = np.asarray(_ArrayInterfaceView(self, f"<u{self._dtype.itemsize}")).view(ml)
+        else:
+            arr = np.asarray(_ArrayInterfaceView(self, self._dtype.typestr))
+        if dtype is not None and np.dtype(dtype) != arr.dtype:
+            if copy is False:
+                raise ValueError(f"converting {self._dtype} to {np.dtype(dtype)} needs a copy, but copy=False")
+            return arr.astype(dtype)
+        if copy:
+            return arr.copy()
+        return arr
+
+    # NumPy's dispatch protocols (NEP 18, NEP 13): np.sum(x), np.exp(x)...
+    # run minarray's functions where they exist; see minarray/_numpy_dispatch.py.
+    # The priority (above ndarray's 0.0) makes code that picks among mixed
+    # chunk types by it, as Dask does, choose minarray's implementations.
+    __array_priority__ = 1.0
+
+    def __array_function__(self, func: Any, types: Any, args: Any, kwargs: Any) -> Any:
+        from minarray._numpy_dispatch import array_function  # cycle: _numpy_dispatch imports this module
+
+        return array_function(func, types, args, kwargs)
+
+    def __array_ufunc__(self, ufunc: Any, method: str, *inputs: Any, **kwargs: Any) -> Any:
+        from minarray._numpy_dispatch import array_ufunc  # cycle: _numpy_dispatch imports this module
+
+        return array_ufunc(ufunc, method, inputs, kwargs)
+
+    # ---- NumPy-style reduction methods: x.sum(axis=0), x.mean()... with
+    # NumPy's signatures (out= is not supported); see _numpy_dispatch.py.
+    def sum(self, axis: Any = None, dtype: Any = None, out: None = None, keepdims: bool = False) -> NDArray:
+        """NumPy's method spelling of :func:`minarray.sum`."""
+        return _method("sum", self, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
+
+    def prod(self, axis: Any = None, dtype: Any = None, out: None = None, keepdims: bool = False) -> NDArray:
+        """NumPy's method spelling of :func:`minarray.prod`."""
+        return _method("prod", self, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
+
+    def mean(self, axis: Any = None, dtype: Any = None, out: None = None, keepdims: bool = False) -> NDArray:
+        """NumPy's method spelling of :func:`minarray.mean`."""
+        return _method("mean", self, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
+
+    def var(self, axis: Any = None, dtype: Any = None, out: None = None, ddof: float = 0,
+            keepdims: bool = False, *, correction: float | None = None) -> NDArray:
+        """NumPy's method spelling of :func:`minarray.var` (``ddof`` is the standard's ``correction``;
+        either may be given)."""
+        return _method("var", self, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims,
+                       correction=correction)
+
+    def std(self, axis: Any = None, dtype: Any = None, out: None = None, ddof: float = 0,
+            keepdims: bool = False, *, correction: float | None = None) -> NDArray:
+        """NumPy's method spelling of :func:`minarray.std` (``ddof`` is the standard's ``correction``;
+        either may be given)."""
+        return _method("std", self, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims,
+                       correction=correction)
+
+    def max(self, axis: Any = None, out: None = None, keepdims: bool = False) -> NDArray:
+        """NumPy's method spelling of :func:`minarray.max`."""
+        return _method("max", self, axis=axis, out=out, keepdims=keepdims)
+
+    def min(self, axis: Any = None, out: None = None, keepdims: bool = False) -> NDArray:
+        """NumPy's method spelling of :func:`minarray.min`."""
+        return _method("min", self, axis=axis, out=out, keepdims=keepdims)
+
+    def any(self, axis: Any = None, out: None = None, keepdims: bool = False) -> NDArray:
+        """NumPy's method spelling of :func:`minarray.any`."""
+        return _method("any", self, axis=axis, out=out, keepdims=keepdims)
+
+    def all(self, axis: Any = None, out: None = None, keepdims: bool = False) -> NDArray:
+        """NumPy's method spelling of :func:`minarray.all`."""
+        return _method("all", self, axis=axis, out=out, keepdims=keepdims)
+
+    def argmax(self, axis: int | None = None, out: None = None, *, keepdims: bool = False) -> NDArray:
+        """NumPy's method spelling of :func:`minarray.argmax`."""
+        return _method("argmax", self, axis=axis, out=out, keepdims=keepdims)
+
+    def argmin(self, axis: int | None = None, out: None = None, *, keepdims: bool = False) -> NDArray:
+        """NumPy's method spelling of :func:`minarray.argmin`."""
+        return _method("argmin", self, axis=axis, out=out, keepdims=keepdims)
+
+    def cumsum(self, axis: int | None = None, dtype: Any = None, out: None = None) -> NDArray:
+        """NumPy's method spelling of :func:`minarray.cumulative_sum`."""
+        return _method("cumsum", self, axis=axis, dtype=dtype, out=out)
+
+    def cumprod(self, axis: int | None = None, dtype: Any = None, out: None = None) -> NDArray:
+        """NumPy's method spelling of :func:`minarray.cumulative_prod`."""
+        return _method("cumprod", self, axis=axis, dtype=dtype, out=out)
+
+    # ---- NumPy's other methods: each the function of the namespace ---------
+    def sort(self, axis: int = -1, kind: str | None = None, order: None = None, *,
+             stable: bool | None = None) -> None:
+        """Sort in place along ``axis`` (NumPy's method; the sort is always
+        stable, whatever ``kind``).  :func:`minarray.sort` returns a copy."""
+        if order is not None:
+            raise ValueError("NDArray.sort: order= needs structured dtypes, which minarray does not have")
+        from minarray._sorting import sort  # cycle: _sorting imports this module
+
+        self[...] = sort(self, axis=axis)
+
+    def argsort(self, axis: int = -1, kind: str | None = None, order: None = None, *,
+                stable: bool | None = None) -> NDArray:
+        """The indices that sort the array along ``axis`` (stable)."""
+        if order is not None:
+            raise ValueError("NDArray.argsort: order= needs structured dtypes, which minarray does not have")
+        from minarray._sorting import argsort  # cycle: _sorting imports this module
+
+        return argsort(self, axis=axis)
+
+    def partition(self, kth: Any, axis: int = -1) -> None:
+        """Partition in place around the positions ``kth`` (see
+        :func:`minarray.partition`)."""
+        from minarray._sorting import partition  # cycle: _sorting imports this module
+
+        self[...] = partition(self, kth, axis=axis)
+
+    def argpartition(self, kth: Any, axis: int = -1) -> NDArray:
+        """The indices that partition the array (see :func:`minarray.argpartition`)."""
+        from minarray._sorting import argpartition  # cycle: _sorting imports this module
+
+        return argpartition(self, kth, axis=axis)
+
+    def searchsorted(self, v: Any, side: str = "left", sorter: Any = None) -> NDArray:
+        """Where ``v``'s elements would be inserted into this sorted 1-d array."""
+        from minarray._sorting import _searchsorted  # cycle: _sorting imports this module
+
+        return _searchsorted(self, v, side, sorter)
+
+    def clip(self, min: Any = None, max: Any = None) -> NDArray:
+        """:func:`minarray.clip` of this array."""
+        from minarray import _elementwise as _ew  # cycle: _elementwise imports this module
+
+        return _ew.clip(self, min, max)
+
+    def round(self, decimals: int = 0, out: NDArray | None = None) -> NDArray:
+        """:func:`minarray.round` of this array (halves to even; ``decimals``
+        places, as NumPy)."""
+        from minarray import _elementwise as _ew  # cycle: _elementwise imports this module
+
+        return _ew.round(self, decimals, out=out)
+
+    def conj(self) -> NDArray:
+        """The complex conjugate (:func:`minarray.conj`)."""
+        from minarray import _elementwise as _ew  # cycle: _elementwise imports this module
+
+        return _ew.conj(self)
+
+    def conjugate(self) -> NDArray:
+        """NumPy's other name of :meth:`conj`."""
+        return self.conj()
+
+    def view(self, dtype: Any = None) -> NDArray:
+        """A view of the same memory, as the same dtype or reinterpreted as
+        ``dtype``.  A dtype of another size needs the last axis contiguous;
+        its length scales by the ratio of the sizes."""
+        if dtype is None:
+            return self._view(0, self._shape, self._strides, bool(core.is_readonly(self._h)))
+        if isinstance(dtype, type) and issubclass(dtype, NDArray):
+            return self.view()
+        new = _dt.as_dtype(dtype)
+        old = self._dtype
+        shape, strides = list(self._shape), list(self._strides)
+        if new.itemsize != old.itemsize:
+            if not shape:
+                raise ValueError("Changing the dtype of a 0d array is only supported if the itemsize is unchanged")
+            if shape[-1] != 1 and strides[-1] != 1:
+                raise ValueError("To change to a dtype of a different size, the last axis must be contiguous")
+            nbytes = shape[-1] * old.itemsize
+            if nbytes % new.itemsize:
+                raise ValueError("When changing to a smaller dtype, its size must be a divisor of the size of "
+                                 "original dtype" if new.itemsize < old.itemsize else
+                                 "When changing to a larger dtype, its size must be a divisor of the total size "
+                                 "in bytes of the last axis of the array.")
+            shape[-1] = nbytes // new.itemsize
+            for d in range(len(strides) - 1):
+                if (strides[d] * old.itemsize) % new.itemsize:
+                    raise ValueError(f"the strides of {self._shape} do not fit a {new} view")
+                strides[d] = strides[d] * old.itemsize // new.itemsize
+            strides[-1] = 1
+        h = core.view(self._h, 0, tuple(shape), tuple(strides), new.code, new.bits, bool(core.is_readonly(self._h)))
+        # the base by the views' rule (view_base in csrc/py/views.c)
+        return NDArray._new(h, tuple(shape), tuple(strides), self._base if isinstance(self._base, NDArray) else self)
+
+    def nonzero(self) -> tuple[NDArray, ...]:
+        """The indices of the non-zero elements (:func:`minarray.nonzero`)."""
+        from minarray._searching import nonzero  # cycle: _searching imports this module
+
+        return nonzero(self)
+
+    def dot(self, b: Any) -> NDArray:
+        """:func:`minarray.dot` of this array and ``b``."""
+        return _products().dot(self, b)  # type: ignore[no-any-return]
+
+    def trace(self, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = None) -> NDArray:
+        """:func:`minarray.trace` (NumPy's: over ``axis1`` and ``axis2``)."""
+        from minarray._statistical import trace  # cycle: _statistical imports this module
+
+        return trace(self, offset, axis1, axis2, dtype)
+
+    def diagonal(self, offset: int = 0, axis1: int = 0, axis2: int = 1) -> NDArray:
+        """:func:`minarray.diagonal` (NumPy's: a read-only view, diagonal last)."""
+        from minarray._manipulation import diagonal  # cycle: _manipulation imports this module
+
+        return diagonal(self, offset, axis1, axis2)
+
+    def repeat(self, repeats: Any, axis: int | None = None) -> NDArray:
+        """:func:`minarray.repeat` of this array."""
+        from minarray._manipulation import repeat  # cycle: _manipulation imports this module
+
+        return repeat(self, repeats, axis=axis)
+
+    def take(self, indices: Any, axis: int | None = None) -> NDArray:
+        """:func:`minarray.take` of this array (``indices`` may be a list)."""
+        from minarray._indexing import take  # cycle: _indexing imports this module
+
+        return take(self, indices, axis=axis)
+
+    def put(self, indices: Any, values: Any, mode: str = "raise") -> None:
+        """:func:`minarray.put`: write ``values`` at flat ``indices``, in place."""
+        from minarray._indexing import put  # cycle: _indexing imports this module
+
+        put(self, indices, values, mode)
+
+    def compress(self, condition: Any, axis: int | None = None) -> NDArray:
+        """:func:`minarray.compress` of this array."""
+        from minarray._indexing import compress  # cycle: _indexing imports this module
+
+        return compress(condition, self, axis)
+
+    def __divmod__(self, other: Any) -> tuple[NDArray, NDArray]:
+        from minarray import _elementwise as _ew  # cycle: _elementwise imports this module
+
+        return _ew.floor_divide(self, other), _ew.remainder(self, other)
+
+    def __rdivmod__(self, other: Any) -> tuple[NDArray, NDArray]:
+        from minarray import _elementwise as _ew  # cycle: _elementwise imports this module
+
+        return _ew.floor_divide(other, self), _ew.remainder(other, self)
+
+    def __format__(self, spec: str) -> str:
+        """``f"{x:.2f}"``: a 0-d array formats as its Python scalar; other
+        arrays only with an empty spec (their ``str``), as NumPy's."""
+        if not self._shape:
+            return format(self.item(), spec)
+        if spec:
+            raise TypeError(f"unsupported format string passed to NDArray.__format__ (an array of shape "
+                            f"{self._shape}; format its elements, or a 0-d array)")
+        return str(self)
+
+    # ---- operators ---------------------------------------------------------
+    # The arithmetic, comparison, bitwise and unary operators (and their
+    # reflected and in-place forms) are the elementwise functions themselves,
+    # installed on this class by minarray._elementwise at import; these
+    # declarations only tell type checkers they exist.
+    if TYPE_CHECKING:
+        def __pos__(self) -> NDArray: ...
+        def __neg__(self) -> NDArray: ...
+        def __abs__(self) -> NDArray: ...
+        def __invert__(self) -> NDArray: ...
+        def __add__(self, other: Any) -> NDArray: ...
+        def __radd__(self, other: Any) -> NDArray: ...
+        def __iadd__(self, other: Any) -> NDArray: ...
+        def __sub__(self, other: Any) -> NDArray: ...
+        def __rsub__(self, other: Any) -> NDArray: ...
+        def __isub__(self, other: Any) -> NDArray: ...
+        def __mul__(self, other: Any) -> NDArray: ...
+        def __rmul__(self, other: Any) -> NDArray: ...
+        def __imul__(self, other: Any) -> NDArray: ...
+        def __truediv__(self, other: Any) -> NDArray: ...
+        def __rtruediv__(self, other: Any) -> NDArray: ...
+        def __itruediv__(self, other: Any) -> NDArray: ...
+        def __floordiv__(self, other: Any) -> NDArray: ...
+        def __rfloordiv__(self, other: Any) -> NDArray: ...
+        def __ifloordiv__(self, other: Any) -> NDArray: ...
+        def __mod__(self, other: Any) -> NDArray: ...
+        def __rmod__(self, other: Any) -> NDArray: ...
+        def __imod__(self, other: Any) -> NDArray: ...
+        def __pow__(self, other: Any) -> NDArray: ...
+        def __rpow__(self, other: Any) -> NDArray: ...
+        def __ipow__(self, other: Any) -> NDArray: ...
+        def __and__(self, other: Any) -> NDArray: ...
+        def __rand__(self, other: Any) -> NDArray: ...
+        def __iand__(self, other: Any) -> NDArray: ...
+        def __or__(self, other: Any) -> NDArray: ...
+        def __ror__(self, other: Any) -> NDArray: ...
+        def __ior__(self, other: Any) -> NDArray: ...
+        def __xor__(self, other: Any) -> NDArray: ...
+        def __rxor__(self, other: Any) -> NDArray: ...
+        def __ixor__(self, other: Any) -> NDArray: ...
+        def __lshift__(self, other: Any) -> NDArray: ...
+        def __rlshift__(self, other: Any) -> NDArray: ...
+        def __ilshift__(self, other: Any) -> NDArray: ...
+        def __rshift__(self, other: Any) -> NDArray: ...
+        def __rrshift__(self, other: Any) -> NDArray: ...
+        def __irshift__(self, other: Any) -> NDArray: ...
+        def __lt__(self, other: Any) -> NDArray: ...
+        def __le__(self, other: Any) -> NDArray: ...
+        def __gt__(self, other: Any) -> NDArray: ...
+        def __ge__(self, other: Any) -> NDArray: ...
+        def __eq__(self, other: Any) -> NDArray: ...  # type: ignore[override]
+        def __ne__(self, other: Any) -> NDArray: ...  # type: ignore[override]
+
+    # ---- DLPack (csrc/py/dlpack_*.c do the work; minarray/dlpack.py explains) -
+    def __dlpack__(
+        self,
+        /,
+        *,
+        stream: int | None = None,
+        max_version: tuple[int, int] | None = None,
+        dl_device: tuple[int, int] | None = None,
+        copy: bool | None = None,
+    ) -> CapsuleType:
+        """Export as a DLPack capsule (Array API ``array.__dlpack__``).
+
+        ``max_version`` None (or major 0) gives a legacy ``"dltensor"``
+        capsule, major >= 1 a ``"dltensor_versioned"`` one carrying DLPack
+        1.3.  ``stream`` must be None (CPU).  ``dl_device`` other than
+        ``(1, 0)`` raises BufferError.  ``copy=True`` exports a fresh copy
+        (flag IS_COPIED); otherwise the capsule shares this array's memory
+        and keeps it alive.  A read-only array exports with READ_ONLY; asked
+        for a legacy capsule (which cannot say read-only) with
+        ``copy=None`` it exports a copy, with ``copy=False`` BufferError.
+
+        A device array (imported from a CUDA, ROCm... producer) is
+        re-exported through that producer, asked with the consumer's
+        ``stream``; a read-only one asked for a legacy capsule passes the
+        request on, and raises BufferError only when the producer refuses
+        it (docs/dlpack/devices.md)."""
+        cap = core.dlpack_export(self._h, stream, max_version, dl_device, copy)
+        if cap is NotImplemented:  # a device array: its producer synchronises
+            cap = _dlpack().export_device(self, stream, max_version, dl_device, copy)
+        return cap  # type: ignore[no-any-return]
+
+    def __dlpack_device__(self) -> tuple[DLDeviceType, int]:
+        """``(DLDeviceType.CPU, 0)``, or a device array's own device."""
+        dev: tuple[DLDeviceType, int] = core.dlpack_device(self._h)  # CPU_DEVICE itself on the CPU
+        return dev
+
+    # The DLPack 1.3 C exchange API (a "dlpack_exchange_api" capsule): lets
+    # C consumers export and import NDArrays without __dlpack__ or capsules.
+    __dlpack_c_exchange_api__ = core.dlpack_exchange_api()
+
+    # ---- matrix multiplication (minarray._linear_algebra) -------------------------
+    def __matmul__(self, other: Any) -> NDArray:
+        out: NDArray = _products().matmul(self, other)
+        return out
+
+    def __rmatmul__(self, other: Any) -> NDArray:
+        out: NDArray = _products().matmul(other, self)
+        return out
+
+    def __imatmul__(self, other: Any) -> NDArray:
+        """``x @= y``: the product written back into ``x`` (NumPy's rule: the
+        result must have x's shape and cast to its dtype under same_kind)."""
+        out: NDArray = _products().matmul(self, other)
+        if out._shape != self._shape:
+            raise ValueError(f"matmul: in-place product of shape {out._shape} does not fit the array of "
+                             f"shape {self._shape}")
+        if not _dt.same_kind(out._dtype, self._dtype):
+            raise TypeError(f"Cannot cast ufunc 'matmul' output from {out._dtype} to {self._dtype} "
+                            "with casting rule 'same_kind'")
+        self[...] = out
+        return self
+
+
+_products_module: Any = None
+
+
+def _products() -> Any:
+    """minarray._linear_algebra, imported on first use (it imports this
+    module).  A function-level import costs ~0.4 us per call, as much as a
+    small matrix product."""
+    global _products_module
+    if _products_module is None:
+        from minarray import _linear_algebra  # cycle: _linear_algebra imports this module
+
+        _products_module = _linear_algebra
+    return _products_module
+
+
+def _method(name: str, x: NDArray, **kwargs: Any) -> NDArray:
+    from minarray._numpy_dispatch import array_method  # cycle: _numpy_dispatch imports this module
+
+    result: NDArray = array_method(name, x, **kwargs)
+    return result
+
+
+class _ArrayInterfaceView:
+    """Presents an NDArray's array interface to NumPy while keeping the
+    array alive (NumPy stores this object as the result's base)."""
+
+    __slots__ = ("__array_interface__", "_a")
+
+    def __init__(self, a: NDArray, typestr: str) -> None:
+        self._a = a
+        self.__array_interface__ = a._interface(typestr)
+
+
+_dlpack_module: Any = None
+
+
+def _dlpack() -> Any:
+    """minarray.dlpack (imported on first use: it imports this module)."""
+    global _dlpack_module
+    if _dlpack_module is None:
+        from minarray import dlpack  # cycle: dlpack imports this module
+
+        _dlpack_module = dlpack
+    return _dlpack_module
+
+
+_indexing_module: Any = None
+
+
+def _indexing() -> Any:
+    """minarray._indexing (imported on first use: it imports this module)."""
+    global _indexing_module
+    if _indexing_module is None:
+        from minarray import _indexing  # cycle: _indexing imports this module
+
+        _indexing_module = _indexing
+    return _indexing_module
+
+
+NDArray.__hash__ = None  # type: ignore[assignment]
+
+
+# C builds NDArrays itself (imports, elementwise results, new arrays: no
+# Python constructor on those paths): tell it the class and the dtype of
+# each kernel type, in the order of csrc/core/array.h's ma_type enum.
+core.ndarray_setup(NDArray, _dt.ALL)
+
+
+def _getitem_general(x: NDArray, key: Any) -> NDArray:
+    """x[key] for the keys NDArray.__getitem__'s C slot leaves: minarray._indexing's."""
+    out: NDArray = _indexing().getitem(x, key)
+    return out
+
+
+# The general path of NDArray.__getitem__ (the C slot, csrc/py/views.c).
+core.getitem_setup(_getitem_general)
+
+
+# The views C builds directly (csrc/py/views.c), as globals: a global lookup
+# is cheaper than an attribute of `core` on these ~300 ns paths.  Each
+# returns None for what it does not handle.
+_setitem_basic = core.ndarray_setitem
+
+
+_permute_view = core.ndarray_permute
+
+
+_reshape_view = core.ndarray_reshape

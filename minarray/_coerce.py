@@ -1,0 +1,337 @@
+"""How every function takes its arguments: the one place array-likes,
+operands, integers and axes are turned into their canonical form.
+
+``asarray`` (the Array API's, with NumPy's intake: nested sequences,
+buffers, DLPack producers, the array interface and Python scalars),
+``as_operand`` (an NDArray as is, else ``asarray``), the operators' operand
+rule (an NDArray or an exact Python scalar, or None for NotImplemented),
+integer arguments (``as_int``, ``as_intp``, ``as_ints``: NumPy's
+``operator.index`` rule: ``2.0`` raises TypeError rather than being
+truncated), axes (``normalize_axis``, ``normalize_axes``) and
+``broadcast_shapes``, the one place broadcast shapes are computed.
+
+This module sits under every chapter module and imports none of them, so
+no chapter needs another one to read its arguments.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+import sys
+from typing import Any
+
+from minarray import _dtypes as _dt
+from minarray import dlpack
+from minarray._array_interface import from_array_interface, from_buffer, interface_view
+from minarray._array_object import NDArray, Shape, c_strides
+from minarray._native import core
+from minarray.exceptions import AxisError
+
+__all__ = [
+    "as_int", "as_intp", "as_ints", "asarray", "broadcast_shapes", "normalize_axis",
+]
+
+
+def as_int(value: Any, what: str) -> int:
+    """``value`` as a Python int, or TypeError naming the parameter ``what``
+    and the type given."""
+    try:
+        return operator.index(value)
+    except TypeError:
+        shown = repr(value)
+        got = f" (got {shown})" if len(shown) <= 40 else ""
+        raise TypeError(f"{what} must be an integer: '{type(value).__name__}' object cannot be interpreted as an "
+                        f"integer{got}") from None
+
+
+def as_intp(value: Any, what: str) -> int:
+    """An integer parameter NumPy converts to a C ``npy_intp`` (a count, a
+    number of repetitions, a byte offset): as :func:`as_int`, and
+    OverflowError, as NumPy's, when it does not fit in 64 bits."""
+    v = as_int(value, what)
+    if not -(2**63) <= v < 2**63:
+        raise OverflowError(f"{what} {v} does not fit in a 64-bit integer")
+    return v
+
+
+def as_ints(values: Any, what: str) -> tuple[int, ...]:
+    """A single integer or a sequence of them (a shape, a tuple of axes) as a
+    tuple of Python ints."""
+    if isinstance(values, (tuple, list)):
+        return tuple(as_int(v, what) for v in values)
+    return (as_int(values, what),)
+
+
+_SCALARS = (bool, int, float, complex)
+
+
+_NATIVE_ORDER = "<" if sys.byteorder == "little" else ">"
+
+
+def _numpy_generic(obj: Any) -> bool:
+    """Is ``obj`` a NumPy scalar (np.float32(1), np.True_...)?  Checked
+    without importing NumPy: if NumPy is not loaded, it cannot be one."""
+    np = sys.modules.get("numpy")
+    return np is not None and isinstance(obj, np.generic)
+
+
+def _int_dtype(small: bool, big: bool, huge: bool, sample: Any) -> _dt.DType:
+    """The dtype NumPy gives Python ints: int64, uint64 when every one needs
+    it, float64 when both kinds mix; beyond 64 bits NumPy would make an
+    object array, which minarray does not have."""
+    if huge:
+        raise OverflowError(
+            f"Python integer in {_short(sample)} does not fit in 64 bits; pass dtype=float64 to store it as a float"
+        )
+    if big:
+        return _dt.float64 if small else _dt.uint64
+    return _dt.int64
+
+
+def _short(obj: Any) -> str:
+    text = repr(obj)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _scalar_array(v: Any, dt: _dt.DType | None) -> NDArray:
+    if dt is None:
+        if isinstance(v, bool):
+            dt = _dt.bool
+        elif isinstance(v, int):
+            dt = _int_dtype(-(2**63) <= v < 2**63, 2**63 <= v < 2**64, not -(2**63) <= v < 2**64, v)
+        else:
+            dt = _scalar_dtype(v)
+    return NDArray._new(core.from_scalar(v, dt.code, dt.bits), (), (), None)
+
+
+def _from_sequence(obj: Any, dt: _dt.DType | None) -> NDArray:
+    """A new array from nested lists/tuples.  Python scalars at the leaves
+    are walked and converted in C; anything else (NumPy scalars, arrays,
+    other sequences) is converted element by element along the first axis
+    and copied in, with the dtypes promoted as NumPy coerces them."""
+    info = core.nested_info(obj)
+    if info is not None:
+        shape, kind, small, big, huge = info
+        if dt is None:
+            if math.prod(shape) == 0:
+                dt = _dt.float64  # no elements to tell: NumPy's default
+            elif kind == 1:
+                dt = _int_dtype(small, big, huge, obj)
+            else:
+                dt = (_dt.bool, _dt.int64, _dt.float64, _dt.complex128)[kind]
+        h = core.from_nested(obj, shape, dt.code, dt.bits)
+        return NDArray._new(h, shape, c_strides(shape), None)
+    parts = [asarray(item) for item in obj]
+    inner = parts[0].shape
+    for p in parts:
+        if p.shape != inner:
+            raise ValueError(
+                f"the nested sequence is ragged: it mixes elements of shapes {inner} and {p.shape}, so it "
+                "has no array shape"
+            )
+    if dt is None:
+        dt = parts[0].dtype
+        for p in parts[1:]:
+            dt = _dt.promote(dt, p.dtype)
+    out = NDArray._empty((len(parts), *inner), dt)
+    for i, p in enumerate(parts):
+        core.copyto(out[i]._h, p._h)
+    return out
+
+
+def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | None = None) -> NDArray:
+    """Array API ``asarray``.
+
+    Accepts Python scalars, nested lists/tuples (of scalars, NumPy scalars or
+    arrays), NDArrays, objects with ``__array_interface__`` (NumPy arrays),
+    ``__dlpack__`` or the buffer protocol.  Arrays are shared without a copy
+    when dtype and layout allow.  ``copy=True`` always copies; ``copy=False``
+    never does and raises ValueError when a copy would be needed (Array API
+    2024.12); ``copy=None`` copies only when needed.
+    """
+    if device is None and type(obj) in (list, tuple) and copy is not False:
+        # nested lists or tuples of numbers (exact types: a subclass may
+        # export its memory): one C call when C can settle it alone
+        dt0 = _dt.as_dtype(dtype) if dtype is not None else None
+        made: NDArray | None = core.ndarray_from_nested(obj, dt0)
+        return made if made is not None else _from_sequence(obj, dt0)
+    if device is None:
+        # The common cases first, in as few C calls as possible: a plain
+        # numpy.ndarray minarray can view as is (None for anything else, which
+        # the general route below takes), or an NDArray.
+        made = core.numpy_asarray(obj)
+        if made is None and isinstance(obj, NDArray):
+            made = obj
+        if made is not None:
+            if dtype is None:
+                return made.copy() if copy else made
+            return _finish(made, _dt.as_dtype(dtype), copy, fresh=False)
+    _device(device)
+    dt = _dt.as_dtype(dtype) if dtype is not None else None
+    if isinstance(obj, NDArray):
+        return _finish(obj, dt, copy, fresh=False)
+    if isinstance(obj, _SCALARS) and not _numpy_generic(obj):  # np.float64 is a float too
+        if copy is False:
+            raise ValueError("copy=False is impossible for a Python scalar: it has no memory to share")
+        return _scalar_array(obj, dt)
+    if _numpy_generic(obj):
+        if copy is not False:
+            # a NumPy scalar: a fresh writeable 0-d array
+            return _scalar_array(obj.item(), dt or _dt.as_dtype(obj.dtype))
+        # Sharing is possible, but read-only: NumPy scalars are immutable
+        # (their interface claims otherwise).
+        shared = from_array_interface(obj)
+        return _finish(shared._view(0, (), (), readonly=True), dt, copy, fresh=False)
+    if hasattr(obj, "__array_interface__") and not isinstance(obj, type):
+        if not dlpack._numpy_ready:  # NumPy is loaded now: let numpy_asarray see its arrays
+            dlpack._enable_numpy_fast_path()
+
+        order = getattr(getattr(obj, "dtype", None), "byteorder", "=")
+        if order not in ("=", "|", _NATIVE_ORDER) and hasattr(obj, "astype"):
+            # byte-swapped NumPy data: minarray's kernels read native order only
+            if copy is False:
+                raise ValueError("the source's byte order is not native: a copy is needed, but copy=False")
+            return _finish(from_array_interface(obj.astype(obj.dtype.newbyteorder("="))), dt, None, fresh=True)
+        arr = interface_view(obj)
+        if isinstance(arr, str):
+            # strides that are not whole elements, or data not aligned to its
+            # elements: element strides cannot describe it, a copy can
+            if copy is False:
+                raise ValueError(f"{arr}; a copy is needed, but copy=False")
+            import numpy as np  # optional: NumPy is not a dependency of minarray
+
+            # np.array always makes a fresh, aligned C-contiguous copy
+            # (ascontiguousarray hands an unaligned contiguous array back)
+            return _finish(from_array_interface(np.array(obj, order="C", copy=True)), dt, None, fresh=True)
+        return _finish(arr, dt, copy, fresh=False)
+    if hasattr(obj, "__dlpack__") and not isinstance(obj, type):
+        return _finish(dlpack.from_dlpack(obj), dt, copy, fresh=False)
+    if isinstance(obj, (bytes, bytearray, memoryview)) or _has_buffer(obj):
+        try:
+            arr = from_buffer(obj, copy_ok=copy is not False)
+        except BufferError as e:
+            if copy is False:
+                raise ValueError(f"{e}; a copy is needed, but copy=False") from None
+            raise
+        return _finish(arr, dt, copy, fresh=arr.base is None)
+    if isinstance(obj, (list, tuple, range)):
+        if copy is False:
+            raise ValueError(f"copy=False is impossible for a {type(obj).__name__}: it has no array memory to share")
+        return _from_sequence(list(obj) if isinstance(obj, range) else obj, dt)
+    if isinstance(obj, (str, bytes)) or obj is None:
+        raise TypeError(f"cannot convert {type(obj).__name__} {_short(obj)} to a minarray array: not a number")
+    if hasattr(obj, "__index__") or hasattr(obj, "__float__") or hasattr(obj, "__complex__"):
+        if copy is False:
+            raise ValueError(f"copy=False is impossible for a {type(obj).__name__}: it has no memory to share")
+        return _scalar_array(_to_python_scalar(obj), dt)
+    raise TypeError(
+        f"cannot convert {type(obj).__name__} to a minarray array: expected a number, a nested sequence of "
+        "numbers, or an object with __array_interface__, __dlpack__ or the buffer protocol"
+    )
+
+
+def _to_python_scalar(obj: Any) -> bool | int | float | complex:
+    if hasattr(obj, "__index__"):
+        return operator.index(obj)
+    if hasattr(obj, "__float__"):
+        return float(obj)
+    return complex(obj)
+
+
+def _has_buffer(obj: Any) -> bool:
+    if isinstance(obj, (list, tuple, str)):
+        return False
+    try:
+        memoryview(obj)
+    except TypeError:
+        return False
+    return True
+
+
+def as_operand(x: Any, fname: str | None = None) -> NDArray:
+    """``x`` itself when it is an NDArray, else ``asarray(x)``: how every
+    function of the namespace takes its array arguments.  With ``fname``, a
+    value asarray rejects is reported as an argument that function expects
+    arrays for."""
+    if isinstance(x, NDArray):
+        return x
+    if fname is None:
+        return asarray(x)
+    try:
+        return asarray(x)
+    except TypeError:
+        raise TypeError(f"{fname} expects arrays, got {type(x).__name__}") from None
+
+
+def _finish(arr: NDArray, dt: _dt.DType | None, copy: bool | None, fresh: bool) -> NDArray:
+    if dt is not None and dt is not arr.dtype:
+        if copy is False:
+            raise ValueError(f"converting {arr.dtype} to {dt} needs a copy, but copy=False")
+        return arr.astype(dt)
+    if copy and not fresh:
+        return arr.copy()
+    return arr
+
+
+def normalize_axis(axis: Any, ndim: int, what: str = "axis") -> int:
+    """An axis index in [0, ndim); AxisError (an IndexError, as the Array API
+    names, and a ValueError, as NumPy's) outside [-ndim, ndim)."""
+    ax = axis if type(axis) is int else as_int(axis, what)  # the common case without a call
+    if type(ndim) is not int:
+        ndim = as_int(ndim, "ndim")
+    if not -ndim <= ax < ndim:
+        raise AxisError(ax, ndim, what)
+    return ax % ndim if ndim else 0
+
+
+def normalize_axes(axis: Any, ndim: int) -> tuple[int, ...]:
+    """``None`` -> all axes; an int or a sequence -> sorted unique axes."""
+    if axis is None:
+        return tuple(range(ndim))
+    if isinstance(axis, (tuple, list)):
+        axes = tuple(normalize_axis(a, ndim) for a in axis)
+        if len(set(axes)) != len(axes):
+            raise ValueError(f"repeated axis in {tuple(axis)}")
+        return tuple(sorted(axes))
+    return (normalize_axis(axis, ndim),)
+
+
+def broadcast_shapes(*shapes: tuple[int, ...]) -> tuple[int, ...]:
+    """The shape arrays of ``shapes`` broadcast to (NumPy rules, computed by
+    the C core's one statement of them, ``ma_broadcast_shape``)."""
+    if len(shapes) == 2 and shapes[0] == shapes[1]:
+        return tuple(shapes[0])
+    out: tuple[int, ...] | None = core.broadcast_shapes(shapes)
+    if out is None:
+        raise ValueError("shapes " + ", ".join(str(tuple(x)) for x in shapes) + " cannot be broadcast together")
+    return out
+
+
+def _device(device: Any) -> None:
+    if device not in (None, "cpu"):
+        raise ValueError(f"unsupported device {device!r}: minarray arrays live on 'cpu'")
+
+
+def _scalar_dtype(v: Any) -> _dt.DType:
+    if isinstance(v, bool):
+        return _dt.bool
+    if isinstance(v, int):
+        return _dt.int64
+    if isinstance(v, float):
+        return _dt.float64
+    if isinstance(v, complex):
+        return _dt.complex128
+    raise TypeError(f"expected a Python scalar (bool, int, float, complex), got {type(v).__name__}")
+
+
+def drop_axis(t: Shape, i: int) -> Shape:
+    return t[:i] + t[i + 1:]
+
+
+def along_axis(x: NDArray, axis: int | None) -> tuple[NDArray, int]:
+    """``x`` and the axis an operation runs along: ``axis=None`` means the
+    flattened array (NumPy's rule for repeat and take)."""
+    if axis is None:
+        return x.reshape((-1,)), 0
+    return x, normalize_axis(axis, x.ndim)

@@ -1,0 +1,505 @@
+"""Creation functions (Array API "Creation Functions"): empty/zeros/ones/full
+and their ``_like`` forms, arange, linspace, eye, tril/triu and meshgrid;
+and beside them NumPy's constructors: ``array``, ``copy``, ``asanyarray``,
+``ascontiguousarray``, ``identity``, ``diag``, ``diagflat``, ``tri``,
+``vander``, ``logspace``, ``geomspace``, ``indices``, ``fromfunction``,
+``fromiter`` and the ``mgrid``/``ogrid`` grids.  (``asarray`` is the
+coercion every function applies: minarray/_coerce.py; ``frombuffer`` lives
+with the other byte-level routines in minarray/_io.py.)
+
+Each is one allocation and C fills or copies: ``diag`` writes through a
+strided view of a zeroed matrix, ``logspace`` raises ``base`` to
+:func:`minarray.linspace`'s values as NumPy does.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import operator
+from collections.abc import Callable, Sequence
+from typing import Any, Literal, overload
+
+from minarray import _dtypes as _dt
+from minarray._array_object import NDArray
+from minarray._coerce import _device, _scalar_dtype, as_int, as_intp, as_ints, as_operand, asarray
+from minarray._joining import stack
+from minarray._native import core
+
+__all__ = [
+    "empty", "empty_like", "zeros", "zeros_like", "ones", "ones_like", "full", "full_like", "arange",
+    "linspace", "eye", "tril", "triu", "meshgrid", "array", "copy", "asanyarray", "ascontiguousarray",
+    "identity", "diag", "diagflat", "tri", "logspace", "geomspace", "indices", "fromfunction", "mgrid",
+    "ogrid", "vander", "fromiter",
+]
+
+
+# Ints below this magnitude convert to float64 exactly (arange's fast path).
+_EXACT = 2**53
+
+
+def _shape(shape: Any) -> tuple[int, ...]:
+    if isinstance(shape, (tuple, list)):
+        dims = shape
+    else:
+        dims = (shape,)
+    out = []
+    for n in dims:
+        v = as_int(n, "shape entry")
+        if v < 0:
+            raise ValueError(f"negative dimensions are not allowed: shape {tuple(dims)}")
+        out.append(v)
+    return tuple(out)
+
+
+def _new(shape: Any, dtype: Any, device: Any, zero: bool) -> NDArray:
+    if device is None:  # the common case in one C call; None if C declines
+        made: NDArray | None = core.ndarray_empty(shape, _dt.float64 if dtype is None else dtype, zero)
+        if made is not None:
+            return made
+    _device(device)
+    return NDArray._empty(_shape(shape), _dt.as_dtype(dtype) if dtype is not None else _dt.float64, zero)
+
+
+def empty(shape: Any, *, dtype: Any = None, device: Any = None) -> NDArray:
+    """A new array of ``shape`` whose contents are whatever the memory held (default dtype
+    float64)."""
+    return _new(shape, dtype, device, False)
+
+
+def zeros(shape: Any, *, dtype: Any = None, device: Any = None) -> NDArray:
+    """A new array of ``shape`` filled with zeros (default dtype float64)."""
+    return _new(shape, dtype, device, True)
+
+
+def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None) -> NDArray:
+    """A new array of ``shape`` filled with ``fill_value``; without ``dtype`` the value decides
+    it (bool, int64, float64 or complex128)."""
+    _device(device)
+    if isinstance(fill_value, NDArray):
+        fill_value = fill_value.item()
+    if dtype is None:
+        dt = _scalar_dtype(fill_value)
+    else:
+        dt = _dt.as_dtype(dtype)
+    out = _new(shape, dt, None, False)
+    core.fill(out._h, fill_value)
+    return out
+
+
+def ones(shape: Any, *, dtype: Any = None, device: Any = None) -> NDArray:
+    """A new array of ``shape`` filled with ones (default dtype float64)."""
+    return full(shape, 1, dtype=dtype if dtype is not None else _dt.float64, device=device)
+
+
+def _like(x: NDArray, dtype: Any) -> _dt.DType:
+    return _dt.as_dtype(dtype) if dtype is not None else x.dtype
+
+
+def empty_like(x: NDArray, /, *, dtype: Any = None, device: Any = None) -> NDArray:
+    """An uninitialised array with the shape (and, unless given, the dtype) of ``x``."""
+    return empty(x.shape, dtype=_like(x, dtype), device=device)
+
+
+def zeros_like(x: NDArray, /, *, dtype: Any = None, device: Any = None) -> NDArray:
+    """Zeros with the shape (and, unless given, the dtype) of ``x``."""
+    return zeros(x.shape, dtype=_like(x, dtype), device=device)
+
+
+def ones_like(x: NDArray, /, *, dtype: Any = None, device: Any = None) -> NDArray:
+    """Ones with the shape (and, unless given, the dtype) of ``x``."""
+    return ones(x.shape, dtype=_like(x, dtype), device=device)
+
+
+def full_like(x: NDArray, /, fill_value: Any, *, dtype: Any = None, device: Any = None) -> NDArray:
+    """``fill_value`` in the shape (and, unless given, the dtype) of ``x``."""
+    return full(x.shape, fill_value, dtype=_like(x, dtype), device=device)
+
+
+def _real_number(v: Any, what: str) -> int | float:
+    """``v`` as a Python int or float (NumPy scalars and 0-d arrays too)."""
+    if isinstance(v, bool) or (hasattr(v, "dtype") and getattr(v.dtype, "kind", "") == "b"):
+        raise TypeError(f"{what} must be an int or a float, not a bool")
+    if isinstance(v, (int, float)):
+        return v
+    try:
+        return operator.index(v)
+    except TypeError:
+        pass
+    if isinstance(v, complex) or not hasattr(v, "__float__"):
+        raise TypeError(f"{what} must be an int or a float, got {type(v).__name__}")
+    return float(v)
+
+
+def arange(start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None, device: Any = None) -> NDArray:
+    """Array API ``arange``: values from ``start`` to ``stop`` (excluded) by ``step``.
+
+    The length is ``ceil((stop - start) / step)`` and the values are NumPy's
+    bit for bit: elements 0 and 1 are ``start`` and ``start + step``, the
+    rest ``e0 + i * (e1 - e0)`` in the dtype's arithmetic (filled in C)."""
+    if dtype is None and device is None and type(start) is int and type(step) is int and (
+        stop is None or type(stop) is int
+    ):
+        # Exact ints (type() rules out bool) small enough that every check
+        # below passes: the same int64 result without the general route's
+        # conversions, ~4x faster for small ranges.
+        lo, hi = (0, start) if stop is None else (start, stop)
+        if step and -_EXACT < lo < _EXACT and -_EXACT < hi < _EXACT and -_EXACT < step < _EXACT:
+            made: NDArray | None = core.ndarray_empty(max(0, math.ceil((hi - lo) / step)), _dt.int64, False)
+            if made is not None:
+                core.arange_fill(made._h, lo, lo + step)
+                return made
+    _device(device)
+    if stop is None:
+        start, stop = 0, start
+    start = _real_number(start, "start")
+    stop = _real_number(stop, "stop")
+    step = _real_number(step, "step")
+    if step == 0:
+        raise ValueError("arange step must not be zero")
+    if not all(math.isfinite(v) for v in (start, stop, step)):
+        raise ValueError(f"arange arguments must be finite, got start={start}, stop={stop}, step={step}")
+    n = max(0, math.ceil((stop - start) / step))
+    if dtype is None:
+        dt = _dt.int64 if all(isinstance(v, int) for v in (start, stop, step)) else _dt.float64
+    else:
+        dt = _dt.as_dtype(dtype)
+    if dt.wide is not None:
+        # a storage type (float8...) has no arithmetic: fill its wide type, round
+        return arange(start, stop, step, dtype=dt.wide).astype(dt)
+    out = NDArray._empty((n,), dt)
+    core.arange_fill(out._h, start, start + step)
+    return out
+
+
+@overload
+def linspace(start: Any, stop: Any, /, num: int = 50, endpoint: bool = True, retstep: Literal[False] = False,
+             dtype: Any = None, *, device: Any = None) -> NDArray: ...
+
+
+@overload
+def linspace(start: Any, stop: Any, /, num: int = 50, endpoint: bool = True, *, retstep: Literal[True],
+             dtype: Any = None, device: Any = None) -> tuple[NDArray, Any]: ...
+
+
+def linspace(start: Any, stop: Any, /, num: int = 50, endpoint: bool = True, retstep: bool = False,
+             dtype: Any = None, *, device: Any = None) -> Any:
+    """``num`` evenly spaced values from ``start`` to ``stop`` (the Array API's
+    ``linspace``, with NumPy's defaults and ``retstep``: then ``(values,
+    step)``).  Computed like NumPy (in float64, or complex128 for complex
+    bounds, ``i * step + start``, the last value exactly ``stop``), then cast;
+    integer dtypes round down first, as NumPy does."""
+    values = _linspace(start, stop, num, dtype, device, endpoint)
+    if not retstep:
+        return values
+    n = as_int(num, "linspace: num")
+    div = (n - 1) if endpoint else n
+    step = (stop - start) / div if div > 0 else float("nan")
+    return values, step
+
+
+def _linspace(start: Any, stop: Any, num: int, dtype: Any, device: Any, endpoint: bool) -> NDArray:
+    _device(device)
+    num = as_int(num, "linspace: num")
+    if num < 0:
+        raise ValueError(f"number of samples must be non-negative, got {num}")
+    is_complex = any(isinstance(v, complex) or getattr(getattr(v, "dtype", None), "kind", "") == "c"
+                     for v in (start, stop))
+    if not is_complex:
+        start = _real_number(start, "start")
+        stop = _real_number(stop, "stop")
+    dt = _dt.as_dtype(dtype) if dtype is not None else (_dt.complex128 if is_complex else _dt.float64)
+    if is_complex and dt.kind != "c":
+        raise TypeError(f"linspace with complex bounds needs a complex dtype, not {dt}")
+    work_dt = _dt.complex128 if is_complex else _dt.float64
+    div = (num - 1) if endpoint else num
+    work = NDArray._empty((num,), work_dt)
+    core.linspace_fill(work._h, start, stop, div, bool(endpoint), dt.kind in "iu")
+    return work if dt is work_dt else work.astype(dt)
+
+
+def eye(n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: Any = None, device: Any = None) -> NDArray:
+    """A 2-d array with ones on diagonal ``k`` (0: main, >0: above, <0: below) and zeros
+    elsewhere."""
+    n_cols = n_rows if n_cols is None else n_cols
+    k = as_int(k, "eye: k")
+    out = zeros((n_rows, n_cols), dtype=dtype, device=device)
+    if n_rows and n_cols:
+        start = k if k >= 0 else -k * n_cols
+        count = min(n_rows - max(-k, 0), n_cols - max(k, 0))
+        if count > 0:
+            diag = out.reshape(-1)[start:start + count * (n_cols + 1):n_cols + 1]
+            core.fill(diag._h, 1)
+    return out
+
+
+def _tri(x: NDArray, k: int, lower: bool) -> NDArray:
+    if x.ndim < 2:
+        raise ValueError(f"{'tril' if lower else 'triu'} needs at least 2 dimensions, got {x.ndim}")
+    out = x.copy()  # C-contiguous: the C kernel zeroes the other triangle row by row
+    core.tri_zero(out._h, as_int(k, f"{'tril' if lower else 'triu'}: k"), lower)
+    return out
+
+
+def tril(x: NDArray, /, *, k: int = 0) -> NDArray:
+    """A copy of ``x`` with the elements above diagonal ``k`` of its last two axes set to zero."""
+    return _tri(x, k, True)
+
+
+def triu(x: NDArray, /, *, k: int = 0) -> NDArray:
+    """A copy of ``x`` with the elements below diagonal ``k`` of its last two axes set to zero."""
+    return _tri(x, k, False)
+
+
+def meshgrid(*arrays: NDArray, indexing: str = "xy") -> tuple[NDArray, ...]:
+    """Coordinate arrays from 1-d arrays: ``indexing="xy"`` (Cartesian, the default) or ``"ij"``
+    (matrix).  A tuple (Array API 2025.12, and NumPy 2)."""
+    from minarray._manipulation import broadcast_to  # cycle: _manipulation imports this module
+
+    if indexing not in ("xy", "ij"):
+        raise ValueError(f"indexing must be 'xy' or 'ij', got {indexing!r}")
+    for a in arrays:
+        if a.ndim != 1:
+            raise ValueError("meshgrid takes 1-d arrays")
+    if arrays and len({a.dtype for a in arrays}) > 1:
+        raise ValueError("meshgrid arrays must share one dtype")
+    shape = [a.shape[0] for a in arrays]
+    if indexing == "xy" and len(arrays) >= 2:
+        shape[0], shape[1] = shape[1], shape[0]
+    out = []
+    for i, a in enumerate(arrays):
+        s = [1] * len(arrays)
+        axis = i
+        if indexing == "xy" and len(arrays) >= 2 and i < 2:
+            axis = 1 - i
+        s[axis] = a.shape[0]
+        out.append(broadcast_to(a.reshape(tuple(s)), tuple(shape)).copy())
+    return tuple(out)
+
+
+def array(object: Any, dtype: Any = None, *, copy: bool | None = True, ndmin: int = 0) -> NDArray:
+    """NumPy's ``array``: a new array from ``object`` (nested sequences,
+    scalars, buffers, NDArrays or other arrays).  Unlike :func:`asarray`
+    it copies by default; ``copy=None`` copies only when needed and
+    ``copy=False`` never (ValueError when it would have to).  ``ndmin``
+    prepends length-1 axes up to that many dimensions."""
+    out = asarray(object, dtype=dtype, copy=copy)
+    nd = as_int(ndmin, "array: ndmin")
+    if out.ndim < nd:
+        out = out.reshape((1,) * (nd - out.ndim) + out.shape)
+    return out
+
+
+def copy(a: Any, order: str = "K") -> NDArray:
+    """A copy of ``a`` that owns its memory (NumPy's ``copy``: the axes keep
+    their memory order with the default ``order="K"``)."""
+    return as_operand(a, "copy").copy(order)
+
+
+def asanyarray(a: Any, dtype: Any = None) -> NDArray:
+    """NumPy's ``asanyarray``: :func:`asarray` (minarray has no array
+    subclasses to pass through)."""
+    return asarray(a, dtype=dtype)
+
+
+def ascontiguousarray(a: Any, dtype: Any = None) -> NDArray:
+    """``a`` as a C-contiguous array of at least one dimension: itself when
+    it already is one (and of ``dtype``), else a copy."""
+    out = asarray(a, dtype=dtype)
+    if out.ndim == 0:
+        out = out.reshape((1,))
+    return out if out.flags.c_contiguous else out.copy()
+
+
+def identity(n: int, dtype: Any = None) -> NDArray:
+    """The ``n`` x ``n`` identity matrix (float64 unless ``dtype``)."""
+    return eye(as_int(n, "identity: n"), dtype=dtype)
+
+
+def diag(v: Any, k: int = 0) -> NDArray:
+    """For a 1-d ``v``, a 2-d array with ``v`` on diagonal ``k``; for a 2-d
+    ``v``, its diagonal ``k`` (a read-only view, as NumPy's)."""
+    x = as_operand(v, "diag")
+    k = as_int(k, "diag: k")
+    if x.ndim == 1:
+        n = x.shape[0] + abs(k)
+        out = zeros((n, n), dtype=x.dtype)
+        if x.shape[0]:
+            start = k if k >= 0 else -k * n
+            core.copyto(out._view(start, x.shape, (n + 1,))._h, x._h)
+        return out
+    if x.ndim == 2:
+        from minarray.linalg._matrix import diagonal  # cycle: linalg._matrix imports this module (through _elementwise)
+
+        return diagonal(x, offset=k)
+    raise ValueError(f"Input must be 1- or 2-d (diag got shape {x.shape}).")
+
+
+def diagflat(v: Any, k: int = 0) -> NDArray:
+    """A 2-d array with the flattened ``v`` on diagonal ``k``."""
+    return diag(as_operand(v, "diagflat").reshape((-1,)), k)
+
+
+def tri(N: int, M: int | None = None, k: int = 0, dtype: Any = None) -> NDArray:
+    """An ``N`` x ``M`` array with ones at and below diagonal ``k`` and
+    zeros above (float64 unless ``dtype``)."""
+    n = as_int(N, "tri: N")
+    m = n if M is None else as_int(M, "tri: M")
+    return tril(ones((n, m), dtype=dtype), k=as_int(k, "tri: k"))
+
+
+def _bound(v: Any, what: str) -> float:
+    if isinstance(v, NDArray):
+        if v.ndim:
+            raise TypeError(f"{what} must be a scalar here (array bounds are not supported), got shape {v.shape}")
+        v = v.item()
+    if isinstance(v, complex):
+        raise TypeError(f"complex {what} is not supported")
+    return float(v)
+
+
+def logspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, base: float = 10.0,
+             dtype: Any = None) -> NDArray:
+    """``num`` numbers spaced evenly on a log scale: ``base ** linspace(start,
+    stop, num)``, computed in float64 as NumPy does, then cast to ``dtype``."""
+    from minarray._elementwise import pow as _pow  # cycle: _elementwise imports this module
+
+    y = linspace(_bound(start, "start"), _bound(stop, "stop"), num, endpoint=endpoint)
+    out = _pow(float(base), y)
+    return out if dtype is None else out.astype(dtype)
+
+
+def geomspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, dtype: Any = None) -> NDArray:
+    """``num`` numbers from ``start`` to ``stop`` in a geometric progression
+    (both of one sign, neither zero); the ends are exactly ``start`` and
+    ``stop``."""
+    a, b = _bound(start, "start"), _bound(stop, "stop")
+    if a == 0 or b == 0:
+        raise ValueError("Geometric sequence cannot include zero")
+    sign = 1.0
+    if a < 0 and b < 0:
+        a, b, sign = -a, -b, -1.0
+    elif a < 0 or b < 0:
+        raise ValueError("geomspace: start and stop of opposite signs need complex numbers, "
+                         "which minarray's geomspace does not support")
+    out = logspace(math.log10(a), math.log10(b), num, endpoint=endpoint)
+    n = out.shape[0]
+    if n:
+        out[0] = a
+        if endpoint and n > 1:
+            out[-1] = b
+    if sign < 0:
+        out = -out
+    return out if dtype is None else out.astype(dtype)
+
+
+def indices(dimensions: Sequence[int], dtype: Any = None) -> NDArray:
+    """An array of shape ``(len(dimensions), *dimensions)`` whose ``i``-th
+    entry holds each element's index along axis ``i`` (int64 unless
+    ``dtype``)."""
+    from minarray._manipulation import broadcast_to  # cycle: _manipulation imports this module
+
+    dims = as_ints(dimensions, "indices: dimensions entry")
+    dt = _dt.int64 if dtype is None else _dt.as_dtype(dtype)
+    out = NDArray._empty((len(dims), *dims), dt)
+    for i, n in enumerate(dims):
+        axis = arange(n, dtype=dt).reshape(tuple(n if j == i else 1 for j in range(len(dims))))
+        if out[i].size:
+            core.copyto(out[i]._h, broadcast_to(axis, dims)._h)
+    return out
+
+
+def fromfunction(function: Callable[..., Any], shape: Sequence[int], *, dtype: Any = None,
+                 **kwargs: Any) -> Any:
+    """``function`` called once with one coordinate array per axis (each of
+    ``shape``, float64 unless ``dtype``), as NumPy's ``fromfunction``."""
+    dt = _dt.float64 if dtype is None else _dt.as_dtype(dtype)
+    return function(*indices(shape, dtype=dt), **kwargs)
+
+
+class _Grid:
+    """``mgrid[0:5, 0:3]`` and ``ogrid[...]``: coordinate grids from slices
+    (NumPy's ``nd_grid``).  A step ``Nj`` (imaginary) means N points from
+    start to stop inclusive; otherwise the step is arange's.  Integer
+    slices give int64, any float float64.  ``mgrid`` stacks dense grids
+    in one array; ``ogrid`` gives open (broadcastable) ones."""
+
+    def __init__(self, sparse: bool) -> None:
+        self.sparse = sparse
+
+    def __getitem__(self, key: Any) -> Any:
+        from minarray._elementwise import add as _add  # cycle: _elementwise imports this module
+        from minarray._elementwise import multiply as _mul  # cycle: _elementwise imports this module
+
+        if isinstance(key, slice):
+            start = 0 if key.start is None else key.start
+            if isinstance(key.step, complex):
+                n = int(abs(key.step))
+                step = (key.stop - start) / float(n - 1) if n != 1 else 1
+                # NumPy: the type of start, stop and the float |step|
+                return _add(_mul(arange(0, n, 1, dtype=_dt.float64), step), start)
+            return arange(start, key.stop, 1 if key.step is None else key.step)
+        keys = tuple(key)
+        sizes, steps, starts = [], [], []
+        floating = False
+        for k in keys:
+            if not isinstance(k, slice):
+                raise TypeError(f"grid indices must be slices, got {k!r}")
+            start = 0 if k.start is None else k.start
+            step = 1 if k.step is None else k.step
+            if isinstance(step, complex):
+                n = int(abs(step))
+                sizes.append(n)
+                steps.append((k.stop - start) / float(n - 1) if n != 1 else 1)
+                floating = True
+            else:
+                sizes.append(max(math.ceil((k.stop - start) / (step * 1.0)), 0))
+                steps.append(step)
+                floating = floating or any(isinstance(v, float) for v in (start, k.stop, step))
+            starts.append(start)
+        dt = _dt.float64 if floating else _dt.int64
+        if self.sparse:
+            out = []
+            for i, (n, st, s0) in enumerate(zip(sizes, steps, starts, strict=True)):
+                g = _add(_mul(arange(n, dtype=dt), st), s0).astype(dt, copy=False)
+                out.append(g.reshape(tuple(n if j == i else 1 for j in range(len(sizes)))))
+            return tuple(out)
+        grid = indices(sizes, dtype=dt)
+        parts = [_add(_mul(grid[i], st), s0).astype(dt, copy=False)
+                 for i, (st, s0) in enumerate(zip(steps, starts, strict=True))]
+        return stack(parts) if parts else grid
+
+
+mgrid = _Grid(sparse=False)
+
+
+ogrid = _Grid(sparse=True)
+
+
+def vander(x: Any, N: int | None = None, increasing: bool = False) -> NDArray:
+    """The Vandermonde matrix of the 1-d ``x``: columns ``x**(N-1), ...,
+    x, 1`` (the other way round with ``increasing``), built by a
+    cumulative product as NumPy's."""
+    from minarray._manipulation import broadcast_to  # cycle: _manipulation imports this module
+    from minarray._statistical import cumulative_prod  # cycle: _statistical imports this module
+
+    a = as_operand(x, "vander")
+    if a.ndim != 1:
+        raise ValueError("x must be a one-dimensional array or sequence.")
+    n = a.shape[0] if N is None else as_int(N, "vander: N")
+    dt = _dt.promote(a.dtype, _dt.int64) if a.dtype.kind in "biu" else a.dtype
+    out = ones((a.shape[0], n), dtype=dt)
+    if n > 1:
+        cols = broadcast_to(a.astype(dt).reshape((-1, 1)), (a.shape[0], n - 1))
+        out[:, 1:] = cumulative_prod(cols, axis=1)
+    return out if increasing else out[:, ::-1]
+
+
+def fromiter(iter: Any, dtype: Any, count: int = -1) -> NDArray:
+    """A 1-d array of ``dtype`` from an iterable (its first ``count``
+    items when ``count`` is not -1)."""
+    count = as_intp(count, "fromiter: count")
+    items = list(iter if count < 0 else itertools.islice(iter, count))
+    if count >= 0 and len(items) < count:
+        raise ValueError(f"iterator too short: Expected {count} but iterator had only {len(items)} items.")
+    return asarray(items, dtype=dtype) if items else zeros((0,), dtype=dtype)

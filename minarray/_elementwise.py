@@ -1,0 +1,879 @@
+"""Elementwise functions (Array API "Element-wise Functions") and the
+NDArray operators; beside them NumPy's mathematical functions the
+standard does not have (``deg2rad``, ``fmax``, ``nan_to_num``, ``interp``,
+``gcd``, ``unwrap``...), its elementwise predicates (``isclose``,
+``isposinf``, ``isneginf``, ``iscomplex``, ``isreal``) and its names for
+the standard's functions (``absolute``, ``arccos``, ``power``...): the
+same objects under a second name (``ma.absolute is ma.abs``), so the two
+spellings can never drift apart.  NumPy's functions compose the C
+elementwise dispatch (each call one pass over the data) instead of adding
+kernels of their own.
+
+Python computes nothing per element here.  Each function is one call into
+the C engine (``core.ew_call``, csrc/py/elementwise_dispatch.c), which picks the
+loop and result dtype from tables generated at build time from the
+promotion rules, broadcasts, casts mismatched operands chunk by chunk,
+allocates the result when ``out`` is None and runs the generated loop with
+the GIL released.  NDArray's operators are C methods over the same dispatch.
+
+Type rules:
+
+* Array operands promote by ``minarray._dtypes.promote`` (the Array API table,
+  NumPy 2 where the standard leaves a case open).
+* Python scalars are weak (NEP 50 / the standard's "mixing arrays with Python
+  scalars"): ``int8_array + 1`` is int8, ``int8_array + 1.5`` float64, and a
+  Python int that does not fit the array's integer dtype raises
+  OverflowError, except in comparisons, whose answer is then known without
+  looking at the data (``uint8_array == -1`` is all False), as in NumPy 2.
+* An operation runs the first loop the promoted dtype casts to safely, in
+  NumPy's order (``sqrt(int8)`` is float16, ``floor_divide(bool)`` int8);
+  none raises TypeError (e.g. bitwise operations on floats).
+* ``out=`` takes the result under NumPy's "same_kind" casting rule (so
+  ``int8_array += 1.5`` raises TypeError, ``float32 += float64`` is fine), and
+  its shape must be the broadcast shape (inputs broadcast to it).
+"""
+
+from __future__ import annotations
+
+import builtins
+import cmath
+import math
+import operator
+from typing import Any, Protocol, overload
+
+from minarray import _dtypes as _dt
+from minarray._array_object import NDArray, c_strides
+from minarray._coerce import as_operand, asarray, broadcast_shapes, normalize_axis
+from minarray._creation import zeros, zeros_like
+from minarray._data_type_functions import finfo
+from minarray._errstate import errstate
+from minarray._native import core
+from minarray._sorting import _searchsorted
+
+__all__ = [
+    "abs", "acos", "acosh", "add", "asin", "asinh", "atan", "atan2", "atanh", "bitwise_and",
+    "bitwise_left_shift", "bitwise_invert", "bitwise_or", "bitwise_right_shift", "bitwise_xor", "ceil",
+    "clip", "conj", "copysign", "cos", "cosh", "divide", "equal", "exp", "expm1", "floor", "floor_divide",
+    "greater", "greater_equal", "hypot", "imag", "isfinite", "isinf", "isnan", "less", "less_equal", "log",
+    "log1p", "log2", "log10", "logaddexp", "logical_and", "logical_not", "logical_or", "logical_xor",
+    "maximum", "minimum", "multiply", "negative", "nextafter", "not_equal", "positive", "pow", "real",
+    "reciprocal", "remainder", "round", "sign", "signbit", "sin", "sinh", "square", "sqrt", "subtract", "tan",
+    "tanh", "trunc", "deg2rad", "rad2deg", "degrees", "radians", "exp2", "fabs", "fmax", "fmin", "fmod",
+    "divmod", "float_power", "angle", "heaviside", "sinc", "fix", "rint", "nan_to_num", "interp", "cbrt",
+    "logaddexp2", "gcd", "lcm", "ldexp", "modf", "unwrap", "isclose", "isposinf", "isneginf", "iscomplex",
+    "isreal", "absolute", "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctan2", "arctanh", "invert",
+    "bitwise_not", "left_shift", "right_shift", "power", "conjugate", "true_divide", "mod", "around",
+]
+
+
+Scalar = bool | int | float | complex
+
+
+Operand = NDArray | Scalar
+
+
+class UnaryFunction(Protocol):
+    __name__: str
+
+    def __call__(self, x: NDArray, /, *, out: NDArray | None = None) -> NDArray: ...
+
+
+class BinaryFunction(Protocol):
+    __name__: str
+
+    def __call__(self, x1: Operand, x2: Operand, /, *, out: NDArray | None = None) -> NDArray: ...
+
+
+_OPID: dict[str, int] = {name: i for i, (name, _nin) in enumerate(core.ew_ops())}
+
+
+_NAMES: dict[int, str] = {i: name for name, i in _OPID.items()}
+
+
+_ew = core.ew_call
+
+
+def operator_operand(x: Any) -> Any:
+    """An operand the C engine does not read directly (array-likes, Python
+    number subclasses) as an NDArray or an exact Python scalar; None when
+    it is neither (an operator then returns NotImplemented)."""
+    if isinstance(x, NDArray):
+        return x
+    if isinstance(x, (int, float, complex)) and not hasattr(x, "dtype"):
+        # a subclass of a Python number: the value, as the plain type
+        return bool(x) if isinstance(x, bool) else int(x) if isinstance(x, int) else \
+            float(x) if isinstance(x, float) else complex(x)
+    if x is None or isinstance(x, (str, bytes)):
+        return None
+    try:
+        return asarray(x)
+    except (TypeError, ValueError):
+        return None
+
+
+def _widened(op: int, out: NDArray | None, *xs: Any) -> NDArray:
+    """``op`` where a storage type (float8, int4, complex32...) is among the
+    array operands or is ``out``'s dtype.  Those types have no loops: each
+    such operand is widened to its ``DType.wide`` (exact: every value fits),
+    the op runs there, and a result of the wide common type rounds back to
+    the operands' promoted type, as ml_dtypes computes (``float8 + float8``
+    is float8; a comparison stays bool; ``int4 / int4`` stays float64).  The
+    operands are all read before ``out`` is written."""
+    wide = [x.astype(x.dtype.wide) if isinstance(x, NDArray) and x.dtype.wide is not None else x
+            for x in xs]
+    r: NDArray = _ew(op, None, *wide)
+    arrays = [x for x in xs if isinstance(x, NDArray)]
+    if arrays:  # (out alone may be the storage type: ma.add(x, y, out=f8))
+        values = xs[1:] if len(xs) == 3 else xs  # where(cond, x1, x2): the values decide
+        target = _dt.result_type(*values)
+        if r.dtype is _dt.result_type(*(w for w in (wide[1:] if len(xs) == 3 else wide))) \
+                and target is not r.dtype:
+            if target.kind in "iu":
+                # NEP 50, as for every integer dtype: a Python int the result
+                # type cannot hold raises (int4 + 100), rather than wrapping
+                lo, hi = (-(1 << (target.bits - 1)), (1 << (target.bits - 1)) - 1) if target.kind == "i" \
+                    else (0, (1 << target.bits) - 1)
+                for v in values:
+                    if type(v) is int and not lo <= v <= hi:
+                        raise OverflowError(f"Python integer {v} out of bounds for {target}")
+            r = r.astype(target)
+    if out is None:
+        return r
+    if not _dt.same_kind(r.dtype, out.dtype):
+        raise TypeError(f"Cannot cast {_NAMES[op]} output from {r.dtype} to {out.dtype} with casting rule "
+                        f"'same_kind'")
+    out[...] = r
+    return out
+
+
+# Each function is a builtin bound to its op number (core.ew_function): a
+# call reaches the C engine with no Python frame in between, which is a
+# sixth of a small array's call.  The docstring's first lines are the text
+# signature inspect.signature reads.
+def _unary(name: str, doc: str) -> UnaryFunction:
+    f: UnaryFunction = core.ew_function(_OPID[name], f"{name}(x, /, *, out=None)\n--\n\n{doc}")
+    return f
+
+
+def _binary(name: str, doc: str) -> BinaryFunction:
+    f: BinaryFunction = core.ew_function(_OPID[name], f"{name}(x1, x2, /, *, out=None)\n--\n\n{doc}")
+    return f
+
+
+def _d(summary: str) -> str:
+    return summary + "\n\nArray API elementwise function; ``out=`` (NumPy style) writes into an existing array."
+
+
+abs = _unary("abs", _d("Absolute value; complex inputs give their real-valued modulus."))
+
+
+acos = _unary("acos", _d("Inverse cosine (principal value; complex branch cuts as C99)."))
+
+
+acosh = _unary("acosh", _d("Inverse hyperbolic cosine."))
+
+
+asin = _unary("asin", _d("Inverse sine."))
+
+
+asinh = _unary("asinh", _d("Inverse hyperbolic sine."))
+
+
+atan = _unary("atan", _d("Inverse tangent."))
+
+
+atanh = _unary("atanh", _d("Inverse hyperbolic tangent."))
+
+
+bitwise_invert = _unary("bitwise_invert", _d("Bitwise NOT (logical NOT for bool)."))
+
+
+ceil = _unary("ceil", _d("Smallest integer-valued number not less than x (integers unchanged)."))
+
+
+conj = _unary("conj", _d("Complex conjugate (real inputs unchanged)."))
+
+
+cos = _unary("cos", _d("Cosine."))
+
+
+cosh = _unary("cosh", _d("Hyperbolic cosine."))
+
+
+exp = _unary("exp", _d("Exponential."))
+
+
+expm1 = _unary("expm1", _d("exp(x) - 1, accurate for small x."))
+
+
+floor = _unary("floor", _d("Largest integer-valued number not greater than x (integers unchanged)."))
+
+
+imag = _unary("imag", _d("Imaginary part (zeros for real inputs)."))
+
+
+isfinite = _unary("isfinite", _d("True where x is finite (neither infinite nor NaN)."))
+
+
+isinf = _unary("isinf", _d("True where x (either part, for complex) is infinite."))
+
+
+isnan = _unary("isnan", _d("True where x (either part, for complex) is NaN."))
+
+
+log = _unary("log", _d("Natural logarithm."))
+
+
+log1p = _unary("log1p", _d("log(1 + x), accurate for small x."))
+
+
+log2 = _unary("log2", _d("Base-2 logarithm."))
+
+
+log10 = _unary("log10", _d("Base-10 logarithm."))
+
+
+logical_not = _unary("logical_not", _d("Logical NOT (any dtype: nonzero is True)."))
+
+
+negative = _unary("negative", _d("Numerical negative (integers wrap around)."))
+
+
+positive = _unary("positive", _d("Numerical positive (a copy of x)."))
+
+
+real = _unary("real", _d("Real part (x itself, copied, for real inputs)."))
+
+
+reciprocal = _unary("reciprocal", _d("1 / x (integers: truncated, and 1 / 0 gives 0)."))
+
+
+_round = _unary("round", _d("Round to the nearest integer-valued number, halves to even."))
+
+
+def round(x: NDArray, /, decimals: int = 0, *, out: NDArray | None = None) -> NDArray:
+    """Round to the nearest integer-valued number, halves to even (the Array
+    API's ``round``); with ``decimals``, to that many decimal places (NumPy's:
+    ``rint(x * 10**decimals) / 10**decimals``, or the reverse for negative
+    ``decimals``; integers are unchanged for ``decimals >= 0``)."""
+    if decimals == 0:
+        return _round(x, out=out)
+    d = operator.index(decimals)
+    if not isinstance(x, NDArray):
+        x = asarray(x)
+    if x.dtype.kind == "c":
+        # each part rounds as a real array (NumPy's rule: a complex division
+        # by 10**decimals would not be correctly rounded)
+        res = NDArray._empty(x.shape, x.dtype)
+        part = _dt.float32 if x.dtype is _dt.complex64 else _dt.float64
+        strides = tuple(2 * s for s in c_strides(x.shape))
+        for k, p in enumerate((real(x), imag(x))):
+            core.copyto(core.view(res._h, k, x.shape, strides, part.code, part.bits, False),
+                        round(p, d)._h)
+    elif x.dtype.kind in "biu":
+        if d >= 0:
+            res = x.copy() if x.dtype.kind != "b" else _round(x)
+        else:
+            f = 10 ** -d
+            res = multiply(_round(divide(x, f)), f).astype(x.dtype)
+    elif d > 0:
+        f = 10.0 ** d
+        res = divide(_round(multiply(x, f)), f)
+    else:
+        f = 10.0 ** -d
+        res = multiply(_round(divide(x, f)), f)
+    if out is None:
+        return res
+    if not isinstance(out, NDArray):
+        raise TypeError(f"out must be a minarray NDArray, got {type(out).__name__}")
+    core.copyto(out._h, res._h)
+    return out
+
+
+sign = _unary("sign", _d("Sign of x: -1, 0 or 1 (x / abs(x) for complex, NaN for NaN)."))
+
+
+signbit = _unary("signbit", _d("True where the sign bit of x is set (including -0.0 and -NaN)."))
+
+
+sin = _unary("sin", _d("Sine."))
+
+
+sinh = _unary("sinh", _d("Hyperbolic sine."))
+
+
+square = _unary("square", _d("x * x."))
+
+
+sqrt = _unary("sqrt", _d("Principal square root."))
+
+
+tan = _unary("tan", _d("Tangent."))
+
+
+tanh = _unary("tanh", _d("Hyperbolic tangent."))
+
+
+trunc = _unary("trunc", _d("Round toward zero (integers unchanged)."))
+
+
+add = _binary("add", _d("x1 + x2 (integers wrap around)."))
+
+
+atan2 = _binary("atan2", _d("Angle of the point (x2, x1), quadrant-aware."))
+
+
+bitwise_and = _binary("bitwise_and", _d("x1 & x2 (bool and integers)."))
+
+
+bitwise_left_shift = _binary("bitwise_left_shift", _d("x1 << x2; shifts past the width give 0."))
+
+
+bitwise_or = _binary("bitwise_or", _d("x1 | x2 (bool and integers)."))
+
+
+bitwise_right_shift = _binary("bitwise_right_shift", _d("x1 >> x2 (arithmetic for signed integers)."))
+
+
+bitwise_xor = _binary("bitwise_xor", _d("x1 ^ x2 (bool and integers)."))
+
+
+copysign = _binary("copysign", _d("The magnitude of x1 with the sign of x2."))
+
+
+divide = _binary("divide", _d("True division x1 / x2 (integers divide in float64)."))
+
+
+equal = _binary("equal", _d("x1 == x2."))
+
+
+floor_divide = _binary("floor_divide", _d("x1 // x2, rounding toward -inf (integer // 0 gives 0)."))
+
+
+greater = _binary("greater", _d("x1 > x2."))
+
+
+greater_equal = _binary("greater_equal", _d("x1 >= x2."))
+
+
+hypot = _binary("hypot", _d("sqrt(x1**2 + x2**2) without undue overflow."))
+
+
+less = _binary("less", _d("x1 < x2."))
+
+
+less_equal = _binary("less_equal", _d("x1 <= x2."))
+
+
+logaddexp = _binary("logaddexp", _d("log(exp(x1) + exp(x2)) without overflow."))
+
+
+logical_and = _binary("logical_and", _d("Logical AND (any dtype: nonzero is True)."))
+
+
+logical_or = _binary("logical_or", _d("Logical OR (any dtype: nonzero is True)."))
+
+
+logical_xor = _binary("logical_xor", _d("Logical XOR (any dtype: nonzero is True)."))
+
+
+maximum = _binary("maximum", _d("The larger of x1 and x2; NaN if either is NaN."))
+
+
+minimum = _binary("minimum", _d("The smaller of x1 and x2; NaN if either is NaN."))
+
+
+multiply = _binary("multiply", _d("x1 * x2 (integers wrap around)."))
+
+
+nextafter = _binary("nextafter", _d("The next representable value after x1 toward x2."))
+
+
+not_equal = _binary("not_equal", _d("x1 != x2."))
+
+
+pow = _binary("pow", _d("x1 ** x2 (integers wrap; a negative integer exponent raises ValueError)."))
+
+
+remainder = _binary("remainder", _d("x1 % x2 with the sign of x2 (integer % 0 gives 0)."))
+
+
+subtract = _binary("subtract", _d("x1 - x2 (integers wrap around)."))
+
+
+def clip(x: NDArray, /, min: Operand | None = None, max: Operand | None = None, *,
+         out: NDArray | None = None) -> NDArray:
+    """Clamp each element of ``x`` to ``[min, max]`` (Array API ``clip``).
+
+    The result has ``x``'s dtype.  NaN in ``x``, ``min`` or ``max`` propagates.
+    A Python int bound outside an integer dtype's range is clamped to that
+    range (it bounds nothing)."""
+    if not isinstance(x, NDArray):
+        raise TypeError(f"clip expects an NDArray, got {type(x).__name__}")
+    dt = x._dtype
+    lo, hi = min, max
+    if dt.kind in "iu":
+        bits = dt.bits
+        tmin, tmax = (0, 2**bits - 1) if dt.kind == "u" else (-(2 ** (bits - 1)), 2 ** (bits - 1) - 1)
+        if type(lo) is int:
+            lo = tmin if lo < tmin else tmax if lo > tmax else lo
+        if type(hi) is int:
+            hi = tmin if hi < tmin else tmax if hi > tmax else hi
+    res: NDArray = x
+    if lo is not None:
+        res = maximum(res, lo)
+    if hi is not None:
+        res = minimum(res, hi)
+    if out is not None:
+        if not isinstance(out, NDArray):
+            raise TypeError(f"out must be a minarray NDArray, got {type(out).__name__}")
+        if broadcast_shapes(x._shape, out._shape) != out._shape:
+            raise ValueError(f"clip: output of shape {out._shape} cannot hold the result of shape {x._shape}")
+        core.copyto(out._h, res._h)
+        return out
+    if res is x:
+        return x.copy()
+    if res._dtype is not dt:
+        return res.astype(dt)
+    return res
+
+
+core.ew_setup(operator_operand, _widened)
+
+
+ArrayLike = Any
+
+
+def _inexact(x: Any, fname: str) -> NDArray:
+    """``x`` as an array of a floating or complex dtype: integers and
+    booleans become the smallest float holding them (int8 float16, int16
+    float32, wider float64), the type NumPy's float ufuncs pick."""
+    a = as_operand(x, fname)
+    return a if a.dtype.kind in "fc" else a.astype(_dt.promote(a.dtype, _dt.float16))
+
+
+def deg2rad(x: ArrayLike) -> NDArray:
+    """Degrees to radians: ``x * pi / 180``."""
+    return multiply(_inexact(x, "deg2rad"), math.pi / 180)
+
+
+def rad2deg(x: ArrayLike) -> NDArray:
+    """Radians to degrees: ``x * 180 / pi``."""
+    return multiply(_inexact(x, "rad2deg"), 180 / math.pi)
+
+
+def radians(x: ArrayLike) -> NDArray:
+    """NumPy's other name of :func:`deg2rad`."""
+    return deg2rad(x)
+
+
+def degrees(x: ArrayLike) -> NDArray:
+    """NumPy's other name of :func:`rad2deg`."""
+    return rad2deg(x)
+
+
+def exp2(x: ArrayLike) -> NDArray:
+    """``2 ** x`` elementwise (floating result)."""
+    return pow(2.0, _inexact(x, "exp2"))
+
+
+def fabs(x: ArrayLike) -> NDArray:
+    """The absolute value as a floating array (complex is not accepted)."""
+    a = _inexact(x, "fabs")
+    if a.dtype.kind == "c":
+        raise TypeError("ufunc 'fabs' not supported for complex input")
+    return abs(a)
+
+
+def fmax(x1: ArrayLike, x2: ArrayLike) -> NDArray:
+    """The larger of ``x1`` and ``x2``, ignoring a NaN when the other is a
+    number (``maximum`` propagates NaNs)."""
+    a, b = as_operand(x1, "fmax"), as_operand(x2, "fmax")
+    m = maximum(a, b)
+    if m.dtype.kind not in "fc":
+        return m
+    return where(isnan(a), b, where(isnan(b), a, m)).astype(m.dtype, copy=False)
+
+
+def fmin(x1: ArrayLike, x2: ArrayLike) -> NDArray:
+    """The smaller of ``x1`` and ``x2``, ignoring a NaN when the other is a
+    number."""
+    a, b = as_operand(x1, "fmin"), as_operand(x2, "fmin")
+    m = minimum(a, b)
+    if m.dtype.kind not in "fc":
+        return m
+    return where(isnan(a), b, where(isnan(b), a, m)).astype(m.dtype, copy=False)
+
+
+def fmod(x1: ArrayLike, x2: ArrayLike) -> NDArray:
+    """The C remainder: ``x1 - trunc(x1 / x2) * x2``, with the sign of
+    ``x1`` (``remainder`` takes ``x2``'s).  Integer division by zero gives
+    0, float division NaN."""
+    a, b = as_operand(x1, "fmod"), as_operand(x2, "fmod")
+    # |x1| mod |x2| is exact and already the C remainder's magnitude
+    r = remainder(abs(a), abs(b))
+    if r.dtype.kind == "f":
+        return copysign(r, a if a.dtype is r.dtype else a.astype(r.dtype))
+    return where(less(a, 0), negative(r), r).astype(r.dtype, copy=False)
+
+
+def divmod(x1: ArrayLike, x2: ArrayLike) -> tuple[NDArray, NDArray]:
+    """``(floor_divide(x1, x2), remainder(x1, x2))``: the ``//`` and ``%``
+    of these arrays, as ``divmod(x1, x2)`` gives them (so ``inf // 2`` is
+    the standard's ``inf``, where NumPy's gives NaN)."""
+    return floor_divide(x1, x2), remainder(x1, x2)
+
+
+def float_power(x1: ArrayLike, x2: ArrayLike) -> NDArray:
+    """``x1 ** x2`` computed in float64 (complex128 for complex inputs)."""
+    a, b = as_operand(x1, "float_power"), as_operand(x2, "float_power")
+    dt = _dt.complex128 if a.dtype.kind == "c" or b.dtype.kind == "c" else _dt.float64
+    return pow(a.astype(dt, copy=False), b.astype(dt, copy=False))
+
+
+def angle(z: ArrayLike, deg: bool = False) -> NDArray:
+    """The argument of each complex number (radians, or degrees with
+    ``deg``): ``atan2(imag, real)``; 0 or pi for real numbers."""
+    a = _inexact(z, "angle")
+    if a.dtype.kind == "c":
+        out = atan2(imag(a), real(a))
+    else:
+        out = atan2(zeros_like(a), a)  # +0: pi for negative numbers, -0.0 included
+    return multiply(out, 180 / math.pi) if deg else out
+
+
+def heaviside(x1: ArrayLike, x2: ArrayLike) -> NDArray:
+    """The Heaviside step: 0 where ``x1 < 0``, ``x2`` where ``x1 == 0``, 1
+    where ``x1 > 0`` (NaN stays NaN)."""
+    a, b = as_operand(x1, "heaviside"), as_operand(x2, "heaviside")
+    dt = _dt.promote(a.dtype, b.dtype)
+    if dt.kind not in "f":  # NumPy's float ufunc type for integers
+        dt = _dt.promote(dt, _dt.float16)
+    out = where(less(a, 0), 0.0, where(greater(a, 0), 1.0, b.astype(dt, copy=False)))
+    if a.dtype.kind == "f":
+        out = where(isnan(a), a.astype(dt, copy=False), out)
+    return out.astype(dt, copy=False)
+
+
+def sinc(x: ArrayLike) -> NDArray:
+    """The normalised sinc, ``sin(pi x) / (pi x)`` (1 at 0)."""
+    a = as_operand(x, "sinc")
+    if a.dtype.kind not in "fc":  # NumPy's where() with a Python float: float64
+        a = a.astype(_dt.float64)
+    y = multiply(math.pi, where(equal(a, 0), 1.0e-20, a))
+    return divide(sin(y), y)
+
+
+def fix(x: ArrayLike) -> NDArray:
+    """Round towards zero (floating inputs; integers are returned as they
+    are, in their dtype)."""
+    return trunc(as_operand(x, "fix"))
+
+
+def rint(x: ArrayLike) -> NDArray:
+    """Round to the nearest integer, halves to even, as a floating array
+    (:func:`minarray.round` keeps integer dtypes)."""
+    return round(_inexact(x, "rint"))
+
+
+def nan_to_num(x: ArrayLike, copy: bool = True, nan: float = 0.0, posinf: float | None = None,
+               neginf: float | None = None) -> NDArray:
+    """``x`` with NaN replaced by ``nan`` (0.0) and infinities by
+    ``posinf``/``neginf`` (the largest finite values of the dtype by
+    default); complex parts are replaced separately."""
+    a = as_operand(x, "nan_to_num")
+    if a.dtype.kind not in "fc":
+        return a.copy() if copy else a
+    real_dt = _dt.float64 if a.dtype is _dt.complex128 else _dt.float32 if a.dtype is _dt.complex64 else a.dtype
+    fi = finfo(real_dt)
+    hi = float(fi.max) if posinf is None else posinf
+    lo = float(fi.min) if neginf is None else neginf
+
+    def fix_part(p: NDArray) -> NDArray:
+        p = where(isnan(p), nan, p)
+        return where(isinf(p), where(greater(p, 0), hi, lo), p).astype(p.dtype, copy=False)
+
+    if a.dtype.kind == "c":
+        out = add(fix_part(real(a)), multiply(fix_part(imag(a)), 1j)).astype(a.dtype)
+    else:
+        out = fix_part(a)
+    if not copy:
+        a[...] = out
+        return a
+    return out
+
+
+def interp(x: ArrayLike, xp: ArrayLike, fp: ArrayLike, left: float | None = None,
+           right: float | None = None) -> NDArray:
+    """Piecewise-linear interpolation of the points (``xp``, ``fp``) at
+    ``x`` (``xp`` increasing); ``left``/``right`` (default ``fp[0]`` and
+    ``fp[-1]``) outside ``xp``'s range.  NumPy's formula: ``slope * (x -
+    xp[j]) + fp[j]``, exactly ``fp[j]`` at a sample point."""
+    xs = as_operand(x, "interp").astype(_dt.float64, copy=False)
+    xpa = as_operand(xp, "interp").astype(_dt.float64, copy=False)
+    fpa = as_operand(fp, "interp")
+    if fpa.dtype.kind == "c":
+        raise TypeError("interp: complex fp is not supported")
+    fpa = fpa.astype(_dt.float64, copy=False)
+    if xpa.ndim != 1 or fpa.ndim != 1:
+        raise ValueError("data must be 1 dimensional")
+    n = xpa.shape[0]
+    if n != fpa.shape[0]:
+        raise ValueError("fp and xp are not of the same length.")
+    if n == 0:
+        raise ValueError("array of sample points is empty")
+    lval = float(fpa[0]) if left is None else float(left)
+    rval = float(fpa[-1]) if right is None else float(right)
+    if n == 1:
+        out = where(less(xs, xpa[0]), lval, where(greater(xs, xpa[0]), rval, fpa[0]))
+        return out.astype(_dt.float64, copy=False)
+    with errstate(all="ignore"):  # NumPy's interp (C, no error checks) never warns
+        return _interp(xs, xpa, fpa, lval, rval, n)
+
+
+def _interp(xs: NDArray, xpa: NDArray, fpa: NDArray, lval: float, rval: float, n: int) -> NDArray:
+    from minarray._indexing import take  # cycle: _indexing imports this module
+
+    j = clip(subtract(_searchsorted(xpa, xs, "right", None), 1), 0, n - 2)
+    x0, x1 = take(xpa, j), take(xpa, add(j, 1))
+    y0, y1 = take(fpa, j), take(fpa, add(j, 1))
+    slope = divide(subtract(y1, y0), subtract(x1, x0))
+    val = add(multiply(slope, subtract(xs, x0)), y0)
+    # NumPy: a NaN from one side is retried from the other, then the flat value
+    other = add(multiply(slope, subtract(xs, x1)), y1)
+    val = where(isnan(val), where(logical_and(isnan(other), equal(y0, y1)), y0, other), val)
+    val = where(equal(xs, x0), y0, val)
+    val = where(equal(xs, xpa[-1]), fpa[-1], val)
+    val = where(less(xs, xpa[0]), lval, where(greater(xs, xpa[-1]), rval, val))
+    return val.astype(_dt.float64, copy=False)
+
+
+def cbrt(x: ArrayLike) -> NDArray:
+    """The real cube root (negative for negative numbers): ``|x| ** (1/3)``
+    with its sign, refined by one Newton step, so exact cubes give exact
+    roots."""
+    a = _inexact(x, "cbrt")
+    if a.dtype.kind == "c":
+        raise TypeError("ufunc 'cbrt' not supported for complex input")
+    w = a.astype(_dt.float64, copy=False)
+    with errstate(all="ignore"):  # the step is discarded where it is not finite; NumPy's cbrt never warns
+        y = copysign(pow(abs(w), 1.0 / 3.0), w)
+        y2 = multiply(y, y)
+        step = divide(subtract(multiply(y2, y), w), multiply(3.0, y2))
+        ok = logical_and(isfinite(step), not_equal(y, 0))
+        y = where(ok, subtract(y, step), y)
+    return y if a.dtype is _dt.float64 else y.astype(a.dtype)
+
+
+def logaddexp2(x1: ArrayLike, x2: ArrayLike) -> NDArray:
+    """``log2(2**x1 + 2**x2)`` without overflow."""
+    a, b = _inexact(x1, "logaddexp2"), _inexact(x2, "logaddexp2")
+    m = maximum(a, b)
+    with errstate(invalid="ignore"):  # equal infinities, replaced below (NumPy does not warn)
+        d = abs(subtract(a, b))
+        out = add(m, divide(log1p(pow(2.0, negative(d))), math.log(2.0)))
+    # equal infinities: the difference is NaN, the answer that infinity
+    return where(equal(a, b), add(a, 1.0), out).astype(m.dtype, copy=False)
+
+
+def gcd(x1: ArrayLike, x2: ArrayLike) -> NDArray:
+    """The greatest common divisor of integers, non-negative (Euclid's
+    algorithm, each step one elementwise remainder over the whole array)."""
+    a, b = as_operand(x1, "gcd"), as_operand(x2, "gcd")
+    dt = _dt.promote(a.dtype, b.dtype)
+    if dt.kind not in "iub":
+        raise TypeError(f"ufunc 'gcd' not supported for {dt}: integers only")
+    from minarray._manipulation import broadcast_arrays  # cycle: _manipulation imports this module
+    from minarray._utility import any as _any  # cycle: _utility imports this module
+
+    a, b = broadcast_arrays(abs(a.astype(dt)), abs(b.astype(dt)))
+    while bool(_any(not_equal(b, 0))):
+        nz = not_equal(b, 0)
+        a, b = where(nz, b, a), where(nz, remainder(a, where(nz, b, 1)), 0)
+    return a.astype(dt, copy=False)
+
+
+def lcm(x1: ArrayLike, x2: ArrayLike) -> NDArray:
+    """The least common multiple of integers, non-negative (0 when either
+    is 0)."""
+    a, b = as_operand(x1, "lcm"), as_operand(x2, "lcm")
+    g = gcd(a, b)
+    q = floor_divide(abs(a), where(equal(g, 0), 1, g))
+    return abs(multiply(q, b)).astype(g.dtype, copy=False)
+
+
+def ldexp(x1: ArrayLike, x2: ArrayLike) -> NDArray:
+    """``x1 * 2**x2`` for integer exponents ``x2``, exact while the result
+    is a normal number (the scaling happens in two halves, so no partial
+    power overflows first)."""
+    a = _inexact(x1, "ldexp")
+    e = as_operand(x2, "ldexp")
+    if e.dtype.kind not in "iu":
+        raise TypeError("ufunc 'ldexp' needs integer exponents")
+    half = floor_divide(e, 2)
+
+    def power_of_two(v: NDArray) -> NDArray:
+        return pow(2.0, v.astype(_dt.float64)).astype(a.dtype)
+
+    return multiply(multiply(a, power_of_two(half)), power_of_two(subtract(e, half)))
+
+
+def modf(x: ArrayLike) -> tuple[NDArray, NDArray]:
+    """The fractional and integral parts, both with ``x``'s sign:
+    ``(x - trunc(x), trunc(x))`` (infinities give a zero fraction)."""
+    a = _inexact(x, "modf")
+    whole = trunc(a)
+    with errstate(invalid="ignore"):  # inf - inf, replaced by the zero fraction
+        frac = where(isinf(a), copysign(zeros_like(a), a), copysign(subtract(a, whole), a))
+    return frac.astype(a.dtype, copy=False), whole
+
+
+def unwrap(p: ArrayLike, discont: float | None = None, axis: int = -1, *, period: float = 2 * math.pi) -> NDArray:
+    """Phases unwrapped along ``axis``: jumps larger than ``discont``
+    (``period / 2`` by default) become their complement modulo
+    ``period`` (NumPy's ``unwrap``)."""
+    from minarray._statistical import cumsum  # cycle: _statistical imports this module
+    from minarray._utility import diff  # cycle: _utility imports this module
+
+    a = _inexact(p, "unwrap")
+    if a.dtype.kind == "c":
+        raise TypeError("unwrap: complex phases are not supported")
+    ax = normalize_axis(axis, a.ndim)
+    if discont is None:
+        discont = period / 2
+    dd = diff(a, axis=ax)
+    half = period / 2
+    ddmod = subtract(remainder(add(dd, half), period), half)
+    ddmod = where(logical_and(equal(ddmod, -half), greater(dd, 0)), half, ddmod)
+    correct = subtract(ddmod, dd)
+    correct = where(less(abs(dd), discont), 0.0, correct).astype(dd.dtype, copy=False)
+    out = a.copy()
+    rest = (slice(None),) * ax + (slice(1, None),)
+    if out[rest].size:
+        out[rest] = add(a[rest], cumsum(correct, axis=ax))
+    return out
+
+
+_PY_NUMBERS = (bool, int, float, complex)
+
+
+def _value(v: Any) -> Any:
+    """A Python number as it is (weak in promotion), anything else as an array."""
+    return v if isinstance(v, _PY_NUMBERS) else as_operand(v)
+
+
+def _abs(v: Any) -> Any:
+    return builtins.abs(v) if isinstance(v, _PY_NUMBERS) else abs(v)
+
+
+def _isfinite(v: Any) -> Any:
+    return cmath.isfinite(v) if isinstance(v, _PY_NUMBERS) else isfinite(v)
+
+
+def _isnan(v: Any) -> Any:
+    return cmath.isnan(v) if isinstance(v, _PY_NUMBERS) else isnan(v)
+
+
+def isclose(a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan: bool = False) -> NDArray:
+    """Elementwise ``|a - b| <= atol + rtol * |b|`` (NumPy's test: not
+    symmetric in ``a`` and ``b``); infinities are close only to themselves,
+    NaN to nothing unless ``equal_nan``.  Python numbers stay weak, as in
+    NumPy: ``isclose(float32_array, 0.1)`` compares in float32."""
+    x, y = _value(a), _value(b)
+    if isinstance(y, NDArray):
+        if y.dtype.kind in "biu":
+            y = y.astype(_dt.result_type(y, 1.0))
+    elif isinstance(y, (bool, int)):
+        y = float(y)
+    if isinstance(x, NDArray) and x.dtype.kind == "b":
+        x = x.astype(_dt.float64)
+    if not isinstance(x, NDArray) and not isinstance(y, NDArray):
+        x = as_operand(x)  # two Python numbers: a 0-d result
+    with errstate(invalid="ignore"):  # inf - inf: NumPy's isclose does not warn either
+        tol = atol + rtol * _abs(y)  # Python arithmetic when y is a Python number
+        close = less_equal(_abs(subtract(x, y)), tol)
+    result = logical_or(logical_and(close, _isfinite(y)), equal(x, y))
+    if equal_nan:
+        result = logical_or(result, logical_and(_isnan(x), _isnan(y)))
+    return result
+
+
+def isposinf(x: Any) -> NDArray:
+    """Elementwise: is the value +inf?"""
+    a = as_operand(x, "isposinf")
+    if a.dtype.kind == "c":
+        raise TypeError("This operation is not supported for complex values because it would be ambiguous.")
+    return logical_and(isinf(a), logical_not(signbit(a))) if a.dtype.kind == "f" \
+        else zeros(a.shape, dtype=_dt.bool)
+
+
+def isneginf(x: Any) -> NDArray:
+    """Elementwise: is the value -inf?"""
+    a = as_operand(x, "isneginf")
+    if a.dtype.kind == "c":
+        raise TypeError("This operation is not supported for complex values because it would be ambiguous.")
+    return logical_and(isinf(a), signbit(a)) if a.dtype.kind == "f" \
+        else zeros(a.shape, dtype=_dt.bool)
+
+
+def iscomplex(x: Any) -> NDArray:
+    """Elementwise: does the value have a non-zero imaginary part?"""
+    a = as_operand(x, "iscomplex")
+    if a.dtype.kind != "c":
+        return zeros(a.shape, dtype=_dt.bool)
+    return not_equal(imag(a), 0)
+
+
+def isreal(x: Any) -> NDArray:
+    """Elementwise: is the imaginary part zero (always, for real dtypes)?"""
+    return logical_not(iscomplex(x))
+
+
+# NumPy's names of the functions above: the same objects under a second name
+# (ma.absolute is ma.abs), so the two spellings can never drift apart.
+absolute = abs
+arccos = acos
+arccosh = acosh
+arcsin = asin
+arcsinh = asinh
+arctan = atan
+arctan2 = atan2
+arctanh = atanh
+invert = bitwise_invert
+bitwise_not = bitwise_invert
+left_shift = bitwise_left_shift
+right_shift = bitwise_right_shift
+power = pow
+conjugate = conj
+true_divide = divide
+mod = remainder
+around = round
+
+
+_NOVALUE: Any = object()
+
+
+@overload
+def where(condition: Operand, /) -> tuple[NDArray, ...]: ...
+
+
+@overload
+def where(condition: Operand, x1: Operand, x2: Operand, /, *, out: NDArray | None = None) -> NDArray: ...
+
+
+def where(condition: Operand, x1: Operand = _NOVALUE, x2: Operand = _NOVALUE, /, *,
+          out: NDArray | None = None) -> Any:
+    """Elements of ``x1`` where ``condition`` is true, else of ``x2`` (all
+    three broadcast; the values promote like a binary operation).  With
+    ``condition`` alone, NumPy's ``where(condition)``: ``nonzero(condition)``."""
+    if x1 is _NOVALUE and x2 is _NOVALUE:
+        from minarray._searching import nonzero  # cycle: _searching imports this module
+
+        return nonzero(condition if isinstance(condition, NDArray) else asarray(condition))
+    if x1 is _NOVALUE or x2 is _NOVALUE:
+        raise ValueError("where takes the condition alone or with both x1 and x2, not with one of them")
+    r: NDArray = _ew(_WHERE, out, condition, x1, x2)
+    return r
+
+
+_WHERE = _OPID["where"]

@@ -1,0 +1,145 @@
+"""NumPy's counting and binning routines: ``bincount``, ``histogram``,
+``histogram_bin_edges`` and ``digitize``.
+
+Values find their bins by binary search (:func:`minarray.searchsorted`, in
+C), and one C pass counts them (``core.bincount``, a scatter-add in the
+input's order, so weighted sums round as NumPy's do).  No per-element
+Python work.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from minarray import _dtypes as _dt
+from minarray import _elementwise as _ew
+from minarray import _statistical as _stat
+from minarray import _utility
+from minarray._array_object import NDArray
+from minarray._coerce import as_int, as_intp, as_operand, asarray
+from minarray._creation import linspace, zeros
+from minarray._native import core
+from minarray._sorting import _searchsorted
+
+__all__ = [
+    "bincount", "histogram", "histogram_bin_edges", "digitize",
+]
+
+
+def bincount(x: Any, weights: Any = None, minlength: int = 0) -> NDArray:
+    """How often each value 0, 1, ..., max(x) occurs in the 1-d array of
+    non-negative integers ``x`` (at least ``minlength`` bins): int64, or
+    the sum of ``weights`` per value (float64) when given."""
+    a = as_operand(x, "bincount")
+    if a.ndim != 1:
+        raise ValueError(f"object too deep for desired array (bincount needs a 1-d array, got shape {a.shape})")
+    if a.size and a.dtype.kind not in "iub":
+        raise TypeError(f"Cannot cast array data from dtype('{a.dtype}') to dtype('int64') "
+                        "according to the rule 'safe'")
+    minlength = as_intp(minlength, "bincount: minlength")
+    if minlength < 0:
+        raise ValueError("'minlength' must not be negative")
+    a = a.astype(_dt.int64, copy=False)
+    if a.size and int(_stat.min(a)) < 0:
+        raise ValueError("'list' argument must have no negative elements")
+    n = max(int(_stat.max(a)) + 1 if a.size else 0, minlength)
+    w = None
+    if weights is not None:
+        w = as_operand(weights, "bincount").astype(_dt.float64, copy=False)
+        if w.shape != a.shape:
+            raise ValueError("The weights and list don't have the same length.")
+    out = zeros((n,), dtype=_dt.int64 if w is None else _dt.float64)
+    core.bincount(a._h, None if w is None else w._h, out._h)  # one pass in C, in x's order (NumPy's sums)
+    return out
+
+
+def _edges(x: NDArray, bins: Any, range: Any) -> NDArray:
+    if not isinstance(bins, (list, tuple)) and getattr(bins, "ndim", 0) == 0:
+        # a scalar is a count of bins: an integer, never a float (NumPy's TypeError)
+        nb = as_int(bins, "histogram: bins")
+        if nb < 1:
+            raise ValueError("`bins` must be positive, when an integer")
+        if range is not None:
+            first, last = float(range[0]), float(range[1])
+            if first > last:
+                raise ValueError("max must be larger than min in range parameter.")
+        elif x.size:
+            first, last = float(_stat.min(x)), float(_stat.max(x))
+        else:
+            first, last = 0.0, 1.0
+        if not (_finite(first) and _finite(last)):
+            raise ValueError(f"autodetected range of [{first}, {last}] is not finite")
+        if first == last:
+            first, last = first - 0.5, last + 0.5
+        dt = x.dtype if x.dtype.kind == "f" else _dt.float64
+        return linspace(first, last, nb + 1, dtype=dt)
+    e = as_operand(bins, "histogram")
+    if e.ndim != 1:
+        raise ValueError("`bins` must be 1d, when an array")
+    if e.shape[0] > 1 and bool(_utility.any(_ew.less(_utility.diff(e), 0))):
+        raise ValueError("`bins` must increase monotonically, when an array")
+    return e
+
+
+def _finite(v: float) -> bool:
+    return v == v and v not in (float("inf"), float("-inf"))
+
+
+def histogram_bin_edges(a: Any, bins: Any = 10, range: Any = None) -> NDArray:
+    """The bin edges :func:`histogram` uses: ``bins`` equal bins over
+    ``range`` (default: the data's min to max), or the given edges."""
+    return _edges(as_operand(a, "histogram_bin_edges").reshape((-1,)), bins, range)
+
+
+def histogram(a: Any, bins: Any = 10, range: Any = None, density: bool | None = None,
+              weights: Any = None) -> tuple[NDArray, NDArray]:
+    """The histogram of the flattened ``a``: counts per bin (int64, or the
+    summed ``weights``) and the bin edges.  Every bin holds its left edge,
+    the last one its right edge too; values outside are not counted.
+    ``density`` divides by the total and the bin widths."""
+    x = as_operand(a, "histogram").reshape((-1,))
+    edges = _edges(x, bins, range)
+    nb = edges.shape[0] - 1
+    common = _dt.promote(x.dtype, edges.dtype)
+    xc, ec = x.astype(common, copy=False), edges.astype(common, copy=False)
+    inside = _ew.logical_and(_ew.greater_equal(xc, ec[0]), _ew.less_equal(xc, ec[-1]))
+    # bin i holds [edge i, edge i+1); the last edge belongs to the last bin
+    idx = _ew.subtract(_searchsorted(ec, xc, "right", None), 1)
+    idx = _ew.minimum(idx, nb - 1)
+    w = None
+    if weights is not None:
+        w = as_operand(weights, "histogram").reshape((-1,))
+        if w.shape != x.shape:
+            raise ValueError("weights should have the same shape as a.")
+        w = w[inside]
+    counts = bincount(idx[inside], weights=w, minlength=nb)[:nb]
+    if w is not None and w.dtype.kind in "iub":
+        counts = counts.astype(_dt.int64)
+    if density:
+        widths = _utility.diff(ec.astype(_dt.float64))
+        return _ew.divide(_ew.divide(counts, widths), _stat.sum(counts)), edges
+    return counts, edges
+
+
+def digitize(x: Any, bins: Any, right: bool = False) -> NDArray:
+    """The index of the bin each value falls in: ``bins[i-1] <= x <
+    bins[i]`` for increasing ``bins`` (``<`` and ``<=`` swapped with
+    ``right``), mirrored for decreasing ones; 0 and ``len(bins)`` outside."""
+    v = as_operand(x, "digitize")
+    b = as_operand(bins, "digitize")
+    if b.ndim != 1:
+        raise ValueError("bins must be one-dimensional")
+    if v.dtype.kind == "c" or b.dtype.kind == "c":
+        raise TypeError("x may not be complex")
+    n = b.shape[0]
+    d = _utility.diff(b) if n > 1 else asarray([0])
+    increasing = bool(_utility.all(_ew.greater_equal(d, 0)))
+    if not increasing and not bool(_utility.all(_ew.less_equal(d, 0))):
+        raise ValueError("bins must be monotonically increasing or decreasing")
+    common = _dt.promote(v.dtype, b.dtype)
+    vc, bc = v.astype(common, copy=False), b.astype(common, copy=False)
+    side = "left" if right else "right"
+    if increasing:
+        return _searchsorted(bc, vc, side, None)
+    flipped = bc[::-1]
+    return _ew.subtract(n, _searchsorted(flipped, vc, side, None))

@@ -1,0 +1,113 @@
+"""Searching functions (Array API "Searching Functions"): ``argmax``,
+``argmin``, ``count_nonzero``, ``nonzero``, ``searchsorted`` and
+``where``; and beside them NumPy's ``argwhere`` and ``flatnonzero``.
+
+``where`` is the elementwise engine's ternary operation and is defined
+with it (minarray/_elementwise.py); this chapter names it too.
+``nonzero`` shares its C kernel with boolean indexing, ``count_nonzero``
+is a reduction over the shared driver (minarray/_reduction.py), and
+``searchsorted`` is the sorting chapter's binary search.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from minarray import _dtypes as _dt
+from minarray._array_object import NDArray, c_strides
+from minarray._coerce import as_operand, normalize_axis
+
+# where is the elementwise engine's ternary operation; the standard lists
+# it among the searching functions, so this chapter names it too.
+from minarray._elementwise import where
+from minarray._joining import stack
+from minarray._native import core
+from minarray._reduction import _COUNT, Axis, _axes, _finish, _reduce_axes
+from minarray._sorting import _searchsorted
+
+__all__ = [
+    "argmax", "argmin", "count_nonzero", "searchsorted", "argwhere", "flatnonzero", "nonzero", "where",
+]
+
+
+def _arg(op: int, name: str, x: Any, axis: int | None, keepdims: bool) -> NDArray:
+    x = as_operand(x)._widened()
+    if x.dtype.kind == "c":
+        raise TypeError(f"{name} is not defined for complex dtypes ({x.dtype}): complex numbers are unordered")
+    if axis is None:
+        # The index into the flattened (C order) array.
+        flat = x.reshape((x.size,))
+        if x.size == 0:
+            raise ValueError(f"attempt to get {name} of an empty array (shape {x.shape})")
+        out = NDArray._empty((), _dt.int64)
+        core.argreduce(op, flat._h, out._h)
+        if keepdims:
+            shp = (1,) * x.ndim
+            return out._view(0, shp, c_strides(shp))
+        return out
+    ax = normalize_axis(axis, x.ndim)
+    if x.shape[ax] == 0:
+        raise ValueError(f"attempt to get {name} of an empty sequence (axis {ax} of shape {x.shape} has length 0)")
+    nd = x.ndim
+    order = (*tuple(d for d in range(nd) if d != ax), ax)
+    v = x._view(0, tuple(x.shape[d] for d in order), tuple(x._strides[d] for d in order))
+    kshape = v.shape[:-1]
+    out = NDArray._empty(kshape, _dt.int64)
+    core.argreduce(op, v._h, out._h)
+    if keepdims:
+        shp = (*x.shape[:ax], 1, *x.shape[ax + 1:])
+        return out._view(0, shp, c_strides(shp))
+    return out
+
+
+def argmin(x: NDArray, /, *, axis: int | None = None, keepdims: bool = False) -> NDArray:
+    """Index of the first minimum along ``axis`` (of the flattened array when
+    None), as int64.  A NaN counts as the minimum (NumPy)."""
+    return _arg(0, "argmin", x, axis, keepdims)
+
+
+def argmax(x: NDArray, /, *, axis: int | None = None, keepdims: bool = False) -> NDArray:
+    """Index of the first maximum along ``axis`` (of the flattened array when
+    None), as int64.  A NaN counts as the maximum (NumPy)."""
+    return _arg(1, "argmax", x, axis, keepdims)
+
+
+def searchsorted(x1: NDArray, x2: NDArray, /, *, side: str = "left", sorter: NDArray | None = None) -> NDArray:
+    """Indices where ``x2``'s elements would be inserted into the sorted 1-d
+    ``x1`` to keep it sorted (``side`` "left": before equal elements,
+    "right": after)."""
+    return _searchsorted(x1, x2, side, sorter)
+
+
+def argwhere(a: Any) -> NDArray:
+    """The indices of the non-zero elements, one row per element: shape
+    (N, ndim), int64 (NumPy's ``argwhere``: :func:`minarray.nonzero`
+    stacked as columns)."""
+    x = as_operand(a, "argwhere")
+    if x.ndim == 0:  # NumPy: as 1-d, then no columns
+        count = 1 if bool(x) else 0
+        return NDArray._empty((count, 0), _dt.int64)
+    return stack(list(nonzero(x)), axis=1)
+
+
+def flatnonzero(a: Any) -> NDArray:
+    """The indices of the non-zero elements of the flattened array."""
+    return nonzero(as_operand(a, "flatnonzero").reshape((-1,)))[0]
+
+
+def nonzero(x: NDArray, /) -> tuple[NDArray, ...]:
+    """Indices of the non-zero elements, one int64 array per dimension."""
+    if x.ndim == 0:
+        raise ValueError("nonzero is not defined for 0-d arrays; use x[None] or atleast_1d")
+    count, h = core.nonzero(x._h)
+    coords = NDArray._new(h, (count, x.ndim), c_strides((count, x.ndim)), None)
+    return tuple(coords[:, j] for j in range(x.ndim))
+
+
+
+
+def count_nonzero(x: NDArray, /, *, axis: Axis = None, keepdims: bool = False) -> NDArray:
+    """Number of non-zero elements over ``axis``, as int64."""
+    x = as_operand(x)
+    axes = _axes(axis, x.ndim)
+    return _finish(_reduce_axes(_COUNT, x, axes), _dt.int64, x, axes, keepdims)

@@ -1,0 +1,774 @@
+"""Statistical functions (Array API "Statistical Functions"): ``sum``,
+``prod``, ``min``, ``max``, ``mean``, ``var``, ``std``,
+``cumulative_sum``, ``cumulative_prod``; and beside them NumPy's
+``cumsum``/``cumprod``, ``trace``, ``amax``/``amin``, its order statistics
+(``median``, ``quantile``, ``percentile``, ``ptp``), ``average``, ``cov``,
+``corrcoef`` and the NaN-ignoring reductions (``nansum``, ``nanmean``,
+``nanmedian``...).
+
+Every reduction goes through one C call (csrc/py/reduce_entry.c): Python moves the
+reduced axes last as a view (no copy), allocates the output of the kept
+shape in the kernel's accumulator dtype, and casts that to the result dtype
+when they differ (float16 sums accumulate in float32, as NumPy's).
+
+Dtype rules (Array API 2024.12, NumPy 2 where the standard is silent):
+
+- ``sum``/``prod``/``cumulative_*``: integers widen to the default integer
+  of their signedness (int64 / uint64), floats keep their dtype, unless
+  ``dtype=`` is given.
+- ``mean``/``var``/``std``: floating inputs keep their dtype; integer and
+  boolean inputs give float64 (NumPy); ``var``/``std`` of complex inputs are
+  not defined by the standard and raise TypeError.
+- ``min``/``max`` keep the dtype and raise ValueError on an empty reduction,
+  which has no identity; NaN propagates.
+
+Order statistics stand on selection, not sorting: one C call
+(``core.partition``, an introselect in csrc/core/sort.c) moves, in every
+row along the reduced axis, the elements a quantile needs to their sorted
+positions in O(n), the rows spread over the thread pool.  The largest
+element is selected too, so a row holding a NaN (NaN sorts last) gives
+NaN, as NumPy's ``median`` and ``quantile`` do.  The NaN-ignoring order
+statistics need a different position in each row (each row has its own
+count of NaNs), so they sort the rows instead (the same C sort as
+:func:`minarray.sort`) and pick each row's positions with
+``take_along_axis``.
+
+The interpolation follows NumPy's formulas exactly (its virtual index
+``(n - 1) * q`` and its two-sided linear interpolation), so float64
+results match NumPy's bit for bit.  Integers interpolate in float64:
+NumPy subtracts the two neighbours in the integer type first, which can
+wrap around (int8 -93 and 65); minarray does not reproduce that.
+"""
+
+from __future__ import annotations
+
+import builtins
+import math
+import operator
+import warnings
+from typing import Any
+
+from minarray import _dtypes as _dt
+from minarray import _elementwise as _ew
+from minarray import _searching, _utility
+from minarray._array_object import NDArray
+from minarray._coerce import as_int, as_operand, asarray, normalize_axes, normalize_axis
+from minarray._creation import full
+from minarray._dtypes import DType
+from minarray._elementwise import conj
+from minarray._errstate import _user_stacklevel, errstate
+from minarray._indexing import take, take_along_axis
+from minarray._joining import atleast_2d, concat, stack
+from minarray._manipulation import broadcast_to, diagonal, moveaxis
+from minarray._native import core
+from minarray._reduction import _FSUM, _MAX, _MIN, _PROD, _SSD, _SUM, Axis, _axes, _finish, _int_acc, _reduce_axes
+from minarray._searching import argmax, argmin
+from minarray._sorting import sort
+
+__all__ = [
+    "sum", "prod", "min", "max", "mean", "var", "std", "cumulative_sum", "cumulative_prod", "cumsum",
+    "cumprod", "trace", "median", "quantile", "percentile", "ptp", "average", "nansum", "nanprod", "nanmean",
+    "nanvar", "nanstd", "nanmin", "nanmax", "nanargmin", "nanargmax", "nancumsum", "nancumprod", "nanmedian",
+    "nanquantile", "nanpercentile", "cov", "corrcoef", "amax", "amin",
+]
+
+
+def _count(x: NDArray, axes: tuple[int, ...] | None) -> int:
+    if axes is None:
+        return math.prod(x._shape)
+    return math.prod(x._shape[a] for a in axes)
+
+
+def _accumulation(x: NDArray, dtype: Any) -> tuple[NDArray, DType]:
+    """The input as sums and products (and their cumulative forms) read it,
+    and their result dtype: NumPy's default accumulator for ``dtype=None``,
+    else ``dtype``.  Integer results from integer inputs come from the 64-bit
+    wrapping kernel (equal modulo 2**bits); everything else is computed in
+    the requested dtype, as NumPy does."""
+    if dtype is None:
+        return x, (_int_acc(x._dtype) if x._dtype.kind in "biu" else x._dtype)
+    result = _dt.as_dtype(dtype)
+    if result.kind == "b":
+        x = x.astype(_dt.bool, copy=False)
+    elif not (result.kind in "iu" and x._dtype.kind in "biu"):
+        x = x.astype(result, copy=False)
+    return x, result
+
+
+def _sum_like(op: int, x: Any, axis: Axis, dtype: Any, keepdims: bool) -> NDArray:
+    x = as_operand(x)
+    axes = _axes(axis, x.ndim)
+    x, result = _accumulation(x, dtype)
+    out = _reduce_axes(op, x, axes)
+    return _finish(out, result, x, axes, keepdims)
+
+
+def sum(x: NDArray, /, *, axis: Axis = None, dtype: Any = None, keepdims: bool = False) -> NDArray:
+    """Sum over ``axis`` (pairwise summation for floating point)."""
+    return _sum_like(_SUM, x, axis, dtype, keepdims)
+
+
+def prod(x: NDArray, /, *, axis: Axis = None, dtype: Any = None, keepdims: bool = False) -> NDArray:
+    """Product over ``axis``."""
+    return _sum_like(_PROD, x, axis, dtype, keepdims)
+
+
+def _minmax(op: int, name: str, x: Any, axis: Axis, keepdims: bool) -> NDArray:
+    x = as_operand(x)
+    if x.dtype.kind == "c":
+        raise TypeError(f"{name} is not defined for complex dtypes ({x.dtype}): complex numbers are unordered")
+    axes = _axes(axis, x.ndim)
+    if _count(x, axes) == 0:
+        raise ValueError(f"zero-size array to reduction operation {name}, which has no identity "
+                         f"(shape {x.shape}, axis {axis})")
+    return _finish(_reduce_axes(op, x, axes), x.dtype, x, axes, keepdims)
+
+
+def min(x: NDArray, /, *, axis: Axis = None, keepdims: bool = False) -> NDArray:
+    """Minimum over ``axis``; NaN propagates."""
+    return _minmax(_MIN, "min", x, axis, keepdims)
+
+
+def max(x: NDArray, /, *, axis: Axis = None, keepdims: bool = False) -> NDArray:
+    """Maximum over ``axis``; NaN propagates."""
+    return _minmax(_MAX, "max", x, axis, keepdims)
+
+
+def _float_result(x: NDArray, name: str, complex_ok: bool) -> DType:
+    if x.dtype.kind == "c" and not complex_ok:
+        raise TypeError(f"{name} requires a real-valued floating-point array, not {x.dtype}")
+    return _dt.float64 if x.dtype.kind in "biu" else x.dtype
+
+
+def mean(x: NDArray, /, *, axis: Axis = None, keepdims: bool = False) -> NDArray:
+    """Arithmetic mean over ``axis``; NaN for an empty reduction.  Integer
+    inputs give float64 (NumPy)."""
+    x = as_operand(x)
+    result = _float_result(x, "mean", True)
+    axes = _axes(axis, x.ndim)
+    out = _reduce_axes(_FSUM, x, axes, divisor=float(_count(x, axes)))
+    return _finish(out, result, x, axes, keepdims)
+
+
+def _var(x: Any, axis: Axis, correction: int | float, keepdims: bool, take_sqrt: bool) -> NDArray:
+    x = as_operand(x)
+    result = _float_result(x, "std" if take_sqrt else "var", False)
+    if isinstance(correction, bool) or not isinstance(correction, (int, float)):
+        try:
+            correction = operator.index(correction)
+        except TypeError:
+            raise TypeError(f"correction must be a real number, got {type(correction).__name__}") from None
+    axes = _axes(axis, x.ndim)
+    n = _count(x, axes)
+    # Two passes: the mean, then the sum of squared deviations from it, each
+    # pairwise; NumPy does the same.  N - correction below zero acts as zero
+    # (NumPy), so the result is inf or NaN there.
+    m = _reduce_axes(_FSUM, x, axes, divisor=float(n))
+    out = _reduce_axes(_SSD, x, axes, extra=m, divisor=float(builtins.max(n - correction, 0)), take_sqrt=take_sqrt)
+    return _finish(out, result, x, axes, keepdims)
+
+
+def _correction(correction: Any, ddof: Any) -> Any:
+    """The divisor's correction from the standard's ``correction`` or
+    NumPy's ``ddof`` (the same number under two names; 0 when neither)."""
+    if correction is not None:
+        if ddof is not None and ddof != 0:  # NumPy's rule: ddof=0 is its default
+            raise ValueError("ddof and correction can't be provided simultaneously.")
+        return correction
+    return 0.0 if ddof is None else ddof
+
+
+def var(x: NDArray, /, *, axis: Axis = None, correction: int | float | None = None, keepdims: bool = False,
+        ddof: int | float | None = None) -> NDArray:
+    """Variance over ``axis``: sum((x - mean)**2) / (N - correction).
+    ``ddof`` is NumPy's name for ``correction``; either may be given."""
+    return _var(x, axis, _correction(correction, ddof), keepdims, False)
+
+
+def std(x: NDArray, /, *, axis: Axis = None, correction: int | float | None = None, keepdims: bool = False,
+        ddof: int | float | None = None) -> NDArray:
+    """Standard deviation over ``axis``: sqrt(var).  ``ddof`` is NumPy's
+    name for ``correction``; either may be given."""
+    return _var(x, axis, _correction(correction, ddof), keepdims, True)
+
+
+def _scan(op: int, name: str, x: Any, axis: int | None, dtype: Any, include_initial: bool) -> NDArray:
+    x = as_operand(x)
+    if x.ndim == 0:
+        x = x._view(0, (1,), (0,))  # NumPy treats a 0-d input as 1-d
+    if axis is None:
+        if x.ndim != 1:
+            raise ValueError(f"{name} needs an axis for a {x.ndim}-d array (axis=None is only allowed in 1-d)")
+        ax = 0
+    else:
+        ax = normalize_axis(axis, x.ndim)
+    x, result = _accumulation(x, dtype)
+    x = x._widened()
+    kernel_out = _int_acc(x.dtype) if x.dtype.kind in "biu" else x.dtype
+    shape = list(x.shape)
+    shape[ax] += int(bool(include_initial))
+    out = NDArray._empty(tuple(shape), kernel_out)
+    nd = x.ndim
+    if ax != nd - 1:
+        order = (*tuple(d for d in range(nd) if d != ax), ax)
+        xv = x._view(0, tuple(x.shape[d] for d in order), tuple(x._strides[d] for d in order))
+        ov = out._view(0, tuple(out.shape[d] for d in order), tuple(out._strides[d] for d in order))
+    else:
+        xv, ov = x, out
+    core.scan(op, xv._h, ov._h, bool(include_initial))
+    return out if out.dtype is result else out.astype(result)
+
+
+def cumulative_sum(x: NDArray, /, *, axis: int | None = None, dtype: Any = None,
+                   include_initial: bool = False) -> NDArray:
+    """Cumulative sum along ``axis`` (optional only for 1-d input); with
+    ``include_initial`` the result starts with the identity 0."""
+    return _scan(0, "cumulative_sum", x, axis, dtype, include_initial)
+
+
+def cumulative_prod(x: NDArray, /, *, axis: int | None = None, dtype: Any = None,
+                    include_initial: bool = False) -> NDArray:
+    """Cumulative product along ``axis``; with ``include_initial`` the
+    result starts with the identity 1."""
+    return _scan(1, "cumulative_prod", x, axis, dtype, include_initial)
+
+
+def _numpy_scan(op: int, name: str, x: Any, axis: int | None, dtype: Any) -> NDArray:
+    x = as_operand(x, name)
+    if axis is None:  # NumPy: the flattened array
+        x = x.reshape((-1,))
+        axis = 0
+    return _scan(op, name, x, axis, dtype, False)
+
+
+def cumsum(a: NDArray, axis: int | None = None, dtype: Any = None) -> NDArray:
+    """NumPy's ``cumsum``: :func:`cumulative_sum` of the flattened array
+    when ``axis`` is None (the standard's spelling requires an axis for
+    arrays of 2 or more dimensions) and never with an initial zero."""
+    return _numpy_scan(0, "cumsum", a, axis, dtype)
+
+
+def cumprod(a: NDArray, axis: int | None = None, dtype: Any = None) -> NDArray:
+    """NumPy's ``cumprod``: :func:`cumulative_prod` of the flattened array
+    when ``axis`` is None."""
+    return _numpy_scan(1, "cumprod", a, axis, dtype)
+
+
+def trace(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = None) -> NDArray:
+    """NumPy's ``trace``: the sum along the diagonal ``offset`` of the 2-d
+    subarrays over ``axis1`` and ``axis2`` (``sum``'s dtype rules;
+    ``ma.linalg.trace`` is the standard's, over the last two axes)."""
+    return sum(diagonal(as_operand(a), offset, axis1, axis2), axis=-1, dtype=dtype)
+
+
+_METHODS = ("linear", "lower", "higher", "nearest", "midpoint")
+
+
+def _rows(x: NDArray, axis: Axis) -> tuple[NDArray, tuple[int, ...] | None]:
+    """``x`` with the reduced axes merged into one last axis (a view when
+    the strides allow), and the normalized axes (None: all)."""
+    if axis is None:
+        return x.reshape((x.size,)), None
+    axes = normalize_axes(axis, x.ndim)
+    keep = [d for d in range(x.ndim) if d not in axes]
+    moved = x.transpose(tuple(keep + list(axes)))
+    return moved.reshape((*moved.shape[:len(keep)], math.prod(x.shape[d] for d in axes))), axes
+
+
+def _keep(out: NDArray, ndim: int, axes: tuple[int, ...] | None, lead: int = 0) -> NDArray:
+    """``out`` (``lead`` leading axes, then the kept ones) with the reduced
+    axes back as length 1 (``keepdims=True``)."""
+    shape = list(out.shape[lead:])
+    for a in (range(ndim) if axes is None else axes):
+        shape.insert(a, 1)
+    return out.reshape((*out.shape[:lead], *shape))
+
+
+def _partitioned(rows: NDArray, kth: list[int]) -> NDArray:
+    """A copy of ``rows`` (reduced axis last) with, in every row, the
+    elements at positions ``kth`` where a sort would put them."""
+    out = NDArray._empty(rows.shape, rows.dtype)
+    ks = sorted(set(kth))
+    core.partition(rows._h, out._h, asarray(ks, dtype=_dt.int64)._h, False)
+    return out
+
+
+def _check_real(x: NDArray, name: str) -> None:
+    if x.dtype.kind == "c":
+        raise TypeError(f"{name} is not defined for complex dtypes ({x.dtype}): complex numbers are unordered")
+
+
+def _result_dtype(x: NDArray, q_dtype: DType | None, method: str = "linear") -> DType:
+    """NumPy's result dtype: the input's for the methods that pick an
+    element; else the input's promoted with ``q``'s (None: a Python number,
+    weak), at least float64 for integers."""
+    if method in ("lower", "higher", "nearest"):
+        return x.dtype
+    d = x.dtype if q_dtype is None else _dt.promote(x.dtype, q_dtype)
+    return _dt.float64 if d.kind in "biu" else d
+
+
+def _q_array(q: Any, scale: float, name: str) -> tuple[NDArray, DType | None]:
+    """``q`` as a float64 array in [0, 1], and its dtype (None for a Python number)."""
+    weak = isinstance(q, (int, float)) and not isinstance(q, bool)
+    qa = asarray(float(q)) if weak else as_operand(q)
+    q_dtype = None if weak else (qa.dtype if qa.dtype.kind == "f" else _dt.float64)
+    qa = qa.astype(_dt.float64, copy=False)
+    if scale != 1.0:
+        qa = _ew.divide(qa, scale)
+    if qa.size and not (bool(_utility.all(_ew.greater_equal(qa, 0.0))) and bool(_utility.all(_ew.less_equal(qa, 1.0)))):
+        raise ValueError(f"{name} must be in the range [0, {100 if scale != 1.0 else 1}]")
+    return qa, q_dtype
+
+
+def _virtual(n: int, q: NDArray, method: str) -> tuple[list[int], list[int], list[float]]:
+    """NumPy's positions below and above each quantile and the weight of the
+    upper one, for ``n`` values (its ``_QuantileMethods`` formulas)."""
+    below, above, gamma = [], [], []
+    for p in (float(v) for v in q.reshape((-1,)).tolist()):
+        v = (n - 1) * p
+        if method in ("lower", "higher", "nearest"):
+            i = math.floor(v) if method == "lower" else math.ceil(v) if method == "higher" else round(v)
+            below.append(i)
+            above.append(i)
+            gamma.append(0.0)
+            continue
+        if method == "midpoint":
+            v = 0.5 * (math.floor(v) + math.ceil(v))
+        lo = math.floor(v)
+        g = v - lo
+        if method == "midpoint":
+            g = 0.0 if v % 1 == 0 else 0.5
+        if v >= n - 1:
+            lo = hi = n - 1
+        elif v < 0:
+            lo = hi = 0
+        else:
+            hi = lo + 1
+        below.append(int(lo))
+        above.append(int(hi))
+        gamma.append(g)
+    return below, above, gamma
+
+
+def _lerp(a: NDArray, b: NDArray, t: NDArray | float, weak: bool = False) -> NDArray:
+    """NumPy's two-sided linear interpolation: from ``a`` for t < 0.5, from
+    ``b`` otherwise (exact at both ends, monotonic).  ``weak``: ``t`` stands
+    for per-row Python numbers, so ``t`` and ``1 - t`` are each computed in
+    float64 and rounded to a's dtype, as NumPy's weak scalars are."""
+    d = _ew.subtract(b, a)
+    if isinstance(t, float):  # one weak Python number: the arithmetic stays in a's dtype
+        return _ew.subtract(b, _ew.multiply(d, 1.0 - t)) if t >= 0.5 else _ew.add(a, _ew.multiply(d, t))
+    one_minus = _ew.subtract(1.0, t)
+    if weak:
+        t, one_minus = t.astype(a.dtype), one_minus.astype(a.dtype)
+    return _searching.where(_ew.greater_equal(t, 0.5), _ew.subtract(b, _ew.multiply(d, one_minus)),
+                     _ew.add(a, _ew.multiply(d, t)))
+
+
+def _quantile(name: str, a: Any, q: Any, axis: Axis, method: str, keepdims: bool, scale: float,
+              skip_nan: bool) -> NDArray:
+    x = as_operand(a, name)
+    _check_real(x, name)
+    if method not in _METHODS:
+        raise ValueError(f"'{method}' is not a valid method. Use one of: {', '.join(_METHODS)}")
+    qa, q_dtype = _q_array(q, scale, "Percentiles" if scale != 1.0 else "Quantiles")
+    rows, axes = _rows(x, axis)
+    res_dt = _result_dtype(x, q_dtype, method)
+    n = rows.shape[-1]
+    if n == 0:
+        raise IndexError(f"{name}: cannot take a quantile of an empty array (axis of length 0)")
+    discrete = method in ("lower", "higher", "nearest")
+    work = rows if rows.dtype.kind == "f" or discrete else rows.astype(_dt.float64)
+    if skip_nan and work.dtype.kind == "f":
+        out = _nan_quantile_rows(work, qa, method, q_dtype is None)
+    else:
+        below, above, gamma = _virtual(n, qa, method)
+        part = _partitioned(work, [*below, *above, n - 1])
+        lo = take(part, asarray(below, dtype=_dt.int64), axis=-1)
+        if discrete:
+            out = lo
+        else:
+            hi = take(part, asarray(above, dtype=_dt.int64), axis=-1)
+            out = _lerp(lo, hi, gamma[0] if q_dtype is None else asarray(gamma, dtype=_dt.float64))
+        if work.dtype.kind == "f":  # a NaN anywhere in a row (it sorts last) makes that row's results NaN
+            last = part[..., n - 1:n]
+            out = _searching.where(_ew.isnan(last), last, out)
+    out = moveaxis(out, -1, 0).reshape((*qa.shape, *out.shape[:-1]))
+    if out.dtype is not res_dt:
+        out = out.astype(res_dt)
+    if keepdims:
+        out = _keep(out, x.ndim, axes, qa.ndim)
+    return out
+
+
+def _row_positions(counts: NDArray, p: float, method: str) -> tuple[NDArray, NDArray, NDArray]:
+    """:func:`_virtual` for one quantile ``p`` and every row at once: each
+    row's positions below and above and the weight of the upper one, from
+    its own count of numbers (float64 arithmetic, as the scalar path's)."""
+    c = counts.astype(_dt.float64)
+    last = _ew.maximum(_ew.subtract(c, 1.0), 0.0)
+    v = _ew.multiply(_ew.subtract(c, 1.0), p)
+    if method in ("lower", "higher", "nearest"):
+        i = (_ew.floor(v) if method == "lower" else _ew.ceil(v) if method == "higher" else _ew.round(v))
+        i = _ew.clip(i, 0.0, last)
+        return i.astype(_dt.int64), i.astype(_dt.int64), _ew.multiply(v, 0.0)
+    if method == "midpoint":
+        v = _ew.multiply(0.5, _ew.add(_ew.floor(v), _ew.ceil(v)))
+    lo = _ew.floor(v)
+    g = _ew.subtract(v, lo)
+    if method == "midpoint":
+        g = _searching.where(_ew.equal(g, 0.0), 0.0, 0.5)
+    at_end = _ew.greater_equal(v, last)
+    lo = _searching.where(at_end, last, _ew.maximum(lo, 0.0))
+    hi = _searching.where(at_end, last, _ew.minimum(_ew.add(lo, 1.0), last))
+    return lo.astype(_dt.int64), hi.astype(_dt.int64), g
+
+
+def _nan_quantile_rows(work: NDArray, qa: NDArray, method: str, weak: bool) -> NDArray:
+    """Quantiles of each row ignoring NaNs: the rows sorted (NaNs last),
+    each row's positions from its own count of numbers, gathered with
+    take_along_axis; rows of NaNs only give NaN."""
+    srt = sort(work, axis=-1)
+    counts = _searching.count_nonzero(_ew.logical_not(_ew.isnan(work)), axis=-1, keepdims=True)
+    if bool(_utility.any(_ew.equal(counts, 0))):
+        _warn("All-NaN slice encountered")
+    cols = []
+    for p in (float(v) for v in qa.reshape((-1,)).tolist()):
+        lo_i, hi_i, g = _row_positions(counts, p, method)
+        lo = take_along_axis(srt, lo_i, axis=-1)
+        if method in ("lower", "higher", "nearest"):
+            col = lo
+        else:
+            hi = take_along_axis(srt, hi_i, axis=-1)
+            col = _lerp(lo, hi, g, weak)
+        cols.append(_searching.where(_ew.equal(counts, 0), float("nan"), col).astype(col.dtype, copy=False))
+    return stack([c[..., 0] for c in cols], axis=-1)
+
+
+def quantile(a: Any, q: Any, axis: Axis = None, *, method: str = "linear", keepdims: bool = False) -> NDArray:
+    """The ``q``-th quantiles (``q`` in [0, 1], a number or an array of
+    them) along ``axis`` (the flattened array when None).  ``method``:
+    NumPy's default ``"linear"``, or ``"lower"``, ``"higher"``,
+    ``"nearest"``, ``"midpoint"``.  An array ``q`` puts its axes first in
+    the result.  Rows holding a NaN give NaN.  Integer inputs give
+    float64; floating inputs keep their dtype when ``q`` is a Python
+    number (NumPy's weak scalars)."""
+    return _quantile("quantile", a, q, axis, method, keepdims, 1.0, False)
+
+
+def percentile(a: Any, q: Any, axis: Axis = None, *, method: str = "linear", keepdims: bool = False) -> NDArray:
+    """:func:`quantile` with ``q`` in percent ([0, 100])."""
+    return _quantile("percentile", a, q, axis, method, keepdims, 100.0, False)
+
+
+def nanquantile(a: Any, q: Any, axis: Axis = None, *, method: str = "linear", keepdims: bool = False) -> NDArray:
+    """:func:`quantile` ignoring NaNs (NaN for a row of NaNs only)."""
+    return _quantile("nanquantile", a, q, axis, method, keepdims, 1.0, True)
+
+
+def nanpercentile(a: Any, q: Any, axis: Axis = None, *, method: str = "linear",
+                  keepdims: bool = False) -> NDArray:
+    """:func:`percentile` ignoring NaNs."""
+    return _quantile("nanpercentile", a, q, axis, method, keepdims, 100.0, True)
+
+
+def median(a: Any, axis: Axis = None, *, keepdims: bool = False) -> NDArray:
+    """The median along ``axis`` (the flattened array when None): the
+    middle element, or the mean of the two middle ones, found by selection
+    (no sort).  NaN where a row holds a NaN; integers give float64."""
+    x = as_operand(a, "median")
+    _check_real(x, "median")
+    rows, axes = _rows(x, axis)
+    n = rows.shape[-1]
+    res_dt = _result_dtype(x, None)
+    if n == 0:
+        out = full(rows.shape[:-1], float("nan"), dtype=res_dt)
+    else:
+        half = n // 2
+        mid = [half - 1, half] if n % 2 == 0 else [half]
+        part = _partitioned(rows, [*mid, n - 1])
+        out = mean(part[..., mid[0]:mid[-1] + 1], axis=-1)
+        if x.dtype.kind == "f":
+            last = part[..., n - 1]
+            out = _searching.where(_ew.isnan(last), last, out)
+        if out.dtype is not res_dt:
+            out = out.astype(res_dt)
+    return _keep(out, x.ndim, axes) if keepdims else out
+
+
+def nanmedian(a: Any, axis: Axis = None, *, keepdims: bool = False) -> NDArray:
+    """:func:`median` ignoring NaNs (NaN for a row of NaNs only)."""
+    x = as_operand(a, "nanmedian")
+    if x.dtype.kind != "f":
+        return median(x, axis, keepdims=keepdims)
+    return _nanmedian(x, axis, keepdims)
+
+
+def _nanmedian(x: NDArray, axis: Axis, keepdims: bool) -> NDArray:
+    rows, axes = _rows(x, axis)
+    if rows.shape[-1] == 0:
+        out = full(rows.shape[:-1], float("nan"), dtype=x.dtype)
+        return _keep(out, x.ndim, axes) if keepdims else out
+    srt = sort(rows, axis=-1)  # NaNs last: each row's numbers come first
+    counts = _searching.count_nonzero(_ew.logical_not(_ew.isnan(rows)), axis=-1, keepdims=True)
+    if bool(_utility.any(_ew.equal(counts, 0))):
+        _warn("All-NaN slice encountered")
+    lo = _ew.maximum(_ew.floor_divide(_ew.subtract(counts, 1), 2), 0)
+    hi = _ew.floor_divide(counts, 2)
+    hi = _searching.where(_ew.equal(counts, 0), 0, hi)
+    pair = take_along_axis(srt, _concat_last(lo, hi), axis=-1)
+    out = mean(pair, axis=-1)
+    out = _searching.where(_ew.equal(counts[..., 0], 0), float("nan"), out)
+    if out.dtype is not x.dtype:
+        out = out.astype(x.dtype)
+    return _keep(out, x.ndim, axes) if keepdims else out
+
+
+def _concat_last(*parts: NDArray) -> NDArray:
+    return concat(list(parts), axis=-1)
+
+
+def ptp(a: Any, axis: Axis = None, keepdims: bool = False) -> NDArray:
+    """Peak to peak: ``max - min`` along ``axis`` (in the input's dtype, so
+    integers wrap as NumPy's do)."""
+    x = as_operand(a, "ptp")
+    return _ew.subtract(max(x, axis=axis, keepdims=keepdims), min(x, axis=axis, keepdims=keepdims))
+
+
+def average(a: Any, axis: Axis = None, weights: Any = None, returned: bool = False, *,
+            keepdims: bool = False) -> Any:
+    """The (weighted) mean along ``axis``: ``sum(a * weights) /
+    sum(weights)``.  ``weights`` has ``a``'s shape, or is 1-d along a single
+    ``axis``.  With ``returned``, also the sum of the weights (the count
+    without weights), broadcast to the result's shape.  ZeroDivisionError
+    when the weights sum to zero."""
+    x = as_operand(a, "average")
+    if weights is None:
+        avg = mean(x, axis=axis, keepdims=keepdims)
+        if not returned:
+            return avg
+        n = x.size if axis is None else math.prod(x.shape[d] for d in normalize_axes(axis, x.ndim))
+        return avg, full(avg.shape, float(n), dtype=avg.dtype)
+    w = as_operand(weights, "average")
+    if x.dtype.kind in "biu":
+        res_dt = _dt.promote(_dt.promote(x.dtype, w.dtype), _dt.float64)
+    else:
+        res_dt = _dt.promote(x.dtype, w.dtype)
+    if w.shape != x.shape:
+        if axis is None:
+            raise TypeError("Axis must be specified when shapes of a and weights differ.")
+        if w.ndim != 1:
+            raise TypeError("1D weights expected when shapes of a and weights differ.")
+        if isinstance(axis, tuple) and len(axis) != 1:
+            raise ValueError("Shape of weights must be consistent with shape of a along specified axis.")
+        ax = normalize_axis(axis[0] if isinstance(axis, tuple) else axis, x.ndim)
+        if w.shape[0] != x.shape[ax]:
+            raise ValueError("Length of weights not compatible with specified axis.")
+        w = broadcast_to(w.reshape(tuple(-1 if d == ax else 1 for d in range(x.ndim))), x.shape)
+    wt = w.astype(res_dt, copy=False)
+    scl = sum(wt, axis=axis, dtype=res_dt, keepdims=keepdims)
+    if bool(_utility.any(_ew.equal(scl, 0))):
+        raise ZeroDivisionError("Weights sum to zero, can't be normalized")
+    tot = sum(_ew.multiply(x.astype(res_dt, copy=False), wt), axis=axis, dtype=res_dt, keepdims=keepdims)
+    avg = _ew.divide(tot, scl)
+    if returned:
+        return avg, broadcast_to(scl, avg.shape) if scl.shape != avg.shape else scl
+    return avg
+
+
+def _warn(message: str) -> None:
+    """NumPy's RuntimeWarning for a slice with nothing to reduce."""
+    warnings.warn(message, RuntimeWarning, stacklevel=_user_stacklevel())
+
+
+def _floating(x: NDArray) -> bool:
+    return x.dtype.kind in "fc"
+
+
+def _replaced(x: NDArray, value: float) -> NDArray:
+    """``x`` with its NaNs replaced by ``value`` (``x`` itself when it has
+    no NaN to replace: not a floating dtype)."""
+    return _searching.where(_ew.isnan(x), value, x) if _floating(x) else x
+
+
+def nansum(a: Any, axis: Axis = None, dtype: Any = None, keepdims: bool = False) -> NDArray:
+    """:func:`minarray.sum` treating NaNs as zero."""
+    x = as_operand(a, "nansum")
+    return sum(_replaced(x, 0.0), axis=axis, dtype=dtype, keepdims=keepdims)
+
+
+def nanprod(a: Any, axis: Axis = None, dtype: Any = None, keepdims: bool = False) -> NDArray:
+    """:func:`minarray.prod` treating NaNs as one."""
+    x = as_operand(a, "nanprod")
+    return prod(_replaced(x, 1.0), axis=axis, dtype=dtype, keepdims=keepdims)
+
+
+def nancumsum(a: Any, axis: int | None = None, dtype: Any = None) -> NDArray:
+    """:func:`minarray.cumsum` treating NaNs as zero."""
+    return cumsum(_replaced(as_operand(a, "nancumsum"), 0.0), axis, dtype)
+
+
+def nancumprod(a: Any, axis: int | None = None, dtype: Any = None) -> NDArray:
+    """:func:`minarray.cumprod` treating NaNs as one."""
+    return cumprod(_replaced(as_operand(a, "nancumprod"), 1.0), axis, dtype)
+
+
+def _count_numbers(x: NDArray, axis: Axis, keepdims: bool) -> NDArray:
+    return _searching.count_nonzero(_ew.logical_not(_ew.isnan(x)), axis=axis, keepdims=keepdims)
+
+
+def nanmean(a: Any, axis: Axis = None, dtype: Any = None, keepdims: bool = False) -> NDArray:
+    """The mean of the numbers, NaNs ignored (NaN for a slice of NaNs only)."""
+    x = as_operand(a, "nanmean")
+    if dtype is not None:
+        x = x.astype(dtype)
+    if not _floating(x):
+        return mean(x, axis=axis, keepdims=keepdims)
+    tot = sum(_replaced(x, 0.0), axis=axis, keepdims=keepdims)
+    cnt = _count_numbers(x, axis, keepdims)
+    if bool(_utility.any(_ew.equal(cnt, 0))):
+        _warn("Mean of empty slice")
+    with errstate(invalid="ignore", divide="ignore"):
+        return _ew.divide(tot, cnt.astype(_dt.float64)).astype(x.dtype, copy=False)
+
+
+def _nanvar(name: str, a: Any, axis: Axis, dtype: Any, ddof: Any, keepdims: bool, correction: Any,
+            take_sqrt: bool) -> NDArray:
+    x = as_operand(a, name)
+    if dtype is not None:
+        x = x.astype(dtype)
+    corr = _correction(correction, ddof)
+    if not _floating(x):
+        fn = std if take_sqrt else var
+        return fn(x, axis=axis, correction=corr, keepdims=keepdims)
+    _check_real(x, name)
+    nan = _ew.isnan(x)
+    x0 = _searching.where(nan, 0.0, x)
+    cnt = _count_numbers(x, axis, True)
+    dof = _ew.subtract(_count_numbers(x, axis, keepdims).astype(_dt.float64), float(corr))
+    if bool(_utility.any(_ew.less_equal(dof, 0))):
+        _warn("Degrees of freedom <= 0 for slice.")
+    with errstate(invalid="ignore", divide="ignore"):
+        avg = _ew.divide(sum(x0, axis=axis, keepdims=True), cnt.astype(_dt.float64)).astype(x.dtype, copy=False)
+        dev = _searching.where(nan, 0.0, _ew.subtract(x0, avg))
+        ssd = sum(_ew.multiply(dev, dev), axis=axis, keepdims=keepdims)
+        out = _ew.divide(ssd, _ew.maximum(dof, 0.0))
+    if take_sqrt:
+        out = _ew.sqrt(out)
+    return out.astype(x.dtype, copy=False)
+
+
+def nanvar(a: Any, axis: Axis = None, dtype: Any = None, ddof: Any = None, keepdims: bool = False, *,
+           correction: Any = None) -> NDArray:
+    """The variance of the numbers, NaNs ignored; ``ddof`` or ``correction``
+    as in :func:`minarray.var`."""
+    return _nanvar("nanvar", a, axis, dtype, ddof, keepdims, correction, False)
+
+
+def nanstd(a: Any, axis: Axis = None, dtype: Any = None, ddof: Any = None, keepdims: bool = False, *,
+           correction: Any = None) -> NDArray:
+    """The standard deviation of the numbers, NaNs ignored."""
+    return _nanvar("nanstd", a, axis, dtype, ddof, keepdims, correction, True)
+
+
+def _nanminmax(name: str, a: Any, axis: Axis, keepdims: bool, big: float) -> NDArray:
+    x = as_operand(a, name)
+    fn = min if big > 0 else max
+    if x.dtype.kind != "f":
+        return fn(x, axis=axis, keepdims=keepdims)
+    out = fn(_searching.where(_ew.isnan(x), big, x), axis=axis, keepdims=keepdims)
+    all_nan = _utility.all(_ew.isnan(x), axis=axis, keepdims=keepdims)
+    if bool(_utility.any(all_nan)):
+        _warn("All-NaN slice encountered")
+    return _searching.where(all_nan, float("nan"), out).astype(x.dtype, copy=False)
+
+
+def nanmin(a: Any, axis: Axis = None, keepdims: bool = False) -> NDArray:
+    """The minimum ignoring NaNs (NaN for a slice of NaNs only)."""
+    return _nanminmax("nanmin", a, axis, keepdims, math.inf)
+
+
+def nanmax(a: Any, axis: Axis = None, keepdims: bool = False) -> NDArray:
+    """The maximum ignoring NaNs (NaN for a slice of NaNs only)."""
+    return _nanminmax("nanmax", a, axis, keepdims, -math.inf)
+
+
+def _nanarg(name: str, a: Any, axis: int | None, keepdims: bool, big: float) -> NDArray:
+    x = as_operand(a, name)
+    fn = argmin if big > 0 else argmax
+    if x.dtype.kind != "f":
+        return fn(x, axis=axis, keepdims=keepdims)
+    nan = _ew.isnan(x)
+    if bool(_utility.any(_utility.all(nan, axis=axis))):
+        raise ValueError("All-NaN slice encountered")
+    return fn(_searching.where(nan, big, x), axis=axis, keepdims=keepdims)
+
+
+def nanargmin(a: Any, axis: int | None = None, *, keepdims: bool = False) -> NDArray:
+    """The index of the minimum ignoring NaNs; ValueError for a slice of NaNs only."""
+    return _nanarg("nanargmin", a, None if axis is None else as_int(axis, "axis"), keepdims, math.inf)
+
+
+def nanargmax(a: Any, axis: int | None = None, *, keepdims: bool = False) -> NDArray:
+    """The index of the maximum ignoring NaNs; ValueError for a slice of NaNs only."""
+    return _nanarg("nanargmax", a, None if axis is None else as_int(axis, "axis"), keepdims, -math.inf)
+
+
+def cov(m: Any, y: Any = None, rowvar: bool = True, bias: bool = False, ddof: int | None = None, *,
+        dtype: Any = None) -> NDArray:
+    """The covariance matrix of the variables in the rows of ``m`` (columns
+    with ``rowvar=False``), ``y``'s variables appended: NumPy's ``cov``,
+    normalised by N - 1 (N with ``bias``, N - ``ddof`` when given); one
+    variable gives a 0-d array.  (No frequency or analytic weights.)"""
+    from minarray._linear_algebra import matmul  # cycle: _linear_algebra imports this module
+
+    x = atleast_2d(as_operand(m, "cov"))
+    if x.ndim > 2:
+        raise ValueError("m has more than 2 dimensions")
+    res_dt = _dt.as_dtype(dtype) if dtype is not None else _dt.promote(x.dtype, _dt.float64)
+    if not rowvar and x.shape[0] != 1:
+        x = x.T
+    if y is not None:
+        yy = atleast_2d(as_operand(y, "cov"))
+        if yy.ndim > 2:
+            raise ValueError("y has more than 2 dimensions")
+        if not rowvar and yy.shape[0] != 1:
+            yy = yy.T
+        res_dt = _dt.promote(res_dt, yy.dtype) if dtype is None else res_dt
+        x = concat([x, yy], axis=0)
+    x = x.astype(res_dt)
+    if ddof is not None and ddof != int(ddof):  # NumPy takes a whole float (2.0), not 2.5
+        raise ValueError(f"cov: ddof must be an integer, got {ddof!r}")
+    if ddof is None:
+        ddof = 0 if bias else 1
+    n = x.shape[1]
+    avg = mean(x, axis=1, keepdims=True)
+    xc = _ew.subtract(x, avg)
+    fact = builtins.max(n - ddof, 0)
+    if fact == 0:
+        _warn("Degrees of freedom <= 0 for slice")
+    # As NumPy: c *= 1 / fact, whose 1 / 0 reports "divide by zero" and
+    # whose 0 * inf then "invalid value", under the errstate in force.
+    c = matmul(xc, conj(xc).T)
+    _ew.multiply(c, _ew.divide(asarray(1.0), float(fact)), out=c)
+    return c.reshape(()) if c.shape == (1, 1) else c
+
+
+def corrcoef(x: Any, y: Any = None, rowvar: bool = True, *, dtype: Any = None) -> NDArray:
+    """Pearson correlation coefficients: :func:`cov` divided by the
+    standard deviations, the real parts clipped to [-1, 1] (NumPy's
+    ``corrcoef``)."""
+    c = cov(x, y, rowvar, dtype=dtype)
+    if c.ndim == 0:
+        return _ew.divide(c, c)
+    sd = _ew.sqrt(_ew.real(diagonal(c)))
+    c = _ew.divide(_ew.divide(c, sd.reshape((-1, 1))), sd.reshape((1, -1)))
+    if c.dtype.kind == "c":
+        return _ew.add(_ew.clip(_ew.real(c), -1.0, 1.0), _ew.multiply(_ew.imag(c), 1j)).astype(c.dtype)
+    return _ew.clip(c, -1.0, 1.0)
+
+
+# NumPy's names of max and min: the same objects.
+amax = max
+amin = min

@@ -1,0 +1,391 @@
+"""RandomState: NumPy's legacy random API over MT19937, bit for bit.
+
+``RandomState(seed)`` draws exactly what ``numpy.random.RandomState(seed)``
+draws, call for call: each method follows ``numpy/random/mtrand.pyx`` (its
+argument checks, the kind and order of raw draws) and hands the sampling
+to the same legacy algorithms in C (csrc/core/random_legacy.c).  The polar
+normal's spare value is part of the state: ``get_state`` returns it and
+``set_state`` restores it, in NumPy's tuple or dict, so states move
+between the two libraries either way.
+
+Results are minarray arrays; ``size=None`` gives a Python scalar.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+import warnings
+from collections.abc import Callable, MutableSequence
+from typing import Any
+
+import minarray as _ma
+from minarray._native import ffi, host_pointer, lib
+from minarray.random._mt19937 import MT19937
+from minarray.random._sampling import _EPS64, Sampler, _check, _Param, _shape_of
+
+__all__ = ["RandomState"]
+
+
+def _size_prod(size: Any) -> float:
+    """np.prod(size) as choice compares it with 0 (None counts as nonzero)."""
+    return 1 if size is None else math.prod(_shape_of(size))
+
+
+class RandomState(Sampler):
+    """NumPy's legacy random number generator: the Mersenne Twister with
+    NumPy's original samplers, for code that seeds ``np.random`` and
+    expects its numbers.
+
+    ``seed`` is None (fresh entropy), an int in [0, 2**32), a 1-d array of
+    such ints, or an :class:`MT19937` to draw from.  New code should use
+    :func:`default_rng`.
+    """
+
+    def __init__(self, seed: Any = None) -> None:
+        if isinstance(seed, MT19937):
+            bit_generator = seed
+        elif hasattr(seed, "random_raw") or hasattr(seed, "capsule"):
+            raise TypeError(f"RandomState draws from minarray.random.MT19937 only, not "
+                            f"{type(seed).__module__}.{type(seed).__name__}")
+        else:
+            bit_generator = MT19937()
+            if seed is not None:
+                bit_generator._legacy_seeding(seed)
+        self._bit_generator = bit_generator
+        self.lock = bit_generator.lock
+        # The C side: the bit generator's state (kept alive by
+        # self._bit_generator) and the polar normal's spare.
+        self._st = ffi.new("ma_legacy *")
+        self._st.mt = bit_generator._st
+        self._init_scratch()
+
+    def __repr__(self) -> str:
+        return f"{self} at 0x{id(self):X}"
+
+    def __str__(self) -> str:
+        return f"{type(self).__name__}({type(self._bit_generator).__name__})"
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.set_state(state)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # rebuilt as a fresh RandomState, then given this one's state
+        return (RandomState, (), self.get_state(legacy=False))
+
+    def _bounded_fills(self) -> dict[int, Callable[..., Any]]:
+        return {64: lib.ma_legacy_bounded_u64, 32: lib.ma_legacy_bounded_u32, 16: lib.ma_legacy_bounded_u16,
+                8: lib.ma_legacy_bounded_u8, 1: lib.ma_legacy_bounded_bool}
+
+    def _bounded_array_fill(self) -> Callable[..., Any]:
+        return lib.ma_legacy_bounded_array
+
+    # ---- state -----------------------------------------------------------------
+
+    def seed(self, seed: Any = None) -> None:
+        """Reseed as at construction (None, an int in [0, 2**32) or a 1-d
+        array of such ints); the spare normal is dropped."""
+        self._bit_generator._legacy_seeding(seed)
+        with self.lock:
+            self._st.has_gauss = 0
+            self._st.gauss = 0.0
+
+    def get_state(self, legacy: bool = True) -> Any:
+        """NumPy's legacy tuple ``('MT19937', key, pos, has_gauss,
+        cached_gaussian)``, or with ``legacy=False`` the bit generator's
+        dict with ``'has_gauss'`` and ``'gauss'`` added."""
+        with self.lock:
+            st = self._bit_generator.state
+            st["has_gauss"] = int(self._st.has_gauss)
+            st["gauss"] = float(self._st.gauss)
+        if legacy:
+            return (st["bit_generator"], st["state"]["key"], st["state"]["pos"], st["has_gauss"], st["gauss"])
+        return st
+
+    def set_state(self, state: Any) -> None:
+        """Restore a state from :meth:`get_state` (here or NumPy's): the
+        tuple (3 or 5 entries) or the dict."""
+        if isinstance(state, dict):
+            if "bit_generator" not in state or "state" not in state:
+                raise ValueError("state dictionary is not valid.")
+            st = state
+        else:
+            if not isinstance(state, (tuple, list)):
+                raise TypeError("state must be a dict or a tuple.")
+            if len(state) < 3 or state[0] != "MT19937":
+                raise ValueError("set_state can only be used with legacy MT19937 state instances.")
+            st = {"bit_generator": state[0], "state": {"key": state[1], "pos": state[2]}}
+            if len(state) > 3:
+                st["has_gauss"] = state[3]
+                st["gauss"] = state[4]
+        has_gauss = operator.index(st.get("has_gauss", 0))
+        gauss = float(st.get("gauss", 0.0))
+        with self.lock:
+            self._bit_generator.state = st  # checks everything before writing
+            self._st.has_gauss = 1 if has_gauss else 0
+            self._st.gauss = gauss
+
+    # ---- uniform -----------------------------------------------------------------
+
+    def random_sample(self, size: Any = None) -> Any:
+        """Uniform floats in [0, 1) (53 random bits from two 32-bit draws)."""
+        return self._fill(lib.ma_legacy_random_sample, _ma.float64, size, None)
+
+    def random(self, size: Any = None) -> Any:
+        """Uniform floats in [0, 1): :meth:`random_sample`."""
+        return self._fill(lib.ma_legacy_random_sample, _ma.float64, size, None)
+
+    def rand(self, *args: int) -> Any:
+        """Uniform floats in [0, 1) of shape ``args`` (a float for none)."""
+        return self.random_sample(args if args else None)
+
+    def uniform(self, low: Any = 0.0, high: Any = 1.0, size: Any = None) -> Any:
+        """Uniform floats ``low + (high - low) * U`` (low > high allowed, as in NumPy)."""
+        lo, hi = _Param(low, "low"), _Param(high, "high")
+        if lo.array is None and hi.array is None:
+            span = hi.value - lo.value
+            if not math.isfinite(span):
+                raise OverflowError("Range exceeds valid bounds")
+            rng = _Param(span, "high - low")
+        else:
+            a = lo.array if lo.array is not None else lo.value
+            b = hi.array if hi.array is not None else hi.value
+            diff = _ma.asarray(_ma.subtract(b, a), dtype=_ma.float64)
+            if diff.size and not bool(_ma.all(_ma.isfinite(diff))):
+                raise OverflowError("Range exceeds valid bounds")
+            rng = _Param.of_array(diff, "high - low", "double")
+        return self._cont(lib.ma_legacy_uniform, size, [lo, rng], [None, None])
+
+    def randint(self, low: Any, high: Any = None, size: Any = None, dtype: Any = int) -> Any:
+        """Integers in [low, high) (``[0, low)`` with one bound) of an
+        integer dtype, by masked rejection."""
+        if high is None:
+            high, low = low, 0
+        return self._bounded(low, high, size, dtype, False, "randint")
+
+    # ---- normal, exponential, gamma family ------------------------------------------
+
+    def standard_normal(self, size: Any = None) -> Any:
+        """Standard normal draws by the polar method (two per pair of
+        uniforms, the second kept for the next draw)."""
+        return self._fill(lib.ma_legacy_gauss, _ma.float64, size, None)
+
+    def randn(self, *args: int) -> Any:
+        """Standard normal draws of shape ``args`` (a float for none)."""
+        return self.standard_normal(args if args else None)
+
+    def normal(self, loc: Any = 0.0, scale: Any = 1.0, size: Any = None) -> Any:
+        """Normal draws ``loc + scale * Z``."""
+        return self._cont(lib.ma_legacy_normal, size, [_Param(loc, "loc"), _Param(scale, "scale")],
+                          [None, "non_negative"])
+
+    def standard_exponential(self, size: Any = None) -> Any:
+        """Exponential(1) draws, ``-log(1 - U)``."""
+        return self._fill(lib.ma_legacy_standard_exponential, _ma.float64, size, None)
+
+    def exponential(self, scale: Any = 1.0, size: Any = None) -> Any:
+        """Exponential draws of mean ``scale``."""
+        return self._cont(lib.ma_legacy_exponential, size, [_Param(scale, "scale")], ["non_negative"])
+
+    def standard_gamma(self, shape: Any, size: Any = None) -> Any:
+        """Gamma(shape, 1) draws."""
+        return self._cont(lib.ma_legacy_gamma, size, [_Param(shape, "shape"), _Param(1.0, "scale")],
+                          ["non_negative", None])
+
+    def gamma(self, shape: Any, scale: Any = 1.0, size: Any = None) -> Any:
+        """Gamma draws ``scale * standard_gamma(shape)``."""
+        return self._cont(lib.ma_legacy_gamma, size, [_Param(shape, "shape"), _Param(scale, "scale")],
+                          ["non_negative", "non_negative"])
+
+    def beta(self, a: Any, b: Any, size: Any = None) -> Any:
+        """Beta(a, b) draws: Johnk's algorithm when both are at most 1, else a ratio of gammas."""
+        return self._cont(lib.ma_legacy_beta, size, [_Param(a, "a"), _Param(b, "b")], ["positive", "positive"])
+
+    def binomial(self, n: Any, p: Any, size: Any = None) -> Any:
+        """Binomial(n, p) draws: inversion for small means, else BTPE."""
+        pp, nn = _Param(p, "p"), _Param(n, "n", _ma.int64)
+        _check(pp, "bounded_0_1")  # NumPy checks p first, then n
+        _check(nn, "non_negative")
+        return self._cont(lib.ma_legacy_binomial, size, [nn, pp], [None, None], dtype=_ma.int64)
+
+    def poisson(self, lam: Any = 1.0, size: Any = None) -> Any:
+        """Poisson(lam) draws: multiplication of uniforms below 10, else PTRS."""
+        return self._cont(lib.ma_legacy_poisson, size, [_Param(lam, "lam")], ["poisson"], dtype=_ma.int64)
+
+    def multivariate_normal(self, mean: Any, cov: Any, size: Any = None, check_valid: str = "warn",
+                            tol: float = 1e-8) -> Any:
+        """Draws of N(mean, cov): standard normals times ``sqrt(s) * v`` of
+        cov's SVD ``u, s, v``, as NumPy's legacy method (its normals bit for
+        bit; the product rounds as minarray's SVD and matmul do)."""
+        mean_a, cov_a = _ma.asarray(mean), _ma.asarray(cov)
+        shape = [] if size is None else list(_shape_of(size))
+        if mean_a.ndim != 1:
+            raise ValueError("mean must be 1 dimensional")
+        if cov_a.ndim != 2 or cov_a.shape[0] != cov_a.shape[1]:
+            raise ValueError("cov must be 2 dimensional and square")
+        if mean_a.shape[0] != cov_a.shape[0]:
+            raise ValueError("mean and cov must have same length")
+        d = mean_a.shape[0]
+        final = (*shape, d)
+        x = self.standard_normal(final).reshape((-1, d))
+        cov_d = cov_a.astype(_ma.float64)
+        _u, s, v = _ma.linalg.svd(cov_d)
+        if check_valid != "ignore":
+            if check_valid not in ("warn", "raise"):
+                raise ValueError("check_valid must equal 'warn', 'raise', or 'ignore'")
+            psd = _ma.allclose(_ma.matmul(v.T * s, v), cov_d, rtol=tol, atol=tol)
+            if not psd:
+                if check_valid == "warn":
+                    warnings.warn("covariance is not symmetric positive-semidefinite.", RuntimeWarning,
+                                  stacklevel=2)
+                else:
+                    raise ValueError("covariance is not symmetric positive-semidefinite.")
+        res = _ma.matmul(x, _ma.sqrt(s)[:, None] * v) + mean_a
+        return res.reshape(final)
+
+    # ---- choice and permutations ----------------------------------------------------
+
+    def choice(self, a: Any, size: Any = None, replace: bool = True, p: Any = None) -> Any:
+        """Samples from ``range(a)`` (an int) or from the 1-d array ``a``:
+        with replacement (uniform, or by probabilities ``p``) or without (a
+        permutation's head, or rounds of weighted draws with ``p``)."""
+        try:
+            arr = _ma.asarray(a)
+        except TypeError:
+            if size is not None or not isinstance(a, (list, tuple)) or not a:
+                raise
+            # A sequence minarray cannot hold (strings, objects): one item
+            # of it, drawn as from range(len(a)), as NumPy's a[idx].
+            return a[self.choice(len(a), None, replace, p)]
+        if arr.ndim == 0:
+            try:
+                pop_size = operator.index(arr.item())
+            except TypeError:
+                raise ValueError("a must be 1-dimensional or an integer") from None
+            if pop_size <= 0 and _size_prod(size) != 0:
+                raise ValueError("a must be greater than 0 unless no samples are taken")
+        elif arr.ndim != 1:
+            raise ValueError("a must be 1-dimensional")
+        else:
+            pop_size = arr.shape[0]
+            if pop_size == 0 and _size_prod(size) != 0:
+                raise ValueError("'a' cannot be empty unless no samples are taken")
+        pvals = None
+        if p is not None:
+            len(p)  # NumPy's d = len(p): TypeError for a scalar p
+            atol = math.sqrt(_EPS64)
+            pdt = str(getattr(p, "dtype", ""))
+            if pdt in ("float32", "float16"):
+                atol = max(atol, math.sqrt(float(_ma.finfo(pdt).eps)))
+            pvals = _ma.asarray(p, dtype=_ma.float64).copy()
+            if pvals.ndim != 1:
+                raise ValueError("'p' must be 1-dimensional")
+            if pvals.size != pop_size:
+                raise ValueError("'a' and 'p' must have same size")
+            p_sum = lib.ma_random_kahan_sum(host_pointer(pvals, "double *"), pvals.size)
+            if math.isnan(p_sum):
+                raise ValueError("probabilities contain NaN")
+            if pvals.size and bool(_ma.any(pvals < 0)):
+                raise ValueError("probabilities are not non-negative")
+            if abs(p_sum - 1.0) > atol:
+                raise ValueError("probabilities do not sum to 1")
+        is_scalar = size is None
+        shape = () if is_scalar else _shape_of(size)
+        n = math.prod(shape)
+        if replace:
+            if pvals is not None:
+                idx = self._choice_p(pop_size, pvals, shape, True)
+            else:
+                idx = self.randint(0, pop_size, size=shape)
+        else:
+            if n > pop_size:
+                raise ValueError("Cannot take a larger sample than population when 'replace=False'")
+            if pvals is not None:
+                if int(_ma.count_nonzero(pvals > 0)) < n:
+                    raise ValueError("Fewer non-zero entries in p than size")
+                idx = self._choice_p(pop_size, pvals, shape, False)
+            else:
+                idx = self.permutation(pop_size)[:n].reshape(shape)
+        if is_scalar:
+            i = int(idx.item())
+            if arr.ndim == 0:
+                return i
+            return arr[i].item() if arr.ndim == 1 else arr[i]
+        if arr.ndim == 0:
+            return idx
+        return _ma.take(arr, idx, axis=0)
+
+    def _choice_p(self, pop_size: int, pvals: Any, shape: tuple[int, ...], replace: bool) -> Any:
+        idx = _ma.empty(shape, dtype=_ma.int64)
+        with self.lock:
+            rc = lib.ma_legacy_choice_p(self._st, pop_size, host_pointer(pvals, "double *"), idx.size,
+                                        1 if replace else 0, host_pointer(idx, "int64_t *"))
+        if rc != 0:
+            raise MemoryError("choice: out of memory")
+        return idx
+
+    def shuffle(self, x: Any) -> None:
+        """Shuffle ``x`` in place along its first axis (Fisher-Yates, masked draws)."""
+        if isinstance(x, _ma.NDArray):
+            if x.ndim == 0:
+                raise TypeError("len() of unsized object")
+            if not x.flags.writeable:
+                raise ValueError("array is read-only")
+            if x.size == 0 or x.shape[0] < 2:
+                return
+            if x.ndim == 1:
+                with self.lock:
+                    lib.ma_legacy_shuffle(self._st, x.shape[0], x.itemsize, x.strides[0], host_pointer(x, "char *"))
+                return
+            x[...] = _ma.take(x, self._permuted_range(x.shape[0]), axis=0)
+            return
+        if hasattr(x, "__array_interface__") or hasattr(x, "__dlpack__"):
+            # Another library's array (NumPy's): shuffled in place through a
+            # zero-copy view, or refused; never a copy shuffled silently.
+            try:
+                view = _ma.asarray(x, copy=False)
+            except (ValueError, TypeError, BufferError) as exc:
+                raise TypeError(f"shuffle needs to view this {type(x).__name__} without a copy: {exc}") from None
+            self.shuffle(view)
+            return
+        if not isinstance(x, MutableSequence):
+            warnings.warn(f"you are shuffling a '{type(x).__name__}' object which is not a subclass of "
+                          "'Sequence'; `shuffle` is not guaranteed to behave correctly. E.g., non-numpy array/"
+                          "tensor objects with view semantics may contain duplicates after shuffling.",
+                          UserWarning, stacklevel=2)
+        n = len(x)
+        if n > 1:
+            perm = self._permuted_range(n).tolist()
+            old = list(x)
+            for i, j in enumerate(perm):
+                x[i] = old[j]
+
+    def _permuted_range(self, n: int) -> Any:
+        """arange(n) shuffled with shuffle's draws: taking it reorders
+        exactly as shuffle's swaps would."""
+        perm = _ma.arange(n, dtype=_ma.int64)
+        if n > 1:
+            with self.lock:
+                lib.ma_legacy_shuffle(self._st, n, 8, 8, host_pointer(perm, "char *"))
+        return perm
+
+    def permutation(self, x: Any) -> Any:
+        """A shuffled ``arange(x)`` for an int, else a shuffled copy of ``x``
+        along its first axis."""
+        if isinstance(x, int) or (hasattr(x, "__index__") and getattr(x, "ndim", 0) == 0
+                                  and not isinstance(x, float) and _is_integer_scalar(x)):
+            return self._permuted_range(operator.index(x))
+        arr = _ma.asarray(x)
+        if arr.ndim < 1:
+            raise IndexError("x must be an integer or at least 1-dimensional")
+        if arr.ndim == 1:
+            arr = arr.copy()
+            self.shuffle(arr)
+            return arr
+        return _ma.take(arr, self._permuted_range(arr.shape[0]), axis=0)
+
+
+def _is_integer_scalar(x: Any) -> bool:
+    """An integer scalar (Python's, NumPy's or a 0-d integer array)."""
+    kind = getattr(getattr(x, "dtype", None), "kind", "i")
+    return kind in ("i", "u")

@@ -1,0 +1,432 @@
+"""NumPy's testing assertions (``numpy.testing``) over minarray's own
+operations, so that tests written for NumPy run without NumPy installed.
+
+Each function keeps NumPy's signature, defaults and semantics: scalars
+compare against every element of an array, NaNs in the same places are
+equal (``equal_nan``), infinities must match in place and sign, ``strict``
+also requires equal shapes and dtypes, and a failure raises
+``AssertionError`` with NumPy's message, line by line (the header, the
+mismatch count, the first mismatching indices, the largest absolute and
+relative differences among them, then the two arrays' reprs).
+
+One difference is deliberate: the arrays in a message are printed with
+minarray's ``repr``, which has no ``precision`` argument, so they show
+NumPy's default 8 digits where NumPy's message shows 6 (or ``decimal``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import numbers
+import operator
+import traceback
+import unittest
+import warnings
+from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any
+
+import minarray as ma
+
+__all__ = [
+    "assert_", "assert_allclose", "assert_almost_equal", "assert_array_almost_equal",
+    "assert_array_equal", "assert_array_less", "assert_equal", "assert_raises",
+    "assert_raises_regex", "assert_warns",
+]
+
+_Names = tuple[str, str]
+if TYPE_CHECKING:  # (minarray may import this module before it is complete)
+    _Compare = Callable[[ma.NDArray, ma.NDArray], Any]
+
+
+def assert_(val: object, msg: object = "") -> None:
+    """Raise ``AssertionError(msg)`` unless ``val`` is true; unlike the
+    ``assert`` statement it also runs under ``python -O``.  ``msg`` may be a
+    callable, called only on failure."""
+    __tracebackhide__ = True
+    if not val:
+        try:
+            text = msg() if callable(msg) else msg
+        except TypeError:
+            text = msg
+        raise AssertionError(text)
+
+
+def _is_array(x: object) -> bool:
+    """An array object (minarray's, NumPy's, a tensor), as opposed to a
+    scalar or a Python sequence: what NumPy's ``isinstance(x, ndarray)``
+    tests for, widened to the arrays minarray converts.  Scalars of NumPy
+    have a shape but no ``__len__``."""
+    if isinstance(x, ma.NDArray):
+        return True
+    return hasattr(x, "shape") and hasattr(x, "__len__") and not isinstance(x, (str, bytes))
+
+
+def _isscalar(x: object) -> bool:
+    """NumPy's ``isscalar``: Python numbers, strings and NumPy's scalars."""
+    if isinstance(x, (numbers.Number, str, bytes)):
+        return True
+    return getattr(x, "shape", None) == () and not hasattr(x, "__len__")
+
+
+def _is_complex(x: object) -> bool:
+    if isinstance(x, numbers.Complex) and not isinstance(x, numbers.Real):
+        return True
+    kind = getattr(getattr(x, "dtype", None), "kind", None)
+    return kind == "c"
+
+
+def _repr(a: object) -> str:
+    try:
+        return repr(a)
+    except Exception as exc:  # a broken repr must not hide the assertion
+        return f"[repr failed for <{type(a).__name__}>: {exc}]"
+
+
+def _build_err_msg(arrays: Sequence[object], err_msg: object, header: str = "Items are not equal:",
+                   verbose: bool = True, names: _Names = ("ACTUAL", "DESIRED")) -> str:
+    """NumPy's ``build_err_msg``: the header, the caller's message (on the
+    header's line when it is short and single-line), then each object's
+    repr cut to its first three lines."""
+    lines = ["\n" + header]
+    text = str(err_msg)
+    if text:
+        if "\n" not in text and len(text) < 79 - len(header):
+            lines = [lines[0] + " " + text]
+        else:
+            lines.append(text)
+    if verbose:
+        for name, a in zip(names, arrays, strict=False):
+            r = _repr(a)
+            if r.count("\n") > 3:
+                r = "\n".join(r.splitlines()[:3]) + "..."
+            lines.append(f" {name}: {r}")
+    return "\n".join(lines)
+
+
+def _value_text(v: ma.NDArray) -> str:
+    """One value as NumPy's ``array2string`` prints a 0-d array (``1.``,
+    ``6.66669964e-09``, ``inf``): the element of a one-element array."""
+    return str(ma.reshape(v, (1,)))[1:-1]
+
+
+def _same_positions(x: ma.NDArray, y: ma.NDArray, func: Callable[[ma.NDArray], ma.NDArray],
+                    what: str, fail: Callable[[str], AssertionError]) -> ma.NDArray:
+    """Where ``func`` holds must be the same in ``x`` and ``y`` (NaNs, or
+    infinities); returns the places (0-d when either side is 0-d: then it
+    holds everywhere or nowhere)."""
+    x_id, y_id = func(x), func(y)
+    if bool(ma.any(x_id != y_id)):
+        raise fail(f"\n{what} location mismatch:")
+    return x_id if x_id.ndim == 0 else y_id
+
+
+def _difference_remarks(x: ma.NDArray, y: ma.NDArray, invalids: ma.NDArray) -> list[str]:
+    """The largest absolute and relative differences among the violations,
+    as NumPy reports them (none for booleans, which do not subtract)."""
+    with ma.errstate(all="ignore"):
+        try:
+            error = ma.abs(x - y)
+        except TypeError:
+            return []
+        if x.dtype.kind == "u":  # the difference wraps one way: take the other if smaller
+            if error.ndim == 0:
+                # NumPy's message has no differences here (its in-place
+                # minimum fails on the scalar that 0-d operands give)
+                return []
+            error = ma.minimum(error, ma.abs(y - x))
+        remarks = ["Max absolute difference among violations: " + _value_text(ma.max(error[invalids]))]
+        picked = ma.logical_and(invalids, y != 0)
+        if not bool(ma.any(picked)):
+            rel = ma.asarray(math.inf)
+        else:
+            ys = ma.broadcast_to(y, error.shape)[picked]
+            rel = ma.max(error[picked] / ma.abs(ys))
+        remarks.append("Max relative difference among violations: " + _value_text(rel))
+    return remarks
+
+
+def _index_remarks(ox: ma.NDArray, oy: ma.NDArray, invalids: ma.NDArray, flagged: ma.NDArray,
+                   names: _Names) -> list[str]:
+    """Where the first five mismatches are, with both values."""
+    if invalids.ndim == 0:
+        return []
+    if flagged.ndim > 0:
+        positions = ma.argwhere(ma.logical_not(flagged))[invalids]
+    else:
+        positions = ma.argwhere(invalids)
+    rows = []
+    for p in positions[:5]:
+        at = tuple(p.tolist())
+        vx = ox if ox.ndim == 0 else ox[at]
+        vy = oy if oy.ndim == 0 else oy[at]
+        rows.append(f" {list(at)}: {vx} ({names[0]}), {vy} ({names[1]})")
+    n = positions.shape[0]
+    title = "Mismatch at index:" if n == 1 else "Mismatch at indices:" if n <= 5 else \
+        "First 5 mismatches are at indices:"
+    return [title + "\n" + "\n".join(rows)]
+
+
+def _assert_array_compare(comparison: _Compare, x: Any, y: Any, err_msg: object = "", verbose: bool = True,
+                          header: str = "", equal_nan: bool = True, equal_inf: bool = True, *,
+                          strict: bool = False, names: _Names = ("ACTUAL", "DESIRED")) -> None:
+    """NumPy's ``assert_array_compare``: every pair of elements (a scalar
+    against each element of the other side) must satisfy ``comparison``,
+    once NaNs (``equal_nan``) and infinities (``equal_inf``) in the same
+    places have been set aside."""
+    __tracebackhide__ = True
+    ox = x = ma.asarray(x)
+    oy = y = ma.asarray(y)
+    err_msg = str(err_msg)
+
+    def fail(remark: str, a: object = x, b: object = y) -> AssertionError:
+        return AssertionError(_build_err_msg([a, b], err_msg + remark, header=header,
+                                             verbose=verbose, names=names))
+
+    try:
+        if strict:
+            same = x.shape == y.shape and x.dtype == y.dtype
+        else:
+            same = x.shape == () or y.shape == () or x.shape == y.shape
+        if not same:
+            if x.shape != y.shape:
+                raise fail(f"\n(shapes {x.shape}, {y.shape} mismatch)")
+            raise fail(f"\n(dtypes {x.dtype}, {y.dtype} mismatch)")
+
+        flagged = ma.asarray(False)
+        if equal_nan:
+            flagged = _same_positions(x, y, ma.isnan, "nan", fail)
+        if equal_inf:
+            not_flagged = ma.logical_not(flagged)
+            infs = _same_positions(x, y, lambda a: ma.logical_and(ma.isinf(a), not_flagged), "inf", fail)
+            if bool(ma.any(infs)):
+                xi, yi = (x[infs], y[infs]) if x.ndim > 0 and y.ndim > 0 else (x, y)
+                if bool(ma.any(xi != yi)):
+                    raise fail("\ninf values mismatch:", xi, yi)
+            flagged = ma.logical_or(flagged, infs)
+
+        if flagged.ndim > 0:
+            kept = ma.logical_not(flagged)
+            x, y = x[kept], y[kept]
+            if x.size == 0:
+                return
+        elif bool(flagged):
+            return  # everything set aside: nothing left to compare
+
+        val = ma.asarray(comparison(x, y))
+        if bool(ma.all(val)):
+            return
+        invalids = ma.logical_not(val)
+        reduced = ma.reshape(val, (-1,))
+        n_mismatch = reduced.size - int(ma.sum(reduced))
+        n_elements = flagged.size if flagged.ndim != 0 else reduced.size
+        remarks = [f"Mismatched elements: {n_mismatch} / {n_elements} ({100 * n_mismatch / n_elements:.3g}%)"]
+        remarks += _index_remarks(ox, oy, invalids, flagged, names)
+        remarks += _difference_remarks(x, y, invalids)
+        raise fail("\n" + "\n".join(remarks), ox, oy)
+    except ValueError:
+        trace = traceback.format_exc()
+        raise ValueError(_build_err_msg([x, y], err_msg, header=f"error during assertion:\n\n{trace}\n\n{header}",
+                                        verbose=verbose, names=names)) from None
+
+
+def assert_array_equal(actual: Any, desired: Any, err_msg: object = "", verbose: bool = True, *,
+                       strict: bool = False) -> None:
+    """Fail unless the two array-likes have the same shape (or one is a
+    scalar) and equal elements; NaNs in the same places are equal.
+    ``strict=True`` also requires equal shapes and dtypes."""
+    __tracebackhide__ = True
+    _assert_array_compare(operator.eq, actual, desired, err_msg, verbose, header="Arrays are not equal",
+                          strict=strict)
+
+
+def assert_array_less(x: Any, y: Any, err_msg: object = "", verbose: bool = True, *, strict: bool = False) -> None:
+    """Fail unless every element of ``x`` is strictly less than the
+    matching one of ``y`` (NaNs in the same places are skipped)."""
+    __tracebackhide__ = True
+    _assert_array_compare(operator.lt, x, y, err_msg, verbose, header="Arrays are not strictly ordered `x < y`",
+                          equal_inf=False, strict=strict, names=("x", "y"))
+
+
+def assert_array_almost_equal(actual: Any, desired: Any, decimal: int = 6, err_msg: object = "",
+                              verbose: bool = True) -> None:
+    """Fail unless ``abs(desired - actual) < 1.5 * 10**(-decimal)``
+    elementwise (shapes and NaNs as in `assert_array_equal`)."""
+    __tracebackhide__ = True
+    bound = 1.5 * 10.0 ** (-decimal)
+
+    def compare(x: ma.NDArray, y: ma.NDArray) -> ma.NDArray:
+        # y made inexact first, so that abs() of the most negative integer
+        # cannot overflow.
+        y = ma.asarray(y, dtype=ma.result_type(y, 1.0))
+        return ma.abs(x - y) < bound
+
+    _assert_array_compare(compare, actual, desired, err_msg, verbose,
+                          header=f"Arrays are not almost equal to {decimal:d} decimals")
+
+
+def assert_allclose(actual: Any, desired: Any, rtol: float = 1e-7, atol: float = 0, equal_nan: bool = True,
+                    err_msg: object = "", verbose: bool = True, *, strict: bool = False) -> None:
+    """Fail unless ``abs(actual - desired) <= atol + rtol * abs(desired)``
+    elementwise (`isclose`'s test, with NumPy's tighter default
+    ``rtol=1e-7`` and ``atol=0``); NaNs in the same places are equal when
+    ``equal_nan``.  ``strict=True`` also requires equal shapes and dtypes."""
+    __tracebackhide__ = True
+
+    def compare(x: ma.NDArray, y: ma.NDArray) -> ma.NDArray:
+        return ma.isclose(x, y, rtol=rtol, atol=atol, equal_nan=equal_nan)
+
+    _assert_array_compare(compare, actual, desired, str(err_msg), verbose,
+                          header=f"Not equal to tolerance rtol={rtol:g}, atol={atol:g}",
+                          equal_nan=equal_nan, strict=strict)
+
+
+def _parts(x: Any) -> tuple[Any, Any]:
+    """The real and imaginary parts of a scalar or array (0 for a real)."""
+    if not _is_complex(x):
+        return x, 0
+    if isinstance(x, complex):
+        return x.real, x.imag
+    a = ma.asarray(x)
+    return ma.real(a), ma.imag(a)
+
+
+def _nan(x: Any) -> bool:
+    return bool(ma.isnan(ma.asarray(x)))
+
+
+def assert_equal(actual: Any, desired: Any, err_msg: object = "", verbose: bool = True, *,
+                 strict: bool = False) -> None:
+    """Fail unless the two objects are equal: dicts key by key, lists and
+    tuples item by item, arrays with `assert_array_equal`, scalars with
+    ``==``, where NaN equals NaN and ``0.0`` differs from ``-0.0``."""
+    __tracebackhide__ = True
+    if isinstance(desired, dict):
+        if not isinstance(actual, dict):
+            raise AssertionError(repr(type(actual)))
+        assert_equal(len(actual), len(desired), err_msg, verbose)
+        for k in desired:
+            if k not in actual:
+                raise AssertionError(repr(k))
+            assert_equal(actual[k], desired[k], f"key={k!r}\n{err_msg}", verbose)
+        return
+    if isinstance(desired, (list, tuple)) and isinstance(actual, (list, tuple)):
+        assert_equal(len(actual), len(desired), err_msg, verbose)
+        for k in range(len(desired)):
+            assert_equal(actual[k], desired[k], f"item={k!r}\n{err_msg}", verbose)
+        return
+    if _is_array(actual) or _is_array(desired):
+        assert_array_equal(actual, desired, err_msg, verbose, strict=strict)
+        return
+    msg = _build_err_msg([actual, desired], err_msg, verbose=verbose)
+    if _is_complex(actual) or _is_complex(desired):
+        # apart, so that NaNs, infinities and signed zeros of each part count
+        (ar, ai), (dr, di) = _parts(actual), _parts(desired)
+        try:
+            assert_equal(ar, dr)
+            assert_equal(ai, di)
+        except AssertionError:
+            raise AssertionError(msg) from None
+    if _isscalar(desired) != _isscalar(actual):
+        raise AssertionError(msg)
+    with contextlib.suppress(TypeError, ValueError):
+        if _nan(desired) and _nan(actual):
+            return
+        if desired == 0 and actual == 0 and bool(ma.signbit(ma.asarray(desired))) != bool(
+                ma.signbit(ma.asarray(actual))):
+            raise AssertionError(msg)
+    if not (desired == actual):
+        raise AssertionError(msg)
+
+
+def assert_almost_equal(actual: Any, desired: Any, decimal: int = 7, err_msg: object = "",
+                        verbose: bool = True) -> None:
+    """Fail unless ``abs(desired - actual) < 1.5 * 10**(-decimal)``; arrays,
+    lists and tuples go to `assert_array_almost_equal`."""
+    __tracebackhide__ = True
+
+    def failure() -> AssertionError:
+        return AssertionError(_build_err_msg([actual, desired], err_msg, verbose=verbose,
+                                             header=f"Arrays are not almost equal to {decimal:d} decimals"))
+
+    if _is_complex(actual) or _is_complex(desired):
+        (ar, ai), (dr, di) = _parts(actual), _parts(desired)
+        try:
+            assert_almost_equal(ar, dr, decimal=decimal)
+            assert_almost_equal(ai, di, decimal=decimal)
+        except AssertionError:
+            raise failure() from None
+    if _is_array(actual) or _is_array(desired) or isinstance(actual, (tuple, list)) \
+            or isinstance(desired, (tuple, list)):
+        # (NumPy does not pass verbose on here either)
+        assert_array_almost_equal(actual, desired, decimal, err_msg)
+        return
+    try:
+        a, d = ma.asarray(actual), ma.asarray(desired)
+        if not (bool(ma.isfinite(d)) and bool(ma.isfinite(a))):
+            if bool(ma.isnan(d)) or bool(ma.isnan(a)):
+                if not (bool(ma.isnan(d)) and bool(ma.isnan(a))):
+                    raise failure()
+            elif not desired == actual:
+                raise failure()
+            return
+    except TypeError:
+        pass
+    if abs(desired - actual) >= 1.5 * 10.0 ** (-decimal):
+        raise failure()
+
+
+class _Checker(unittest.TestCase):
+    """A test case whose only use is its ``assertRaises`` family."""
+
+    def nop(self) -> None:
+        pass
+
+
+_checker = _Checker("nop")
+
+
+def assert_raises(*args: Any, **kwargs: Any) -> Any:
+    """``assert_raises(exception_class, callable, *args, **kwargs)`` fails
+    unless the call raises ``exception_class``; ``assert_raises(exc)``
+    alone is a context manager (unittest's ``assertRaises``)."""
+    __tracebackhide__ = True
+    return _checker.assertRaises(*args, **kwargs)
+
+
+def assert_raises_regex(exception_class: type[BaseException], expected_regexp: str, *args: Any,
+                        **kwargs: Any) -> Any:
+    """As `assert_raises`, and the message must match ``expected_regexp``."""
+    __tracebackhide__ = True
+    return _checker.assertRaisesRegex(exception_class, expected_regexp, *args, **kwargs)
+
+
+@contextlib.contextmanager
+def _warns(warning_class: type[Warning], name: str | None = None) -> Iterator[None]:
+    __tracebackhide__ = True
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        yield
+    matched = [w for w in caught if issubclass(w.category, warning_class)]
+    for w in caught:
+        if not issubclass(w.category, warning_class):  # not ours: pass it on
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    if not matched:
+        raise AssertionError("No warning raised" + (f" when calling {name}" if name is not None else ""))
+
+
+def assert_warns(warning_class: type[Warning], *args: Any, **kwargs: Any) -> Any:
+    """Fail unless ``func(*args, **kwargs)`` warns ``warning_class``, and
+    return its result; without a callable, a context manager.  Other
+    warnings pass through.  (NumPy 2.4 deprecates this function in favour
+    of ``pytest.warns``; minarray keeps it without the warning.)"""
+    __tracebackhide__ = True
+    if not args and not kwargs:
+        return _warns(warning_class)
+    if not args:
+        if "match" in kwargs:
+            raise RuntimeError("assert_warns does not use 'match' kwarg, use pytest.warns instead")
+        raise RuntimeError("assert_warns(...) needs at least one arg")
+    func, rest = args[0], args[1:]
+    with _warns(warning_class, name=getattr(func, "__name__", None)):
+        return func(*rest, **kwargs)
