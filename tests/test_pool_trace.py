@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import minarray as ma
-from minarray import threads
+from minarray import _threads as threads
 from minarray._native import ffi, lib
 
 
