@@ -6,6 +6,7 @@ Examples:
   python -m benchmarks --json new.json --compare old.json
   python -m benchmarks --compare old.json new.json   # no run: compare two files
   python -m benchmarks --load new.json --plot perf.png
+  python -m benchmarks --threads 1,2,4,8,16 --update-doc docs/performance.md   # the thread sweep
 """
 
 from __future__ import annotations
@@ -35,8 +36,11 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--repeats", type=int, metavar="N", help="blocks per side (default 9, --quick 3)")
     p.add_argument("--min-time", type=float, metavar="S",
                    help="seconds one block of calls lasts at least (default 0.02, --quick 0.002)")
-    p.add_argument("--threads", type=int, metavar="N",
-                   help="call minarray.set_num_threads(N) first (PyTorch gets as many threads as minarray)")
+    p.add_argument("--threads", metavar="N[,N...]",
+                   help="call minarray.set_num_threads(N) first (PyTorch gets as many threads as minarray); "
+                   "several counts (1,2,4,8,16) run the thread sweep instead: the large cases (or those --filter "
+                   "selects) at each count, in this process, a table of minarray / PyTorch / NumPy; with "
+                   "--update-doc it fills the scaling markers of the page and draws the plot next to it")
     p.add_argument("--rest", type=float, default=0.0, metavar="F",
                    help="sleep F times each block's length after it (keeps a real-time-priority run, "
                    "e.g. under chrt, below the kernel's real-time budget)")
@@ -94,6 +98,26 @@ def main(argv: list[str] | None = None) -> int:
         report.compare(old, new, sys.stdout)
         return 0
 
+    counts = None
+    if args.threads is not None:
+        from benchmarks import scaling
+
+        try:
+            counts = scaling.parse_counts(args.threads)
+        except ValueError as e:
+            raise SystemExit(str(e)) from None
+    if counts is not None and len(counts) > 1:
+        if args.load or args.compare:
+            raise SystemExit("--threads with several counts runs the sweep: no --load or --compare")
+        return scaling.main(args, select(all_cases(), args.filter, args.max_size)
+                            if args.filter or args.max_size else None, counts)
+    if args.load and len(args.load) == 1:
+        from benchmarks import scaling
+
+        saved = scaling.load(args.load[0])
+        if saved is not None:  # a thread sweep's results
+            scaling.render(args, *saved)
+            return 0
     if args.load:
         meta, results = report.load(args.load[0])
         dates = [meta.get("date", "?")]
@@ -113,15 +137,16 @@ def main(argv: list[str] | None = None) -> int:
             raise SystemExit("no case matches the filter")
         repeats = args.repeats or (3 if args.quick else 9)
         min_time = args.min_time if args.min_time is not None else (0.002 if args.quick else 0.02)
-        if args.threads is not None:
+        if counts is not None:
             import minarray
 
             setter = getattr(minarray, "set_num_threads", None)
             if setter is None:
                 raise SystemExit("--threads: this minarray has no set_num_threads")
-            setter(args.threads)
+            setter(counts[0])
         options = {"filter": args.filter, "max_size": args.max_size, "quick": args.quick,
-                   "repeats": repeats, "min_time": min_time, "threads": args.threads, "rest": args.rest}
+                   "repeats": repeats, "min_time": min_time, "threads": counts[0] if counts else None,
+                   "rest": args.rest}
         load_before = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
         results = []
         tty = sys.stderr.isatty()

@@ -134,6 +134,10 @@ LAPACK_FUNCS = ("solve", "inv", "svd", "eigh")
 DLPACK_SIZES = (10**3, 10**6)
 FLOATS = ("float32", "float64")
 UNARY = ("sqrt", "exp", "log", "sin")
+# Unary functions also timed writing into out=: what the thread sweep
+# compares at large sizes (no allocation, no first touch of a result).
+UNARY_OUT = ("exp", "sin")
+UNARY_OUT_SIZES = (10**6, 16 * 10**6)
 BINARY = ("add", "multiply")
 
 
@@ -247,6 +251,9 @@ def _elementwise() -> Iterator[Case]:
             if arity == 2:
                 for n in OUT_SIZES:
                     yield _ew_case(op, dtype, "contiguous out=", n, [(n,)] * 2, [_ident] * 2, out=True)
+            elif op in UNARY_OUT:
+                for n in UNARY_OUT_SIZES:
+                    yield _ew_case(op, dtype, "contiguous out=", n, [(n,)], [_ident], out=True)
             for n in STRIDED_SIZES:
                 yield _ew_case(op, dtype, "x[::2]", n, [(2 * n,)] * arity, [_every_other] * arity)
             if arity == 2:
@@ -300,6 +307,46 @@ def _reductions() -> Iterator[Case]:
             for shape in RECT_SHAPES:  # both axis orders of a non-square array
                 for axis in (0, 1):
                     yield _reduce_case(op, dtype, shape, axis)
+
+
+# ---- statistics ----------------------------------------------------------------
+
+STAT_SIZES = (10**4, 10**6)
+
+
+def _statistics() -> Iterator[Case]:
+    """Order statistics and unique against NumPy: median and a percentile
+    of float64 (selection, no sort), unique of int64 with few and with many
+    distinct values."""
+    def case(name: str, n: int, data: Callable[[np.random.Generator, int], np.ndarray], fn: str,
+             *args: Any) -> Case:
+        def setup() -> Inputs:
+            return {"x": data(_rng(), n)}
+
+        def mk(inp: Inputs) -> Call:
+            f, x = ma_get(fn), to_ma(inp["x"])
+            return lambda: f(x, *args)
+
+        def rf(inp: Inputs) -> Call:
+            f, x = getattr(np, fn), inp["x"]
+            return lambda: f(x, *args)
+
+        return Case("statistics", name, n, "elements", "numpy", setup, mk, rf)
+
+    def uniform(rng: np.random.Generator, n: int) -> np.ndarray:
+        return rng.uniform(0.1, 3.0, n)
+
+    def few(rng: np.random.Generator, n: int) -> np.ndarray:
+        return rng.integers(0, 1000, n)
+
+    def many(rng: np.random.Generator, n: int) -> np.ndarray:
+        return rng.integers(0, 10 * n, n)
+
+    for n in STAT_SIZES:
+        yield case("median float64", n, uniform, "median")
+        yield case("percentile(30) float64", n, uniform, "percentile", 30)
+        yield case("unique int64 (1000 values)", n, few, "unique")
+        yield case("unique int64 (mostly distinct)", n, many, "unique")
 
 
 # ---- indexing ------------------------------------------------------------------
@@ -586,7 +633,8 @@ IO_BYTES = (10**6, 10**8)
 
 def _io() -> Iterator[Case]:
     """Round trips of a float64 array of n bytes: pickled (protocol 5) with
-    the data in the byte stream or out of band, saved to and loaded from a
+    the data in the byte stream or out of band, and with protocol 4 (bytes,
+    in the stream), saved to and loaded from a
     .npy file (in a temporary directory, each side its own file), and a
     memory-mapped load (both sides map the same file)."""
 
@@ -602,6 +650,9 @@ def _io() -> Iterator[Case]:
     def in_band(pk: Any, x: Any) -> Call:
         return lambda: pk.loads(pk.dumps(x, protocol=5))
 
+    def protocol4(pk: Any, x: Any) -> Call:
+        return lambda: pk.loads(pk.dumps(x, protocol=4))
+
     def out_of_band(pk: Any, x: Any) -> Call:
         def call() -> object:
             buffers: list[Any] = []
@@ -616,7 +667,8 @@ def _io() -> Iterator[Case]:
         return call
 
     for n in IO_BYTES:
-        for name, how in (("pickle float64 in-band", in_band), ("pickle float64 out-of-band", out_of_band)):
+        for name, how in (("pickle float64 in-band", in_band), ("pickle float64 out-of-band", out_of_band),
+                          ("pickle float64 protocol 4", protocol4)):
             def mk(inp: Inputs, how: Callable[[Any, Any], Call] = how) -> Call:
                 return how(pickle, to_ma(inp["x"]))
 
@@ -646,5 +698,5 @@ def _io() -> Iterator[Case]:
 
 def all_cases() -> list[Case]:
     """Every case, in the order the table prints them."""
-    return [*_allocation(), *_elementwise(), *_reductions(), *_indexing(), *_linalg(), *_random(), *_random_legacy(),
-            *_dlpack(), *_io()]
+    return [*_allocation(), *_elementwise(), *_reductions(), *_statistics(), *_indexing(), *_linalg(), *_random(),
+            *_random_legacy(), *_dlpack(), *_io()]

@@ -307,6 +307,13 @@ def _unpickle(block: Any, dtype: str, shape: tuple[int, ...], fortran: bool, rea
     out = None
     if need and (readonly or not m.readonly):
         out = _wrap_bytes(m, dt, shape, strides, readonly, block)
+    if out is None and need:
+        # copy: the copy kernel (split over threads, into a buffer given
+        # huge pages) from a read-only view of the block
+        # (a read-only array took its block as it is, above)
+        src = _wrap_bytes(m, dt, shape, strides, True, block)
+        if src is not None:
+            out = src.copy("F" if fortran else "C")
     if out is None:  # copy: into a new array of the same layout
         if fortran:
             out = NDArray._empty(shape[::-1], dt).T

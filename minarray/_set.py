@@ -101,9 +101,22 @@ def unique_inverse(x: NDArray, /) -> UniqueInverseResult:
     return UniqueInverseResult(r.values, r.inverse_indices)
 
 
+def _values_only(x: Any) -> NDArray | None:
+    """The sorted distinct values alone (no positions to sort along: the
+    C pass that skips them) for bool and integer arrays; None for others."""
+    x = as_operand(x)
+    if x.dtype.kind not in "biu":
+        return None
+    kept, x = x.dtype, x._widened()
+    n, h = core.unique_values(x._h)
+    values = NDArray._new(h, (n,), (1,), None)
+    return values if values.dtype is kept else values.astype(kept)
+
+
 def unique_values(x: NDArray, /) -> NDArray:
     """The distinct values of ``x``, sorted, each NaN kept."""
-    return _unique(x).values
+    v = _values_only(x)
+    return v if v is not None else _unique(x).values
 
 
 def _collapse_nans(r: UniqueAllResult) -> UniqueAllResult:
@@ -130,6 +143,10 @@ def unique(ar: Any, return_index: bool = False, return_inverse: bool = False, re
     standard's ``unique_values`` keeps each NaN).  Only ``axis=None``."""
     if axis is not None:
         raise NotImplementedError("unique: minarray supports only axis=None (the flattened array)")
+    if not (return_index or return_inverse or return_counts):
+        v = _values_only(ar)
+        if v is not None:
+            return v
     r = _unique(ar)
     if equal_nan:
         r = _collapse_nans(r)

@@ -2,8 +2,8 @@
 # The checks that need a machine with an NVIDIA GPU and many cores, in one
 # run that fits in a few minutes: the versions, the DLPack checks on the
 # CUDA device (python -m minarray.testing.dlpack --cuda, with PyTorch, JAX
-# and CuPy where installed), a thread-count sweep of the large kernels
-# against NumPy and PyTorch, and the whole test suite on every core.
+# and CuPy where installed), the thread sweep of the large kernels against
+# NumPy and PyTorch, and the whole test suite on every core.
 #
 # Usage, from the checkout, with a Python that has the test dependencies
 # (the C core is built in place first):
@@ -42,13 +42,12 @@ for name in ('torch', 'jax', 'cupy'):
 "
 step build 300 "$py" csrc/build_ffi.py
 step cuda 120 "$py" -m minarray.testing.dlpack --cuda
-# The large cases that scaled worst against PyTorch on 16 cores, at each
-# thread count: minarray and PyTorch on as many threads, NumPy on one (its
-# BLAS aside).
-SWEEP='(add float32 contiguous out=|exp float32 contiguous|sin float64 contiguous) 16000000'
-SWEEP+='|(sum|max) float64 all 16000000|sum float32 \(4000,4000\) axis=0|matmul float32 \(2048'
-for n in 1 2 4 8 16; do
-    step "threads-$n" 120 "$py" -m benchmarks --quick --threads "$n" --filter "$SWEEP"
-done
+# The thread sweep (python -m benchmarks --threads): the large cases at
+# 1 to 16 threads in one process, minarray and PyTorch on as many threads,
+# NumPy on one (its BLAS on as many); under 5 minutes on 16 cores.  Its
+# results go into the documentation afterwards, on any machine:
+#   python -m benchmarks --load OUTDIR/scaling.json --update-doc docs/performance.md
+step scaling 330 "$py" -m benchmarks --threads 1,2,4,8,16 --json "$out/scaling.json" \
+    --plot "$out/scaling-threads.png"
 step tests 480 "$py" -m pytest -q -n 16 -p no:cacheprovider
 exit $status

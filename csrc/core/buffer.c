@@ -156,6 +156,18 @@ static int cache_put(void *block, size_t size) {
  * bytes (from an aligned address inside the block), then the data, so the
  * data is aligned like the header.  `ctx` keeps the block's start for
  * free(). */
+void ma_advise_hugepages(void *p, size_t n) {
+#ifdef MADV_HUGEPAGE
+  if (n < MA_HUGEPAGE_THRESHOLD) return;
+  /* madvise wants a page-aligned start: advise the whole pages inside. */
+  uintptr_t lo = ((uintptr_t)p + 4095) & ~(uintptr_t)4095;
+  uintptr_t hi = ((uintptr_t)p + n) & ~(uintptr_t)4095;
+  if (hi > lo) madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+#else
+  (void)p, (void)n;
+#endif
+}
+
 ma_buffer *ma_buffer_new(size_t nbytes, int zero) {
   size_t align = nbytes >= MA_MMAP_SIZE ? (2u << 20) : MA_ALIGNMENT;
   size_t total;
@@ -198,16 +210,8 @@ ma_buffer *ma_buffer_new(size_t nbytes, int zero) {
   b->ctx = block;
   b->block_size = block_size;
   b->owned = 1;
-#ifdef MADV_HUGEPAGE
-  /* First-touch page faults dominate large fresh buffers; huge pages cut
-   * their number 512-fold (NumPy does the same for >= 4 MiB). */
-  if (nbytes >= MA_HUGEPAGE_THRESHOLD && !cached) {
-    /* madvise wants a page-aligned start: advise the whole pages inside. */
-    uintptr_t lo = ((uintptr_t)block + 4095) & ~(uintptr_t)4095;
-    uintptr_t hi = ((uintptr_t)block + total) & ~(uintptr_t)4095;
-    if (hi > lo) madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
-  }
-#endif
+  /* (NumPy does the same for >= 4 MiB); a cached block had it already */
+  if (nbytes >= MA_HUGEPAGE_THRESHOLD && !cached) ma_advise_hugepages(block, total);
   ADD(live_bytes, (int64_t)nbytes);
   ADD(total_allocations, 1);
   return b;

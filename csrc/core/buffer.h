@@ -47,6 +47,13 @@ typedef struct {
 /* From this size on, ask the kernel for transparent huge pages (as NumPy). */
 #define MA_HUGEPAGE_THRESHOLD (4u << 20)
 
+/* Ask for transparent huge pages over the whole pages inside [p, p + n),
+ * when n is at least MA_HUGEPAGE_THRESHOLD and before they are first
+ * written: first-touch page faults dominate the writing of a large fresh
+ * block, and huge pages cut their number 512-fold.  For minarray's own
+ * buffers and for memory it fills for others (a bytes object). */
+void ma_advise_hugepages(void *p, size_t n);
+
 /* Product of shape * itemsize without wrapping: 0 on success, -1 on overflow
  * (a negative dimension also gives -1). */
 int ma_nbytes(int ndim, const int64_t *shape, size_t itemsize, size_t *out);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "copy.h"
 #include "iterate.h"
 #include "threads.h"
 
@@ -63,7 +64,7 @@ typedef struct {
   int descending;
 } keyspec;
 
-static keyspec make_keyspec(int tid, int zero_equal, int descending) {
+static inline keyspec make_keyspec(int tid, int zero_equal, int descending) {
   keyspec k;
   k.tid = tid;
   k.nbytes = ma_sort_key_bytes(tid);
@@ -108,6 +109,50 @@ static inline uint64_t from_key(const keyspec *k, uint64_t key) {
   }
   if (is_signed(k->tid)) return key ^ k->sign;
   return key;
+}
+
+/* A row's keys and back, with the dtype switch taken once per row: each
+ * case is the same inline to_key / from_key with the key's width and type
+ * known to the compiler, where the generic loop paid three switches per
+ * element (a third of a median's time).  Every case computes exactly what
+ * to_key / from_key compute. */
+#define MA_SORT_TYPES(X)                                                                      \
+  X(MA_BOOL) X(MA_INT8) X(MA_UINT8) X(MA_INT16) X(MA_UINT16) X(MA_FLOAT16) X(MA_BFLOAT16)   \
+  X(MA_INT32) X(MA_UINT32) X(MA_FLOAT32) X(MA_INT64) X(MA_UINT64) X(MA_FLOAT64)
+
+/* keys[i] = the key of element i of the row at p (stride `step` bytes);
+ * returns whether it holds a -0.0 (only looked for when `negzero` asks). */
+static int row_keys(const keyspec *k, const char *p, int64_t step, int64_t n, uint64_t *keys, int negzero) {
+  int seen = 0;
+  switch (k->tid) {
+#define ROW_KEYS(TID)                                                          \
+  case TID: {                                                                  \
+    const keyspec kk = make_keyspec(TID, k->zero_equal, k->descending);        \
+    for (int64_t i = 0; i < n; i++) {                                          \
+      const char *e = p + i * step;                                            \
+      if (negzero && raw_bits(kk.nbytes, e) == kk.sign) seen = 1;              \
+      keys[i] = to_key(&kk, e);                                                \
+    }                                                                          \
+    break;                                                                     \
+  }
+    MA_SORT_TYPES(ROW_KEYS)
+#undef ROW_KEYS
+  }
+  return seen;
+}
+
+/* Element i of the row at q (stride `step` bytes) = the value of keys[i]. */
+static void row_values(const keyspec *k, const uint64_t *keys, int64_t n, char *q, int64_t step) {
+  switch (k->tid) {
+#define ROW_VALUES(TID)                                                        \
+  case TID: {                                                                  \
+    const keyspec kk = make_keyspec(TID, k->zero_equal, k->descending);        \
+    for (int64_t i = 0; i < n; i++) store_bits(kk.nbytes, q + i * step, from_key(&kk, keys[i])); \
+    break;                                                                     \
+  }
+    MA_SORT_TYPES(ROW_VALUES)
+#undef ROW_VALUES
+  }
 }
 
 /* ---- stable radix sort ----------------------------------------------------- */
@@ -236,11 +281,54 @@ static inline void swap_at(uint64_t *keys, int64_t *idx, int64_t i, int64_t j) {
   }
 }
 
+/* Boundaries a selection leaves behind: positions b of a row where every
+ * key before b is not above any key from b on.  Each split of a quickselect
+ * round is one (its two parts lie inside a range that was already
+ * bracketed), and so are a selected position and the one after it.  The
+ * next selection of the same row starts from the narrowest pair around its
+ * position instead of the whole row: selecting the median's two middle
+ * positions and the last one (what median and quantile ask for, as NumPy's
+ * introselect does with its pivot stack) then costs one full quickselect,
+ * not three. */
+#define SEL_BOUNDS 128
+typedef struct {
+  int64_t at[SEL_BOUNDS];
+  int n;
+} sel_bounds;
+
+static void bound_add(sel_bounds *b, int64_t at) {
+  if (b->n < SEL_BOUNDS) b->at[b->n++] = at; /* (a full list only narrows less) */
+}
+
+/* The narrowest recorded bracket [*lo, *hi) around kth, within [lo, hi). */
+static void bound_narrow(const sel_bounds *b, int64_t kth, int64_t *lo, int64_t *hi) {
+  for (int i = 0; i < b->n; i++) {
+    int64_t at = b->at[i];
+    if (at <= kth && at > *lo) *lo = at;
+    if (at > kth && at < *hi) *hi = at;
+  }
+}
+
 static void select_kth(uint64_t *keys, int64_t *idx, int64_t lo, int64_t hi, int64_t kth, int nbytes, uint64_t *tk,
-                       int64_t *ti) {
+                       int64_t *ti, sel_bounds *bounds) {
   int limit = 2;
   for (int64_t m = hi - lo; m > 1; m >>= 1) limit += 2;
   while (hi - lo > 16) {
+    if (kth == hi - 1 || kth == lo) {
+      /* the largest (smallest) key of the range: one pass, not a
+       * quickselect (NaN, the largest key, is what median looks for at
+       * the end of a row) */
+      int64_t best = lo;
+      if (kth == lo) {
+        for (int64_t i = lo + 1; i < hi; i++)
+          if (keys[i] < keys[best]) best = i;
+      } else {
+        for (int64_t i = lo + 1; i < hi; i++)
+          if (keys[i] >= keys[best]) best = i;
+      }
+      swap_at(keys, idx, kth, best);
+      return;
+    }
     if (limit-- == 0) {
       radix_sort(keys + lo, idx ? idx + lo : NULL, hi - lo, nbytes, tk, ti);
       return;
@@ -258,12 +346,12 @@ static void select_kth(uint64_t *keys, int64_t *idx, int64_t lo, int64_t hi, int
       swap_at(keys, idx, i, j);
     }
     /* [lo, j] <= pivot <= [j + 1, hi), both parts non-empty */
+    bound_add(bounds, j + 1);
     if (kth <= j) hi = j + 1;
     else lo = j + 1;
   }
   insertion_sort(keys + lo, idx ? idx + lo : NULL, hi - lo);
 }
-
 
 /* ---- sort / argsort ------------------------------------------------------- */
 
@@ -321,21 +409,29 @@ static void sort_rows(sort_job *J, int64_t r0, int64_t r1) {
     p += ix[d] * x->t.strides[d] * isz;
     q += ix[d] * out->t.strides[d] * osz;
   }
+  /* A partition of 8-byte values into rows of its own, contiguous, selects
+   * in the output row itself (a key is as wide as a value): no 8-byte
+   * workspace per element to fault in and read back, and the row is
+   * converted back where it lies.  Only when the output shares no memory
+   * with the input, or walks exactly its bytes (each element is read just
+   * before its key takes its place); otherwise the input row is read whole
+   * into the workspace first. */
+  int inplace = J->kth && !arg && !floating && isz == 8 && os == 1 && !ma_must_snapshot(out, x);
   for (int64_t r = r0; r < r1; r++) {
-    int negzero = 0;
-    for (int64_t i = 0; i < n; i++) {
-      const char *e = p + i * s * isz;
-      if (floating && raw_bits(k->nbytes, e) == k->sign) negzero = 1;
-      w.keys[i] = to_key(k, e);
-    }
+    uint64_t *keys = inplace ? (uint64_t *)q : w.keys;
+    int negzero = row_keys(k, p, s * isz, n, keys, floating);
     int carry = arg || negzero;
     if (carry)
       for (int64_t i = 0; i < n; i++) w.idx[i] = i;
     if (J->kth) {
-      int64_t lo = 0; /* what lies past a selected position is not below it */
+      sel_bounds bounds;
+      bounds.n = 0;
       for (int64_t j = 0; j < J->nkth; j++) {
-        select_kth(w.keys, carry ? w.idx : NULL, lo, n, J->kth[j], k->nbytes, w.tk, w.ti);
-        lo = J->kth[j] + 1;
+        int64_t kth = J->kth[j], lo = 0, hi = n;
+        bound_narrow(&bounds, kth, &lo, &hi);
+        select_kth(keys, carry ? w.idx : NULL, lo, hi, kth, k->nbytes, w.tk, w.ti, &bounds);
+        bound_add(&bounds, kth);
+        bound_add(&bounds, kth + 1);
       }
     } else {
       radix_sort(w.keys, carry ? w.idx : NULL, n, k->nbytes, w.tk, w.ti);
@@ -345,7 +441,7 @@ static void sort_rows(sort_job *J, int64_t r0, int64_t r1) {
     else if (carry)
       for (int64_t i = 0; i < n; i++) memcpy(q + i * os * isz, p + w.idx[i] * s * isz, (size_t)isz);
     else
-      for (int64_t i = 0; i < n; i++) store_bits(k->nbytes, q + i * os * isz, from_key(k, w.keys[i]));
+      row_values(k, keys, n, q, os * isz);
     for (int d = nd - 2; d >= 0; d--) {
       p += x->t.strides[d] * isz;
       q += out->t.strides[d] * osz;
@@ -460,6 +556,38 @@ int64_t ma_unique_sort(const ma_array *x, ma_sort_workspace *w) {
   radix_sort(w->keys, w->idx, n, k.nbytes, w->tk, w->ti);
   for (int64_t i = 0; i < n; i++) groups += starts_group(&k, w->keys, i);
   return groups;
+}
+
+int64_t ma_unique_keys(const ma_array *x, ma_sort_workspace *w) {
+  int tid = ma_type_of(x->t.dtype), nd = x->t.ndim;
+  int64_t n = ma_array_size(x), isz = ma_type_size[tid];
+  keyspec k = make_keyspec(tid, 1, 0);
+  if (n == 0) return 0;
+  if (ma_array_is_contiguous(x, 0)) {
+    row_keys(&k, (const char *)x->t.data, isz, n, w->keys, 0);
+  } else {
+    int64_t ix[MA_MAXDIMS] = {0};
+    const char *p = (const char *)x->t.data;
+    for (int64_t i = 0; i < n; i++) {
+      w->keys[i] = to_key(&k, p);
+      for (int d = nd - 1; d >= 0; d--) {
+        p += x->t.strides[d] * isz;
+        if (++ix[d] < x->t.shape[d]) break;
+        p -= x->t.strides[d] * x->t.shape[d] * isz;
+        ix[d] = 0;
+      }
+    }
+  }
+  radix_sort(w->keys, NULL, n, k.nbytes, w->tk, NULL);
+  int64_t g = 1;
+  for (int64_t i = 1; i < n; i++)
+    if (w->keys[i] != w->keys[g - 1]) w->keys[g++] = w->keys[i];
+  return g;
+}
+
+void ma_unique_keys_fill(const ma_array *x, const ma_sort_workspace *w, ma_array *values) {
+  keyspec k = make_keyspec(ma_type_of(x->t.dtype), 1, 0);
+  row_values(&k, w->keys, values->t.shape[0], (char *)values->t.data, ma_type_size[k.tid]);
 }
 
 void ma_unique_fill(const ma_array *x, const ma_sort_workspace *w, ma_array *values, ma_array *first,

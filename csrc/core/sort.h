@@ -73,4 +73,14 @@ int64_t ma_unique_sort(const ma_array *x, ma_sort_workspace *w);
 void ma_unique_fill(const ma_array *x, const ma_sort_workspace *w, ma_array *values, ma_array *first,
                     ma_array *inverse, ma_array *counts);
 
+/* unique's values alone, for bool and integer dtypes (where a value is its
+ * key's, exactly: no -0.0 or NaN to keep apart): what np.unique(x) and
+ * unique_values ask for, without the stable sort of positions the other
+ * three results need.  ma_unique_keys sorts the keys of x's elements
+ * (w from ma_sort_workspace_alloc(w, size, 0)), leaves the distinct ones
+ * first and returns how many; ma_unique_keys_fill writes them to values
+ * (x's dtype, 1-d, that many). */
+int64_t ma_unique_keys(const ma_array *x, ma_sort_workspace *w);
+void ma_unique_keys_fill(const ma_array *x, const ma_sort_workspace *w, ma_array *values);
+
 #endif

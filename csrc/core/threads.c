@@ -9,11 +9,17 @@
 #include <time.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 /* One parallel_for call.  Lives on the caller's stack: the caller does not
  * return before every worker that joined it has left (`active` == 0), and
  * a worker joins only while pool.job points at it. */
+/* One thread's part in a traced job (ma_pool_last_trace). */
+typedef struct {
+  int64_t chunks, first_ns, busy_ns, last_ns;
+} trace_t;
+
 typedef struct job {
   ma_chunk_fn fn;
   void *ctx;
@@ -22,6 +28,9 @@ typedef struct job {
   int active;   /* workers inside the job; changed under pool.mu, with
                    __atomic so the caller may also spin on it */
   unsigned fpe; /* floating-point flags the workers raised (fpe.h); __atomic */
+  trace_t *trace; /* NULL, or one slot per thread (the caller's is 0) */
+  uint64_t t0;    /* when the job was announced (traced jobs) */
+  int slots;      /* trace slots handed out so far; __atomic */
 } job_t;
 
 static struct {
@@ -97,7 +106,50 @@ int ma_get_num_threads(void) {
 
 /* ---- workers ------------------------------------------------------------ */
 
-static void run_chunks(job_t *j) {
+static uint64_t now_ns(void);
+
+/* Tracing (threads.h): on or off for the jobs that start from now on, and
+ * the last traced job's slots, copied there by its caller. */
+static int trace_on; /* __atomic only */
+static trace_t last_trace[MA_MAX_THREADS];
+static int last_trace_n;
+
+void ma_pool_set_trace(int on) { __atomic_store_n(&trace_on, on != 0, __ATOMIC_RELAXED); }
+
+int ma_pool_last_trace(int64_t *out, int cap) {
+  /* pool.busy: the copy is not being rewritten by a job's caller */
+  pthread_mutex_lock(&pool.busy);
+  int n = last_trace_n;
+  for (int i = 0; i < n && i < cap; i++) {
+    out[4 * i] = last_trace[i].chunks;
+    out[4 * i + 1] = last_trace[i].first_ns;
+    out[4 * i + 2] = last_trace[i].busy_ns;
+    out[4 * i + 3] = last_trace[i].last_ns;
+  }
+  pthread_mutex_unlock(&pool.busy);
+  return n;
+}
+
+static void run_chunks_traced(job_t *j, trace_t *t) {
+  for (;;) {
+    int64_t c = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED);
+    if (c >= j->nchunks) return;
+    uint64_t a = now_ns();
+    j->fn(j->ctx, c);
+    uint64_t b = now_ns();
+    if (t->chunks++ == 0) t->first_ns = (int64_t)(a - j->t0);
+    t->busy_ns += (int64_t)(b - a);
+    t->last_ns = (int64_t)(b - j->t0);
+  }
+}
+
+/* `slot`: the caller passes 0, a worker -1 (it takes the next free one). */
+static void run_chunks(job_t *j, int slot) {
+  if (j->trace) {
+    if (slot < 0) slot = __atomic_add_fetch(&j->slots, 1, __ATOMIC_RELAXED);
+    run_chunks_traced(j, &j->trace[slot]);
+    return;
+  }
   for (;;) {
     int64_t c = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED);
     if (c >= j->nchunks) return;
@@ -160,7 +212,7 @@ static void *worker(void *arg) {
     __atomic_add_fetch(&j->active, 1, __ATOMIC_RELAXED);
     pthread_mutex_unlock(&pool.mu);
     ma_fpe_clear();
-    run_chunks(j);
+    run_chunks(j, -1);
     unsigned fpe = ma_fpe_read();
     if (fpe) __atomic_fetch_or(&j->fpe, fpe, __ATOMIC_RELAXED);
     pthread_mutex_lock(&pool.mu);
@@ -270,14 +322,20 @@ void ma_parallel_for(int64_t nchunks, ma_chunk_fn fn, void *ctx) {
     return;
   }
   __atomic_add_fetch(&jobs_run, 1, __ATOMIC_RELAXED);
-  job_t j = {fn, ctx, nchunks, 0, 0, 0};
+  job_t j = {fn, ctx, nchunks, 0, 0, 0, NULL, 0, 0};
+  trace_t *trace = NULL;
+  if (__atomic_load_n(&trace_on, __ATOMIC_RELAXED) &&
+      (trace = (trace_t *)calloc((size_t)pool.nworkers + 1, sizeof(trace_t))) != NULL) {
+    j.trace = trace;
+    j.t0 = now_ns();
+  }
   pthread_mutex_lock(&pool.mu);
   pool.job = &j;
   __atomic_store_n(&pool.gen, pool.gen + 1, __ATOMIC_RELEASE);
   if (pool.sleepers) pthread_cond_broadcast(&pool.wake);
   pthread_mutex_unlock(&pool.mu);
 
-  run_chunks(&j);
+  run_chunks(&j, 0);
 
   pthread_mutex_lock(&pool.mu);
   pool.job = NULL; /* no worker joins from now on */
@@ -294,6 +352,12 @@ void ma_parallel_for(int64_t nchunks, ma_chunk_fn fn, void *ctx) {
     while (j.active > 0) pthread_cond_wait(&pool.idle, &pool.mu);
   }
   pthread_mutex_unlock(&pool.mu);
+  if (trace) {
+    /* every worker has left (active == 0): their slots are final */
+    last_trace_n = __atomic_load_n(&j.slots, __ATOMIC_RELAXED) + 1;
+    memcpy(last_trace, trace, (size_t)last_trace_n * sizeof(trace_t));
+    free(trace);
+  }
   pthread_mutex_unlock(&pool.busy);
   /* the workers' floating-point flags become the caller's (fpe.h) */
   ma_fpe_raise(__atomic_load_n(&j.fpe, __ATOMIC_RELAXED));

@@ -53,6 +53,17 @@ int ma_default_num_threads(void);
 /* How many jobs were handed to the pool's workers so far (not counting
  * calls that ran serially): tests use it to check they reach the pool. */
 int64_t ma_pool_jobs(void);
+
+/* The trace of the last job run on the workers, for measurements (the
+ * benchmark sweep): while tracing is on, each job records per thread that
+ * took part how many chunks it ran, when it started its first chunk, how
+ * long its chunks took and when it finished its last (nanoseconds from
+ * the moment the job was announced).  ma_pool_last_trace writes four
+ * int64 per thread, the calling thread first, into out[0 .. 4 * cap) and
+ * returns how many threads took part (0: no job traced yet).  Off by
+ * default: a job then costs no clock read. */
+void ma_pool_set_trace(int on);
+int ma_pool_last_trace(int64_t *out, int cap);
 /* cdef-end */
 
 /* Chunk i of `nchunks` equal parts of [0, n): [*begin, *end).  The first

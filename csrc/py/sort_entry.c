@@ -176,8 +176,41 @@ static PyObject *py_unique(PyObject *self, PyObject *const *args, Py_ssize_t nar
   return Py_BuildValue("(LNNNN)", (long long)groups, hv, hf, hi, hc);
 }
 
+/* unique_values(x) -> (n, handle of the n sorted distinct values of x), for bool
+ * and integer dtypes (ma_unique_keys); TypeError for others, which take
+ * unique(). */
+static PyObject *py_unique_values(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+  (void)self;
+  MA_NARGS(1, "unique_values");
+  ma_array *x = ma_handle_get(args[0]);
+  if (!x) return NULL;
+  int tid = ma_kernel_type(x, "unique_values");
+  if (tid < 0) return NULL;
+  if (!ma_sort_key_bytes(tid) || (tid >= MA_FLOAT16 && tid <= MA_FLOAT64))
+    return PyErr_Format(PyExc_TypeError, "unique_values: bool and integer dtypes only");
+  ma_sort_workspace w;
+  if (ma_sort_workspace_alloc(&w, ma_array_size(x), 0) < 0) {
+    ma_sort_workspace_free(&w);
+    return PyErr_NoMemory();
+  }
+  int64_t groups;
+  Py_BEGIN_ALLOW_THREADS
+  groups = ma_unique_keys(x, &w);
+  Py_END_ALLOW_THREADS
+  ma_array *values = new_1d(x->t.dtype, groups);
+  if (!values) {
+    ma_sort_workspace_free(&w);
+    return PyErr_NoMemory();
+  }
+  ma_unique_keys_fill(x, &w, values);
+  ma_sort_workspace_free(&w);
+  PyObject *h = ma_handle_new(values);
+  return h ? Py_BuildValue("(LN)", (long long)groups, h) : NULL;
+}
+
 #define FC(name, fn, doc) {name, (PyCFunction)(void (*)(void))fn, METH_FASTCALL, doc}
 PyMethodDef ma_sort_methods[] = {
+    FC("unique_values", py_unique_values, "unique_values(x) -> (n, values)"),
     FC("sort", py_sort, "sort(x, out, descending, arg)"),
     FC("partition", py_partition, "partition(x, out, kth, arg)"),
     FC("searchsorted", py_searchsorted, "searchsorted(x1, x2, out, right)"),
