@@ -44,20 +44,20 @@ def test_version_is_the_metadata_version() -> None:
         assert installed == _project_version(), "pyproject.toml's version changed: reinstall (pip install -e .)"
 
 
-def _project_files() -> list[str]:
-    """The project's files as git knows them: tracked, or new and not
-    ignored (what a commit would hold)."""
+def _git_files(*which: str) -> set[str]:
     if shutil.which("git") is None or not (ROOT / ".git").exists():
         pytest.skip("the sdist is checked against git's list of the project's files: not a git checkout")
-    out = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
-                         capture_output=True, check=True).stdout.decode()
-    return sorted({name for name in out.split("\0") if name and (ROOT / name).is_file()})
+    out = subprocess.run(["git", "ls-files", "-z", *which], cwd=ROOT, capture_output=True, check=True).stdout
+    return {name for name in out.decode().split("\0") if name and (ROOT / name).is_file()}
 
 
 @pytest.mark.slow  # the wheel's build compiles the whole C core: 1-2 minutes on 2 cores
 def test_sdist_builds_a_wheel_offline(tmp_path: Path) -> None:
     pytest.importorskip("build", reason="the build package (the test extra) makes the sdist and the wheel")
-    files = _project_files()
+    # The project's files: tracked, or new and not ignored (what a commit
+    # would hold); the sdist must hold every tracked one.
+    files = sorted(_git_files("--cached", "--others", "--exclude-standard"))
+    tracked = _git_files("--cached")
     version = _project_version()
 
     # A copy of the project's files, so that nothing a previous build left in
@@ -74,8 +74,8 @@ def test_sdist_builds_a_wheel_offline(tmp_path: Path) -> None:
                           capture_output=True, text=True, check=False)
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-4000:]
 
-    # The sdist: every project file but the CI scripts and git's own, and
-    # beside them only the metadata setuptools writes.
+    # The sdist: every tracked file but the CI scripts and git's own, and
+    # beside the project's files only the metadata setuptools writes.
     with tarfile.open(dist / f"minarray-{version}.tar.gz") as sdist:
         prefix = f"minarray-{version}/"
         held = {m.name.removeprefix(prefix) for m in sdist.getmembers() if m.isfile()}
@@ -85,9 +85,9 @@ def test_sdist_builds_a_wheel_offline(tmp_path: Path) -> None:
     made = sorted(n for n in held if n.endswith((".so", ".o", ".args")) or n.startswith("build/")
                   or n == "minarray/_core.c")
     assert made == [], f"the sdist holds what a build made: {made}"
-    expected = {name for name in files if not name.startswith(".ci/") and name != ".gitignore"}
-    assert held - metadata == expected, (f"missing from the sdist: {sorted(expected - held)}; "
-                                         f"not project files: {sorted(held - metadata - expected)}")
+    expected = {name for name in tracked if not name.startswith(".ci/") and name != ".gitignore"}
+    assert sorted(expected - held) == [], "tracked files missing from the sdist (MANIFEST.in)"
+    assert sorted(held - metadata - set(files)) == [], "the sdist holds files that are not the project's"
 
     # The wheel: the package's Python files and data, the compiled module,
     # the metadata; none of the C sources.
@@ -97,7 +97,7 @@ def test_sdist_builds_a_wheel_offline(tmp_path: Path) -> None:
         names = set(wheel.namelist())
         site = tmp_path / "site"
         wheel.extractall(site)
-    package = {n for n in expected if n.startswith("minarray/") and n.endswith((".py", ".pyi", "py.typed"))}
+    package = {n for n in held if n.startswith("minarray/") and n.endswith((".py", ".pyi", "py.typed"))}
     info = {n for n in names if n.startswith(f"minarray-{version}.dist-info/")}
     assert names - info == package | {f"minarray/_core{tag}"}
 
