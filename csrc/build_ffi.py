@@ -182,10 +182,17 @@ def _flags() -> tuple[list[str], list[str]]:
     return compile_args, link_args
 
 
+def core_units() -> list[str]:
+    """The plain-C units (no Python.h): the core's files and the generated
+    loops, as paths relative to the project root (setuptools wants them so).
+    They are what another platform's compiler must build: .ci/cross_compile.py
+    compiles them for aarch64."""
+    return sorted(os.path.relpath(p, ROOT) for p in CORE.glob("*.c")) + _generated()
+
+
 def _sources() -> list[str]:
-    # setuptools wants paths relative to the project root.
-    units = [*CORE.glob("*.c"), *BINDINGS.glob("*.c")]
-    return sorted(os.path.relpath(p, ROOT) for p in units) + _generated()
+    bindings = sorted(os.path.relpath(p, ROOT) for p in BINDINGS.glob("*.c"))
+    return [*core_units(), *bindings]
 
 
 INCLUDE_DIRS = (HERE, CORE, BINDINGS)

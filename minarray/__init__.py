@@ -122,7 +122,15 @@ from minarray.dlpack import __all__ as _dlpack_all
 # NumPy's spelling of the class: isinstance(x, ma.ndarray).
 ndarray = NDArray
 
-__version__ = "0.1.0"
+# The version has one source, pyproject.toml, read back from the installed
+# package's metadata (an editable install has it too).  A checkout imported
+# without being installed has no metadata: it says so rather than guess.
+try:
+    from importlib.metadata import version as _dist_version
+
+    __version__: str = _dist_version("minarray")
+except ImportError:  # PackageNotFoundError is an ImportError
+    __version__ = "0+unknown"
 __array_api_version__ = "2025.12"
 
 
