@@ -8,6 +8,7 @@ view live here.
 
 from __future__ import annotations
 
+import struct as _struct
 import sys
 from typing import Any, Final
 
@@ -26,20 +27,22 @@ _NATIVE = "<" if sys.byteorder == "little" else ">"
 _NATIVE_PREFIXES: Final = ("", "@", "=", _NATIVE)
 
 
-# struct-module format characters of the buffer protocol, by kind; the size
-# comes from the buffer's itemsize (``l`` is 4 bytes on Windows, 8 elsewhere).
+# The buffer protocol's format letters, by kind: the dtype table's, and
+# struct's letters of the other C integer widths (long long, ssize_t, char;
+# lower case signed, upper case unsigned), whose size the buffer's itemsize
+# gives (``l`` is 4 bytes on Windows, 8 elsewhere).
 _KIND_OF_FORMAT: Final = {
-    "?": "b", "b": "i", "h": "i", "i": "i", "l": "i", "q": "i", "n": "i",
-    "B": "u", "H": "u", "I": "u", "L": "u", "Q": "u", "N": "u", "c": "u",
-    "e": "f", "f": "f", "d": "f", "Zf": "c", "Zd": "c",
+    **{d.format: d.kind for d in _dt.ALL if d.format}, **dict.fromkeys("lqn", "i"), **dict.fromkeys("LQNc", "u"),
 }
 
 
 _BY_KIND_SIZE: Final = {(d.kind, d.itemsize): d for d in _dt.KERNEL if d is not _dt.bfloat16}
 
 
-# The formats plain bytes-like objects report, for the asdlpack fast path.
-BUFFER_FORMATS: Final = {"B": _dt.uint8, "b": _dt.int8, "c": _dt.uint8}
+# The one-byte formats (plain bytes-like objects report them), for the
+# asdlpack fast path.
+BUFFER_FORMATS: Final = {f: _BY_KIND_SIZE[(k, 1)] for f, k in _KIND_OF_FORMAT.items()
+                          if len(f) == 1 and _struct.calcsize(f) == 1}
 
 
 def buffer_dtype(m: memoryview) -> _dt.DType:
