@@ -1,9 +1,10 @@
 """Zero-copy import through NumPy's array interface (version 3) and the
 buffer protocol: no capsule, no NumPy import needed.
 
-``from_numpy`` (minarray/dlpack.py) reads plain NumPy arrays in C and comes
-here for everything else, so the error messages for what minarray cannot
-view live here.
+Plain NumPy arrays and ``__array_struct__`` go through the NumPy intake in
+C (csrc/py/numpy_struct.c); this module reads the interface dict of the
+others (subclasses, other producers) and ends in the same checks
+(``core.wrap``), with the same wording for what minarray cannot view.
 """
 
 from __future__ import annotations
