@@ -168,7 +168,11 @@ static PyObject *numpy_view(PyObject *obj, int as_interface, int copyable) {
   np_descr_prefix *d = (np_descr_prefix *)arr->descr;
   int tid = d->type_num >= NP_USERDEF ? user_type(d->typeobj) : np_type(d->type_num);
   if (tid < 0) {
-    PyErr_Format(PyExc_TypeError, "unsupported dtype %S: minarray has no such dtype", arr->descr);
+    PyObject *typestr = PyObject_GetAttrString(arr->descr, "str");
+    if (typestr)
+      PyErr_Format(PyExc_TypeError, "unsupported dtype %S (typestr %R): minarray has no such dtype", arr->descr,
+                   typestr);
+    Py_XDECREF(typestr);
     return NULL;
   }
   char native = PY_LITTLE_ENDIAN ? '<' : '>';
