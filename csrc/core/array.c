@@ -60,8 +60,8 @@ int64_t ma_type_alignment(int tid) {
 
 /* dst[0..n) = src[0..n).  Up to four dims (nearly every array) one by one:
  * memcpy of a few bytes whose bound gcc knows (MA_MAXDIMS) is compiled to
- * `rep movsq`, whose start-up cost (~20 cycles on AMD Zen 4) made the two
- * copies a tenth of a view's time. */
+ * `rep movsq`, whose fixed start-up cost outweighs copying a few dims and
+ * made the two copies a visible part of a view's time. */
 static inline void copy_dims(int64_t *dst, const int64_t *src, int n) {
   switch (n) {
     case 4: dst[3] = src[3]; /* fall through */
