@@ -128,7 +128,7 @@ def compile_units(compiler: Any) -> list[str]:
     distutils compiles an extension's sources one after another, every one
     every time; the core is thirty-six units, three of them large generated
     ones.  An object is stale when it is missing, older than its source or
-    than any header in csrc/ (a coarse rule, but a header change is rare and
+    than any header (or .def table) in csrc/ (a coarse rule, but a header change is rare and
     the rule is never wrong), or was compiled with other arguments (a
     sanitizer build, say): those are recorded beside it."""
     compile_args, _ = _flags()
@@ -139,7 +139,7 @@ def compile_units(compiler: Any) -> list[str]:
     # build environments name a new folder each time for the same headers.
     args = "\n".join([sys.version, sysconfig.get_paths()["include"], *compiler.compiler_so, *compile_args,
                       *include_dirs])
-    newest_header = max(p.stat().st_mtime for p in HERE.rglob("*.h"))
+    newest_header = max(p.stat().st_mtime for p in [*HERE.rglob("*.h"), *HERE.rglob("*.def")])
 
     def stale(src: str, obj: str) -> bool:
         stamp = Path(obj + ".args")

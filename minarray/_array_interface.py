@@ -1,13 +1,15 @@
 """Zero-copy import through NumPy's array interface (version 3) and the
 buffer protocol: no capsule, no NumPy import needed.
 
-``from_numpy`` (minarray/dlpack.py) reads plain NumPy arrays in C and comes
-here for everything else, so the error messages for what minarray cannot
-view live here.
+Plain NumPy arrays and ``__array_struct__`` go through the NumPy intake in
+C (csrc/py/numpy_struct.c); this module reads the interface dict of the
+others (subclasses, other producers) and ends in the same checks
+(``core.wrap``), with the same wording for what minarray cannot view.
 """
 
 from __future__ import annotations
 
+import struct as _struct
 import sys
 from typing import Any, Final
 
@@ -26,20 +28,22 @@ _NATIVE = "<" if sys.byteorder == "little" else ">"
 _NATIVE_PREFIXES: Final = ("", "@", "=", _NATIVE)
 
 
-# struct-module format characters of the buffer protocol, by kind; the size
-# comes from the buffer's itemsize (``l`` is 4 bytes on Windows, 8 elsewhere).
+# The buffer protocol's format letters, by kind: the dtype table's, and
+# struct's letters of the other C integer widths (long long, ssize_t, char;
+# lower case signed, upper case unsigned), whose size the buffer's itemsize
+# gives (``l`` is 4 bytes on Windows, 8 elsewhere).
 _KIND_OF_FORMAT: Final = {
-    "?": "b", "b": "i", "h": "i", "i": "i", "l": "i", "q": "i", "n": "i",
-    "B": "u", "H": "u", "I": "u", "L": "u", "Q": "u", "N": "u", "c": "u",
-    "e": "f", "f": "f", "d": "f", "Zf": "c", "Zd": "c",
+    **{d.format: d.kind for d in _dt.ALL if d.format}, **dict.fromkeys("lqn", "i"), **dict.fromkeys("LQNc", "u"),
 }
 
 
 _BY_KIND_SIZE: Final = {(d.kind, d.itemsize): d for d in _dt.KERNEL if d is not _dt.bfloat16}
 
 
-# The formats plain bytes-like objects report, for the asdlpack fast path.
-BUFFER_FORMATS: Final = {"B": _dt.uint8, "b": _dt.int8, "c": _dt.uint8}
+# The one-byte formats (plain bytes-like objects report them), for the
+# asdlpack fast path.
+BUFFER_FORMATS: Final = {f: _BY_KIND_SIZE[(k, 1)] for f, k in _KIND_OF_FORMAT.items()
+                          if len(f) == 1 and _struct.calcsize(f) == 1}
 
 
 def buffer_dtype(m: memoryview) -> _dt.DType:

@@ -158,15 +158,18 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | 
         return made if made is not None else _from_sequence(obj, dt0)
     if device is None:
         # The common cases first, in as few C calls as possible: a plain
-        # numpy.ndarray minarray can view as is (None for anything else, which
-        # the general route below takes), or an NDArray.
-        made = core.numpy_asarray(obj)
-        if made is None and isinstance(obj, NDArray):
-            made = obj
-        if made is not None:
+        # numpy.ndarray (the NumPy intake, csrc/py/numpy_struct.c: a view,
+        # None for anything else, or why only a copy can hold it), or an
+        # NDArray.
+        got = core.numpy_asarray(obj)
+        if isinstance(got, str):
+            return _numpy_copy(obj, got, _dt.as_dtype(dtype) if dtype is not None else None, copy)
+        if got is None and isinstance(obj, NDArray):
+            got = obj
+        if got is not None:
             if dtype is None:
-                return made.copy() if copy else made
-            return _finish(made, _dt.as_dtype(dtype), copy, fresh=False)
+                return got.copy() if copy else got
+            return _finish(got, _dt.as_dtype(dtype), copy, fresh=False)
     _device(device)
     dt = _dt.as_dtype(dtype) if dtype is not None else None
     if isinstance(obj, NDArray):
@@ -184,26 +187,19 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | 
         shared = from_array_interface(obj)
         return _finish(shared._view(0, (), (), readonly=True), dt, copy, fresh=False)
     if hasattr(obj, "__array_interface__") and not isinstance(obj, type):
-        if not dlpack._numpy_ready:  # NumPy is loaded now: let numpy_asarray see its arrays
+        if not dlpack._numpy_ready:  # NumPy is loaded now: let the intake see its arrays
             dlpack._enable_numpy_fast_path()
-
-        order = getattr(getattr(obj, "dtype", None), "byteorder", "=")
-        if order not in ("=", "|", _NATIVE_ORDER) and hasattr(obj, "astype"):
-            # byte-swapped NumPy data: minarray's kernels read native order only
-            if copy is False:
-                raise ValueError("the source's byte order is not native: a copy is needed, but copy=False")
-            return _finish(from_array_interface(obj.astype(obj.dtype.newbyteorder("="))), dt, None, fresh=True)
-        arr = interface_view(obj)
+        arr = core.numpy_asarray(obj)
+        if arr is None:
+            # a subclass, another producer, or a NumPy whose C ABI the
+            # intake does not read: the interface dict
+            order = getattr(getattr(obj, "dtype", None), "byteorder", "=")
+            if order not in ("=", "|", _NATIVE_ORDER) and hasattr(obj, "astype"):
+                # byte-swapped NumPy data: minarray's kernels read native order only
+                return _numpy_copy(obj, "the source's byte order is not native", dt, copy)
+            arr = interface_view(obj)
         if isinstance(arr, str):
-            # strides that are not whole elements, or data not aligned to its
-            # elements: element strides cannot describe it, a copy can
-            if copy is False:
-                raise ValueError(f"{arr}; a copy is needed, but copy=False")
-            import numpy as np  # optional: NumPy is not a dependency of minarray
-
-            # np.array always makes a fresh, aligned C-contiguous copy
-            # (ascontiguousarray hands an unaligned contiguous array back)
-            return _finish(from_array_interface(np.array(obj, order="C", copy=True)), dt, None, fresh=True)
+            return _numpy_copy(obj, arr, dt, copy)
         return _finish(arr, dt, copy, fresh=False)
     if hasattr(obj, "__dlpack__") and not isinstance(obj, type):
         return _finish(dlpack.from_dlpack(obj), dt, copy, fresh=False)
@@ -229,6 +225,21 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | 
         f"cannot convert {type(obj).__name__} to a minarray array: expected a number, a nested sequence of "
         "numbers, or an object with __array_interface__, __dlpack__ or the buffer protocol"
     )
+
+
+def _numpy_copy(obj: Any, why: str, dt: _dt.DType | None, copy: bool | None) -> NDArray:
+    """asarray of NumPy-interface data no view can describe (byte-swapped,
+    strides that are not whole elements, misaligned): a fresh copy in
+    native order, or ValueError saying ``why`` under ``copy=False``."""
+    if copy is False:
+        raise ValueError(f"{why}; a copy is needed, but copy=False")
+    import numpy as np  # optional: NumPy is not a dependency of minarray
+
+    # np.array always makes a fresh, aligned C-contiguous copy
+    # (ascontiguousarray hands an unaligned contiguous array back)
+    src = np.asarray(obj)
+    c = np.array(src, dtype=src.dtype.newbyteorder("="), order="C", copy=True)
+    return _finish(dlpack.from_numpy(c), dt, None, fresh=True)
 
 
 def _to_python_scalar(obj: Any) -> bool | int | float | complex:

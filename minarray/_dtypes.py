@@ -21,6 +21,8 @@ import sys
 from functools import cache, lru_cache
 from typing import Any, Final
 
+from minarray._native import core
+
 __all__ = [
     "DType", "DLDataTypeCode", "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
     "uint64", "float16", "bfloat16", "float32", "float64", "complex64", "complex128", "float8_e3m4",
@@ -73,7 +75,8 @@ class DType:
     format: str  # the buffer protocol's format string (PEP 3118, NumPy's choice), "" if none
     wide: DType | None  # a storage type's arithmetic type; None for the others
 
-    def __init__(self, name: str, kind: str, code: DLDataTypeCode, bits: int, typestr: str, format: str) -> None:
+    def __init__(self, name: str, kind: str, code: DLDataTypeCode, bits: int, itemsize: int, typestr: str,
+                 format: str) -> None:
         self.name = name
         self.kind = kind
         self.code = code
@@ -81,7 +84,7 @@ class DType:
         self.lanes = 1
         # bytes per element in minarray's memory: sub-byte types take one
         # (DLPack's IS_SUBBYTE_TYPE_PADDED layout, as in ml_dtypes)
-        self.itemsize = (bits + 7) // 8
+        self.itemsize = itemsize
         self.wide = None
         self.typestr = typestr
         self.format = format
@@ -164,143 +167,82 @@ def _numpy_like(obj: Any) -> _builtin_bool:
     return type(obj).__module__.startswith("numpy")
 
 
-_K = DLDataTypeCode
-
-
 # NumPy exports 64-bit integers as C's long where long has 64 bits (and as
 # long long elsewhere): the same codes, so consumers see the same formats.
-_I64, _U64 = ("l", "L") if _struct.calcsize("l") == 8 else ("q", "Q")
+# The table writes long long ("q", "Q"); this is the one place the platform
+# rule is applied.
+_LONG_IS_64: Final = _struct.calcsize("l") == 8
 
 
-# The one table mapping minarray dtypes to DLPack type codes, array-interface
-# typestrs and buffer-protocol formats (bfloat16 has neither of the last two).
-bool: Final = DType("bool", "b", _K.BOOL, 8, "|b1", "?")
+def _platform_format(fmt: str) -> str:
+    return {"q": "l", "Q": "L"}.get(fmt, fmt) if _LONG_IS_64 else fmt
 
 
-int8: Final = DType("int8", "i", _K.INT, 8, "|i1", "b")
+# The one table: a DType per row of csrc/core/dtypes.def, in type-id order,
+# as the compiled core reports it (so the Python layer and the kernels
+# cannot disagree).  Every map below is derived from these objects.
+_ROWS: Final = core.dtype_table()
 
 
-int16: Final = DType("int16", "i", _K.INT, 16, "<i2", "h")
-
-
-int32: Final = DType("int32", "i", _K.INT, 32, "<i4", "i")
-
-
-int64: Final = DType("int64", "i", _K.INT, 64, "<i8", _I64)
-
-
-uint8: Final = DType("uint8", "u", _K.UINT, 8, "|u1", "B")
-
-
-uint16: Final = DType("uint16", "u", _K.UINT, 16, "<u2", "H")
-
-
-uint32: Final = DType("uint32", "u", _K.UINT, 32, "<u4", "I")
-
-
-uint64: Final = DType("uint64", "u", _K.UINT, 64, "<u8", _U64)
-
-
-float16: Final = DType("float16", "f", _K.FLOAT, 16, "<f2", "e")
-
-
-bfloat16: Final = DType("bfloat16", "f", _K.BFLOAT, 16, "", "")
-
-
-float32: Final = DType("float32", "f", _K.FLOAT, 32, "<f4", "f")
-
-
-float64: Final = DType("float64", "f", _K.FLOAT, 64, "<f8", "d")
-
-
-complex64: Final = DType("complex64", "c", _K.COMPLEX, 64, "<c8", "Zf")
-
-
-complex128: Final = DType("complex128", "c", _K.COMPLEX, 128, "<c16", "Zd")
-
-
-# The storage types, with neither typestr nor format (NumPy reaches them
-# through ml_dtypes, by name).  The narrow floats are named as in dlpack.h
-# and ml_dtypes: e<exponent bits>m<mantissa bits>, then "fn" (finite: no
-# infinity), "uz" (unsigned zero: the bits of -0 are NaN), "b11" (bias 11).
-float8_e3m4: Final = DType("float8_e3m4", "f", _K.FLOAT8_E3M4, 8, "", "")
-
-
-float8_e4m3: Final = DType("float8_e4m3", "f", _K.FLOAT8_E4M3, 8, "", "")
-
-
-float8_e4m3b11fnuz: Final = DType("float8_e4m3b11fnuz", "f", _K.FLOAT8_E4M3B11FNUZ, 8, "", "")
-
-
-float8_e4m3fn: Final = DType("float8_e4m3fn", "f", _K.FLOAT8_E4M3FN, 8, "", "")
-
-
-float8_e4m3fnuz: Final = DType("float8_e4m3fnuz", "f", _K.FLOAT8_E4M3FNUZ, 8, "", "")
-
-
-float8_e5m2: Final = DType("float8_e5m2", "f", _K.FLOAT8_E5M2, 8, "", "")
-
-
-float8_e5m2fnuz: Final = DType("float8_e5m2fnuz", "f", _K.FLOAT8_E5M2FNUZ, 8, "", "")
-
-
-float8_e8m0fnu: Final = DType("float8_e8m0fnu", "f", _K.FLOAT8_E8M0FNU, 8, "", "")
-
-
-float6_e2m3fn: Final = DType("float6_e2m3fn", "f", _K.FLOAT6_E2M3FN, 6, "", "")
-
-
-float6_e3m2fn: Final = DType("float6_e3m2fn", "f", _K.FLOAT6_E3M2FN, 6, "", "")
-
-
-float4_e2m1fn: Final = DType("float4_e2m1fn", "f", _K.FLOAT4_E2M1FN, 4, "", "")
-
-
-complex32: Final = DType("complex32", "c", _K.COMPLEX, 32, "", "")
-
-
-int1: Final = DType("int1", "i", _K.INT, 1, "", "")
-
-
-int2: Final = DType("int2", "i", _K.INT, 2, "", "")
-
-
-int4: Final = DType("int4", "i", _K.INT, 4, "", "")
-
-
-uint1: Final = DType("uint1", "u", _K.UINT, 1, "", "")
-
-
-uint2: Final = DType("uint2", "u", _K.UINT, 2, "", "")
-
-
-uint4: Final = DType("uint4", "u", _K.UINT, 4, "", "")
+ALL: Final[tuple[DType, ...]] = tuple(
+    DType(name, kind, DLDataTypeCode(code), bits, itemsize, typestr, _platform_format(fmt))
+    for name, kind, code, bits, itemsize, typestr, fmt, _kernel in _ROWS
+)
 
 
 # The types the kernels compute in, in the order of the C core's ma_type
-# enum (csrc/core/array.h), which the generated tables follow.
-KERNEL: Final[tuple[DType, ...]] = (
-    bool, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
-    float16, bfloat16, float32, float64, complex64, complex128,
-)
+# enum, which the generated tables follow.
+KERNEL: Final[tuple[DType, ...]] = tuple(d for d, row in zip(ALL, _ROWS, strict=True) if row[7])
 
 
-# The storage types, in the enum's order after KERNEL.
-STORAGE: Final[tuple[DType, ...]] = (
-    float8_e3m4, float8_e4m3, float8_e4m3b11fnuz, float8_e4m3fn, float8_e4m3fnuz, float8_e5m2,
-    float8_e5m2fnuz, float8_e8m0fnu, float6_e2m3fn, float6_e3m2fn, float4_e2m1fn, complex32,
-    int1, int2, int4, uint1, uint2, uint4,
-)
+# The storage types, in the enum's order after KERNEL: arrays of them can
+# be made, viewed, cast and exchanged; arithmetic runs in ``wide``.  The
+# narrow floats are named as in dlpack.h and ml_dtypes: e<exponent
+# bits>m<mantissa bits>, then "fn" (finite: no infinity), "uz" (unsigned
+# zero: the bits of -0 are NaN), "b11" (bias 11).
+STORAGE: Final[tuple[DType, ...]] = ALL[len(KERNEL):]
+
+
+_BY_NAME: Final[dict[str, DType]] = {d.name: d for d in ALL}
+
+
+bool: Final[DType] = _BY_NAME["bool"]
+int8: Final[DType] = _BY_NAME["int8"]
+int16: Final[DType] = _BY_NAME["int16"]
+int32: Final[DType] = _BY_NAME["int32"]
+int64: Final[DType] = _BY_NAME["int64"]
+uint8: Final[DType] = _BY_NAME["uint8"]
+uint16: Final[DType] = _BY_NAME["uint16"]
+uint32: Final[DType] = _BY_NAME["uint32"]
+uint64: Final[DType] = _BY_NAME["uint64"]
+float16: Final[DType] = _BY_NAME["float16"]
+bfloat16: Final[DType] = _BY_NAME["bfloat16"]
+float32: Final[DType] = _BY_NAME["float32"]
+float64: Final[DType] = _BY_NAME["float64"]
+complex64: Final[DType] = _BY_NAME["complex64"]
+complex128: Final[DType] = _BY_NAME["complex128"]
+float8_e3m4: Final[DType] = _BY_NAME["float8_e3m4"]
+float8_e4m3: Final[DType] = _BY_NAME["float8_e4m3"]
+float8_e4m3b11fnuz: Final[DType] = _BY_NAME["float8_e4m3b11fnuz"]
+float8_e4m3fn: Final[DType] = _BY_NAME["float8_e4m3fn"]
+float8_e4m3fnuz: Final[DType] = _BY_NAME["float8_e4m3fnuz"]
+float8_e5m2: Final[DType] = _BY_NAME["float8_e5m2"]
+float8_e5m2fnuz: Final[DType] = _BY_NAME["float8_e5m2fnuz"]
+float8_e8m0fnu: Final[DType] = _BY_NAME["float8_e8m0fnu"]
+float6_e2m3fn: Final[DType] = _BY_NAME["float6_e2m3fn"]
+float6_e3m2fn: Final[DType] = _BY_NAME["float6_e3m2fn"]
+float4_e2m1fn: Final[DType] = _BY_NAME["float4_e2m1fn"]
+complex32: Final[DType] = _BY_NAME["complex32"]
+int1: Final[DType] = _BY_NAME["int1"]
+int2: Final[DType] = _BY_NAME["int2"]
+int4: Final[DType] = _BY_NAME["int4"]
+uint1: Final[DType] = _BY_NAME["uint1"]
+uint2: Final[DType] = _BY_NAME["uint2"]
+uint4: Final[DType] = _BY_NAME["uint4"]
 
 
 for _d in STORAGE:
     _d.wide = {"f": float32, "c": complex64, "i": int8, "u": uint8}[_d.kind]
-
-
-ALL: Final[tuple[DType, ...]] = KERNEL + STORAGE
-
-
-_BY_NAME: Final[dict[str, DType]] = {d.name: d for d in ALL}
 
 
 _BY_CODE: Final[dict[tuple[int, int], DType]] = {(int(d.code), d.bits): d for d in ALL}
@@ -346,11 +288,16 @@ def _native_little() -> _builtin_bool:
     return sys.byteorder == "little"
 
 
-# NumPy's one-character codes (``np.dtype('d')``), for the types minarray has.
+def _numpy_char(fmt: str) -> str:
+    """NumPy's one-character code of a buffer format: the format itself,
+    or for complex ("Zf") its part's letter in upper case ("F")."""
+    return fmt[1].upper() if fmt.startswith("Z") else fmt
+
+
+# NumPy's one-character codes (``np.dtype('d')``), for the types minarray
+# has, from the buffer formats; the 64-bit integers answer to long long too.
 _CHARS: Final[dict[str, DType]] = {
-    "?": bool, "b": int8, "B": uint8, "h": int16, "H": uint16, "i": int32, "I": uint32,
-    "l": int64, "q": int64, "L": uint64, "Q": uint64, "e": float16, "f": float32, "d": float64,
-    "F": complex64, "D": complex128,
+    **{_numpy_char(d.format): d for d in ALL if d.format}, "q": int64, "Q": uint64,
 }
 
 

@@ -368,11 +368,10 @@ def from_numpy(arr: Any, /, *, copy: bool | None = None) -> NDArray:
         return _numpy_copy(arr)
     if not _numpy_ready:
         _enable_numpy_fast_path()
-    out = core.dlpack_from_numpy(arr)
+    out = core.dlpack_from_numpy(arr)  # the intake (csrc/py/numpy_struct.c); it raises for what it cannot view
     if out is not None:
         return out
-    # The general route explains what is wrong, or handles what the C path
-    # leaves to it (subclasses, ml_dtypes' bfloat16, other producers).
+    # not a plain numpy.ndarray: a subclass or another producer
     _reject_masked(arr)
     return from_array_interface(arr)
 
@@ -395,7 +394,7 @@ def _numpy_copy(arr: Any) -> NDArray:
         _enable_numpy_fast_path()
     c = np.array(a, dtype=dt, order="C", copy=True)
     view = core.dlpack_from_numpy(c)
-    if view is None:
+    if view is None:  # NumPy's C ABI is one the intake does not read
         view = from_array_interface(c)
     out: NDArray = view.copy()  # into minarray's own memory; `c` dies here
     return out
@@ -570,7 +569,7 @@ def asdlpack(obj: Any) -> DLPackObject:
         _reject_masked(obj)
         return DLPackObject(from_array_interface(obj)._h, CPU_DEVICE, obj)
     if hasattr(obj, "__array_struct__"):
-        return DLPackObject(_from_array_struct(obj), CPU_DEVICE, obj)
+        return DLPackObject(core.array_struct_view(obj)._h, CPU_DEVICE, obj)
     if hasattr(obj, "__cuda_array_interface__"):
         return _from_cuda_array_interface(obj)
     try:
@@ -599,60 +598,6 @@ def _buffer_handle(obj: Any) -> Any:
     with m:
         dtype = BUFFER_FORMATS.get(m.format) or buffer_dtype(m)
     return core.wrap_buffer(obj, dtype.code, dtype.bits, False)[0]
-
-
-class _PyArrayInterface(ctypes.Structure):
-    """NumPy's ``PyArrayInterface`` (array interface version 2: the struct
-    ``__array_struct__`` carries in a capsule), numpy/ndarraytypes.h."""
-
-    _fields_ = [
-        ("two", ctypes.c_int),
-        ("nd", ctypes.c_int),
-        ("typekind", ctypes.c_char),
-        ("itemsize", ctypes.c_int),
-        ("flags", ctypes.c_int),
-        ("shape", ctypes.POINTER(ctypes.c_ssize_t)),
-        ("strides", ctypes.POINTER(ctypes.c_ssize_t)),
-        ("data", ctypes.c_void_p),
-        ("descr", ctypes.c_void_p),
-    ]
-
-
-_AS_NOTSWAPPED: Final = 0x200
-_AS_WRITEABLE: Final = 0x400
-# Private prototypes: setting argtypes on ctypes.pythonapi's own function
-# objects would change them for every other user in the process.
-_capsule_name = ctypes.PYFUNCTYPE(ctypes.c_char_p, ctypes.py_object)(("PyCapsule_GetName", ctypes.pythonapi))
-_capsule_pointer = ctypes.PYFUNCTYPE(ctypes.c_void_p, ctypes.py_object, ctypes.c_char_p)(
-    ("PyCapsule_GetPointer", ctypes.pythonapi))
-
-
-def _from_array_struct(obj: Any) -> Any:
-    """A handle over the memory of an array interface v2 object: the
-    ``PyArrayInterface`` struct in the capsule ``__array_struct__`` returns
-    (NumPy names no capsule).  The capsule is kept alive with ``obj``, as
-    the interface asks; the fields pass the checks of every door."""
-    cap = obj.__array_struct__
-    if type(cap).__name__ != "PyCapsule":
-        raise TypeError(f"__array_struct__ must be a PyCapsule, got {type(cap).__name__}")
-    s = _PyArrayInterface.from_address(_capsule_pointer(cap, _capsule_name(cap)))  # NumPy's name is NULL
-    if s.two != 2:
-        raise TypeError(f"__array_struct__ holds no array interface struct (its first field is {s.two}, not 2)")
-    if not s.flags & _AS_NOTSWAPPED:
-        raise TypeError("__array_struct__ describes byte-swapped data; minarray needs native byte order")
-    kind = s.typekind.decode("ascii", "replace")
-    dt = _dt.from_dlpack_code({"b": 6, "i": 0, "u": 1, "f": 2, "c": 5}.get(kind, -1), 8 * s.itemsize, 1)
-    if dt is None:
-        raise TypeError(f"__array_struct__ type {kind!r} of {s.itemsize} bytes has no minarray dtype")
-    nd = s.nd
-    shape = tuple(s.shape[i] for i in range(nd)) if nd else ()
-    el = None
-    if nd and s.strides:
-        byte_strides = tuple(s.strides[i] for i in range(nd))
-        if any(b % s.itemsize for b in byte_strides):
-            raise BufferError(f"strides {byte_strides} are not multiples of the itemsize {s.itemsize}")
-        el = tuple(b // s.itemsize for b in byte_strides)
-    return core.wrap((obj, cap), s.data or 0, shape, el, dt.code, dt.bits, not s.flags & _AS_WRITEABLE)
 
 
 def _device_type(v: int) -> DLDeviceType:

@@ -142,21 +142,21 @@ def test_asarray_numpy_matches_general_route(src: np.ndarray, kw: dict[str, Any]
     np.testing.assert_array_equal(np.asarray(got), np.asarray(want))
 
 
-def test_numpy_asarray_declines() -> None:
+def test_numpy_asarray_answers_for_every_numpy_array() -> None:
+    """The NumPy intake answers for every plain numpy.ndarray: a view, why
+    only a copy can hold it, or the error; None only for other objects."""
     ma.asarray(np.zeros(1))  # registers numpy.ndarray with the C side
     raw = np.zeros(17, dtype=np.uint8)
-    declined = [
-        np.ma.masked_array([1.0, 2.0]),  # a subclass
-        np.arange(3, dtype=">f8" if np.little_endian else "<f8"),  # byte-swapped
-        np.array([1, None], dtype=object),
-        np.arange(3, dtype=np.longdouble),
-        np.zeros(4, dtype="M8[s]"),
-        raw[1:].view(np.int64)[:1] if raw[1:].ctypes.data % 8 else raw[:0],  # misaligned
-        np.zeros(3, dtype=[("a", "f8")]),
-        [1.0, 2.0], 3.0, np.float64(1.0), ma.zeros(3), None,
-    ]
-    for obj in declined:
+    for obj in (np.ma.masked_array([1.0, 2.0]),  # a subclass: the interface route
+                [1.0, 2.0], 3.0, np.float64(1.0), ma.zeros(3), None):
         assert core.numpy_asarray(obj) is None, obj
+    for obj in (np.arange(3, dtype=">f8" if np.little_endian else "<f8"),  # byte-swapped
+                raw[1:9].view(np.int64)):  # misaligned
+        assert isinstance(core.numpy_asarray(obj), str), obj
+    for obj in (np.array([1, None], dtype=object), np.arange(3, dtype=np.longdouble), np.zeros(4, dtype="M8[s]"),
+                np.zeros(3, dtype=[("a", "f8")])):
+        with pytest.raises(TypeError, match="unsupported dtype"):
+            core.numpy_asarray(obj)
 
 
 def test_numpy_fast_path_stays_off_for_an_abi_it_does_not_know() -> None:

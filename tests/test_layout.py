@@ -114,8 +114,9 @@ def test_coercion_and_dtypes_import_no_chapter() -> None:
     for floor in ("minarray._coerce", "minarray._dtypes"):
         chapters = sorted(m for m in graph[floor] if m.removeprefix("minarray.") in CHAPTERS)
         assert not chapters, f"{floor} imports chapter modules {chapters}"
-    # the dtype table is loaded at build time as a plain module: it may import nothing of minarray's
-    assert not graph["minarray._dtypes"], graph["minarray._dtypes"]
+    # the dtype table is loaded at build time as a plain module: it may import nothing of minarray's but
+    # the compiled core its rows come from (which the build stands in for: csrc/core/gen/gen_elementwise.py)
+    assert graph["minarray._dtypes"] <= {"minarray._native"}, graph["minarray._dtypes"]
 
 
 def test_private_modules_import_each_other_without_a_cycle() -> None:

@@ -3,69 +3,65 @@
 #include <stdlib.h>
 #include <string.h>
 
-const int ma_type_size[MA_NALLTYPES] = {1, 1, 2, 4, 8, 1, 2, 4, 8, 2, 2, 4, 8, 8, 16,
-                                        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 4, 1, 1, 1, 1, 1, 1};
+/* The arrays below expand dtypes.def's rows, indexed by type id. */
+#define MA_KERNEL_TYPE(e, name, code, bits, kind, typestr, format) [e] = ((bits) + 7) / 8,
+#define MA_STORAGE_TYPE MA_KERNEL_TYPE
+const int ma_type_size[MA_NALLTYPES] = {
+#include "dtypes.def"
+};
+#undef MA_KERNEL_TYPE
+#undef MA_STORAGE_TYPE
 
+#define MA_KERNEL_TYPE(e, name, code, bits, kind, typestr, format) [e] = {code, bits, 1},
+#define MA_STORAGE_TYPE MA_KERNEL_TYPE
 const DLDataType ma_dltypes[MA_NALLTYPES] = {
-    {kDLBool, 8, 1},    {kDLInt, 8, 1},    {kDLInt, 16, 1},      {kDLInt, 32, 1},
-    {kDLInt, 64, 1},    {kDLUInt, 8, 1},   {kDLUInt, 16, 1},     {kDLUInt, 32, 1},
-    {kDLUInt, 64, 1},   {kDLFloat, 16, 1}, {kDLBfloat, 16, 1},   {kDLFloat, 32, 1},
-    {kDLFloat, 64, 1},  {kDLComplex, 64, 1}, {kDLComplex, 128, 1},
-    {kDLFloat8_e3m4, 8, 1}, {kDLFloat8_e4m3, 8, 1}, {kDLFloat8_e4m3b11fnuz, 8, 1},
-    {kDLFloat8_e4m3fn, 8, 1}, {kDLFloat8_e4m3fnuz, 8, 1}, {kDLFloat8_e5m2, 8, 1},
-    {kDLFloat8_e5m2fnuz, 8, 1}, {kDLFloat8_e8m0fnu, 8, 1}, {kDLFloat6_e2m3fn, 6, 1},
-    {kDLFloat6_e3m2fn, 6, 1}, {kDLFloat4_e2m1fn, 4, 1}, {kDLComplex, 32, 1},
-    {kDLInt, 1, 1}, {kDLInt, 2, 1}, {kDLInt, 4, 1}, {kDLUInt, 1, 1}, {kDLUInt, 2, 1}, {kDLUInt, 4, 1}};
+#include "dtypes.def"
+};
+#undef MA_KERNEL_TYPE
+#undef MA_STORAGE_TYPE
+
+#define MA_KERNEL_TYPE(e, name, code, bits, kind, typestr, format) [e] = kind,
+#define MA_STORAGE_TYPE MA_KERNEL_TYPE
+const char ma_type_kind[MA_NALLTYPES] = {
+#include "dtypes.def"
+};
+#undef MA_KERNEL_TYPE
+#undef MA_STORAGE_TYPE
+
+#define MA_KERNEL_TYPE(e, name, code, bits, kind, typestr, format) [e] = #name,
+#define MA_STORAGE_TYPE MA_KERNEL_TYPE
+const char *const ma_type_name[MA_NALLTYPES] = {
+#include "dtypes.def"
+};
+#undef MA_KERNEL_TYPE
+#undef MA_STORAGE_TYPE
+
+/* Type id + 1 by DLPack (code, bits); 0 where minarray has no type.  A
+ * table rather than a search: every import and cast asks. */
+#define MAX_CODE kDLFloat4_e2m1fn
+#define MAX_BITS 128
+#define MA_KERNEL_TYPE(e, name, code, bits, kind, typestr, format) [code][bits] = (e) + 1,
+#define MA_STORAGE_TYPE MA_KERNEL_TYPE
+static const unsigned char type_by_code_bits[MAX_CODE + 1][MAX_BITS + 1] = {
+#include "dtypes.def"
+};
+#undef MA_KERNEL_TYPE
+#undef MA_STORAGE_TYPE
 
 int ma_type_of(DLDataType dt) {
-  if (dt.lanes != 1) return -1;
-  /* the narrow floats: one code each, of one width */
-  if (dt.code >= kDLFloat8_e3m4 && dt.code <= kDLFloat4_e2m1fn) {
-    int tid = MA_FLOAT8_E3M4 + (dt.code - kDLFloat8_e3m4);
-    return dt.bits == ma_dltypes[tid].bits ? tid : -1;
-  }
-  switch (dt.code) {
-    case kDLBool: return dt.bits == 8 ? MA_BOOL : -1;
-    case kDLInt:
-      switch (dt.bits) {
-        case 1: return MA_INT1; case 2: return MA_INT2; case 4: return MA_INT4;
-        case 8: return MA_INT8; case 16: return MA_INT16;
-        case 32: return MA_INT32; case 64: return MA_INT64;
-      }
-      return -1;
-    case kDLUInt:
-      switch (dt.bits) {
-        case 1: return MA_UINT1; case 2: return MA_UINT2; case 4: return MA_UINT4;
-        case 8: return MA_UINT8; case 16: return MA_UINT16;
-        case 32: return MA_UINT32; case 64: return MA_UINT64;
-      }
-      return -1;
-    case kDLFloat:
-      switch (dt.bits) {
-        case 16: return MA_FLOAT16; case 32: return MA_FLOAT32;
-        case 64: return MA_FLOAT64;
-      }
-      return -1;
-    case kDLBfloat: return dt.bits == 16 ? MA_BFLOAT16 : -1;
-    case kDLComplex:
-      switch (dt.bits) {
-        case 32: return MA_COMPLEX32;
-        case 64: return MA_COMPLEX64; case 128: return MA_COMPLEX128;
-      }
-      return -1;
-  }
-  return -1;
+  if (dt.lanes != 1 || dt.code > MAX_CODE || dt.bits > MAX_BITS) return -1;
+  return (int)type_by_code_bits[dt.code][dt.bits] - 1;
 }
 
 int64_t ma_type_alignment(int tid) {
   int64_t s = ma_type_size[tid];
-  return (tid == MA_COMPLEX32 || tid == MA_COMPLEX64 || tid == MA_COMPLEX128) ? s / 2 : s;
+  return ma_type_kind[tid] == 'c' ? s / 2 : s;
 }
 
 /* dst[0..n) = src[0..n).  Up to four dims (nearly every array) one by one:
  * memcpy of a few bytes whose bound gcc knows (MA_MAXDIMS) is compiled to
- * `rep movsq`, whose start-up cost (~20 cycles on AMD Zen 4) made the two
- * copies a tenth of a view's time. */
+ * `rep movsq`, whose fixed start-up cost outweighs copying a few dims and
+ * made the two copies a visible part of a view's time. */
 static inline void copy_dims(int64_t *dst, const int64_t *src, int n) {
   switch (n) {
     case 4: dst[3] = src[3]; /* fall through */

@@ -23,26 +23,28 @@ typedef struct ma_array {
   int64_t dims[]; /* shape[ndim] then strides[ndim] */
 } ma_array;
 
-/* Element types.  The first MA_NTYPES are the types the kernels know, in
- * the order of their dispatch tables.  The rest are storage types: arrays
- * hold them, casts convert them (csrc/core/gen/gen_cast.py), and arithmetic
- * on them goes through a wider type (float32, complex64, int8 or uint8).
- * The sub-byte ones (1, 2, 4 and 6 bits) take one byte per element, in its
- * low bits: DLPack's IS_SUBBYTE_TYPE_PADDED layout. */
+/* Element types, one per row of dtypes.def: first the MA_NTYPES types the
+ * kernels know, in the order of their dispatch tables, then the storage
+ * types (arrays hold them, casts convert them, arithmetic on them goes
+ * through a wider type). */
 typedef enum {
-  MA_BOOL, MA_INT8, MA_INT16, MA_INT32, MA_INT64,
-  MA_UINT8, MA_UINT16, MA_UINT32, MA_UINT64,
-  MA_FLOAT16, MA_BFLOAT16, MA_FLOAT32, MA_FLOAT64,
-  MA_COMPLEX64, MA_COMPLEX128,
-  MA_NTYPES,
-  /* the narrow floats, in the order of csrc/core/minifloat.h's table */
-  MA_FLOAT8_E3M4 = MA_NTYPES, MA_FLOAT8_E4M3, MA_FLOAT8_E4M3B11FNUZ, MA_FLOAT8_E4M3FN,
-  MA_FLOAT8_E4M3FNUZ, MA_FLOAT8_E5M2, MA_FLOAT8_E5M2FNUZ, MA_FLOAT8_E8M0FNU,
-  MA_FLOAT6_E2M3FN, MA_FLOAT6_E3M2FN, MA_FLOAT4_E2M1FN,
-  MA_COMPLEX32, /* two float16s, PyTorch's complex32 (chalf) */
-  MA_INT1, MA_INT2, MA_INT4, MA_UINT1, MA_UINT2, MA_UINT4,
+#define MA_KERNEL_TYPE(e, ...) e,
+#define MA_STORAGE_TYPE(e, ...) e,
+#include "dtypes.def"
+#undef MA_KERNEL_TYPE
+#undef MA_STORAGE_TYPE
   MA_NALLTYPES
 } ma_type;
+
+/* The number of kernel types (dtypes.def lists them first). */
+enum {
+  MA_NTYPES = 0
+#define MA_KERNEL_TYPE(e, ...) +1
+#define MA_STORAGE_TYPE(e, ...)
+#include "dtypes.def"
+#undef MA_KERNEL_TYPE
+#undef MA_STORAGE_TYPE
+};
 
 /* The type of a DLPack dtype, or -1 when minarray has no such type
  * (lanes != 1, opaque handles, widths no type has). */
@@ -51,6 +53,10 @@ int ma_type_of(DLDataType dt);
 extern const int ma_type_size[MA_NALLTYPES];
 /* The DLPack dtype of a type id (the inverse of ma_type_of). */
 extern const DLDataType ma_dltypes[MA_NALLTYPES];
+/* NumPy's kind letter of a type id: 'b', 'i', 'u', 'f' or 'c'. */
+extern const char ma_type_kind[MA_NALLTYPES];
+/* The name of a type id, as Python spells the dtype ("float32"). */
+extern const char *const ma_type_name[MA_NALLTYPES];
 /* Bytes one element of `dt` takes in minarray's memory: a whole byte for
  * the sub-byte types (stored padded, one per byte). */
 static inline int64_t ma_elsize(DLDataType dt) { return ((int64_t)dt.bits * dt.lanes + 7) / 8; }

@@ -1,11 +1,14 @@
 /*
- * The NumPy fast path: ma.from_numpy(arr) and ma.asarray(arr) of a plain
- * numpy.ndarray read NumPy's array struct directly, instead of building the
- * __array_interface__ dict or a DLPack capsule (each about a microsecond
- * per call).  NumPy is optional and minarray is built without its headers,
- * so this file states the few fields it reads, and reads them only when
- * NumPy reports a C ABI whose struct it knows (numpy_set_type); otherwise
- * the fast path stays off and every array takes the __array_interface__
+ * NumPy's memory descriptions in: the one intake.  ma.from_numpy(arr),
+ * ma.asarray(arr) and ma.asdlpack(arr) of a plain numpy.ndarray read
+ * NumPy's array object directly, instead of building the
+ * __array_interface__ dict or a DLPack capsule (either would cost more than
+ * the rest of the call); objects that offer only __array_struct__ (the
+ * array interface's C struct) are read here too, into the same view
+ * builder.  NumPy is optional and minarray is built without its headers,
+ * so this file states the few fields it reads, and reads NumPy's array
+ * object only when NumPy reports a C ABI whose struct it knows
+ * (numpy_set_type); otherwise every array takes the __array_interface__
  * route, which gives the same arrays more slowly.
  */
 #include "pyapi.h"
@@ -19,7 +22,7 @@ static PyTypeObject *np_ndarray; /* numpy.ndarray, once NumPy is imported and it
  * macros such as PyArray_DATA, so NumPy keeps this prefix stable across
  * 1.x and 2.x; reading it needs no NumPy headers at build time.  This is
  * the same information __array_interface__ reports, without building a
- * dict (about 1 us) per call. */
+ * dict per call. */
 typedef struct {
   PyObject_HEAD
   char *data;
@@ -69,61 +72,195 @@ static int np_type(int num) {
 }
 
 #define NP_ARRAY_C_CONTIGUOUS 0x0001
+#define NP_USERDEF 256 /* type numbers from here on are other libraries' (ml_dtypes) */
 
-/* A view of the plain numpy.ndarray `obj`, or None when it is anything else
- * or minarray cannot view it as is.  With `as_interface` the result is the
- * one the __array_interface__ route builds: a C-contiguous array gets
- * C-contiguous strides (the interface reports none, so a length-1 axis
- * loses whatever stride NumPy kept).  Either way the array passes the
- * checks every door applies (ma_dlpack_check: minarray's alignment rule,
- * not NumPy's flag alone, and a span inside the address space). */
-static PyObject *numpy_view(PyObject *obj, int as_interface) {
+/* The type of a dtype NumPy registered for another library: ml_dtypes'
+ * types go by name (bfloat16, float8_e4m3fn, int4...), as minarray's do.
+ * -1 for any other. */
+static int user_type(PyTypeObject *typeobj) {
+  int tid = -1;
+  PyObject *mod = PyObject_GetAttrString((PyObject *)typeobj, "__module__");
+  PyObject *name = mod ? PyObject_GetAttrString((PyObject *)typeobj, "__name__") : NULL;
+  if (mod && name && PyUnicode_Check(mod) && PyUnicode_Check(name) &&
+      PyUnicode_CompareWithASCIIString(mod, "ml_dtypes") == 0) {
+    for (int t = 0; t < MA_NALLTYPES && tid < 0; t++)
+      if (PyUnicode_CompareWithASCIIString(name, ma_type_name[t]) == 0) tid = t;
+  }
+  Py_XDECREF(mod);
+  Py_XDECREF(name);
+  PyErr_Clear();
+  return tid;
+}
+
+/* What no view can describe but a copy can: raised as BufferError, or with
+ * `copyable` returned as the sentence (a str) for the caller to copy. */
+static PyObject *needs_copy(int copyable, PyObject *why) {
+  if (!why) return NULL;
+  if (copyable) return why;
+  PyErr_SetObject(PyExc_BufferError, why);
+  Py_DECREF(why);
+  return NULL;
+}
+
+/* The one intake of NumPy's memory descriptions (the array object's fields
+ * and the array interface struct of __array_struct__ carry the same ones):
+ * a view of `data` (nd dims of `shape`, byte `strides`, NULL for
+ * C-contiguous), kept alive by `owner`, after the checks of every door
+ * (ma_dlpack_check, with minarray's alignment rule rather than NumPy's
+ * flag, and a span inside the address space).  With `c_contig` the view
+ * gets C-contiguous strides.  Strides that are not whole elements and
+ * misaligned data are what a copy fixes (needs_copy); anything else
+ * wrong raises (BufferError, ValueError for too many dims). */
+static PyObject *intake(PyObject *owner, char *data, int nd, const Py_ssize_t *dims, const Py_ssize_t *bstrides,
+                        int tid, int writeable, int c_contig, int copyable) {
+  if (nd < 0 || nd > MA_MAXDIMS) {
+    PyErr_Format(PyExc_ValueError, "%d dimensions: minarray arrays have at most %d", nd, MA_MAXDIMS);
+    return NULL;
+  }
+  int64_t item = ma_type_size[tid], shape[MA_MAXDIMS], strides[MA_MAXDIMS];
+  for (int i = 0; i < nd; i++) {
+    shape[i] = dims[i];
+    strides[i] = bstrides ? bstrides[i] / item : 0;
+    if (bstrides && bstrides[i] % item) {
+      PyObject *st = PyTuple_New(nd);
+      for (int k = 0; st && k < nd; k++) PyTuple_SET_ITEM(st, k, PyLong_FromSsize_t(bstrides[k]));
+      PyObject *why = st ? PyUnicode_FromFormat("strides %R (bytes) are not multiples of the itemsize %d: element "
+                                                "strides cannot describe them (copy=True makes a contiguous copy)",
+                                                st, (int)item)
+                         : NULL;
+      Py_XDECREF(st);
+      return needs_copy(copyable, why);
+    }
+  }
+  if (!bstrides) c_contig = 1;
+  if ((uintptr_t)data % (uintptr_t)ma_type_alignment(tid))
+    return needs_copy(copyable, PyUnicode_FromFormat("data pointer %p is not aligned to its %d-byte elements "
+                                                     "(ma.asarray copies it)", data, (int)item));
+  DLTensor t = {data, {kDLCPU, 0}, nd, ma_dltypes[tid], shape, c_contig ? NULL : strides, 0};
+  size_t nbytes;
+  ma_dlpack_error err;
+  /* sub-byte elements take a byte each in NumPy (ml_dtypes), as here */
+  if (ma_dlpack_check(&t, ma_is_subbyte(t.dtype) ? MA_CHECK_PADDED : 0, &nbytes, &err) != 0) {
+    PyErr_SetString(PyExc_BufferError, err.text);
+    return NULL;
+  }
+  ma_buffer *b = ma_buffer_for_object(owner, data, nbytes);
+  if (!b) return PyErr_NoMemory();
+  ma_array *a = ma_array_new(b, data, ma_dltypes[tid], nd, shape, c_contig ? NULL : strides,
+                             writeable ? 0 : MA_READONLY);
+  ma_buffer_release(b);
+  if (!a) return PyErr_NoMemory();
+  return ma_ndarray_new(a, owner);
+}
+
+/* A view of the plain numpy.ndarray `obj`; None when it is anything else
+ * (a subclass, another producer: the array-interface route takes them).
+ * With `as_interface` the result is the one the __array_interface__ route
+ * builds: a C-contiguous array gets C-contiguous strides (the interface
+ * reports none, so a length-1 axis loses whatever stride NumPy kept).
+ * A dtype minarray lacks raises TypeError.  What a copy fixes (byte-swapped
+ * data, strides that are not whole elements, misaligned data) raises too
+ * (TypeError, BufferError), or with `copyable` gives the sentence saying
+ * why, a str, for asarray to copy. */
+static PyObject *numpy_view(PyObject *obj, int as_interface, int copyable) {
   if (!np_ndarray || Py_TYPE(obj) != np_ndarray) Py_RETURN_NONE;
   np_array_prefix *arr = (np_array_prefix *)obj;
   np_descr_prefix *d = (np_descr_prefix *)arr->descr;
-  int tid = np_type(d->type_num);
-  char native = PY_LITTLE_ENDIAN ? '<' : '>';
-  if (tid < 0 || arr->nd > MA_MAXDIMS || !(arr->flags & NP_ARRAY_ALIGNED) ||
-      !(d->byteorder == '=' || d->byteorder == '|' || d->byteorder == native))
-    Py_RETURN_NONE;
-  int nd = arr->nd;
-  int64_t item = ma_type_size[tid], shape[MA_MAXDIMS], strides[MA_MAXDIMS];
-  for (int i = 0; i < nd; i++) {
-    shape[i] = arr->dimensions[i];
-    if (arr->strides[i] % item) Py_RETURN_NONE;
-    strides[i] = arr->strides[i] / item;
+  int tid = d->type_num >= NP_USERDEF ? user_type(d->typeobj) : np_type(d->type_num);
+  if (tid < 0) {
+    PyObject *typestr = PyObject_GetAttrString(arr->descr, "str");
+    if (typestr)
+      PyErr_Format(PyExc_TypeError, "unsupported dtype %S (typestr %R): minarray has no such dtype", arr->descr,
+                   typestr);
+    Py_XDECREF(typestr);
+    return NULL;
   }
-  int c_contig = as_interface && (arr->flags & NP_ARRAY_C_CONTIGUOUS);
-  /* the checks of every door (span, alignment, size): what fails them is
-   * left to the general route, which says what is wrong */
-  DLTensor t = {arr->data, {kDLCPU, 0}, nd, ma_dltypes[tid], shape, strides, 0};
-  size_t nbytes;
-  ma_dlpack_error err;
-  if (ma_dlpack_check(&t, 0, &nbytes, &err) != 0) Py_RETURN_NONE;
-  ma_buffer *b = ma_buffer_for_object(obj, arr->data, nbytes);
-  if (!b) return PyErr_NoMemory();
-  ma_array *a = ma_array_new(b, arr->data, ma_dltypes[tid], nd, shape, c_contig ? NULL : strides,
-                             (arr->flags & NP_ARRAY_WRITEABLE) ? 0 : MA_READONLY);
-  ma_buffer_release(b);
-  if (!a) return PyErr_NoMemory();
-  return ma_ndarray_new(a, obj);
+  char native = PY_LITTLE_ENDIAN ? '<' : '>';
+  if (!(d->byteorder == '=' || d->byteorder == '|' || d->byteorder == native)) {
+    if (copyable) return PyUnicode_FromString("the source's byte order is not native");
+    PyErr_Format(PyExc_TypeError,
+                 "non-native byte order in dtype %R is not supported (from_numpy(..., copy=True) converts it)",
+                 arr->descr);
+    return NULL;
+  }
+  return intake(obj, arr->data, arr->nd, arr->dimensions, arr->strides, tid, arr->flags & NP_ARRAY_WRITEABLE,
+                as_interface && (arr->flags & NP_ARRAY_C_CONTIGUOUS), copyable);
 }
 
-/* from_numpy_fast(arr) -> NDArray, or None when arr is not a plain
- * numpy.ndarray minarray can view as is (the caller then takes the
- * __array_interface__ route, which explains what is wrong). */
+/* dlpack_from_numpy(arr) -> NDArray, or None when arr is not a plain
+ * numpy.ndarray (the caller then takes the __array_interface__ route).
+ * What minarray cannot view raises, saying why. */
 static PyObject *py_dlpack_from_numpy(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
-  MA_NARGS(1, "from_numpy_fast");
-  return numpy_view(args[0], 0);
+  MA_NARGS(1, "dlpack_from_numpy");
+  return numpy_view(args[0], 0, 0);
 }
 
-/* numpy_asarray(arr) -> NDArray, or None: what asarray's
- * __array_interface__ route makes of a plain numpy.ndarray, in one call. */
+/* numpy_asarray(arr) -> NDArray, None when arr is not a plain
+ * numpy.ndarray, or a str saying why only a copy can hold it: asarray's
+ * view of a NumPy array, in one call. */
 static PyObject *py_numpy_asarray(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(1, "numpy_asarray");
-  return numpy_view(args[0], 1);
+  return numpy_view(args[0], 1, 1);
+}
+
+/* NumPy's PyArrayInterface (array interface version 2, numpy/ndarraytypes.h):
+ * the struct in the capsule __array_struct__ returns. */
+typedef struct {
+  int two; /* 2: says this is the struct */
+  int nd;
+  char typekind;
+  int itemsize;
+  int flags;
+  Py_intptr_t *shape;
+  Py_intptr_t *strides; /* bytes; NULL for C-contiguous */
+  void *data;
+  PyObject *descr;
+} np_interface;
+
+#define NP_AS_NOTSWAPPED 0x0200
+
+/* array_struct_view(obj) -> NDArray: a view of the memory obj's
+ * __array_struct__ describes, the capsule kept alive with obj (as the
+ * interface asks).  The type comes from the struct's kind and itemsize. */
+static PyObject *py_array_struct_view(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+  (void)self;
+  MA_NARGS(1, "array_struct_view");
+  PyObject *cap = PyObject_GetAttrString(args[0], "__array_struct__");
+  if (!cap) return NULL;
+  PyObject *out = NULL, *owner = NULL;
+  if (!PyCapsule_CheckExact(cap)) {
+    PyErr_Format(PyExc_TypeError, "__array_struct__ must be a PyCapsule, got %s", Py_TYPE(cap)->tp_name);
+    goto done;
+  }
+  np_interface *s = PyCapsule_GetPointer(cap, PyCapsule_GetName(cap)); /* NumPy names no capsule */
+  if (!s) goto done;
+  if (s->two != 2) {
+    PyErr_Format(PyExc_TypeError, "__array_struct__ holds no array interface struct (its first field is %d, not 2)",
+                 s->two);
+    goto done;
+  }
+  if (!(s->flags & NP_AS_NOTSWAPPED)) {
+    PyErr_SetString(PyExc_TypeError, "__array_struct__ describes byte-swapped data; minarray needs native byte order");
+    goto done;
+  }
+  int tid = -1;
+  for (int t = 0; t < MA_NTYPES && tid < 0; t++)
+    if (ma_type_kind[t] == s->typekind && ma_type_size[t] == s->itemsize && t != MA_BFLOAT16) tid = t;
+  if (tid < 0) {
+    PyErr_Format(PyExc_TypeError, "__array_struct__ type '%c' of %d bytes has no minarray dtype", s->typekind,
+                 s->itemsize);
+    goto done;
+  }
+  owner = PyTuple_Pack(2, args[0], cap);
+  if (owner)
+    out = intake(owner, s->data, s->nd, s->shape, s->nd ? s->strides : NULL, tid, s->flags & NP_ARRAY_WRITEABLE, 0,
+                 0);
+done:
+  Py_XDECREF(owner);
+  Py_DECREF(cap);
+  return out;
 }
 
 /* NumPy's C ABI versions (NPY_ABI_VERSION, what
@@ -159,5 +296,6 @@ static PyObject *py_numpy_set_type(PyObject *self, PyObject *const *args, Py_ssi
 PyMethodDef ma_numpy_methods[] = {
     FC("numpy_set_type", py_numpy_set_type, "numpy_set_type(numpy.ndarray, abi_version) -> bool"),
     FC("dlpack_from_numpy", py_dlpack_from_numpy, "dlpack_from_numpy(arr) -> NDArray or None"),
-    FC("numpy_asarray", py_numpy_asarray, "numpy_asarray(arr) -> NDArray or None"),
+    FC("numpy_asarray", py_numpy_asarray, "numpy_asarray(arr) -> NDArray, None or str"),
+    FC("array_struct_view", py_array_struct_view, "array_struct_view(obj) -> NDArray"),
     {NULL, NULL, 0, NULL}};

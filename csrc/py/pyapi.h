@@ -231,6 +231,7 @@ extern PyMethodDef ma_manipulation_methods[];
 extern PyMethodDef ma_sort_methods[];
 extern PyMethodDef ma_views_methods[];
 extern PyMethodDef ma_convert_methods[];
+extern PyMethodDef ma_dtype_table_methods[];
 extern PyMethodDef ma_fpe_methods[];
 extern PyMethodDef ma_io_methods[];
 

@@ -11,17 +11,8 @@
 #include "copy.h"
 #include "scalar.h"
 
-static const char *const type_names[MA_NALLTYPES] = {
-    "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-    "float16", "bfloat16", "float32", "float64", "complex64", "complex128",
-    "float8_e3m4", "float8_e4m3", "float8_e4m3b11fnuz", "float8_e4m3fn", "float8_e4m3fnuz",
-    "float8_e5m2", "float8_e5m2fnuz", "float8_e8m0fnu", "float6_e2m3fn", "float6_e3m2fn",
-    "float4_e2m1fn", "complex32", "int1", "int2", "int4", "uint1", "uint2", "uint4"};
-
-static int is_integer_type(int tid) {
-  return (tid > MA_BOOL && tid <= MA_UINT64) || (tid >= MA_INT1 && tid <= MA_UINT4);
-}
-static int is_complex_type(int tid) { return tid == MA_COMPLEX64 || tid == MA_COMPLEX128 || tid == MA_COMPLEX32; }
+static int is_integer_type(int tid) { return ma_type_kind[tid] == 'i' || ma_type_kind[tid] == 'u'; }
+static int is_complex_type(int tid) { return ma_type_kind[tid] == 'c'; }
 
 /* The range of an integer type (from its DLPack width and signedness). */
 static void int_range(int tid, int64_t *lo, uint64_t *hi) {
@@ -73,7 +64,7 @@ int ma_store_scalar(PyObject *v, int tid, char *dst) {
     if (!fits64) {
       /* beyond 64 bits: only floating targets can hold it */
       if (tid == MA_BOOL || is_integer_type(tid)) {
-        PyErr_Format(PyExc_OverflowError, "Python integer %R out of bounds for %s", idx, type_names[tid]);
+        PyErr_Format(PyExc_OverflowError, "Python integer %R out of bounds for %s", idx, ma_type_name[tid]);
         Py_DECREF(idx);
         return -1;
       }
@@ -86,7 +77,7 @@ int ma_store_scalar(PyObject *v, int tid, char *dst) {
       int_range(tid, &lo, &hi);
       int bad = src == MA_UINT64 ? tmp.u > hi : (tmp.i < lo || (tmp.i > 0 && (uint64_t)tmp.i > hi));
       if (bad) {
-        PyErr_Format(PyExc_OverflowError, "Python integer %R out of bounds for %s", idx, type_names[tid]);
+        PyErr_Format(PyExc_OverflowError, "Python integer %R out of bounds for %s", idx, ma_type_name[tid]);
         Py_DECREF(idx);
         return -1;
       }
@@ -95,7 +86,7 @@ int ma_store_scalar(PyObject *v, int tid, char *dst) {
   } else if (PyComplex_Check(v)) {
     Py_complex c = PyComplex_AsCComplex(v);
     if (!is_complex_type(tid) && tid != MA_BOOL) {
-      PyErr_Format(PyExc_TypeError, "cannot store the complex number %R in an array of %s", v, type_names[tid]);
+      PyErr_Format(PyExc_TypeError, "cannot store the complex number %R in an array of %s", v, ma_type_name[tid]);
       return -1;
     }
     tmp.c = CMPLX(c.real, c.imag);
@@ -111,11 +102,11 @@ int ma_store_scalar(PyObject *v, int tid, char *dst) {
     if (is_integer_type(tid)) {
       /* As int(f) followed by the integer rules above. */
       if (isnan(f)) {
-        PyErr_Format(PyExc_ValueError, "cannot convert float NaN to integer (%s)", type_names[tid]);
+        PyErr_Format(PyExc_ValueError, "cannot convert float NaN to integer (%s)", ma_type_name[tid]);
         return -1;
       }
       if (isinf(f)) {
-        PyErr_Format(PyExc_OverflowError, "cannot convert float infinity to integer (%s)", type_names[tid]);
+        PyErr_Format(PyExc_OverflowError, "cannot convert float infinity to integer (%s)", ma_type_name[tid]);
         return -1;
       }
       double t = trunc(f);
@@ -133,7 +124,7 @@ int ma_store_scalar(PyObject *v, int tid, char *dst) {
         src = MA_UINT64;
       }
       if (bad) {
-        PyErr_Format(PyExc_OverflowError, "Python float %R out of bounds for %s", v, type_names[tid]);
+        PyErr_Format(PyExc_OverflowError, "Python float %R out of bounds for %s", v, ma_type_name[tid]);
         return -1;
       }
     } else {

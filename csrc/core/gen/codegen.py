@@ -4,12 +4,57 @@ The build script (csrc/build_ffi.py) imports every gen_*.py module beside
 this one and writes the text of its `source()` to a C file of its own,
 compiled as its own unit, so the hundreds of small per-dtype loops are
 written once, as templates, instead of by hand.  This module holds what they
-share: the table of element types.
+share: the element types, read from the rows of csrc/core/dtypes.def (the
+one table of them) with what only a generator needs added: the C storage
+type and the load/store expressions.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from pathlib import Path
+
+DTYPES_DEF = Path(__file__).resolve().parents[1] / "dtypes.def"
+
+
+@dataclass(frozen=True)
+class Row:
+    """One row of dtypes.def."""
+
+    enum: str
+    name: str
+    code: str  # the DLPack type code's enumerator (kDLInt...)
+    bits: int
+    kind: str  # b, i, u, f, c
+    typestr: str
+    format: str
+    kernel: bool
+
+
+_ROW = re.compile(r"""^MA_(KERNEL|STORAGE)_TYPE\((\w+), (\w+), (\w+), (\d+), '([biufc])', "([^"]*)", "([^"]*)"\)""",
+                  re.M)
+
+
+def read_rows(path: Path = DTYPES_DEF) -> list[Row]:
+    """dtypes.def's rows, in type-id order."""
+    rows = [Row(m[2], m[3], m[4], int(m[5]), m[6], m[7], m[8], m[1] == "KERNEL") for m in _ROW.finditer(
+        path.read_text())]
+    if not rows or sum(1 for line in path.read_text().splitlines() if line.startswith("MA_")) != len(rows):
+        raise RuntimeError(f"{path.name}: a row does not parse")
+    return rows
+
+
+ROWS: list[Row] = read_rows()
+
+
+def table_rows() -> tuple[tuple[str, str, int, int, int, str, str, bool], ...]:
+    """The rows as the compiled core's ``dtype_table()`` reports them, for
+    the generators that load minarray/_dtypes.py before the core exists."""
+    codes = {m[1]: int(m[2]) for m in re.finditer(r"\b(kDL\w+) = (\d+)", (DTYPES_DEF.parents[1] / "dlpack.h")
+                                                  .read_text())}
+    return tuple((r.name, r.kind, codes[r.code], r.bits, (r.bits + 7) // 8, r.typestr, r.format, r.kernel)
+                 for r in ROWS)
 
 
 @dataclass(frozen=True)
@@ -27,56 +72,63 @@ class CType:
         return self.value or self.ctype
 
 
-# In the order of the ma_type enum (csrc/core/array.h).
-TYPES: list[CType] = [
+# What the loops need beyond the table, by type name: (C storage type, load
+# expression, store expression, C type of a loaded value).
+_PLAIN = {"int8": "int8_t", "int16": "int16_t", "int32": "int32_t", "int64": "int64_t", "uint8": "uint8_t",
+          "uint16": "uint16_t", "uint32": "uint32_t", "uint64": "uint64_t", "float32": "float",
+          "float64": "double", "complex64": "ma_c64", "complex128": "ma_c128"}
+C_SIDE: dict[str, tuple[str, str, str, str]] = {
     # A bool is true when its byte is non-zero; every loop reads it as 0 or 1,
     # so bytes other than 0 and 1 (imported memory may hold them) count as
     # one, as in NumPy's casts and sums.
-    CType("bool", "MA_BOOL", "uint8_t", "b", "(uint8_t)({} != 0)"),
-    CType("int8", "MA_INT8", "int8_t", "i"),
-    CType("int16", "MA_INT16", "int16_t", "i"),
-    CType("int32", "MA_INT32", "int32_t", "i"),
-    CType("int64", "MA_INT64", "int64_t", "i"),
-    CType("uint8", "MA_UINT8", "uint8_t", "u"),
-    CType("uint16", "MA_UINT16", "uint16_t", "u"),
-    CType("uint32", "MA_UINT32", "uint32_t", "u"),
-    CType("uint64", "MA_UINT64", "uint64_t", "u"),
+    "bool": ("uint8_t", "(uint8_t)({} != 0)", "{}", ""),
+    **{n: (c, "{}", "{}", "") for n, c in _PLAIN.items()},
     # float16 rounds through ma_f16_from_float, which raises the overflow and
     # underflow flags the rounding calls for (scalar.h)
-    CType("float16", "MA_FLOAT16", "ma_f16", "f", "(float){}", "ma_f16_from_float({})", "float"),
-    CType("bfloat16", "MA_BFLOAT16", "ma_bf16", "f", "ma_bf16_load({})", "ma_bf16_store({})", "float"),
-    CType("float32", "MA_FLOAT32", "float", "f"),
-    CType("float64", "MA_FLOAT64", "double", "f"),
-    CType("complex64", "MA_COMPLEX64", "ma_c64", "c"),
-    CType("complex128", "MA_COMPLEX128", "ma_c128", "c"),
-]
+    "float16": ("ma_f16", "(float){}", "ma_f16_from_float({})", "float"),
+    "bfloat16": ("ma_bf16", "ma_bf16_load({})", "ma_bf16_store({})", "float"),
+    "complex32": ("ma_c32", "ma_c32_load({})", "ma_c32_store({})", "ma_c64"),
+}
 
 
-
-def _minifloat(name: str, enum: str) -> CType:
-    k = f"{enum} - MA_FLOAT8_E3M4"  # its row in minifloat.h's table
-    return CType(name, enum, "uint8_t", "f", f"ma_mf_load({k}, {{}})", f"ma_mf_store({k}, {{}})", "float")
-
-
-def _subbyte(name: str, enum: str, bits: int) -> CType:
-    signed = not name.startswith("u")
-    load = f"ma_sub_{'int' if signed else 'uint'}_load({{}}, {bits})"
-    return CType(name, enum, "uint8_t", "i" if signed else "u", load, f"ma_sub_store({{}}, {bits})",
-                 "int8_t" if signed else "uint8_t")
+def _narrow_float(row: Row) -> tuple[str, str, str, str]:
+    k = f"{row.enum} - MA_FLOAT8_E3M4"  # its row in minifloat.h's table
+    return ("uint8_t", f"ma_mf_load({k}, {{}})", f"ma_mf_store({k}, {{}})", "float")
 
 
-# The storage types (csrc/core/array.h): casts only, in the ma_type order
-# after TYPES.  Every value they hold is exact in the loaded C type, so a
-# cast from one is a cast from that type.
-STORAGE: list[CType] = [
-    *(_minifloat(n, "MA_" + n.upper()) for n in (
-        "float8_e3m4", "float8_e4m3", "float8_e4m3b11fnuz", "float8_e4m3fn", "float8_e4m3fnuz",
-        "float8_e5m2", "float8_e5m2fnuz", "float8_e8m0fnu", "float6_e2m3fn", "float6_e3m2fn",
-        "float4_e2m1fn")),
-    CType("complex32", "MA_COMPLEX32", "ma_c32", "c", "ma_c32_load({})", "ma_c32_store({})", "ma_c64"),
-    *(_subbyte(n, "MA_" + n.upper(), b) for n, b in (
-        ("int1", 1), ("int2", 2), ("int4", 4), ("uint1", 1), ("uint2", 2), ("uint4", 4))),
-]
+def _subbyte(row: Row) -> tuple[str, str, str, str]:
+    signed = row.kind == "i"
+    load = f"ma_sub_{'int' if signed else 'uint'}_load({{}}, {row.bits})"
+    return ("uint8_t", load, f"ma_sub_store({{}}, {row.bits})", "int8_t" if signed else "uint8_t")
+
+
+for _r in ROWS:
+    if _r.name not in C_SIDE and _r.kind == "f" and not _r.kernel:
+        C_SIDE[_r.name] = _narrow_float(_r)
+    elif _r.name not in C_SIDE and _r.kind in "iu" and _r.bits < 8:
+        C_SIDE[_r.name] = _subbyte(_r)
+
+if set(C_SIDE) != {r.name for r in ROWS}:
+    raise RuntimeError(f"codegen.C_SIDE and {DTYPES_DEF.name} disagree: "
+                       f"{sorted(set(C_SIDE).symmetric_difference(r.name for r in ROWS))}")
+
+
+def _ctype(row: Row) -> CType:
+    ctype, load, store, value = C_SIDE[row.name]
+    return CType(row.name, row.enum, ctype, row.kind, load, store, value)
+
+
+# The kernel types, in the order of the ma_type enum (csrc/core/array.h).
+TYPES: list[CType] = [_ctype(r) for r in ROWS if r.kernel]
+
+
+# The storage types: casts only, in the ma_type order after TYPES.  Every
+# value they hold is exact in the loaded C type, so a cast from one is a
+# cast from that type.
+STORAGE: list[CType] = [_ctype(r) for r in ROWS if not r.kernel]
+
+if [r.kernel for r in ROWS] != sorted((r.kernel for r in ROWS), reverse=True):
+    raise RuntimeError(f"{DTYPES_DEF.name} must list the kernel types before the storage types")
 
 
 def unary_loop(fname: str, src: CType, dst: CType, expr: str, invalid: bool = False) -> str:

@@ -18,21 +18,22 @@ time, into the tables csrc/py/elementwise_dispatch.c dispatches by (see _resolve
 from __future__ import annotations
 
 import importlib.util
+import sys
 import textwrap
+import types
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from codegen import TYPES, CType
+from codegen import ROWS, TYPES, CType, table_rows
 
 BY_NAME = {t.name: t for t in TYPES}
-B = ["bool"]
-SI = ["int8", "int16", "int32", "int64"]
-UI = ["uint8", "uint16", "uint32", "uint64"]
+_WIDTH = {r.name: r.bits for r in ROWS}
+
+# The kernel types by kind, in table order.
+B, SI, UI, F, C = ([t.name for t in TYPES if t.kind == k] for k in "biufc")
 I = SI + UI
-F = ["float16", "bfloat16", "float32", "float64"]
-C = ["complex64", "complex128"]
 R = I + F
 N = I + F + C
 ALL = B + N
@@ -573,11 +574,25 @@ static void {fname}(char **p, const int64_t *st, int64_t n, const void *aux) {{
 
 
 def _load_dtypes() -> Any:
+    """minarray/_dtypes.py, whose table comes from the compiled core
+    (minarray._native): that does not exist yet, so while the module loads
+    a stand-in hands it the rows of the same dtypes.def the core is built
+    from."""
     path = Path(__file__).resolve().parents[3] / "minarray" / "_dtypes.py"
     spec = importlib.util.spec_from_file_location("_minarray_dtypes_at_build", path)
     assert spec is not None and spec.loader is not None
     mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
+    native = types.ModuleType("minarray._native")
+    native.core = types.SimpleNamespace(dtype_table=table_rows)  # type: ignore[attr-defined]
+    saved = sys.modules.get(native.__name__)
+    sys.modules[native.__name__] = native
+    try:
+        spec.loader.exec_module(mod)
+    finally:
+        if saved is None:
+            del sys.modules[native.__name__]
+        else:
+            sys.modules[native.__name__] = saved
     return mod
 
 
@@ -589,10 +604,11 @@ assert [d.name for d in DT.KERNEL] == [t.name for t in TYPES], "_dtypes.KERNEL m
 SCALARS: list[type] = [bool, int, float, complex]
 KEYS: list[Any] = list(DT.KERNEL) + SCALARS
 _WEAK: dict[type, Any] = {bool: True, int: 0, float: 0.0, complex: 0j}
-# The order NumPy tries loops in when the operands' dtype has none of its own.
-_ORDER = [BY_NAME[n] for n in ("bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64",
-                               "uint64", "float16", "bfloat16", "float32", "float64", "complex64",
-                               "complex128")]
+# The order NumPy tries loops in when the operands' dtype has none of its own:
+# by kind (bool, integers, floats, complex), then width, signed before
+# unsigned (bfloat16 after float16, as the table has them).
+_ORDER = sorted(TYPES, key=lambda t: ({"b": 0, "i": 1, "u": 1, "f": 2, "c": 3}[t.kind], _WIDTH[t.name],
+                                     t.kind == "u"))
 NO_LOOP, NO_BOOL = -1, -2  # table entries that are not loops (MA_EW_NO_LOOP, MA_EW_NO_BOOL)
 _COMPARE = {"equal": 1, "not_equal": 2, "less": 3, "less_equal": 4, "greater": 5, "greater_equal": 6}
 
