@@ -8,7 +8,7 @@
  * _shape, _strides, _dtype and _base.  minarray._array_object hands the class and
  * its dtypes to ndarray_setup() once at import; from then on imports,
  * elementwise results and new empty arrays are made here, in one place,
- * for ~100 ns instead of the ~1 us a Python constructor path costs.
+ * an order of magnitude faster than a Python constructor path.
  */
 #include "pyapi.h" /* Python.h first, as CPython requires */
 
@@ -287,7 +287,7 @@ int ma_ndarray_add_method(PyMethodDef *def) {
  * checks), so ndarray_setup installs nd_type_dealloc as its tp_dealloc:
  * NDArrayBase's deallocation, then the object onto a free list instead of
  * back to the allocator, and nd_object takes it from there.  Together they
- * were ~25 ns of a ~180 ns basic slice (AMD EPYC Zen 4).  A subclass of
+ * were a seventh of a basic slice's time.  A subclass of
  * NDArray keeps CPython's subtype_dealloc, which calls nd_type_dealloc as
  * its base's deallocator; its instances are freed, never kept. */
 #define ND_FREE_MAX 64
@@ -357,8 +357,8 @@ PyObject *ma_ndarray_wrap(PyObject *h, PyObject *shape, PyObject *strides, PyObj
    * object, so a cycle through it passes through its base: when the base
    * is untracked (None, a NumPy array, a capsule, an untracked NDArray) the
    * collector could never free that cycle anyway.  Fresh arrays and views
-   * of them (most NDArrays) so skip tracking, as NumPy's arrays do: ~5 ns
-   * of a ~110 ns basic slice (AMD EPYC Zen 4). */
+   * of them (most NDArrays) so skip tracking, as NumPy's arrays do: a few
+   * percent of a basic slice. */
   if (PyObject_GC_IsTracked(MA_ND(obj)->base)) PyObject_GC_Track(obj);
   return obj;
 fail:

@@ -8,9 +8,8 @@
  * (x[rows, cols]), or a bool mask over leading axes (csrc/core/gather.c gathers
  * and scatters those).
  *
- * Through the Python layer each of these costs 2-5 us (Python arithmetic
- * on tuples, then core.view parsing them back); here they cost a few
- * hundred ns.  Every function returns the new NDArray, or None when the
+ * Through the Python layer each of these cost ten times as much (Python
+ * arithmetic on tuples, then core.view parsing them back).  Every function returns the new NDArray, or None when the
  * case is not a simple one: another key type, an error other than an
  * out-of-bounds int, an int64 overflow.  The Python paths
  * (minarray/_indexing.py, minarray/_manipulation.py) then run as before and word
@@ -285,8 +284,8 @@ static PyObject *py_ndarray_getitem(PyObject *self, PyObject *const *args, Py_ss
  * mp_subscript slot (ndarray.c), which NDArray inherits as it is: x[key]
  * calls it directly.  Installed as a method on the Python class it went
  * through slot_mp_subscript, a method lookup and a vectorcall per
- * subscript, ~25 ns of a ~200 ns basic slice (AMD EPYC Zen 4); a Python
- * __getitem__ before that cost a frame, ~70 ns. */
+ * subscript, a noticeable share of a basic slice; a Python __getitem__
+ * before that cost a whole frame (docs/performance.md). */
 static PyObject *py_getitem_general; /* (x, key) -> x[key] */
 
 PyObject *ma_nd_subscript(PyObject *self, PyObject *key) {
