@@ -399,39 +399,70 @@ PyObject *ma_ndarray_new(ma_array *a, PyObject *base) {
   return h ? ma_ndarray_wrap(h, NULL, NULL, base) : NULL;
 }
 
-/* The exact tuple of ints `shape` (or a bare int) as dims; 0 when it is
- * anything else (a list, a NumPy integer, a negative entry...), which the
- * Python layer then checks and words the error for. */
-static int plain_dims(PyObject *shape, int64_t *out, int *nd) {
-  if (PyLong_CheckExact(shape)) {
-    *nd = 1;
-    out[0] = PyLong_AsLongLong(shape);
-    if (out[0] == -1 && PyErr_Occurred()) PyErr_Clear();
-    return out[0] >= 0;
+/* The dims of `shape`, an integer or a tuple or list of them (anything
+ * with __index__): the count, or -1 with NumPy's error set (TypeError for
+ * an entry that is not an integer, ValueError for a negative one or too
+ * many).  *plain is set when shape is an exact tuple of exact ints, which
+ * can then serve as the array's shape tuple itself. */
+static int shape_dims(PyObject *shape, int64_t *out, int *plain) {
+  PyObject *t;
+  *plain = PyTuple_CheckExact(shape);
+  if (PyTuple_Check(shape)) {
+    t = Py_NewRef(shape);
+  } else if (PyList_Check(shape)) {
+    if (!(t = PySequence_Tuple(shape))) return -1; /* a list could change under __index__ */
+  } else {
+    if (!(t = PyTuple_Pack(1, shape))) return -1;
   }
-  if (!PyTuple_CheckExact(shape) || PyTuple_GET_SIZE(shape) > MA_MAXDIMS) return 0;
-  *nd = (int)PyTuple_GET_SIZE(shape);
-  for (int i = 0; i < *nd; i++) {
-    PyObject *v = PyTuple_GET_ITEM(shape, i);
-    if (!PyLong_CheckExact(v)) return 0;
-    out[i] = PyLong_AsLongLong(v);
-    if (out[i] == -1 && PyErr_Occurred()) PyErr_Clear();
-    if (out[i] < 0) return 0;
+  Py_ssize_t n = PyTuple_GET_SIZE(t);
+  int rc = -1;
+  PyObject *too_big = NULL; /* the first entry past int64 (borrowed) */
+  for (Py_ssize_t i = 0; i < n; i++) { /* in order: the first bad entry is the error */
+    PyObject *k = PyTuple_GET_ITEM(t, i), *ix = PyLong_CheckExact(k) ? Py_NewRef(k) : PyNumber_Index(k);
+    if (!ix) {
+      PyErr_Clear();
+      ma_not_an_integer("shape entry", k);
+      goto done;
+    }
+    if (!PyLong_CheckExact(k)) *plain = 0;
+    int overflow;
+    long long v = PyLong_AsLongLongAndOverflow(ix, &overflow);
+    Py_DECREF(ix);
+    if (overflow > 0 && !too_big) too_big = k;
+    if (overflow < 0 || (!overflow && v < 0)) {
+      PyObject *given = PySequence_Tuple(t);
+      if (given) PyErr_Format(PyExc_ValueError, "negative dimensions are not allowed: shape %R", given);
+      Py_XDECREF(given);
+      goto done;
+    }
+    if (i < MA_MAXDIMS) out[i] = overflow ? INT64_MAX : v;
   }
-  return 1;
+  if (n > MA_MAXDIMS)
+    PyErr_Format(PyExc_ValueError, "shape has %zd dimensions; at most %d are supported", n, MA_MAXDIMS);
+  else if (too_big)
+    PyErr_Format(PyExc_ValueError, "shape entry %R does not fit in 64 bits", too_big);
+  else
+    rc = (int)n;
+done:
+  Py_DECREF(t);
+  return rc;
 }
 
-/* ndarray_empty(shape, dtype, zero) -> NDArray, or None when shape is not a
- * plain int or tuple of non-negative ints or dtype is not a DType (the
- * general path in minarray/_creation.py takes those). */
+/* ndarray_empty(shape, dtype, zero) -> a new C-contiguous NDArray: the
+ * one implementation of empty/zeros (and of every internal allocation).
+ * shape is an integer or a tuple or list of them; dtype a DType singleton
+ * (the Python layer turns a dtype name or a NumPy dtype into one first). */
 static PyObject *py_ndarray_empty(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(3, "ndarray_empty");
   int64_t dims[MA_MAXDIMS];
-  int nd, tid = ma_ndarray_tid(args[1]);
-  if (tid < 0 || !plain_dims(args[0], dims, &nd)) Py_RETURN_NONE;
+  int plain, tid = ma_ndarray_tid(args[1]);
+  if (tid < 0)
+    return PyErr_Format(PyExc_TypeError, "ndarray_empty expects a DType, not %.100s", Py_TYPE(args[1])->tp_name);
+  int nd = shape_dims(args[0], dims, &plain);
+  if (nd < 0) return NULL;
   /* an exact tuple of exact ints is immutable: it can be the shape itself */
-  PyObject *shape = PyTuple_CheckExact(args[0]) ? Py_NewRef(args[0]) : ma_dims_tuple(nd, dims);
+  PyObject *shape = plain ? Py_NewRef(args[0]) : ma_dims_tuple(nd, dims);
   if (!shape) return NULL;
   int err = 0;
   PyObject *h = ma_handle_empty(ma_dltypes[tid], nd, dims, NULL, PyObject_IsTrue(args[2]), &err);
@@ -516,5 +547,5 @@ static PyObject *py_ndarray_wrap(PyObject *self, PyObject *const *args, Py_ssize
 PyMethodDef ma_ndarray_methods[] = {
     FC("ndarray_wrap", py_ndarray_wrap, "ndarray_wrap(h, shape, strides, base) -> NDArray"),
     FC("ndarray_setup", py_ndarray_setup, "ndarray_setup(NDArray, dtypes)"),
-    FC("ndarray_empty", py_ndarray_empty, "ndarray_empty(shape, dtype, zero) -> NDArray or None"),
+    FC("ndarray_empty", py_ndarray_empty, "ndarray_empty(shape, dtype, zero) -> NDArray"),
     {NULL, NULL, 0, NULL}};

@@ -77,6 +77,10 @@ PyObject *ma_empty_error(PyObject *shape, int err, int itemsize);
 /* MemoryError naming the size, shape and element size of an array that
  * could not be allocated; returns NULL. */
 PyObject *ma_alloc_error(int nd, const int64_t *shape, int itemsize);
+/* TypeError: "<what> must be an integer: 'T' object cannot be interpreted
+ * as an integer (got <repr>)", minarray._coerce.as_int's wording (the repr
+ * when it is short); returns NULL. */
+PyObject *ma_not_an_integer(const char *what, PyObject *value);
 /* Read a tuple/list of ints into `out` (at most MA_MAXDIMS); returns the
  * count or -1 with an exception set. */
 int ma_parse_dims(PyObject *seq, int64_t *out, const char *what);

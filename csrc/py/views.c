@@ -392,31 +392,77 @@ static PyObject *py_is_contiguous(PyObject *self, PyObject *const *args, Py_ssiz
   return PyBool_FromLong(ma_array_is_contiguous(a, fortran));
 }
 
+/* Raises minarray.exceptions.AxisError(axis, ndim): the error is a Python
+ * class, so its wording stays in one place. */
+static PyObject *axis_error(PyObject *axis, int ndim) {
+  PyObject *mod = PyImport_ImportModule("minarray.exceptions");
+  PyObject *cls = mod ? PyObject_GetAttrString(mod, "AxisError") : NULL;
+  Py_XDECREF(mod);
+  if (!cls) return NULL;
+  PyObject *err = PyObject_CallFunction(cls, "Oi", axis, ndim);
+  Py_DECREF(cls);
+  if (err) {
+    PyErr_SetObject((PyObject *)Py_TYPE(err), err);
+    Py_DECREF(err);
+  }
+  return NULL;
+}
+
 /* ndarray_permute(x, axes) -> x with its axes in the order `axes` (None:
- * reversed), or None when axes is not an exact tuple of exact ints
- * forming a permutation of x's axes (negative ones allowed). */
+ * reversed), the one implementation of permute_dims, .T and transpose.
+ * `axes` is a tuple of integers (anything with __index__), negative ones
+ * counting from the end; the Python layer turns the other spellings
+ * (a list, transpose((1, 0))) into one before the call.  Errors: AxisError for an axis out of range, ValueError when the
+ * axes are not a permutation, TypeError for a non-integer. */
 static PyObject *py_ndarray_permute(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(2, "ndarray_permute");
   ma_array *a = ma_ndarray_meta(args[0]);
-  if (!a) Py_RETURN_NONE;
+  if (!a) {
+    PyErr_SetString(PyExc_TypeError, "ndarray_permute expects an NDArray");
+    return NULL;
+  }
   int nd = a->t.ndim;
   int perm[MA_MAXDIMS];
   if (args[1] == Py_None) {
     for (int i = 0; i < nd; i++) perm[i] = nd - 1 - i;
   } else {
-    if (!PyTuple_CheckExact(args[1]) || PyTuple_GET_SIZE(args[1]) != nd) Py_RETURN_NONE;
+    PyObject *axes = args[1];
+    if (!PyTuple_Check(axes)) { /* (a list's items could change under __index__) */
+      PyErr_Format(PyExc_TypeError, "axes must be a tuple of integers, not %.100s", Py_TYPE(axes)->tp_name);
+      return NULL;
+    }
+    PyObject *const *items = PySequence_Fast_ITEMS(axes);
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(axes);
     char seen[MA_MAXDIMS] = {0};
-    for (int i = 0; i < nd; i++) {
-      PyObject *k = PyTuple_GET_ITEM(args[1], i);
-      if (!PyLong_CheckExact(k)) Py_RETURN_NONE;
+    int ok = n == nd;
+    for (Py_ssize_t i = 0; i < n; i++) {
+      PyObject *k = items[i], *ix = PyLong_CheckExact(k) ? Py_NewRef(k) : PyNumber_Index(k);
+      if (!ix) {
+        PyErr_Clear();
+        return ma_not_an_integer("axis", k);
+      }
       int overflow;
-      long long v = PyLong_AsLongLongAndOverflow(k, &overflow);
-      if (overflow || v < -nd || v >= nd) Py_RETURN_NONE;
+      long long v = PyLong_AsLongLongAndOverflow(ix, &overflow);
+      if (overflow || v < -nd || v >= nd) {
+        axis_error(ix, nd);
+        Py_DECREF(ix);
+        return NULL;
+      }
+      Py_DECREF(ix);
       if (v < 0) v += nd;
-      if (seen[v]) Py_RETURN_NONE;
+      if (!ok || seen[v]) {
+        ok = 0;
+        continue;
+      }
       seen[v] = 1;
       perm[i] = (int)v;
+    }
+    if (!ok) {
+      PyObject *t = PySequence_Tuple(axes);
+      if (t) PyErr_Format(PyExc_ValueError, "axes %R are not a permutation of the array's %d dimensions", t, nd);
+      Py_XDECREF(t);
+      return NULL;
     }
   }
   int64_t shape[MA_MAXDIMS], strides[MA_MAXDIMS];
@@ -427,55 +473,181 @@ static PyObject *py_ndarray_permute(PyObject *self, PyObject *const *args, Py_ss
   return make_view(args[0], a, 0, nd, shape, strides);
 }
 
-/* ndarray_reshape(x, shape) -> the view of x in `shape`, or None.  `shape`
- * is the argument tuple of NDArray.reshape: exact ints, or one exact tuple
- * of them; one may be -1.  Answers the two cases views.reshape settles
- * without looking at strides: the same shape (strides kept) and a
- * C-contiguous x (C strides); None for anything else, errors included. */
-static PyObject *py_ndarray_reshape(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-  (void)self;
-  MA_NARGS(2, "ndarray_reshape");
-  ma_array *a = ma_ndarray_meta(args[0]);
-  PyObject *s = args[1];
-  if (!a || !PyTuple_CheckExact(s)) Py_RETURN_NONE;
-  if (PyTuple_GET_SIZE(s) == 1 && PyTuple_CheckExact(PyTuple_GET_ITEM(s, 0))) s = PyTuple_GET_ITEM(s, 0);
-  Py_ssize_t nn = PyTuple_GET_SIZE(s);
-  if (nn > MA_MAXDIMS) Py_RETURN_NONE;
-  int nd = a->t.ndim, unknown = -1;
-  int64_t dims[MA_MAXDIMS], known = 1, size = 1;
-  for (Py_ssize_t i = 0; i < nn; i++) {
-    PyObject *k = PyTuple_GET_ITEM(s, i);
-    if (!PyLong_CheckExact(k)) Py_RETURN_NONE;
-    int overflow;
-    long long v = PyLong_AsLongLongAndOverflow(k, &overflow);
-    if (overflow || v < -1) Py_RETURN_NONE;
-    dims[i] = v;
-    if (v == -1) {
-      if (unknown >= 0) Py_RETURN_NONE;
-      unknown = (int)i;
-    } else if (__builtin_mul_overflow(known, (int64_t)v, &known)) {
-      Py_RETURN_NONE;
+/* Element strides that lay `new` (nn axes) over a's memory in C order:
+ * 1, or 0 when the layout allows no view.  NumPy's _attempt_nocopy_reshape
+ * (numpy/_core/src/multiarray/shape.c), so views, copies and even the
+ * strides of length-1 axes come out as NumPy's: old and new axes are
+ * grouped into runs of equal size; each old run must be contiguous in C
+ * order, and the new run's strides follow from its innermost stride.
+ * Called for arrays that are not C-contiguous and hold elements. */
+static int nocopy_strides(const ma_array *a, int nn, const int64_t *new, int64_t *out) {
+  int64_t os[MA_MAXDIMS], ost[MA_MAXDIMS];
+  int on = 0;
+  for (int i = 0; i < a->t.ndim; i++) /* length-1 axes address nothing */
+    if (a->t.shape[i] != 1) {
+      os[on] = a->t.shape[i];
+      ost[on++] = a->t.strides[i];
     }
+  int oi = 0, ni = 0;
+  while (ni < nn && oi < on) {
+    int64_t np = new[ni], op = os[oi];
+    int nj = ni + 1, oj = oi + 1;
+    while (np != op) {
+      if (np < op)
+        np *= new[nj++];
+      else
+        op *= os[oj++];
+    }
+    for (int k = oi; k < oj - 1; k++)
+      if (ost[k] != os[k + 1] * ost[k + 1]) return 0;
+    out[nj - 1] = ost[oj - 1];
+    for (int k = nj - 1; k > ni; k--) out[k - 1] = out[k] * new[k];
+    ni = nj;
+    oi = oj;
   }
-  for (int i = 0; i < nd; i++)
-    if (__builtin_mul_overflow(size, a->t.shape[i], &size)) Py_RETURN_NONE;
-  if (unknown >= 0) {
-    if (known == 0 || size % known) Py_RETURN_NONE;
-    dims[unknown] = size / known;
-  } else if (known != size) {
-    Py_RETURN_NONE;
-  }
-  size_t nbytes; /* the one shape rule: otherwise the general path raises */
-  if (ma_nbytes((int)nn, dims, (size_t)ma_elsize(a->t.dtype), &nbytes) != 0) Py_RETURN_NONE;
-  int same = unknown < 0 && nn == nd;
-  for (int i = 0; same && i < nd; i++) same = dims[i] == a->t.shape[i];
-  if (same) return make_view(args[0], a, 0, nd, a->t.shape, a->t.strides);
-  if (!ma_array_is_contiguous(a, 0)) Py_RETURN_NONE;
-  return make_view(args[0], a, 0, (int)nn, dims, NULL);
+  /* trailing length-1 axes of `new` repeat the last stride (as NumPy) */
+  int64_t last = ni >= 1 ? out[ni - 1] : 1;
+  for (int k = ni; k < nn; k++) out[k] = last;
+  return 1;
 }
 
-/* broadcast_shapes(shapes) -> the shape they broadcast to, or None when
- * they do not (the caller words the error) */
+/* The dims `shape` names for an array of `size` elements, one -1 inferred:
+ * nn, or -1 with the error set; *unknown_at is where the -1 stood (or -1).
+ * The checks, and their order, are minarray/_manipulation.py's before. */
+static int reshape_dims(PyObject *shape, int64_t size, int64_t *dims, int *unknown_at) {
+  Py_ssize_t nn = PyTuple_GET_SIZE(shape);
+  PyObject *given = NULL; /* the shape as ints, for the messages */
+  int unknown = -1, negative = 0, zero = 0, rc = -1;
+  int64_t known = 1;
+  if (nn > MA_MAXDIMS) {
+    PyErr_Format(PyExc_ValueError, "shape has %zd dimensions; at most %d are supported", nn, MA_MAXDIMS);
+    return -1;
+  }
+  if (!(given = PyTuple_New(nn))) return -1;
+  for (Py_ssize_t i = 0; i < nn; i++) {
+    PyObject *k = PyTuple_GET_ITEM(shape, i), *ix = PyLong_CheckExact(k) ? Py_NewRef(k) : PyNumber_Index(k);
+    if (!ix) {
+      PyErr_Clear();
+      ma_not_an_integer("reshape: shape entry", k);
+      goto done;
+    }
+    PyTuple_SET_ITEM(given, i, ix);
+    int overflow;
+    long long v = PyLong_AsLongLongAndOverflow(ix, &overflow);
+    if (overflow < 0 || (!overflow && v < -1)) negative = 1;
+    if (v == -1 && !overflow) {
+      if (unknown >= 0) {
+        PyErr_SetString(PyExc_ValueError, "can only specify one unknown dimension (-1)");
+        goto done;
+      }
+      unknown = (int)i;
+    }
+    dims[i] = overflow ? INT64_MAX : v; /* too large: no size matches it */
+    if (v == 0 && !overflow) zero = 1;
+  }
+  if (negative) {
+    PyErr_Format(PyExc_ValueError, "negative dimensions are not allowed in shape %R", given);
+    goto done;
+  }
+  for (Py_ssize_t i = 0; i < nn; i++) /* an overflow cannot match a size... */
+    if (i != unknown && __builtin_mul_overflow(known, dims[i], &known)) known = INT64_MAX;
+  if (zero) known = 0; /* ...unless a 0 makes the product 0 */
+  if (unknown >= 0 ? known == 0 || size % known : known != size) {
+    PyErr_Format(PyExc_ValueError, "cannot reshape an array of size %lld into shape %R", (long long)size, given);
+    goto done;
+  }
+  if (unknown >= 0) dims[unknown] = size / known;
+  *unknown_at = unknown;
+  rc = (int)nn;
+done:
+  Py_DECREF(given);
+  return rc;
+}
+
+/* ndarray_reshape(x, shape_args, copy) -> x's elements in a new shape
+ * (C order), the one implementation of reshape.  shape_args is
+ * NDArray.reshape's argument tuple: integers (anything with __index__),
+ * or one tuple or list of them; one may be -1.  A view when the strides
+ * allow one: the same shape keeps the strides, a C-contiguous x takes C
+ * strides, any other goes through nocopy_strides.  Otherwise a view of a
+ * fresh copy (x.copy()), or with copy=False a ValueError; copy=True
+ * always copies.  Other orders are the Python layer's (the axes reversed
+ * around this). */
+static PyObject *py_ndarray_reshape(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+  (void)self;
+  MA_NARGS(3, "ndarray_reshape");
+  PyObject *x = args[0], *s = args[1], *copy = args[2];
+  ma_array *a = ma_ndarray_meta(x);
+  if (!a || !PyTuple_Check(s)) {
+    PyErr_SetString(PyExc_TypeError, "ndarray_reshape expects an NDArray and an argument tuple");
+    return NULL;
+  }
+  int nd = a->t.ndim;
+  int64_t size = ma_array_size(a), dims[MA_MAXDIMS], strides[MA_MAXDIMS];
+  int nn, unknown = -1;
+  if (PyTuple_GET_SIZE(s) == 1 && (PyTuple_Check(PyTuple_GET_ITEM(s, 0)) || PyList_Check(PyTuple_GET_ITEM(s, 0)))) {
+    PyObject *t = PySequence_Tuple(PyTuple_GET_ITEM(s, 0)); /* a list could change under __index__ */
+    if (!t) return NULL;
+    nn = reshape_dims(t, size, dims, &unknown);
+    Py_DECREF(t);
+  } else {
+    nn = reshape_dims(s, size, dims, &unknown);
+  }
+  if (nn < 0) return NULL;
+  size_t nbytes; /* the one shape rule */
+  if (ma_nbytes(nn, dims, (size_t)ma_elsize(a->t.dtype), &nbytes) != 0) {
+    PyObject *t = ma_dims_tuple(nn, dims);
+    if (t) ma_empty_error(t, 1, (int)ma_elsize(a->t.dtype));
+    Py_XDECREF(t);
+    return NULL;
+  }
+  if (copy != Py_True) { /* copy=True: as NumPy, a view of a fresh copy */
+    /* the shape as given (no -1) is x's: nothing to do, strides kept */
+    int same = unknown < 0 && nn == nd;
+    for (int i = 0; same && i < nd; i++) same = dims[i] == a->t.shape[i];
+    if (same) return make_view(x, a, 0, nd, a->t.shape, a->t.strides);
+    if (ma_array_is_contiguous(a, 0)) return make_view(x, a, 0, nn, dims, NULL);
+    if (nocopy_strides(a, nn, dims, strides)) return make_view(x, a, 0, nn, dims, strides);
+    if (copy == Py_False) {
+      PyObject *sh = PyObject_GetAttrString(x, "shape"), *st = sh ? PyObject_GetAttrString(x, "strides") : NULL,
+               *t = st ? ma_dims_tuple(nn, dims) : NULL;
+      if (t)
+        PyErr_Format(PyExc_ValueError,
+                     "cannot reshape the array of shape %R and strides %R into shape %R without copying (copy=False)",
+                     sh, st, t);
+      Py_XDECREF(sh);
+      Py_XDECREF(st);
+      Py_XDECREF(t);
+      return NULL;
+    }
+  }
+  PyObject *c = PyObject_CallMethod(x, "copy", NULL);
+  if (!c) return NULL;
+  ma_array *ca = ma_ndarray_meta(c);
+  PyObject *r = ca ? make_view(c, ca, 0, nn, dims, NULL) : NULL;
+  Py_DECREF(c);
+  return r;
+}
+
+/* ValueError: shapes (2,), (3,) cannot be broadcast together */
+static PyObject *broadcast_error(PyObject *seq) {
+  PyObject *parts = PyList_New(0), *sep = PyUnicode_FromString(", "), *joined = NULL;
+  for (Py_ssize_t k = 0; parts && sep && k < PySequence_Fast_GET_SIZE(seq); k++) {
+    PyObject *t = PySequence_Tuple(PySequence_Fast_GET_ITEM(seq, k)), *str = t ? PyObject_Str(t) : NULL;
+    Py_XDECREF(t);
+    if (!str || PyList_Append(parts, str) < 0) Py_CLEAR(parts);
+    Py_XDECREF(str);
+  }
+  if (parts && sep && (joined = PyUnicode_Join(sep, parts)))
+    PyErr_Format(PyExc_ValueError, "shapes %U cannot be broadcast together", joined);
+  Py_XDECREF(parts);
+  Py_XDECREF(sep);
+  Py_XDECREF(joined);
+  return NULL;
+}
+
+/* broadcast_shapes(shapes) -> the shape they broadcast to; ValueError
+ * when they do not */
 static PyObject *py_broadcast_shapes(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(1, "broadcast_shapes");
@@ -497,7 +669,7 @@ static PyObject *py_broadcast_shapes(PyObject *self, PyObject *const *args, Py_s
   }
   int nd;
   int64_t out[MA_MAXDIMS];
-  res = ma_broadcast_shape((int)n, ndims, shapes, &nd, out) < 0 ? Py_NewRef(Py_None) : ma_dims_tuple(nd, out);
+  res = ma_broadcast_shape((int)n, ndims, shapes, &nd, out) < 0 ? broadcast_error(seq) : ma_dims_tuple(nd, out);
 done:
   PyMem_Free(dims);
   PyMem_Free(ndims);
@@ -508,13 +680,13 @@ done:
 
 #define FC(name, fn, doc) {name, (PyCFunction)(void (*)(void))fn, METH_FASTCALL, doc}
 PyMethodDef ma_views_methods[] = {
-    FC("broadcast_shapes", py_broadcast_shapes, "broadcast_shapes(shapes) -> shape, or None"),
+    FC("broadcast_shapes", py_broadcast_shapes, "broadcast_shapes(shapes) -> shape"),
     FC("ndarray_getitem", py_ndarray_getitem, "ndarray_getitem(x, key) -> x[key] or None"),
     FC("getitem_setup", py_getitem_setup, "getitem_setup(general): the general path of NDArray.__getitem__"),
     FC("basic_view", py_basic_view, "basic_view(x, key) -> the view x[key] of a basic key"),
     FC("is_contiguous", py_is_contiguous, "is_contiguous(h, fortran) -> bool"),
     FC("ndarray_view", py_ndarray_view, "ndarray_view(x, offset, shape, strides, readonly) -> NDArray"),
     FC("ndarray_setitem", py_ndarray_setitem, "ndarray_setitem(x, key, value) -> True or None"),
-    FC("ndarray_permute", py_ndarray_permute, "ndarray_permute(x, axes|None) -> view or None"),
-    FC("ndarray_reshape", py_ndarray_reshape, "ndarray_reshape(x, shape_args) -> view or None"),
+    FC("ndarray_permute", py_ndarray_permute, "ndarray_permute(x, axes|None) -> view"),
+    FC("ndarray_reshape", py_ndarray_reshape, "ndarray_reshape(x, shape_args, copy) -> view, or a copy"),
     {NULL, NULL, 0, NULL}};
