@@ -1,7 +1,7 @@
-"""The one-call fast paths of asarray, copy, astype, item/float, arange and
-matmul against the general route they shortcut (and NumPy): same values,
-dtype, strides, base and read-only flag, and the cases they must leave to
-the general route."""
+"""The one-call fast paths of asarray, item/float, arange and matmul against
+the general route they shortcut (and NumPy): same values, dtype, strides,
+base and read-only flag, and the cases they must leave to the general
+route; and copy/astype, one C call each, against NumPy."""
 
 from __future__ import annotations
 

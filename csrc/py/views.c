@@ -1,21 +1,21 @@
 /*
- * The common views, built in C: x[key] for keys of exact ints, slices,
- * None and ..., the axis permutations behind .T / transpose /
- * permute_dims, and reshape of a C-contiguous array.  Also the everyday
- * cases next to them: x[key] = value for the same keys (scalar or NDArray
- * value), and x[key] / x[key] = value for the common advanced keys: a 1-d
- * integer array or list of ints, several of one length in a tuple
- * (x[rows, cols]), or a bool mask over leading axes (csrc/core/gather.c gathers
- * and scatters those).
+ * The views, built in C.  The axis permutations behind .T / transpose /
+ * permute_dims, reshape, and broadcast_shapes are done here alone, for
+ * every argument they can be given, errors included (worded as NumPy's;
+ * AxisError is the Python class itself): the Python layer only spells
+ * unusual arguments (a list of axes, order='F') before the call.
  *
- * Through the Python layer each of these cost ten times as much (Python
- * arithmetic on tuples, then core.view parsing them back).  Every function returns the new NDArray, or None when the
- * case is not a simple one: another key type, an error other than an
- * out-of-bounds int, an int64 overflow.  The Python paths
- * (minarray/_indexing.py, minarray/_manipulation.py) then run as before and word
- * the error, so the C side only has to be right where it answers, and its
- * answers are exactly those of the Python paths: shape, element strides,
- * offset, base and flags.
+ * Indexing is split by key: x[key] for keys of exact ints, slices, None
+ * and ..., x[key] = value for the same keys (scalar or NDArray value), and
+ * x[key] / x[key] = value for the common advanced keys (a 1-d integer
+ * array or list of ints, several of one length in a tuple, x[rows, cols],
+ * or a bool mask over leading axes; csrc/core/gather.c gathers and
+ * scatters those) are answered here; for any other key, and for the
+ * errors other than an int out of bounds, these return None and
+ * minarray/_indexing.py takes the key.  Where they answer, the answers
+ * are exactly those of the Python path: shape, element strides, offset,
+ * base and flags.  The Python layer would cost ten times as much on these
+ * paths (Python arithmetic on tuples, then core.view parsing them back).
  */
 #include "pyapi.h" /* Python.h first, as CPython requires */
 
