@@ -229,3 +229,13 @@ def test_copy_orders(order: str) -> None:
         got, want = ma.asarray(src).copy(order=order), src.copy(order=order)
         assert got.shape == want.shape and got.strides == want.strides and got.base is None
         np.testing.assert_array_equal(np.asarray(got), want)
+
+
+def test_reshape_reports_the_first_error_in_numpy_order() -> None:
+    x = ma.arange(12)
+    with pytest.raises(TypeError):  # every entry is read before the -1s are counted
+        x.reshape(-1, -1, "a")
+    with pytest.raises(ValueError, match="one unknown"):  # two -1s before a negative entry
+        x.reshape(-1, -1, -3)
+    with pytest.raises(ValueError, match="negative dimensions"):
+        x.reshape(-3, 4)

@@ -405,20 +405,19 @@ PyObject *ma_ndarray_new(ma_array *a, PyObject *base) {
  * many).  *plain is set when shape is an exact tuple of exact ints, which
  * can then serve as the array's shape tuple itself. */
 static int shape_dims(PyObject *shape, int64_t *out, int *plain) {
-  PyObject *t;
+  PyObject *t = NULL, *const *items = &shape; /* a bare integer: one entry */
+  Py_ssize_t n = 1;
   *plain = PyTuple_CheckExact(shape);
-  if (PyTuple_Check(shape)) {
-    t = Py_NewRef(shape);
-  } else if (PyList_Check(shape)) {
-    if (!(t = PySequence_Tuple(shape))) return -1; /* a list could change under __index__ */
-  } else {
-    if (!(t = PyTuple_Pack(1, shape))) return -1;
+  if (PyTuple_Check(shape) || PyList_Check(shape)) {
+    /* (a list's items could change under __index__: read a tuple of them) */
+    if (!(t = PyTuple_Check(shape) ? Py_NewRef(shape) : PySequence_Tuple(shape))) return -1;
+    items = ((PyTupleObject *)t)->ob_item;
+    n = PyTuple_GET_SIZE(t);
   }
-  Py_ssize_t n = PyTuple_GET_SIZE(t);
   int rc = -1;
   PyObject *too_big = NULL; /* the first entry past int64 (borrowed) */
   for (Py_ssize_t i = 0; i < n; i++) { /* in order: the first bad entry is the error */
-    PyObject *k = PyTuple_GET_ITEM(t, i), *ix = PyLong_CheckExact(k) ? Py_NewRef(k) : PyNumber_Index(k);
+    PyObject *k = items[i], *ix = PyLong_CheckExact(k) ? Py_NewRef(k) : PyNumber_Index(k);
     if (!ix) {
       PyErr_Clear();
       ma_not_an_integer("shape entry", k);
@@ -430,7 +429,7 @@ static int shape_dims(PyObject *shape, int64_t *out, int *plain) {
     Py_DECREF(ix);
     if (overflow > 0 && !too_big) too_big = k;
     if (overflow < 0 || (!overflow && v < 0)) {
-      PyObject *given = PySequence_Tuple(t);
+      PyObject *given = t ? PySequence_Tuple(t) : PyTuple_Pack(1, k);
       if (given) PyErr_Format(PyExc_ValueError, "negative dimensions are not allowed: shape %R", given);
       Py_XDECREF(given);
       goto done;
@@ -444,7 +443,7 @@ static int shape_dims(PyObject *shape, int64_t *out, int *plain) {
   else
     rc = (int)n;
 done:
-  Py_DECREF(t);
+  Py_XDECREF(t);
   return rc;
 }
 

@@ -511,57 +511,67 @@ static int nocopy_strides(const ma_array *a, int nn, const int64_t *new, int64_t
   return 1;
 }
 
-/* The dims `shape` names for an array of `size` elements, one -1 inferred:
- * nn, or -1 with the error set; *unknown_at is where the -1 stood (or -1).
- * The checks, and their order, are minarray/_manipulation.py's before. */
+/* `shape`'s entries as Python ints, for the messages (an error path) */
+static PyObject *given_shape(PyObject *shape) {
+  Py_ssize_t nn = PyTuple_GET_SIZE(shape);
+  PyObject *given = PyTuple_New(nn);
+  for (Py_ssize_t i = 0; given && i < nn; i++) {
+    PyObject *ix = PyNumber_Index(PyTuple_GET_ITEM(shape, i));
+    if (!ix) Py_CLEAR(given);
+    else PyTuple_SET_ITEM(given, i, ix);
+  }
+  return given;
+}
+
+/* The dims `shape` (a tuple) names for an array of `size` elements, one
+ * -1 inferred: nn, or -1 with the error set; *unknown_at is where the -1
+ * stood (or -1).  The checks, and their order, are those NumPy's reshape
+ * makes. */
 static int reshape_dims(PyObject *shape, int64_t size, int64_t *dims, int *unknown_at) {
   Py_ssize_t nn = PyTuple_GET_SIZE(shape);
-  PyObject *given = NULL; /* the shape as ints, for the messages */
-  int unknown = -1, negative = 0, zero = 0, rc = -1;
+  int unknown = -1, unknowns = 0, negative = 0, zero = 0;
   int64_t known = 1;
   if (nn > MA_MAXDIMS) {
     PyErr_Format(PyExc_ValueError, "shape has %zd dimensions; at most %d are supported", nn, MA_MAXDIMS);
     return -1;
   }
-  if (!(given = PyTuple_New(nn))) return -1;
   for (Py_ssize_t i = 0; i < nn; i++) {
     PyObject *k = PyTuple_GET_ITEM(shape, i), *ix = PyLong_CheckExact(k) ? Py_NewRef(k) : PyNumber_Index(k);
     if (!ix) {
       PyErr_Clear();
       ma_not_an_integer("reshape: shape entry", k);
-      goto done;
+      return -1;
     }
-    PyTuple_SET_ITEM(given, i, ix);
     int overflow;
     long long v = PyLong_AsLongLongAndOverflow(ix, &overflow);
+    Py_DECREF(ix);
     if (overflow < 0 || (!overflow && v < -1)) negative = 1;
     if (v == -1 && !overflow) {
-      if (unknown >= 0) {
-        PyErr_SetString(PyExc_ValueError, "can only specify one unknown dimension (-1)");
-        goto done;
-      }
+      unknowns++;
       unknown = (int)i;
     }
     dims[i] = overflow ? INT64_MAX : v; /* too large: no size matches it */
     if (v == 0 && !overflow) zero = 1;
   }
-  if (negative) {
-    PyErr_Format(PyExc_ValueError, "negative dimensions are not allowed in shape %R", given);
-    goto done;
+  if (unknowns > 1) {
+    PyErr_SetString(PyExc_ValueError, "can only specify one unknown dimension (-1)");
+    return -1;
   }
   for (Py_ssize_t i = 0; i < nn; i++) /* an overflow cannot match a size... */
     if (i != unknown && __builtin_mul_overflow(known, dims[i], &known)) known = INT64_MAX;
   if (zero) known = 0; /* ...unless a 0 makes the product 0 */
-  if (unknown >= 0 ? known == 0 || size % known : known != size) {
-    PyErr_Format(PyExc_ValueError, "cannot reshape an array of size %lld into shape %R", (long long)size, given);
-    goto done;
+  if (negative || (unknown >= 0 ? known == 0 || size % known : known != size)) {
+    PyObject *given = given_shape(shape);
+    if (given && negative)
+      PyErr_Format(PyExc_ValueError, "negative dimensions are not allowed in shape %R", given);
+    else if (given)
+      PyErr_Format(PyExc_ValueError, "cannot reshape an array of size %lld into shape %R", (long long)size, given);
+    Py_XDECREF(given);
+    return -1;
   }
   if (unknown >= 0) dims[unknown] = size / known;
   *unknown_at = unknown;
-  rc = (int)nn;
-done:
-  Py_DECREF(given);
-  return rc;
+  return (int)nn;
 }
 
 /* ndarray_reshape(x, shape_args, copy) -> x's elements in a new shape
