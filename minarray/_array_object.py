@@ -292,11 +292,7 @@ class NDArray(core.NDArrayBase):
     def transpose(self, *axes: Any) -> NDArray:
         """A view with the axes permuted (reversed when none are given), as NumPy's
         ``transpose``."""
-        # one C call (csrc/py/views.c); transpose((1, 0)), transpose([1, 0])
-        # and transpose(None) are first spelled as the axes themselves
-        if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list))):
-            axes = tuple(axes[0]) if axes[0] is not None else ()
-        return _permute_view(self, axes or None)
+        return _transpose_view(self, axes)  # one C call, every spelling (csrc/py/views.c)
 
     def swapaxes(self, axis1: int, axis2: int) -> NDArray:
         """A view with ``axis1`` and ``axis2`` exchanged."""
@@ -974,6 +970,9 @@ _setitem_basic = core.ndarray_setitem
 
 
 _permute_view = core.ndarray_permute
+
+
+_transpose_view = core.ndarray_transpose
 
 
 _reshape_view = core.ndarray_reshape

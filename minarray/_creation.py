@@ -55,10 +55,9 @@ def _shape(shape: Any) -> tuple[int, ...]:
 def _new(shape: Any, dtype: Any, device: Any, zero: bool) -> NDArray:
     if device is not None:
         _device(device)
-    # one C call (csrc/py/ndarray.c), the shape's errors included; a dtype
-    # other than a DType (a name, a NumPy dtype) is turned into one first
-    made: NDArray = core.ndarray_empty(
-        shape, _dt.float64 if dtype is None else dtype if type(dtype) is _dt.DType else _dt.as_dtype(dtype), zero)
+    # one C call (csrc/py/ndarray.c), the shape's and the dtype's errors
+    # included (C asks _dtypes.as_dtype about a dtype that is not a DType)
+    made: NDArray = core.ndarray_empty(shape, _dt.float64 if dtype is None else dtype, zero)
     return made
 
 

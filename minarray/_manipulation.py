@@ -489,8 +489,7 @@ def broadcast_arrays(*arrays: NDArray) -> tuple[NDArray, ...]:
 
 def permute_dims(x: NDArray, /, axes: tuple[int, ...]) -> NDArray:
     """A view of ``x`` with its axes reordered as ``axes`` (a permutation of ``range(x.ndim)``)."""
-    # built in C, errors included (csrc/py/views.c); a list becomes a tuple
-    out: NDArray = core.ndarray_permute(x, axes if type(axes) is tuple else tuple(axes))
+    out: NDArray = core.ndarray_permute(x, axes)  # C alone, errors included (csrc/py/views.c)
     return out
 
 

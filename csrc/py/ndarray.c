@@ -417,16 +417,18 @@ static int shape_dims(PyObject *shape, int64_t *out, int *plain) {
   int rc = -1;
   PyObject *too_big = NULL; /* the first entry past int64 (borrowed) */
   for (Py_ssize_t i = 0; i < n; i++) { /* in order: the first bad entry is the error */
-    PyObject *k = items[i], *ix = PyLong_CheckExact(k) ? Py_NewRef(k) : PyNumber_Index(k);
-    if (!ix) {
-      PyErr_Clear();
-      ma_not_an_integer("shape entry", k);
-      goto done;
+    PyObject *k = items[i], *ix = NULL; /* ix: k's __index__, when k is not an exact int */
+    if (!PyLong_CheckExact(k)) {
+      *plain = 0;
+      if (!(ix = PyNumber_Index(k))) {
+        PyErr_Clear();
+        ma_not_an_integer("shape entry", k);
+        goto done;
+      }
     }
-    if (!PyLong_CheckExact(k)) *plain = 0;
     int overflow;
-    long long v = PyLong_AsLongLongAndOverflow(ix, &overflow);
-    Py_DECREF(ix);
+    long long v = PyLong_AsLongLongAndOverflow(ix ? ix : k, &overflow);
+    Py_XDECREF(ix);
     if (overflow > 0 && !too_big) too_big = k;
     if (overflow < 0 || (!overflow && v < 0)) {
       PyObject *given = t ? PySequence_Tuple(t) : PyTuple_Pack(1, k);
@@ -449,15 +451,23 @@ done:
 
 /* ndarray_empty(shape, dtype, zero) -> a new C-contiguous NDArray: the
  * one implementation of empty/zeros (and of every internal allocation).
- * shape is an integer or a tuple or list of them; dtype a DType singleton
- * (the Python layer turns a dtype name or a NumPy dtype into one first). */
+ * shape is an integer or a tuple or list of them; dtype a DType, or
+ * anything else minarray._dtypes.as_dtype turns into one (called only for
+ * those: the common call pays no Python). */
 static PyObject *py_ndarray_empty(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(3, "ndarray_empty");
   int64_t dims[MA_MAXDIMS];
   int plain, tid = ma_ndarray_tid(args[1]);
-  if (tid < 0)
-    return PyErr_Format(PyExc_TypeError, "ndarray_empty expects a DType, not %.100s", Py_TYPE(args[1])->tp_name);
+  if (tid < 0) { /* a dtype name, a NumPy dtype...: minarray._dtypes.as_dtype says which DType, or words the error */
+    PyObject *mod = PyImport_ImportModule("minarray._dtypes");
+    PyObject *dt = mod ? PyObject_CallMethod(mod, "as_dtype", "O", args[1]) : NULL;
+    Py_XDECREF(mod);
+    if (!dt) return NULL;
+    tid = ma_ndarray_tid(dt);
+    Py_DECREF(dt); /* a singleton: ndarray_setup holds it */
+    if (tid < 0) return PyErr_Format(PyExc_TypeError, "ndarray_empty: %R is not a dtype", args[1]);
+  }
   int nd = shape_dims(args[0], dims, &plain);
   if (nd < 0) return NULL;
   /* an exact tuple of exact ints is immutable: it can be the shape itself */

@@ -408,48 +408,50 @@ static PyObject *axis_error(PyObject *axis, int ndim) {
   return NULL;
 }
 
-/* ndarray_permute(x, axes) -> x with its axes in the order `axes` (None:
- * reversed), the one implementation of permute_dims, .T and transpose.
- * `axes` is a tuple of integers (anything with __index__), negative ones
- * counting from the end; the Python layer turns the other spellings
- * (a list, transpose((1, 0))) into one before the call.  Errors: AxisError for an axis out of range, ValueError when the
- * axes are not a permutation, TypeError for a non-integer. */
-static PyObject *py_ndarray_permute(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-  (void)self;
-  MA_NARGS(2, "ndarray_permute");
-  ma_array *a = ma_ndarray_meta(args[0]);
+/* x with its axes permuted by `axes`: None reverses them, else a tuple of
+ * integers (anything with __index__, negative ones counting from the
+ * end).  The one implementation of .T, transpose and permute_dims.
+ * Errors: AxisError for an axis out of range, ValueError when the axes
+ * are not a permutation, TypeError for a non-integer. */
+static PyObject *permute(PyObject *x, PyObject *axes) {
+  ma_array *a = ma_ndarray_meta(x);
   if (!a) {
     PyErr_SetString(PyExc_TypeError, "ndarray_permute expects an NDArray");
     return NULL;
   }
   int nd = a->t.ndim;
   int perm[MA_MAXDIMS];
-  if (args[1] == Py_None) {
+  PyObject *held = NULL;
+  if (PyList_Check(axes)) { /* a list could change under __index__ */
+    if (!(axes = held = PySequence_Tuple(axes))) return NULL;
+  } else if (axes != Py_None && !PyTuple_Check(axes)) {
+    PyErr_Format(PyExc_TypeError, "axes must be a tuple of integers, not %.100s", Py_TYPE(axes)->tp_name);
+    return NULL;
+  }
+  if (axes == Py_None) {
     for (int i = 0; i < nd; i++) perm[i] = nd - 1 - i;
   } else {
-    PyObject *axes = args[1];
-    if (!PyTuple_Check(axes)) { /* (a list's items could change under __index__) */
-      PyErr_Format(PyExc_TypeError, "axes must be a tuple of integers, not %.100s", Py_TYPE(axes)->tp_name);
-      return NULL;
-    }
     PyObject *const *items = PySequence_Fast_ITEMS(axes);
     Py_ssize_t n = PySequence_Fast_GET_SIZE(axes);
     char seen[MA_MAXDIMS] = {0};
     int ok = n == nd;
     for (Py_ssize_t i = 0; i < n; i++) {
-      PyObject *k = items[i], *ix = PyLong_CheckExact(k) ? Py_NewRef(k) : PyNumber_Index(k);
-      if (!ix) {
+      PyObject *k = items[i], *ix = NULL; /* ix: k's __index__, when k is not an exact int */
+      if (!PyLong_CheckExact(k) && !(ix = PyNumber_Index(k))) {
         PyErr_Clear();
-        return ma_not_an_integer("axis", k);
-      }
-      int overflow;
-      long long v = PyLong_AsLongLongAndOverflow(ix, &overflow);
-      if (overflow || v < -nd || v >= nd) {
-        axis_error(ix, nd);
-        Py_DECREF(ix);
+        ma_not_an_integer("axis", k);
+        Py_XDECREF(held);
         return NULL;
       }
-      Py_DECREF(ix);
+      int overflow;
+      long long v = PyLong_AsLongLongAndOverflow(ix ? ix : k, &overflow);
+      if (overflow || v < -nd || v >= nd) {
+        axis_error(ix ? ix : k, nd);
+        Py_XDECREF(ix);
+        Py_XDECREF(held);
+        return NULL;
+      }
+      Py_XDECREF(ix);
       if (v < 0) v += nd;
       if (!ok || seen[v]) {
         ok = 0;
@@ -462,15 +464,40 @@ static PyObject *py_ndarray_permute(PyObject *self, PyObject *const *args, Py_ss
       PyObject *t = PySequence_Tuple(axes);
       if (t) PyErr_Format(PyExc_ValueError, "axes %R are not a permutation of the array's %d dimensions", t, nd);
       Py_XDECREF(t);
+      Py_XDECREF(held);
       return NULL;
     }
   }
+  Py_XDECREF(held);
   int64_t shape[MA_MAXDIMS], strides[MA_MAXDIMS];
   for (int i = 0; i < nd; i++) {
     shape[i] = a->t.shape[perm[i]];
     strides[i] = a->t.strides[perm[i]];
   }
-  return make_view(args[0], a, 0, nd, shape, strides);
+  return make_view(x, a, 0, nd, shape, strides);
+}
+
+/* ndarray_permute(x, axes) -> permute_dims(x, axes): axes None, or a
+ * tuple or list of integers */
+static PyObject *py_ndarray_permute(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+  (void)self;
+  MA_NARGS(2, "ndarray_permute");
+  return permute(args[0], args[1]);
+}
+
+/* ndarray_transpose(x, args) -> x.transpose(*args): the axes themselves,
+ * or one tuple or list of them; () and (None,) reverse the axes. */
+static PyObject *py_ndarray_transpose(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+  (void)self;
+  MA_NARGS(2, "ndarray_transpose");
+  PyObject *axes = args[1];
+  if (!PyTuple_Check(axes)) return permute(args[0], axes); /* permute words the error */
+  if (PyTuple_GET_SIZE(axes) == 0) return permute(args[0], Py_None);
+  if (PyTuple_GET_SIZE(axes) == 1) {
+    PyObject *one = PyTuple_GET_ITEM(axes, 0);
+    if (one == Py_None || PyTuple_Check(one) || PyList_Check(one)) return permute(args[0], one);
+  }
+  return permute(args[0], axes);
 }
 
 /* Element strides that lay `new` (nn axes) over a's memory in C order:
@@ -527,7 +554,7 @@ static PyObject *given_shape(PyObject *shape) {
  * -1 inferred: nn, or -1 with the error set; *unknown_at is where the -1
  * stood (or -1).  The checks, and their order, are those NumPy's reshape
  * makes. */
-static int reshape_dims(PyObject *shape, int64_t size, int64_t *dims, int *unknown_at) {
+static inline int reshape_dims(PyObject *shape, int64_t size, int64_t *dims, int *unknown_at) {
   Py_ssize_t nn = PyTuple_GET_SIZE(shape);
   int unknown = -1, unknowns = 0, negative = 0, zero = 0;
   int64_t known = 1;
@@ -536,29 +563,28 @@ static int reshape_dims(PyObject *shape, int64_t size, int64_t *dims, int *unkno
     return -1;
   }
   for (Py_ssize_t i = 0; i < nn; i++) {
-    PyObject *k = PyTuple_GET_ITEM(shape, i), *ix = PyLong_CheckExact(k) ? Py_NewRef(k) : PyNumber_Index(k);
-    if (!ix) {
+    PyObject *k = PyTuple_GET_ITEM(shape, i), *ix = NULL; /* ix: k's __index__, when k is not an exact int */
+    if (!PyLong_CheckExact(k) && !(ix = PyNumber_Index(k))) {
       PyErr_Clear();
       ma_not_an_integer("reshape: shape entry", k);
       return -1;
     }
     int overflow;
-    long long v = PyLong_AsLongLongAndOverflow(ix, &overflow);
-    Py_DECREF(ix);
+    long long v = PyLong_AsLongLongAndOverflow(ix ? ix : k, &overflow);
+    Py_XDECREF(ix);
     if (overflow < 0 || (!overflow && v < -1)) negative = 1;
     if (v == -1 && !overflow) {
       unknowns++;
       unknown = (int)i;
     }
-    dims[i] = overflow ? INT64_MAX : v; /* too large: no size matches it */
+    dims[i] = overflow ? INT64_MAX : v; /* too large: no size matches it... */
     if (v == 0 && !overflow) zero = 1;
+    if (v >= 0 && __builtin_mul_overflow(known, dims[i], &known)) known = INT64_MAX;
   }
   if (unknowns > 1) {
     PyErr_SetString(PyExc_ValueError, "can only specify one unknown dimension (-1)");
     return -1;
   }
-  for (Py_ssize_t i = 0; i < nn; i++) /* an overflow cannot match a size... */
-    if (i != unknown && __builtin_mul_overflow(known, dims[i], &known)) known = INT64_MAX;
   if (zero) known = 0; /* ...unless a 0 makes the product 0 */
   if (negative || (unknown >= 0 ? known == 0 || size % known : known != size)) {
     PyObject *given = given_shape(shape);
@@ -593,10 +619,14 @@ static PyObject *py_ndarray_reshape(PyObject *self, PyObject *const *args, Py_ss
     return NULL;
   }
   int nd = a->t.ndim;
-  int64_t size = ma_array_size(a), dims[MA_MAXDIMS], strides[MA_MAXDIMS];
+  int64_t size = 1, dims[MA_MAXDIMS], strides[MA_MAXDIMS];
+  for (int i = 0; i < nd; i++) size *= a->t.shape[i]; /* an array's size fits in int64 */
   int nn, unknown = -1;
-  if (PyTuple_GET_SIZE(s) == 1 && (PyTuple_Check(PyTuple_GET_ITEM(s, 0)) || PyList_Check(PyTuple_GET_ITEM(s, 0)))) {
-    PyObject *t = PySequence_Tuple(PyTuple_GET_ITEM(s, 0)); /* a list could change under __index__ */
+  PyObject *one = PyTuple_GET_SIZE(s) == 1 ? PyTuple_GET_ITEM(s, 0) : NULL;
+  if (one && PyTuple_Check(one)) {
+    nn = reshape_dims(one, size, dims, &unknown);
+  } else if (one && PyList_Check(one)) {
+    PyObject *t = PySequence_Tuple(one); /* a list could change under __index__ */
     if (!t) return NULL;
     nn = reshape_dims(t, size, dims, &unknown);
     Py_DECREF(t);
@@ -698,5 +728,6 @@ PyMethodDef ma_views_methods[] = {
     FC("ndarray_view", py_ndarray_view, "ndarray_view(x, offset, shape, strides, readonly) -> NDArray"),
     FC("ndarray_setitem", py_ndarray_setitem, "ndarray_setitem(x, key, value) -> True or None"),
     FC("ndarray_permute", py_ndarray_permute, "ndarray_permute(x, axes|None) -> view"),
+    FC("ndarray_transpose", py_ndarray_transpose, "ndarray_transpose(x, args) -> x.transpose(*args)"),
     FC("ndarray_reshape", py_ndarray_reshape, "ndarray_reshape(x, shape_args, copy) -> view, or a copy"),
     {NULL, NULL, 0, NULL}};
