@@ -460,9 +460,14 @@ static PyObject *py_ndarray_empty(PyObject *self, PyObject *const *args, Py_ssiz
   int64_t dims[MA_MAXDIMS];
   int plain, tid = ma_ndarray_tid(args[1]);
   if (tid < 0) { /* a dtype name, a NumPy dtype...: minarray._dtypes.as_dtype says which DType, or words the error */
-    PyObject *mod = PyImport_ImportModule("minarray._dtypes");
-    PyObject *dt = mod ? PyObject_CallMethod(mod, "as_dtype", "O", args[1]) : NULL;
-    Py_XDECREF(mod);
+    static PyObject *as_dtype; /* kept: a module look-up per call would cost as much as the rest */
+    if (!as_dtype) {
+      PyObject *mod = PyImport_ImportModule("minarray._dtypes");
+      as_dtype = mod ? PyObject_GetAttrString(mod, "as_dtype") : NULL;
+      Py_XDECREF(mod);
+      if (!as_dtype) return NULL;
+    }
+    PyObject *dt = PyObject_CallOneArg(as_dtype, args[1]);
     if (!dt) return NULL;
     tid = ma_ndarray_tid(dt);
     Py_DECREF(dt); /* a singleton: ndarray_setup holds it */
