@@ -112,11 +112,8 @@ class NDArray(core.NDArrayBase):
 
     @staticmethod
     def _empty(shape: Shape, dtype: DType, zero: bool = False) -> NDArray:
-        made: NDArray | None = core.ndarray_empty(shape, dtype, zero)  # None: shape holds non-int entries
-        if made is not None:
-            return made
-        h = core.empty(shape, dtype.code, dtype.bits, zero)
-        return NDArray._new(h, shape, c_strides(shape), None)
+        made: NDArray = core.ndarray_empty(shape, dtype, zero)
+        return made
 
     def _widened(self) -> NDArray:
         """This array, or for a storage type (float8, int4, complex32...),
@@ -204,8 +201,7 @@ class NDArray(core.NDArrayBase):
     @property
     def T(self) -> NDArray:
         """The array with its axes reversed (a view)."""
-        out: NDArray | None = _permute_view(self, None)
-        return out if out is not None else self.transpose()
+        return _permute_view(self, None)
 
     @property
     def mT(self) -> NDArray:
@@ -246,11 +242,10 @@ class NDArray(core.NDArrayBase):
         default), Fortran-contiguous (``"F"``), Fortran when the array is
         Fortran- but not C-contiguous (``"A"``), or keeping the axes' memory
         order (``"K"``, as NumPy: the strides' order of the original)."""
-        if order == "C":  # the common case in one C call; None if C declines
-            made: NDArray | None = core.ndarray_copy(self, None)
-            if made is not None:
-                return made
-        elif order not in ("F", "A", "K"):
+        if order == "C":  # one C call (csrc/py/convert.c)
+            made: NDArray = core.ndarray_copy(self, None)
+            return made
+        if order not in ("F", "A", "K"):
             raise ValueError(f"order must be one of 'C', 'F', 'A', 'K', not {order!r}")
         shape = self._shape
         c_contig = core.is_contiguous(self._h, False)
@@ -264,19 +259,18 @@ class NDArray(core.NDArrayBase):
             perm = list(range(len(shape) - 1, -1, -1))
         else:
             perm = _stride_perm(self._strides)
+        if perm == list(range(len(shape))):  # C order after all
+            same: NDArray = core.ndarray_copy(self, None)
+            return same
         d = self._dtype
         # allocate in memory order, then view it back in the axes' order
-        mem_shape = tuple(shape[i] for i in perm)
-        buf = NDArray._empty(mem_shape, d)
-        if perm == list(range(len(shape))):
-            out = buf
-        else:
-            mem_strides = buf._strides
-            strides = [0] * len(shape)
-            for pos, axis in enumerate(perm):
-                strides[axis] = mem_strides[pos]
-            out = NDArray._new(core.view(buf._h, 0, shape, tuple(strides), d.code, d.bits, False),
-                               shape, tuple(strides), None)
+        buf = NDArray._empty(tuple(shape[i] for i in perm), d)
+        mem_strides = buf._strides
+        strides = [0] * len(shape)
+        for pos, axis in enumerate(perm):
+            strides[axis] = mem_strides[pos]
+        out = NDArray._new(core.view(buf._h, 0, shape, tuple(strides), d.code, d.bits, False),
+                           shape, tuple(strides), None)
         core.copyto(out._h, self._h)
         return out
 
@@ -288,12 +282,8 @@ class NDArray(core.NDArrayBase):
             raise ValueError(f"unsupported device {device!r}")
         if dt is self._dtype and not copy:
             return self
-        made: NDArray | None = core.ndarray_copy(self, dt)  # one C call; None if C declines
-        if made is not None:
-            return made
-        out = NDArray._empty(self._shape, dt)
-        core.copyto(out._h, self._h)
-        return out
+        made: NDArray = core.ndarray_copy(self, dt)  # one C call (csrc/py/convert.c)
+        return made
 
     def fill(self, value: Any) -> None:
         """Set every element to the Python scalar ``value`` (cast to the array's dtype)."""
@@ -302,16 +292,7 @@ class NDArray(core.NDArrayBase):
     def transpose(self, *axes: Any) -> NDArray:
         """A view with the axes permuted (reversed when none are given), as NumPy's
         ``transpose``."""
-        # transpose() and transpose(1, 0, ...) in C; the other forms below
-        out: NDArray | None = _permute_view(self, axes or None)
-        if out is not None:
-            return out
-        from minarray import _manipulation as _manip  # cycle: _manipulation imports this module
-
-        if len(axes) == 1 and (axes[0] is None or isinstance(axes[0], (tuple, list))):
-            axes = tuple(axes[0]) if axes[0] is not None else ()
-        # (C declined these axes above: no second try)
-        return _manip.permute_general(self, axes if axes else tuple(range(self.ndim - 1, -1, -1)))
+        return _transpose_view(self, axes)  # one C call, every spelling (csrc/py/views.c)
 
     def swapaxes(self, axis1: int, axis2: int) -> NDArray:
         """A view with ``axis1`` and ``axis2`` exchanged."""
@@ -327,15 +308,7 @@ class NDArray(core.NDArrayBase):
             from minarray import _manipulation as _manip  # cycle: _manipulation imports this module
 
             return _manip.reshape_fortran(self, shape[0] if len(shape) == 1 else shape, order, copy)
-        if copy is None:  # the common views, in C; None for the rest
-            out: NDArray | None = _reshape_view(self, shape)
-            if out is not None:
-                return out
-        from minarray import _manipulation as _manip  # cycle: _manipulation imports this module
-
-        if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
-            shape = tuple(shape[0])
-        return _manip.reshape_general(self, shape, copy)  # (C declined above, or copy was given)
+        return _reshape_view(self, shape, copy)  # one C call, errors included (csrc/py/views.c)
 
     def ravel(self) -> NDArray:
         """A 1-d view when the array is C-contiguous, else a 1-d copy (NumPy's
@@ -992,12 +965,14 @@ core.getitem_setup(_getitem_general)
 
 
 # The views C builds directly (csrc/py/views.c), as globals: a global lookup
-# is cheaper than an attribute of `core` on these ~300 ns paths.  Each
-# returns None for what it does not handle.
+# is cheaper than an attribute of `core` on these short paths.
 _setitem_basic = core.ndarray_setitem
 
 
 _permute_view = core.ndarray_permute
+
+
+_transpose_view = core.ndarray_transpose
 
 
 _reshape_view = core.ndarray_reshape

@@ -313,9 +313,7 @@ def broadcast_shapes(*shapes: tuple[int, ...]) -> tuple[int, ...]:
     the C core's one statement of them, ``ma_broadcast_shape``)."""
     if len(shapes) == 2 and shapes[0] == shapes[1]:
         return tuple(shapes[0])
-    out: tuple[int, ...] | None = core.broadcast_shapes(shapes)
-    if out is None:
-        raise ValueError("shapes " + ", ".join(str(tuple(x)) for x in shapes) + " cannot be broadcast together")
+    out: tuple[int, ...] = core.broadcast_shapes(shapes)  # ValueError when they do not
     return out
 
 

@@ -53,12 +53,12 @@ def _shape(shape: Any) -> tuple[int, ...]:
 
 
 def _new(shape: Any, dtype: Any, device: Any, zero: bool) -> NDArray:
-    if device is None:  # the common case in one C call; None if C declines
-        made: NDArray | None = core.ndarray_empty(shape, _dt.float64 if dtype is None else dtype, zero)
-        if made is not None:
-            return made
-    _device(device)
-    return NDArray._empty(_shape(shape), _dt.as_dtype(dtype) if dtype is not None else _dt.float64, zero)
+    if device is not None:
+        _device(device)
+    # one C call (csrc/py/ndarray.c), the shape's and the dtype's errors
+    # included (C asks _dtypes.as_dtype about a dtype that is not a DType)
+    made: NDArray = core.ndarray_empty(shape, _dt.float64 if dtype is None else dtype, zero)
+    return made
 
 
 def empty(shape: Any, *, dtype: Any = None, device: Any = None) -> NDArray:
@@ -145,10 +145,9 @@ def arange(start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None,
         # conversions, ~4x faster for small ranges.
         lo, hi = (0, start) if stop is None else (start, stop)
         if step and -_EXACT < lo < _EXACT and -_EXACT < hi < _EXACT and -_EXACT < step < _EXACT:
-            made: NDArray | None = core.ndarray_empty(max(0, math.ceil((hi - lo) / step)), _dt.int64, False)
-            if made is not None:
-                core.arange_fill(made._h, lo, lo + step)
-                return made
+            made: NDArray = core.ndarray_empty(max(0, math.ceil((hi - lo) / step)), _dt.int64, False)
+            core.arange_fill(made._h, lo, lo + step)
+            return made
     _device(device)
     if stop is None:
         start, stop = 0, start

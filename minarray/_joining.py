@@ -61,17 +61,16 @@ def concat(arrays: Sequence[NDArray] | tuple[NDArray, ...], /, axis: int | None 
                     break
                 total += a._shape[0]
             else:
-                made: NDArray | None = core.ndarray_empty((total, *rest), dt, False)
-                if made is not None:
-                    if total and 0 not in rest:
-                        strides, step, off = made._strides, made._strides[0], 0
-                        for a in arrays:
-                            n = a._shape[0]
-                            if n:  # a's rows of the result, seen with a's shape
-                                core.copyto(core.view(made._h, off * step, a._shape, strides, dt.code, dt.bits, False),
-                                            a._h)
-                            off += n
-                    return made
+                made: NDArray = core.ndarray_empty((total, *rest), dt, False)
+                if total and 0 not in rest:
+                    strides, step, off = made._strides, made._strides[0], 0
+                    for a in arrays:
+                        n = a._shape[0]
+                        if n:  # a's rows of the result, seen with a's shape
+                            core.copyto(core.view(made._h, off * step, a._shape, strides, dt.code, dt.bits, False),
+                                        a._h)
+                        off += n
+                return made
     arrs = _arrays(arrays, "concat")
     dt = _result_dtype(arrs)
     if axis is None:

@@ -135,10 +135,9 @@ def _matmul(x1: Any, x2: Any, name: str) -> NDArray:
         # dominated by the general route's ~3 us of bookkeeping).
         ash, bsh, dt = x1._shape, x2._shape, x1._dtype
         if len(ash) == 2 and len(bsh) == 2 and ash[1] == bsh[0] and x2._dtype is dt and _KERNEL[dt] is dt:
-            made: NDArray | None = core.ndarray_empty((ash[0], bsh[1]), dt, False)
-            if made is not None:
-                core.matmul(x1._h, x2._h, made._h, False, name)
-                return made
+            made: NDArray = core.ndarray_empty((ash[0], bsh[1]), dt, False)
+            core.matmul(x1._h, x2._h, made._h, False, name)
+            return made
     a, b, dt, kt = _operands("matmul", x1, x2)
     if a.ndim == 0 or b.ndim == 0:
         raise ValueError(

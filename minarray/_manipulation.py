@@ -489,20 +489,8 @@ def broadcast_arrays(*arrays: NDArray) -> tuple[NDArray, ...]:
 
 def permute_dims(x: NDArray, /, axes: tuple[int, ...]) -> NDArray:
     """A view of ``x`` with its axes reordered as ``axes`` (a permutation of ``range(x.ndim)``)."""
-    if type(axes) is tuple:  # a tuple of ints: built in C (None for anything else)
-        out: NDArray | None = core.ndarray_permute(x, axes)
-        if out is not None:
-            return out
-    return permute_general(x, axes)
-
-
-def permute_general(x: NDArray, axes: Sequence[Any]) -> NDArray:
-    """permute_dims for the axes C does not take (it tried first), and the
-    errors: NumPy integers, lists, repeated or out-of-range axes."""
-    ax = tuple(normalize_axis(a, x.ndim) for a in axes)
-    if sorted(ax) != list(range(x.ndim)):
-        raise ValueError(f"axes {tuple(axes)} are not a permutation of the array's {x.ndim} dimensions")
-    return x._view(0, tuple(x.shape[a] for a in ax), tuple(x._strides[a] for a in ax))
+    out: NDArray = core.ndarray_permute(x, axes)  # C alone, errors included (csrc/py/views.c)
+    return out
 
 
 def swapaxes(x: NDArray, axis1: int, axis2: int) -> NDArray:
@@ -571,63 +559,6 @@ def flip(x: NDArray, /, *, axis: int | tuple[int, ...] | None = None) -> NDArray
     return x._view(offset, x.shape, tuple(strides))
 
 
-def _infer_shape(shape: Sequence[Any], size: int) -> tuple[int, ...]:
-    dims = list(as_ints(shape, "reshape: shape entry"))
-    unknown = [i for i, n in enumerate(dims) if n == -1]
-    if len(unknown) > 1:
-        raise ValueError("can only specify one unknown dimension (-1)")
-    if any(n < -1 for n in dims):
-        raise ValueError(f"negative dimensions are not allowed in shape {tuple(dims)}")
-    known = math.prod(n for n in dims if n != -1)
-    if unknown:
-        if known == 0 or size % known:
-            raise ValueError(f"cannot reshape an array of size {size} into shape {tuple(dims)}")
-        dims[unknown[0]] = size // known
-    elif known != size:
-        raise ValueError(f"cannot reshape an array of size {size} into shape {tuple(dims)}")
-    return tuple(dims)
-
-
-def _reshape_strides(shape: tuple[int, ...], strides: tuple[int, ...], new: tuple[int, ...]) -> tuple[int, ...] | None:
-    """Element strides that lay ``new`` over the same memory in C order, or
-    None when the layout does not allow a view.
-
-    A port of NumPy's ``_attempt_nocopy_reshape`` (numpy/_core/src/
-    multiarray/shape.c), so views, copies and even the strides of size-1
-    axes come out as NumPy's: old and new axes are grouped into runs of
-    equal size; each old run must be contiguous in C order, and the new
-    run's strides are derived from the old run's innermost stride.  Only
-    called for arrays that are not C-contiguous (those simply take C
-    strides, as in NumPy).
-    """
-    # size-1 axes never affect addressing; leaving them out avoids special cases
-    old = [(n, s) for n, s in zip(shape, strides, strict=True) if n != 1]
-    out = [0] * len(new)
-    oi = ni = 0
-    while ni < len(new) and oi < len(old):
-        np_, op = new[ni], old[oi][0]
-        nj, oj = ni + 1, oi + 1
-        while np_ != op:
-            if np_ < op:
-                np_ *= new[nj]
-                nj += 1
-            else:
-                op *= old[oj][0]
-                oj += 1
-        for k in range(oi, oj - 1):  # the old run must be contiguous in C order
-            if old[k][1] != old[k + 1][0] * old[k + 1][1]:
-                return None
-        out[nj - 1] = old[oj - 1][1]
-        for k in range(nj - 1, ni, -1):
-            out[k - 1] = out[k] * new[k]
-        ni, oi = nj, oj
-    # trailing size-1 axes of `new` repeat the last stride (NumPy does the same)
-    last = out[ni - 1] if ni >= 1 else 1
-    for k in range(ni, len(new)):
-        out[k] = last
-    return tuple(out)
-
-
 def reshape(x: NDArray, /, shape: Sequence[Any], order: str = "C", *, copy: bool | None = None) -> NDArray:
     """A view when the strides allow one, else a copy (``copy=False``
     raises ValueError instead; ``copy=True`` always copies).  ``order="F"``
@@ -637,17 +568,13 @@ def reshape(x: NDArray, /, shape: Sequence[Any], order: str = "C", *, copy: bool
 
     Views and copies, and the strides of the views, are NumPy's
     (``PyArray_Newshape``): the same shape as given gives a plain view, a
-    C-contiguous array takes C strides, anything else goes through
-    ``_reshape_strides``.
+    C-contiguous array takes C strides, anything else NumPy's no-copy rule
+    (``_attempt_nocopy_reshape``); all of it in csrc/py/views.c.
     """
     if order != "C":
         return reshape_fortran(x, shape, order, copy)
-    if copy is None and type(shape) is tuple:
-        # the common views, in C (it takes NDArray.reshape's argument tuple)
-        out: NDArray | None = core.ndarray_reshape(x, (shape,))
-        if out is not None:
-            return out
-    return reshape_general(x, shape, copy)
+    out: NDArray = core.ndarray_reshape(x, (shape,), copy)  # C does it all (csrc/py/views.c)
+    return out
 
 
 def reshape_fortran(x: NDArray, shape: Any, order: str, copy: bool | None) -> NDArray:
@@ -657,36 +584,12 @@ def reshape_fortran(x: NDArray, shape: Any, order: str, copy: bool | None) -> ND
         raise ValueError(f"order must be 'C', 'F' or 'A', got {order!r}")
     dims = tuple(shape) if isinstance(shape, (tuple, list)) else (shape,)
     if order == "A" and not (x.flags.f_contiguous and not x.flags.c_contiguous):
-        return reshape_general(x, dims, copy)
+        order = "C"
     if order == "C":
-        return reshape_general(x, dims, copy)
-    out = reshape_general(permute_general(x, tuple(range(x.ndim - 1, -1, -1))), dims[::-1], copy)
-    return permute_general(out, tuple(range(out.ndim - 1, -1, -1)))
-
-
-def reshape_general(x: NDArray, shape: Any, copy: bool | None) -> NDArray:
-    """reshape for what C does not take (it tried first): copies, strided
-    views, -1 in odd places, and the errors."""
-    if not isinstance(shape, (tuple, list)):
-        shape = (shape,)
-    requested = tuple(shape)
-    new = _infer_shape(requested, x.size)
-    if copy is True:
-        # as NumPy: the result is a view of a fresh copy (its base is the copy)
-        return x.copy()._view(0, new, c_strides(new))
-    if requested == x.shape:
-        return x._view(0, new, x._strides)  # nothing to do: strides kept as they are
-    if core.is_contiguous(x._h, False):
-        return x._view(0, new, c_strides(new))
-    strides = _reshape_strides(x.shape, x._strides, new)
-    if strides is None:
-        if copy is False:
-            raise ValueError(
-                f"cannot reshape the array of shape {x.shape} and strides {x.strides} into shape {new} "
-                "without copying (copy=False)"
-            )
-        return x.copy()._view(0, new, c_strides(new))
-    return x._view(0, new, strides)
+        c: NDArray = core.ndarray_reshape(x, (dims,), copy)
+        return c
+    out: NDArray = core.ndarray_reshape(x.T, (dims[::-1],), copy)
+    return out.T
 
 
 def ravel(a: Any, order: str = "C") -> NDArray:

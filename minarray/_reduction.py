@@ -89,8 +89,7 @@ def _finish(out: NDArray, result: DType, x: NDArray, axes: tuple[int, ...] | Non
     if out._dtype is not result:
         # a float16 total rounds here: its overflow is the reduction's, as
         # in NumPy ("overflow encountered in reduce")
-        made: NDArray | None = core.ndarray_copy(out, result, "reduce")
-        out = made if made is not None else out.astype(result)
+        out = core.ndarray_copy(out, result, "reduce")
     if keepdims:
         out = _keepdims_view(out, x.ndim, axes)
     return out

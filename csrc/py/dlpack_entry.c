@@ -5,9 +5,9 @@
  * given, every error's wording) to their Python bodies in
  * minarray/dlpack.py.  dlpack_py.h says which file does what.
  *
- * They were Python functions around dlpack_export and dlpack_import: their
- * frames cost ~70 ns each, a third of what NumPy takes for a whole
- * np.from_dlpack (AMD EPYC Zen 4).
+ * They were Python functions around dlpack_export and dlpack_import: a
+ * Python frame each, a large share of what NumPy takes for a whole
+ * np.from_dlpack (docs/performance.md has the figures).
  */
 #include <string.h>
 

@@ -132,8 +132,8 @@ ma_array *ma_import_managed(void *p, int versioned, PyObject *cap, int opts, int
  * called directly: a method descriptor (a C method or a function) that no
  * instance attribute can shadow (generic attribute look-up, no instance
  * __dict__), as PyObject_VectorcallMethod would find and call it.  Each is
- * a type look-up per call (~5 ns of the ~190 ns an np.from_dlpack of a
- * NumPy array costs, AMD EPYC Zen 4); they are kept for the last type
+ * a type look-up per call (a few percent of an np.from_dlpack of a NumPy
+ * array); they are kept for the last type
  * seen, as DLPack asks consumers to cache per type, under its version
  * tag: CPython gives a type a new tag whenever it or a base changes, and
  * never gives an old tag to a new type, so a borrowed pointer is only

@@ -30,7 +30,7 @@
 /* (a deferred call runs with the GIL held, on this thread alone) */
 _Static_assert(EW_DEFER_FPE_MAX <= EW_NOGIL_MIN, "deferred flags are read on the calling thread");
 /* From how many elements to split over threads.  Two threads pay off once
- * one thread would take ~10 us (waking a worker costs ~20 us on a VM, and
+ * one thread would take about half as long as waking a worker (on a VM;
  * the caller works meanwhile): 65536 elements of an add (the iterator's
  * default, returned as 0 here), but 16384 doubles or 32768 floats of exp or
  * sin, measured on the reference 2-core machine. */
@@ -252,8 +252,8 @@ static PyObject *ew_run(const ma_ew_op *op, const ma_ew_sig *sig, PyObject *outh
    *
    * Deferred, for a fresh result of fewer than EW_DEFER_FPE_MAX elements:
    * nothing here, the loop with raw vector-math flags, one read after it.
-   * Each read of MXCSR costs ~5 ns (AMD EPYC Zen 4), 2-4 per exact call:
-   * 6-8% of an add or exp of 100 doubles; deferred calls pay one.  When
+   * Each read of MXCSR is slow next to a short loop, 2-4 per exact call
+   * (a sizeable share of an add or exp of 100 doubles); deferred calls pay one.  When
    * that read finds any flag set (this operation raised one, or something
    * before it left one: NumPy, Python's float arithmetic), the loop runs
    * again, exactly; a fresh result shares no memory with the inputs, so
@@ -757,8 +757,8 @@ static PyObject *py_ew_ops(PyObject *self, PyObject *const *args, Py_ssize_t nar
 /* ---- the functions ----------------------------------------------------------
  * ma.add, ma.exp... are builtin functions bound to their op number, so a
  * call goes straight to ew_dispatch: a Python `def` around ew_call cost a
- * frame and a second argument pass, ~70 ns of a ~450 ns call on 100
- * elements (AMD EPYC Zen 4), as much as the kernel. */
+ * frame and a second argument pass, as much as the kernel of a call on
+ * 100 elements. */
 
 static PyObject *ew_function_call(int opi, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
   const ma_ew_op *op = &ma_ew_ops[opi];

@@ -8,7 +8,7 @@
  * _shape, _strides, _dtype and _base.  minarray._array_object hands the class and
  * its dtypes to ndarray_setup() once at import; from then on imports,
  * elementwise results and new empty arrays are made here, in one place,
- * for ~100 ns instead of the ~1 us a Python constructor path costs.
+ * an order of magnitude faster than a Python constructor path.
  */
 #include "pyapi.h" /* Python.h first, as CPython requires */
 
@@ -287,7 +287,7 @@ int ma_ndarray_add_method(PyMethodDef *def) {
  * checks), so ndarray_setup installs nd_type_dealloc as its tp_dealloc:
  * NDArrayBase's deallocation, then the object onto a free list instead of
  * back to the allocator, and nd_object takes it from there.  Together they
- * were ~25 ns of a ~180 ns basic slice (AMD EPYC Zen 4).  A subclass of
+ * were a seventh of a basic slice's time.  A subclass of
  * NDArray keeps CPython's subtype_dealloc, which calls nd_type_dealloc as
  * its base's deallocator; its instances are freed, never kept. */
 #define ND_FREE_MAX 64
@@ -357,8 +357,8 @@ PyObject *ma_ndarray_wrap(PyObject *h, PyObject *shape, PyObject *strides, PyObj
    * object, so a cycle through it passes through its base: when the base
    * is untracked (None, a NumPy array, a capsule, an untracked NDArray) the
    * collector could never free that cycle anyway.  Fresh arrays and views
-   * of them (most NDArrays) so skip tracking, as NumPy's arrays do: ~5 ns
-   * of a ~110 ns basic slice (AMD EPYC Zen 4). */
+   * of them (most NDArrays) so skip tracking, as NumPy's arrays do: a few
+   * percent of a basic slice. */
   if (PyObject_GC_IsTracked(MA_ND(obj)->base)) PyObject_GC_Track(obj);
   return obj;
 fail:
@@ -399,39 +399,84 @@ PyObject *ma_ndarray_new(ma_array *a, PyObject *base) {
   return h ? ma_ndarray_wrap(h, NULL, NULL, base) : NULL;
 }
 
-/* The exact tuple of ints `shape` (or a bare int) as dims; 0 when it is
- * anything else (a list, a NumPy integer, a negative entry...), which the
- * Python layer then checks and words the error for. */
-static int plain_dims(PyObject *shape, int64_t *out, int *nd) {
-  if (PyLong_CheckExact(shape)) {
-    *nd = 1;
-    out[0] = PyLong_AsLongLong(shape);
-    if (out[0] == -1 && PyErr_Occurred()) PyErr_Clear();
-    return out[0] >= 0;
+/* The dims of `shape`, an integer or a tuple or list of them (anything
+ * with __index__): the count, or -1 with NumPy's error set (TypeError for
+ * an entry that is not an integer, ValueError for a negative one or too
+ * many).  *plain is set when shape is an exact tuple of exact ints, which
+ * can then serve as the array's shape tuple itself. */
+static int shape_dims(PyObject *shape, int64_t *out, int *plain) {
+  PyObject *t = NULL, *const *items = &shape; /* a bare integer: one entry */
+  Py_ssize_t n = 1;
+  *plain = PyTuple_CheckExact(shape);
+  if (PyTuple_Check(shape) || PyList_Check(shape)) {
+    /* (a list's items could change under __index__: read a tuple of them) */
+    if (!(t = PyTuple_Check(shape) ? Py_NewRef(shape) : PySequence_Tuple(shape))) return -1;
+    items = ((PyTupleObject *)t)->ob_item;
+    n = PyTuple_GET_SIZE(t);
   }
-  if (!PyTuple_CheckExact(shape) || PyTuple_GET_SIZE(shape) > MA_MAXDIMS) return 0;
-  *nd = (int)PyTuple_GET_SIZE(shape);
-  for (int i = 0; i < *nd; i++) {
-    PyObject *v = PyTuple_GET_ITEM(shape, i);
-    if (!PyLong_CheckExact(v)) return 0;
-    out[i] = PyLong_AsLongLong(v);
-    if (out[i] == -1 && PyErr_Occurred()) PyErr_Clear();
-    if (out[i] < 0) return 0;
+  int rc = -1;
+  PyObject *too_big = NULL; /* the first entry past int64 (borrowed) */
+  for (Py_ssize_t i = 0; i < n; i++) { /* in order: the first bad entry is the error */
+    PyObject *k = items[i], *ix = NULL; /* ix: k's __index__, when k is not an exact int */
+    if (!PyLong_CheckExact(k)) {
+      *plain = 0;
+      if (!(ix = PyNumber_Index(k))) {
+        PyErr_Clear();
+        ma_not_an_integer("shape entry", k);
+        goto done;
+      }
+    }
+    int overflow;
+    long long v = PyLong_AsLongLongAndOverflow(ix ? ix : k, &overflow);
+    Py_XDECREF(ix);
+    if (overflow > 0 && !too_big) too_big = k;
+    if (overflow < 0 || (!overflow && v < 0)) {
+      PyObject *given = t ? PySequence_Tuple(t) : PyTuple_Pack(1, k);
+      if (given) PyErr_Format(PyExc_ValueError, "negative dimensions are not allowed: shape %R", given);
+      Py_XDECREF(given);
+      goto done;
+    }
+    if (i < MA_MAXDIMS) out[i] = overflow ? INT64_MAX : v;
   }
-  return 1;
+  if (n > MA_MAXDIMS)
+    PyErr_Format(PyExc_ValueError, "shape has %zd dimensions; at most %d are supported", n, MA_MAXDIMS);
+  else if (too_big)
+    PyErr_Format(PyExc_ValueError, "shape entry %R does not fit in 64 bits", too_big);
+  else
+    rc = (int)n;
+done:
+  Py_XDECREF(t);
+  return rc;
 }
 
-/* ndarray_empty(shape, dtype, zero) -> NDArray, or None when shape is not a
- * plain int or tuple of non-negative ints or dtype is not a DType (the
- * general path in minarray/_creation.py takes those). */
+/* ndarray_empty(shape, dtype, zero) -> a new C-contiguous NDArray: the
+ * one implementation of empty/zeros (and of every internal allocation).
+ * shape is an integer or a tuple or list of them; dtype a DType, or
+ * anything else minarray._dtypes.as_dtype turns into one (called only for
+ * those: the common call pays no Python). */
 static PyObject *py_ndarray_empty(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(3, "ndarray_empty");
   int64_t dims[MA_MAXDIMS];
-  int nd, tid = ma_ndarray_tid(args[1]);
-  if (tid < 0 || !plain_dims(args[0], dims, &nd)) Py_RETURN_NONE;
+  int plain, tid = ma_ndarray_tid(args[1]);
+  if (tid < 0) { /* a dtype name, a NumPy dtype...: minarray._dtypes.as_dtype says which DType, or words the error */
+    static PyObject *as_dtype; /* kept: a module look-up per call would cost as much as the rest */
+    if (!as_dtype) {
+      PyObject *mod = PyImport_ImportModule("minarray._dtypes");
+      as_dtype = mod ? PyObject_GetAttrString(mod, "as_dtype") : NULL;
+      Py_XDECREF(mod);
+      if (!as_dtype) return NULL;
+    }
+    PyObject *dt = PyObject_CallOneArg(as_dtype, args[1]);
+    if (!dt) return NULL;
+    tid = ma_ndarray_tid(dt);
+    Py_DECREF(dt); /* a singleton: ndarray_setup holds it */
+    if (tid < 0) return PyErr_Format(PyExc_TypeError, "ndarray_empty: %R is not a dtype", args[1]);
+  }
+  int nd = shape_dims(args[0], dims, &plain);
+  if (nd < 0) return NULL;
   /* an exact tuple of exact ints is immutable: it can be the shape itself */
-  PyObject *shape = PyTuple_CheckExact(args[0]) ? Py_NewRef(args[0]) : ma_dims_tuple(nd, dims);
+  PyObject *shape = plain ? Py_NewRef(args[0]) : ma_dims_tuple(nd, dims);
   if (!shape) return NULL;
   int err = 0;
   PyObject *h = ma_handle_empty(ma_dltypes[tid], nd, dims, NULL, PyObject_IsTrue(args[2]), &err);
@@ -516,5 +561,5 @@ static PyObject *py_ndarray_wrap(PyObject *self, PyObject *const *args, Py_ssize
 PyMethodDef ma_ndarray_methods[] = {
     FC("ndarray_wrap", py_ndarray_wrap, "ndarray_wrap(h, shape, strides, base) -> NDArray"),
     FC("ndarray_setup", py_ndarray_setup, "ndarray_setup(NDArray, dtypes)"),
-    FC("ndarray_empty", py_ndarray_empty, "ndarray_empty(shape, dtype, zero) -> NDArray or None"),
+    FC("ndarray_empty", py_ndarray_empty, "ndarray_empty(shape, dtype, zero) -> NDArray"),
     {NULL, NULL, 0, NULL}};

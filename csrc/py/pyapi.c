@@ -213,6 +213,19 @@ PyObject *ma_alloc_error(int nd, const int64_t *shape, int itemsize) {
   return NULL;
 }
 
+PyObject *ma_not_an_integer(const char *what, PyObject *value) {
+  PyObject *shown = PyObject_Repr(value);
+  if (!shown) return NULL;
+  if (PyUnicode_GET_LENGTH(shown) <= 40)
+    PyErr_Format(PyExc_TypeError, "%s must be an integer: '%.100s' object cannot be interpreted as an integer (got %U)",
+                 what, Py_TYPE(value)->tp_name, shown);
+  else
+    PyErr_Format(PyExc_TypeError, "%s must be an integer: '%.100s' object cannot be interpreted as an integer", what,
+                 Py_TYPE(value)->tp_name);
+  Py_DECREF(shown);
+  return NULL;
+}
+
 int ma_parse_dims(PyObject *seq, int64_t *out, const char *what) {
   PyObject *fast = PySequence_Fast(seq, "expected a sequence of integers");
   if (!fast) return -1;

@@ -5,7 +5,7 @@
  * plain C functions cffi exposes as `lib`, the core installs a few CPython
  * functions (METH_FASTCALL) into that module at import: they handle Python
  * objects directly (capsules, scalars, sequences), which cffi cannot, and
- * cost ~30 ns to call instead of cffi's ~150 ns.
+ * cost a fraction of what a cffi call costs (docs/performance.md).
  *
  * An NDArray's C metadata (ma_array) travels in a handle, a small object
  * of the type ma_handle_type that owns it and frees it with itself.
@@ -19,8 +19,8 @@
 #include "array.h"
 
 /* The dims a handle's array may have and still live in the handle itself
- * (its `room`): one allocation less per view and per result, ~10 ns of a
- * ~100 ns view (AMD EPYC Zen 4).  Larger arrays are allocated apart. */
+ * (its `room`): one allocation less per view and per result, a tenth of a
+ * view's cost.  Larger arrays are allocated apart. */
 #define MA_HANDLE_DIMS 4
 
 /* A handle (pyapi.c).  `device` marks an array whose memory lives on a
@@ -77,6 +77,10 @@ PyObject *ma_empty_error(PyObject *shape, int err, int itemsize);
 /* MemoryError naming the size, shape and element size of an array that
  * could not be allocated; returns NULL. */
 PyObject *ma_alloc_error(int nd, const int64_t *shape, int itemsize);
+/* TypeError: "<what> must be an integer: 'T' object cannot be interpreted
+ * as an integer (got <repr>)", minarray._coerce.as_int's wording (the repr
+ * when it is short); returns NULL. */
+PyObject *ma_not_an_integer(const char *what, PyObject *value);
 /* Read a tuple/list of ints into `out` (at most MA_MAXDIMS); returns the
  * count or -1 with an exception set. */
 int ma_parse_dims(PyObject *seq, int64_t *out, const char *what);

@@ -1,22 +1,21 @@
 /*
- * The common views, built in C: x[key] for keys of exact ints, slices,
- * None and ..., the axis permutations behind .T / transpose /
- * permute_dims, and reshape of a C-contiguous array.  Also the everyday
- * cases next to them: x[key] = value for the same keys (scalar or NDArray
- * value), and x[key] / x[key] = value for the common advanced keys: a 1-d
- * integer array or list of ints, several of one length in a tuple
- * (x[rows, cols]), or a bool mask over leading axes (csrc/core/gather.c gathers
- * and scatters those).
+ * The views, built in C.  The axis permutations behind .T / transpose /
+ * permute_dims, reshape, and broadcast_shapes are done here alone, for
+ * every argument they can be given, errors included (worded as NumPy's;
+ * AxisError is the Python class itself): the Python layer only spells
+ * unusual arguments (a list of axes, order='F') before the call.
  *
- * Through the Python layer each of these costs 2-5 us (Python arithmetic
- * on tuples, then core.view parsing them back); here they cost a few
- * hundred ns.  Every function returns the new NDArray, or None when the
- * case is not a simple one: another key type, an error other than an
- * out-of-bounds int, an int64 overflow.  The Python paths
- * (minarray/_indexing.py, minarray/_manipulation.py) then run as before and word
- * the error, so the C side only has to be right where it answers, and its
- * answers are exactly those of the Python paths: shape, element strides,
- * offset, base and flags.
+ * Indexing is split by key: x[key] for keys of exact ints, slices, None
+ * and ..., x[key] = value for the same keys (scalar or NDArray value), and
+ * x[key] / x[key] = value for the common advanced keys (a 1-d integer
+ * array or list of ints, several of one length in a tuple, x[rows, cols],
+ * or a bool mask over leading axes; csrc/core/gather.c gathers and
+ * scatters those) are answered here; for any other key, and for the
+ * errors other than an int out of bounds, these return None and
+ * minarray/_indexing.py takes the key.  Where they answer, the answers
+ * are exactly those of the Python path: shape, element strides, offset,
+ * base and flags.  The Python layer would cost ten times as much on these
+ * paths (Python arithmetic on tuples, then core.view parsing them back).
  */
 #include "pyapi.h" /* Python.h first, as CPython requires */
 
@@ -285,8 +284,8 @@ static PyObject *py_ndarray_getitem(PyObject *self, PyObject *const *args, Py_ss
  * mp_subscript slot (ndarray.c), which NDArray inherits as it is: x[key]
  * calls it directly.  Installed as a method on the Python class it went
  * through slot_mp_subscript, a method lookup and a vectorcall per
- * subscript, ~25 ns of a ~200 ns basic slice (AMD EPYC Zen 4); a Python
- * __getitem__ before that cost a frame, ~70 ns. */
+ * subscript, a noticeable share of a basic slice; a Python __getitem__
+ * before that cost a whole frame (docs/performance.md). */
 static PyObject *py_getitem_general; /* (x, key) -> x[key] */
 
 PyObject *ma_nd_subscript(PyObject *self, PyObject *key) {
@@ -393,90 +392,302 @@ static PyObject *py_is_contiguous(PyObject *self, PyObject *const *args, Py_ssiz
   return PyBool_FromLong(ma_array_is_contiguous(a, fortran));
 }
 
-/* ndarray_permute(x, axes) -> x with its axes in the order `axes` (None:
- * reversed), or None when axes is not an exact tuple of exact ints
- * forming a permutation of x's axes (negative ones allowed). */
-static PyObject *py_ndarray_permute(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-  (void)self;
-  MA_NARGS(2, "ndarray_permute");
-  ma_array *a = ma_ndarray_meta(args[0]);
-  if (!a) Py_RETURN_NONE;
+/* Raises minarray.exceptions.AxisError(axis, ndim): the error is a Python
+ * class, so its wording stays in one place. */
+static PyObject *axis_error(PyObject *axis, int ndim) {
+  PyObject *mod = PyImport_ImportModule("minarray.exceptions");
+  PyObject *cls = mod ? PyObject_GetAttrString(mod, "AxisError") : NULL;
+  Py_XDECREF(mod);
+  if (!cls) return NULL;
+  PyObject *err = PyObject_CallFunction(cls, "Oi", axis, ndim);
+  Py_DECREF(cls);
+  if (err) {
+    PyErr_SetObject((PyObject *)Py_TYPE(err), err);
+    Py_DECREF(err);
+  }
+  return NULL;
+}
+
+/* x with its axes permuted by `axes`: None reverses them, else a tuple of
+ * integers (anything with __index__, negative ones counting from the
+ * end).  The one implementation of .T, transpose and permute_dims.
+ * Errors: AxisError for an axis out of range, ValueError when the axes
+ * are not a permutation, TypeError for a non-integer. */
+static PyObject *permute(PyObject *x, PyObject *axes) {
+  ma_array *a = ma_ndarray_meta(x);
+  if (!a) {
+    PyErr_SetString(PyExc_TypeError, "ndarray_permute expects an NDArray");
+    return NULL;
+  }
   int nd = a->t.ndim;
   int perm[MA_MAXDIMS];
-  if (args[1] == Py_None) {
+  PyObject *held = NULL;
+  if (PyList_Check(axes)) { /* a list could change under __index__ */
+    if (!(axes = held = PySequence_Tuple(axes))) return NULL;
+  } else if (axes != Py_None && !PyTuple_Check(axes)) {
+    PyErr_Format(PyExc_TypeError, "axes must be a tuple of integers, not %.100s", Py_TYPE(axes)->tp_name);
+    return NULL;
+  }
+  if (axes == Py_None) {
     for (int i = 0; i < nd; i++) perm[i] = nd - 1 - i;
   } else {
-    if (!PyTuple_CheckExact(args[1]) || PyTuple_GET_SIZE(args[1]) != nd) Py_RETURN_NONE;
+    PyObject *const *items = PySequence_Fast_ITEMS(axes);
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(axes);
     char seen[MA_MAXDIMS] = {0};
-    for (int i = 0; i < nd; i++) {
-      PyObject *k = PyTuple_GET_ITEM(args[1], i);
-      if (!PyLong_CheckExact(k)) Py_RETURN_NONE;
+    int ok = n == nd;
+    for (Py_ssize_t i = 0; i < n; i++) {
+      PyObject *k = items[i], *ix = NULL; /* ix: k's __index__, when k is not an exact int */
+      if (!PyLong_CheckExact(k) && !(ix = PyNumber_Index(k))) {
+        PyErr_Clear();
+        ma_not_an_integer("axis", k);
+        Py_XDECREF(held);
+        return NULL;
+      }
       int overflow;
-      long long v = PyLong_AsLongLongAndOverflow(k, &overflow);
-      if (overflow || v < -nd || v >= nd) Py_RETURN_NONE;
+      long long v = PyLong_AsLongLongAndOverflow(ix ? ix : k, &overflow);
+      if (overflow || v < -nd || v >= nd) {
+        axis_error(ix ? ix : k, nd);
+        Py_XDECREF(ix);
+        Py_XDECREF(held);
+        return NULL;
+      }
+      Py_XDECREF(ix);
       if (v < 0) v += nd;
-      if (seen[v]) Py_RETURN_NONE;
+      if (!ok || seen[v]) {
+        ok = 0;
+        continue;
+      }
       seen[v] = 1;
       perm[i] = (int)v;
     }
+    if (!ok) {
+      PyObject *t = PySequence_Tuple(axes);
+      if (t) PyErr_Format(PyExc_ValueError, "axes %R are not a permutation of the array's %d dimensions", t, nd);
+      Py_XDECREF(t);
+      Py_XDECREF(held);
+      return NULL;
+    }
   }
+  Py_XDECREF(held);
   int64_t shape[MA_MAXDIMS], strides[MA_MAXDIMS];
   for (int i = 0; i < nd; i++) {
     shape[i] = a->t.shape[perm[i]];
     strides[i] = a->t.strides[perm[i]];
   }
-  return make_view(args[0], a, 0, nd, shape, strides);
+  return make_view(x, a, 0, nd, shape, strides);
 }
 
-/* ndarray_reshape(x, shape) -> the view of x in `shape`, or None.  `shape`
- * is the argument tuple of NDArray.reshape: exact ints, or one exact tuple
- * of them; one may be -1.  Answers the two cases views.reshape settles
- * without looking at strides: the same shape (strides kept) and a
- * C-contiguous x (C strides); None for anything else, errors included. */
+/* ndarray_permute(x, axes) -> permute_dims(x, axes): axes None, or a
+ * tuple or list of integers */
+static PyObject *py_ndarray_permute(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+  (void)self;
+  MA_NARGS(2, "ndarray_permute");
+  return permute(args[0], args[1]);
+}
+
+/* ndarray_transpose(x, args) -> x.transpose(*args): the axes themselves,
+ * or one tuple or list of them; () and (None,) reverse the axes. */
+static PyObject *py_ndarray_transpose(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+  (void)self;
+  MA_NARGS(2, "ndarray_transpose");
+  PyObject *axes = args[1];
+  if (!PyTuple_Check(axes)) return permute(args[0], axes); /* permute words the error */
+  if (PyTuple_GET_SIZE(axes) == 0) return permute(args[0], Py_None);
+  if (PyTuple_GET_SIZE(axes) == 1) {
+    PyObject *one = PyTuple_GET_ITEM(axes, 0);
+    if (one == Py_None || PyTuple_Check(one) || PyList_Check(one)) return permute(args[0], one);
+  }
+  return permute(args[0], axes);
+}
+
+/* Element strides that lay `new` (nn axes) over a's memory in C order:
+ * 1, or 0 when the layout allows no view.  NumPy's _attempt_nocopy_reshape
+ * (numpy/_core/src/multiarray/shape.c), so views, copies and even the
+ * strides of length-1 axes come out as NumPy's: old and new axes are
+ * grouped into runs of equal size; each old run must be contiguous in C
+ * order, and the new run's strides follow from its innermost stride.
+ * Called for arrays that are not C-contiguous and hold elements. */
+static int nocopy_strides(const ma_array *a, int nn, const int64_t *new, int64_t *out) {
+  int64_t os[MA_MAXDIMS], ost[MA_MAXDIMS];
+  int on = 0;
+  for (int i = 0; i < a->t.ndim; i++) /* length-1 axes address nothing */
+    if (a->t.shape[i] != 1) {
+      os[on] = a->t.shape[i];
+      ost[on++] = a->t.strides[i];
+    }
+  int oi = 0, ni = 0;
+  while (ni < nn && oi < on) {
+    int64_t np = new[ni], op = os[oi];
+    int nj = ni + 1, oj = oi + 1;
+    while (np != op) {
+      if (np < op)
+        np *= new[nj++];
+      else
+        op *= os[oj++];
+    }
+    for (int k = oi; k < oj - 1; k++)
+      if (ost[k] != os[k + 1] * ost[k + 1]) return 0;
+    out[nj - 1] = ost[oj - 1];
+    for (int k = nj - 1; k > ni; k--) out[k - 1] = out[k] * new[k];
+    ni = nj;
+    oi = oj;
+  }
+  /* trailing length-1 axes of `new` repeat the last stride (as NumPy) */
+  int64_t last = ni >= 1 ? out[ni - 1] : 1;
+  for (int k = ni; k < nn; k++) out[k] = last;
+  return 1;
+}
+
+/* `shape`'s entries as Python ints, for the messages (an error path) */
+static PyObject *given_shape(PyObject *shape) {
+  Py_ssize_t nn = PyTuple_GET_SIZE(shape);
+  PyObject *given = PyTuple_New(nn);
+  for (Py_ssize_t i = 0; given && i < nn; i++) {
+    PyObject *ix = PyNumber_Index(PyTuple_GET_ITEM(shape, i));
+    if (!ix) Py_CLEAR(given);
+    else PyTuple_SET_ITEM(given, i, ix);
+  }
+  return given;
+}
+
+/* The dims `shape` (a tuple) names for an array of `size` elements, one
+ * -1 inferred: nn, or -1 with the error set; *unknown_at is where the -1
+ * stood (or -1).  The checks, and their order, are those NumPy's reshape
+ * makes. */
+static inline int reshape_dims(PyObject *shape, int64_t size, int64_t *dims, int *unknown_at) {
+  Py_ssize_t nn = PyTuple_GET_SIZE(shape);
+  int unknown = -1, unknowns = 0, negative = 0, zero = 0;
+  int64_t known = 1;
+  if (nn > MA_MAXDIMS) {
+    PyErr_Format(PyExc_ValueError, "shape has %zd dimensions; at most %d are supported", nn, MA_MAXDIMS);
+    return -1;
+  }
+  for (Py_ssize_t i = 0; i < nn; i++) {
+    PyObject *k = PyTuple_GET_ITEM(shape, i), *ix = NULL; /* ix: k's __index__, when k is not an exact int */
+    if (!PyLong_CheckExact(k) && !(ix = PyNumber_Index(k))) {
+      PyErr_Clear();
+      ma_not_an_integer("reshape: shape entry", k);
+      return -1;
+    }
+    int overflow;
+    long long v = PyLong_AsLongLongAndOverflow(ix ? ix : k, &overflow);
+    Py_XDECREF(ix);
+    if (overflow < 0 || (!overflow && v < -1)) negative = 1;
+    if (v == -1 && !overflow) {
+      unknowns++;
+      unknown = (int)i;
+    }
+    dims[i] = overflow ? INT64_MAX : v; /* too large: no size matches it... */
+    if (v == 0 && !overflow) zero = 1;
+    if (v >= 0 && __builtin_mul_overflow(known, dims[i], &known)) known = INT64_MAX;
+  }
+  if (unknowns > 1) {
+    PyErr_SetString(PyExc_ValueError, "can only specify one unknown dimension (-1)");
+    return -1;
+  }
+  if (zero) known = 0; /* ...unless a 0 makes the product 0 */
+  if (negative || (unknown >= 0 ? known == 0 || size % known : known != size)) {
+    PyObject *given = given_shape(shape);
+    if (given && negative)
+      PyErr_Format(PyExc_ValueError, "negative dimensions are not allowed in shape %R", given);
+    else if (given)
+      PyErr_Format(PyExc_ValueError, "cannot reshape an array of size %lld into shape %R", (long long)size, given);
+    Py_XDECREF(given);
+    return -1;
+  }
+  if (unknown >= 0) dims[unknown] = size / known;
+  *unknown_at = unknown;
+  return (int)nn;
+}
+
+/* ndarray_reshape(x, shape_args, copy) -> x's elements in a new shape
+ * (C order), the one implementation of reshape.  shape_args is
+ * NDArray.reshape's argument tuple: integers (anything with __index__),
+ * or one tuple or list of them; one may be -1.  A view when the strides
+ * allow one: the same shape keeps the strides, a C-contiguous x takes C
+ * strides, any other goes through nocopy_strides.  Otherwise a view of a
+ * fresh copy (x.copy()), or with copy=False a ValueError; copy=True
+ * always copies.  Other orders are the Python layer's (the axes reversed
+ * around this). */
 static PyObject *py_ndarray_reshape(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
-  MA_NARGS(2, "ndarray_reshape");
-  ma_array *a = ma_ndarray_meta(args[0]);
-  PyObject *s = args[1];
-  if (!a || !PyTuple_CheckExact(s)) Py_RETURN_NONE;
-  if (PyTuple_GET_SIZE(s) == 1 && PyTuple_CheckExact(PyTuple_GET_ITEM(s, 0))) s = PyTuple_GET_ITEM(s, 0);
-  Py_ssize_t nn = PyTuple_GET_SIZE(s);
-  if (nn > MA_MAXDIMS) Py_RETURN_NONE;
-  int nd = a->t.ndim, unknown = -1;
-  int64_t dims[MA_MAXDIMS], known = 1, size = 1;
-  for (Py_ssize_t i = 0; i < nn; i++) {
-    PyObject *k = PyTuple_GET_ITEM(s, i);
-    if (!PyLong_CheckExact(k)) Py_RETURN_NONE;
-    int overflow;
-    long long v = PyLong_AsLongLongAndOverflow(k, &overflow);
-    if (overflow || v < -1) Py_RETURN_NONE;
-    dims[i] = v;
-    if (v == -1) {
-      if (unknown >= 0) Py_RETURN_NONE;
-      unknown = (int)i;
-    } else if (__builtin_mul_overflow(known, (int64_t)v, &known)) {
-      Py_RETURN_NONE;
+  MA_NARGS(3, "ndarray_reshape");
+  PyObject *x = args[0], *s = args[1], *copy = args[2];
+  ma_array *a = ma_ndarray_meta(x);
+  if (!a || !PyTuple_Check(s)) {
+    PyErr_SetString(PyExc_TypeError, "ndarray_reshape expects an NDArray and an argument tuple");
+    return NULL;
+  }
+  int nd = a->t.ndim;
+  int64_t size = 1, dims[MA_MAXDIMS], strides[MA_MAXDIMS];
+  for (int i = 0; i < nd; i++) size *= a->t.shape[i]; /* an array's size fits in int64 */
+  int nn, unknown = -1;
+  PyObject *one = PyTuple_GET_SIZE(s) == 1 ? PyTuple_GET_ITEM(s, 0) : NULL;
+  if (one && PyTuple_Check(one)) {
+    nn = reshape_dims(one, size, dims, &unknown);
+  } else if (one && PyList_Check(one)) {
+    PyObject *t = PySequence_Tuple(one); /* a list could change under __index__ */
+    if (!t) return NULL;
+    nn = reshape_dims(t, size, dims, &unknown);
+    Py_DECREF(t);
+  } else {
+    nn = reshape_dims(s, size, dims, &unknown);
+  }
+  if (nn < 0) return NULL;
+  size_t nbytes; /* the one shape rule */
+  if (ma_nbytes(nn, dims, (size_t)ma_elsize(a->t.dtype), &nbytes) != 0) {
+    PyObject *t = ma_dims_tuple(nn, dims);
+    if (t) ma_empty_error(t, 1, (int)ma_elsize(a->t.dtype));
+    Py_XDECREF(t);
+    return NULL;
+  }
+  if (copy != Py_True) { /* copy=True: as NumPy, a view of a fresh copy */
+    /* the shape as given (no -1) is x's: nothing to do, strides kept */
+    int same = unknown < 0 && nn == nd;
+    for (int i = 0; same && i < nd; i++) same = dims[i] == a->t.shape[i];
+    if (same) return make_view(x, a, 0, nd, a->t.shape, a->t.strides);
+    if (ma_array_is_contiguous(a, 0)) return make_view(x, a, 0, nn, dims, NULL);
+    if (nocopy_strides(a, nn, dims, strides)) return make_view(x, a, 0, nn, dims, strides);
+    if (copy == Py_False) {
+      PyObject *sh = PyObject_GetAttrString(x, "shape"), *st = sh ? PyObject_GetAttrString(x, "strides") : NULL,
+               *t = st ? ma_dims_tuple(nn, dims) : NULL;
+      if (t)
+        PyErr_Format(PyExc_ValueError,
+                     "cannot reshape the array of shape %R and strides %R into shape %R without copying (copy=False)",
+                     sh, st, t);
+      Py_XDECREF(sh);
+      Py_XDECREF(st);
+      Py_XDECREF(t);
+      return NULL;
     }
   }
-  for (int i = 0; i < nd; i++)
-    if (__builtin_mul_overflow(size, a->t.shape[i], &size)) Py_RETURN_NONE;
-  if (unknown >= 0) {
-    if (known == 0 || size % known) Py_RETURN_NONE;
-    dims[unknown] = size / known;
-  } else if (known != size) {
-    Py_RETURN_NONE;
-  }
-  size_t nbytes; /* the one shape rule: otherwise the general path raises */
-  if (ma_nbytes((int)nn, dims, (size_t)ma_elsize(a->t.dtype), &nbytes) != 0) Py_RETURN_NONE;
-  int same = unknown < 0 && nn == nd;
-  for (int i = 0; same && i < nd; i++) same = dims[i] == a->t.shape[i];
-  if (same) return make_view(args[0], a, 0, nd, a->t.shape, a->t.strides);
-  if (!ma_array_is_contiguous(a, 0)) Py_RETURN_NONE;
-  return make_view(args[0], a, 0, (int)nn, dims, NULL);
+  PyObject *c = PyObject_CallMethod(x, "copy", NULL);
+  if (!c) return NULL;
+  ma_array *ca = ma_ndarray_meta(c);
+  PyObject *r = ca ? make_view(c, ca, 0, nn, dims, NULL) : NULL;
+  Py_DECREF(c);
+  return r;
 }
 
-/* broadcast_shapes(shapes) -> the shape they broadcast to, or None when
- * they do not (the caller words the error) */
+/* ValueError: shapes (2,), (3,) cannot be broadcast together */
+static PyObject *broadcast_error(PyObject *seq) {
+  PyObject *parts = PyList_New(0), *sep = PyUnicode_FromString(", "), *joined = NULL;
+  for (Py_ssize_t k = 0; parts && sep && k < PySequence_Fast_GET_SIZE(seq); k++) {
+    PyObject *t = PySequence_Tuple(PySequence_Fast_GET_ITEM(seq, k)), *str = t ? PyObject_Str(t) : NULL;
+    Py_XDECREF(t);
+    if (!str || PyList_Append(parts, str) < 0) Py_CLEAR(parts);
+    Py_XDECREF(str);
+  }
+  if (parts && sep && (joined = PyUnicode_Join(sep, parts)))
+    PyErr_Format(PyExc_ValueError, "shapes %U cannot be broadcast together", joined);
+  Py_XDECREF(parts);
+  Py_XDECREF(sep);
+  Py_XDECREF(joined);
+  return NULL;
+}
+
+/* broadcast_shapes(shapes) -> the shape they broadcast to; ValueError
+ * when they do not */
 static PyObject *py_broadcast_shapes(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(1, "broadcast_shapes");
@@ -498,7 +709,7 @@ static PyObject *py_broadcast_shapes(PyObject *self, PyObject *const *args, Py_s
   }
   int nd;
   int64_t out[MA_MAXDIMS];
-  res = ma_broadcast_shape((int)n, ndims, shapes, &nd, out) < 0 ? Py_NewRef(Py_None) : ma_dims_tuple(nd, out);
+  res = ma_broadcast_shape((int)n, ndims, shapes, &nd, out) < 0 ? broadcast_error(seq) : ma_dims_tuple(nd, out);
 done:
   PyMem_Free(dims);
   PyMem_Free(ndims);
@@ -509,13 +720,14 @@ done:
 
 #define FC(name, fn, doc) {name, (PyCFunction)(void (*)(void))fn, METH_FASTCALL, doc}
 PyMethodDef ma_views_methods[] = {
-    FC("broadcast_shapes", py_broadcast_shapes, "broadcast_shapes(shapes) -> shape, or None"),
+    FC("broadcast_shapes", py_broadcast_shapes, "broadcast_shapes(shapes) -> shape"),
     FC("ndarray_getitem", py_ndarray_getitem, "ndarray_getitem(x, key) -> x[key] or None"),
     FC("getitem_setup", py_getitem_setup, "getitem_setup(general): the general path of NDArray.__getitem__"),
     FC("basic_view", py_basic_view, "basic_view(x, key) -> the view x[key] of a basic key"),
     FC("is_contiguous", py_is_contiguous, "is_contiguous(h, fortran) -> bool"),
     FC("ndarray_view", py_ndarray_view, "ndarray_view(x, offset, shape, strides, readonly) -> NDArray"),
     FC("ndarray_setitem", py_ndarray_setitem, "ndarray_setitem(x, key, value) -> True or None"),
-    FC("ndarray_permute", py_ndarray_permute, "ndarray_permute(x, axes|None) -> view or None"),
-    FC("ndarray_reshape", py_ndarray_reshape, "ndarray_reshape(x, shape_args) -> view or None"),
+    FC("ndarray_permute", py_ndarray_permute, "ndarray_permute(x, axes|None) -> view"),
+    FC("ndarray_transpose", py_ndarray_transpose, "ndarray_transpose(x, args) -> x.transpose(*args)"),
+    FC("ndarray_reshape", py_ndarray_reshape, "ndarray_reshape(x, shape_args, copy) -> view, or a copy"),
     {NULL, NULL, 0, NULL}};
