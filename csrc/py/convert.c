@@ -1,8 +1,9 @@
 /*
  * Whole-array copies in one C call: NDArray.copy(), astype() and
  * asarray(..., copy=True) of an NDArray.  The Python route (allocate a
- * handle, wrap it in an NDArray, then copyto) costs ~2 us of interpreter
- * work for what is a ~100 ns memcpy on small arrays.
+ * handle, wrap it in an NDArray, then copyto) spends many times longer in
+ * the interpreter than the memcpy of a small array takes
+ * (docs/performance.md, "Per call").
  */
 #include "pyapi.h" /* Python.h first, as CPython requires */
 
