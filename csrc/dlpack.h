@@ -4,7 +4,7 @@
  *
  * Every layout here is a binary contract shared with NumPy, PyTorch, JAX and
  * any other producer or consumer in the process: field order and widths must
- * never change.  tests/test_abi.py checks sizes and offsets.
+ * never change.  tests/dlpack/test_abi.py checks sizes and offsets.
  */
 #ifndef MINARRAY_DLPACK_H
 #define MINARRAY_DLPACK_H

@@ -1,7 +1,7 @@
 /*
  * Test support: a fake DLPack producer written in C.
  *
- * The reliability tests (tests/test_fuzz_dlpack.py, tests/test_stress.py)
+ * The reliability tests (tests/dlpack/test_fuzz_dlpack.py, tests/test_stress.py)
  * build managed tensors field by field through cffi, with any field broken,
  * and need to know exactly how often each one was deleted, whichever thread
  * deletes it and whether or not that thread holds the GIL.  A Python

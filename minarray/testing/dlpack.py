@@ -23,8 +23,8 @@ rule.  When a CUDA device is present, the CUDA checks
 (minarray/testing/dlpack_cuda.py) run too; ``--cuda`` runs only them, and
 skips with a message (exit status 0) when there is no CUDA device.
 
-The same checks run in minarray's test suite (tests/test_dlpack_interop.py,
-tests/test_dlpack_protocol.py).  NumPy is required (it is the oracle).
+The same checks run in minarray's test suite (tests/dlpack/test_dlpack_interop.py,
+tests/dlpack/test_dlpack_protocol.py).  NumPy is required (it is the oracle).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Checked by mypy (tests/test_dlpack_typing.py), never run: PyTorch
+"""Checked by mypy (tests/dlpack/test_dlpack_typing.py), never run: PyTorch
 tensors satisfy minarray.dlpack's protocols."""
 
 from __future__ import annotations

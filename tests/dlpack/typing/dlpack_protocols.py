@@ -1,4 +1,4 @@
-"""Checked by mypy (tests/test_dlpack_typing.py), never run: minarray and
+"""Checked by mypy (tests/dlpack/test_dlpack_typing.py), never run: minarray and
 NumPy arrays satisfy minarray.dlpack's protocols, which carry optype's
 signatures.  PyTorch's tensors: dlpack_protocols_torch.py."""
 

@@ -14,7 +14,7 @@ from numpy_oracle import DLPACK_VERSIONED
 
 import minarray.__main__ as tour
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_tour_runs(capsys: pytest.CaptureFixture[str]) -> None:

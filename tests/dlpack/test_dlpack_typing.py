@@ -32,7 +32,7 @@ def _mypy(name: str) -> None:
     proc = subprocess.run(
         [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "--follow-imports=silent",
          "--config-file=", str(HERE / "typing" / name)],
-        cwd=HERE.parent, capture_output=True, text=True, check=False,
+        cwd=HERE.parent.parent, capture_output=True, text=True, check=False,
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
