@@ -1,5 +1,5 @@
 """Hypothesis strategies and NumPy-oracle helpers shared by the foundation
-tests (views, indexing, creation, casts, interop).
+tests (views, indexing, creation, manipulation, joining, casts, interop).
 
 Arrays are built from NumPy values so that every test can do the same thing
 to a NumPy array and to a minarray array and compare shapes, byte strides,
@@ -207,3 +207,42 @@ def array_and_slice_chain(draw: st.DrawFn, max_steps: int = 3, numpy_only: bool 
         keys.append(key)
         cur = np_view(cur, key)
     return arr, keys
+
+
+def assert_result(x: ma.NDArray, expected: np.ndarray, dtype: ma.DType | None = None) -> None:
+    """``x`` is a fresh C-contiguous array equal to NumPy's ``expected``."""
+    assert isinstance(x, ma.NDArray)
+    assert x.shape == expected.shape
+    if dtype is not None:
+        assert x.dtype == dtype
+    got = values_of(x)
+    if got.dtype.kind in "fcV":
+        got = got.astype(np.complex128)
+        expected = expected.astype(np.complex128)
+    np.testing.assert_array_equal(got, expected.astype(got.dtype))
+    assert x.flags.c_contiguous
+
+
+@st.composite
+def viewed(draw: st.DrawFn, shape_strategy: Any = None, dtype: ma.DType | None = None
+           ) -> tuple[np.ndarray, ma.NDArray]:
+    """A NumPy array of the drawn shape and the equal minarray array, often a
+    non-contiguous view (every other element, reversed, transposed) of a
+    larger or differently laid out one."""
+    d = dtype if dtype is not None else draw(dtypes())
+    shape = draw(shape_strategy if shape_strategy is not None else shapes(max_dims=4))
+    layout = draw(st.sampled_from(["c", "strided", "reversed", "transposed", "sliced"]))
+    if layout == "strided" and shape:
+        base = distinct_values((*shape[:-1], 2 * shape[-1]), d)
+        return base[..., ::2], to_ma(base)[..., ::2]
+    if layout == "reversed" and shape:
+        base = distinct_values(shape, d)
+        return base[::-1], to_ma(base)[::-1]
+    if layout == "transposed" and len(shape) >= 2:
+        base = distinct_values(shape[::-1], d)
+        return base.T, to_ma(base).T
+    if layout == "sliced" and shape:
+        base = distinct_values((shape[0] + 2, *shape[1:]), d)
+        return base[1:-1], to_ma(base)[1:-1]
+    base = distinct_values(shape, d)
+    return base, to_ma(base)

@@ -48,6 +48,8 @@ from typing import Any
 
 import numpy as np
 
+import minarray as ma
+
 # ---- probes -----------------------------------------------------------------------
 
 HAS_CUMULATIVE = hasattr(np, "cumulative_sum")
@@ -587,3 +589,41 @@ def generator_method(gen: np.random.Generator, name: str) -> Any:
     if name == "binomial" and not binomial_corrected():
         return functools.partial(_binomial, gen)
     return getattr(gen, name)
+
+
+# ---- a call and NumPy's, compared ---------------------------------------------------
+
+def same(got: Any, expected: Any, ulps: int = 0) -> None:
+    """Values, dtype and shape equal to NumPy's (tuples and lists element by element)."""
+    if isinstance(expected, (tuple, list)):
+        assert isinstance(got, (tuple, list)) and len(got) == len(expected)
+        for g, e in zip(got, expected, strict=True):
+            same(g, e, ulps)
+        return
+    e = np.asarray(expected)
+    g = np.asarray(got)
+    assert g.dtype == e.dtype, f"dtype {g.dtype}, NumPy {e.dtype}"
+    assert g.shape == e.shape, f"shape {g.shape}, NumPy {e.shape}"
+    if ulps and e.dtype.kind in "fc":
+        np.testing.assert_allclose(g, e, rtol=ulps * np.finfo(e.dtype).eps, atol=0, equal_nan=True)
+    else:
+        np.testing.assert_array_equal(g, e)
+
+
+def both(fn: str, *args: Any, **kwargs: Any) -> tuple[Any, Any]:
+    """NumPy's and minarray's results of the same call (NumPy arrays in
+    the arguments become minarray arrays on minarray's side)."""
+    def conv(v: Any) -> Any:
+        if isinstance(v, np.ndarray):
+            return ma.asarray(v)
+        if isinstance(v, list):
+            return [conv(x) for x in v]
+        if isinstance(v, tuple):
+            return tuple(conv(x) for x in v)
+        return v
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        expected = np_function(fn)(*args, **kwargs)
+        got = getattr(ma, fn)(*conv(args), **{k: conv(v) for k, v in kwargs.items()})
+    return got, expected

@@ -25,6 +25,7 @@ from array_strategies import (
 from hypothesis import assume, given
 from hypothesis import strategies as st
 from numpy_errors import raises_as_numpy
+from numpy_oracle import both, same
 
 import minarray as ma
 
@@ -554,3 +555,59 @@ def test_triangles_with_the_lowest_diagonals(k: int) -> None:
     assert float(ma.sum(ma.tril(a, k=k))) == 0.0
     np.testing.assert_array_equal(np.asarray(ma.triu(a, k=k)), np.asarray(a))
 
+
+# ---- NumPy's constructors ----------------------------------------------------------------
+
+def test_constructors_match_numpy() -> None:
+    same(ma.array([[1, 2], [3, 4]], ma.float32, ndmin=4), np.array([[1, 2], [3, 4]], np.float32, ndmin=4))
+    x = ma.arange(3)
+    assert ma.array(x) is not x and ma.array(x, copy=None) is x
+    for k in (-2, 0, 1):
+        for v in (np.arange(3), np.arange(12).reshape(3, 4), np.arange(12.0).reshape(4, 3)):
+            got, expected = both("diag", v, k)
+            same(got, expected)
+        got, expected = both("tri", 3, 5, k, np.int8)
+        same(got, expected)
+        got, expected = both("diagflat", np.arange(4).reshape(2, 2), k)
+        same(got, expected)
+    for args in ((0, 2, 5), (-1, 1, 4, False), (2, 3, 3, True, 2.0)):
+        got, expected = both("logspace", *args)
+        same(got, expected, ulps=4)
+    for args in ((1, 1000, 4), (-1, -1e4, 5), (2, 5, 7, False)):
+        got, expected = both("geomspace", *args)
+        same(got, expected, ulps=4)
+    same(ma.identity(3, ma.int8), np.identity(3, np.int8))
+    same(ma.indices((3, 1, 2), ma.int32), np.indices((3, 1, 2), np.int32))
+    same(ma.fromfunction(lambda i, j: i - j, (3, 2), dtype=ma.int16),
+         np.fromfunction(lambda i, j: i - j, (3, 2), dtype=np.int16))
+    for key in (np.s_[0:4, 1:3], np.s_[-1:1:5j, 0:3], np.s_[0:2:0.5], np.s_[0:1:4j]):
+        same(ma.mgrid[key], np.mgrid[key])
+    same(ma.ogrid[0:3, 0:4:2], np.ogrid[0:3, 0:4:2])
+    t = ma.asarray(np.arange(12.0).reshape(3, 4)).T
+    same(ma.copy(t).strides, np.copy(np.arange(12.0).reshape(3, 4).T).strides)
+
+
+def test_more_constructors_and_editing_match_numpy() -> None:
+    for x, kw in (([1, 2, 3], {}), (np.array([1.5, -2.0]), {"N": 4, "increasing": True}), (np.arange(4), {"N": 0})):
+        got, expected = both("vander", x, **kw)
+        same(got, expected)
+    buf = np.arange(10, dtype=np.int32).tobytes()
+    for kw in ({"dtype": np.int32}, {"dtype": np.int16, "count": 3, "offset": 4}, {"dtype": np.uint8}):
+        ma_kw = {k: getattr(ma, np.dtype(v).name) if k == "dtype" else v for k, v in kw.items()}
+        same(ma.frombuffer(buf, **ma_kw), np.frombuffer(buf, **kw))
+    assert not ma.frombuffer(buf, dtype=ma.int32).flags.writeable
+    same(ma.fromiter((i * i for i in range(6)), dtype=ma.int64, count=4),
+         np.fromiter((i * i for i in range(6)), dtype=np.int64, count=4))
+    for shape in ((2, 4), 7, (0,), (3, 0)):
+        got, expected = both("resize", np.arange(5), shape)
+        same(got, expected)
+    for trim in ("fb", "f", "b"):
+        got, expected = both("trim_zeros", np.array([0, 0, 1, 0, 2, 0]), trim)
+        same(got, expected)
+    same(ma.trim_zeros(ma.zeros(3)), np.trim_zeros(np.zeros(3)))
+    choices = [np.arange(4), np.arange(4) * 10, -np.arange(4)]
+    for mode, idx in (("raise", [2, 0, 1, 1]), ("wrap", [5, -1, 3, 0]), ("clip", [5, -1, 3, 0])):
+        got, expected = both("choose", np.array(idx), choices, mode=mode)
+        same(got, expected)
+    got, expected = both("choose", np.array([[0], [1]]), choices)
+    same(got, expected)

@@ -16,6 +16,7 @@ from array_strategies import (
     array_and_slice_chain,
     assert_equal_values,
     assert_like_numpy,
+    assert_result,
     distinct_values,
     dtypes,
     examples,
@@ -24,10 +25,12 @@ from array_strategies import (
     shapes,
     to_ma,
     values_of,
+    viewed,
 )
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from numpy_errors import raises_as_numpy
+from numpy_oracle import both, same
 
 import minarray as ma
 
@@ -543,8 +546,6 @@ def test_strides_beyond_the_address_space_are_refused_at_every_door() -> None:
         ma._native.core.numpy_asarray(arr)
 
 
-
-
 @pytest.mark.parametrize("xs,ks", [((2, 3), (2, 0)), ((2, 3), (0, 3)), ((2, 3), (0, 0)), ((2, 3, 4), (0, 3)),
                                    ((0, 1), (0, 0)), ((2, 3), (0,))])
 def test_a_mask_axis_of_length_zero_fits_any_axis(xs: tuple[int, ...], ks: tuple[int, ...]) -> None:
@@ -612,3 +613,97 @@ def test_put_into_an_empty_array(mode: str) -> None:
     raises_as_numpy(lambda m: m.put(m.zeros(0), m.asarray([1]), 5.0, mode=mode), "empty array|out of bounds")
     ma.put(ma.zeros(0), ma.asarray([], dtype=ma.int64), 5.0, mode=mode)
 
+
+# ---- NumPy's indexing routines -----------------------------------------------------------
+
+def test_index_routines_match_numpy() -> None:
+    same(ma.unravel_index(ma.asarray([0, 7, 23]), (2, 3, 4)), np.unravel_index([0, 7, 23], (2, 3, 4)))
+    for mode in ("raise", "wrap", "clip"):
+        idx = ([1, 0], [2, 5]) if mode != "raise" else ([1, 0], [2, 3])
+        same(ma.ravel_multi_index(idx, (2, 4), mode=mode), np.ravel_multi_index(idx, (2, 4), mode=mode))
+    for fn in ("tril_indices", "triu_indices"):
+        for n, k, m in ((3, 0, None), (4, -1, 2), (2, 3, 5)):
+            got, expected = both(fn, n, k, m)
+            same(got, expected)
+    a = np.arange(20.0).reshape(4, 5)
+    calls: list[tuple[str, tuple[Any, ...], dict[str, Any]]] = [
+        ("put", ([0, 7, -1], [9.0, 8.0]), {}), ("put", ([3, 3], [1.0, 2.0]), {}),
+        ("put", ([25, -30], [5.0]), {"mode": "wrap"}), ("put", ([25, -30], [5.0]), {"mode": "clip"}),
+        ("place", (a > 12, [0.5, 1.5]), {}), ("put_along_axis", (np.array([[0], [4], [2], [1]]), -1.0, 1), {}),
+        ("copyto", (np.arange(5.0),), {}), ("copyto", (np.arange(5),), {"where": a > 4}),
+    ]
+    for fn, args, kw in calls:
+        y, x = a.copy(), ma.asarray(a.copy())
+        getattr(np, fn)(y, *args, **kw)
+        getattr(ma, fn)(x, *[ma.asarray(v) if isinstance(v, np.ndarray) else v for v in args],
+                        **{k: ma.asarray(v) if isinstance(v, np.ndarray) else v for k, v in kw.items()})
+        same(x, y)
+    with pytest.raises(TypeError, match="same_kind"):
+        ma.copyto(ma.zeros(3, dtype=ma.int32), ma.ones(3))
+    mask = [True, False, True, False, False]
+    same(ma.asarray(a)[ma.ix_([0, 3], mask)], a[np.ix_([0, 3], mask)])
+    got, expected = both("select", [a < 3, a > 15], [a, -a], 0.5)
+    same(got, expected)
+    got, expected = both("compress", [0, 1, 1, 0, 1], a, 1)
+    same(got, expected)
+
+
+# ---- take and take_along_axis ------------------------------------------------------------
+
+@settings(max_examples=80, deadline=None)
+@given(data=st.data())
+def test_take_matches_numpy(data: st.DataObject) -> None:
+    a_np, a = data.draw(viewed(shapes(max_dims=3)))
+    axis = None if a.ndim == 0 or data.draw(st.booleans()) else data.draw(st.integers(-a.ndim, a.ndim - 1))
+    n = a.size if axis is None else a.shape[axis]
+    ishape = data.draw(shapes(max_dims=2, max_side=4))
+    if n == 0:
+        ishape = (0,)
+    idx = np.array(data.draw(st.lists(st.integers(-n, n - 1), min_size=math.prod(ishape),
+                                      max_size=math.prod(ishape))) if n else [], dtype=np.int64).reshape(ishape)
+    idt = data.draw(st.sampled_from(["int64", "int32", "int8"]))
+    got = ma.take(a, to_ma(idx.astype(idt)), axis=axis)
+    assert_result(got, np.take(a_np, idx, axis=axis), a.dtype)
+
+
+def test_take_errors() -> None:
+    x = ma.ones((2, 3))
+    with pytest.raises(IndexError, match="out of bounds"):
+        ma.take(x, ma.asarray([3]), axis=1)
+    with pytest.raises(IndexError, match="out of bounds"):
+        ma.take(x, ma.asarray([-4]), axis=1)
+    with pytest.raises(TypeError, match="integer"):
+        ma.take(x, ma.asarray([0.0]), axis=1)
+    with pytest.raises(IndexError):
+        ma.take(x, ma.asarray([0]), axis=2)
+
+
+@settings(max_examples=80, deadline=None)
+@given(data=st.data())
+def test_take_along_axis_matches_numpy(data: st.DataObject) -> None:
+    a_np, a = data.draw(viewed(shapes(min_dims=1, max_dims=3)))
+    axis = data.draw(st.integers(-a.ndim, a.ndim - 1))
+    n = a.shape[axis]
+    ishape = [data.draw(st.sampled_from([s, 1])) for s in a.shape]
+    ishape[axis] = data.draw(st.integers(0, 4)) if n else 0
+    size = math.prod(ishape)
+    idx = np.array(data.draw(st.lists(st.integers(-n, n - 1), min_size=size, max_size=size)) if n else [],
+                   dtype=np.int64).reshape(ishape)
+    got = ma.take_along_axis(a, to_ma(idx), axis=axis)
+    assert_result(got, np.take_along_axis(a_np, idx, axis=axis), a.dtype)
+
+
+def test_take_along_axis_with_argsort_and_errors() -> None:
+    a = np.array([[3, 1, 2], [0, 5, 4]])
+    order = np.argsort(a, axis=1)
+    assert_result(ma.take_along_axis(to_ma(a), to_ma(order), axis=1), np.sort(a, axis=1))
+    with pytest.raises(ValueError, match="same number of dimensions"):
+        ma.take_along_axis(to_ma(a), ma.asarray([0]), axis=1)
+    with pytest.raises(IndexError, match="out of bounds"):
+        ma.take_along_axis(to_ma(a), ma.asarray([[3]]), axis=1)
+    with pytest.raises(ValueError, match="broadcast"):
+        ma.take_along_axis(to_ma(a), ma.zeros((3, 1), dtype=ma.int64), axis=1)
+    with pytest.raises(IndexError):
+        ma.take_along_axis(to_ma(a), ma.zeros((2, 1), dtype=ma.int64), axis=2)
+    with pytest.raises(ValueError):
+        ma.take_along_axis(ma.ones(()), ma.zeros((), dtype=ma.int64), axis=0)

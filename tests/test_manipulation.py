@@ -6,154 +6,27 @@ checks in depth)."""
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
 import pytest
 from array_strategies import (
+    assert_result,
     distinct_values,
-    dtypes,
-    np_dtype,
     shapes,
     to_ma,
     values_of,
+    viewed,
 )
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from numpy_errors import raises_as_numpy
-from numpy_oracle import unstack
+from numpy_oracle import both, same
+from reduction_helpers import array_pairs
 
 import minarray as ma
 
-
-def assert_result(x: ma.NDArray, expected: np.ndarray, dtype: ma.DType | None = None) -> None:
-    """``x`` is a fresh C-contiguous array equal to NumPy's ``expected``."""
-    assert isinstance(x, ma.NDArray)
-    assert x.shape == expected.shape
-    if dtype is not None:
-        assert x.dtype == dtype
-    got = values_of(x)
-    if got.dtype.kind in "fcV":
-        got = got.astype(np.complex128)
-        expected = expected.astype(np.complex128)
-    np.testing.assert_array_equal(got, expected.astype(got.dtype))
-    assert x.flags.c_contiguous
-
-
-@st.composite
-def viewed(draw: st.DrawFn, shape_strategy: Any = None, dtype: ma.DType | None = None
-           ) -> tuple[np.ndarray, ma.NDArray]:
-    """A NumPy array of the drawn shape and the equal minarray array, often a
-    non-contiguous view (every other element, reversed, transposed) of a
-    larger or differently laid out one."""
-    d = dtype if dtype is not None else draw(dtypes())
-    shape = draw(shape_strategy if shape_strategy is not None else shapes(max_dims=4))
-    layout = draw(st.sampled_from(["c", "strided", "reversed", "transposed", "sliced"]))
-    if layout == "strided" and shape:
-        base = distinct_values((*shape[:-1], 2 * shape[-1]), d)
-        return base[..., ::2], to_ma(base)[..., ::2]
-    if layout == "reversed" and shape:
-        base = distinct_values(shape, d)
-        return base[::-1], to_ma(base)[::-1]
-    if layout == "transposed" and len(shape) >= 2:
-        base = distinct_values(shape[::-1], d)
-        return base.T, to_ma(base).T
-    if layout == "sliced" and shape:
-        base = distinct_values((shape[0] + 2, *shape[1:]), d)
-        return base[1:-1], to_ma(base)[1:-1]
-    base = distinct_values(shape, d)
-    return base, to_ma(base)
-
-
-# ---- concat -----------------------------------------------------------------------
-
-@settings(max_examples=80, deadline=None)
-@given(data=st.data(), n=st.integers(1, 4), d1=dtypes(numpy_only=True), d2=dtypes(numpy_only=True))
-def test_concat_matches_numpy(data: st.DataObject, n: int, d1: ma.DType, d2: ma.DType) -> None:
-    nd = data.draw(st.integers(1, 4))
-    shape = list(data.draw(shapes(min_dims=nd, max_dims=nd)))
-    axis = data.draw(st.integers(-nd, nd - 1))
-    nps, mas = [], []
-    for i in range(n):
-        s = list(shape)
-        s[axis] = data.draw(st.integers(0, 3))
-        a_np, a = data.draw(viewed(st.just(tuple(s)), d1 if i % 2 == 0 else d2))
-        nps.append(a_np)
-        mas.append(a)
-    got = ma.concat(mas, axis=axis)
-    assert_result(got, np.concatenate(nps, axis=axis), ma.result_type(*mas))
-    assert_result(ma.concatenate(tuple(mas), axis), np.concatenate(nps, axis=axis))
-
-
-@settings(max_examples=50, deadline=None)
-@given(data=st.data())
-def test_concat_axis_none_flattens(data: st.DataObject) -> None:
-    pairs = [data.draw(viewed()) for _ in range(data.draw(st.integers(1, 3)))]
-    mas = [m for _, m in pairs]
-    target = np_dtype(ma.result_type(*mas))  # NumPy cannot promote bfloat16 with integers
-    assert_result(ma.concat(mas, axis=None), np.concatenate([a.ravel().astype(target) for a, _ in pairs]))
-
-
-def test_concat_errors() -> None:
-    with pytest.raises(ValueError, match="zero-dimensional"):
-        ma.concat([ma.ones(()), ma.ones(())])
-    with pytest.raises(ValueError, match="same number of dimensions"):
-        ma.concat([ma.ones((2, 2)), ma.ones(2)])
-    with pytest.raises(ValueError, match="must match"):
-        ma.concat([ma.ones((2, 2)), ma.ones((2, 3))], axis=0)
-    with pytest.raises(IndexError):
-        ma.concat([ma.ones((2, 2)), ma.ones((2, 2))], axis=2)
-    with pytest.raises(ValueError, match="at least one"):
-        ma.concat([])
-    with pytest.raises(TypeError):
-        ma.concat(ma.ones(3))  # an array is not a sequence of arrays here
-
-
-# ---- stack / unstack -------------------------------------------------------------
-
-@settings(max_examples=80, deadline=None)
-@given(data=st.data(), n=st.integers(1, 4), d1=dtypes(numpy_only=True), d2=dtypes(numpy_only=True))
-def test_stack_matches_numpy(data: st.DataObject, n: int, d1: ma.DType, d2: ma.DType) -> None:
-    shape = data.draw(shapes(max_dims=3))
-    axis = data.draw(st.integers(-len(shape) - 1, len(shape)))
-    pairs = [data.draw(viewed(st.just(shape), d1 if i % 2 == 0 else d2)) for i in range(n)]
-    mas = [m for _, m in pairs]
-    assert_result(ma.stack(mas, axis=axis), np.stack([a for a, _ in pairs], axis=axis), ma.result_type(*mas))
-
-
-def test_stack_errors() -> None:
-    with pytest.raises(ValueError, match="same shape"):
-        ma.stack([ma.ones(2), ma.ones(3)])
-    with pytest.raises(IndexError):
-        ma.stack([ma.ones(2), ma.ones(2)], axis=2)
-    with pytest.raises(ValueError):
-        ma.stack([])
-
-
-@settings(max_examples=60, deadline=None)
-@given(data=st.data())
-def test_unstack_matches_numpy(data: st.DataObject) -> None:
-    a_np, a = data.draw(viewed(shapes(min_dims=1, max_dims=4)))
-    axis = data.draw(st.integers(-a.ndim, a.ndim - 1))
-    parts = ma.unstack(a, axis=axis)
-    expected = unstack(a_np, axis=axis)
-    assert isinstance(parts, tuple) and len(parts) == len(expected)
-    for p, e in zip(parts, expected, strict=True):
-        assert p.shape == e.shape
-        np.testing.assert_array_equal(values_of(p).astype(np.complex128), e.astype(np.complex128))
-        assert p.base is not None  # views, as NumPy's
-    if a.size and all(p.size for p in parts):
-        restacked = ma.stack(parts, axis=axis)
-        np.testing.assert_array_equal(values_of(restacked).astype(np.complex128), a_np.astype(np.complex128))
-
-
-def test_unstack_errors() -> None:
-    with pytest.raises(ValueError, match="0-dimensional"):
-        ma.unstack(ma.ones(()))
-    with pytest.raises(IndexError):
-        ma.unstack(ma.ones((2, 3)), axis=2)
-
+SETTINGS = settings(max_examples=40, deadline=None)
 
 # ---- repeat ----------------------------------------------------------------------
 
@@ -252,67 +125,6 @@ def test_roll_broadcasts_scalar_shift_and_errors() -> None:
         ma.roll(to_ma(a), 1.5)
 
 
-# ---- take / take_along_axis ---------------------------------------------------------------
-
-@settings(max_examples=80, deadline=None)
-@given(data=st.data())
-def test_take_matches_numpy(data: st.DataObject) -> None:
-    a_np, a = data.draw(viewed(shapes(max_dims=3)))
-    axis = None if a.ndim == 0 or data.draw(st.booleans()) else data.draw(st.integers(-a.ndim, a.ndim - 1))
-    n = a.size if axis is None else a.shape[axis]
-    ishape = data.draw(shapes(max_dims=2, max_side=4))
-    if n == 0:
-        ishape = (0,)
-    idx = np.array(data.draw(st.lists(st.integers(-n, n - 1), min_size=math.prod(ishape),
-                                      max_size=math.prod(ishape))) if n else [], dtype=np.int64).reshape(ishape)
-    idt = data.draw(st.sampled_from(["int64", "int32", "int8"]))
-    got = ma.take(a, to_ma(idx.astype(idt)), axis=axis)
-    assert_result(got, np.take(a_np, idx, axis=axis), a.dtype)
-
-
-def test_take_errors() -> None:
-    x = ma.ones((2, 3))
-    with pytest.raises(IndexError, match="out of bounds"):
-        ma.take(x, ma.asarray([3]), axis=1)
-    with pytest.raises(IndexError, match="out of bounds"):
-        ma.take(x, ma.asarray([-4]), axis=1)
-    with pytest.raises(TypeError, match="integer"):
-        ma.take(x, ma.asarray([0.0]), axis=1)
-    with pytest.raises(IndexError):
-        ma.take(x, ma.asarray([0]), axis=2)
-
-
-@settings(max_examples=80, deadline=None)
-@given(data=st.data())
-def test_take_along_axis_matches_numpy(data: st.DataObject) -> None:
-    a_np, a = data.draw(viewed(shapes(min_dims=1, max_dims=3)))
-    axis = data.draw(st.integers(-a.ndim, a.ndim - 1))
-    n = a.shape[axis]
-    ishape = [data.draw(st.sampled_from([s, 1])) for s in a.shape]
-    ishape[axis] = data.draw(st.integers(0, 4)) if n else 0
-    size = math.prod(ishape)
-    idx = np.array(data.draw(st.lists(st.integers(-n, n - 1), min_size=size, max_size=size)) if n else [],
-                   dtype=np.int64).reshape(ishape)
-    got = ma.take_along_axis(a, to_ma(idx), axis=axis)
-    assert_result(got, np.take_along_axis(a_np, idx, axis=axis), a.dtype)
-
-
-def test_take_along_axis_with_argsort_and_errors() -> None:
-    a = np.array([[3, 1, 2], [0, 5, 4]])
-    order = np.argsort(a, axis=1)
-    assert_result(ma.take_along_axis(to_ma(a), to_ma(order), axis=1), np.sort(a, axis=1))
-    with pytest.raises(ValueError, match="same number of dimensions"):
-        ma.take_along_axis(to_ma(a), ma.asarray([0]), axis=1)
-    with pytest.raises(IndexError, match="out of bounds"):
-        ma.take_along_axis(to_ma(a), ma.asarray([[3]]), axis=1)
-    with pytest.raises(ValueError, match="broadcast"):
-        ma.take_along_axis(to_ma(a), ma.zeros((3, 1), dtype=ma.int64), axis=1)
-    with pytest.raises(IndexError):
-        ma.take_along_axis(to_ma(a), ma.zeros((2, 1), dtype=ma.int64), axis=2)
-    with pytest.raises(ValueError):
-        ma.take_along_axis(ma.ones(()), ma.zeros((), dtype=ma.int64), axis=0)
-
-
 # ---- the view functions, against the standard's rules --------------------------------------
 
 def test_view_functions_follow_the_standard() -> None:
@@ -392,3 +204,42 @@ def test_tile_past_int64_bytes_is_value_error() -> None:
     shape (2**40, 2)."""
     with pytest.raises(ValueError, match=r"shape \(1099511627776, 2199023255552\).*too large"):
         ma.tile(ma.ones(2), (2**40, 2**40))
+
+
+# ---- NumPy's editing routines ------------------------------------------------------------
+
+PAD_MODES = ["constant", "edge", "reflect", "symmetric", "wrap"]
+
+
+@SETTINGS
+@given(pair=array_pairs(dtypes=["int32", "float64", "uint8"], min_dims=1, max_dims=3, max_side=4),
+       mode=st.sampled_from(PAD_MODES), data=st.data())
+def test_pad_matches_numpy(pair: tuple[np.ndarray, ma.NDArray], mode: str, data: Any) -> None:
+    a, x = pair
+    widths = [tuple(data.draw(st.integers(0, 6)) for _ in range(2)) for _ in range(a.ndim)]
+    kw = {"constant_values": data.draw(st.sampled_from([0, 7, ((1, 2),) * a.ndim]))} if mode == "constant" else {}
+    try:
+        expected = np.pad(a, widths, mode=mode, **kw)
+    except ValueError:
+        with pytest.raises(ValueError):
+            ma.pad(x, widths, mode=mode, **kw)
+        return
+    same(ma.pad(x, widths, mode=mode, **kw), expected)
+
+
+@SETTINGS
+@given(pair=array_pairs(dtypes=["int64", "float32"], min_dims=1, max_dims=2, max_side=6), data=st.data())
+def test_insert_delete_append_match_numpy(pair: tuple[np.ndarray, ma.NDArray], data: Any) -> None:
+    a, _x = pair
+    axis = data.draw(st.sampled_from([None, *range(a.ndim)]))
+    n = a.size if axis is None else a.shape[axis]
+    obj = data.draw(st.one_of(st.integers(-n, n), st.lists(st.integers(-n, n), max_size=3)))
+    got, expected = both("insert", a, obj, 5, axis=axis)
+    same(got, expected)
+    if n:
+        drop = data.draw(st.one_of(st.integers(-n, n - 1), st.lists(st.integers(-n, n - 1), max_size=3),
+                                   st.just(slice(0, None, 2))))
+        got, expected = both("delete", a, drop, axis=axis)
+        same(got, expected)
+    got, expected = both("append", a, a, axis=axis)
+    same(got, expected)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -103,3 +105,44 @@ def test_sorts_identical_over_thread_counts() -> None:
     for s, i in results[1:]:
         assert s.tobytes() == results[0][0].tobytes() and i.tobytes() == results[0][1].tobytes()
     assert_matches(ma.argsort(x, axis=1), np.argsort(a, axis=1, stable=True).astype(np.int64))
+
+
+# ---- NumPy's partition -------------------------------------------------------------------
+
+@pytest.mark.parametrize("dtype", [*INTS, *FLOATS, "bool"])
+@pytest.mark.parametrize("pattern", ["random", "sorted", "reversed", "equal", "organ", "few"])
+def test_partition_puts_kth_in_place(dtype: str, pattern: str) -> None:
+    rng = np.random.default_rng(7)
+    n = 3000  # past the insertion cut-off and the merge sort's, adversarial orders included
+    base = {"random": rng.integers(0, 1000, n), "sorted": np.arange(n), "reversed": np.arange(n)[::-1],
+            "equal": np.zeros(n, int), "organ": np.concatenate([np.arange(n // 2), np.arange(n // 2)[::-1]]),
+            "few": rng.integers(0, 3, n)}[pattern]
+    a = (base % 120).astype(dtype) if dtype != "bool" else base % 2 == 1
+    if dtype in FLOATS and pattern == "random":
+        a[rng.integers(0, n, 30)] = np.nan
+    kth = [0, 17, n // 2, n - 1]
+    got = np.asarray(ma.partition(ma.asarray(a), kth))
+    srt = np.sort(a)
+    np.testing.assert_array_equal(got[kth], srt[kth])
+    np.testing.assert_array_equal(np.sort(got), srt)  # a permutation of the input
+    for k in kth:  # everything before is not larger, everything after not smaller
+        with np.errstate(invalid="ignore"):
+            assert not np.any(got[:k] > got[k]) and not np.any(got[k + 1:] < got[k])
+    idx = np.asarray(ma.argpartition(ma.asarray(a), kth))
+    np.testing.assert_array_equal(np.sort(idx), np.arange(n))
+    np.testing.assert_array_equal(a[idx][kth], srt[kth])
+
+
+@SETTINGS
+@given(pair=array_pairs(dtypes=REAL, min_dims=1, max_dims=3, max_side=9, kind="special"), data=st.data())
+def test_partition_matches_numpy_at_kth(pair: tuple[np.ndarray, ma.NDArray], data: Any) -> None:
+    a, x = pair
+    axis = data.draw(st.integers(-a.ndim, a.ndim - 1))
+    n = a.shape[axis]
+    if n == 0:
+        return
+    kth = data.draw(st.lists(st.integers(-n, n - 1), min_size=1, max_size=3))
+    got = np.asarray(ma.partition(x, kth, axis=axis))
+    expected = np.partition(a, kth, axis=axis)
+    sel = np.take(expected, kth, axis=axis)
+    np.testing.assert_array_equal(np.take(got, kth, axis=axis), sel)

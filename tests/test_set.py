@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
-from reduction_helpers import REAL, array_pairs, assert_matches
+from numpy_oracle import both, same
+from reduction_helpers import REAL, array_pairs, assert_matches, values
 
 import minarray as ma
 
@@ -88,3 +91,28 @@ def test_unique_all_of_complex_matches_numpy(a: np.ndarray) -> None:
     np.testing.assert_array_equal(np.asarray(ma.isin(ma.asarray(a), ma.asarray(test))), np.isin(a, test))
     np.testing.assert_array_equal(np.asarray(ma.isin(ma.asarray(a), ma.asarray(test), invert=True)),
                                   np.isin(a, test, invert=True))
+
+
+# ---- NumPy's set routines ----------------------------------------------------------------
+
+@SETTINGS
+@given(pair=array_pairs(dtypes=["int8", "int64", "uint32", "float32", "float64"], max_dims=2, max_side=8,
+                        kind="special"), data=st.data())
+def test_sets_match_numpy(pair: tuple[np.ndarray, ma.NDArray], data: Any) -> None:
+    a, _x = pair
+    if a.dtype.kind != "f":  # few distinct values, so they repeat
+        a = (a % 5).astype(a.dtype)
+    got, expected = both("unique", a, return_index=True, return_inverse=True, return_counts=True)
+    same(got[0], expected[0])
+    same(got[3], expected[3].astype(np.int64))
+    same(got[2], expected[2].astype(np.int64))
+    np.testing.assert_array_equal(np.asarray(got[0])[np.asarray(got[2])], a)
+    other = values(np.random.default_rng(data.draw(st.integers(0, 99))), str(a.dtype), (5,), "special")
+    if a.dtype.kind != "f":
+        other = (other % 5).astype(a.dtype)
+    for fn in ("intersect1d", "union1d", "setdiff1d", "setxor1d"):
+        got, expected = both(fn, a, other)
+        same(got, expected)
+    for invert in (False, True):
+        got, expected = both("isin", a, other, invert=invert)
+        same(got, expected)

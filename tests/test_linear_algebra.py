@@ -19,6 +19,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from numpy_errors import raises_as_numpy
+from numpy_oracle import both, same
+from reduction_helpers import values
 
 import minarray as ma
 
@@ -501,3 +503,78 @@ SIZES_TOO_LARGE = {
 def test_product_sizes_past_int64_raise_as_numpy(case: tuple[Any, str]) -> None:
     call, match = case
     raises_as_numpy(call, match)
+
+
+# ---- NumPy's products --------------------------------------------------------------------
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "int32", "complex128"])
+@pytest.mark.parametrize(("sa", "sb"), [((), (3,)), ((3,), (3,)), ((2, 3), (3,)), ((2, 3), (3, 4)),
+                                        ((2, 2, 3), (3,)), ((2, 2, 3), (4, 3, 2)), ((3,), (3, 2))])
+def test_dot_inner_vdot_kron_match_numpy(dtype: str, sa: tuple[int, ...], sb: tuple[int, ...]) -> None:
+    rng = np.random.default_rng(5)
+    a, b = values(rng, dtype, sa), values(rng, dtype, sb)
+    tol = 64 if dtype.startswith(("float", "complex")) else 0
+    got, expected = both("dot", a, b)
+    same(got, expected, ulps=tol)
+    if sa and sb and sa[-1] == sb[-1]:
+        got, expected = both("inner", a, b)
+        same(got, expected, ulps=tol)
+    if a.size == b.size:
+        got, expected = both("vdot", a, b)
+        same(got, expected, ulps=tol)
+    got, expected = both("kron", a, b)
+    same(got, expected, ulps=tol)
+
+
+EINSUMS = [
+    ("ij,jk->ik", [(3, 4), (4, 5)]), ("ij,jk,kl->il", [(2, 3), (3, 4), (4, 2)]), ("ii->i", [(3, 3)]),
+    ("ii", [(4, 4)]), ("ij->ji", [(2, 3)]), ("ij->", [(2, 3)]), ("i,i", [(5,), (5,)]), ("i,j->ij", [(2,), (3,)]),
+    ("bij,bjk->bik", [(2, 3, 4), (2, 4, 5)]), ("...ij,...jk", [(2, 3, 4), (4, 2)]), ("iij->j", [(3, 3, 2)]),
+    ("ijk,ikl,lm->jm", [(2, 3, 4), (2, 4, 5), (5, 2)]), ("ab,cd,bd->ac", [(2, 3), (4, 5), (3, 5)]),
+    ("i,i,i->", [(4,), (4,), (4,)]), ("bi,bj->bij", [(3, 2), (3, 4)]), ("...i,...i->...", [(2, 1, 3), (4, 3)]),
+]
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "int32", "complex64"])
+@pytest.mark.parametrize(("spec", "shapes"), EINSUMS, ids=[e[0] for e in EINSUMS])
+def test_einsum_matches_numpy(spec: str, shapes: list[tuple[int, ...]], dtype: str) -> None:
+    rng = np.random.default_rng(11)
+    ops = [values(rng, dtype, s) for s in shapes]
+    tol = 256 if dtype.startswith(("float", "complex")) else 0
+    for optimize in (True, False, "optimal"):
+        got = ma.einsum(spec, *[ma.asarray(o) for o in ops], optimize=optimize)
+        same(got, np.einsum(spec, *ops), ulps=tol)
+
+
+def test_einsum_path_and_errors() -> None:
+    a, b, c = np.ones((2, 30)), np.ones((30, 40)), np.ones((40, 3))
+    path, report = ma.einsum_path("ij,jk,kl->il", ma.asarray(a), ma.asarray(b), ma.asarray(c))
+    assert path == np.einsum_path("ij,jk,kl->il", a, b, c, optimize="greedy")[0]
+    assert "Optimized" in report or "Complete contraction" in report
+    with pytest.raises(ValueError):
+        ma.einsum("ij,jk->ik", ma.ones((2, 3)), ma.ones((4, 5)))
+    with pytest.raises(ValueError):
+        np.einsum("ij,jk->ik", np.ones((2, 3)), np.ones((4, 5)))
+    with pytest.raises(TypeError, match="subscripts as a string"):
+        ma.einsum(ma.ones(3), [0])
+
+
+def test_cross_trace_diagonal_convolve_match_numpy() -> None:
+    rng = np.random.default_rng(2)
+    a, b = values(rng, "float64", (4, 3)), values(rng, "float64", (3,))
+    for kw in ({}, {"axis": -1}, {"axisc": 0}):
+        got, expected = both("cross", a, b, **kw)
+        same(got, expected, ulps=8)
+    got, expected = both("cross", a.T, b[:, None], axisa=0, axisb=0)
+    same(got, expected, ulps=8)
+    t = np.arange(60).reshape(3, 4, 5)
+    for off in (-2, 0, 3):
+        for ax in ((0, 1), (2, 0), (-1, 1)):
+            same(ma.trace(ma.asarray(t), off, *ax), np.trace(t, off, *ax))
+            same(ma.diagonal(ma.asarray(t), off, *ax), np.diagonal(t, off, *ax))
+    for mode in ("full", "same", "valid"):
+        for sa, sb in ((5, 3), (2, 6), (1, 1), (4, 4)):
+            got, expected = both("convolve", np.arange(sa, dtype=np.int32) - 2, np.arange(sb) * 1.5, mode=mode)
+            same(got, expected, ulps=8)
+            got, expected = both("convolve", np.arange(sa), np.arange(sb), mode=mode)
+            same(got, expected)

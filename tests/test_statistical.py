@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import math
 import warnings
+from typing import Any
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from numpy_oracle import cumulative_prod, cumulative_sum, sum_bits
+from numpy_oracle import both, cumulative_prod, cumulative_sum, same, sum_bits
 from reduction_helpers import ALL, FLOATS, INTS, REAL, array_pairs, assert_matches, axes_for, to_numpy, values
 
 import minarray as ma
@@ -105,18 +106,6 @@ def test_var_std_match_numpy(data: st.DataObject, pair: tuple[np.ndarray, ma.NDA
 
 
 @SETTINGS
-@given(data=st.data(), pair=array_pairs(kind="special"))
-def test_all_any_count_nonzero(data: st.DataObject, pair: tuple[np.ndarray, ma.NDArray]) -> None:
-    a, x = pair
-    axis = data.draw(axes_for(a.ndim))
-    keepdims = data.draw(st.booleans())
-    assert_matches(ma.all(x, axis=axis, keepdims=keepdims), np.all(a, axis=axis, keepdims=keepdims))
-    assert_matches(ma.any(x, axis=axis, keepdims=keepdims), np.any(a, axis=axis, keepdims=keepdims))
-    expected = np.asarray(np.count_nonzero(a, axis=axis, keepdims=keepdims), dtype=np.int64)
-    assert_matches(ma.count_nonzero(x, axis=axis, keepdims=keepdims), expected)
-
-
-@SETTINGS
 @given(data=st.data(), pair=array_pairs(min_dims=1, max_side=8))
 def test_cumulative_sum_prod(data: st.DataObject, pair: tuple[np.ndarray, ma.NDArray]) -> None:
     a, x = pair
@@ -140,32 +129,6 @@ def test_cumulative_prod_1d(pair: tuple[np.ndarray, ma.NDArray]) -> None:
     expected = cumulative_prod(a)
     scale = cumulative_prod(np.abs(a.astype(np.complex128)))
     assert_matches(ma.cumulative_prod(x), expected, scale=scale, ulps=64)
-
-
-@SETTINGS
-@given(data=st.data(), pair=array_pairs(min_dims=1))
-def test_diff_matches_numpy(data: st.DataObject, pair: tuple[np.ndarray, ma.NDArray]) -> None:
-    a, x = pair
-    axis = data.draw(st.integers(-a.ndim, a.ndim - 1))
-    n = data.draw(st.integers(0, 3))
-    expected = np.diff(a, axis=axis, n=n)
-    got = ma.diff(x, axis=axis, n=n)
-    assert_matches(got, expected, scale=np.max(np.abs(a)) * 2**n if a.size and a.dtype.kind in "fc" else None)
-
-
-def test_diff_prepend_append() -> None:
-    a = np.arange(12, dtype=np.int32).reshape(3, 4)
-    x = ma.asarray(a)
-    assert_matches(ma.diff(x, axis=0, prepend=ma.asarray(a[:1]), append=7), np.diff(a, axis=0, prepend=a[:1], append=7))
-    assert_matches(ma.diff(x, prepend=0.5), np.diff(a, prepend=0.5))
-    with pytest.raises(ValueError, match="prepend"):
-        ma.diff(x, axis=0, prepend=ma.ones((1, 3)))
-    with pytest.raises(ValueError, match="0-d"):
-        ma.diff(ma.asarray(3))
-    with pytest.raises(ValueError, match="non-negative"):
-        ma.diff(x, n=-1)
-    with pytest.raises(IndexError):
-        ma.diff(x, axis=2)
 
 
 # ---- dtype rules -----------------------------------------------------------
@@ -403,3 +366,122 @@ def test_scans_along_strided_axes(dtype: str, include: bool) -> None:
         expected = ref(a, axis=0, include_initial=include)
         assert_matches(fn(x, axis=0, include_initial=include), expected, ulps=64,
                        scale=ref(np.abs(a.astype(np.complex128)), axis=0, include_initial=include))
+
+
+# ---- NumPy's statistics beside the standard's ------------------------------------
+
+ORDER_DTYPES = ["int8", "int32", "int64", "uint16", "float16", "float32", "float64"]
+
+
+@SETTINGS
+@given(pair=array_pairs(dtypes=ORDER_DTYPES, min_dims=1, max_dims=3, max_side=7, kind="special"),
+       method=st.sampled_from(["linear", "lower", "higher", "nearest", "midpoint"]),
+       q=st.sampled_from([0.0, 0.3, 0.5, 1.0, [0.25, 0.75], [[0.1], [0.9]]]), data=st.data())
+def test_quantile_matches_numpy(pair: tuple[np.ndarray, ma.NDArray], method: str, q: Any, data: Any) -> None:
+    a, x = pair
+    axis = data.draw(st.sampled_from([None, *range(-a.ndim, a.ndim)]))
+    if a.size == 0 or (axis is not None and a.shape[axis] == 0):
+        return
+    if a.dtype == np.int8:  # NumPy interpolates int8 in int8, where b - a can wrap; minarray in float64
+        a = a // 3
+        x = ma.asarray(a)
+    with warnings.catch_warnings():  # inf - inf between neighbours: both warn
+        warnings.simplefilter("ignore", RuntimeWarning)
+        expected = np.quantile(a, q, axis=axis, method=method)
+        got = ma.quantile(x, q, axis=axis, method=method)
+    # float64 is computed as NumPy does it, bit for bit; narrower floats
+    # go through float64 (NumPy computes in them), a rounding apart
+    same(got, expected, ulps=0 if a.dtype != np.float16 and a.dtype != np.float32 else 2)
+    p = np.multiply(q, 100).tolist() if isinstance(q, list) else q * 100
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        expected = np.percentile(a, p, axis=axis, method=method)
+        got = ma.percentile(x, p, axis=axis, method=method)
+    same(got, expected, ulps=4 if a.dtype.kind == "f" else 0)
+
+
+@SETTINGS
+@given(pair=array_pairs(dtypes=ORDER_DTYPES, min_dims=1, max_dims=3, max_side=7, kind="special"), data=st.data())
+def test_median_matches_numpy(pair: tuple[np.ndarray, ma.NDArray], data: Any) -> None:
+    a, _x = pair
+    axis = data.draw(st.sampled_from([None, *range(-a.ndim, a.ndim)]))
+    keepdims = data.draw(st.booleans())
+    got, expected = both("median", a, axis=axis, keepdims=keepdims)
+    same(got, expected)
+
+
+@SETTINGS
+@given(pair=array_pairs(dtypes=["float32", "float64"], min_dims=1, max_dims=3, max_side=6, kind="special"),
+       data=st.data())
+def test_nan_reductions_match_numpy(pair: tuple[np.ndarray, ma.NDArray], data: Any) -> None:
+    a, _x = pair
+    if a.size == 0:
+        return
+    axis = data.draw(st.sampled_from([None, *range(a.ndim)]))
+    for fn in ("nansum", "nanprod", "nanmean", "nanmin", "nanmax", "nanmedian", "nanvar", "nanstd"):
+        got, expected = both(fn, a, axis=axis)
+        same(got, expected, ulps=64)
+    got, expected = both("nanquantile", a, [0.2, 0.5], axis=axis)
+    if expected.dtype == a.dtype != np.float64:
+        # NumPy's result dtype depends on the data here: a slice of NaNs only
+        # met first keeps the input's dtype (np.apply_along_axis takes the
+        # first slice's); minarray promotes as for any array q
+        got = np.asarray(got).astype(a.dtype)
+    same(got, expected, ulps=8)
+    for fn in ("nancumsum", "nancumprod"):
+        got, expected = both(fn, a, axis=axis)
+        same(got, expected, ulps=64)
+
+
+def test_nanarg_and_all_nan_slices() -> None:
+    f = np.array([[np.nan, 2.0, -1.0], [3.0, np.nan, 7.0]])
+    for fn in ("nanargmin", "nanargmax"):
+        for axis in (None, 0, 1):
+            got, expected = both(fn, f, axis=axis)
+            same(got, expected.astype(np.int64))
+    with pytest.raises(ValueError, match="All-NaN"):
+        ma.nanargmax(ma.asarray([np.nan, np.nan]))
+    got, expected = both("nanmax", np.array([[np.nan, np.nan], [1.0, np.nan]]), axis=1)
+    same(got, expected)
+
+
+def test_var_std_take_ddof_and_correction() -> None:
+    a = np.arange(12.0).reshape(3, 4) ** 1.5
+    x = ma.asarray(a)
+    for kw in ({"ddof": 1}, {"correction": 1}, {"ddof": 0, "correction": 2}, {}):
+        for fn in ("var", "std"):
+            same(getattr(ma, fn)(x, axis=0, **kw), getattr(np, fn)(a, axis=0, **kw), ulps=4)
+    same(x.var(correction=1), a.var(ddof=1), ulps=4)
+    same(x.std(ddof=1, axis=1), a.std(ddof=1, axis=1), ulps=4)
+    with pytest.raises(ValueError, match="ddof and correction"):
+        ma.var(x, ddof=1, correction=1)
+    with pytest.raises(ValueError, match="ddof and correction"):
+        np.var(a, ddof=1, correction=1)
+
+
+@SETTINGS
+@given(pair=array_pairs(dtypes=REAL, min_dims=0, max_dims=3, max_side=5), data=st.data())
+def test_cumsum_cumprod_ptp_match_numpy(pair: tuple[np.ndarray, ma.NDArray], data: Any) -> None:
+    a, _x = pair
+    axis = data.draw(st.sampled_from([None, *range(a.ndim)]))
+    for fn in ("cumsum", "cumprod"):
+        got, expected = both(fn, a, axis=axis)
+        same(got, expected, ulps=16)
+    if a.size and a.dtype != np.bool_:
+        got, expected = both("ptp", a, axis=axis)
+        same(got, expected)
+
+
+def test_average_matches_numpy() -> None:
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal((3, 4))
+    for kw in ({}, {"axis": 0}, {"axis": 1, "weights": np.arange(1.0, 5.0)}, {"weights": rng.random((3, 4))},
+               {"axis": 0, "weights": np.array([1, 2, 3]), "returned": True}, {"returned": True}):
+        got, expected = both("average", a, **kw)
+        same(got, expected, ulps=8)
+    got, expected = both("average", np.arange(6, dtype=np.int32), weights=np.arange(6, dtype=np.int8))
+    same(got, expected)
+    with pytest.raises(ZeroDivisionError):
+        ma.average(ma.ones(3), weights=ma.zeros(3))
+    with pytest.raises(TypeError, match="Axis must be specified"):
+        ma.average(ma.ones((2, 3)), weights=ma.ones(3))

@@ -1,0 +1,160 @@
+"""Joining and splitting (minarray/_joining.py) against NumPy: concat,
+stack and unstack over every dtype, 0-d and empty inputs and
+non-contiguous views, with the Array API's error rules; and NumPy's
+stacking and splitting routines (vstack, hstack, block, split...)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+from array_strategies import (
+    assert_result,
+    dtypes,
+    np_dtype,
+    shapes,
+    values_of,
+    viewed,
+)
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from numpy_oracle import both, same, unstack
+from reduction_helpers import array_pairs, values
+
+import minarray as ma
+
+SETTINGS = settings(max_examples=40, deadline=None)
+
+# ---- concat, stack and unstack -----------------------------------------------------------
+
+@settings(max_examples=80, deadline=None)
+@given(data=st.data(), n=st.integers(1, 4), d1=dtypes(numpy_only=True), d2=dtypes(numpy_only=True))
+def test_concat_matches_numpy(data: st.DataObject, n: int, d1: ma.DType, d2: ma.DType) -> None:
+    nd = data.draw(st.integers(1, 4))
+    shape = list(data.draw(shapes(min_dims=nd, max_dims=nd)))
+    axis = data.draw(st.integers(-nd, nd - 1))
+    nps, mas = [], []
+    for i in range(n):
+        s = list(shape)
+        s[axis] = data.draw(st.integers(0, 3))
+        a_np, a = data.draw(viewed(st.just(tuple(s)), d1 if i % 2 == 0 else d2))
+        nps.append(a_np)
+        mas.append(a)
+    got = ma.concat(mas, axis=axis)
+    assert_result(got, np.concatenate(nps, axis=axis), ma.result_type(*mas))
+    assert_result(ma.concatenate(tuple(mas), axis), np.concatenate(nps, axis=axis))
+
+
+@settings(max_examples=50, deadline=None)
+@given(data=st.data())
+def test_concat_axis_none_flattens(data: st.DataObject) -> None:
+    pairs = [data.draw(viewed()) for _ in range(data.draw(st.integers(1, 3)))]
+    mas = [m for _, m in pairs]
+    target = np_dtype(ma.result_type(*mas))  # NumPy cannot promote bfloat16 with integers
+    assert_result(ma.concat(mas, axis=None), np.concatenate([a.ravel().astype(target) for a, _ in pairs]))
+
+
+def test_concat_errors() -> None:
+    with pytest.raises(ValueError, match="zero-dimensional"):
+        ma.concat([ma.ones(()), ma.ones(())])
+    with pytest.raises(ValueError, match="same number of dimensions"):
+        ma.concat([ma.ones((2, 2)), ma.ones(2)])
+    with pytest.raises(ValueError, match="must match"):
+        ma.concat([ma.ones((2, 2)), ma.ones((2, 3))], axis=0)
+    with pytest.raises(IndexError):
+        ma.concat([ma.ones((2, 2)), ma.ones((2, 2))], axis=2)
+    with pytest.raises(ValueError, match="at least one"):
+        ma.concat([])
+    with pytest.raises(TypeError):
+        ma.concat(ma.ones(3))  # an array is not a sequence of arrays here
+
+
+@settings(max_examples=80, deadline=None)
+@given(data=st.data(), n=st.integers(1, 4), d1=dtypes(numpy_only=True), d2=dtypes(numpy_only=True))
+def test_stack_matches_numpy(data: st.DataObject, n: int, d1: ma.DType, d2: ma.DType) -> None:
+    shape = data.draw(shapes(max_dims=3))
+    axis = data.draw(st.integers(-len(shape) - 1, len(shape)))
+    pairs = [data.draw(viewed(st.just(shape), d1 if i % 2 == 0 else d2)) for i in range(n)]
+    mas = [m for _, m in pairs]
+    assert_result(ma.stack(mas, axis=axis), np.stack([a for a, _ in pairs], axis=axis), ma.result_type(*mas))
+
+
+def test_stack_errors() -> None:
+    with pytest.raises(ValueError, match="same shape"):
+        ma.stack([ma.ones(2), ma.ones(3)])
+    with pytest.raises(IndexError):
+        ma.stack([ma.ones(2), ma.ones(2)], axis=2)
+    with pytest.raises(ValueError):
+        ma.stack([])
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data())
+def test_unstack_matches_numpy(data: st.DataObject) -> None:
+    a_np, a = data.draw(viewed(shapes(min_dims=1, max_dims=4)))
+    axis = data.draw(st.integers(-a.ndim, a.ndim - 1))
+    parts = ma.unstack(a, axis=axis)
+    expected = unstack(a_np, axis=axis)
+    assert isinstance(parts, tuple) and len(parts) == len(expected)
+    for p, e in zip(parts, expected, strict=True):
+        assert p.shape == e.shape
+        np.testing.assert_array_equal(values_of(p).astype(np.complex128), e.astype(np.complex128))
+        assert p.base is not None  # views, as NumPy's
+    if a.size and all(p.size for p in parts):
+        restacked = ma.stack(parts, axis=axis)
+        np.testing.assert_array_equal(values_of(restacked).astype(np.complex128), a_np.astype(np.complex128))
+
+
+def test_unstack_errors() -> None:
+    with pytest.raises(ValueError, match="0-dimensional"):
+        ma.unstack(ma.ones(()))
+    with pytest.raises(IndexError):
+        ma.unstack(ma.ones((2, 3)), axis=2)
+
+
+# ---- NumPy's joining and splitting routines ----------------------------------------------
+
+@SETTINGS
+@given(pair=array_pairs(dtypes=["int16", "float64", "bool"], min_dims=1, max_dims=3, max_side=6), data=st.data())
+def test_split_family_matches_numpy(pair: tuple[np.ndarray, ma.NDArray], data: Any) -> None:
+    a, x = pair
+    axis = data.draw(st.integers(0, a.ndim - 1))
+    sections = data.draw(st.integers(1, 4))
+    got, expected = both("array_split", a, sections, axis=axis)
+    same(got, expected)
+    idx = sorted(data.draw(st.lists(st.integers(-3, 8), max_size=3)))
+    got, expected = both("split", a, idx, axis=axis)
+    same(got, expected)
+    if a.shape[axis] % sections == 0:
+        same(ma.split(x, sections, axis=axis), np.split(a, sections, axis=axis))
+    else:
+        with pytest.raises(ValueError, match="equal division"):
+            ma.split(x, sections, axis=axis)
+
+
+def test_stacking_matches_numpy() -> None:
+    rng = np.random.default_rng(1)
+    for sizes in ([(3,), (3,)], [(2, 3), (1, 3)], [(), ()], [(2, 3, 4), (2, 3, 4)]):
+        arrs = [values(rng, "float32", s) for s in sizes]
+        for fn in ("vstack", "hstack", "dstack", "column_stack", "atleast_1d", "atleast_2d", "atleast_3d"):
+            if fn.startswith("atleast"):
+                got, expected = both(fn, *arrs)
+            else:
+                try:
+                    expected = getattr(np, fn)(arrs)
+                except ValueError:
+                    with pytest.raises(ValueError):
+                        getattr(ma, fn)([ma.asarray(v) for v in arrs])
+                    continue
+                got = getattr(ma, fn)([ma.asarray(v) for v in arrs])
+            same(got, expected)
+    same(ma.vstack([ma.arange(3, dtype=ma.int8), ma.arange(3.0)]), np.vstack([np.arange(3, dtype=np.int8),
+                                                                               np.arange(3.0)]))
+    a = np.arange(24).reshape(2, 3, 4)
+    for fn, args in (("hsplit", (3,)), ("vsplit", (2,)), ("dsplit", ([1, 3],)), ("fliplr", ()), ("flipud", ()),
+                     ("rot90", ()), ("rot90", (2, (2, 0))), ("rot90", (-1, (1, 2))), ("ravel", ()),
+                     ("transpose", ((2, 0, 1),))):
+        got, expected = both(fn, a, *args)
+        same(got, expected)
+    same(ma.block([[ma.asarray(a[0]), ma.zeros((3, 2), dtype=ma.int64)]]), np.block([[a[0], np.zeros((3, 2), int)]]))

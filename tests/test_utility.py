@@ -1,0 +1,105 @@
+"""Utility functions (minarray/_utility.py) against NumPy: all, any and
+diff over every dtype, axis form and layout; and NumPy's comparisons
+(allclose, array_equal, array_equiv) and calculus (gradient, trapezoid)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from numpy_oracle import both, same
+from reduction_helpers import array_pairs, assert_matches, axes_for
+
+import minarray as ma
+
+SETTINGS = settings(max_examples=60, deadline=None)
+
+
+# ---- all, any and diff -------------------------------------------------------------------
+
+@SETTINGS
+@given(data=st.data(), pair=array_pairs(kind="special"))
+def test_all_any_count_nonzero(data: st.DataObject, pair: tuple[np.ndarray, ma.NDArray]) -> None:
+    a, x = pair
+    axis = data.draw(axes_for(a.ndim))
+    keepdims = data.draw(st.booleans())
+    assert_matches(ma.all(x, axis=axis, keepdims=keepdims), np.all(a, axis=axis, keepdims=keepdims))
+    assert_matches(ma.any(x, axis=axis, keepdims=keepdims), np.any(a, axis=axis, keepdims=keepdims))
+    expected = np.asarray(np.count_nonzero(a, axis=axis, keepdims=keepdims), dtype=np.int64)
+    assert_matches(ma.count_nonzero(x, axis=axis, keepdims=keepdims), expected)
+
+
+@SETTINGS
+@given(data=st.data(), pair=array_pairs(min_dims=1))
+def test_diff_matches_numpy(data: st.DataObject, pair: tuple[np.ndarray, ma.NDArray]) -> None:
+    a, x = pair
+    axis = data.draw(st.integers(-a.ndim, a.ndim - 1))
+    n = data.draw(st.integers(0, 3))
+    expected = np.diff(a, axis=axis, n=n)
+    got = ma.diff(x, axis=axis, n=n)
+    assert_matches(got, expected, scale=np.max(np.abs(a)) * 2**n if a.size and a.dtype.kind in "fc" else None)
+
+
+def test_diff_prepend_append() -> None:
+    a = np.arange(12, dtype=np.int32).reshape(3, 4)
+    x = ma.asarray(a)
+    assert_matches(ma.diff(x, axis=0, prepend=ma.asarray(a[:1]), append=7), np.diff(a, axis=0, prepend=a[:1], append=7))
+    assert_matches(ma.diff(x, prepend=0.5), np.diff(a, prepend=0.5))
+    with pytest.raises(ValueError, match="prepend"):
+        ma.diff(x, axis=0, prepend=ma.ones((1, 3)))
+    with pytest.raises(ValueError, match="0-d"):
+        ma.diff(ma.asarray(3))
+    with pytest.raises(ValueError, match="non-negative"):
+        ma.diff(x, n=-1)
+    with pytest.raises(IndexError):
+        ma.diff(x, axis=2)
+
+
+# ---- NumPy's comparisons and calculus ----------------------------------------------------
+
+
+@SETTINGS
+@given(pair=array_pairs(dtypes=["float32", "float64", "int32"], max_dims=2, kind="special"))
+def test_logic_matches_numpy(pair: tuple[np.ndarray, ma.NDArray]) -> None:
+    a, x = pair
+    b = a + (a.dtype.type(1e-6) if a.dtype.kind == "f" else 0)
+    for kw in ({}, {"equal_nan": True}, {"rtol": 0.0, "atol": 1e-3}):
+        got, expected = both("isclose", a, b, **kw)
+        same(got, expected)
+        assert ma.allclose(x, ma.asarray(b), **kw) == np.allclose(a, b, **kw)
+    for eq in (False, True):
+        assert ma.array_equal(x, ma.asarray(a.copy()), equal_nan=eq) == np.array_equal(a, a.copy(), equal_nan=eq)
+    assert ma.array_equal(x, ma.ones((7,))) == np.array_equal(a, np.ones(7))
+    assert ma.array_equiv(x, ma.asarray(a[None])) == np.array_equiv(a, a[None])
+    if a.dtype.kind == "f":
+        for fn in ("isposinf", "isneginf", "iscomplex", "isreal"):
+            got, expected = both(fn, a)
+            same(got, expected)
+
+
+def test_gradient_trapezoid_interp_cov_match_numpy() -> None:
+    rng = np.random.default_rng(6)
+    a = rng.standard_normal((5, 6))
+    for args, kw in (((), {}), ((0.5,), {}), ((2.0,), {"axis": 1}), ((1.0, 3.0), {"edge_order": 2}),
+                     ((), {"axis": (1,)})):
+        got, expected = both("gradient", a, *args, **kw)
+        same(got, expected, ulps=64)
+    same(ma.gradient(ma.arange(6) ** 2), np.gradient(np.arange(6) ** 2))
+    for kw in ({}, {"dx": 0.5}, {"axis": 0}, {"x": np.cumsum(rng.random(6))}, {"x": np.cumsum(rng.random((5, 6)), 1)}):
+        got, expected = both("trapezoid", a, **kw)
+        same(got, expected, ulps=64)
+    xp = np.cumsum(rng.random(8))
+    fp = rng.standard_normal(8)
+    xs = np.concatenate([[xp[0] - 1, xp[0], xp[-1], xp[-1] + 1, np.nan], rng.uniform(xp[0], xp[-1], 20)])
+    for kw in ({}, {"left": -5.0, "right": 5.0}):
+        got, expected = both("interp", xs, xp, fp, **kw)
+        same(got, expected, ulps=64)
+    for kw in ({}, {"rowvar": False}, {"bias": True}, {"ddof": 2}, {"y": rng.standard_normal((2, 6))}):
+        got, expected = both("cov", a, **kw)
+        same(got, expected, ulps=64)
+        if "bias" not in kw and "ddof" not in kw:
+            got, expected = both("corrcoef", a, **kw)
+            same(got, expected, ulps=64)
+    got, expected = both("ediff1d", a, to_end=[1, 2])
+    same(got, expected)
