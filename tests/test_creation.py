@@ -1,5 +1,7 @@
-"""Array creation against NumPy: empty/zeros/ones/full and their _like
-forms, arange, linspace, eye, tril/triu, meshgrid and asarray."""
+"""Creation functions (minarray/_creation.py) against NumPy:
+empty/zeros/ones/full and their _like forms, arange, linspace, eye,
+tril/triu, meshgrid and asarray; and NumPy's constructors (array, diag,
+tri, logspace, geomspace, indices, mgrid/ogrid, vander...)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Elementwise functions against NumPy as the oracle.
+"""Elementwise functions (minarray/_elementwise.py) against NumPy as the
+oracle, NumPy's mathematical functions among them.
 
 Every function x every dtype NumPy accepts for it (plus bfloat16 against
 ml_dtypes), on broadcast shapes and on contiguous, strided, reversed and

@@ -1,8 +1,10 @@
-"""Indexing against NumPy: integer-array and boolean-mask ("advanced")
-indexing return copies with NumPy's values and shapes (broadcast axes
-placed by NumPy's rule for adjacent and non-adjacent advanced indices);
-``__setitem__`` takes scalars and arrays, broadcasting and casting; errors
-are NumPy's types with clear messages."""
+"""Indexing (minarray/_indexing.py) against NumPy: integer-array and
+boolean-mask ("advanced") indexing return copies with NumPy's values and
+shapes (broadcast axes placed by NumPy's rule for adjacent and
+non-adjacent advanced indices); ``__setitem__`` takes scalars and arrays,
+broadcasting and casting; errors are NumPy's types with clear messages.
+take and take_along_axis, and NumPy's indexing routines (unravel_index,
+put, place, select, compress...), are here too."""
 
 from __future__ import annotations
 

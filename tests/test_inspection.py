@@ -1,5 +1,6 @@
 """Inspection (minarray/_inspection.py): the namespace
-(__array_namespace__, __array_api_version__) and __array_namespace_info__."""
+(__array_namespace__, __array_api_version__), __array_namespace_info__,
+and NumPy's shape, ndim and size asked as functions."""
 
 from __future__ import annotations
 

@@ -26,6 +26,7 @@ import minarray as ma
 
 SETTINGS = settings(max_examples=40, deadline=None)
 
+
 # ---- concat, stack and unstack -----------------------------------------------------------
 
 @settings(max_examples=80, deadline=None)

@@ -138,3 +138,27 @@ def test_private_modules_import_each_other_without_a_cycle() -> None:
         if m not in state:
             visit(m, ())
     assert len(state) > 20
+
+
+# ---- the tests mirror the modules -----------------------------------------------
+
+TESTS = Path(__file__).resolve().parent
+
+
+def test_every_chapter_module_has_its_test_file() -> None:
+    """A reader finds a function's tests by its chapter: minarray/_X.py has
+    tests/test_X.py.  (The reduction driver is tested through the chapters
+    that reduce: test_statistical.py, test_utility.py, test_searching.py.)"""
+    mirrored = sorted(CHAPTERS - {"_reduction"})
+    assert len(mirrored) > 10, "too few chapters: CHAPTERS is stale"
+    missing = [f"tests/test_{c.removeprefix('_')}.py for minarray/{c}.py" for c in mirrored
+               if not (TESTS / f"test_{c.removeprefix('_')}.py").is_file()]
+    assert not missing, missing
+
+
+def test_dlpack_tests_live_together() -> None:
+    """The DLPack tests are one folder, tests/dlpack, not files scattered
+    among the chapters'."""
+    assert sorted(p.name for p in (TESTS / "dlpack").glob("test_*.py")), "tests/dlpack holds no test"
+    scattered = sorted(p.name for p in TESTS.glob("test_*dlpack*.py"))
+    assert not scattered, f"DLPack tests outside tests/dlpack: {scattered}"

@@ -1,4 +1,6 @@
-"""matmul (@), tensordot, vecdot, outer and matrix_transpose against NumPy.
+"""Linear algebra functions (minarray/_linear_algebra.py): matmul (@),
+tensordot, vecdot, outer and matrix_transpose against NumPy; and NumPy's
+products (dot, inner, vdot, kron, cross, convolve, einsum).
 
 Values are small integers, so every dtype's products and sums are exact and
 results compare equal, whatever order the blocked kernel adds in; separate

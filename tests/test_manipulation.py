@@ -1,18 +1,27 @@
-"""Manipulation functions against NumPy: the copying ones (concat, stack,
-unstack, repeat, roll, tile, take, take_along_axis) over every dtype,
-0-d and empty inputs and non-contiguous views, and the Array API's error
-rules for them and for the view functions (whose layouts test_views.py
-checks in depth)."""
+"""Manipulation functions (minarray/_manipulation.py) against NumPy: the
+view functions (reshape, permute_dims, expand_dims, squeeze, flip,
+broadcast_to, ravel...) with NumPy's shapes, byte strides and values; the
+copying ones (repeat, roll, tile) over every dtype, 0-d and empty inputs
+and non-contiguous views; the Array API's error rules for them; and
+NumPy's editing routines (pad, insert, delete, append).  Joining and
+splitting are test_joining.py's, take is test_indexing.py's."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
 import pytest
 from array_strategies import (
+    array_and_slice_chain,
+    assert_like_numpy,
     assert_result,
+    assert_view_like_numpy,
     distinct_values,
+    dtypes,
+    examples,
+    np_view,
     shapes,
     to_ma,
     values_of,
@@ -26,7 +35,312 @@ from reduction_helpers import array_pairs
 
 import minarray as ma
 
-SETTINGS = settings(max_examples=40, deadline=None)
+SETTINGS = examples(80)
+
+
+# ---- reshape -----------------------------------------------------------------------------
+
+def _reshape_cases() -> list[tuple[tuple[int, ...], Any, tuple[int, ...]]]:
+    """(base shape, index into it, new shape) triples covering contiguous,
+    strided, transposed and size-0/size-1 layouts."""
+    return [
+        ((6,), slice(None), (2, 3)),
+        ((6,), slice(None, None, 2), (3, 1)),
+        ((6,), slice(None, None, 2), (1, 3)),
+        ((6,), slice(None, None, 2), (3, 1, 1)),
+        ((4, 6), (slice(None), slice(None, None, 2)), (4, 3, 1)),
+        ((4, 6), (slice(None), slice(None, None, 2)), (2, 2, 3)),
+        ((4, 6), (slice(None), slice(None, None, 2)), (12,)),
+        ((4, 6), (slice(None, None, 2), slice(None)), (2, 2, 3)),
+        ((4, 6), (slice(None, None, 2), slice(None)), (12,)),
+        ((4, 6), (slice(None, None, -1), slice(None)), (24,)),
+        ((4, 6), (slice(None, None, -1), slice(None)), (4, 2, 3)),
+        ((2, 3, 4), (slice(None), slice(None, 2)), (2, 8)),
+        ((2, 3, 4), (slice(None), slice(None, 2)), (4, 4)),
+        ((2, 3, 4), (slice(None), 0), (8,)),
+        ((2, 3, 4), (None, slice(None), None, slice(None, None, 2)), (4, 4)),
+        ((2, 1, 3), (slice(None), slice(None), slice(None, None, 2)), (2, 2)),
+        ((5, 1), (slice(None, None, 2),), (3,)),
+        ((3, 4), (slice(0, 0),), (0, 4)),
+        ((3, 4), (slice(None), slice(None, None, 3)), (3, 2, 1, 1)),
+        ((1,), (slice(None),), ()),
+        ((), (), (1, 1)),
+    ]
+
+
+@pytest.mark.parametrize(("shape", "key", "new"), _reshape_cases())
+def test_reshape_views_and_copies_like_numpy(shape: tuple[int, ...], key: Any, new: tuple[int, ...]) -> None:
+    arr = distinct_values(shape, ma.int32)
+    x = to_ma(arr)
+    v, nv = x[key], np_view(arr, key)
+    r, nr = v.reshape(new), nv.reshape(new)
+    assert_like_numpy(r, nr)
+    if nr.size:
+        assert (r.base is x) == np.shares_memory(nr, arr)
+    tr, ntr = v.T.reshape(new), nv.T.reshape(new)
+    assert_like_numpy(tr, ntr)
+    if ntr.size:
+        assert (tr.base is x) == np.shares_memory(ntr, arr)
+
+
+@SETTINGS
+@given(array_and_slice_chain(max_steps=2), st.data())
+def test_reshape_random_like_numpy(case: tuple[np.ndarray, list[Any]], data: st.DataObject) -> None:
+    arr, keys = case
+    x = to_ma(arr)
+    v, nv = x, arr
+    for key in keys:
+        v, nv = v[key], np_view(nv, key)
+    # a random factorisation of the size into a new shape
+    size = nv.size
+    dims: list[int] = []
+    rest = size
+    for _ in range(data.draw(st.integers(0, 4))):
+        divisors = [d for d in range(1, min(rest, 12) + 1) if rest % d == 0] if rest else [0, 1, 2]
+        d = data.draw(st.sampled_from(divisors))
+        dims.append(d)
+        rest = rest // d if d else rest
+    if math.prod(dims) != size:
+        dims.append(size // math.prod(dims) if math.prod(dims) else 0)
+        if math.prod(dims) != size:
+            dims = [size]
+    dims = data.draw(st.permutations(dims))
+    nr = nv.reshape(dims)
+    r = v.reshape(dims)
+    assert_like_numpy(r, nr)
+    if size:
+        assert (r.base is x) == np.shares_memory(nr, arr)
+    if dims and size and data.draw(st.booleans()):
+        i = data.draw(st.integers(0, len(dims) - 1))
+        if dims[i] != 0:
+            inferred = list(dims)
+            inferred[i] = -1
+            assert v.reshape(inferred).shape == nv.reshape(inferred).shape
+
+
+def test_reshape_errors_and_copy_flag() -> None:
+    x = ma.arange(12)
+    with pytest.raises(ValueError, match="size 12"):
+        x.reshape(5, 3)
+    with pytest.raises(ValueError, match="one unknown"):
+        x.reshape(-1, -1)
+    with pytest.raises(ValueError, match="size 12"):
+        x.reshape(-1, 5)
+    with pytest.raises(ValueError, match="negative"):
+        x.reshape(-2, -6)
+    with pytest.raises(TypeError):
+        x.reshape(2.0, 6)
+    with pytest.raises(ValueError, match="size 0"):
+        ma.zeros(0).reshape(-1, 0)
+    s = x.reshape(3, 4)[:, :2]
+    with pytest.raises(ValueError, match="without copying"):
+        s.reshape((6,), copy=False)
+    flat = s.reshape(6)
+    assert flat.base is not x and flat.tolist() == [0, 1, 4, 5, 8, 9]
+    evens = x.reshape(3, 4)[:, ::2].reshape((6,), copy=False)  # evenly spaced: a view
+    assert evens.base is x and evens.strides == (16,)
+    c = x.reshape((3, 4), copy=True)
+    assert c.tolist() == np.arange(12).reshape(3, 4).tolist()
+    assert not np.shares_memory(np.asarray(c), np.asarray(x))
+    c[0, 0] = 99
+    assert x[0].item() == 0
+    v = x.reshape((3, 4), copy=False)
+    assert v.base is x
+    assert ma.reshape(x, (2, 6)).shape == (2, 6)
+    assert ma.reshape(x, 12).shape == (12,)
+
+
+# ---- the other view functions ------------------------------------------------------------
+
+@SETTINGS
+@given(dtypes(), shapes(max_dims=5), st.data())
+def test_permute_swap_move_like_numpy(dtype: ma.DType, shape: tuple[int, ...], data: st.DataObject) -> None:
+    arr = distinct_values(shape, dtype)
+    x = to_ma(arr)
+    nd = arr.ndim
+    perm = data.draw(st.permutations(range(nd)))
+    assert_view_like_numpy(ma.permute_dims(x, tuple(perm)), x, np.transpose(arr, perm), arr)
+    assert_view_like_numpy(x.transpose(perm), x, arr.transpose(perm), arr)
+    assert_view_like_numpy(x.transpose(), x, arr.transpose(), arr)
+    assert_view_like_numpy(x.T, x, arr.T, arr)
+    if nd:
+        a1 = data.draw(st.integers(-nd, nd - 1))
+        a2 = data.draw(st.integers(-nd, nd - 1))
+        assert_view_like_numpy(ma.swapaxes(x, a1, a2), x, np.swapaxes(arr, a1, a2), arr)
+        k = data.draw(st.integers(0, nd))
+        src = data.draw(st.lists(st.integers(0, nd - 1), min_size=k, max_size=k, unique=True))
+        dst = data.draw(st.lists(st.integers(-nd, nd - 1), min_size=k, max_size=k,
+                                 unique_by=lambda a: a % nd))
+        assert_view_like_numpy(ma.moveaxis(x, tuple(src), tuple(dst)), x,
+                               np.moveaxis(arr, src, dst), arr)
+    if nd >= 2:
+        assert_view_like_numpy(x.mT, x, np.swapaxes(arr, -1, -2), arr)
+        assert_view_like_numpy(ma.matrix_transpose(x), x, np.swapaxes(arr, -1, -2), arr)
+
+
+@SETTINGS
+@given(dtypes(), shapes(max_dims=4), st.data())
+def test_expand_squeeze_flip_like_numpy(dtype: ma.DType, shape: tuple[int, ...], data: st.DataObject) -> None:
+    arr = distinct_values(shape, dtype)
+    x = to_ma(arr)
+    nd = arr.ndim
+    ax = data.draw(st.integers(-nd - 1, nd))
+    assert_view_like_numpy(ma.expand_dims(x, axis=ax), x, np.expand_dims(arr, ax), arr)
+    k = data.draw(st.integers(1, 2))
+    axes = data.draw(st.lists(st.integers(0, nd + k - 1), min_size=k, max_size=k, unique=True))
+    assert_view_like_numpy(ma.expand_dims(x, axis=tuple(axes)), x, np.expand_dims(arr, tuple(axes)), arr)
+    if nd:  # and of a non-contiguous view
+        t, nt = x[..., ::-2], arr[..., ::-2]
+        assert_view_like_numpy(ma.expand_dims(t, axis=ax), x, np.expand_dims(nt, ax), arr)
+    assert_view_like_numpy(ma.squeeze(x), x, np.squeeze(arr), arr)
+    ones = [i for i, n in enumerate(shape) if n == 1]
+    if ones:
+        sub = data.draw(st.lists(st.sampled_from(ones), min_size=1, unique=True))
+        assert_view_like_numpy(ma.squeeze(x, axis=tuple(sub)), x, np.squeeze(arr, axis=tuple(sub)), arr)
+    if nd:
+        assert_view_like_numpy(ma.flip(x), x, np.flip(arr), arr)
+    else:  # NumPy returns a scalar here; minarray a 0-d view
+        assert ma.flip(x).base is x and ma.flip(x).item() == arr.item()
+    if nd:
+        fa = data.draw(st.integers(-nd, nd - 1))
+        assert_view_like_numpy(ma.flip(x, axis=fa), x, np.flip(arr, axis=fa), arr)
+
+
+def test_expand_dims_strides_are_numpy_compatible() -> None:
+    # The stride of an inserted size-1 axis does not matter for addressing;
+    # it must still be a valid stride (NumPy puts the next axis' extent there).
+    x = ma.zeros((2, 3), dtype=ma.float32)
+    e = ma.expand_dims(x, axis=1)
+    assert e.shape == (2, 1, 3)
+    assert e.flags.c_contiguous
+    np.testing.assert_array_equal(np.asarray(e), np.zeros((2, 1, 3), np.float32))
+
+
+def test_view_function_errors() -> None:
+    x = ma.zeros((2, 3))
+    with pytest.raises(ValueError, match="permutation"):
+        ma.permute_dims(x, (0, 0))
+    with pytest.raises(ValueError, match="permutation"):
+        ma.permute_dims(x, (0,))
+    with pytest.raises(IndexError, match="out of bounds"):
+        ma.permute_dims(x, (0, 2))
+    with pytest.raises(IndexError, match="out of bounds"):
+        ma.swapaxes(x, 0, 2)
+    with pytest.raises(ValueError, match="its size is 2"):
+        ma.squeeze(x, axis=0)
+    with pytest.raises(ValueError, match="repeated"):
+        ma.expand_dims(x, axis=(0, 0))
+    with pytest.raises(IndexError):
+        ma.expand_dims(x, axis=3)
+    with pytest.raises(ValueError, match="same number"):
+        ma.moveaxis(x, (0, 1), (0,))
+    with pytest.raises(ValueError, match="repeated"):
+        ma.moveaxis(x, (0, 0), (0, 1))
+    with pytest.raises(IndexError):
+        ma.flip(x, axis=2)
+    with pytest.raises(TypeError):
+        ma.flip(x, axis=1.5)  # type: ignore[arg-type]
+
+
+@SETTINGS
+@given(dtypes(), shapes(max_dims=3, max_side=3), st.data())
+def test_broadcast_to_like_numpy(dtype: ma.DType, shape: tuple[int, ...], data: st.DataObject) -> None:
+    arr = distinct_values(shape, dtype)
+    x = to_ma(arr)
+    lead = data.draw(st.lists(st.integers(0, 3), max_size=2))
+    target = [*lead, *[data.draw(st.sampled_from([n, 3])) if n == 1 else n for n in shape]]
+    b = ma.broadcast_to(x, tuple(target))
+    nb = np.broadcast_to(arr, tuple(target))
+    assert_view_like_numpy(b, x, nb, arr)
+    assert not b.flags.writeable
+    if b.size:
+        with pytest.raises(ValueError, match="read-only"):
+            b[...] = 0
+    with pytest.raises(ValueError, match="read-only"):
+        b.fill(0)
+
+
+def test_broadcast_errors_and_helpers() -> None:
+    x = ma.zeros((2, 3))
+    with pytest.raises(ValueError, match=r"cannot broadcast.*\(2, 3\).*\(3, 3\)"):
+        ma.broadcast_to(x, (3, 3))
+    with pytest.raises(ValueError, match="cannot broadcast"):
+        ma.broadcast_to(x, (3,))
+    with pytest.raises(ValueError, match="negative"):
+        ma.broadcast_to(x, (-1, 3))
+    assert ma.broadcast_shapes((2, 1), (1, 3), (3,)) == (2, 3)
+    assert ma.broadcast_shapes() == ()
+    assert ma.broadcast_shapes((0,), (1,)) == (0,)
+    with pytest.raises(ValueError, match="cannot be broadcast"):
+        ma.broadcast_shapes((2,), (3,))
+    a, b = ma.broadcast_arrays(ma.zeros((2, 1)), ma.zeros(3))
+    assert a.shape == b.shape == (2, 3)
+
+
+@SETTINGS
+@given(array_and_slice_chain(max_steps=2))
+def test_ravel_flatten_copy_like_numpy(case: tuple[np.ndarray, list[Any]]) -> None:
+    arr, keys = case
+    x = to_ma(arr)
+    v, nv = x, arr
+    for key in keys:
+        v, nv = v[key], np_view(nv, key)
+    r = v.ravel()
+    assert_like_numpy(r, nv.ravel())
+    if nv.size:
+        assert (r.base is x) == np.shares_memory(nv.ravel(), arr)
+    f = v.flatten()
+    assert_like_numpy(f, nv.flatten())
+    assert f.base is None and f.flags.owndata
+    c = v.copy()
+    assert_like_numpy(c, nv.copy())
+    assert c.base is None and c.flags.c_contiguous and c.flags.writeable
+    if c.size:
+        assert c.data_ptr != v.data_ptr
+
+
+# ---- the view functions, against the standard's rules --------------------------------------
+
+def test_view_functions_follow_the_standard() -> None:
+    a_np = distinct_values((2, 3, 4), ma.int32)
+    a = to_ma(a_np)
+    # broadcast_arrays returns a tuple (2025.12) of arrays of one shape
+    out = ma.broadcast_arrays(a, ma.ones((3, 1)))
+    assert isinstance(out, tuple) and [o.shape for o in out] == [(2, 3, 4), (2, 3, 4)]
+    with pytest.raises(ValueError):
+        ma.broadcast_arrays(a, ma.ones((5,)))
+    with pytest.raises(ValueError):
+        ma.broadcast_to(a, (3, 4))
+    # expand_dims: IndexError outside [-ndim - 1, ndim]
+    assert ma.expand_dims(a, axis=-1).shape == (2, 3, 4, 1)
+    assert ma.expand_dims(a, axis=3).shape == (2, 3, 4, 1)
+    with pytest.raises(IndexError):
+        ma.expand_dims(a, axis=4)
+    with pytest.raises(IndexError):
+        ma.expand_dims(a, axis=-5)
+    # squeeze: ValueError for an axis whose size is not 1
+    with pytest.raises(ValueError):
+        ma.squeeze(a, axis=0)
+    assert ma.squeeze(ma.ones((1, 3, 1)), axis=(0, 2)).shape == (3,)
+    # permute_dims: ValueError for a non-permutation
+    with pytest.raises(ValueError):
+        ma.permute_dims(a, (0, 1))
+    with pytest.raises(ValueError):
+        ma.permute_dims(a, (0, 0, 1))
+    # moveaxis with tuples
+    assert_view = ma.moveaxis(a, (0, 1), (-1, -2))
+    np.testing.assert_array_equal(values_of(assert_view), np.moveaxis(a_np, (0, 1), (-1, -2)))
+    with pytest.raises(ValueError):
+        ma.moveaxis(a, (0, 1), (0,))
+    # flip over a tuple of axes and over all axes
+    np.testing.assert_array_equal(values_of(ma.flip(a, axis=(0, 2))), np.flip(a_np, axis=(0, 2)))
+    np.testing.assert_array_equal(values_of(ma.flip(a)), np.flip(a_np))
+    # reshape: copy=False must not copy
+    with pytest.raises(ValueError):
+        ma.reshape(ma.permute_dims(a, (2, 1, 0)), (24,), copy=False)
+    with pytest.raises(ValueError):
+        ma.reshape(a, (5, 5))
+
 
 # ---- repeat ----------------------------------------------------------------------
 
@@ -123,49 +437,6 @@ def test_roll_broadcasts_scalar_shift_and_errors() -> None:
         ma.roll(to_ma(a), 1, axis=2)
     with pytest.raises(TypeError):
         ma.roll(to_ma(a), 1.5)
-
-
-# ---- the view functions, against the standard's rules --------------------------------------
-
-def test_view_functions_follow_the_standard() -> None:
-    a_np = distinct_values((2, 3, 4), ma.int32)
-    a = to_ma(a_np)
-    # broadcast_arrays returns a tuple (2025.12) of arrays of one shape
-    out = ma.broadcast_arrays(a, ma.ones((3, 1)))
-    assert isinstance(out, tuple) and [o.shape for o in out] == [(2, 3, 4), (2, 3, 4)]
-    with pytest.raises(ValueError):
-        ma.broadcast_arrays(a, ma.ones((5,)))
-    with pytest.raises(ValueError):
-        ma.broadcast_to(a, (3, 4))
-    # expand_dims: IndexError outside [-ndim - 1, ndim]
-    assert ma.expand_dims(a, axis=-1).shape == (2, 3, 4, 1)
-    assert ma.expand_dims(a, axis=3).shape == (2, 3, 4, 1)
-    with pytest.raises(IndexError):
-        ma.expand_dims(a, axis=4)
-    with pytest.raises(IndexError):
-        ma.expand_dims(a, axis=-5)
-    # squeeze: ValueError for an axis whose size is not 1
-    with pytest.raises(ValueError):
-        ma.squeeze(a, axis=0)
-    assert ma.squeeze(ma.ones((1, 3, 1)), axis=(0, 2)).shape == (3,)
-    # permute_dims: ValueError for a non-permutation
-    with pytest.raises(ValueError):
-        ma.permute_dims(a, (0, 1))
-    with pytest.raises(ValueError):
-        ma.permute_dims(a, (0, 0, 1))
-    # moveaxis with tuples
-    assert_view = ma.moveaxis(a, (0, 1), (-1, -2))
-    np.testing.assert_array_equal(values_of(assert_view), np.moveaxis(a_np, (0, 1), (-1, -2)))
-    with pytest.raises(ValueError):
-        ma.moveaxis(a, (0, 1), (0,))
-    # flip over a tuple of axes and over all axes
-    np.testing.assert_array_equal(values_of(ma.flip(a, axis=(0, 2))), np.flip(a_np, axis=(0, 2)))
-    np.testing.assert_array_equal(values_of(ma.flip(a)), np.flip(a_np))
-    # reshape: copy=False must not copy
-    with pytest.raises(ValueError):
-        ma.reshape(ma.permute_dims(a, (2, 1, 0)), (24,), copy=False)
-    with pytest.raises(ValueError):
-        ma.reshape(a, (5, 5))
 
 
 # ---- sizes past int64: refused before any allocation, as NumPy ------------------------

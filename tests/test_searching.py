@@ -1,4 +1,5 @@
-"""argmin, argmax, count_nonzero, nonzero and searchsorted against NumPy."""
+"""Searching functions (minarray/_searching.py): argmin, argmax,
+count_nonzero, nonzero and searchsorted against NumPy."""
 
 from __future__ import annotations
 

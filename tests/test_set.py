@@ -1,4 +1,6 @@
-"""The unique_* family against NumPy 2's Array API functions."""
+"""Set functions (minarray/_set.py): the unique_* family against NumPy 2's
+Array API functions, and NumPy's set routines (intersect1d, union1d,
+setdiff1d, setxor1d, isin)."""
 
 from __future__ import annotations
 

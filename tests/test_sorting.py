@@ -1,4 +1,5 @@
-"""sort and argsort against NumPy's stable sort."""
+"""Sorting (minarray/_sorting.py): sort and argsort against NumPy's stable
+sort, and NumPy's partition."""
 
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
-"""Reductions and statistics against NumPy: every dtype, axis form,
-keepdims, empty and 0-d inputs and non-contiguous views."""
+"""Statistical functions (minarray/_statistical.py) against NumPy: every
+dtype, axis form, keepdims, empty and 0-d inputs and non-contiguous views;
+and NumPy's statistics beside the standard's (quantiles, medians, the nan*
+reductions, cumsum/cumprod, ptp, average)."""
 
 from __future__ import annotations
 

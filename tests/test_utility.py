@@ -58,7 +58,6 @@ def test_diff_prepend_append() -> None:
 
 # ---- NumPy's comparisons and calculus ----------------------------------------------------
 
-
 @SETTINGS
 @given(pair=array_pairs(dtypes=["float32", "float64", "int32"], max_dims=2, kind="special"))
 def test_logic_matches_numpy(pair: tuple[np.ndarray, ma.NDArray]) -> None:

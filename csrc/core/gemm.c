@@ -654,7 +654,7 @@ DEFINE_GEMV_CPLX(gemv_c64, float)
 /* Compiled by GCC 12 at -O3 with its vectorisers, the complex kernels read
  * one element past the end of a strided A (a vector times every other
  * column of a matrix): a fault when A ends at a page boundary (the guard-
- * page test in tests/test_linalg.py).  Without them the reads stay in
+ * page test in tests/test_linear_algebra.py).  Without them the reads stay in
  * bounds; the arithmetic is written out by hand either way. */
 #define NO_SLP __attribute__((optimize("no-tree-vectorize")))
 typedef void (*gemvfn)(int64_t m, int64_t k, const mat *A, const void *x, int64_t incx, void *y,
