@@ -13,6 +13,10 @@ from reduction_helpers import array_pairs, assert_matches, axes_for
 
 import minarray as ma
 
+# Special values are the point of these tests; which warnings they give is
+# test_errstate.py's subject (NumPy as the oracle).
+pytestmark = pytest.mark.filterwarnings("ignore:.* encountered in :RuntimeWarning")
+
 SETTINGS = settings(max_examples=60, deadline=None)
 
 
