@@ -136,7 +136,3 @@ def test_searchsorted_kernel_refuses_an_out_it_would_overrun() -> None:
     readonly = ma.from_numpy(frozen)
     with pytest.raises(ValueError, match="read-only"):
         core.searchsorted(x1._h, x2._h, readonly._h, False)
-
-
-# ---- NumPy's searching routines ----------------------------------------------------------
-
