@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from benchmarks.report import OK, Result
 
@@ -64,9 +65,16 @@ def plot(results: list[Result], path: Path) -> None:
         else:
             ax.text(0.5, 0.5, "no data", ha="center", va="center", transform=ax.transAxes)
     fig.suptitle("minarray (solid) vs NumPy (dashed): time per element", fontsize=11)
+    save_figure(fig, path)
+
+
+def save_figure(fig: Any, path: Path) -> None:
+    """Write `fig` to `path` and close it; a PNG gets a 64-colour palette,
+    which keeps the file small enough to commit with the docs (Pillow comes
+    with matplotlib)."""
+    import matplotlib.pyplot as plt
+
     if path.suffix.lower() == ".png":
-        # A 256-colour palette keeps the file small enough to commit with
-        # the docs; Pillow comes with matplotlib.
         from io import BytesIO
 
         from PIL import Image

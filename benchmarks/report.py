@@ -241,14 +241,19 @@ def code_paths(meta: dict[str, Any]) -> str:
     return text
 
 
+def replace_between(path: Path, begin: str, end: str, text: str) -> None:
+    """Replace what lies between the markers `begin` and `end` of `path`."""
+    content = path.read_text()
+    if begin not in content or end not in content:
+        raise SystemExit(f"{path} has no {begin} ... {end} markers to fill")
+    head, rest = content.split(begin, 1)
+    _, tail = rest.split(end, 1)
+    path.write_text(f"{head}{begin}\n{text}\n{end}{tail}")
+
+
 def update_doc(path: Path, meta: dict[str, Any], results: list[Result]) -> None:
-    """Replace what lies between the BEGIN and END markers of `path`."""
-    text = path.read_text()
-    if BEGIN not in text or END not in text:
-        raise SystemExit(f"{path} has no {BEGIN} ... {END} markers to fill")
-    head, rest = text.split(BEGIN, 1)
-    _, tail = rest.split(END, 1)
-    path.write_text(f"{head}{BEGIN}\n{markdown_section(meta, results)}\n{END}{tail}")
+    """Replace the results section between the BEGIN and END markers of `path`."""
+    replace_between(path, BEGIN, END, markdown_section(meta, results))
 
 
 def legend() -> str:

@@ -31,6 +31,7 @@ from typing import Any
 
 from benchmarks import report, timing
 from benchmarks.cases import Case, Missing, Unavailable, all_cases, ma_get, ref_module
+from benchmarks.plot import save_figure
 
 # The cases the sweep runs when no --filter is given: those that scaled
 # worst against PyTorch on 16 cores, the large elementwise and reduction
@@ -330,18 +331,7 @@ def plot(sweeps: list[Sweep], counts: list[int], path: Path, cpu: str) -> None:
     if sweeps:
         axes[0][0].legend(fontsize=7)
     fig.suptitle(f"Time against threads: minarray, PyTorch, NumPy ({cpu})", fontsize=9)
-    if path.suffix.lower() == ".png":
-        from io import BytesIO
-
-        from PIL import Image
-
-        buf = BytesIO()
-        fig.savefig(buf, format="png", dpi=72)
-        with Image.open(buf) as im:
-            im.convert("RGB").quantize(colors=64).save(path, optimize=True)
-    else:
-        fig.savefig(path, dpi=72)
-    plt.close(fig)
+    save_figure(fig, path)
 
 
 def section(meta: dict[str, Any], sweeps: list[Sweep], counts: list[int], figure: str | None,
@@ -377,12 +367,7 @@ def section(meta: dict[str, Any], sweeps: list[Sweep], counts: list[int], figure
 
 def update_doc(doc: Path, text: str) -> None:
     """Replace what lies between the scaling markers of `doc`."""
-    content = doc.read_text()
-    if BEGIN not in content or END not in content:
-        raise SystemExit(f"{doc} has no {BEGIN} ... {END} markers to fill")
-    head, rest = content.split(BEGIN, 1)
-    _, tail = rest.split(END, 1)
-    doc.write_text(f"{head}{BEGIN}\n{text}\n{END}{tail}")
+    report.replace_between(doc, BEGIN, END, text)
 
 
 def save(path: Path, meta: dict[str, Any], sweeps: list[Sweep]) -> None:
