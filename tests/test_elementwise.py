@@ -44,7 +44,12 @@ pytestmark = pytest.mark.filterwarnings("ignore:.* encountered in :RuntimeWarnin
 # Each example of the per-function tests runs every dtype; raise the count
 # for a thorough run with MINARRAY_EW_EXAMPLES=200.
 EXAMPLES = int(os.environ.get("MINARRAY_EW_EXAMPLES", "10"))
-SETTINGS = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# One example draws an operand for every dtype from a single data object,
+# so the strategies' own rejections (narrow floats, broadcastable shapes)
+# add up over eleven draws: Hypothesis's filter health check then fires at
+# random (a run of the suite failed on it once), though no test filters by value.
+SETTINGS = settings(max_examples=EXAMPLES, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 
 UNARY = ["abs", "acos", "acosh", "asin", "asinh", "atan", "atanh", "bitwise_invert", "ceil", "conj",
          "cos", "cosh", "exp", "expm1", "floor", "imag", "isfinite", "isinf", "isnan", "log", "log1p",
