@@ -275,6 +275,24 @@ def as_operand(x: Any, fname: str | None = None) -> NDArray:
         raise TypeError(f"{fname} expects arrays, got {type(x).__name__}") from None
 
 
+def operator_operand(x: Any) -> Any:
+    """An operand the C engine does not read directly (array-likes, Python
+    number subclasses) as an NDArray or an exact Python scalar; None when
+    it is neither (an operator then returns NotImplemented)."""
+    if isinstance(x, NDArray):
+        return x
+    if isinstance(x, (int, float, complex)) and not hasattr(x, "dtype"):
+        # a subclass of a Python number: the value, as the plain type
+        return bool(x) if isinstance(x, bool) else int(x) if isinstance(x, int) else \
+            float(x) if isinstance(x, float) else complex(x)
+    if x is None or isinstance(x, (str, bytes)):
+        return None
+    try:
+        return asarray(x)
+    except (TypeError, ValueError):
+        return None
+
+
 def _finish(arr: NDArray, dt: _dt.DType | None, copy: bool | None, fresh: bool) -> NDArray:
     if dt is not None and dt is not arr.dtype:
         if copy is False:

@@ -43,7 +43,7 @@ from typing import Any, Protocol, overload
 
 from minarray import _dtypes as _dt
 from minarray._array_object import NDArray, c_strides
-from minarray._coerce import as_operand, asarray, broadcast_shapes, normalize_axis
+from minarray._coerce import as_operand, asarray, broadcast_shapes, normalize_axis, operator_operand
 from minarray._creation import zeros, zeros_like
 from minarray._data_type_functions import finfo
 from minarray._errstate import errstate
@@ -91,24 +91,6 @@ _NAMES: dict[int, str] = {i: name for name, i in _OPID.items()}
 
 
 _ew = core.ew_call
-
-
-def operator_operand(x: Any) -> Any:
-    """An operand the C engine does not read directly (array-likes, Python
-    number subclasses) as an NDArray or an exact Python scalar; None when
-    it is neither (an operator then returns NotImplemented)."""
-    if isinstance(x, NDArray):
-        return x
-    if isinstance(x, (int, float, complex)) and not hasattr(x, "dtype"):
-        # a subclass of a Python number: the value, as the plain type
-        return bool(x) if isinstance(x, bool) else int(x) if isinstance(x, int) else \
-            float(x) if isinstance(x, float) else complex(x)
-    if x is None or isinstance(x, (str, bytes)):
-        return None
-    try:
-        return asarray(x)
-    except (TypeError, ValueError):
-        return None
 
 
 def _widened(op: int, out: NDArray | None, *xs: Any) -> NDArray:
