@@ -6,9 +6,6 @@ C allocator and whose arrays speak DLPack natively.
 
 from __future__ import annotations
 
-import importlib as _importlib
-from types import ModuleType as _ModuleType
-
 from minarray import dlpack, exceptions, fft, linalg
 from minarray import random as random  # ma.random: NumPy's Generator, bit for bit
 from minarray._array_object import NDArray
@@ -161,19 +158,19 @@ __all__ = [
     *_searching_all, *_set_all, *_sorting_all, *_statistical_all, *_utility_all,
     *_errstate_all, *_io_all, *_npy_format_all, *_threads_all, *_dlpack_all,
     "dlpack", "linalg", "random", "fft", "exceptions", "AxisError", "ndarray",
-    "testing",  # noqa: F405 (a module loaded on first use, by __getattr__ below)
+    "testing",  # imported last, below
     "__array_api_version__", "__version__",
 ]
-
-
-def __getattr__(name: str) -> _ModuleType:
-    """``ma.testing`` is imported on first use, as NumPy's ``np.testing``:
-    its assertions pull in ``unittest``, which ``import minarray`` need not pay for."""
-    if name == "testing":
-        return _importlib.import_module("minarray.testing")
-    raise AttributeError(f"module 'minarray' has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:
     """The public API only (``dir(ma)``), not the modules it is built from."""
     return sorted(set(__all__))
+
+
+# Last, as its modules import the chapters above: NumPy's testing
+# assertions.  Not loaded on first use through a module __getattr__, as
+# NumPy's np.testing is: CPython 3.11 does not specialise attribute look-ups
+# on a module that has one, and every ma.<name> would pay for it (about
+# 15 ns a call).
+from minarray import testing  # noqa: E402

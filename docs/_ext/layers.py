@@ -93,13 +93,26 @@ def python_graph(package: Path = PACKAGE) -> dict[str, set[str]]:
     modules = {p.stem if p.parent == package else p.relative_to(package).parts[0]
                for p in package.rglob("*.py")}
     graph: dict[str, set[str]] = {m: set() for m in modules}
-    dotted = {_module_of(p) for p in package.rglob("*.py")}
-    for path in sorted(package.rglob("*.py")):
-        module = _module_of(path)
+    paths = {_module_of(p): p for p in package.rglob("*.py")}
+    imports = {m: _load_time_imports(ast.parse(p.read_text(), str(p)), m, set(paths)) for m, p in paths.items()}
+    # A sub-package's box is what importing it loads: its __init__ and the
+    # modules of the package that reaches, not every file in the folder (a
+    # checker run as `python -m minarray.testing.dlpack` is a program of its
+    # own, loaded by no module).
+    loaded: set[str] = set()
+    for ns in NAMESPACES:
+        todo = [f"minarray.{ns}"]
+        while todo:
+            m = todo.pop()
+            if m in paths and m not in loaded:
+                loaded.add(m)
+                todo.extend(n for n in imports[m] if n.startswith(f"minarray.{ns}."))
+    for module in sorted(paths):
         box = _node(module)
         assert box is not None
-        tree = ast.parse(path.read_text(), str(path))
-        for name in _load_time_imports(tree, module, dotted):
+        if box in NAMESPACES and module not in loaded:
+            continue
+        for name in imports[module]:
             target = _node(name)
             if target is not None and target != box and target in graph:
                 graph[box].add(target)

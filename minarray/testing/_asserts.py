@@ -26,7 +26,17 @@ import warnings
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-import minarray as ma
+from minarray import (
+    _coerce,
+    _dtypes,
+    _elementwise,
+    _errstate,
+    _manipulation,
+    _searching,
+    _statistical,
+    _utility,
+)
+from minarray._array_object import NDArray
 
 __all__ = [
     "assert_", "assert_allclose", "assert_almost_equal", "assert_array_almost_equal",
@@ -36,7 +46,7 @@ __all__ = [
 
 _Names = tuple[str, str]
 if TYPE_CHECKING:  # (minarray may import this module before it is complete)
-    _Compare = Callable[[ma.NDArray, ma.NDArray], Any]
+    _Compare = Callable[[NDArray, NDArray], Any]
 
 
 def assert_(val: object, msg: object = "") -> None:
@@ -57,7 +67,7 @@ def _is_array(x: object) -> bool:
     scalar or a Python sequence: what NumPy's ``isinstance(x, ndarray)``
     tests for, widened to the arrays minarray converts.  Scalars of NumPy
     have a shape but no ``__len__``."""
-    if isinstance(x, ma.NDArray):
+    if isinstance(x, NDArray):
         return True
     return hasattr(x, "shape") and hasattr(x, "__len__") and not isinstance(x, (str, bytes))
 
@@ -104,29 +114,29 @@ def _build_err_msg(arrays: Sequence[object], err_msg: object, header: str = "Ite
     return "\n".join(lines)
 
 
-def _value_text(v: ma.NDArray) -> str:
+def _value_text(v: NDArray) -> str:
     """One value as NumPy's ``array2string`` prints a 0-d array (``1.``,
     ``6.66669964e-09``, ``inf``): the element of a one-element array."""
-    return str(ma.reshape(v, (1,)))[1:-1]
+    return str(_manipulation.reshape(v, (1,)))[1:-1]
 
 
-def _same_positions(x: ma.NDArray, y: ma.NDArray, func: Callable[[ma.NDArray], ma.NDArray],
-                    what: str, fail: Callable[[str], AssertionError]) -> ma.NDArray:
+def _same_positions(x: NDArray, y: NDArray, func: Callable[[NDArray], NDArray],
+                    what: str, fail: Callable[[str], AssertionError]) -> NDArray:
     """Where ``func`` holds must be the same in ``x`` and ``y`` (NaNs, or
     infinities); returns the places (0-d when either side is 0-d: then it
     holds everywhere or nowhere)."""
     x_id, y_id = func(x), func(y)
-    if bool(ma.any(x_id != y_id)):
+    if bool(_utility.any(x_id != y_id)):
         raise fail(f"\n{what} location mismatch:")
     return x_id if x_id.ndim == 0 else y_id
 
 
-def _difference_remarks(x: ma.NDArray, y: ma.NDArray, invalids: ma.NDArray) -> list[str]:
+def _difference_remarks(x: NDArray, y: NDArray, invalids: NDArray) -> list[str]:
     """The largest absolute and relative differences among the violations,
     as NumPy reports them (none for booleans, which do not subtract)."""
-    with ma.errstate(all="ignore"):
+    with _errstate.errstate(all="ignore"):
         try:
-            error = ma.abs(x - y)
+            error = _elementwise.abs(x - y)
         except TypeError:
             return []
         if x.dtype.kind == "u":  # the difference wraps one way: take the other if smaller
@@ -134,27 +144,27 @@ def _difference_remarks(x: ma.NDArray, y: ma.NDArray, invalids: ma.NDArray) -> l
                 # NumPy's message has no differences here (its in-place
                 # minimum fails on the scalar that 0-d operands give)
                 return []
-            error = ma.minimum(error, ma.abs(y - x))
-        remarks = ["Max absolute difference among violations: " + _value_text(ma.max(error[invalids]))]
-        picked = ma.logical_and(invalids, y != 0)
-        if not bool(ma.any(picked)):
-            rel = ma.asarray(math.inf)
+            error = _elementwise.minimum(error, _elementwise.abs(y - x))
+        remarks = ["Max absolute difference among violations: " + _value_text(_statistical.max(error[invalids]))]
+        picked = _elementwise.logical_and(invalids, y != 0)
+        if not bool(_utility.any(picked)):
+            rel = _coerce.asarray(math.inf)
         else:
-            ys = ma.broadcast_to(y, error.shape)[picked]
-            rel = ma.max(error[picked] / ma.abs(ys))
+            ys = _manipulation.broadcast_to(y, error.shape)[picked]
+            rel = _statistical.max(error[picked] / _elementwise.abs(ys))
         remarks.append("Max relative difference among violations: " + _value_text(rel))
     return remarks
 
 
-def _index_remarks(ox: ma.NDArray, oy: ma.NDArray, invalids: ma.NDArray, flagged: ma.NDArray,
+def _index_remarks(ox: NDArray, oy: NDArray, invalids: NDArray, flagged: NDArray,
                    names: _Names) -> list[str]:
     """Where the first five mismatches are, with both values."""
     if invalids.ndim == 0:
         return []
     if flagged.ndim > 0:
-        positions = ma.argwhere(ma.logical_not(flagged))[invalids]
+        positions = _searching.argwhere(_elementwise.logical_not(flagged))[invalids]
     else:
-        positions = ma.argwhere(invalids)
+        positions = _searching.argwhere(invalids)
     rows = []
     for p in positions[:5]:
         at = tuple(p.tolist())
@@ -175,8 +185,8 @@ def _assert_array_compare(comparison: _Compare, x: Any, y: Any, err_msg: object 
     once NaNs (``equal_nan``) and infinities (``equal_inf``) in the same
     places have been set aside."""
     __tracebackhide__ = True
-    ox = x = ma.asarray(x)
-    oy = y = ma.asarray(y)
+    ox = x = _coerce.asarray(x)
+    oy = y = _coerce.asarray(y)
     err_msg = str(err_msg)
 
     def fail(remark: str, a: object = x, b: object = y) -> AssertionError:
@@ -193,32 +203,33 @@ def _assert_array_compare(comparison: _Compare, x: Any, y: Any, err_msg: object 
                 raise fail(f"\n(shapes {x.shape}, {y.shape} mismatch)")
             raise fail(f"\n(dtypes {x.dtype}, {y.dtype} mismatch)")
 
-        flagged = ma.asarray(False)
+        flagged = _coerce.asarray(False)
         if equal_nan:
-            flagged = _same_positions(x, y, ma.isnan, "nan", fail)
+            flagged = _same_positions(x, y, _elementwise.isnan, "nan", fail)
         if equal_inf:
-            not_flagged = ma.logical_not(flagged)
-            infs = _same_positions(x, y, lambda a: ma.logical_and(ma.isinf(a), not_flagged), "inf", fail)
-            if bool(ma.any(infs)):
+            not_flagged = _elementwise.logical_not(flagged)
+            infs = _same_positions(x, y, lambda a: _elementwise.logical_and(_elementwise.isinf(a), not_flagged),
+                                   "inf", fail)
+            if bool(_utility.any(infs)):
                 xi, yi = (x[infs], y[infs]) if x.ndim > 0 and y.ndim > 0 else (x, y)
-                if bool(ma.any(xi != yi)):
+                if bool(_utility.any(xi != yi)):
                     raise fail("\ninf values mismatch:", xi, yi)
-            flagged = ma.logical_or(flagged, infs)
+            flagged = _elementwise.logical_or(flagged, infs)
 
         if flagged.ndim > 0:
-            kept = ma.logical_not(flagged)
+            kept = _elementwise.logical_not(flagged)
             x, y = x[kept], y[kept]
             if x.size == 0:
                 return
         elif bool(flagged):
             return  # everything set aside: nothing left to compare
 
-        val = ma.asarray(comparison(x, y))
-        if bool(ma.all(val)):
+        val = _coerce.asarray(comparison(x, y))
+        if bool(_utility.all(val)):
             return
-        invalids = ma.logical_not(val)
-        reduced = ma.reshape(val, (-1,))
-        n_mismatch = reduced.size - int(ma.sum(reduced))
+        invalids = _elementwise.logical_not(val)
+        reduced = _manipulation.reshape(val, (-1,))
+        n_mismatch = reduced.size - int(_statistical.sum(reduced))
         n_elements = flagged.size if flagged.ndim != 0 else reduced.size
         remarks = [f"Mismatched elements: {n_mismatch} / {n_elements} ({100 * n_mismatch / n_elements:.3g}%)"]
         remarks += _index_remarks(ox, oy, invalids, flagged, names)
@@ -255,11 +266,11 @@ def assert_array_almost_equal(actual: Any, desired: Any, decimal: int = 6, err_m
     __tracebackhide__ = True
     bound = 1.5 * 10.0 ** (-decimal)
 
-    def compare(x: ma.NDArray, y: ma.NDArray) -> ma.NDArray:
+    def compare(x: NDArray, y: NDArray) -> NDArray:
         # y made inexact first, so that abs() of the most negative integer
         # cannot overflow.
-        y = ma.asarray(y, dtype=ma.result_type(y, 1.0))
-        return ma.abs(x - y) < bound
+        y = _coerce.asarray(y, dtype=_dtypes.result_type(y, 1.0))
+        return _elementwise.abs(x - y) < bound
 
     _assert_array_compare(compare, actual, desired, err_msg, verbose,
                           header=f"Arrays are not almost equal to {decimal:d} decimals")
@@ -273,8 +284,8 @@ def assert_allclose(actual: Any, desired: Any, rtol: float = 1e-7, atol: float =
     ``equal_nan``.  ``strict=True`` also requires equal shapes and dtypes."""
     __tracebackhide__ = True
 
-    def compare(x: ma.NDArray, y: ma.NDArray) -> ma.NDArray:
-        return ma.isclose(x, y, rtol=rtol, atol=atol, equal_nan=equal_nan)
+    def compare(x: NDArray, y: NDArray) -> NDArray:
+        return _elementwise.isclose(x, y, rtol=rtol, atol=atol, equal_nan=equal_nan)
 
     _assert_array_compare(compare, actual, desired, str(err_msg), verbose,
                           header=f"Not equal to tolerance rtol={rtol:g}, atol={atol:g}",
@@ -287,12 +298,12 @@ def _parts(x: Any) -> tuple[Any, Any]:
         return x, 0
     if isinstance(x, complex):
         return x.real, x.imag
-    a = ma.asarray(x)
-    return ma.real(a), ma.imag(a)
+    a = _coerce.asarray(x)
+    return _elementwise.real(a), _elementwise.imag(a)
 
 
 def _nan(x: Any) -> bool:
-    return bool(ma.isnan(ma.asarray(x)))
+    return bool(_elementwise.isnan(_coerce.asarray(x)))
 
 
 def assert_equal(actual: Any, desired: Any, err_msg: object = "", verbose: bool = True, *,
@@ -332,8 +343,8 @@ def assert_equal(actual: Any, desired: Any, err_msg: object = "", verbose: bool 
     with contextlib.suppress(TypeError, ValueError):
         if _nan(desired) and _nan(actual):
             return
-        if desired == 0 and actual == 0 and bool(ma.signbit(ma.asarray(desired))) != bool(
-                ma.signbit(ma.asarray(actual))):
+        if desired == 0 and actual == 0 and bool(_elementwise.signbit(_coerce.asarray(desired))) != bool(
+                _elementwise.signbit(_coerce.asarray(actual))):
             raise AssertionError(msg)
     if not (desired == actual):
         raise AssertionError(msg)
@@ -362,10 +373,10 @@ def assert_almost_equal(actual: Any, desired: Any, decimal: int = 7, err_msg: ob
         assert_array_almost_equal(actual, desired, decimal, err_msg)
         return
     try:
-        a, d = ma.asarray(actual), ma.asarray(desired)
-        if not (bool(ma.isfinite(d)) and bool(ma.isfinite(a))):
-            if bool(ma.isnan(d)) or bool(ma.isnan(a)):
-                if not (bool(ma.isnan(d)) and bool(ma.isnan(a))):
+        a, d = _coerce.asarray(actual), _coerce.asarray(desired)
+        if not (bool(_elementwise.isfinite(d)) and bool(_elementwise.isfinite(a))):
+            if bool(_elementwise.isnan(d)) or bool(_elementwise.isnan(a)):
+                if not (bool(_elementwise.isnan(d)) and bool(_elementwise.isnan(a))):
                     raise failure()
             elif not desired == actual:
                 raise failure()
