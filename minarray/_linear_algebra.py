@@ -124,6 +124,14 @@ def matmul(x1: Any, x2: Any, /, *, out: NDArray | None = None) -> NDArray:
     """
     if out is not None:
         return _into(out, matmul(x1, x2), "matmul")
+    # _matmul's direct route, inlined: the extra Python frame of calling it
+    # was a tenth of a 16x16 product's time.
+    if type(x1) is NDArray and type(x2) is NDArray:
+        ash, bsh, dt = x1._shape, x2._shape, x1._dtype
+        if len(ash) == 2 == len(bsh) and ash[1] == bsh[0] and x2._dtype is dt and _KERNEL[dt] is dt:
+            made: NDArray = core.ndarray_empty((ash[0], bsh[1]), dt, False)
+            core.matmul(x1._h, x2._h, made._h, False)
+            return made
     return _matmul(x1, x2, "matmul")
 
 
