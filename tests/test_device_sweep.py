@@ -667,6 +667,7 @@ POINTER_MAKERS = {
     "_native.py": "host_pointer: an array's data through the device guard",
     "dlpack.py": "DLPack structs (a capsule's or the exchange API's), not array data",
     "testing/dlpack_protocol.py": "the exchange API's table, not array data",
+    "random/_legacy.py": "RandomState's C state (the capsule csrc/py/random_draw.c makes), not array data",
 }
 
 

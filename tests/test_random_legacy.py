@@ -580,3 +580,13 @@ def test_scalar_draw_entry_point_checks_its_arguments() -> None:
         core.legacy_draw(rs._state, 0, "x", 0.0)
     with pytest.raises(OverflowError):
         core.legacy_draw(rs._state, int(ma.random._legacy._BOUNDED), -1, 0)
+    # an array to fill must be a writeable, C-contiguous one of the draws' dtype
+    read_only = ma.zeros(4)._view(0, (4,), (1,), readonly=True)
+    assert read_only.flags.c_contiguous and not read_only.flags.writeable
+    for out, exc in ((ma.zeros(4, dtype=ma.float32), ValueError), (ma.zeros((4, 2))[:, 0], ValueError),
+                     (read_only, ValueError), ([0.0], TypeError)):
+        with pytest.raises(exc):
+            core.legacy_draw(rs._state, 0, 0.0, 0.0, out)
+    assert read_only.tolist() == [0.0] * 4
+    with pytest.raises(ValueError):
+        core.legacy_draw(rs._state, int(ma.random._legacy._BINOMIAL), 3, 0.5, ma.zeros(3))  # float64, not int64

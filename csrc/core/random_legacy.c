@@ -167,31 +167,17 @@ void ma_legacy_poisson(ma_legacy *s, int64_t n, const double *lam, int64_t lam_s
   for (int64_t i = 0; i < n; i++) out[i] = poisson1(s->mt, lam[i * lam_step]);
 }
 
-double ma_legacy_one(ma_legacy *s, int which, double a, double b) {
-  double out = 0.0;
+void ma_legacy_draws(ma_legacy *s, int which, double a, double b, int64_t n, double *out) {
   switch (which) {
-    case MA_LEGACY_RANDOM_SAMPLE: ma_legacy_random_sample(s, 1, &out); break;
-    case MA_LEGACY_GAUSS: ma_legacy_gauss(s, 1, &out); break;
-    case MA_LEGACY_STANDARD_EXPONENTIAL: ma_legacy_standard_exponential(s, 1, &out); break;
-    case MA_LEGACY_UNIFORM: ma_legacy_uniform(s, 1, &a, 0, &b, 0, &out); break;
-    case MA_LEGACY_NORMAL: ma_legacy_normal(s, 1, &a, 0, &b, 0, &out); break;
-    case MA_LEGACY_EXPONENTIAL: ma_legacy_exponential(s, 1, &a, 0, &out); break;
-    case MA_LEGACY_GAMMA: ma_legacy_gamma(s, 1, &a, 0, &b, 0, &out); break;
-    case MA_LEGACY_BETA: ma_legacy_beta(s, 1, &a, 0, &b, 0, &out); break;
+    case MA_LEGACY_RANDOM_SAMPLE: ma_legacy_random_sample(s, n, out); break;
+    case MA_LEGACY_GAUSS: ma_legacy_gauss(s, n, out); break;
+    case MA_LEGACY_STANDARD_EXPONENTIAL: ma_legacy_standard_exponential(s, n, out); break;
+    case MA_LEGACY_UNIFORM: ma_legacy_uniform(s, n, &a, 0, &b, 0, out); break;
+    case MA_LEGACY_NORMAL: ma_legacy_normal(s, n, &a, 0, &b, 0, out); break;
+    case MA_LEGACY_EXPONENTIAL: ma_legacy_exponential(s, n, &a, 0, out); break;
+    case MA_LEGACY_GAMMA: ma_legacy_gamma(s, n, &a, 0, &b, 0, out); break;
+    case MA_LEGACY_BETA: ma_legacy_beta(s, n, &a, 0, &b, 0, out); break;
   }
-  return out;
-}
-
-int64_t ma_legacy_one_binomial(ma_legacy *s, int64_t trials, double p) {
-  int64_t out;
-  ma_legacy_binomial(s, 1, &trials, 0, &p, 0, &out);
-  return out;
-}
-
-int64_t ma_legacy_one_poisson(ma_legacy *s, double lam) {
-  int64_t out;
-  ma_legacy_poisson(s, 1, &lam, 0, &out);
-  return out;
 }
 
 /* ---- bounded integers by masked rejection ------------------------------------------ */
@@ -241,12 +227,6 @@ void ma_legacy_bounded_u64(ma_legacy *s, uint64_t off, uint64_t rng, int64_t n, 
   rng_t *r = s->mt;
   const uint64_t mask = gen_mask(rng);
   for (int64_t i = 0; i < n; i++) out[i] = bounded64(r, off, rng, mask);
-}
-
-uint64_t ma_legacy_one_bounded_u64(ma_legacy *s, uint64_t off, uint64_t rng) {
-  uint64_t out;
-  ma_legacy_bounded_u64(s, off, rng, 1, &out);
-  return out;
 }
 
 static inline uint32_t bounded32(rng_t *r, uint32_t off, uint32_t rng, uint32_t mask) {

@@ -65,8 +65,8 @@ void ma_legacy_bounded_bool(ma_legacy *s, uint8_t off, uint8_t rng, int64_t n, u
 void ma_legacy_bounded_array(ma_legacy *s, int bits, int closed, int64_t n, const uint64_t *low, int64_t low_step,
                              const uint64_t *high, int64_t high_step, void *out);
 
-/* The one-value draws (below): the fills ma_legacy_one draws from, then
- * the integer draws, each a function of its own. */
+/* The draws csrc/py/random_draw.c makes with scalar parameters: the fills
+ * ma_legacy_draws runs (below), then the integer fills. */
 enum {
   MA_LEGACY_RANDOM_SAMPLE, MA_LEGACY_GAUSS, MA_LEGACY_STANDARD_EXPONENTIAL, MA_LEGACY_UNIFORM,
   MA_LEGACY_NORMAL, MA_LEGACY_EXPONENTIAL, MA_LEGACY_GAMMA, MA_LEGACY_BETA,
@@ -81,15 +81,11 @@ int ma_legacy_choice_p(ma_legacy *s, int64_t pop_size, const double *p, int64_t 
 
 /* cdef-end */
 
-/* One draw with scalar parameters, returned rather than stored: the value
- * the fill of n = 1 writes, for size=None.  csrc/py/random_draw.c calls
- * these with the GIL held (a cffi call would give it up and take it back,
- * which costs more than the draw).  `which` names the fill; a and b are
- * its parameters in the fill's order (uniform: low, range; gamma: shape,
- * scale; unused ones ignored). */
-double ma_legacy_one(ma_legacy *s, int which, double a, double b);
-int64_t ma_legacy_one_binomial(ma_legacy *s, int64_t trials, double p);
-int64_t ma_legacy_one_poisson(ma_legacy *s, double lam);
-uint64_t ma_legacy_one_bounded_u64(ma_legacy *s, uint64_t off, uint64_t rng);
+/* n draws of the fill `which` (MA_LEGACY_RANDOM_SAMPLE to MA_LEGACY_BETA)
+ * with scalar parameters, the fill's a and b in its order (uniform: low,
+ * range; gamma: shape, scale; unused ones ignored), every step 0.
+ * csrc/py/random_draw.c calls it for size=None and for arrays drawn with
+ * scalar parameters, the GIL held for short runs. */
+void ma_legacy_draws(ma_legacy *s, int which, double a, double b, int64_t n, double *out);
 
 #endif
