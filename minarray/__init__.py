@@ -116,6 +116,13 @@ from minarray._threads import __all__ as _threads_all
 from minarray.dlpack import *  # noqa: F403
 from minarray.dlpack import __all__ as _dlpack_all
 
+# NumPy's routines that are no chapter's (issue #32): index tricks, and the
+# ma.lib namespace (ma.lib.stride_tricks).
+# isort: split
+from minarray import lib
+from minarray._index_tricks import *  # noqa: F403
+from minarray._index_tricks import __all__ as _index_tricks_all
+
 # NumPy's spelling of the class: isinstance(x, ma.ndarray).
 ndarray = NDArray
 
@@ -159,6 +166,7 @@ __all__ = [
     *_errstate_all, *_io_all, *_npy_format_all, *_threads_all, *_dlpack_all,
     "dlpack", "linalg", "random", "fft", "exceptions", "AxisError", "ndarray",
     "testing",  # imported last, below
+    *_index_tricks_all, "lib",
     "__array_api_version__", "__version__",
 ]
 
