@@ -17,7 +17,7 @@ from typing import Any
 
 from minarray import _dtypes as _dt
 from minarray._array_object import NDArray
-from minarray._coerce import as_operand, asarray, broadcast_shapes, normalize_axis
+from minarray._coerce import as_int, as_operand, asarray, broadcast_shapes, normalize_axis
 from minarray._creation import empty
 from minarray._manipulation import broadcast_arrays, broadcast_to, expand_dims, permute_dims
 
@@ -198,7 +198,7 @@ def apply_along_axis(func1d: Callable[..., Any], axis: int, arr: Any, *args: Any
     return permute_dims(buff, order)
 
 
-def apply_over_axes(func: Callable[[NDArray, int], Any], a: Any, axes: Any) -> NDArray:
+def apply_over_axes(func: Callable[..., Any], a: Any, axes: Any) -> NDArray:
     """``func(a, axis)`` applied repeatedly, once for each of ``axes``,
     each time to the previous result (NumPy's ``apply_over_axes``): a
     result with one dimension fewer gets the axis back (length 1), so the
@@ -206,7 +206,8 @@ def apply_over_axes(func: Callable[[NDArray, int], Any], a: Any, axes: Any) -> N
     val = as_operand(a, "apply_over_axes")
     n = val.ndim
     for axis in (axes,) if asarray(axes).ndim == 0 else axes:
-        ax = axis + n if axis < 0 else axis
+        ax = as_int(axis, "apply_over_axes: axes")
+        ax = ax + n if ax < 0 else ax
         res = asarray(func(val, ax))
         if res.ndim != val.ndim:
             res = expand_dims(res, axis=ax)
