@@ -155,18 +155,17 @@ def digitize(x: Any, bins: Any, right: bool = False) -> NDArray:
 
 
 def _sample_columns(sample: Any) -> list[NDArray]:
-    """NumPy's two spellings of a D-dimensional sample: an (N, D) array, or
-    D sequences of N coordinates (a 1-d array: D = 1)."""
-    if isinstance(sample, NDArray) or hasattr(sample, "__array_interface__") or hasattr(sample, "__dlpack__"):
-        x = as_operand(sample, "histogramdd")
-        if x.ndim == 2:
-            return [x[:, i] for i in builtins.range(x.shape[1])]
-        if x.ndim < 2:
-            return [x.reshape((-1,))]
-    cols = [as_operand(c, "histogramdd") for c in sample]
-    if any(c.ndim != 1 for c in cols) or len({c.shape for c in cols}) > 1:
-        raise ValueError("sample must be an (N, D) array or D sequences of N values")
-    return cols
+    """NumPy's two spellings of a D-dimensional sample: an (N, D) array
+    (a 1-d one: D = 1), or a sequence of D sequences of N coordinates (a
+    sequence of numbers: D = 1), promoted to one dtype as NumPy stacks them."""
+    x = as_operand(sample, "histogramdd")
+    if isinstance(sample, (list, tuple)) and x.ndim == 2:
+        return [x[i] for i in builtins.range(x.shape[0])]
+    if x.ndim == 2:
+        return [x[:, i] for i in builtins.range(x.shape[1])]
+    if x.ndim == 1:
+        return [x]
+    raise ValueError(f"sample must be an (N, D) array or D sequences of N values, got shape {x.shape}")
 
 
 def histogramdd(sample: Any, bins: Any = 10, range: Any = None, density: bool | None = None,

@@ -150,3 +150,12 @@ def test_histogramdd_refuses_as_numpy() -> None:
     raises_as_numpy(lambda m: m.histogramdd(on(m), weights=m.asarray([1.0, 2.0])), "same length")
     raises_as_numpy(lambda m: m.histogramdd(m.asarray([[np.nan, 1.0]])), "not finite")
     raises_as_numpy(lambda m: m.histogram2d(m.asarray([1.0, 2.0]), m.asarray([1.0, 2.0, 3.0])), "same length")
+
+
+def test_histogramdd_sample_spellings_promote_as_numpy() -> None:
+    x, y = np.array([1, 5, 3]), np.array([0.5, 0.25, 2.0], np.float32)
+    _same_dd(ma.histogramdd([ma.asarray(x), ma.asarray(y)], bins=2), np.histogramdd([x, y], bins=2))
+    _same_dd(ma.histogramdd([1.0, 2.0, 2.5], bins=3), np.histogramdd([1.0, 2.0, 2.5], bins=3))
+    _same_dd(ma.histogramdd([[1, 2], [3, 4], [5, 6]], bins=2), np.histogramdd([[1, 2], [3, 4], [5, 6]], bins=2))
+    got, expected = ma.histogram2d(ma.asarray(x), ma.asarray(y), bins=2), np.histogram2d(x, y, bins=2)
+    _same_dd((got[0], got[1:]), (expected[0], expected[1:]))
