@@ -65,13 +65,14 @@ class vectorize:
             otypes = list(otypes)
         self.otypes = None if otypes is None else [_dt.as_dtype(t) for t in otypes]
         self._core = _parse_signature(signature) if signature is not None else None
-        self.__doc__ = doc if doc is not None else getattr(pyfunc, "__doc__", None)
+        self._doc = doc
+        self.__doc__ = doc if doc is not None or pyfunc is None else pyfunc.__doc__
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if self.pyfunc is None:  # @vectorize(otypes=...) used as a decorator factory
             if kwargs or len(args) != 1 or not callable(args[0]):
                 raise TypeError("vectorize(...) without pyfunc expects the function to wrap")
-            return vectorize(args[0], otypes=self.otypes, doc=self.__doc__, excluded=self.excluded,
+            return vectorize(args[0], otypes=self.otypes, doc=self._doc, excluded=self.excluded,
                              cache=self.cache, signature=self.signature)
         pyfunc = self.pyfunc
         # the excluded arguments are passed as they are; the others are vectorised over

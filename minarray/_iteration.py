@@ -110,8 +110,7 @@ class nditer:
         if casting not in _CASTINGS:
             raise ValueError("casting must be one of 'no', 'equiv', 'safe', 'same_kind', or 'unsafe'")
         # a list or tuple is a sequence of operands (NumPy's rule: nditer([1, 2]) has two 0-d ones)
-        single = not isinstance(op, (list, tuple))
-        raw = [op] if single else list(op)
+        raw = list(op) if isinstance(op, (list, tuple)) else [op]
         nop = len(raw)
         pflags = _op_flag_lists(op_flags, nop)
         dtypes: list[Any] = [None] * nop if op_dtypes is None else \
@@ -163,7 +162,7 @@ class nditer:
             size *= n
         if size == 0 and "zerosize_ok" not in gflags:
             raise ValueError("Iteration of zero-sized operands is not enabled")
-        self._shape, self._flags, self._single = shape, gflags, single
+        self._shape, self._flags = shape, gflags
         self._layout(order)
         self.itersize = size
         self._closed = False
