@@ -217,6 +217,8 @@ SWEEP: dict[str, tuple[Call, int]] = {
                                                              [v])), 1),
     "histogram.bins": ((lambda m, v: m.histogram(V(m), bins=v)), 2),
     "histogram_bin_edges.bins": ((lambda m, v: m.histogram_bin_edges(V(m), bins=v)), 2),
+    "histogram2d.bins": ((lambda m, v: m.histogram2d(V(m), V(m), bins=v)), 2),
+    "histogramdd.bins": ((lambda m, v: m.histogramdd(A(m)[0], bins=v)), 2),
     "around.decimals": ((lambda m, v: m.around(V(m) / 7, v)), 2),
     "round.decimals": ((lambda m, v: m.round(V(m) / 7, v)), 2),
     # ---- products ----------------------------------------------------------------
