@@ -32,14 +32,14 @@ from minarray import _dtypes as _dt
 from minarray._array_object import NDArray, c_strides
 from minarray._coerce import as_int, as_operand, broadcast_shapes, normalize_axis
 from minarray._dtypes import DType
-from minarray._elementwise import multiply
+from minarray._elementwise import conj, multiply
 from minarray._manipulation import broadcast_to, moveaxis, swapaxes
 from minarray._native import core
 from minarray._statistical import sum as _sum
 
 __all__ = [
     "matmul", "tensordot", "vecdot", "outer", "dot", "vdot", "inner", "kron", "cross", "convolve", "einsum",
-    "einsum_path", "matrix_transpose",
+    "einsum_path", "matrix_transpose", "correlate",
 ]
 
 
@@ -390,6 +390,22 @@ def convolve(a: Any, v: Any, mode: str = "full") -> NDArray:
         start = (m - 1) // 2
         return full[start:start + n]
     return full[m - 1:n]
+
+
+def correlate(a: Any, v: Any, mode: str = "valid") -> NDArray:
+    """The cross-correlation of two 1-d arrays (NumPy's ``correlate``):
+    ``c[k] = sum_n a[n + k] * conj(v[n])``, ``mode`` "valid" (the default),
+    "same" or "full" as :func:`convolve`'s.  It is the convolution with the
+    conjugated, reversed ``v``; when ``v`` is the longer one NumPy
+    correlates the other way round and conjugates and reverses the result,
+    which moves the "same" window: so does this."""
+    x, w = as_operand(a, "correlate"), as_operand(v, "correlate")
+    if x.ndim != 1 or w.ndim != 1:
+        raise ValueError(f"object too deep for desired array (correlate needs 1-d arrays, got shapes "
+                         f"{x.shape} and {w.shape})")
+    if w.shape[0] > x.shape[0]:
+        return conj(convolve(w, conj(x)[::-1], mode))[::-1]
+    return convolve(x, conj(w)[::-1], mode)
 
 
 def _diagonal(x: NDArray, term: str) -> tuple[NDArray, str]:
