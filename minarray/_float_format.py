@@ -320,3 +320,24 @@ def _check_mode(unique: bool, precision: int, trim: str) -> None:
         raise TypeError("in non-unique mode `precision` must be supplied")
     if trim not in ("k", ".", "0", "-"):
         raise ValueError("if supplied, trim must be 'k', '.', '0' or '-'")
+
+
+# NumPy's scalar str turns scientific from this magnitude on (measured on
+# NumPy 2.4; bfloat16 follows float16)
+_SCALAR_SCI_FROM = {"float16": 1e3, "bfloat16": 1e3, "float32": 1e6, "float64": 1e16}
+
+
+def scalar_text(v: float, ftype: str) -> str:
+    """NumPy's scalar str: shortest round-trip digits, positional with at
+    least ``.0`` when 1e-4 <= |v| < a dtype-dependent bound (1e16 for
+    float64, as Python's repr), scientific otherwise."""
+    if not math.isfinite(v) or ftype == "float64":
+        return repr(v)
+    a = abs(v)
+    digits, exp = shortest(a, ftype)
+    sign = "-" if math.copysign(1.0, v) < 0 else ""
+    if a == 0 or 1e-4 <= a < _SCALAR_SCI_FROM[ftype]:
+        whole, frac = layout(digits, exp)
+        return f"{sign}{whole}.{frac or '0'}"
+    mant = digits[0] + ("." + digits[1:] if len(digits) > 1 else "")
+    return f"{sign}{mant}e{exp:+03d}"

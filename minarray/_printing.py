@@ -35,7 +35,7 @@ from minarray import _dtypes as _dt
 from minarray import _printoptions
 from minarray._array_object import NDArray
 from minarray._coerce import asarray
-from minarray._float_format import ROUND, layout, non_negative, positional, scientific, shortest
+from minarray._float_format import ROUND, non_negative, positional, scalar_text, scientific
 
 __all__ = ["array2string", "array_repr", "array_str"]
 
@@ -451,38 +451,17 @@ def array_str(a: Any, max_line_width: int | None = None, precision: int | None =
     return array2string(a, max_line_width, precision, suppress_small, " ", "")
 
 
-# NumPy's scalar str turns scientific from this magnitude on (measured on
-# NumPy 2.4; bfloat16 follows float16)
-_SCALAR_SCI_FROM = {"float16": 1e3, "bfloat16": 1e3, "float32": 1e6, "float64": 1e16}
-
-
-def _float_str(v: float, ftype: str) -> str:
-    """NumPy's scalar str: shortest round-trip digits, positional with at
-    least ``.0`` when 1e-4 <= |v| < a dtype-dependent bound (1e16 for
-    float64, as Python's repr), scientific otherwise."""
-    if not math.isfinite(v) or ftype == "float64":
-        return repr(v)
-    a = abs(v)
-    digits, exp = shortest(a, ftype)
-    sign = "-" if math.copysign(1.0, v) < 0 else ""
-    if a == 0 or 1e-4 <= a < _SCALAR_SCI_FROM[ftype]:
-        whole, frac = layout(digits, exp)
-        return f"{sign}{whole}.{frac or '0'}"
-    mant = digits[0] + ("." + digits[1:] if len(digits) > 1 else "")
-    return f"{sign}{mant}e{exp:+03d}"
-
-
 def _scalar_str(v: Any, dtype: _dt.DType) -> str:
     if _as_objects(dtype):
         return _object_text(dtype)(v)
     if dtype.kind in "biu":
         return str(v)
     if dtype.kind == "f":
-        return _float_str(v, _float_type(dtype))
+        return scalar_text(v, _float_type(dtype))
     ftype = _real_type(dtype)
 
     def part(x: float) -> str:
-        s = _float_str(x, ftype)
+        s = scalar_text(x, ftype)
         return s[:-2] if s.endswith(".0") else s
 
     re, im = v.real, v.imag
