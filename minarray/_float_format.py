@@ -19,6 +19,7 @@ import functools
 import math
 import operator
 import struct
+from array import array
 from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
@@ -101,6 +102,89 @@ def shortest(a: float, ftype: str) -> tuple[str, int]:
     return _narrow_digits(a, ftype)
 
 
+def positional_all(values: list[float], ftype: str, precision: int, sign: bool) -> list[str]:
+    """``positional(v, ftype, precision, trim=".", sign=sign)`` for each
+    finite ``v``: the array printer's first pass, in one loop.  A float64
+    whose spacing (its ulp) is below the last place kept has its shortest
+    digits, if they fit, equal to the value rounded there, so ``format``
+    alone writes it; the narrower types' shortest digits come in one batch."""
+    if precision < 0:
+        return [positional(v, ftype, precision, trim=".", sign=sign) for v in values]
+    unit = 10.0 ** -precision
+    known = None if ftype == "float64" else shortest_all(values, ftype)
+    out = []
+    for i, v in enumerate(values):
+        if known is not None:
+            digits, exp = known[i]
+            fits = len(digits) - 1 - exp <= precision
+        else:
+            fits = False
+            if math.ulp(v) >= unit:
+                out.append(positional(v, ftype, precision, trim=".", sign=sign))
+                continue
+        if fits:
+            whole, frac = layout(digits, exp)
+            s = ("-" if math.copysign(1.0, v) < 0 else "") + whole + "." + frac
+        else:  # the value rounded at the last place kept, trailing zeros trimmed
+            s = f"{v:.{precision}f}".rstrip("0") if precision else f"{v:.0f}."
+        out.append("+" + s if sign and s[0] != "-" else s)
+    return out
+
+
+def scientific_all(values: list[float], ftype: str, precision: int, sign: bool) -> list[str]:
+    """``scientific(v, ftype, precision, trim=".", sign=sign)`` for each
+    finite ``v``, in one loop as `positional_all`."""
+    if precision < 0:
+        return [scientific(v, ftype, precision, trim=".", sign=sign) for v in values]
+    known = None if ftype == "float64" else shortest_all(values, ftype)
+    out = []
+    for i, v in enumerate(values):
+        if known is not None:
+            digits, exp10 = known[i]
+            if len(digits) - 1 <= precision:
+                mant = digits[0] + "." + digits[1:]
+                s = f"{'-' if math.copysign(1.0, v) < 0 else ''}{mant}e{exp10:+03d}"
+                out.append("+" + s if sign and s[0] != "-" else s)
+                continue
+        s = f"{v:.{precision}e}"
+        mant, _, exp = s.partition("e")
+        if known is None and math.ulp(v) >= 10.0 ** (int(exp) - precision):
+            out.append(scientific(v, ftype, precision, trim=".", sign=sign))
+            continue
+        s = (mant.rstrip("0") if precision else mant + ".") + "e" + exp
+        out.append("+" + s if sign and s[0] != "-" else s)
+    return out
+
+
+def shortest_all(values: list[float], ftype: str) -> list[tuple[str, int]]:
+    """``shortest(abs(v), ftype)`` of each finite ``v``.  For float32 the
+    round trips are batched: the candidates of all the values at one length
+    go through the C conversion of ``array('f')`` at once, from 8
+    fractional digits (always enough) down, each value keeping the last
+    length that read back."""
+    if ftype != "float32":
+        return [shortest(abs(v), ftype) for v in values]
+    mags = [abs(v) for v in values]
+    best = [f"{a:.8e}" for a in mags]
+    todo = list(range(len(mags)))
+    for p in range(7, -1, -1):
+        cands = [f"{mags[i]:.{p}e}" for i in todo]
+        back = array("f", [float(c) for c in cands]).tolist()
+        kept = []
+        for i, c, f in zip(todo, cands, back, strict=True):
+            if f == mags[i]:
+                best[i] = c
+                kept.append(i)
+        if not kept:
+            break
+        todo = kept
+    out = []
+    for text in best:  # "d.ddde±XX": its digits and exponent
+        mant, _, exp = text.partition("e")
+        out.append(((mant[0] + mant[2:]).rstrip("0") or "0", int(exp)))
+    return out
+
+
 def _sign(x: float, sign: bool) -> str:
     if math.copysign(1.0, x) < 0:
         return "-"
@@ -131,14 +215,15 @@ def _finish(whole: str, frac: str, *, unique: bool, precision: int, trim: str, d
 
 def positional(x: float, ftype: str, precision: int = -1, *, unique: bool = True, fractional: bool = True,
                trim: str = "k", sign: bool = False, pad_left: int = -1, pad_right: int = -1,
-               min_digits: int = -1) -> str:
+               min_digits: int = -1, known: tuple[str, int] | None = None) -> str:
     """Dragon4 positional (NumPy's ``dragon4_positional``); the arguments
-    are already checked, -1 stands for None."""
+    are already checked, -1 stands for None; ``known``: ``shortest(|x|)``
+    if the caller has it."""
     if not math.isfinite(x):
         return _nonfinite(x, sign)
     a = abs(x)
     if fractional:
-        whole, frac = _positional_fractional(a, ftype, precision, unique, min_digits)
+        whole, frac = _positional_fractional(a, ftype, precision, unique, min_digits, known)
     else:
         whole, frac = _positional_significant(a, ftype, precision, unique, min_digits)
     desired = precision if fractional else precision - len(whole)
@@ -171,10 +256,10 @@ def _cut(a: float, text: str, *, unique: bool = False) -> str:
 
 
 def _positional_fractional(a: float, ftype: str, precision: int, unique: bool,
-                           min_digits: int) -> tuple[str, str]:
+                           min_digits: int, known: tuple[str, int] | None) -> tuple[str, str]:
     if not unique:
         return _split_fixed(_cut(a, f"{a:.{precision}f}"))
-    digits, exp = shortest(a, ftype)
+    digits, exp = known or shortest(a, ftype)
     nfrac = max(0, len(digits) - 1 - exp)
     if 0 <= precision < nfrac:
         return _split_fixed(_cut(a, f"{a:.{precision}f}"))
@@ -216,16 +301,17 @@ def _layout_kept(sci: str) -> tuple[str, str]:
 
 
 def scientific(x: float, ftype: str, precision: int = -1, *, unique: bool = True, trim: str = "k",
-               sign: bool = False, pad_left: int = -1, exp_digits: int = -1, min_digits: int = -1) -> str:
+               sign: bool = False, pad_left: int = -1, exp_digits: int = -1, min_digits: int = -1,
+               known: tuple[str, int] | None = None) -> str:
     """Dragon4 scientific (NumPy's ``dragon4_scientific``); the arguments
-    are already checked, -1 stands for None."""
+    are already checked, -1 stands for None; ``known`` as for `positional`."""
     if not math.isfinite(x):
         return _nonfinite(x, sign)
     a = abs(x)
     if not unique:
         mant, exp = _kept(_cut(a, f"{a:.{precision}e}"))
     else:
-        digits, exp = shortest(a, ftype)
+        digits, exp = known or shortest(a, ftype)
         if 0 <= precision < len(digits) - 1:
             mant, exp = _kept(_cut(a, f"{a:.{precision}e}"))
         elif min_digits > len(digits) - 1:

@@ -35,7 +35,15 @@ from minarray import _dtypes as _dt
 from minarray import _printoptions
 from minarray._array_object import NDArray
 from minarray._coerce import asarray
-from minarray._float_format import ROUND, non_negative, positional, scalar_text, scientific
+from minarray._float_format import (
+    ROUND,
+    non_negative,
+    positional,
+    positional_all,
+    scalar_text,
+    scientific,
+    scientific_all,
+)
 
 __all__ = ["array2string", "array_repr", "array_str"]
 
@@ -84,6 +92,8 @@ class _FloatFormat:
             ratio = big / small if ftype == "float64" else rnd(ROUND["float32"](big / small))
             self.exp_format = big >= cutoff or (not self.suppress_small and (small < rnd(0.0001) or ratio > 1000.0))
         self._plain: list[str] | None = None
+        self._first: list[str] | None = None
+        self._full = -1
         if not finite:
             self.pad_left = self.pad_right = 0
             self.trim, self.exp_size, self.unique, self.min_digits = ".", -1, True, -1
@@ -91,18 +101,27 @@ class _FloatFormat:
             trim, unique = ".", True
             if self.floatmode == "fixed" or self.legacy <= 113:
                 trim, unique = "k", False
-            strs = [scientific(v, ftype, self.precision, unique=unique, trim=trim, sign=plus) for v in finite]
+            if unique:
+                strs = scientific_all(finite, ftype, self.precision, plus)
+            else:
+                strs = [scientific(v, ftype, self.precision, unique=False, trim=trim, sign=plus) for v in finite]
             mants = [s.partition("e") for s in strs]
             self.exp_size = max(len(m[2]) for m in mants) - 1
             self.trim, self.unique = "k", unique
             self.precision = self.min_digits = max(len(m[0].partition(".")[2]) for m in mants)
             self.pad_left = 3 if self.legacy <= 113 else max(len(m[0].partition(".")[0]) for m in mants)
             self.pad_right = self.exp_size + 2 + self.precision
+            # a text with all the digits is final as it is (padded); the
+            # others get min_digits more in the second pass
+            self._first, self._full = strs, self.precision
         else:
             trim, unique = ".", True
             if self.floatmode == "fixed":
                 trim, unique = "k", False
-            strs = [positional(v, ftype, self.precision, unique=unique, trim=trim, sign=plus) for v in finite]
+            if unique:
+                strs = positional_all(finite, ftype, self.precision, plus)
+            else:
+                strs = [positional(v, ftype, self.precision, unique=False, trim=trim, sign=plus) for v in finite]
             parts = [s.partition(".") for s in strs]
             if self.legacy <= 113:
                 self.pad_left = 1 + max(len(p[0].lstrip("-+")) for p in parts)
@@ -119,7 +138,7 @@ class _FloatFormat:
                 self._plain = strs
         if self.legacy > 113 and self.sign == " " and not any(math.copysign(1.0, v) < 0 for v in finite):
             self.pad_left += 1
-            self._plain = None
+            self._plain = self._first = None
         if len(finite) != len(values):
             neginf = self.sign != "-" or any(v == -math.inf for v in values)
             offset = self.pad_right + 1  # +1 for the point
@@ -145,6 +164,8 @@ class _FloatFormat:
 
     def all(self, values: list[float]) -> list[str]:
         """The text of each of ``values`` (those the format was made from)."""
+        if self._first is not None and self.unique:
+            return self._all_scientific(values)
         if self._plain is None:
             return [self(v) for v in values]
         # the default layout: the texts of the first pass, aligned on the point
@@ -157,6 +178,30 @@ class _FloatFormat:
                 out.append(head.rjust(left) + "." + tail.ljust(right))
             else:
                 out.append(self._nonfinite(v))
+        return out
+
+
+    def _all_scientific(self, values: list[float]) -> list[str]:
+        """The scientific layout's texts: the first pass's, padded, where
+        they have all the digits; the others made again with min_digits."""
+        assert self._first is not None
+        first = iter(self._first)
+        full, left, exp_size, plus = self._full, self.pad_left, self.exp_size, self.sign == "+"
+        out = []
+        for v in values:
+            if v - v != 0:
+                out.append(self._nonfinite(v))
+                continue
+            mant, _, exp = next(first).partition("e")
+            head, _, tail = mant.partition(".")
+            if len(tail) < full:
+                # min_digits asks for more than the first pass wrote: the
+                # value rounded there, with the zeros a carry drops put back
+                mant, _, exp = f"{v:.{full}e}".partition("e")
+                head, _, tail = mant.partition(".")
+                if plus and head[0] != "-":
+                    head = "+" + head
+            out.append(f"{head.rjust(left)}.{tail}e{exp[0]}{exp[1:].rjust(exp_size, '0')}")
         return out
 
 
@@ -328,8 +373,16 @@ def _format_array(shape: tuple[int, ...], words: Iterator[str], cut: list[bool],
             if show_summary:
                 s, line = _extend_line(s, line, "...", elem_width, hanging_indent, legacy)
                 line += ", " if legacy <= 113 else separator
+            wrap_at, indent_len = elem_width, len(hanging_indent)
             for _ in range(trailing - 1):
-                s, line = _extend_line_pretty(s, line, next(words), elem_width, hanging_indent, legacy)
+                word = next(words)
+                if "\n" in word or legacy <= 113:
+                    s, line = _extend_line_pretty(s, line, word, elem_width, hanging_indent, legacy)
+                elif len(line) + len(word) > wrap_at and len(line) > indent_len:  # _extend_line, inlined
+                    s += line.rstrip() + "\n"
+                    line = hanging_indent + word
+                else:
+                    line += word
                 line += separator
             if legacy <= 113:
                 elem_width = curr_width
