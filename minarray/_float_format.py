@@ -260,10 +260,12 @@ def _positional_fractional(a: float, ftype: str, precision: int, unique: bool,
     if not unique:
         return _split_fixed(_cut(a, f"{a:.{precision}f}"))
     digits, exp = known or shortest(a, ftype)
-    nfrac = max(0, len(digits) - 1 - exp)
+    # (negative where the shortest digits stop above the units: min_digits=0
+    # then asks for the integer part's own digits, as Dragon4's does)
+    nfrac = len(digits) - 1 - exp
     if 0 <= precision < nfrac:
         return _split_fixed(_cut(a, f"{a:.{precision}f}"))
-    if min_digits > nfrac:
+    if min_digits >= 0 and min_digits > nfrac:
         return _split_fixed(f"{a:.{min_digits}f}")
     return layout(digits, exp)
 
@@ -413,16 +415,17 @@ def _check_mode(unique: bool, precision: int, trim: str) -> None:
 _SCALAR_SCI_FROM = {"float16": 1e3, "bfloat16": 1e3, "float32": 1e6, "float64": 1e16}
 
 
-def scalar_text(v: float, ftype: str) -> str:
+def scalar_text(v: float, ftype: str, pre_2_3: bool = False) -> str:
     """NumPy's scalar str: shortest round-trip digits, positional with at
     least ``.0`` when 1e-4 <= |v| < a dtype-dependent bound (1e16 for
-    float64, as Python's repr), scientific otherwise."""
+    float64, as Python's repr, and for every type before NumPy 2.3),
+    scientific otherwise."""
     if not math.isfinite(v) or ftype == "float64":
         return repr(v)
     a = abs(v)
     digits, exp = shortest(a, ftype)
     sign = "-" if math.copysign(1.0, v) < 0 else ""
-    if a == 0 or 1e-4 <= a < _SCALAR_SCI_FROM[ftype]:
+    if a == 0 or 1e-4 <= a < (1e16 if pre_2_3 else _SCALAR_SCI_FROM[ftype]):
         whole, frac = layout(digits, exp)
         return f"{sign}{whole}.{frac or '0'}"
     mant = digits[0] + ("." + digits[1:] if len(digits) > 1 else "")

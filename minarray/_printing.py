@@ -56,6 +56,10 @@ _IMPLIED = {"int64", "float64", "complex128", "bool"}
 _DECIMAL_PRECISION = {"float16": 3, "bfloat16": 2, "float32": 6, "float64": 15}
 
 
+# below these magnitudes every value's shortest digits reach the units
+_EXACT_INTEGERS = {"float16": 2.0**11, "bfloat16": 2.0**8, "float32": 2.0**24, "float64": 2.0**53}
+
+
 Options = Mapping[str, Any]
 Formatter = Callable[[Any], str]
 
@@ -134,8 +138,11 @@ class _FloatFormat:
                 self.trim = "k"
             else:
                 self.trim, self.min_digits = ".", 0
-                # each value's final text is this one, padded
-                self._plain = strs
+                # each value's final text is this one, padded (unless the
+                # shortest digits of a large value stop above the units,
+                # which min_digits=0 then writes out)
+                if max(abs(v) for v in finite) < _EXACT_INTEGERS[ftype]:
+                    self._plain = strs
         if self.legacy > 113 and self.sign == " " and not any(math.copysign(1.0, v) < 0 for v in finite):
             self.pad_left += 1
             self._plain = self._first = None
@@ -500,21 +507,24 @@ def array_str(a: Any, max_line_width: int | None = None, precision: int | None =
     if a.ndim == 0:
         if _printoptions.current()["legacy"] <= 113:
             return str(a.item())
-        return _scalar_str(a.item(), a.dtype)
+        return _scalar_str(a.item(), a.dtype, _printoptions.current()["legacy"])
     return array2string(a, max_line_width, precision, suppress_small, " ", "")
 
 
-def _scalar_str(v: Any, dtype: _dt.DType) -> str:
+def _scalar_str(v: Any, dtype: _dt.DType, legacy: int) -> str:
+    """NumPy's scalar str (a 0-d array's); under ``legacy`` 2.2 and older
+    every float type is positional up to 1e16, as before NumPy 2.3."""
+    old = legacy <= 202
     if _as_objects(dtype):
         return _object_text(dtype)(v)
     if dtype.kind in "biu":
         return str(v)
     if dtype.kind == "f":
-        return scalar_text(v, _float_type(dtype))
+        return scalar_text(v, _float_type(dtype), old)
     ftype = _real_type(dtype)
 
     def part(x: float) -> str:
-        s = scalar_text(x, ftype)
+        s = scalar_text(x, ftype, old)
         return s[:-2] if s.endswith(".0") else s
 
     re, im = v.real, v.imag

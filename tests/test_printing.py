@@ -232,6 +232,7 @@ FLOAT_KWARGS = [
     {}, {"precision": 3}, {"precision": 8, "trim": "."}, {"precision": 4, "unique": False},
     {"precision": 5, "unique": False, "trim": "-"}, {"min_digits": 6}, {"precision": 10, "min_digits": 10},
     {"trim": "0"}, {"trim": "-"}, {"sign": True, "pad_left": 5}, {"precision": 0, "unique": False},
+    {"min_digits": 0}, {"precision": 2, "min_digits": 0, "trim": "."},
 ]
 
 
