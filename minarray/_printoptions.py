@@ -98,12 +98,14 @@ def checked(precision: Any = None, threshold: Any = None, edgeitems: Any = None,
             raise TypeError("precision must be an integer") from e
     if formatter is not None and not isinstance(formatter, Mapping):
         raise TypeError(f"formatter must be a dict of callables keyed by type kind, not {type(formatter).__name__}")
-    for name in ("edgeitems", "linewidth"):
-        if name in options:
-            try:
-                options[name] = operator.index(options[name])
-            except TypeError as e:
-                raise TypeError(f"{name} must be an integer") from e
+    if "edgeitems" in options:
+        # (NumPy fails on a float only once an array is summarised: a slice's TypeError)
+        try:
+            options["edgeitems"] = operator.index(edgeitems)
+        except TypeError as e:
+            raise TypeError("edgeitems must be an integer") from e
+    if linewidth is not None and not isinstance(linewidth, numbers.Real):
+        raise TypeError("linewidth must be a number")  # (NumPy only compares it with lengths)
     return options
 
 
