@@ -156,31 +156,49 @@ def scientific_all(values: list[float], ftype: str, precision: int, sign: bool) 
     return out
 
 
+def _float32_trials(mags: list[float], todo: list[int], p: int) -> tuple[list[int], list[int], list[str]]:
+    """The values of ``todo`` whose ``p``-digit mantissa reads back as the
+    float32 they are, those whose does not, and the texts tried; the reads
+    go through ``array('f')``'s C conversion in one call."""
+    cands = [f"{mags[i]:.{p}e}" for i in todo]
+    back = array("f", [float(c) for c in cands]).tolist()
+    ok: list[int] = []
+    failed: list[int] = []
+    for i, f in zip(todo, back, strict=True):
+        (ok if f == mags[i] else failed).append(i)
+    return ok, failed, cands
+
+
 def shortest_all(values: list[float], ftype: str) -> list[tuple[str, int]]:
     """``shortest(abs(v), ftype)`` of each finite ``v``.  For float32 the
-    round trips are batched: the candidates of all the values at one length
-    go through the C conversion of ``array('f')`` at once, from 8
-    fractional digits (always enough) down, each value keeping the last
-    length that read back."""
+    round trips are batched, one call for all the values at one length:
+    first 7 significant digits, then 8 for those that need more (9 always
+    do), and fewer, down to 1, for those 7 was enough for."""
     if ftype != "float32":
         return [shortest(abs(v), ftype) for v in values]
     mags = [abs(v) for v in values]
-    best = [f"{a:.8e}" for a in mags]
-    todo = list(range(len(mags)))
-    for p in range(7, -1, -1):
-        cands = [f"{mags[i]:.{p}e}" for i in todo]
-        back = array("f", [float(c) for c in cands]).tolist()
-        kept = []
-        for i, c, f in zip(todo, cands, back, strict=True):
-            if f == mags[i]:
-                best[i] = c
-                kept.append(i)
-        if not kept:
+    best: list[str] = [""] * len(mags)
+    ok, failed, cands = _float32_trials(mags, list(range(len(mags))), 6)
+    text = dict(zip(range(len(mags)), cands, strict=True))
+    for i in ok:
+        best[i] = text[i]
+    if failed:
+        _, most, cands = _float32_trials(mags, failed, 7)
+        for i, c in zip(failed, cands, strict=True):
+            best[i] = c
+        for i in most:
+            best[i] = f"{mags[i]:.8e}"
+    for p in range(5, -1, -1):
+        if not ok:
             break
-        todo = kept
+        todo = ok
+        ok, _, cands = _float32_trials(mags, todo, p)
+        text = dict(zip(todo, cands, strict=True))
+        for i in ok:
+            best[i] = text[i]
     out = []
-    for text in best:  # "d.ddde±XX": its digits and exponent
-        mant, _, exp = text.partition("e")
+    for t in best:  # "d.ddde±XX": its digits and exponent
+        mant, _, exp = t.partition("e")
         out.append(((mant[0] + mant[2:]).rstrip("0") or "0", int(exp)))
     return out
 

@@ -97,6 +97,7 @@ class _FloatFormat:
             self.exp_format = big >= cutoff or (not self.suppress_small and (small < rnd(0.0001) or ratio > 1000.0))
         self._plain: list[str] | None = None
         self._first: list[str] | None = None
+        self._fracs: list[int] = []
         self._full = -1
         if not finite:
             self.pad_left = self.pad_right = 0
@@ -109,11 +110,13 @@ class _FloatFormat:
                 strs = scientific_all(finite, ftype, self.precision, plus)
             else:
                 strs = [scientific(v, ftype, self.precision, unique=False, trim=trim, sign=plus) for v in finite]
-            mants = [s.partition("e") for s in strs]
-            self.exp_size = max(len(m[2]) for m in mants) - 1
+            points = [s.find(".") for s in strs]  # (every text has its point)
+            exps = [s.find("e") for s in strs]
+            self.exp_size = max(len(s) - e for s, e in zip(strs, exps, strict=True)) - 2
             self.trim, self.unique = "k", unique
-            self.precision = self.min_digits = max(len(m[0].partition(".")[2]) for m in mants)
-            self.pad_left = 3 if self.legacy <= 113 else max(len(m[0].partition(".")[0]) for m in mants)
+            self._fracs = [e - p - 1 for p, e in zip(points, exps, strict=True)]
+            self.precision = self.min_digits = max(self._fracs)
+            self.pad_left = 3 if self.legacy <= 113 else max(points)
             self.pad_right = self.exp_size + 2 + self.precision
             # a text with all the digits is final as it is (padded); the
             # others get min_digits more in the second pass
@@ -192,23 +195,27 @@ class _FloatFormat:
         """The scientific layout's texts: the first pass's, padded, where
         they have all the digits; the others made again with min_digits."""
         assert self._first is not None
-        first = iter(self._first)
+        first, fracs = iter(self._first), iter(self._fracs)
         full, left, exp_size, plus = self._full, self.pad_left, self.exp_size, self.sign == "+"
         out = []
         for v in values:
             if v - v != 0:
                 out.append(self._nonfinite(v))
                 continue
-            mant, _, exp = next(first).partition("e")
-            head, _, tail = mant.partition(".")
-            if len(tail) < full:
+            text = next(first)
+            if next(fracs) < full:
                 # min_digits asks for more than the first pass wrote: the
                 # value rounded there, with the zeros a carry drops put back
-                mant, _, exp = f"{v:.{full}e}".partition("e")
-                head, _, tail = mant.partition(".")
-                if plus and head[0] != "-":
-                    head = "+" + head
-            out.append(f"{head.rjust(left)}.{tail}e{exp[0]}{exp[1:].rjust(exp_size, '0')}")
+                text = f"{v:.{full}e}" if full else f"{v:.0e}".replace("e", ".e")
+                if plus and text[0] != "-":
+                    text = "+" + text
+            point, e = text.find("."), text.find("e")
+            if point < left:
+                text = " " * (left - point) + text
+                e += left - point
+            if len(text) - e - 2 < exp_size:
+                text = text[:e + 2] + text[e + 2:].rjust(exp_size, "0")
+            out.append(text)
         return out
 
 
