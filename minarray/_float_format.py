@@ -237,6 +237,8 @@ def positional(x: float, ftype: str, precision: int = -1, *, unique: bool = True
     """Dragon4 positional (NumPy's ``dragon4_positional``); the arguments
     are already checked, -1 stands for None; ``known``: ``shortest(|x|)``
     if the caller has it."""
+    if not unique and precision < 0:
+        raise TypeError("in non-unique mode `precision` must be supplied")
     if not math.isfinite(x):
         return _nonfinite(x, sign)
     a = abs(x)
@@ -325,6 +327,8 @@ def scientific(x: float, ftype: str, precision: int = -1, *, unique: bool = True
                known: tuple[str, int] | None = None) -> str:
     """Dragon4 scientific (NumPy's ``dragon4_scientific``); the arguments
     are already checked, -1 stands for None; ``known`` as for `positional`."""
+    if not unique and precision < 0:
+        raise TypeError("in non-unique mode `precision` must be supplied")
     if not math.isfinite(x):
         return _nonfinite(x, sign)
     a = abs(x)
@@ -398,7 +402,7 @@ def format_float_positional(x: Any, precision: int | None = None, unique: bool =
         raise ValueError("precision must be greater than 0 if fractional=False")
     if md > 0 and p > 0 and md > p:
         raise ValueError("min_digits must be less than or equal to precision")
-    _check_mode(unique, p, trim)
+    _check_trim(trim)
     value, ftype = _float_type(x)
     return positional(value, ftype, p, unique=unique, fractional=fractional, trim=trim, sign=sign,
                       pad_left=left, pad_right=right, min_digits=md)
@@ -415,15 +419,13 @@ def format_float_scientific(x: Any, precision: int | None = None, unique: bool =
     md = non_negative(min_digits, "min_digits")
     if md > 0 and p > 0 and md > p:
         raise ValueError("min_digits must be less than or equal to precision")
-    _check_mode(unique, p, trim)
+    _check_trim(trim)
     value, ftype = _float_type(x)
     return scientific(value, ftype, p, unique=unique, trim=trim, sign=sign, pad_left=left, exp_digits=ed,
                       min_digits=md)
 
 
-def _check_mode(unique: bool, precision: int, trim: str) -> None:
-    if not unique and precision < 0:
-        raise TypeError("in non-unique mode `precision` must be supplied")
+def _check_trim(trim: str) -> None:
     if trim not in ("k", ".", "0", "-"):
         raise ValueError("if supplied, trim must be 'k', '.', '0' or '-'")
 
