@@ -90,6 +90,24 @@ class finfo_object:
         lo, hi = ((fmt % self.min).strip(), (fmt % self.max).strip()) if fmt else (str(self.min), str(self.max))
         return f"finfo(resolution={self.resolution}, min={lo}, max={hi}, dtype={self.dtype.name})"
 
+    def __str__(self) -> str:
+        """NumPy's table of the machine parameters, the exponents read off
+        ``eps`` and ``smallest_normal``."""
+        name = self.dtype.name
+        mant = -math.frexp(self.eps)[1] + 1  # eps = 2**-mant
+        emin = math.frexp(self.smallest_normal)[1] - 1  # smallest_normal = 2**emin
+        rule = "-" * 63
+        low = "-max" if -self.min == self.max else str(self.min)
+        return (f"Machine parameters for {name}\n{rule}\n"
+                f"precision = {self.precision}   resolution = {self.resolution}\n"
+                f"machep = {-mant}   eps =        {self.eps}\n"
+                f"negep =  {-mant - 1}   epsneg =     {dtype_float(math.ldexp(1.0, -mant - 1), name)}\n"
+                f"minexp = {emin}   tiny =       {self.smallest_normal}\n"
+                f"maxexp = {2 - emin}   max =        {self.max}\n"
+                f"nexp =   {self.bits - mant - 1}   min =        {low}\n"
+                f"smallest_normal = {self.smallest_normal}   "
+                f"smallest_subnormal = {dtype_float(math.ldexp(self.smallest_normal, -mant), name)}\n{rule}\n")
+
 
 @dataclass(frozen=True, repr=False)
 class iinfo_object:

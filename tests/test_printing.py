@@ -320,6 +320,7 @@ def test_module_state_is_untouched() -> None:
 def test_finfo_prints_as_numpys(name: str) -> None:
     f, n = ma.finfo(getattr(ma, name)), np.finfo(name)
     assert repr(f) == repr(n)
+    assert str(f) == str(n)
     for attr in ("eps", "max", "min", "smallest_normal", "tiny", "resolution"):
         value, want = getattr(f, attr), getattr(n, attr)
         assert isinstance(value, float) and value == float(want), attr
