@@ -53,11 +53,11 @@ _IMPLIED = {"int64", "float64", "complex128", "bool"}
 
 
 # decimal digits each float type carries (numpy.finfo(...).precision)
-_DECIMAL_PRECISION = {"float16": 3, "bfloat16": 2, "float32": 6, "float64": 15}
+_DECIMAL_PRECISION = {"float16": 3, "float32": 6, "float64": 15}
 
 
 # below these magnitudes every value's shortest digits reach the units
-_EXACT_INTEGERS = {"float16": 2.0**11, "bfloat16": 2.0**8, "float32": 2.0**24, "float64": 2.0**53}
+_EXACT_INTEGERS = {"float16": 2.0**11, "float32": 2.0**24, "float64": 2.0**53}
 
 
 Options = Mapping[str, Any]
