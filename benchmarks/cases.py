@@ -698,7 +698,43 @@ def _io() -> Iterator[Case]:
         yield Case("io", "load .npy mmap_mode='r'", n, "bytes", "numpy", setup(n), mk_map, rf_map)
 
 
+# ---- printing ------------------------------------------------------------------
+
+
+def _printing() -> Iterator[Case]:
+    """repr and str against NumPy's: a 1000x1000 float64 array (summarised:
+    its edges print), a 100x100 one printed in full (the threshold raised
+    past its size: every element is formatted), the same in float32 (its
+    shortest digits are searched, float64's are Python's repr), and a small
+    array's str (the cost of one call)."""
+    def case(name: str, shape: tuple[int, ...], dtype: str, text: Callable[[Any], str], full: bool) -> Case:
+        def setup() -> Inputs:
+            return {"x": _rng().standard_normal(shape).astype(dtype)}
+
+        def timed(printoptions: Any, x: Any) -> Call:
+            if not full:
+                return lambda: text(x)
+
+            def call() -> object:
+                with printoptions(threshold=x.size):
+                    return text(x)
+            return call
+
+        def mk(inp: Inputs) -> Call:
+            return timed(ma_get("printoptions"), to_ma(inp["x"]))
+
+        def rf(inp: Inputs) -> Call:
+            return timed(np.printoptions, inp["x"])
+
+        return Case("printing", name, int(np.prod(shape)), "elements", "numpy", setup, mk, rf)
+
+    yield case("repr float64 (summarised)", (1000, 1000), "float64", repr, False)
+    yield case("repr float64 (in full)", (100, 100), "float64", repr, True)
+    yield case("repr float32 (in full)", (100, 100), "float32", repr, True)
+    yield case("str float64", (8,), "float64", str, False)
+
+
 def all_cases() -> list[Case]:
     """Every case, in the order the table prints them."""
     return [*_allocation(), *_elementwise(), *_reductions(), *_statistics(), *_indexing(), *_linalg(), *_random(),
-            *_random_legacy(), *_dlpack(), *_io()]
+            *_random_legacy(), *_dlpack(), *_io(), *_printing()]

@@ -130,6 +130,15 @@ from minarray._index_tricks import __all__ as _index_tricks_all
 from minarray._iteration import *  # noqa: F403
 from minarray._iteration import __all__ as _iteration_all
 
+# Printing: arrays as text, as NumPy prints them, and the options.
+# isort: split
+from minarray._float_format import *  # noqa: F403
+from minarray._float_format import __all__ as _float_format_all
+from minarray._printing import *  # noqa: F403
+from minarray._printing import __all__ as _printing_all
+from minarray._printoptions import *  # noqa: F403
+from minarray._printoptions import __all__ as _printoptions_all
+
 # NumPy's spelling of the class: isinstance(x, ma.ndarray).
 ndarray = NDArray
 
@@ -171,6 +180,7 @@ __all__ = [
     *_indexing_all, *_inspection_all, *_joining_all, *_linear_algebra_all, *_manipulation_all,
     *_searching_all, *_set_all, *_sorting_all, *_statistical_all, *_utility_all,
     *_errstate_all, *_io_all, *_npy_format_all, *_threads_all, *_dlpack_all,
+    *_float_format_all, *_printing_all, *_printoptions_all,
     "dlpack", "linalg", "random", "fft", "exceptions", "AxisError", "ndarray",
     "testing",  # imported last, below
     *_bit_packing_all, *_functional_all, *_index_tricks_all, *_iteration_all, "emath", "lib",

@@ -28,6 +28,7 @@ from minarray._coerce import as_operand, asarray
 # The promotion rules live with the dtypes (the build reads them there too);
 # this chapter names the functions that apply them.
 from minarray._dtypes import DType, can_cast, isdtype, result_type
+from minarray._float_format import scalar_text
 
 __all__ = [
     "astype", "result_type", "can_cast", "isdtype", "finfo", "iinfo", "promote_types", "iscomplexobj",
@@ -35,7 +36,37 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
+class dtype_float(float):
+    """A limit of a float dtype: a Python ``float`` (as the standard asks),
+    printed as NumPy prints the dtype's scalar, with the shortest digits
+    that identify it in that dtype (``finfo(float32).max`` prints
+    ``3.4028235e+38``, not ``3.4028234663852886e+38``)."""
+
+    __slots__ = ("ftype",)
+    ftype: str
+
+    def __new__(cls, value: float, ftype: str) -> dtype_float:
+        self = super().__new__(cls, value)
+        self.ftype = ftype
+        return self
+
+    def __repr__(self) -> str:
+        if self.ftype in _LIMIT_FORMAT:
+            return scalar_text(float(self), self.ftype)
+        # bfloat16 and the narrow floats print as ml_dtypes' scalars: "%g"
+        return f"{float(self):g}"
+
+    __str__ = __repr__
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (dtype_float, (float(self), self.ftype))
+
+
+# how NumPy's finfo repr writes min and max, per dtype (numpy/_core/getlimits.py)
+_LIMIT_FORMAT = {"float16": "%12.5e", "float32": "%15.7e", "float64": "%24.16e"}
+
+
+@dataclass(frozen=True, repr=False)
 class finfo_object:
     """Machine limits of a floating-point dtype (the standard's ``finfo``
     attributes, plus NumPy's ``tiny``, ``resolution`` and ``precision``)."""
@@ -54,8 +85,31 @@ class finfo_object:
         """NumPy's name for ``smallest_normal``."""
         return self.smallest_normal
 
+    def __repr__(self) -> str:
+        fmt = _LIMIT_FORMAT.get(self.dtype.name)
+        lo, hi = ((fmt % self.min).strip(), (fmt % self.max).strip()) if fmt else (str(self.min), str(self.max))
+        return f"finfo(resolution={self.resolution}, min={lo}, max={hi}, dtype={self.dtype.name})"
 
-@dataclass(frozen=True)
+    def __str__(self) -> str:
+        """NumPy's table of the machine parameters, the exponents read off
+        ``eps`` and ``smallest_normal``."""
+        name = self.dtype.name
+        mant = -math.frexp(self.eps)[1] + 1  # eps = 2**-mant
+        emin = math.frexp(self.smallest_normal)[1] - 1  # smallest_normal = 2**emin
+        rule = "-" * 63
+        low = "-max" if -self.min == self.max else str(self.min)
+        return (f"Machine parameters for {name}\n{rule}\n"
+                f"precision = {self.precision}   resolution = {self.resolution}\n"
+                f"machep = {-mant}   eps =        {self.eps}\n"
+                f"negep =  {-mant - 1}   epsneg =     {dtype_float(math.ldexp(1.0, -mant - 1), name)}\n"
+                f"minexp = {emin}   tiny =       {self.smallest_normal}\n"
+                f"maxexp = {2 - emin}   max =        {self.max}\n"
+                f"nexp =   {self.bits - mant - 1}   min =        {low}\n"
+                f"smallest_normal = {self.smallest_normal}   "
+                f"smallest_subnormal = {dtype_float(math.ldexp(self.smallest_normal, -mant), name)}\n{rule}\n")
+
+
+@dataclass(frozen=True, repr=False)
 class iinfo_object:
     """Machine limits of an integer dtype."""
 
@@ -63,6 +117,13 @@ class iinfo_object:
     max: int
     min: int
     dtype: DType
+
+    def __repr__(self) -> str:
+        return f"iinfo(min={self.min}, max={self.max}, dtype={self.dtype.name})"
+
+    def __str__(self) -> str:
+        rule = "-" * 63
+        return f"Machine parameters for {self.dtype.name}\n{rule}\nmin = {self.min}\nmax = {self.max}\n{rule}\n"
 
 
 builtin_type = type
@@ -77,15 +138,16 @@ def _round_to(value: float, fmt: str) -> float:
 def _float_info(dtype: DType, mant: int, emax: int, precision: int, fmt: str = "d") -> finfo_object:
     # mant: stored mantissa bits; emax: the largest unbiased exponent.
     biggest = math.ldexp(2.0 - math.ldexp(1.0, -mant), emax)
+    name = dtype.name
     return finfo_object(
         bits=dtype.bits,
-        eps=math.ldexp(1.0, -mant),
-        max=biggest,
-        min=-biggest,
-        smallest_normal=math.ldexp(1.0, 1 - emax),
+        eps=dtype_float(math.ldexp(1.0, -mant), name),
+        max=dtype_float(biggest, name),
+        min=dtype_float(-biggest, name),
+        smallest_normal=dtype_float(math.ldexp(1.0, 1 - emax), name),
         dtype=dtype,
         precision=precision,
-        resolution=_round_to(10.0 ** -precision, fmt),
+        resolution=dtype_float(_round_to(10.0 ** -precision, fmt), name),
     )
 
 
@@ -109,9 +171,11 @@ def _narrow_finfo(dtype: DType) -> finfo_object:
     normal = next(p for p, q in itertools.pairwise(pos) if q - p == p * eps)
     signed = any(v < 0 for v in every)
     precision = int(-math.log10(eps)) if eps < 1 else 0
-    return finfo_object(bits=dtype.bits, eps=eps, max=pos[-1], min=-pos[-1] if signed else pos[0],
-                        smallest_normal=normal, dtype=dtype, precision=precision,
-                        resolution=10.0 ** -precision)
+    name = dtype.name
+    return finfo_object(bits=dtype.bits, eps=dtype_float(eps, name), max=dtype_float(pos[-1], name),
+                        min=dtype_float(-pos[-1] if signed else pos[0], name),
+                        smallest_normal=dtype_float(normal, name), dtype=dtype, precision=precision,
+                        resolution=dtype_float(10.0 ** -precision, name))
 
 
 def _dtype_of(type: Any, fname: str) -> DType:

@@ -1,224 +1,235 @@
-"""``repr`` and ``str`` in NumPy's format: ``array([[0, 1], [2, 3]], dtype=int32)``.
+"""Arrays as text, as NumPy prints them: ``repr``, ``str``,
+``array2string``, ``array_repr`` and ``array_str``, under the print options
+of minarray/_printoptions.py.
 
-A port of NumPy's default printing (``numpy/_core/arrayprint.py``, NumPy 2
-defaults: precision 8, ``floatmode="maxprec"``, threshold 1000, edgeitems 3,
-linewidth 75, sign ``"-"``), written without NumPy so that it works without
-it.  It prints as NumPy 2.3 and later do, whatever NumPy is installed (NumPy
-2.0 and 2.1 leave ``shape=`` out, and before 2.3 the scientific cutoff is 1e8
-for every float type):
+A port of NumPy 2's ``numpy/_core/arrayprint.py`` written without NumPy:
 
 - floats print the shortest decimal that identifies the value *in its own
-  dtype* (float16, bfloat16, float32 or float64), with at most 8 fractional
-  digits, decimal points aligned; they switch to scientific notation when a
-  non-zero magnitude is below 1e-4, at least 10**min(8, decimal precision of
-  the dtype), or the largest is more than 1000 times the smallest;
+  dtype*, cut to ``precision`` fractional digits, decimal points aligned;
+  scientific notation when a non-zero magnitude is below 1e-4 (unless
+  ``suppress``), at least 10**min(8, decimal precision of the dtype) (1e8
+  under ``legacy='2.2'`` and older), or the largest is more than 1000 times
+  the smallest; ``floatmode`` picks how many digits (minarray/_float_format.py
+  writes each value);
 - complex numbers format their real and imaginary parts separately;
-- arrays with more than 1000 elements show the first and last 3 entries of
-  each axis, and their repr adds ``shape=``;
+- arrays with more than ``threshold`` elements show ``edgeitems`` entries
+  at each end of each axis, and their repr adds ``shape=``;
 - ``dtype=`` is added unless the dtype is int64, float64, complex128 or bool
-  (or the array is empty), on the last line when it fits in 75 columns.
+  (or the array is empty), on the last line when it fits the line width;
+- bfloat16 and the storage types (float8, int4...) print as NumPy prints
+  them with ml_dtypes: each element as its own text (``%g`` for floats),
+  unaligned, as NumPy prints objects.
 
-Only the elements shown are read (one ``tolist`` or a small gather), so a
-huge array prints as fast as a small one.
+Only the elements shown are read (one ``tolist`` of a small gather), and
+each is formatted once: the text of every element is made in one pass, in
+the order the nested brackets are then written.
 """
 
 from __future__ import annotations
 
 import math
-import struct
-from collections.abc import Callable
-from decimal import Decimal
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from minarray import _dtypes as _dt
+from minarray import _printoptions
 from minarray._array_object import NDArray
+from minarray._coerce import asarray
+from minarray._float_format import (
+    ROUND,
+    non_negative,
+    positional,
+    positional_all,
+    scalar_text,
+    scientific,
+    scientific_all,
+)
 
-__all__ = [
-    "array_repr", "array_str",
-]
-
-
-THRESHOLD = 1000
-
-
-EDGEITEMS = 3
-
-
-LINEWIDTH = 75
-
-
-PRECISION = 8
+__all__ = ["array2string", "array_repr", "array_str"]
 
 
 # dtypes whose repr leaves out ``dtype=`` (NumPy's _typelessdata on LP64)
 _IMPLIED = {"int64", "float64", "complex128", "bool"}
 
 
-# decimal digits each float type carries (numpy.finfo(...).precision); the
-# 16-bit floats share float16's so their arrays print alike
-_DECIMAL_PRECISION = {"float16": 3, "bfloat16": 3, "float32": 6, "float64": 15}
+# decimal digits each float type carries (numpy.finfo(...).precision)
+_DECIMAL_PRECISION = {"float16": 3, "float32": 6, "float64": 15}
 
 
-def _to_float32(x: float) -> float:
-    try:
-        return float(struct.unpack("<f", struct.pack("<f", x))[0])
-    except OverflowError:
-        return math.copysign(math.inf, x)
+# below these magnitudes every value's shortest digits reach the units
+_EXACT_INTEGERS = {"float16": 2.0**11, "float32": 2.0**24, "float64": 2.0**53}
 
 
-def _to_float16(x: float) -> float:
-    try:
-        return float(struct.unpack("<e", struct.pack("<e", x))[0])
-    except OverflowError:
-        return math.copysign(math.inf, x)
-
-
-def _to_bfloat16(x: float) -> float:
-    (bits,) = struct.unpack("<I", struct.pack("<f", _to_float32(x)))
-    if (bits & 0x7FFFFFFF) > 0x7F800000:
-        return x  # NaN
-    bits = (bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000  # round to nearest even
-    return float(struct.unpack("<f", struct.pack("<I", bits))[0])
-
-
-_ROUND: dict[str, Callable[[float], float]] = {
-    "float16": _to_float16, "bfloat16": _to_bfloat16, "float32": _to_float32, "float64": float,
-}
-
-
-def _shortest_sci(v: float, ftype: str) -> str:
-    """The shortest ``d.ddde±XX`` string that reads back as ``v`` in
-    ``ftype`` (Python's repr does this for float64)."""
-    if ftype == "float64":
-        return _python_shortest_sci(v)
-    rnd = _ROUND[ftype]
-    for p in range(17):
-        s = f"{v:.{p}e}"
-        if rnd(float(s)) == v:
-            return s
-    return f"{v:.17e}"
-
-
-def _python_shortest_sci(v: float) -> str:
-    """repr(v) (the shortest round-trip digits) in ``d.ddde±XX`` form."""
-    digits, exp = _digits(repr(v))
-    frac = digits[1:]
-    return f"{digits[0]}.{frac}e{exp:+03d}" if frac else f"{digits[0]}e{exp:+03d}"
-
-
-def _digits(text: str) -> tuple[str, int]:
-    """Significant digits and decimal exponent of a non-negative decimal
-    string: "0.0125" -> ("125", -2), "1.5e+03" -> ("15", 3)."""
-    d = Decimal(text).normalize()
-    if not d:
-        return "0", 0
-    _, ds, e = d.as_tuple()
-    digits = "".join(map(str, ds))
-    return digits, len(digits) - 1 + int(e)
-
-
-def _positional(v: float, ftype: str, sign: str) -> str:
-    """Dragon4 positional, ``unique=True, precision=8, trim='.'``: the
-    shortest round-trip digits, or the value rounded to 8 fractional digits
-    when those are more, trailing zeros dropped, the point kept."""
-    sci = _shortest_sci(abs(v), ftype)
-    digits, exp = _digits(sci)
-    nfrac = max(0, len(digits) - 1 - exp)
-    if nfrac > PRECISION:
-        s = f"{abs(v):.{PRECISION}f}".rstrip("0")
-    elif exp >= 0:
-        ip = (digits[:exp + 1]).ljust(exp + 1, "0")
-        s = ip + "." + digits[exp + 1:]
-    else:
-        s = "0." + "0" * (-exp - 1) + digits
-    if "." not in s:
-        s += "."
-    return _signed(s, v, sign)
-
-
-def _signed(s: str, v: float, sign: str) -> str:
-    if math.copysign(1.0, v) < 0:
-        return "-" + s
-    return "+" + s if sign == "+" else s
-
-
-def _scientific(v: float, ftype: str, sign: str, precision: int | None, exp_digits: int) -> str:
-    """Dragon4 scientific: with ``precision`` None the shortest round-trip
-    mantissa (at most 8 fractional digits, trailing zeros dropped); else
-    exactly ``precision`` fractional digits of the exact value."""
-    a = abs(v)
-    if precision is None:
-        s = _shortest_sci(a, ftype)
-        mant, _, e = s.partition("e")
-        if "." in mant and len(mant.split(".")[1]) > PRECISION:
-            mant, _, e = f"{a:.{PRECISION}e}".partition("e")
-            mant = mant.rstrip("0")
-    else:
-        mant, _, e = f"{a:.{precision}e}".partition("e")
-    if "." not in mant:
-        mant += "."
-    ev = int(e)
-    text = f"{mant}e{'+' if ev >= 0 else '-'}{str(abs(ev)).rjust(exp_digits, '0')}"
-    return _signed(text, v, sign)
+Options = Mapping[str, Any]
+Formatter = Callable[[Any], str]
 
 
 class _FloatFormat:
-    """NumPy's FloatingFormat for the default options."""
+    """NumPy's FloatingFormat: one layout (positional or scientific, the
+    digits, the padding) chosen for all the values, then each value in it."""
 
-    def __init__(self, values: list[float], ftype: str, sign: str = "-") -> None:
+    def __init__(self, values: list[float], ftype: str, options: Options, sign: str | None = None) -> None:
         self.ftype = ftype
-        self.sign = sign
-        finite = [v for v in values if math.isfinite(v)]
-        nonzero = [abs(v) for v in finite if v != 0]
+        self.legacy: int = options["legacy"]
+        self.sign: str = options["sign"] if sign is None else sign
+        self.nanstr: str = options["nanstr"]
+        self.infstr: str = options["infstr"]
+        if self.legacy <= 113 and values and sign is None and self.sign == "-" and options.get("_ndim", 1):
+            self.sign = " "  # 1.13 gave positive elements a space
+        self.floatmode: str = options["floatmode"]
+        precision = None if self.floatmode == "unique" else options["precision"]
+        self.precision = non_negative(precision, "precision")
+        self.suppress_small = bool(options["suppress"])
         self.exp_format = False
+        self._fill(values)
+
+    def _fill(self, values: list[float]) -> None:
+        finite = [v for v in values if math.isfinite(v)]
+        nonzero = [abs(v) for v in finite if v]
+        ftype, plus = self.ftype, self.sign == "+"
         if nonzero:
             # NumPy compares in the array's dtype (the Python constants are
             # weak scalars), so the thresholds are rounded to it first
-            rnd = _ROUND[ftype]
+            rnd = ROUND[ftype]
             big, small = max(nonzero), min(nonzero)
-            cutoff = rnd(10.0 ** min(8, _DECIMAL_PRECISION[ftype]))
-            ratio = rnd(_to_float32(big / small)) if ftype != "float64" else big / small
-            self.exp_format = big >= cutoff or small < rnd(0.0001) or ratio > 1000.0
-        self.precision: int | None = None
-        self.exp_size = -1
+            cutoff = rnd(1e8 if self.legacy <= 202 else 10.0 ** min(8, _DECIMAL_PRECISION[ftype]))
+            ratio = big / small if ftype == "float64" else rnd(ROUND["float32"](big / small))
+            self.exp_format = big >= cutoff or (not self.suppress_small and (small < rnd(0.0001) or ratio > 1000.0))
+        self._plain: list[str] | None = None
+        self._first: list[str] | None = None
+        self._fracs: list[int] = []
+        self._full = -1
         if not finite:
             self.pad_left = self.pad_right = 0
+            self.trim, self.exp_size, self.unique, self.min_digits = ".", -1, True, -1
         elif self.exp_format:
-            strs = [_scientific(v, ftype, sign, None, 2) for v in finite]
-            mants = [s.partition("e")[0] for s in strs]
-            self.exp_size = max(len(s.partition("e")[2]) for s in strs) - 1
-            self.precision = max(len(m.split(".")[1]) for m in mants)
-            self.pad_left = max(len(m.split(".")[0]) for m in mants)
+            trim, unique = ".", True
+            if self.floatmode == "fixed" or self.legacy <= 113:
+                trim, unique = "k", False
+            if unique:
+                strs = scientific_all(finite, ftype, self.precision, plus)
+            else:
+                strs = [scientific(v, ftype, self.precision, unique=False, trim=trim, sign=plus) for v in finite]
+            points = [s.find(".") for s in strs]  # (every text has its point)
+            exps = [s.find("e") for s in strs]
+            self.exp_size = max(len(s) - e for s, e in zip(strs, exps, strict=True)) - 2
+            self.trim, self.unique = "k", unique
+            self._fracs = [e - p - 1 for p, e in zip(points, exps, strict=True)]
+            self.precision = self.min_digits = max(self._fracs)
+            self.pad_left = 3 if self.legacy <= 113 else max(points)
             self.pad_right = self.exp_size + 2 + self.precision
+            # a text with all the digits is final as it is (padded); the
+            # others get min_digits more in the second pass
+            self._first, self._full = strs, self.precision
         else:
-            strs = [_positional(v, ftype, sign) for v in finite]
-            self.pad_left = max(len(s.split(".")[0]) for s in strs)
-            self.pad_right = max(len(s.split(".")[1]) for s in strs)
+            trim, unique = ".", True
+            if self.floatmode == "fixed":
+                trim, unique = "k", False
+            if unique:
+                strs = positional_all(finite, ftype, self.precision, plus)
+            else:
+                strs = [positional(v, ftype, self.precision, unique=False, trim=trim, sign=plus) for v in finite]
+            parts = [s.partition(".") for s in strs]
+            if self.legacy <= 113:
+                self.pad_left = 1 + max(len(p[0].lstrip("-+")) for p in parts)
+            else:
+                self.pad_left = max(len(p[0]) for p in parts)
+            self.pad_right = max(len(p[2]) for p in parts)
+            self.exp_size, self.unique = -1, unique
+            if self.floatmode in ("fixed", "maxprec_equal"):
+                self.precision = self.min_digits = self.pad_right
+                self.trim = "k"
+            else:
+                self.trim, self.min_digits = ".", 0
+                # each value's final text is this one, padded (unless the
+                # shortest digits of a large value stop above the units,
+                # which min_digits=0 then writes out)
+                if max(abs(v) for v in finite) < _EXACT_INTEGERS[ftype]:
+                    self._plain = strs
+        if self.legacy > 113 and self.sign == " " and not any(math.copysign(1.0, v) < 0 for v in finite):
+            self.pad_left += 1
+            self._plain = self._first = None
         if len(finite) != len(values):
-            neginf = sign != "-" or any(v == -math.inf for v in values)
-            offset = self.pad_right + 1
-            self.pad_left = max(self.pad_left, 3 - offset, 3 + neginf - offset)
+            neginf = self.sign != "-" or any(v == -math.inf for v in values)
+            offset = self.pad_right + 1  # +1 for the point
+            self.pad_left = max(self.pad_left, len(self.nanstr) - offset, len(self.infstr) + neginf - offset)
+
+    def _nonfinite(self, v: float) -> str:
+        if math.isnan(v):
+            ret = ("+" if self.sign == "+" else "") + self.nanstr
+        else:
+            ret = ("-" if v < 0 else "+" if self.sign == "+" else "") + self.infstr
+        return " " * (self.pad_left + self.pad_right + 1 - len(ret)) + ret
 
     def __call__(self, v: float) -> str:
         if not math.isfinite(v):
-            if math.isnan(v):
-                ret = ("+" if self.sign == "+" else "") + "nan"
-            else:
-                ret = ("-" if v < 0 else "+" if self.sign == "+" else "") + "inf"
-            return ret.rjust(self.pad_left + self.pad_right + 1)
+            return self._nonfinite(v)
         if self.exp_format:
-            s = _scientific(v, self.ftype, self.sign, self.precision, self.exp_size)
-            ip, _, rest = s.partition(".")
-            return ip.rjust(self.pad_left) + "." + rest
-        s = _positional(v, self.ftype, self.sign)
-        ip, _, fp = s.partition(".")
-        return ip.rjust(self.pad_left) + "." + fp.ljust(self.pad_right)
+            return scientific(v, self.ftype, self.precision, unique=self.unique, trim=self.trim,
+                              sign=self.sign == "+", pad_left=self.pad_left, exp_digits=self.exp_size,
+                              min_digits=self.min_digits)
+        return positional(v, self.ftype, self.precision, unique=self.unique, trim=self.trim,
+                          sign=self.sign == "+", pad_left=self.pad_left, pad_right=self.pad_right,
+                          min_digits=self.min_digits)
+
+    def all(self, values: list[float]) -> list[str]:
+        """The text of each of ``values`` (those the format was made from)."""
+        if self._first is not None and self.unique:
+            return self._all_scientific(values)
+        if self._plain is None:
+            return [self(v) for v in values]
+        # the default layout: the texts of the first pass, aligned on the point
+        left, right = self.pad_left, self.pad_right
+        plain = iter(self._plain)
+        out = []
+        for v in values:
+            if v - v == 0:  # finite
+                head, _, tail = next(plain).partition(".")
+                out.append(head.rjust(left) + "." + tail.ljust(right))
+            else:
+                out.append(self._nonfinite(v))
+        return out
+
+
+    def _all_scientific(self, values: list[float]) -> list[str]:
+        """The scientific layout's texts: the first pass's, padded, where
+        they have all the digits; the others made again with min_digits."""
+        assert self._first is not None
+        first, fracs = iter(self._first), iter(self._fracs)
+        full, left, exp_size, plus = self._full, self.pad_left, self.exp_size, self.sign == "+"
+        out = []
+        for v in values:
+            if v - v != 0:
+                out.append(self._nonfinite(v))
+                continue
+            text = next(first)
+            if next(fracs) < full:
+                # min_digits asks for more than the first pass wrote: the
+                # value rounded there, with the zeros a carry drops put back
+                text = f"{v:.{full}e}" if full else f"{v:.0e}".replace("e", ".e")
+                if plus and text[0] != "-":
+                    text = "+" + text
+            point, e = text.find("."), text.find("e")
+            if point < left:
+                text = " " * (left - point) + text
+                e += left - point
+            if len(text) - e - 2 < exp_size:
+                text = text[:e + 2] + text[e + 2:].rjust(exp_size, "0")
+            out.append(text)
+        return out
 
 
 class _ComplexFormat:
-    def __init__(self, values: list[complex], ftype: str) -> None:
-        self.real = _FloatFormat([v.real for v in values], ftype)
-        self.imag = _FloatFormat([v.imag for v in values], ftype, sign="+")
+    """NumPy's ComplexFloatingFormat: the real and imaginary parts each in
+    their own float layout, the imaginary one always signed."""
+
+    def __init__(self, values: list[complex], ftype: str, options: Options) -> None:
+        real_opts, imag_opts = options, options
+        if options["legacy"] <= 113:
+            real_opts = {**options, "floatmode": "maxprec_equal"}
+            imag_opts = {**options, "floatmode": "maxprec"}
+        self.real = _FloatFormat([v.real for v in values], ftype, real_opts)
+        self.imag = _FloatFormat([v.imag for v in values], ftype, imag_opts, sign="+")
 
     def __call__(self, v: complex) -> str:
         r = self.real(v.real)
@@ -226,23 +237,45 @@ class _ComplexFormat:
         sp = len(i.rstrip())
         return r + i[:sp] + "j" + i[sp:]
 
+    def all(self, values: list[complex]) -> list[str]:
+        reals = self.real.all([v.real for v in values])
+        imags = self.imag.all([v.imag for v in values])
+        out = []
+        for r, i in zip(reals, imags, strict=True):
+            sp = len(i.rstrip())
+            out.append(r + i[:sp] + "j" + i[sp:])
+        return out
 
-def _format_function(a: NDArray, values: list[Any]) -> Callable[[Any], str]:
-    kind = a.dtype.kind
-    if kind == "b":
-        true = " True" if a.ndim else "True"
-        return lambda v: true if v else "False"
-    if kind in "iu":
-        width = max((len(str(v)) for v in values), default=0)
-        return lambda v: str(v).rjust(width)
-    if kind == "f":
-        return _FloatFormat(values, _float_type(a.dtype))
-    return _ComplexFormat(values, _real_type(a.dtype))
+
+def _int_format(values: list[int], sign: str) -> Formatter:
+    """NumPy's IntegerFormat: right-aligned to the widest, with ``sign``."""
+    if values:
+        hi, lo = max(values), min(values)
+        width = len(str(hi))
+        if sign == " " and lo < 0:
+            sign = "-"
+        if hi >= 0 and sign in "+ ":
+            width += 1
+        width = max(width, len(str(lo)))
+    else:
+        width = 0
+    return f"{{:{sign}{width}d}}".format
+
+
+def _as_objects(d: _dt.DType) -> bool:
+    """bfloat16 and the storage types, which NumPy knows only through
+    ml_dtypes and prints as it prints objects: each element's own text."""
+    return not d.typestr and d.kind in "fiu"
+
+
+def _object_text(d: _dt.DType) -> Formatter:
+    """An ml_dtypes scalar's text: C++'s default stream format for floats
+    (``%g``, six significant digits), the number for integers."""
+    return "{:g}".format if d.kind == "f" else str
 
 
 def _float_type(d: _dt.DType) -> str:
-    """The float type whose digits a real dtype prints with: its own, or for
-    a storage type (float8...) the float32 its values are exact in."""
+    """The float type whose digits a real dtype prints with."""
     return (d.wide or d).name
 
 
@@ -251,32 +284,54 @@ def _real_type(d: _dt.DType) -> str:
     return "float32" if (d.wide or d) is _dt.complex64 else "float64"
 
 
-def _shown(a: NDArray, summarise: bool) -> tuple[Any, list[bool]]:
-    """The elements that will be printed as nested lists, and per axis
-    whether it is summarised (its middle left out)."""
-    flags = [summarise and n > 2 * EDGEITEMS for n in a.shape]
-    if not any(flags):
-        return a.tolist(), flags
-    sub = a
-    for axis, cut in enumerate(flags):
-        if cut:
-            n = a.shape[axis]
-            keep = list(range(EDGEITEMS)) + list(range(n - EDGEITEMS, n))
-            sub = sub[(slice(None),) * axis + (keep,)]
-    return sub.tolist(), flags
+def _words(a: NDArray, values: list[Any], options: Options) -> list[str]:
+    """The text of each value shown, by the formatter the options name for
+    the dtype's kind or by NumPy's default for it."""
+    d = a.dtype
+    kind = "numpystr" if _as_objects(d) else {"b": "bool", "i": "int", "u": "int", "f": "float",
+                                               "c": "complexfloat"}[d.kind]
+    user = _user_formatter(options["formatter"], kind)
+    if user is not None:
+        return [user(v) for v in values]
+    if kind == "numpystr":
+        text = _object_text(d)
+        return [text(v) for v in values]
+    if kind == "bool":
+        true = " True" if a.ndim else "True"
+        return [true if v else "False" for v in values]
+    if kind == "int":
+        fmt = _int_format(values, options["sign"])
+        return [fmt(v) for v in values]
+    opts = {**options, "_ndim": a.ndim}
+    if kind == "float":
+        return _FloatFormat(values, _float_type(d), opts).all(values)
+    return _ComplexFormat(values, _real_type(d), opts).all(values)
 
 
-def _leaves(x: Any, depth: int, out: list[Any]) -> None:
-    if depth == 0:
-        out.append(x)
-        return
-    for y in x:
-        _leaves(y, depth - 1, out)
+# the formatter keys that stand for each kind, the more specific last
+# (NumPy's _get_formatdict: 'all', then the '*_kind' groups, then the kind)
+_FORMATTER_KEYS = {
+    "bool": ("all", "bool"),
+    "int": ("all", "int_kind", "int"),
+    "float": ("all", "float_kind", "float"),
+    "complexfloat": ("all", "complex_kind", "complexfloat"),
+    "numpystr": ("all", "str_kind", "numpystr"),
+}
 
 
-def _extend_line(s: str, line: str, word: str, width: int, prefix: str) -> tuple[str, str]:
+def _user_formatter(formatter: Mapping[str, Any] | None, kind: str) -> Formatter | None:
+    if not formatter:
+        return None
+    chosen = None
+    for key in _FORMATTER_KEYS[kind]:
+        if formatter.get(key) is not None:
+            chosen = formatter[key]
+    return chosen
+
+
+def _extend_line(s: str, line: str, word: str, width: int, prefix: str, legacy: int) -> tuple[str, str]:
     needs_wrap = len(line) + len(word) > width
-    if len(line) <= len(prefix):  # wrapping would not help
+    if legacy > 113 and len(line) <= len(prefix):  # wrapping would not help
         needs_wrap = False
     if needs_wrap:
         s += line.rstrip() + "\n"
@@ -284,120 +339,199 @@ def _extend_line(s: str, line: str, word: str, width: int, prefix: str) -> tuple
     return s, line + word
 
 
-def _format_array(nested: Any, flags: list[bool], ndim: int, fmt: Callable[[Any], str],
-                  line_width: int, next_line_prefix: str, separator: str) -> str:
-    def recurser(x: Any, axis: int, hanging_indent: str, curr_width: int) -> str:
+def _extend_line_pretty(s: str, line: str, word: str, width: int, prefix: str, legacy: int) -> tuple[str, str]:
+    """``_extend_line`` for a word that may span lines (a formatter's)."""
+    if "\n" not in word or legacy <= 113:
+        return _extend_line(s, line, word, width, prefix, legacy)
+    words = word.splitlines()
+    longest = max(len(w) for w in words)
+    if len(line) + longest > width and len(line) > len(prefix):
+        s += line.rstrip() + "\n"
+        line = prefix + words[0]
+        indent = prefix
+    else:
+        indent = " " * len(line)
+        line += words[0]
+    for w in words[1:]:
+        s += line.rstrip() + "\n"
+        line = indent + w
+    return s, line + " " * (longest - len(words[-1]))
+
+
+def _format_array(shape: tuple[int, ...], words: Iterator[str], cut: list[bool], line_width: int,
+                  next_line_prefix: str, separator: str, edgeitems: int, legacy: int) -> str:
+    """NumPy's _formatArray: nested brackets, rows wrapped at the line width
+    with a hanging indent, ``...`` where an axis is summarised.  ``words``
+    yields the elements' texts in the order they are written."""
+    ndim = len(shape)
+
+    def recurser(axis: int, hanging_indent: str, curr_width: int) -> str:
         axes_left = ndim - axis
         if axes_left == 0:
-            return fmt(x)
+            return next(words)
         next_hanging_indent = hanging_indent + " "
-        next_width = curr_width - len("]")
-        n = len(x)
-        show_summary = flags[axis]
-        leading = EDGEITEMS if show_summary else 0
-        items = x
+        next_width = curr_width if legacy <= 113 else curr_width - 1
+        n = shape[axis]
+        show_summary = cut[axis]
+        leading, trailing = (edgeitems, edgeitems) if show_summary else (0, n)
         s = ""
         if axes_left == 1:
-            elem_width = curr_width - max(len(separator.rstrip()), len("]"))
+            if legacy <= 113:
+                elem_width = curr_width - len(separator.rstrip())
+            else:
+                elem_width = curr_width - max(len(separator.rstrip()), 1)
             line = hanging_indent
-            for i in range(leading):
-                s, line = _extend_line(s, line, recurser(items[i], axis + 1, next_hanging_indent, next_width),
-                                       elem_width, hanging_indent)
+            for _ in range(leading):
+                s, line = _extend_line_pretty(s, line, next(words), elem_width, hanging_indent, legacy)
                 line += separator
             if show_summary:
-                s, line = _extend_line(s, line, "...", elem_width, hanging_indent)
+                s, line = _extend_line(s, line, "...", elem_width, hanging_indent, legacy)
+                line += ", " if legacy <= 113 else separator
+            wrap_at, indent_len = elem_width, len(hanging_indent)
+            for _ in range(trailing - 1):
+                word = next(words)
+                if "\n" in word or legacy <= 113:
+                    s, line = _extend_line_pretty(s, line, word, elem_width, hanging_indent, legacy)
+                elif len(line) + len(word) > wrap_at and len(line) > indent_len:  # _extend_line, inlined
+                    s += line.rstrip() + "\n"
+                    line = hanging_indent + word
+                else:
+                    line += word
                 line += separator
-            for i in range(leading, n - 1):
-                s, line = _extend_line(s, line, recurser(items[i], axis + 1, next_hanging_indent, next_width),
-                                       elem_width, hanging_indent)
-                line += separator
-            s, line = _extend_line(s, line, recurser(items[n - 1], axis + 1, next_hanging_indent, next_width),
-                                   elem_width, hanging_indent)
+            if legacy <= 113:
+                elem_width = curr_width
+            s, line = _extend_line_pretty(s, line, next(words), elem_width, hanging_indent, legacy)
             s += line
         else:
             line_sep = separator.rstrip() + "\n" * (axes_left - 1)
-            for i in range(leading):
-                s += hanging_indent + recurser(items[i], axis + 1, next_hanging_indent, next_width) + line_sep
+            for _ in range(leading):
+                s += hanging_indent + recurser(axis + 1, next_hanging_indent, next_width) + line_sep
             if show_summary:
-                s += hanging_indent + "..." + line_sep
-            for i in range(leading, n - 1):
-                s += hanging_indent + recurser(items[i], axis + 1, next_hanging_indent, next_width) + line_sep
-            s += hanging_indent + recurser(items[n - 1], axis + 1, next_hanging_indent, next_width)
+                s += hanging_indent + "..." + (", \n" if legacy <= 113 else line_sep)
+            for _ in range(trailing - 1):
+                s += hanging_indent + recurser(axis + 1, next_hanging_indent, next_width) + line_sep
+            s += hanging_indent + recurser(axis + 1, next_hanging_indent, next_width)
         return "[" + s[len(hanging_indent):] + "]"
 
-    return recurser(nested, 0, next_line_prefix, line_width)
+    return recurser(0, next_line_prefix, line_width)
 
 
-def _array2string(a: NDArray, separator: str, prefix: str, suffix: str) -> str:
+def _shown(a: NDArray, summarise: bool, edgeitems: int) -> tuple[list[Any], list[bool]]:
+    """The elements that will be printed, flat in the order they are
+    written, and per axis whether it is summarised (its middle left out)."""
+    cut = [summarise and n > 2 * edgeitems for n in a.shape]
+    sub = a
+    for axis, c in enumerate(cut):
+        if c:
+            n = a.shape[axis]
+            # NumPy's recursion writes the last element of a summarised axis
+            # even with edgeitems=0, so at least that one is kept
+            keep = list(range(edgeitems)) + list(range(n - max(edgeitems, 1), n))
+            sub = sub[(slice(None),) * axis + (keep,)]
+    if sub.ndim == 0:
+        return [sub.item()], cut
+    flat: list[Any] = sub.reshape(-1).tolist()
+    return flat, cut
+
+
+def _array2string(a: NDArray, options: Options, separator: str, prefix: str) -> str:
+    summarise = a.size > options["threshold"]
+    edgeitems = options["edgeitems"]
+    values, cut = _shown(a, summarise, edgeitems)
+    words = _words(a, values, options)
+    return _format_array(a.shape, iter(words), cut, options["linewidth"], " " + " " * len(prefix), separator,
+                         edgeitems, options["legacy"])
+
+
+def array2string(a: Any, max_line_width: int | None = None, precision: int | None = None,
+                 suppress_small: bool | None = None, separator: str = " ", prefix: str = "", *,
+                 formatter: Mapping[str, Callable[[Any], str]] | None = None, threshold: int | None = None,
+                 edgeitems: int | None = None, sign: str | None = None, floatmode: str | None = None,
+                 suffix: str = "", legacy: Any = None) -> str:
+    """An array as text (NumPy's ``array2string``): the print options in
+    force, overridden by the arguments given."""
+    if not isinstance(a, NDArray):
+        a = asarray(a)
+    overrides = _printoptions.checked(precision, threshold, edgeitems, max_line_width, suppress_small, None, None,
+                                      sign, formatter, floatmode, legacy)
+    options = {**_printoptions.current(), **overrides}
+    if options["legacy"] <= 113 and a.ndim == 0:
+        return repr(a.item())
+    if options["legacy"] > 113:
+        options["linewidth"] -= len(suffix)
     if a.size == 0:
         return "[]"
-    nested, flags = _shown(a, a.size > THRESHOLD)
-    values: list[Any] = []
-    _leaves(nested, a.ndim, values)
-    fmt = _format_function(a, values)
-    return _format_array(nested, flags, a.ndim, fmt, LINEWIDTH - len(suffix), " " + " " * len(prefix), separator)
+    return _array2string(a, options, separator, prefix)
 
 
-def array_repr(a: NDArray) -> str:
+def _dtype_text(d: _dt.DType) -> str:
+    """NumPy's dtype_short_repr: the name, quoted unless it is a plain word
+    (``dtype=int4``, ``dtype='float8_e4m3fn'``)."""
+    name = d.name
+    return name if name[0].isalpha() and name.isalnum() else repr(name)
+
+
+def array_repr(arr: Any, max_line_width: int | None = None, precision: int | None = None,
+               suppress_small: bool | None = None) -> str:
+    """``array([...], dtype=...)`` as NumPy's ``array_repr`` writes it."""
+    if not isinstance(arr, NDArray):
+        arr = asarray(arr)
+    options = _printoptions.current()
+    if options["override_repr"] is not None:
+        text: str = options["override_repr"](arr)
+        return text
+    if max_line_width is None:
+        max_line_width = options["linewidth"]
     prefix = "array("
-    body = _array2string(a, ", ", prefix, ")")
+    legacy = options["legacy"]
+    if legacy <= 113 and arr.ndim == 0:
+        body = repr(arr.item())
+    else:
+        body = array2string(arr, max_line_width, precision, suppress_small, ", ", prefix, suffix=")")
     extras = []
-    if (a.size == 0 and a.shape != (0,)) or a.size > THRESHOLD:
-        extras.append(f"shape={a.shape}")
-    if a.dtype.name not in _IMPLIED or a.size == 0:
-        extras.append(f"dtype={a.dtype}")
+    if (arr.size == 0 and arr.shape != (0,)) or (legacy > 210 and arr.size > options["threshold"]):
+        extras.append(f"shape={arr.shape}")
+    implied = arr.dtype.name in _IMPLIED and not (legacy <= 113 and arr.dtype is _dt.bool)
+    if not implied or arr.size == 0:
+        extras.append(f"dtype={_dtype_text(arr.dtype)}")
     if not extras:
         return prefix + body + ")"
     arr_str = prefix + body + ","
     extra = ", ".join(extras) + ")"
     last_line_len = len(arr_str) - (arr_str.rfind("\n") + 1)
-    spacer = "\n" + " " * len(prefix) if last_line_len + len(extra) + 1 > LINEWIDTH else " "
+    spacer = " "
+    if legacy > 113 and last_line_len + len(extra) + 1 > max_line_width:
+        spacer = "\n" + " " * len(prefix)
     return arr_str + spacer + extra
 
 
-def array_str(a: NDArray) -> str:
+def array_str(a: Any, max_line_width: int | None = None, precision: int | None = None,
+              suppress_small: bool | None = None) -> str:
+    """The elements as NumPy's ``array_str`` (and ``str``) writes them; a
+    0-d array as its scalar prints, whatever the options."""
+    if not isinstance(a, NDArray):
+        a = asarray(a)
     if a.ndim == 0:
-        return _scalar_str(a.item(), a.dtype)
-    return _array2string(a, " ", "", "")
+        if _printoptions.current()["legacy"] <= 113:
+            return str(a.item())
+        return _scalar_str(a.item(), a.dtype, _printoptions.current()["legacy"])
+    return array2string(a, max_line_width, precision, suppress_small, " ", "")
 
 
-# NumPy's scalar str turns scientific from this magnitude on (measured on
-# NumPy 2.4; bfloat16 follows float16)
-_SCALAR_SCI_FROM = {"float16": 1e3, "bfloat16": 1e3, "float32": 1e6, "float64": 1e16}
-
-
-def _float_str(v: float, ftype: str) -> str:
-    """NumPy's scalar str: shortest round-trip digits, positional with at
-    least ``.0`` when 1e-4 <= |v| < a dtype-dependent bound (1e16 for
-    float64, as Python's repr), scientific otherwise."""
-    if not math.isfinite(v) or ftype == "float64":
-        return repr(v)
-    a = abs(v)
-    digits, exp = _digits(_shortest_sci(a, ftype))
-    sign = "-" if math.copysign(1.0, v) < 0 else ""
-    if a == 0 or 1e-4 <= a < _SCALAR_SCI_FROM[ftype]:
-        s = _positional_exact(digits, exp)
-        return sign + (s + "0" if s.endswith(".") else s)
-    mant = digits[0] + ("." + digits[1:] if len(digits) > 1 else "")
-    return f"{sign}{mant}e{exp:+03d}"
-
-
-def _positional_exact(digits: str, exp: int) -> str:
-    """All of ``digits`` written out positionally (no 8-digit cap)."""
-    if exp >= 0:
-        return digits[:exp + 1].ljust(exp + 1, "0") + "." + digits[exp + 1:]
-    return "0." + "0" * (-exp - 1) + digits
-
-
-def _scalar_str(v: Any, dtype: _dt.DType) -> str:
+def _scalar_str(v: Any, dtype: _dt.DType, legacy: int) -> str:
+    """NumPy's scalar str (a 0-d array's); under ``legacy`` 2.2 and older
+    every float type is positional up to 1e16, as before NumPy 2.3."""
+    old = legacy <= 202
+    if _as_objects(dtype):
+        return _object_text(dtype)(v)
     if dtype.kind in "biu":
         return str(v)
     if dtype.kind == "f":
-        return _float_str(v, _float_type(dtype))
+        return scalar_text(v, _float_type(dtype), old)
     ftype = _real_type(dtype)
 
     def part(x: float) -> str:
-        s = _float_str(x, ftype)
+        s = scalar_text(x, ftype, old)
         return s[:-2] if s.endswith(".0") else s
 
     re, im = v.real, v.imag

@@ -115,6 +115,7 @@ OVERRIDES: dict[str, Call | Callable[[], Call]] = {
     "ma.array_split": call(F, 2), "ma.split": call(F, 2), "ma.hsplit": call(F, 2), "ma.vsplit": call(F, 2),
     "ma.dsplit": call(S("f", (2, 2, 4)), 2),
     "ma.bincount": call(I1), "ma.broadcast_shapes": call((4, 4), (4,)),
+    "ma.format_float_positional": call(F0), "ma.format_float_scientific": call(F0),
     "ma.can_cast": call(F, D("float64")), "ma.promote_types": call(D("float64"), D("int64")),
     "ma.isdtype": call(D("float64"), "real floating"),
     "ma.choose": call(S("z"), [F, F]),

@@ -248,6 +248,19 @@ SWEEP: dict[str, tuple[Call, int]] = {
     "normalize_axis.axis": ((lambda m, v: m.normalize_axis(v, 3)), 1),
     "normalize_axis.ndim": ((lambda m, v: m.normalize_axis(1, v)), 3),
     "set_num_threads.n": ((lambda m, v: _threads(m, v)), 1),
+    # ---- printing (the text as bytes: compared as a whole) ------------------------------
+    "array2string.precision": ((lambda m, v: m.array2string(V(m) / 7, precision=v).encode()), 2),
+    "array2string.threshold": ((lambda m, v: m.array2string(m.arange(20.0), threshold=v).encode()), 2),
+    "array2string.edgeitems": ((lambda m, v: m.array2string(m.arange(20.0), threshold=5, edgeitems=v).encode()), 2),
+    "array2string.max_line_width": ((lambda m, v: m.array2string(V(m), max_line_width=10 * v).encode()), 2),
+    "array_repr.precision": ((lambda m, v: m.array_repr(V(m) / 7, precision=v).encode()), 2),
+    "array_repr.max_line_width": ((lambda m, v: m.array_repr(V(m), max_line_width=10 * v).encode()), 2),
+    "array_str.precision": ((lambda m, v: m.array_str(V(m) / 7, precision=v).encode()), 2),
+    "array_str.max_line_width": ((lambda m, v: m.array_str(V(m), max_line_width=10 * v).encode()), 2),
+    **{f"format_float_positional.{p}": ((lambda m, v, p=p: m.format_float_positional(1 / 3, **{p: v}).encode()), 2)
+       for p in ("precision", "min_digits", "pad_left", "pad_right")},
+    **{f"format_float_scientific.{p}": ((lambda m, v, p=p: m.format_float_scientific(1 / 3, **{p: v}).encode()), 2)
+       for p in ("precision", "min_digits", "pad_left", "exp_digits")},
     # ---- NDArray methods -----------------------------------------------------------------
     **{f"NDArray.{name}.axis": method_axis(name) for name in (
         "all", "any", "argmax", "argmin", "cumprod", "cumsum", "max", "mean", "min", "prod", "sort", "argsort",
@@ -321,6 +334,9 @@ NO_NUMPY = {"normalize_axis.axis", "normalize_axis.ndim", "set_num_threads.n", "
 # are accepted, with NumPy's result.
 REAL_VALUED = {f"{f}.{p}" for f in ("std", "var", "nanstd", "nanvar", "NDArray.std", "NDArray.var")
                for p in ("ddof", "correction")}
+# printing's threshold and line width are only compared with counts and lengths
+REAL_VALUED |= {"array2string.threshold", "array2string.max_line_width", "array_repr.max_line_width",
+                "array_str.max_line_width"}
 
 # Where NumPy takes a float by accident of its implementation (a float
 # flows into arange, a comparison, int(), an unsafe cast or a list index)

@@ -9,9 +9,9 @@ also requires equal shapes and dtypes, and a failure raises
 mismatch count, the first mismatching indices, the largest absolute and
 relative differences among them, then the two arrays' reprs).
 
-One difference is deliberate: the arrays in a message are printed with
-minarray's ``repr``, which has no ``precision`` argument, so they show
-NumPy's default 8 digits where NumPy's message shows 6 (or ``decimal``).
+The arrays in a message are printed as NumPy's are: ``array_repr`` at the
+message's precision (8 digits, 6 for the array comparisons, ``decimal``
+for ``assert_array_almost_equal``).
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from minarray import (
     _elementwise,
     _errstate,
     _manipulation,
+    _printing,
     _searching,
     _statistical,
     _utility,
@@ -86,18 +87,20 @@ def _is_complex(x: object) -> bool:
     return kind == "c"
 
 
-def _repr(a: object) -> str:
+def _repr(a: object, precision: int) -> str:
     try:
+        if isinstance(a, NDArray):
+            return _printing.array_repr(a, precision=precision)
         return repr(a)
     except Exception as exc:  # a broken repr must not hide the assertion
         return f"[repr failed for <{type(a).__name__}>: {exc}]"
 
 
 def _build_err_msg(arrays: Sequence[object], err_msg: object, header: str = "Items are not equal:",
-                   verbose: bool = True, names: _Names = ("ACTUAL", "DESIRED")) -> str:
+                   verbose: bool = True, names: _Names = ("ACTUAL", "DESIRED"), precision: int = 8) -> str:
     """NumPy's ``build_err_msg``: the header, the caller's message (on the
     header's line when it is short and single-line), then each object's
-    repr cut to its first three lines."""
+    repr (an array's at ``precision`` digits) cut to its first three lines."""
     lines = ["\n" + header]
     text = str(err_msg)
     if text:
@@ -107,7 +110,7 @@ def _build_err_msg(arrays: Sequence[object], err_msg: object, header: str = "Ite
             lines.append(text)
     if verbose:
         for name, a in zip(names, arrays, strict=False):
-            r = _repr(a)
+            r = _repr(a, precision)
             if r.count("\n") > 3:
                 r = "\n".join(r.splitlines()[:3]) + "..."
             lines.append(f" {name}: {r}")
@@ -179,7 +182,7 @@ def _index_remarks(ox: NDArray, oy: NDArray, invalids: NDArray, flagged: NDArray
 
 def _assert_array_compare(comparison: _Compare, x: Any, y: Any, err_msg: object = "", verbose: bool = True,
                           header: str = "", equal_nan: bool = True, equal_inf: bool = True, *,
-                          strict: bool = False, names: _Names = ("ACTUAL", "DESIRED")) -> None:
+                          strict: bool = False, names: _Names = ("ACTUAL", "DESIRED"), precision: int = 6) -> None:
     """NumPy's ``assert_array_compare``: every pair of elements (a scalar
     against each element of the other side) must satisfy ``comparison``,
     once NaNs (``equal_nan``) and infinities (``equal_inf``) in the same
@@ -191,7 +194,7 @@ def _assert_array_compare(comparison: _Compare, x: Any, y: Any, err_msg: object 
 
     def fail(remark: str, a: object = x, b: object = y) -> AssertionError:
         return AssertionError(_build_err_msg([a, b], err_msg + remark, header=header,
-                                             verbose=verbose, names=names))
+                                             verbose=verbose, names=names, precision=precision))
 
     try:
         if strict:
@@ -238,7 +241,7 @@ def _assert_array_compare(comparison: _Compare, x: Any, y: Any, err_msg: object 
     except ValueError:
         trace = traceback.format_exc()
         raise ValueError(_build_err_msg([x, y], err_msg, header=f"error during assertion:\n\n{trace}\n\n{header}",
-                                        verbose=verbose, names=names)) from None
+                                        verbose=verbose, names=names, precision=precision)) from None
 
 
 def assert_array_equal(actual: Any, desired: Any, err_msg: object = "", verbose: bool = True, *,
@@ -273,7 +276,7 @@ def assert_array_almost_equal(actual: Any, desired: Any, decimal: int = 6, err_m
         return _elementwise.abs(x - y) < bound
 
     _assert_array_compare(compare, actual, desired, err_msg, verbose,
-                          header=f"Arrays are not almost equal to {decimal:d} decimals")
+                          header=f"Arrays are not almost equal to {decimal:d} decimals", precision=decimal)
 
 
 def assert_allclose(actual: Any, desired: Any, rtol: float = 1e-7, atol: float = 0, equal_nan: bool = True,
