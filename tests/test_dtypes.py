@@ -29,7 +29,7 @@ TABLE = [
 def test_dtype_table(name: str, kind: str, itemsize: int, code: int, bits: int) -> None:
     d = getattr(ma, name)
     assert isinstance(d, ma.DType)
-    assert str(d) == name and d.name == name and repr(d) == f"minarray.{name}"
+    assert str(d) == name and d.name == name and repr(d) == f"dtype('{name}')"  # NumPy's repr
     assert d.kind == kind and d.itemsize == itemsize and d.bits == bits and d.lanes == 1
     assert d.dlpack == (code, bits, 1)
     assert int(d.code) == code
