@@ -458,10 +458,27 @@ _OUT_OF_SCOPE_SPELLING: Final = re.compile(
     r"|(?P<name>datetime64|timedelta64|str_?|unicode|bytes_?|object_?|void)\d*(\[\w*\])?")
 
 
+def _scope(family: str) -> _builtin_str:
+    return f"minarray holds numeric and boolean types only (DLPack carries no others); use NumPy for {family} data"
+
+
 def out_of_scope(spelling: str, family: str) -> TypeError:
     """The one refusal of a dtype minarray does not hold, naming it."""
-    return TypeError(f"minarray has no dtype {spelling!r} ({family}): it holds numeric and boolean types only "
-                     f"(DLPack carries no others); use NumPy for {family} data")
+    return TypeError(f"minarray has no dtype {spelling!r} ({family}): {_scope(family)}")
+
+
+def value_out_of_scope(value: _builtin_str | bytes | None) -> TypeError:
+    """The refusal of a Python value that NumPy would hold in a type
+    minarray lacks: a str ('<U3'), a bytes ('|S3'), None (object)."""
+    if isinstance(value, _builtin_str):
+        spelling, family = f"<U{len(value)}", "str"
+    elif isinstance(value, bytes):
+        spelling, family = f"|S{len(value)}", "bytes"
+    else:
+        spelling, family = "object", "object"
+    shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
+    return TypeError(f"cannot convert {type(value).__name__} {shown} to a minarray array: NumPy would hold it as "
+                     f"dtype {spelling!r} ({family}), and {_scope(family)}")
 
 
 def _out_of_scope_string(s: str) -> TypeError | None:
