@@ -236,11 +236,6 @@ class DType:
     def metadata(self) -> None:
         return None
 
-    @property
-    def flags(self) -> int:
-        """NumPy's flags: none of its object-holding bits apply."""
-        return 0
-
     def newbyteorder(self, new_order: str = "S", /) -> DType:
         """This dtype if the order asked for is native (or moot for one
         byte); a swapped order raises TypeError: minarray holds native byte
