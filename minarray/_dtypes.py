@@ -20,7 +20,7 @@ import re
 import struct as _struct
 import sys
 from functools import cache, lru_cache
-from typing import Any, Final, NoReturn
+from typing import Any, ClassVar, Final, NoReturn
 
 from minarray._native import core
 
@@ -202,39 +202,19 @@ class DType:
         """The array interface's ``descr``: one unnamed field."""
         return [("", self.str)]
 
-    @property
-    def shape(self) -> tuple[()]:
-        """``()``: a minarray dtype is never a sub-array."""
-        return ()
-
-    @property
-    def ndim(self) -> int:
-        return 0
-
-    @property
-    def names(self) -> None:
-        """None: a minarray dtype has no fields (structured dtypes are NumPy's)."""
-        return None
-
-    @property
-    def fields(self) -> None:
-        return None
-
-    @property
-    def hasobject(self) -> _builtin_bool:
-        return False
-
-    @property
-    def subdtype(self) -> None:
-        return None
+    # NumPy's answers for a dtype that is neither a record nor a sub-array
+    # (structured dtypes are NumPy's): constants, read-only on the instances.
+    shape: ClassVar[tuple[()]] = ()
+    ndim: ClassVar[int] = 0
+    names: ClassVar[None] = None
+    fields: ClassVar[None] = None
+    hasobject: ClassVar[_builtin_bool] = False
+    subdtype: ClassVar[None] = None
+    metadata: ClassVar[None] = None
 
     @property
     def base(self) -> DType:
         return self
-
-    @property
-    def metadata(self) -> None:
-        return None
 
     def newbyteorder(self, new_order: str = "S", /) -> DType:
         """This dtype if the order asked for is native (or moot for one
@@ -446,6 +426,10 @@ _FAMILIES: Final[dict[str, str]] = {
 }
 
 
+# The family of each of NumPy's names of them that is not the family's own.
+_FAMILY_OF_NAME: Final[dict[str, str]] = {"unicode": "str", "str_": "str", "bytes_": "bytes", "object_": "object"}
+
+
 # NumPy's spellings of those families: a kind letter with an optional
 # byte order, size and unit ('<U10', 'M8[s]', 'S5', 'O'), or a name.
 _OUT_OF_SCOPE_SPELLING: Final = re.compile(
@@ -485,8 +469,7 @@ def _out_of_scope_string(s: str) -> TypeError | None:
         return None
     if m["letter"]:
         return out_of_scope(s, _FAMILIES[m["letter"]])
-    return out_of_scope(s, {"unicode": "str", "str_": "str", "bytes_": "bytes",
-                            "object_": "object"}.get(m["name"], m["name"]))
+    return out_of_scope(s, _FAMILY_OF_NAME.get(m["name"], m["name"]))
 
 
 @lru_cache(maxsize=256)
@@ -618,8 +601,6 @@ class _ScalarTypeMeta(type):
 class generic(metaclass=_ScalarTypeMeta):
     """The root of the scalar types (abstract: it makes no instances)."""
 
-    __slots__ = ()
-
     def __new__(cls, *args: Any, **kwargs: Any) -> NoReturn:
         raise TypeError(f"cannot create 'minarray.{cls.__name__}' instances")
 
@@ -627,55 +608,37 @@ class generic(metaclass=_ScalarTypeMeta):
 class number(generic):
     """The numeric types (abstract)."""
 
-    __slots__ = ()
-
 
 class integer(number):
     """The integer types (abstract)."""
-
-    __slots__ = ()
 
 
 class signedinteger(integer):
     """The signed integer types (abstract)."""
 
-    __slots__ = ()
-
 
 class unsignedinteger(integer):
     """The unsigned integer types (abstract)."""
-
-    __slots__ = ()
 
 
 class inexact(number):
     """The floating-point and complex types (abstract)."""
 
-    __slots__ = ()
-
 
 class floating(inexact):
     """The real floating-point types (abstract)."""
-
-    __slots__ = ()
 
 
 class complexfloating(inexact):
     """The complex types (abstract)."""
 
-    __slots__ = ()
-
 
 class flexible(generic):
     """NumPy's types of flexible size (strings, bytes, void): none is minarray's."""
 
-    __slots__ = ()
-
 
 class character(flexible):
     """NumPy's string types: none is minarray's."""
-
-    __slots__ = ()
 
 
 # The class each kind of dtype sits under; bool sits under generic alone,
@@ -690,34 +653,32 @@ class _OutOfScope(generic):
     exist, so that ``issubdtype`` can ask about them and code that names
     them fails with the reason, not an AttributeError."""
 
-    __slots__ = ()
-
     def __new__(cls, *args: Any, **kwargs: Any) -> NoReturn:
         raise _not_a_dtype(cls)
 
 
 class datetime64(_OutOfScope):
-    __slots__ = ()
+    """NumPy's dates: not held by minarray."""
 
 
 class timedelta64(_OutOfScope, signedinteger):
-    __slots__ = ()
+    """NumPy's time spans: not held by minarray."""
 
 
 class str_(_OutOfScope, character):
-    __slots__ = ()
+    """NumPy's strings: not held by minarray."""
 
 
 class bytes_(_OutOfScope, character):
-    __slots__ = ()
+    """NumPy's byte strings: not held by minarray."""
 
 
 class void(_OutOfScope, flexible):
-    __slots__ = ()
+    """NumPy's raw records: not held by minarray."""
 
 
 class object_(_OutOfScope):
-    __slots__ = ()
+    """NumPy's Python objects: not held by minarray."""
 
 
 def _not_a_dtype(cls: type) -> TypeError:
@@ -725,7 +686,7 @@ def _not_a_dtype(cls: type) -> TypeError:
     (as NumPy 2 refuses ``np.dtype(np.floating)``) or one minarray lacks."""
     if issubclass(cls, _OutOfScope):
         name = cls.__name__
-        return out_of_scope(name, {"str_": "str", "bytes_": "bytes", "object_": "object"}.get(name, name))
+        return out_of_scope(name, _FAMILY_OF_NAME.get(name, name))
     return TypeError(f"converting the abstract 'minarray.{cls.__name__}' to a dtype is not allowed: "
                      f"name a concrete dtype such as minarray.float64")
 
