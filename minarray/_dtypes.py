@@ -277,7 +277,7 @@ class DType:
 
     @property
     def str(self) -> _builtin_str:
-        """The array interface's type string ('<f8', '|b1')."""
+        """The array interface's type string (``'<f8'``, ``'|b1'``)."""
         return _builtin_str(self.numpy.str) if self._described_by_numpy() else self.typestr
 
 
