@@ -243,13 +243,12 @@ class DType:
         the Array API asks."""
         if isinstance(other, DType) or other is self:
             return other is self
+        if _is_array(other):
+            return NotImplemented  # the array compares, elementwise, as with NumPy's dtypes
         try:
             return DType(other) is self
         except (TypeError, ValueError):
             return False
-
-    def __ne__(self, other: object) -> _builtin_bool:
-        return not self == other
 
     def __hash__(self) -> int:
         # as NumPy: equal spellings (float, "f8") need not hash alike
@@ -568,10 +567,17 @@ def as_dtype(obj: Any) -> DType:
         name = _builtin_str(obj).removeprefix("torch.")
         if name in _BY_NAME:
             return _BY_NAME[name]
+    if _is_array(obj):  # as NumPy 2, which refuses np.dtype(an ndarray)
+        raise TypeError(f"cannot make a dtype from an array ({type(obj).__name__}): pass its .dtype")
     inner = None if isinstance(obj, type) else getattr(obj, "dtype", None)
     if inner is not None and inner is not obj:
         return as_dtype(inner)  # NumPy reads an object's dtype attribute
     raise TypeError(f"cannot interpret {obj!r} as a minarray dtype")
+
+
+def _is_array(obj: Any) -> _builtin_bool:
+    """An Array API array (minarray's, NumPy's...), not a scalar type."""
+    return not isinstance(obj, type) and hasattr(obj, "__array_namespace__")
 
 
 # NumPy's abstract scalar types, for ``issubdtype`` and ``issubclass``:

@@ -167,7 +167,8 @@ def test_dtype_is_the_class_of_the_singletons() -> None:
     assert ma.dtype("f4") is ma.float32 and ma.dtype(ma.float32) is ma.float32
     assert ma.dtype(None) is ma.float64 and np.dtype(None).name == "float64"  # NumPy's default
     assert ma.dtype("f8", align=True, copy=True) is ma.float64  # NumPy's signature; nothing to align or copy
-    assert ma.dtype(ma.ones(2, dtype=ma.int16)) is ma.int16  # an object with a dtype
+    holder = type("Holder", (), {"dtype": np.dtype("i2")})()  # not an array, but with a dtype
+    assert ma.dtype(holder) is ma.int16 and np.dtype(holder) == np.int16
     with pytest.raises(TypeError, match="from an array"):
         ma.dtype(np.zeros(2, dtype=np.uint32))  # as np.dtype: an array is no dtype spelling
     assert ma.dtype(ml_dtypes_or_skip().bfloat16) is ma.bfloat16
@@ -320,3 +321,17 @@ def test_python_values_minarray_cannot_hold(values: Any) -> None:
     spelling = "object" if expected.kind == "O" else expected.str
     with pytest.raises(TypeError, match=rf"NumPy would hold it as dtype '{re.escape(spelling)}'.*use NumPy"):
         ma.asarray(values)
+
+
+def test_a_dtype_and_an_array_compare_as_numpys() -> None:
+    """An array is no dtype spelling (NumPy 2 refuses np.dtype(ndarray)):
+    == with one is the array's comparison, as with NumPy's dtypes."""
+    n = np.ones(2)
+    assert np.array_equal(ma.float64 == n, np.dtype("f8") == n)
+    assert np.array_equal(ma.float64 != n, np.dtype("f8") != n)
+    x = ma.ones(2)
+    assert (ma.float64 == x) is (x == ma.float64) is False
+    with pytest.raises(TypeError, match="from an array"):
+        ma.dtype(x)
+    with pytest.raises(TypeError, match="from an array"):
+        np.dtype(n)
