@@ -600,6 +600,10 @@ class _ScalarTypeMeta(type):
                 return False
         return type.__subclasscheck__(cls, sub)
 
+    def __instancecheck__(cls, inst: Any) -> _builtin_bool:
+        # by the instance's class, so NumPy's scalars answer: isinstance(np.float32(1), ma.floating)
+        return cls.__subclasscheck__(type(inst))
+
     def __repr__(cls) -> _builtin_str:
         return f"<class 'minarray.{cls.__name__}'>"
 

@@ -146,8 +146,11 @@ def test_issubdtype_of_each_dtype_matches_numpy(d: ma.DType) -> None:
         assert issubclass(d, getattr(ma, name)) is expected, name  # a dtype is minarray's scalar type
         assert issubclass(d.type, getattr(ma, name)) is expected, name  # NumPy's scalar type of it
         assert issubclass(d.type, getattr(np, name)) is expected, name
+        value = nd.type(1)  # isinstance of NumPy's scalars, as with NumPy's abstract types
+        assert isinstance(value, getattr(ma, name)) is isinstance(value, getattr(np, name)), name
     for other in NP_DTYPES:
         assert ma.issubdtype(d, other) is np.issubdtype(nd, np_dtype(other)), other
+    assert not isinstance(1.0, ma.floating) and not isinstance(ma.asarray(1.0), ma.floating)  # as NumPy
 
 
 def test_issubdtype_of_abstract_types_and_spellings_matches_numpy() -> None:
