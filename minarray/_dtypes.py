@@ -89,7 +89,7 @@ class DType:
         the default float, as in NumPy).  ``align`` and ``copy`` are
         accepted for NumPy's signature: a minarray dtype has no fields to
         align, and it is a singleton, so there is nothing to copy."""
-        return default_float if obj is None else as_dtype(obj)
+        return _lookup(obj)
 
     @classmethod
     def _row(cls, name: str, kind: str, code: DLDataTypeCode, bits: int, itemsize: int, typestr: str,
@@ -243,10 +243,10 @@ class DType:
         the Array API asks."""
         if isinstance(other, DType) or other is self:
             return other is self
-        if _is_array(other):
+        if not isinstance(other, _builtin_str) and _is_array(other):
             return NotImplemented  # the array compares, elementwise, as with NumPy's dtypes
         try:
-            return DType(other) is self
+            return _lookup(other) is self
         except (TypeError, ValueError):
             return False
 
@@ -278,6 +278,12 @@ class DType:
     def str(self) -> _builtin_str:
         """The array interface's type string (``'<f8'``, ``'|b1'``)."""
         return _builtin_str(self.numpy.str) if self._described_by_numpy() else self.typestr
+
+
+def _lookup(obj: Any) -> DType:
+    """``ma.dtype(obj)``: as_dtype, and None the default float, as NumPy's
+    ``np.dtype(None)``."""
+    return default_float if obj is None else as_dtype(obj)
 
 
 def _numpy_like(obj: Any) -> _builtin_bool:
