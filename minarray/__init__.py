@@ -66,6 +66,30 @@ from minarray._dtypes import (
     ulonglong,
     ushort,
 )
+
+# isort: split
+# NumPy's dtype class (the dtypes are its instances: ma.dtype("f4") is
+# ma.float32), its abstract scalar types, and the names of the types
+# minarray does not hold, which refuse with the reason when used.
+from minarray._dtypes import DType as dtype
+from minarray._dtypes import (
+    bytes_,
+    character,
+    complexfloating,
+    datetime64,
+    flexible,
+    floating,
+    generic,
+    inexact,
+    integer,
+    number,
+    object_,
+    signedinteger,
+    str_,
+    timedelta64,
+    unsignedinteger,
+    void,
+)
 from minarray._native import core as _core
 from minarray.exceptions import AxisError
 
@@ -176,6 +200,9 @@ __all__ = [
     "float4_e2m1fn", "complex32", "int1", "int2", "int4", "uint1", "uint2", "uint4",
     "bool_", "byte", "ubyte", "short", "ushort", "intc", "uintc", "int_", "intp", "uintp",
     "longlong", "ulonglong", "half", "single", "double", "csingle", "cdouble",
+    # NumPy's dtype class and scalar type tree (minarray/_dtypes.py)
+    "dtype", "generic", "number", "integer", "signedinteger", "unsignedinteger", "inexact", "floating",
+    "complexfloating", "flexible", "character", "datetime64", "timedelta64", "str_", "bytes_", "object_", "void",
     *_constants_all, *_creation_all, *_data_type_functions_all, *_elementwise_all, *_histograms_all,
     *_indexing_all, *_inspection_all, *_joining_all, *_linear_algebra_all, *_manipulation_all,
     *_searching_all, *_set_all, *_sorting_all, *_statistical_all, *_utility_all,

@@ -68,6 +68,7 @@ def _dtype_of_typestr(typestr: str) -> _dt.DType:
         )
     found = _dt._BY_TYPESTR.get(code)
     if found is None:
+        _dt.as_dtype(typestr)  # words the refusal of a type minarray lacks ('<U3', '|O')
         raise TypeError(f"unsupported array-interface typestr {typestr!r}: minarray has no such dtype")
     return found
 

@@ -122,6 +122,9 @@ def _from_sequence(obj: Any, dt: _dt.DType | None) -> NDArray:
                 dt = (_dt.bool, _dt.int64, _dt.float64, _dt.complex128)[kind]
         h = core.from_nested(obj, shape, dt.code, dt.bits)
         return NDArray._new(h, shape, c_strides(shape), None)
+    for item in obj:
+        if isinstance(item, bytes):  # NumPy's bytes element, not a buffer of numbers
+            raise _dt.value_out_of_scope(item)
     parts = [asarray(item) for item in obj]
     inner = parts[0].shape
     for p in parts:
@@ -216,7 +219,7 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | 
             raise ValueError(f"copy=False is impossible for a {type(obj).__name__}: it has no array memory to share")
         return _from_sequence(list(obj) if isinstance(obj, range) else obj, dt)
     if isinstance(obj, (str, bytes)) or obj is None:
-        raise TypeError(f"cannot convert {type(obj).__name__} {_short(obj)} to a minarray array: not a number")
+        raise _dt.value_out_of_scope(obj)
     if hasattr(obj, "__index__") or hasattr(obj, "__float__") or hasattr(obj, "__complex__"):
         if copy is False:
             raise ValueError(f"copy=False is impossible for a {type(obj).__name__}: it has no memory to share")

@@ -32,7 +32,7 @@ from minarray._float_format import scalar_text
 
 __all__ = [
     "astype", "result_type", "can_cast", "isdtype", "finfo", "iinfo", "promote_types", "iscomplexobj",
-    "isrealobj", "isscalar",
+    "isrealobj", "isscalar", "issubdtype",
 ]
 
 
@@ -211,6 +211,25 @@ def iinfo(type: Any, /) -> iinfo_object:
     if dt.kind == "u":
         return iinfo_object(bits=dt.bits, max=2 ** dt.bits - 1, min=0, dtype=dt)
     raise ValueError(f"iinfo: {dt} is not an integer dtype (use finfo for floating-point types)")
+
+
+def _scalar_type(arg: Any) -> Any:
+    """``arg`` as issubdtype reads it: an abstract scalar type class
+    (minarray's or NumPy's of the same name), else the dtype it spells."""
+    found = _dt.scalar_type_class(arg)
+    return found if found is not None else _dt.DType(arg)
+
+
+def issubdtype(arg1: Any, arg2: Any) -> bool:
+    """NumPy's ``issubdtype``: is ``arg1`` (a dtype spelling or a scalar
+    type class) ``arg2`` or below it in the scalar type tree?
+    ``issubdtype(x.dtype, ma.floating)``, ``issubdtype("f4", ma.number)``,
+    ``issubdtype(ma.int32, ma.int64)`` (False: a concrete second argument
+    asks for that type)."""
+    a, b = _scalar_type(arg1), _scalar_type(arg2)
+    if isinstance(b, DType):
+        return a is b
+    return issubclass(a, b)
 
 
 def promote_types(type1: Any, type2: Any) -> _dt.DType:

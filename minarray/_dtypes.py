@@ -16,10 +16,11 @@ back, as ml_dtypes does.
 from __future__ import annotations
 
 import enum
+import re
 import struct as _struct
 import sys
 from functools import cache, lru_cache
-from typing import Any, Final
+from typing import Any, ClassVar, Final, NoReturn
 
 from minarray._native import core
 
@@ -35,6 +36,7 @@ __all__ = [
 
 
 _builtin_bool = bool
+_builtin_str = str
 
 
 class DLDataTypeCode(enum.IntEnum):
@@ -61,7 +63,13 @@ class DLDataTypeCode(enum.IntEnum):
 
 
 class DType:
-    """An element type.  One instance per type: compare with ``==`` or ``is``."""
+    """An element type: ``ma.dtype``.  One instance per type (``ma.float32``),
+    so compare with ``==`` or ``is``.  ``ma.dtype(spelling)`` looks the
+    instance up from any spelling NumPy's ``np.dtype`` accepts for the types
+    minarray has; it never makes a new one.
+
+    The instances are minarray's scalar types too: ``ma.float32(3)`` makes
+    a 0-d array, and ``issubclass(ma.float32, ma.floating)`` holds."""
 
     __slots__ = ("_np", "bits", "code", "format", "itemsize", "kind", "lanes", "name", "typestr", "wide")
 
@@ -74,9 +82,20 @@ class DType:
     typestr: str  # the array interface's typestr (little-endian), "" if none
     format: str  # the buffer protocol's format string (PEP 3118, NumPy's choice), "" if none
     wide: DType | None  # a storage type's arithmetic type; None for the others
+    _np: Any  # the equal NumPy dtype, once asked for
 
-    def __init__(self, name: str, kind: str, code: DLDataTypeCode, bits: int, itemsize: int, typestr: str,
-                 format: str) -> None:
+    def __new__(cls, obj: Any = None, align: _builtin_bool = False, copy: _builtin_bool = False) -> DType:
+        """The dtype ``obj`` spells (NumPy's ``np.dtype(obj)``; ``None`` is
+        the default float, as in NumPy).  ``align`` and ``copy`` are
+        accepted for NumPy's signature: a minarray dtype has no fields to
+        align, and it is a singleton, so there is nothing to copy."""
+        return _lookup(obj)
+
+    @classmethod
+    def _row(cls, name: str, kind: str, code: DLDataTypeCode, bits: int, itemsize: int, typestr: str,
+             format: str) -> DType:
+        """One of the singletons, built once from a row of the C table."""
+        self = object.__new__(cls)
         self.name = name
         self.kind = kind
         self.code = code
@@ -88,7 +107,8 @@ class DType:
         self.wide = None
         self.typestr = typestr
         self.format = format
-        self._np: Any = None
+        self._np = None
+        return self
 
     def __call__(self, value: Any = 0, /) -> Any:
         """A 0-d array of this dtype (``ma.float32(3.0)``), as NumPy's scalar
@@ -114,6 +134,8 @@ class DType:
                     import ml_dtypes  # optional: ml_dtypes is not a dependency of minarray
                 except ImportError as exc:
                     raise TypeError(f"NumPy has no {self.name}; install ml_dtypes for one") from exc
+                if not hasattr(ml_dtypes, self.name):
+                    raise TypeError(f"NumPy has no {self.name}, and ml_dtypes {ml_dtypes.__version__} neither")
                 self._np = np.dtype(getattr(ml_dtypes, self.name))
             else:
                 self._np = np.dtype(self.name)
@@ -129,35 +151,139 @@ class DType:
         except (ImportError, TypeError) as exc:
             raise AttributeError(f"{self.name} has no NumPy dtype here: {exc}") from None
 
+    # NumPy's descriptive attributes.  The fifteen standard types state them
+    # from the table, as NumPy does for its own types; bfloat16 and the
+    # storage types report what ml_dtypes registers with NumPy (they are not
+    # NumPy's builtins: kind 'V' there, their own character codes), except
+    # ``kind``, which stays the letter of what they hold ('f', 'i', 'u',
+    # 'c'): minarray's promotion and kernels are keyed by it.
+
+    def _described_by_numpy(self) -> _builtin_bool:
+        return not self.typestr
+
     @property
-    def type(self) -> Any:
-        """NumPy's scalar type (``np.float32``...), as ``np.dtype.type``;
-        code written for NumPy dtypes (Dask) reads it."""
-        return self.dtype.type
+    def char(self) -> str:
+        """NumPy's one-character code ('d' for float64, 'l' for int64)."""
+        return self.numpy.char if self._described_by_numpy() else _numpy_char(self.format)
+
+    @property
+    def num(self) -> int:
+        """NumPy's type number (needs NumPy: it is NumPy's numbering)."""
+        return int(self.numpy.num)
+
+    @property
+    def byteorder(self) -> str:
+        """'=' (native) for multi-byte types, '|' (not applicable) for one
+        byte: minarray holds native byte order only."""
+        if self._described_by_numpy():
+            return str(self.numpy.byteorder)
+        return "|" if self.itemsize == 1 else "="
+
+    @property
+    def alignment(self) -> int:
+        """The alignment in bytes NumPy requires (a complex number's is its
+        part's)."""
+        if self._described_by_numpy():
+            return int(self.numpy.alignment)
+        return self.itemsize // 2 if self.kind == "c" else self.itemsize
+
+    @property
+    def isbuiltin(self) -> int:
+        """1 for NumPy's own types, 2 for those a library registers (ml_dtypes)."""
+        return int(self.numpy.isbuiltin) if self._described_by_numpy() else 1
+
+    @property
+    def isnative(self) -> _builtin_bool:
+        """Always True: minarray holds native byte order only."""
+        return True
+
+    @property
+    def descr(self) -> list[tuple[str, str]]:
+        """The array interface's ``descr``: one unnamed field."""
+        return [("", self.str)]
+
+    # NumPy's answers for a dtype that is neither a record nor a sub-array
+    # (structured dtypes are NumPy's): constants, read-only on the instances.
+    shape: ClassVar[tuple[()]] = ()
+    ndim: ClassVar[int] = 0
+    names: ClassVar[None] = None
+    fields: ClassVar[None] = None
+    hasobject: ClassVar[_builtin_bool] = False
+    subdtype: ClassVar[None] = None
+    metadata: ClassVar[None] = None
+
+    @property
+    def base(self) -> DType:
+        return self
+
+    def newbyteorder(self, new_order: str = "S", /) -> DType:
+        """This dtype if the order asked for is native (or moot for one
+        byte); a swapped order raises TypeError: minarray holds native byte
+        order only."""
+        native = "<" if sys.byteorder == "little" else ">"
+        codes = {"S": "swap", "<": "<", "L": "<", ">": ">", "B": ">", "=": native, "N": native,
+                 "|": native, "I": native}
+        if new_order not in codes:
+            raise ValueError(f"{new_order!r} is not a valid byte order")
+        if self.itemsize == 1 or codes[new_order] == native:
+            return self
+        raise TypeError(f"{self.name} in non-native byte order: minarray holds native byte order only "
+                        f"(use NumPy for byte-swapped data)")
 
     def __repr__(self) -> str:
-        return f"minarray.{self.name}"
+        return f"dtype('{self.name}')"
 
     def __str__(self) -> str:
         return self.name
 
     def __eq__(self, other: object) -> _builtin_bool:
-        if isinstance(other, DType):
-            return self is other
-        if isinstance(other, str):
-            return other == self.name
-        if _numpy_like(other):
-            try:
-                return as_dtype(other) is self
-            except TypeError:
-                return False
-        return NotImplemented
+        """As NumPy's: True iff ``ma.dtype(other)`` is this dtype, for every
+        spelling it accepts (``float``, ``"f8"``, ``np.float64``...); False
+        for anything else.  Between two minarray dtypes it is identity, as
+        the Array API asks."""
+        if isinstance(other, DType) or other is self:
+            return other is self
+        if not isinstance(other, _builtin_str) and _is_array(other):
+            return NotImplemented  # the array compares, elementwise, as with NumPy's dtypes
+        try:
+            return _lookup(other) is self
+        except (TypeError, ValueError):
+            return False
 
     def __hash__(self) -> int:
+        # as NumPy: equal spellings (float, "f8") need not hash alike
         return hash(self.name)
 
     def __reduce__(self) -> str:
         return self.name
+
+    # Last in the class body: a property named ``type`` or ``str`` would
+    # otherwise stand for the builtin in the annotations below it.
+
+    @property
+    def type(self) -> Any:
+        """The scalar type, as NumPy code reads it: NumPy's (``np.float64``;
+        ml_dtypes' for bfloat16 and the storage types), so that
+        ``x.dtype.type is np.float64`` and ``issubclass(x.dtype.type,
+        np.floating)`` hold as with a NumPy array (Dask asks both), and
+        ``issubclass(x.dtype.type, ma.floating)`` too.  Where NumPy has no
+        such type (complex32, or NumPy missing), the dtype itself, which is
+        minarray's scalar type: callable, and placed in the tree by kind."""
+        try:
+            return self.numpy.type
+        except (ImportError, TypeError):
+            return self
+
+    @property
+    def str(self) -> _builtin_str:
+        """The array interface's type string (``'<f8'``, ``'|b1'``)."""
+        return _builtin_str(self.numpy.str) if self._described_by_numpy() else self.typestr
+
+
+def _lookup(obj: Any) -> DType:
+    """``ma.dtype(obj)``: as_dtype, and None the default float, as NumPy's
+    ``np.dtype(None)``."""
+    return default_float if obj is None else as_dtype(obj)
 
 
 def _numpy_like(obj: Any) -> _builtin_bool:
@@ -185,7 +311,7 @@ _ROWS: Final = core.dtype_table()
 
 
 ALL: Final[tuple[DType, ...]] = tuple(
-    DType(name, kind, DLDataTypeCode(code), bits, itemsize, typestr, _platform_format(fmt))
+    DType._row(name, kind, DLDataTypeCode(code), bits, itemsize, typestr, _platform_format(fmt))
     for name, kind, code, bits, itemsize, typestr, fmt, _kernel in _ROWS
 )
 
@@ -251,9 +377,34 @@ _BY_CODE: Final[dict[tuple[int, int], DType]] = {(int(d.code), d.bits): d for d 
 _BY_TYPESTR: Final[dict[str, DType]] = {d.typestr[1:]: d for d in ALL if d.typestr}
 
 
-# Spellings users type that are not the canonical names.
-_ALIASES: Final[dict[str, DType]] = {"float": float64, "int": int64, "complex": complex128,
-                                     "half": float16, "double": float64, "single": float32}
+# dtypes: the same singletons (ma.double is ma.float64)
+bool_ = bool
+byte = int8
+ubyte = uint8
+short = int16
+ushort = uint16
+intc = int32
+uintc = uint32
+int_ = int64
+intp = int64
+uintp = uint64
+longlong = int64
+ulonglong = uint64
+half = float16
+single = float32
+double = float64
+csingle = complex64
+cdouble = complex128
+
+
+# Spellings users type that are not the canonical names: NumPy's C-style
+# names above, and its names of the Python and C types.
+_ALIASES: Final[dict[str, DType]] = {
+    "float": float64, "int": int64, "complex": complex128, "long": int64, "ulong": uint64, "uint": uint64,
+    **{name: globals()[name] for name in ("bool_", "byte", "ubyte", "short", "ushort", "intc", "uintc", "int_",
+                                          "intp", "uintp", "longlong", "ulonglong", "half", "single", "double",
+                                          "csingle", "cdouble")},
+}
 
 
 default_int: Final = int64
@@ -272,20 +423,81 @@ def from_dlpack_code(code: int, bits: int, lanes: int = 1) -> DType | None:
     return _BY_CODE.get((code, bits))
 
 
+# What minarray does not hold.  DLPack describes numbers and booleans only,
+# so strings, bytes, Python objects, dates and times, and structured
+# records stay NumPy's; every refusal of one is worded here.
+_FAMILIES: Final[dict[str, str]] = {
+    "M": "datetime64", "m": "timedelta64", "U": "str", "S": "bytes", "a": "bytes", "O": "object", "V": "void",
+}
+
+
+# The family of each of NumPy's names of them that is not the family's own.
+_FAMILY_OF_NAME: Final[dict[str, str]] = {"unicode": "str", "str_": "str", "bytes_": "bytes", "object_": "object"}
+
+
+# NumPy's spellings of those families: a kind letter with an optional
+# byte order, size and unit ('<U10', 'M8[s]', 'S5', 'O'), or a name.
+_OUT_OF_SCOPE_SPELLING: Final = re.compile(
+    r"[<>|=]?(?P<letter>[MmUSaOV])\d*(\[\w*\])?"
+    r"|(?P<name>datetime64|timedelta64|str_?|unicode|bytes_?|object_?|void)\d*(\[\w*\])?")
+
+
+def _scope(family: str) -> _builtin_str:
+    return f"minarray holds numeric and boolean types only (DLPack carries no others); use NumPy for {family} data"
+
+
+def out_of_scope(spelling: str, family: str) -> TypeError:
+    """The one refusal of a dtype minarray does not hold, naming it."""
+    return TypeError(f"minarray has no dtype {spelling!r} ({family}): {_scope(family)}")
+
+
+def value_out_of_scope(value: _builtin_str | bytes | None) -> TypeError:
+    """The refusal of a Python value that NumPy would hold in a type
+    minarray lacks: a str ('<U3'), a bytes ('|S3'), None (object)."""
+    if isinstance(value, _builtin_str):
+        spelling, family = f"<U{len(value)}", "str"
+    elif isinstance(value, bytes):
+        spelling, family = f"|S{len(value)}", "bytes"
+    else:
+        spelling, family = "object", "object"
+    shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
+    return TypeError(f"cannot convert {type(value).__name__} {shown} to a minarray array: NumPy would hold it as "
+                     f"dtype {spelling!r} ({family}), and {_scope(family)}")
+
+
+def _out_of_scope_string(s: str) -> TypeError | None:
+    """The refusal for a string spelling of a family minarray lacks, or None."""
+    if "," in s or s.startswith("("):
+        return out_of_scope(s, "structured")
+    m = _OUT_OF_SCOPE_SPELLING.fullmatch(s)
+    if m is None:
+        return None
+    if m["letter"]:
+        return out_of_scope(s, _FAMILIES[m["letter"]])
+    return out_of_scope(s, _FAMILY_OF_NAME.get(m["name"], m["name"]))
+
+
 @lru_cache(maxsize=256)
 def _from_numpy_dtype(np_dtype: Any) -> DType:
-    if np_dtype.byteorder == ">" or (np_dtype.byteorder == "=" and not _native_little()):
-        raise TypeError(f"non-native byte order {np_dtype.str!r} is not supported")
-    if np_dtype.name == "bfloat16":
-        return bfloat16
-    found = _BY_NAME.get(np_dtype.name)  # ml_dtypes' types by their names
+    found = _BY_NAME.get(np_dtype.name)  # ml_dtypes' types by their names too
+    if np_dtype.fields is not None or np_dtype.subdtype is not None:
+        raise out_of_scope(str(np_dtype), "structured")
+    if found is None and np_dtype.kind in _FAMILIES:
+        raise out_of_scope(np_dtype.str, _FAMILIES[np_dtype.kind])
     if found is None:
         raise TypeError(f"unsupported dtype {np_dtype!s}: minarray supports {', '.join(_BY_NAME)}")
+    if found.itemsize > 1 and np_dtype.byteorder not in ("=", "|", _NATIVE_ORDER):
+        raise _non_native(np_dtype.str)
     return found
 
 
-def _native_little() -> _builtin_bool:
-    return sys.byteorder == "little"
+_NATIVE_ORDER: Final = "<" if sys.byteorder == "little" else ">"
+
+
+def _non_native(spelling: str) -> TypeError:
+    order = "big" if spelling.startswith(">") else "little"
+    return TypeError(f"dtype {spelling!r} is {order}-endian: minarray holds native byte order only "
+                     f"(convert with NumPy's .astype({('=' + spelling[1:])!r}) first)")
 
 
 def _numpy_char(fmt: str) -> str:
@@ -295,38 +507,49 @@ def _numpy_char(fmt: str) -> str:
 
 
 # NumPy's one-character codes (``np.dtype('d')``), for the types minarray
-# has, from the buffer formats; the 64-bit integers answer to long long too.
+# has, from the buffer formats; the 64-bit integers answer to long long
+# and to intp ('p') too.
 _CHARS: Final[dict[str, DType]] = {
-    **{_numpy_char(d.format): d for d in ALL if d.format}, "q": int64, "Q": uint64,
+    **{_numpy_char(d.format): d for d in ALL if d.format}, "q": int64, "Q": uint64, "p": intp, "P": uintp,
 }
 
 
 def _from_string(s: str) -> DType | None:
     """A type string ('f4', '<i8', '|b1', '=u2') or a character code ('d');
-    big-endian ('>f4') only where one byte makes order moot."""
+    non-native order ('>f4') only where one byte makes order moot."""
     if s in _CHARS:
         return _CHARS[s]
     order, body = (s[0], s[1:]) if s and s[0] in "<>|=" else ("", s)
-    found = _BY_TYPESTR.get(body)
+    found = _BY_TYPESTR.get(body) or (_CHARS.get(body) if order else None)
     if found is None:
         return None
-    if order == ">" and found.itemsize > 1:
-        raise TypeError(f"dtype {s!r} is big-endian: minarray arrays are little-endian "
-                        f"(convert with NumPy's .astype({('<' + body)!r}) first)")
+    if order in ("<", ">") and order != _NATIVE_ORDER and found.itemsize > 1:
+        raise _non_native(s)
     return found
 
 
+# Python's types of the families minarray lacks, as NumPy reads them.
+_PYTHON_OUT_OF_SCOPE: Final[dict[type, str]] = {_builtin_str: "str", bytes: "bytes", object: "object"}
+
+
 def as_dtype(obj: Any) -> DType:
-    """Accept a DType, a dtype name, a type string or character code ('f4',
-    '<i8', 'd'), a NumPy dtype (or type) or a Python type."""
+    """The dtype ``obj`` spells: a DType, a name or alias ('float32',
+    'double'), a type string or character code ('f4', '<i8', 'd'), a Python
+    type, a NumPy dtype or scalar type (ml_dtypes' too), a PyTorch dtype,
+    or an object with a ``dtype``.  TypeError for anything else; one that
+    names a type minarray does not hold (strings, dates, objects,
+    structured records) says so and points to NumPy."""
     if isinstance(obj, DType):
         return obj
-    if isinstance(obj, str):
+    if isinstance(obj, _builtin_str):
         found = _BY_NAME.get(obj) or _ALIASES.get(obj) or _from_string(obj)
-        if found is None:
-            raise TypeError(f"unknown dtype {obj!r}: expected one of {', '.join(_BY_NAME)}, a type "
-                            f"string such as 'f4' or '<i8', or a character code such as 'd'")
-        return found
+        if found is not None:
+            return found
+        refusal = _out_of_scope_string(obj)
+        if refusal is not None:
+            raise refusal
+        raise TypeError(f"unknown dtype {obj!r}: expected one of {', '.join(_BY_NAME)}, a type "
+                        f"string such as 'f4' or '<i8', or a character code such as 'd'")
     if obj is _builtin_bool:
         return bool
     if obj is int:
@@ -335,16 +558,165 @@ def as_dtype(obj: Any) -> DType:
         return default_float
     if obj is complex:
         return default_complex
+    if isinstance(obj, _ScalarTypeMeta):
+        raise _not_a_dtype(obj)
+    if isinstance(obj, type) and obj in _PYTHON_OUT_OF_SCOPE:
+        raise out_of_scope(obj.__name__, _PYTHON_OUT_OF_SCOPE[obj])
+    if isinstance(obj, (list, dict, tuple)):
+        raise out_of_scope(_builtin_str(obj), "structured")
     if _numpy_like(obj):
         import numpy as np  # optional: NumPy is not a dependency of minarray
 
         return _from_numpy_dtype(np.dtype(obj))
     mod = type(obj).__module__
     if mod.startswith("torch"):
-        name = str(obj).removeprefix("torch.")
+        name = _builtin_str(obj).removeprefix("torch.")
         if name in _BY_NAME:
             return _BY_NAME[name]
+    if _is_array(obj):  # as NumPy 2, which refuses np.dtype(an ndarray)
+        raise TypeError(f"cannot make a dtype from an array ({type(obj).__name__}): pass its .dtype")
+    inner = None if isinstance(obj, type) else getattr(obj, "dtype", None)
+    if inner is not None and inner is not obj:
+        return as_dtype(inner)  # NumPy reads an object's dtype attribute
     raise TypeError(f"cannot interpret {obj!r} as a minarray dtype")
+
+
+def _is_array(obj: Any) -> _builtin_bool:
+    """An Array API array (minarray's, NumPy's...), not a scalar type."""
+    return not isinstance(obj, type) and hasattr(obj, "__array_namespace__")
+
+
+# NumPy's abstract scalar types, for ``issubdtype`` and ``issubclass``:
+# generic > number > integer > signedinteger | unsignedinteger, number >
+# inexact > floating | complexfloating, and beside number the families
+# minarray does not hold (NumPy's tree: numpy/_core/numerictypes.py).
+# minarray's dtypes are its scalar types, so a dtype is not a class; the
+# metaclass lets ``issubclass(ma.float64, ma.floating)`` answer by its kind.
+
+
+class _ScalarTypeMeta(type):
+    def __subclasscheck__(cls, sub: Any) -> _builtin_bool:
+        mine = scalar_type_class(sub)  # a class of this tree, or NumPy's of the same name
+        if mine is not None:
+            return type.__subclasscheck__(cls, mine)
+        if isinstance(sub, DType) or _numpy_like(sub):  # a dtype, or NumPy's type of one
+            try:
+                return type.__subclasscheck__(cls, _KIND_CLASS[as_dtype(sub).kind])
+            except TypeError:
+                return False
+        return type.__subclasscheck__(cls, sub)
+
+    def __instancecheck__(cls, inst: Any) -> _builtin_bool:
+        # by the instance's class, so NumPy's scalars answer: isinstance(np.float32(1), ma.floating)
+        return cls.__subclasscheck__(type(inst))
+
+    def __repr__(cls) -> _builtin_str:
+        return f"<class 'minarray.{cls.__name__}'>"
+
+
+class generic(metaclass=_ScalarTypeMeta):
+    """The root of the scalar types (abstract: it makes no instances)."""
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> NoReturn:
+        raise TypeError(f"cannot create 'minarray.{cls.__name__}' instances")
+
+
+class number(generic):
+    """The numeric types (abstract)."""
+
+
+class integer(number):
+    """The integer types (abstract)."""
+
+
+class signedinteger(integer):
+    """The signed integer types (abstract)."""
+
+
+class unsignedinteger(integer):
+    """The unsigned integer types (abstract)."""
+
+
+class inexact(number):
+    """The floating-point and complex types (abstract)."""
+
+
+class floating(inexact):
+    """The real floating-point types (abstract)."""
+
+
+class complexfloating(inexact):
+    """The complex types (abstract)."""
+
+
+class flexible(generic):
+    """NumPy's types of flexible size (strings, bytes, void): none is minarray's."""
+
+
+class character(flexible):
+    """NumPy's string types: none is minarray's."""
+
+
+# The class each kind of dtype sits under; bool sits under generic alone,
+# as NumPy's.
+_KIND_CLASS: Final[dict[str, type]] = {
+    "b": generic, "i": signedinteger, "u": unsignedinteger, "f": floating, "c": complexfloating,
+}
+
+
+class _OutOfScope(generic):
+    """NumPy's concrete scalar types that minarray does not hold: the names
+    exist, so that ``issubdtype`` can ask about them and code that names
+    them fails with the reason, not an AttributeError."""
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> NoReturn:
+        raise _not_a_dtype(cls)
+
+
+class datetime64(_OutOfScope):
+    """NumPy's dates: not held by minarray."""
+
+
+class timedelta64(_OutOfScope, signedinteger):
+    """NumPy's time spans: not held by minarray."""
+
+
+class str_(_OutOfScope, character):
+    """NumPy's strings: not held by minarray."""
+
+
+class bytes_(_OutOfScope, character):
+    """NumPy's byte strings: not held by minarray."""
+
+
+class void(_OutOfScope, flexible):
+    """NumPy's raw records: not held by minarray."""
+
+
+class object_(_OutOfScope):
+    """NumPy's Python objects: not held by minarray."""
+
+
+def _not_a_dtype(cls: type) -> TypeError:
+    """The refusal of a scalar type class used as a dtype: an abstract one
+    (as NumPy 2 refuses ``np.dtype(np.floating)``) or one minarray lacks."""
+    if issubclass(cls, _OutOfScope):
+        name = cls.__name__
+        return out_of_scope(name, _FAMILY_OF_NAME.get(name, name))
+    return TypeError(f"converting the abstract 'minarray.{cls.__name__}' to a dtype is not allowed: "
+                     f"name a concrete dtype such as minarray.float64")
+
+
+def scalar_type_class(obj: Any) -> type | None:
+    """``obj`` as one of the classes above if it is one, or NumPy's class of
+    the same name (``np.floating``); None otherwise."""
+    if isinstance(obj, _ScalarTypeMeta):
+        return obj
+    if isinstance(obj, type) and obj.__module__.startswith("numpy"):
+        found = globals().get(obj.__name__)
+        if isinstance(found, _ScalarTypeMeta):
+            return found
+    return None
 
 
 _INTS_SIGNED: Final = {8: int8, 16: int16, 32: int32, 64: int64}
@@ -460,24 +832,6 @@ def same_kind(src: DType, dst: DType) -> _builtin_bool:
     return src is dst or promote(src, dst) is dst or _KIND_RANK[src.kind] <= _KIND_RANK[dst.kind]
 
 
-# dtypes: the same singletons (ma.double is ma.float64)
-bool_ = bool
-byte = int8
-ubyte = uint8
-short = int16
-ushort = uint16
-intc = int32
-uintc = uint32
-int_ = int64
-intp = int64
-uintp = uint64
-longlong = int64
-ulonglong = uint64
-half = float16
-single = float32
-double = float64
-csingle = complex64
-cdouble = complex128
 
 
 def isdtype(dtype: DType, kind: DType | str | tuple[DType | str, ...]) -> _builtin_bool:

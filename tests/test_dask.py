@@ -178,6 +178,19 @@ def test_dask_array_of_minarray_chunks(da: Any, scheduler: str) -> None:
         assert_ma_result(da.stack([d, d], axis=1).compute(), np.stack([a, a], axis=1))
 
 
+def test_dask_boolean_masking(da: Any) -> None:
+    """Dask picks its boolean-mask path by ``mask.dtype == bool``: a
+    minarray dtype compares equal to Python's and NumPy's spellings."""
+    a, x = arr((12,))
+    d = da.from_array(x, chunks=5)
+    assert (d > 0).dtype == bool and (d > 0).dtype == np.bool_ and (x > 0).dtype == bool
+    assert_ma_result(d[d > a.mean()].compute(), a[a > a.mean()])
+    assert_ma_result(d[x > a.mean()].compute(), a[a > a.mean()])
+    m, mm = arr((4, 6))
+    dm = da.from_array(mm, chunks=(2, 3))
+    assert_ma_result(dm[dm > 0].compute(), m[m > 0])
+
+
 def test_dask_map_blocks_with_minarray_functions(da: Any) -> None:
     a, x = arr((8, 9), ma.float32)
     d = da.from_array(x, chunks=(3, 4))

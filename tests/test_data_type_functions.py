@@ -126,3 +126,65 @@ def check_astype(src: ma.DType, dst: ma.DType) -> None:
     assert ma.astype(a, src) is not a
     with pytest.raises(ValueError):
         ma.astype(a, dst, device="gpu")
+
+
+# NumPy's abstract scalar types, by name: minarray's are its own classes.
+ABSTRACT = ["generic", "number", "integer", "signedinteger", "unsignedinteger", "inexact", "floating",
+            "complexfloating", "flexible", "character"]
+# the scalar types minarray lacks: named, placed in the tree, never made
+LACKING = ["datetime64", "timedelta64", "str_", "bytes_", "object_", "void"]
+
+
+@pytest.mark.parametrize("d", NP_DTYPES, ids=str)
+def test_issubdtype_of_each_dtype_matches_numpy(d: ma.DType) -> None:
+    nd = np_dtype(d)
+    for name in ABSTRACT + LACKING:
+        expected = np.issubdtype(nd, getattr(np, name))
+        assert ma.issubdtype(d, getattr(ma, name)) is expected, name
+        assert ma.issubdtype(d, getattr(np, name)) is expected, name  # NumPy's abstract types too
+        assert ma.issubdtype(d.name, getattr(ma, name)) is expected, name
+        assert issubclass(d, getattr(ma, name)) is expected, name  # a dtype is minarray's scalar type
+        assert issubclass(d.type, getattr(ma, name)) is expected, name  # NumPy's scalar type of it
+        assert issubclass(d.type, getattr(np, name)) is expected, name
+        value = nd.type(1)  # isinstance of NumPy's scalars, as with NumPy's abstract types
+        assert isinstance(value, getattr(ma, name)) is isinstance(value, getattr(np, name)), name
+    for other in NP_DTYPES:
+        assert ma.issubdtype(d, other) is np.issubdtype(nd, np_dtype(other)), other
+    assert not isinstance(1.0, ma.floating) and not isinstance(ma.asarray(1.0), ma.floating)  # as NumPy
+
+
+def test_issubdtype_of_abstract_types_and_spellings_matches_numpy() -> None:
+    for a in ABSTRACT + LACKING:
+        for b in ABSTRACT + LACKING:
+            expected = np.issubdtype(getattr(np, a), getattr(np, b))
+            assert ma.issubdtype(getattr(ma, a), getattr(ma, b)) is expected, (a, b)
+            assert issubclass(getattr(ma, a), getattr(ma, b)) is expected, (a, b)
+    for spelling in (float, int, complex, bool, "f4", "i8", "u1", "?", "c8", np.float32, np.uint16):
+        for name in ABSTRACT:
+            expected = np.issubdtype(spelling, getattr(np, name))
+            assert ma.issubdtype(spelling, getattr(ma, name)) is expected, (spelling, name)
+    assert ma.issubdtype(ma.float64, "f8") and not ma.issubdtype(ma.int32, ma.int64)
+    x = ma.ones(3, dtype=ma.float32)
+    assert ma.issubdtype(x.dtype, ma.floating) and not ma.issubdtype(x.dtype, ma.integer)
+    with pytest.raises(TypeError, match="minarray has no dtype 'U3'"):
+        ma.issubdtype("U3", ma.character)  # a spelling of a type minarray lacks is no dtype here
+
+
+def test_issubdtype_places_bfloat16_and_storage_types_by_kind() -> None:
+    """ml_dtypes registers them under np.generic alone; minarray places them
+    by what they hold (a float8 is a floating type), as isdtype does."""
+    assert ma.issubdtype(ma.bfloat16, ma.floating) and ma.isdtype(ma.bfloat16, "real floating")
+    assert ma.issubdtype(ma.float8_e4m3fn, ma.floating) and ma.issubdtype(ma.int4, ma.signedinteger)
+    assert ma.issubdtype(ma.uint2, ma.unsignedinteger) and ma.issubdtype(ma.complex32, ma.complexfloating)
+
+
+def test_abstract_types_make_no_instances() -> None:
+    for name in ABSTRACT:
+        with pytest.raises(TypeError, match=f"cannot create 'minarray.{name}' instances"):
+            getattr(ma, name)()
+        with pytest.raises(TypeError, match="abstract"):
+            ma.dtype(getattr(ma, name))
+        with pytest.raises(TypeError):
+            np.dtype(getattr(np, name))  # NumPy 2 refuses them too
+        assert repr(getattr(ma, name)) == f"<class 'minarray.{name}'>"
+        assert name in ma.__all__

@@ -117,7 +117,7 @@ OVERRIDES: dict[str, Call | Callable[[], Call]] = {
     "ma.bincount": call(I1), "ma.broadcast_shapes": call((4, 4), (4,)),
     "ma.format_float_positional": call(F0), "ma.format_float_scientific": call(F0),
     "ma.can_cast": call(F, D("float64")), "ma.promote_types": call(D("float64"), D("int64")),
-    "ma.isdtype": call(D("float64"), "real floating"),
+    "ma.isdtype": call(D("float64"), "real floating"), "ma.issubdtype": call(D("float64"), D("float64")),
     "ma.choose": call(S("z"), [F, F]),
     "ma.column_stack": call([F, F]), "ma.concat": call([F, F]), "ma.concatenate": call([F, F]),
     "ma.dstack": call([F, F]), "ma.hstack": call([F, F]), "ma.stack": call([F, F]), "ma.vstack": call([F, F]),

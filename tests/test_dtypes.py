@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import pickle
+import re
 from typing import Any
 
 import numpy as np
@@ -29,7 +30,7 @@ TABLE = [
 def test_dtype_table(name: str, kind: str, itemsize: int, code: int, bits: int) -> None:
     d = getattr(ma, name)
     assert isinstance(d, ma.DType)
-    assert str(d) == name and d.name == name and repr(d) == f"minarray.{name}"
+    assert str(d) == name and d.name == name and repr(d) == f"dtype('{name}')"  # NumPy's repr
     assert d.kind == kind and d.itemsize == itemsize and d.bits == bits and d.lanes == 1
     assert d.dlpack == (code, bits, 1)
     assert int(d.code) == code
@@ -133,3 +134,204 @@ def test_promotion_with_arrays_and_python_scalars() -> None:
         ma.result_type()
     with pytest.raises(ValueError, match="Python scalars alone"):
         ma.result_type(1, 2.0)
+
+
+# Every spelling NumPy's np.dtype accepts for the types minarray has: the
+# names and NumPy's aliases, its character codes, type strings with each
+# byte order mark that is native or moot, Python types, NumPy's scalar types.
+SPELLINGS: list[Any] = [
+    *(d.name for d in NP_DTYPES),
+    "float", "int", "complex", "bool_", "byte", "ubyte", "short", "ushort", "intc", "uintc", "int_", "intp", "uintp",
+    "long", "ulong", "uint", "longlong", "ulonglong", "half", "single", "double", "csingle", "cdouble",
+    *"?bBhHiIlLqQpPefdFD",
+    "b1", "i1", "u1", "i2", "u2", "i4", "u4", "i8", "u8", "f2", "f4", "f8", "c8", "c16",
+    "<f8", "=i4", "|b1", "<b1", ">b1", "|u1", ">i1", "=c16", "<u2", "=f2", "<d", "=?",
+    bool, int, float, complex,
+    *(np.dtype(d.name).type for d in NP_DTYPES), np.bool_, np.intp, np.longlong, np.double,
+    *(np.dtype(d.name) for d in NP_DTYPES), np.dtype(">u1"),
+]
+
+
+@pytest.mark.parametrize("spelling", SPELLINGS, ids=lambda s: getattr(s, "__name__", None) or repr(s))
+def test_dtype_of_every_numpy_spelling(spelling: Any) -> None:
+    expected = np.dtype(spelling)
+    got = ma.dtype(spelling)
+    assert got is getattr(ma, expected.name) and got.name == expected.name
+    assert got == expected and expected == got
+    assert got == spelling  # equality is "ma.dtype(other) is self"
+
+
+def test_dtype_is_the_class_of_the_singletons() -> None:
+    assert ma.dtype is ma.DType
+    assert all(isinstance(d, ma.dtype) for d in _dt.ALL)
+    assert ma.dtype("f4") is ma.float32 and ma.dtype(ma.float32) is ma.float32
+    assert ma.dtype(None) is ma.float64 and np.dtype(None).name == "float64"  # NumPy's default
+    assert ma.dtype("f8", align=True, copy=True) is ma.float64  # NumPy's signature; nothing to align or copy
+    holder = type("Holder", (), {"dtype": np.dtype("i2")})()  # not an array, but with a dtype
+    assert ma.dtype(holder) is ma.int16 and np.dtype(holder) == np.int16
+    with pytest.raises(TypeError, match="from an array"):
+        ma.dtype(np.zeros(2, dtype=np.uint32))  # as np.dtype: an array is no dtype spelling
+    assert ma.dtype(ml_dtypes_or_skip().bfloat16) is ma.bfloat16
+
+
+def ml_dtypes_or_skip() -> Any:
+    return pytest.importorskip("ml_dtypes")
+
+
+# NumPy's attributes of a dtype, read from minarray's and from NumPy's.
+ATTRS = ["name", "kind", "char", "num", "itemsize", "str", "byteorder", "alignment", "isbuiltin", "isnative",
+         "descr", "shape", "ndim", "names", "fields", "hasobject", "subdtype", "metadata"]
+
+
+@pytest.mark.parametrize("d", NP_DTYPES, ids=str)
+def test_attributes_are_numpys(d: ma.DType) -> None:
+    nd = np.dtype(d.name)
+    for attr in ATTRS:
+        assert getattr(d, attr) == getattr(nd, attr), attr
+    assert d.base is d and nd.base == nd
+    assert d.type is nd.type  # NumPy's scalar type: x.dtype.type is np.float64
+    assert issubclass(d.type, np.generic)
+    assert d.newbyteorder("=") is d and d.newbyteorder("<") is d and d.newbyteorder("|") is d
+
+
+@pytest.mark.parametrize("d", [ma.bfloat16, *_dt.STORAGE], ids=str)
+def test_attributes_of_ml_dtypes_types(d: ma.DType) -> None:
+    """bfloat16 and the storage types report what ml_dtypes registers with
+    NumPy, except ``kind``: minarray keeps the kind of what they hold
+    (ml_dtypes says 'V' for most, 'f' for float8_e5m2, 'W' for complex32),
+    as its promotion rules and kernels read it."""
+    ml_dtypes = ml_dtypes_or_skip()
+    if not hasattr(ml_dtypes, d.name):
+        with pytest.raises(TypeError, match=f"NumPy has no {d.name}"):
+            _ = d.char
+        assert d.type is d  # no NumPy type: minarray's own
+        return
+    nd = np.dtype(getattr(ml_dtypes, d.name))
+    for attr in ATTRS:
+        if attr != "kind":
+            assert getattr(d, attr) == getattr(nd, attr), attr
+    family = re.sub(r"\d.*", "", d.name)  # float, bfloat, complex, int, uint
+    assert d.kind == {"float": "f", "bfloat": "f", "complex": "c", "int": "i", "uint": "u"}[family]
+    assert d.type is nd.type
+
+
+def test_newbyteorder_refuses_a_real_swap() -> None:
+    assert ma.int8.newbyteorder() is ma.int8  # one byte: nothing to swap
+    assert ma.bool.newbyteorder(">") is ma.bool
+    for order in ("S", ">", "B"):
+        with pytest.raises(TypeError, match="native byte order only"):
+            ma.float64.newbyteorder(order)
+    with pytest.raises(ValueError, match="byte order"):
+        ma.float64.newbyteorder("x")
+    with pytest.raises(TypeError, match="big-endian: minarray holds native byte order only"):
+        ma.dtype(">f8")
+    with pytest.raises(TypeError, match="big-endian"):
+        ma.dtype(np.dtype(">i4"))
+
+
+# What equality is asked about: every spelling, the other dtypes, and
+# things that spell no dtype (False, never an error).
+OTHERS: list[Any] = [
+    *SPELLINGS, *NP_DTYPES, ma.bfloat16, "f", "F8", "Float64", "xx", "", "float128", "g", "U3", "O", ">f8",
+    "datetime64", object, str, bytes, None, 0, 1.0, [1], (1,), np.floating, np.generic, ma.floating, ma.generic,
+    ma.datetime64, np.dtype("U3"), np.dtype("M8[s]"), np.dtype([("x", "f8")]),
+]
+
+
+def _np_equal(nd: Any, other: Any) -> bool:
+    try:
+        return bool(nd == other)
+    except TypeError:
+        return False
+
+
+@pytest.mark.parametrize("d", NP_DTYPES, ids=str)
+def test_equality_truth_table_is_numpys(d: ma.DType) -> None:
+    nd = np.dtype(d.name)
+    for other in OTHERS:
+        np_other = np.dtype(other.name) if isinstance(other, ma.DType) and other is not ma.bfloat16 else other
+        expected = _np_equal(nd, np_other)
+        assert (d == other) is expected, other
+        assert (d != other) is not expected, other
+        if isinstance(other, (str, type)) or other is None:
+            assert (other == d) is expected, other  # reflected: str and type defer to the dtype
+    # the Array API's comparisons stay exact: identity between dtypes
+    assert all((d == o) is (d is o) for o in _dt.ALL)
+
+
+def test_hash_is_one_per_dtype() -> None:
+    assert len({hash(d) for d in _dt.ALL}) == len(_dt.ALL)
+    assert {ma.float64: 1}[ma.dtype("f8")] == 1
+
+
+# Out of scope: what NumPy holds and minarray does not (DLPack carries
+# numbers and booleans only).
+OUT_OF_SCOPE: list[Any] = [
+    [("x", float)], [("x", "f8"), ("y", "i4")], {"names": ["a"], "formats": ["f8"]}, (float, (2,)), "i4,f8",
+    "M8[s]", "M8", "datetime64", "datetime64[ns]", "m8", "m8[ms]", "timedelta64", "U10", "U", "<U4", "str",
+    "unicode", str, "S5", "S", "bytes", bytes, "O", "object", object, "V8", "void",
+    np.dtype("U3"), np.dtype("S2"), np.dtype("O"), np.dtype("M8[s]"), np.dtype("m8[s]"), np.dtype("V4"),
+    np.dtype([("x", "f8")]), np.str_, np.bytes_, np.object_, np.datetime64, np.timedelta64, np.void,
+    ma.datetime64, ma.timedelta64, ma.str_, ma.bytes_, ma.object_, ma.void,
+]
+
+OUT_OF_SCOPE_IDS = [f"{i}-{getattr(s, '__name__', None) or s}" for i, s in enumerate(OUT_OF_SCOPE)]
+
+
+@pytest.mark.parametrize("spelling", OUT_OF_SCOPE, ids=OUT_OF_SCOPE_IDS)
+def test_types_minarray_lacks_are_refused_by_name(spelling: Any) -> None:
+    family = r"(datetime64|timedelta64|str|bytes|object|void|structured)"
+    message = rf"minarray has no dtype .* \({family}\): minarray holds numeric and boolean types only.*use NumPy"
+    with pytest.raises(TypeError, match=message):
+        ma.dtype(spelling)
+    with pytest.raises(TypeError, match=message):
+        ma.zeros(2, dtype=spelling)
+    with pytest.raises(TypeError, match=message):
+        ma.asarray([1, 2], dtype=spelling)
+    with pytest.raises(TypeError, match=message):
+        ma.ones(2).astype(spelling)
+    assert not (ma.float64 == spelling)
+
+
+@pytest.mark.parametrize("name", ["datetime64", "timedelta64", "str_", "bytes_", "object_", "void"])
+def test_names_of_types_minarray_lacks_refuse_when_called(name: str) -> None:
+    t = getattr(ma, name)
+    assert t is getattr(_dt, name) and name in ma.__all__
+    with pytest.raises(TypeError, match=rf"minarray has no dtype '{name}'.*use NumPy"):
+        t(0)
+    assert issubclass(t, ma.generic) and issubclass(np.dtype(name).type, getattr(np, name))
+
+
+@pytest.mark.parametrize(
+    "array", [np.array(["a", "bc"]), np.array([b"a"]), np.array([1, None], dtype=object),
+              np.array([1], dtype="M8[s]"), np.array([1], dtype="m8[s]"), np.zeros(2, dtype=[("x", "f8")]),
+              np.zeros(2, dtype="V4")],
+    ids=lambda a: a.dtype.str,
+)
+def test_numpy_arrays_minarray_cannot_hold(array: Any) -> None:
+    for route in (ma.asarray, ma.array, ma.dlpack.from_numpy, lambda a: ma.asarray(a, dtype=ma.float64),
+                  lambda a: ma.asarray(a[::-1])):
+        with pytest.raises(TypeError, match=r"minarray has no dtype .*use NumPy"):
+            route(array)
+
+
+@pytest.mark.parametrize("values", [["a", "b"], [b"a"], [[b"ab"]], "abc", [None], None], ids=repr)
+def test_python_values_minarray_cannot_hold(values: Any) -> None:
+    expected = np.asarray(values).dtype
+    spelling = "object" if expected.kind == "O" else expected.str
+    with pytest.raises(TypeError, match=rf"NumPy would hold it as dtype '{re.escape(spelling)}'.*use NumPy"):
+        ma.asarray(values)
+
+
+def test_a_dtype_and_an_array_compare_as_numpys() -> None:
+    """An array is no dtype spelling (NumPy 2 refuses np.dtype(ndarray)):
+    == with one is the array's comparison, as with NumPy's dtypes."""
+    n = np.ones(2)
+    assert np.array_equal(ma.float64 == n, np.dtype("f8") == n)
+    assert np.array_equal(ma.float64 != n, np.dtype("f8") != n)
+    x = ma.ones(2)
+    assert (ma.float64 == x) is (x == ma.float64) is False
+    with pytest.raises(TypeError, match="from an array"):
+        ma.dtype(x)
+    with pytest.raises(TypeError, match="from an array"):
+        np.dtype(n)

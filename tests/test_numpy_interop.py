@@ -140,7 +140,7 @@ def test_byte_swapped_and_unsupported_numpy_arrays() -> None:
     with pytest.raises(ValueError, match="byte order"):
         ma.asarray(be, copy=False)
     for bad in (np.array(["a", "b"]), np.array([object()]), np.array(["2020-01-01"], dtype="datetime64[D]")):
-        with pytest.raises(TypeError, match="unsupported"):
+        with pytest.raises(TypeError, match=r"minarray has no dtype .* use NumPy"):
             ma.asarray(bad)
 
 

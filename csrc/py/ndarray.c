@@ -336,6 +336,22 @@ int ma_ndarray_tid(PyObject *dtype) {
   return -1;
 }
 
+int ma_ndarray_as_tid(PyObject *obj) {
+  static PyObject *as_dtype; /* kept: a module look-up per call would cost as much as the rest */
+  if (!as_dtype) {
+    PyObject *mod = PyImport_ImportModule("minarray._dtypes");
+    as_dtype = mod ? PyObject_GetAttrString(mod, "as_dtype") : NULL;
+    Py_XDECREF(mod);
+    if (!as_dtype) return -1;
+  }
+  PyObject *dt = PyObject_CallOneArg(as_dtype, obj);
+  if (!dt) return -1;
+  int tid = ma_ndarray_tid(dt);
+  Py_DECREF(dt); /* a singleton: ndarray_setup holds it */
+  if (tid < 0) PyErr_Format(PyExc_TypeError, "%R is not a minarray dtype", obj);
+  return tid;
+}
+
 PyObject *ma_ndarray_wrap(PyObject *h, PyObject *shape, PyObject *strides, PyObject *base) {
   ma_array *a = ma_handle_meta(h); /* device arrays are NDArrays too */
   int tid = a ? ma_type_of(a->t.dtype) : -1;
@@ -460,18 +476,8 @@ static PyObject *py_ndarray_empty(PyObject *self, PyObject *const *args, Py_ssiz
   int64_t dims[MA_MAXDIMS];
   int plain, tid = ma_ndarray_tid(args[1]);
   if (tid < 0) { /* a dtype name, a NumPy dtype...: minarray._dtypes.as_dtype says which DType, or words the error */
-    static PyObject *as_dtype; /* kept: a module look-up per call would cost as much as the rest */
-    if (!as_dtype) {
-      PyObject *mod = PyImport_ImportModule("minarray._dtypes");
-      as_dtype = mod ? PyObject_GetAttrString(mod, "as_dtype") : NULL;
-      Py_XDECREF(mod);
-      if (!as_dtype) return NULL;
-    }
-    PyObject *dt = PyObject_CallOneArg(as_dtype, args[1]);
-    if (!dt) return NULL;
-    tid = ma_ndarray_tid(dt);
-    Py_DECREF(dt); /* a singleton: ndarray_setup holds it */
-    if (tid < 0) return PyErr_Format(PyExc_TypeError, "ndarray_empty: %R is not a dtype", args[1]);
+    tid = ma_ndarray_as_tid(args[1]);
+    if (tid < 0) return NULL;
   }
   int nd = shape_dims(args[0], dims, &plain);
   if (nd < 0) return NULL;

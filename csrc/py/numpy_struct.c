@@ -168,11 +168,10 @@ static PyObject *numpy_view(PyObject *obj, int as_interface, int copyable) {
   np_descr_prefix *d = (np_descr_prefix *)arr->descr;
   int tid = d->type_num >= NP_USERDEF ? user_type(d->typeobj) : np_type(d->type_num);
   if (tid < 0) {
-    PyObject *typestr = PyObject_GetAttrString(arr->descr, "str");
-    if (typestr)
-      PyErr_Format(PyExc_TypeError, "unsupported dtype %S (typestr %R): minarray has no such dtype", arr->descr,
-                   typestr);
-    Py_XDECREF(typestr);
+    /* a dtype minarray lacks: as_dtype words the refusal (strings, dates,
+     * objects and records are NumPy's); were it to find one, say so here */
+    if (ma_ndarray_as_tid(arr->descr) >= 0)
+      PyErr_Format(PyExc_TypeError, "unsupported dtype %S: minarray has no such dtype", arr->descr);
     return NULL;
   }
   char native = PY_LITTLE_ENDIAN ? '<' : '>';

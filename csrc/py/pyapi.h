@@ -128,6 +128,10 @@ extern ma_ndarray_class ma_nd;
 
 /* The ma_type of a DType singleton, or -1. */
 int ma_ndarray_tid(PyObject *dtype);
+/* The ma_type of what minarray._dtypes.as_dtype makes of `obj` (any dtype
+ * spelling), or -1 with its TypeError set: the one wording of a dtype
+ * minarray lacks. */
+int ma_ndarray_as_tid(PyObject *obj);
 /* A new NDArray over handle `h` with the given base (NULL: None).  Steals
  * `h`, `shape` and `strides`; NULL shape or strides are made from the
  * handle when first read.  On failure everything stolen is released. */
