@@ -370,10 +370,7 @@ class NDArray(core.NDArrayBase):
                 coords.append(flat % dim)
                 flat //= dim
             return self[tuple(reversed(coords))].item()
-        v = core.ndarray_item(self)  # None unless the size is 1
-        if v is None:
-            raise ValueError(f"can only convert an array of size 1 to a Python scalar, not size {self.size}")
-        return v
+        return core.ndarray_item(self, 0)  # C words NumPy's errors
 
     def __len__(self) -> int:
         if not self._shape:
@@ -385,24 +382,11 @@ class NDArray(core.NDArrayBase):
             raise TypeError("iteration over a 0-d array")
         return (self[i] for i in range(self._shape[0]))
 
-    def _scalar(self, kind: str) -> Any:
-        v = core.ndarray_item(self)  # None unless the size is 1
-        if v is None:
-            raise TypeError(f"only arrays of size 1 can be converted to Python {kind}, not size {self.size}")
-        return v
-
+    # The conversions to Python scalars: ndarray_item (csrc/py/scalars.c)
+    # reads the element and raises NumPy's error for each use (0 item,
+    # 1 int/float/complex, 2 bool, 3 index).
     def __bool__(self) -> bool:
-        v = core.ndarray_item(self)  # None unless the size is 1
-        if v is None:
-            if self.size == 0:  # NumPy's wording: it used to be False
-                raise ValueError(
-                    "the truth value of an empty array is ambiguous; use `x.size > 0` to check that an "
-                    "array is not empty"
-                )
-            raise ValueError(
-                "the truth value of an array with more than one element is ambiguous; use any() or all()"
-            )
-        return bool(v)
+        return bool(core.ndarray_item(self, 2))
 
     # ---- copying ------------------------------------------------------------
     def __copy__(self) -> NDArray:
@@ -446,28 +430,19 @@ class NDArray(core.NDArrayBase):
         _io.tofile(self, fid, sep, format)
 
     def __int__(self) -> int:
-        v = self._scalar("int")
-        if isinstance(v, complex):
-            raise TypeError("cannot convert a complex array to int")
-        return int(v)
+        # int() of the Python scalar raises Python's TypeError for a
+        # complex one, as NumPy's does
+        return int(core.ndarray_item(self, 1))
 
     def __float__(self) -> float:
-        v = core.ndarray_item(self)  # None unless the size is 1
-        if v is None:
-            v = self._scalar("float")  # raises
-        if isinstance(v, complex):
-            raise TypeError("cannot convert a complex array to float")
-        return float(v)
+        return float(core.ndarray_item(self, 1))
 
     def __complex__(self) -> complex:
-        return complex(self._scalar("complex"))
+        return complex(core.ndarray_item(self, 1))
 
     def __index__(self) -> int:
-        if self._dtype.kind not in "iu":
-            raise TypeError(f"only integer arrays can be used as an index, not {self._dtype}")
-        if self._shape:
-            raise TypeError("only 0-d integer arrays can be converted to an index")
-        return int(core.item(self._h, 0))
+        v: int = core.ndarray_item(self, 3)
+        return v
 
     def __repr__(self) -> str:
         from minarray import _printing  # cycle: _printing imports this module

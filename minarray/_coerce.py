@@ -39,10 +39,8 @@ def as_int(value: Any, what: str) -> int:
     try:
         return operator.index(value)
     except TypeError:
-        shown = repr(value)
-        got = f" (got {shown})" if len(shown) <= 40 else ""
-        raise TypeError(f"{what} must be an integer: '{type(value).__name__}' object cannot be interpreted as an "
-                        f"integer{got}") from None
+        pass
+    core.not_an_integer(what, value)  # raises C's TypeError, the one wording (csrc/py/pyapi.c)
 
 
 def as_intp(value: Any, what: str) -> int:
