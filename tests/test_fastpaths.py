@@ -249,10 +249,12 @@ def test_asarray_sequences_match_general_route(obj: Any, dtype: Any) -> None:
     assert got.tolist() == want.tolist()
 
 
-def test_ndarray_from_nested_declines() -> None:
-    assert core.ndarray_from_nested([2**63], None) is None  # uint64: Python picks the dtype
-    assert core.ndarray_from_nested([np.float32(1)], None) is None
-    assert core.ndarray_from_nested([1.0], "float32") is None
+def test_ndarray_from_nested_takes_every_leaf() -> None:
+    """One walk settles every nested list: no None for a caller to redo."""
+    assert core.ndarray_from_nested([2**63], None).dtype == ma.uint64
+    assert core.ndarray_from_nested([np.float32(1)], None).dtype == ma.float32
+    with pytest.raises(TypeError, match="minarray dtype or None"):
+        core.ndarray_from_nested([1.0], "float32")
     with pytest.raises(ValueError, match="copy=False is impossible for a list"):
         ma.asarray([1.0], copy=False)
     assert ma.asarray([1.0], copy=True).tolist() == [1.0]
