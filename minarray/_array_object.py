@@ -336,18 +336,17 @@ class NDArray(core.NDArrayBase):
 
     # ---- indexing --------------------------------------------------------
     # x[key] is NDArrayBase's C slot (csrc/py/views.c), which this class
-    # inherits by not defining __getitem__: ints, slices, None and ... make
-    # views there, and the common advanced keys copies; every other key (and
-    # most errors) goes through minarray._indexing.getitem.
+    # inherits by not defining __getitem__: the key is parsed there once;
+    # ints, slices, None and ... make views there, the common advanced keys
+    # copies, and every other advanced key goes, parsed, through
+    # minarray._indexing.getitem.
     if TYPE_CHECKING:
         def __getitem__(self, key: Any, /) -> NDArray: ...
 
     def __setitem__(self, key: Any, value: Any) -> None:
-        # a basic key with a Python scalar or an NDArray value is assigned
-        # in C (a few hundred ns instead of ~3 us); None means the general
-        # route must run (nothing was written)
-        if _setitem_basic(self, key, value) is None:
-            _indexing().setitem(self, key, value)
+        # one C call: the key parsed once, then written in C, or handed
+        # parsed to minarray._indexing.setitem (csrc/py/views.c)
+        _setitem(self, key, value)
 
     # ---- Python protocols ---------------------------------------------------
     def tolist(self) -> Any:
@@ -929,19 +928,24 @@ NDArray.__hash__ = None  # type: ignore[assignment]
 core.ndarray_setup(NDArray, _dt.ALL)
 
 
-def _getitem_general(x: NDArray, key: Any) -> NDArray:
-    """x[key] for the keys NDArray.__getitem__'s C slot leaves: minarray._indexing's."""
-    out: NDArray = _indexing().getitem(x, key)
+def _getitem_general(x: NDArray, parsed: tuple[Any, ...]) -> NDArray:
+    """x[key] for the advanced keys C leaves, the key parsed: minarray._indexing's."""
+    out: NDArray = _indexing().getitem(x, parsed)
     return out
 
 
-# The general path of NDArray.__getitem__ (the C slot, csrc/py/views.c).
-core.getitem_setup(_getitem_general)
+def _setitem_general(x: NDArray, parsed: tuple[Any, ...], value: Any) -> None:
+    """x[key] = value for the keys and values C leaves, the key parsed."""
+    _indexing().setitem(x, parsed, value)
+
+
+# The general route of NDArray's indexing (csrc/py/views.c).
+core.getitem_setup(_getitem_general, _setitem_general)
 
 
 # The views C builds directly (csrc/py/views.c), as globals: a global lookup
 # is cheaper than an attribute of `core` on these short paths.
-_setitem_basic = core.ndarray_setitem
+_setitem = core.ndarray_setitem
 
 
 _permute_view = core.ndarray_permute

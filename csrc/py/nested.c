@@ -291,6 +291,11 @@ done:
   return result;
 }
 
+PyObject *ma_from_nested(PyObject *obj) {
+  PyObject *args[2] = {obj, Py_None};
+  return py_ndarray_from_nested(NULL, args, 2);
+}
+
 /* from_flat(seq, shape, code, bits) -> handle; seq holds the elements in C
  * order as Python scalars. */
 static PyObject *py_from_flat(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
