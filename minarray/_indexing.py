@@ -101,9 +101,9 @@ def _basic(x: NDArray, entries: list[Any]) -> tuple[NDArray, list[tuple[int, NDA
             if m.shape != mshape:
                 for j, (a, b) in enumerate(zip(mshape, m.shape, strict=True)):
                     if a != b and b != 0:
-                        raise IndexError(
-                            f"boolean index did not match the indexed array along axis {dim + j}: the axis "
-                            f"has size {a} but the boolean index has size {b}"
+                        raise IndexError(  # NumPy's words
+                            f"boolean index did not match indexed array along axis {dim + j}; size of axis is "
+                            f"{a} but size of corresponding boolean axis is {b}"
                         )
                 # an axis of length 0 in the mask fits any length: the mask
                 # selects nothing (NumPy's rule, and the standard's tests')
@@ -144,7 +144,7 @@ def _prepare_advanced(view: NDArray, advanced: list[tuple[int, NDArray]], adjace
     try:
         bshape = broadcast_shapes(*(ix.shape for _, ix in advanced))
     except ValueError:
-        shapes = " ".join(str(ix.shape) for _, ix in advanced)
+        shapes = "".join(f"{ix.shape} " for _, ix in advanced)  # NumPy's, a space after each
         raise IndexError(f"shape mismatch: indexing arrays could not be broadcast together with shapes {shapes}") \
             from None
     size = 1

@@ -144,7 +144,7 @@ CASES: dict[str, Case] = {
     # ---- indexing --------------------------------------------------------------------
     "getitem: out of range": Case(lambda: a()[3], IndexError, r"index 3 is out of bounds for axis 0 with size 3"),
     "getitem: negative out of range": Case(lambda: a()[-4], IndexError, r"index -4 is out of bounds"),
-    "getitem: beyond 64 bits": Case(lambda: a()[2**70], IndexError, r"out of bounds"),
+    "getitem: beyond 64 bits": Case(lambda: a()[2**70], IndexError, _INVALID_INDEX),
     "getitem: second axis": Case(lambda: a()[0, 4], IndexError, r"index 4 is out of bounds for axis 1 with size 4"),
     "getitem: too many": Case(lambda: a()[0, 0, 0], IndexError, r"too many indices.*2-dimensional.*3"),
     "getitem: float": Case(lambda: a()[1.0], IndexError, _INVALID_INDEX),
@@ -155,7 +155,7 @@ CASES: dict[str, Case] = {
                                  r"^arrays used as indices must be of integer \(or boolean\) type$"),
     "getitem: array out of range": Case(lambda: a()[ma.asarray([5])], IndexError, r"index 5 is out of bounds"),
     "getitem: list of str": Case(lambda: a()[["a"]], IndexError, _INVALID_INDEX),
-    "getitem: mask shape": Case(lambda: a()[ma.ones(5) > 0], IndexError, r"boolean index.*size 3.*size 5"),
+    "getitem: mask shape": Case(lambda: a()[ma.ones(5) > 0], IndexError, r"boolean index.*axis is 3 .*boolean axis is 5"),
     "getitem: float slice": Case(lambda: a()[1.5:], TypeError, r"slice indices must be integers"),
     "getitem: zero step": Case(lambda: a()[::0], ValueError, r"slice step cannot be zero"),
     "setitem: read-only": Case(lambda: _set(ma.broadcast_to(ma.ones(3), (2, 3)), 0, 1.0), ValueError,

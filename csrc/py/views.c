@@ -95,7 +95,7 @@ static PyObject *whole_slice(void) {
  * a bool array is a mask, an integer one an index array, a 0-d integer
  * one an int (as in NumPy).  `from_seq`: it was a list or tuple, where an
  * empty one is float64 by default but is an empty index to NumPy. */
-static int array_entry(PyObject *arr, int from_seq, key_entry *e) {
+static int array_entry(PyObject *arr, int from_seq, int scalar, key_entry *e) {
   ma_array *ka = ma_ndarray_array(arr);
   if (!ka) {
     Py_DECREF(arr);
@@ -134,10 +134,10 @@ static int array_entry(PyObject *arr, int from_seq, key_entry *e) {
     return e->obj ? 0 : -1;
   }
   Py_DECREF(arr);
-  /* a sequence of other numbers is no index at all to NumPy; an array of
-   * them is an array of the wrong type */
-  PyErr_SetString(PyExc_IndexError,
-                  nd && !from_seq ? "arrays used as indices must be of integer (or boolean) type" : INVALID_INDEX);
+  /* a sequence or a scalar of other numbers is no index at all to NumPy;
+   * an array of them (0-d too) is an array of the wrong type */
+  PyErr_SetString(PyExc_IndexError, from_seq || scalar ? INVALID_INDEX
+                                                       : "arrays used as indices must be of integer (or boolean) type");
   return -1;
 }
 
@@ -151,6 +151,21 @@ static PyObject *index_asarray(PyObject *o) {
     if (!asarray) return NULL;
   }
   return PyObject_CallOneArg(asarray, o);
+}
+
+/* Is `k` a NumPy scalar (numpy.generic)?  NumPy words a bad scalar key
+ * and a bad array key differently.  NumPy is loaded when it made `k`. */
+static int is_numpy_scalar(PyObject *k) {
+  static PyObject *name;
+  if (!name && !(name = PyUnicode_InternFromString("numpy"))) return -1;
+  PyObject *np = PyImport_GetModule(name); /* NULL, no error, when NumPy is not loaded */
+  if (!np) return PyErr_Occurred() ? -1 : 0;
+  PyObject *generic = PyObject_GetAttrString(np, "generic");
+  Py_DECREF(np);
+  if (!generic) return -1;
+  int r = PyObject_IsInstance(k, generic);
+  Py_DECREF(generic);
+  return r;
 }
 
 /* One entry of a key, classified (NumPy's rules): None, ..., an exact
@@ -174,9 +189,10 @@ static int parse_entry(PyObject *k, key_entry *e) {
     return 0;
   }
   PyObject *arr = NULL;
-  int from_seq = 0;
+  int from_seq = 0, scalar = 0;
   if (PyBool_Check(k)) {
     arr = ma_from_nested(k); /* a 0-d bool array */
+    scalar = 1;
   } else if (ma_nd.type && PyObject_TypeCheck(k, ma_nd.type)) {
     arr = Py_NewRef(k);
   } else if (PyList_Check(k) || PyTuple_Check(k)) {
@@ -195,6 +211,11 @@ static int parse_entry(PyObject *k, key_entry *e) {
                                   PyObject_HasAttrString(k, "__array_struct__") ||
                                   PyObject_HasAttrString(k, "__dlpack__"))) {
     if (!(arr = index_asarray(k))) return -1;
+    scalar = is_numpy_scalar(k);
+    if (scalar < 0) {
+      Py_DECREF(arr);
+      return -1;
+    }
   } else {
     PyObject *v = PyIndex_Check(k) ? PyNumber_Index(k) : NULL;
     if (!v) {
@@ -207,7 +228,7 @@ static int parse_entry(PyObject *k, key_entry *e) {
     e->obj = v;
     return 0;
   }
-  return arr ? array_entry(arr, from_seq, e) : -1;
+  return arr ? array_entry(arr, from_seq, scalar, e) : -1;
 }
 
 /* Parses `key` for an array of a's dimensions into *K: 0, or -1 with
@@ -261,6 +282,13 @@ static int parse_key(const ma_array *a, PyObject *key, index_key *K) {
                  K->consumed);
     goto fail;
   }
+  for (int i = 0; K->narrays && i < K->n; i++) { /* ints beside arrays become int64 index arrays */
+    int overflow;
+    if (K->e[i].kind == KE_INT && (PyLong_AsLongLongAndOverflow(K->e[i].obj, &overflow), overflow)) {
+      PyErr_SetString(PyExc_IndexError, INVALID_INDEX);
+      goto fail;
+    }
+  }
   if (nd + K->nnew > MA_MAXDIMS) {
     PyErr_Format(PyExc_IndexError, "the index adds axes beyond the %d dimensions an array may have", MA_MAXDIMS);
     goto fail;
@@ -300,7 +328,11 @@ static int axis_index(PyObject *k, int dim, int64_t n, int64_t *out) {
   int overflow;
   long long v = PyLong_AsLongLongAndOverflow(k, &overflow);
   if (v == -1 && PyErr_Occurred()) return -1;
-  if (overflow || v < -n || v >= n) {
+  if (overflow) { /* no intp holds it: NumPy refuses it as an index */
+    PyErr_SetString(PyExc_IndexError, INVALID_INDEX);
+    return -1;
+  }
+  if (v < -n || v >= n) {
     PyErr_Format(PyExc_IndexError, "index %S is out of bounds for axis %d with size %lld", k, dim,
                  (long long)n);
     return -1;
