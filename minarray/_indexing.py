@@ -13,6 +13,14 @@ NumPy's rules for where the broadcast index dimensions go; ``take`` reuses
 that gather, ``take_along_axis`` has its own kernel
 (csrc/py/manipulation.c).  The routines gather through ``take`` and
 scatter through indexed assignment; their index arithmetic is elementwise.
+
+``getitem`` and ``setitem`` here never see a raw key.  NDArray's indexing
+parses every key once, in C (csrc/py/views.c): the common keys must cost a
+few hundred nanoseconds, so the parse and their routes are C's, and a
+second parser here would be a second set of rules.  The advanced keys C
+does not gather itself arrive parsed, one entry per axis; what is left to
+do here is the broadcasting and axis placement of NumPy's advanced
+indexing, which is array arithmetic, not parsing.
 """
 
 from __future__ import annotations

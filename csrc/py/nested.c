@@ -62,6 +62,7 @@ static int array_leaf(PyObject *o, int depth, nest_info *ni) {
   PyObject *arr = PyObject_CallOneArg(asarray, o);
   if (!arr) return -1;
   ma_array *a = ma_ndarray_array(arr);
+  if (!a && !PyErr_Occurred() && MA_ND(arr)->h) ma_handle_get(MA_ND(arr)->h); /* a device array: the guard's error */
   if (!a || (!ni->arrays && !(ni->arrays = PyList_New(0))) || PyList_Append(ni->arrays, arr) < 0) {
     if (!a && !PyErr_Occurred())
       PyErr_Format(PyExc_TypeError, "cannot store a %.100s in an array", Py_TYPE(o)->tp_name);

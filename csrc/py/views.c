@@ -98,6 +98,7 @@ static PyObject *whole_slice(void) {
 static int array_entry(PyObject *arr, int from_seq, int scalar, key_entry *e) {
   ma_array *ka = ma_ndarray_array(arr);
   if (!ka) {
+    if (!PyErr_Occurred() && MA_ND(arr)->h) ma_handle_get(MA_ND(arr)->h); /* a device array: the guard's error */
     Py_DECREF(arr);
     if (!PyErr_Occurred()) PyErr_SetString(PyExc_IndexError, INVALID_INDEX);
     return -1;
