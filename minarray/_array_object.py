@@ -336,18 +336,17 @@ class NDArray(core.NDArrayBase):
 
     # ---- indexing --------------------------------------------------------
     # x[key] is NDArrayBase's C slot (csrc/py/views.c), which this class
-    # inherits by not defining __getitem__: ints, slices, None and ... make
-    # views there, and the common advanced keys copies; every other key (and
-    # most errors) goes through minarray._indexing.getitem.
+    # inherits by not defining __getitem__: the key is parsed there once;
+    # ints, slices, None and ... make views there, the common advanced keys
+    # copies, and every other advanced key goes, parsed, through
+    # minarray._indexing.getitem.
     if TYPE_CHECKING:
         def __getitem__(self, key: Any, /) -> NDArray: ...
 
     def __setitem__(self, key: Any, value: Any) -> None:
-        # a basic key with a Python scalar or an NDArray value is assigned
-        # in C (a few hundred ns instead of ~3 us); None means the general
-        # route must run (nothing was written)
-        if _setitem_basic(self, key, value) is None:
-            _indexing().setitem(self, key, value)
+        # one C call: the key parsed once, then written in C, or handed
+        # parsed to minarray._indexing.setitem (csrc/py/views.c)
+        _setitem(self, key, value)
 
     # ---- Python protocols ---------------------------------------------------
     def tolist(self) -> Any:
@@ -370,10 +369,7 @@ class NDArray(core.NDArrayBase):
                 coords.append(flat % dim)
                 flat //= dim
             return self[tuple(reversed(coords))].item()
-        v = core.ndarray_item(self)  # None unless the size is 1
-        if v is None:
-            raise ValueError(f"can only convert an array of size 1 to a Python scalar, not size {self.size}")
-        return v
+        return core.ndarray_item(self, 0)  # C words NumPy's errors
 
     def __len__(self) -> int:
         if not self._shape:
@@ -385,24 +381,11 @@ class NDArray(core.NDArrayBase):
             raise TypeError("iteration over a 0-d array")
         return (self[i] for i in range(self._shape[0]))
 
-    def _scalar(self, kind: str) -> Any:
-        v = core.ndarray_item(self)  # None unless the size is 1
-        if v is None:
-            raise TypeError(f"only arrays of size 1 can be converted to Python {kind}, not size {self.size}")
-        return v
-
+    # The conversions to Python scalars: ndarray_item (csrc/py/scalars.c)
+    # reads the element and raises NumPy's error for each use (0 item,
+    # 1 int/float/complex, 2 bool, 3 index).
     def __bool__(self) -> bool:
-        v = core.ndarray_item(self)  # None unless the size is 1
-        if v is None:
-            if self.size == 0:  # NumPy's wording: it used to be False
-                raise ValueError(
-                    "the truth value of an empty array is ambiguous; use `x.size > 0` to check that an "
-                    "array is not empty"
-                )
-            raise ValueError(
-                "the truth value of an array with more than one element is ambiguous; use any() or all()"
-            )
-        return bool(v)
+        return bool(core.ndarray_item(self, 2))
 
     # ---- copying ------------------------------------------------------------
     def __copy__(self) -> NDArray:
@@ -446,28 +429,19 @@ class NDArray(core.NDArrayBase):
         _io.tofile(self, fid, sep, format)
 
     def __int__(self) -> int:
-        v = self._scalar("int")
-        if isinstance(v, complex):
-            raise TypeError("cannot convert a complex array to int")
-        return int(v)
+        # int() of the Python scalar raises Python's TypeError for a
+        # complex one, as NumPy's does
+        return int(core.ndarray_item(self, 1))
 
     def __float__(self) -> float:
-        v = core.ndarray_item(self)  # None unless the size is 1
-        if v is None:
-            v = self._scalar("float")  # raises
-        if isinstance(v, complex):
-            raise TypeError("cannot convert a complex array to float")
-        return float(v)
+        return float(core.ndarray_item(self, 1))
 
     def __complex__(self) -> complex:
-        return complex(self._scalar("complex"))
+        return complex(core.ndarray_item(self, 1))
 
     def __index__(self) -> int:
-        if self._dtype.kind not in "iu":
-            raise TypeError(f"only integer arrays can be used as an index, not {self._dtype}")
-        if self._shape:
-            raise TypeError("only 0-d integer arrays can be converted to an index")
-        return int(core.item(self._h, 0))
+        v: int = core.ndarray_item(self, 3)
+        return v
 
     def __repr__(self) -> str:
         from minarray import _printing  # cycle: _printing imports this module
@@ -954,19 +928,24 @@ NDArray.__hash__ = None  # type: ignore[assignment]
 core.ndarray_setup(NDArray, _dt.ALL)
 
 
-def _getitem_general(x: NDArray, key: Any) -> NDArray:
-    """x[key] for the keys NDArray.__getitem__'s C slot leaves: minarray._indexing's."""
-    out: NDArray = _indexing().getitem(x, key)
+def _getitem_general(x: NDArray, parsed: tuple[Any, ...]) -> NDArray:
+    """x[key] for the advanced keys C leaves, the key parsed: minarray._indexing's."""
+    out: NDArray = _indexing().getitem(x, parsed)
     return out
 
 
-# The general path of NDArray.__getitem__ (the C slot, csrc/py/views.c).
-core.getitem_setup(_getitem_general)
+def _setitem_general(x: NDArray, parsed: tuple[Any, ...], value: Any) -> None:
+    """x[key] = value for the keys and values C leaves, the key parsed."""
+    _indexing().setitem(x, parsed, value)
+
+
+# The general route of NDArray's indexing (csrc/py/views.c).
+core.getitem_setup(_getitem_general, _setitem_general)
 
 
 # The views C builds directly (csrc/py/views.c), as globals: a global lookup
 # is cheaper than an attribute of `core` on these short paths.
-_setitem_basic = core.ndarray_setitem
+_setitem = core.ndarray_setitem
 
 
 _permute_view = core.ndarray_permute

@@ -16,7 +16,6 @@ no chapter needs another one to read its arguments.
 
 from __future__ import annotations
 
-import math
 import operator
 import sys
 from typing import Any
@@ -24,7 +23,7 @@ from typing import Any
 from minarray import _dtypes as _dt
 from minarray import dlpack
 from minarray._array_interface import from_array_interface, from_buffer, interface_view
-from minarray._array_object import NDArray, Shape, c_strides
+from minarray._array_object import NDArray, Shape
 from minarray._native import core
 from minarray.exceptions import AxisError
 
@@ -39,10 +38,8 @@ def as_int(value: Any, what: str) -> int:
     try:
         return operator.index(value)
     except TypeError:
-        shown = repr(value)
-        got = f" (got {shown})" if len(shown) <= 40 else ""
-        raise TypeError(f"{what} must be an integer: '{type(value).__name__}' object cannot be interpreted as an "
-                        f"integer{got}") from None
+        pass
+    core.not_an_integer(what, value)  # raises C's TypeError, the one wording (csrc/py/pyapi.c)
 
 
 def as_intp(value: Any, what: str) -> int:
@@ -76,71 +73,16 @@ def _numpy_generic(obj: Any) -> bool:
     return np is not None and isinstance(obj, np.generic)
 
 
-def _int_dtype(small: bool, big: bool, huge: bool, sample: Any) -> _dt.DType:
-    """The dtype NumPy gives Python ints: int64, uint64 when every one needs
-    it, float64 when both kinds mix; beyond 64 bits NumPy would make an
-    object array, which minarray does not have."""
-    if huge:
-        raise OverflowError(
-            f"Python integer in {_short(sample)} does not fit in 64 bits; pass dtype=float64 to store it as a float"
-        )
-    if big:
-        return _dt.float64 if small else _dt.uint64
-    return _dt.int64
-
-
 def _short(obj: Any) -> str:
     text = repr(obj)
     return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _scalar_array(v: Any, dt: _dt.DType | None) -> NDArray:
-    if dt is None:
-        if isinstance(v, bool):
-            dt = _dt.bool
-        elif isinstance(v, int):
-            dt = _int_dtype(-(2**63) <= v < 2**63, 2**63 <= v < 2**64, not -(2**63) <= v < 2**64, v)
-        else:
-            dt = _scalar_dtype(v)
-    return NDArray._new(core.from_scalar(v, dt.code, dt.bits), (), (), None)
-
-
-def _from_sequence(obj: Any, dt: _dt.DType | None) -> NDArray:
-    """A new array from nested lists/tuples.  Python scalars at the leaves
-    are walked and converted in C; anything else (NumPy scalars, arrays,
-    other sequences) is converted element by element along the first axis
-    and copied in, with the dtypes promoted as NumPy coerces them."""
-    info = core.nested_info(obj)
-    if info is not None:
-        shape, kind, small, big, huge = info
-        if dt is None:
-            if math.prod(shape) == 0:
-                dt = _dt.float64  # no elements to tell: NumPy's default
-            elif kind == 1:
-                dt = _int_dtype(small, big, huge, obj)
-            else:
-                dt = (_dt.bool, _dt.int64, _dt.float64, _dt.complex128)[kind]
-        h = core.from_nested(obj, shape, dt.code, dt.bits)
-        return NDArray._new(h, shape, c_strides(shape), None)
-    for item in obj:
-        if isinstance(item, bytes):  # NumPy's bytes element, not a buffer of numbers
-            raise _dt.value_out_of_scope(item)
-    parts = [asarray(item) for item in obj]
-    inner = parts[0].shape
-    for p in parts:
-        if p.shape != inner:
-            raise ValueError(
-                f"the nested sequence is ragged: it mixes elements of shapes {inner} and {p.shape}, so it "
-                "has no array shape"
-            )
-    if dt is None:
-        dt = parts[0].dtype
-        for p in parts[1:]:
-            dt = _dt.promote(dt, p.dtype)
-    out = NDArray._empty((len(parts), *inner), dt)
-    for i, p in enumerate(parts):
-        core.copyto(out[i]._h, p._h)
-    return out
+    """A 0-d array of the Python scalar ``v``: the nested intake's rules
+    for its dtype (csrc/py/nested.c), a leaf without lists around it."""
+    made: NDArray = core.ndarray_from_nested(v, dt)
+    return made
 
 
 def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | None = None) -> NDArray:
@@ -156,9 +98,8 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | 
     if device is None and type(obj) in (list, tuple) and copy is not False:
         # nested lists or tuples of numbers (exact types: a subclass may
         # export its memory): one C call when C can settle it alone
-        dt0 = _dt.as_dtype(dtype) if dtype is not None else None
-        made: NDArray | None = core.ndarray_from_nested(obj, dt0)
-        return made if made is not None else _from_sequence(obj, dt0)
+        made: NDArray = core.ndarray_from_nested(obj, _dt.as_dtype(dtype) if dtype is not None else None)
+        return made
     if device is None:
         # The common cases first, in as few C calls as possible: a plain
         # numpy.ndarray (the NumPy intake, csrc/py/numpy_struct.c: a view,
@@ -217,7 +158,8 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | 
     if isinstance(obj, (list, tuple, range)):
         if copy is False:
             raise ValueError(f"copy=False is impossible for a {type(obj).__name__}: it has no array memory to share")
-        return _from_sequence(list(obj) if isinstance(obj, range) else obj, dt)
+        seq: NDArray = core.ndarray_from_nested(list(obj) if isinstance(obj, range) else obj, dt)
+        return seq
     if isinstance(obj, (str, bytes)) or obj is None:
         raise _dt.value_out_of_scope(obj)
     if hasattr(obj, "__index__") or hasattr(obj, "__float__") or hasattr(obj, "__complex__"):

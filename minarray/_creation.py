@@ -39,17 +39,10 @@ _EXACT = 2**53
 
 
 def _shape(shape: Any) -> tuple[int, ...]:
-    if isinstance(shape, (tuple, list)):
-        dims = shape
-    else:
-        dims = (shape,)
-    out = []
-    for n in dims:
-        v = as_int(n, "shape entry")
-        if v < 0:
-            raise ValueError(f"negative dimensions are not allowed: shape {tuple(dims)}")
-        out.append(v)
-    return tuple(out)
+    """``shape`` (an integer, or a tuple or list of them) as a tuple of
+    ints, with empty's errors: C's shape rule (csrc/py/ndarray.c)."""
+    dims: tuple[int, ...] = core.shape_tuple(shape)
+    return dims
 
 
 def _new(shape: Any, dtype: Any, device: Any, zero: bool) -> NDArray:

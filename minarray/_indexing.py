@@ -13,12 +13,19 @@ NumPy's rules for where the broadcast index dimensions go; ``take`` reuses
 that gather, ``take_along_axis`` has its own kernel
 (csrc/py/manipulation.c).  The routines gather through ``take`` and
 scatter through indexed assignment; their index arithmetic is elementwise.
+
+``getitem`` and ``setitem`` here never see a raw key.  NDArray's indexing
+parses every key once, in C (csrc/py/views.c): the common keys must cost a
+few hundred nanoseconds, so the parse and their routes are C's, and a
+second parser here would be a second set of rules.  The advanced keys C
+does not gather itself arrive parsed, one entry per axis; what is left to
+do here is the broadcasting and axis placement of NumPy's advanced
+indexing, which is array arithmetic, not parsing.
 """
 
 from __future__ import annotations
 
 import math
-import operator
 from collections.abc import Sequence
 from typing import Any, SupportsIndex
 
@@ -50,88 +57,20 @@ __all__ = [
 ]
 
 
-_INVALID = (
-    "only integers, slices (`:`), ellipsis (`...`), None and integer or boolean arrays are valid indices"
-)
+def _is_mask(k: Any) -> bool:
+    return isinstance(k, NDArray) and k.dtype is _dt.bool
 
 
-class _Mask:
-    """A boolean index (Python/NumPy bool or bool array): covers ``ndim`` axes."""
-
-    __slots__ = ("a",)
-
-    def __init__(self, a: NDArray) -> None:
-        self.a = a
-
-
-def _index_array(arr: NDArray) -> Any:
-    """An array used as an index: a mask, an integer array, or (0-d
-    integer) a plain integer, which NumPy and the Array API treat as one."""
-    if arr.dtype is _dt.bool:
-        return _Mask(arr)
-    if arr.dtype.kind in "iu":
-        return int(core.item(arr._h, 0)) if arr.ndim == 0 else arr
-    if arr.size == 0 and arr.dtype is _dt.float64:  # `x[[]]`: an empty list is float64 by default
-        return arr.astype(_dt.int64)
-    raise IndexError(f"arrays used as indices must be of integer or boolean type, not {arr.dtype}")
-
-
-def _entry(k: Any) -> Any:
-    """One entry of an index, normalised: None, Ellipsis, slice, int,
-    _Mask or an integer NDArray."""
-    if k is None or k is Ellipsis or isinstance(k, slice):
-        return k
-    if isinstance(k, bool):
-        return _Mask(NDArray._new(core.from_scalar(k, _dt.bool.code, 8), (), (), None))
-    if isinstance(k, int):
-        return k
-    if isinstance(k, NDArray):
-        return _index_array(k)
-    if isinstance(k, (list, tuple)) or hasattr(k, "__array_interface__") or hasattr(k, "__dlpack__"):
-        if getattr(k, "ndim", None) == 0 and getattr(getattr(k, "dtype", None), "kind", "") in "iu":
-            return operator.index(k)  # a NumPy integer scalar or 0-d array
-        try:
-            arr = asarray(k)
-        except (TypeError, ValueError) as exc:
-            raise IndexError(f"{_INVALID}; this one could not be made an array: {exc}") from None
-        return _index_array(arr)
-    try:
-        return operator.index(k)
-    except TypeError:
-        raise IndexError(f"{_INVALID}, not {type(k).__name__}") from None
-
-
-def _expand(key: Any, ndim: int) -> list[Any]:
-    """The key as a list of normalised entries, ``...`` replaced by full
-    slices and missing trailing axes filled in.  When the key has array
-    entries, its integers become 0-d index arrays: NumPy counts them as
+def _entries(parsed: tuple[Any, ...]) -> list[Any]:
+    """The parsed key (csrc/py/views.c: one entry per axis, ``...`` only
+    where it stands for no axes, lists and array-likes already arrays,
+    bools already masks) as the routes below read it: when it has array
+    entries, its ints become 0-d index arrays, since NumPy counts them as
     advanced indices (that decides where the broadcast axes go)."""
-    if not isinstance(key, tuple):
-        key = (key,)
-    entries = [_entry(k) for k in key]
-    n_ellipsis = sum(1 for k in entries if k is Ellipsis)
-    if n_ellipsis > 1:
-        raise IndexError("an index can only have a single ellipsis ('...')")
-    consumed = sum(k.a.ndim if isinstance(k, _Mask) else 1
-                   for k in entries if k is not None and k is not Ellipsis)
-    if consumed > ndim:
-        raise IndexError(f"too many indices for array: array is {ndim}-dimensional, but {consumed} were indexed")
-    if n_ellipsis:
-        # an ellipsis standing for no axes stays, as a marker: NumPy counts
-        # it as a basic index between advanced ones (they are then not
-        # adjacent); _basic skips it
-        i = next(j for j, k in enumerate(entries) if k is Ellipsis)
-        if ndim > consumed:
-            entries[i:i + 1] = [slice(None)] * (ndim - consumed)
-    else:
-        entries.extend([slice(None)] * (ndim - consumed))
-    if any(isinstance(k, (_Mask, NDArray)) for k in entries):
-        entries = [
-            NDArray._new(core.from_scalar(k, _dt.int64.code, 64), (), (), None)
-            if isinstance(k, int) else k
-            for k in entries
-        ]
-    return entries
+    if not any(isinstance(k, NDArray) for k in parsed):
+        return list(parsed)
+    return [NDArray._new(core.from_scalar(k, _dt.int64.code, 64), (), (), None) if isinstance(k, int) else k
+            for k in parsed]
 
 
 def _basic(x: NDArray, entries: list[Any]) -> tuple[NDArray, list[tuple[int, NDArray]], bool]:
@@ -163,16 +102,16 @@ def _basic(x: NDArray, entries: list[Any]) -> tuple[NDArray, list[tuple[int, NDA
         elif isinstance(k, int):
             basic.append(k)
             dim += 1
-        elif isinstance(k, _Mask):
+        elif _is_mask(k):
             where.append(e)
-            m = k.a
+            m = k
             mshape = xshape[dim:dim + m.ndim]
             if m.shape != mshape:
                 for j, (a, b) in enumerate(zip(mshape, m.shape, strict=True)):
                     if a != b and b != 0:
-                        raise IndexError(
-                            f"boolean index did not match the indexed array along axis {dim + j}: the axis "
-                            f"has size {a} but the boolean index has size {b}"
+                        raise IndexError(  # NumPy's words
+                            f"boolean index did not match indexed array along axis {dim + j}; size of axis is "
+                            f"{a} but size of corresponding boolean axis is {b}"
                         )
                 # an axis of length 0 in the mask fits any length: the mask
                 # selects nothing (NumPy's rule, and the standard's tests')
@@ -213,7 +152,7 @@ def _prepare_advanced(view: NDArray, advanced: list[tuple[int, NDArray]], adjace
     try:
         bshape = broadcast_shapes(*(ix.shape for _, ix in advanced))
     except ValueError:
-        shapes = " ".join(str(ix.shape) for _, ix in advanced)
+        shapes = "".join(f"{ix.shape} " for _, ix in advanced)  # NumPy's, a space after each
         raise IndexError(f"shape mismatch: indexing arrays could not be broadcast together with shapes {shapes}") \
             from None
     size = 1
@@ -229,10 +168,10 @@ def _prepare_advanced(view: NDArray, advanced: list[tuple[int, NDArray]], adjace
     return src, flat, bshape, tuple(view.shape[i] for i in rest), position
 
 
-def getitem(x: NDArray, key: Any) -> NDArray:
-    """x[key] for every key (NDArray.__getitem__ answers the common ones in
-    C first, and comes here only for the rest)."""
-    entries = _expand(key, x.ndim)
+def getitem(x: NDArray, parsed: tuple[Any, ...]) -> NDArray:
+    """x[key] for the advanced keys C does not gather itself: NDArray's
+    __getitem__ (csrc/py/views.c) parses the key and hands it here parsed."""
+    entries = _entries(parsed)
     view, advanced, adjacent = _basic(x, entries)
     if not advanced:
         return view
@@ -275,9 +214,9 @@ def _advanced_axes(entries: list[Any]) -> list[int]:
     for k in entries:
         if k is None or k is Ellipsis:
             continue
-        if isinstance(k, _Mask):
-            out.extend(range(dim, dim + max(k.a.ndim, 1)))
-            dim += k.a.ndim
+        if _is_mask(k):
+            out.extend(range(dim, dim + max(k.ndim, 1)))
+            dim += k.ndim
         elif isinstance(k, NDArray):
             out.append(dim)
             dim += 1
@@ -302,8 +241,10 @@ def _broadcastable_value(val: NDArray, shape: tuple[int, ...]) -> NDArray:
     return val
 
 
-def setitem(x: NDArray, key: Any, value: Any) -> None:
-    entries = _expand(key, x.ndim)
+def setitem(x: NDArray, parsed: tuple[Any, ...], value: Any) -> None:
+    """x[key] = value for the keys and values C does not write itself,
+    with the key parsed (csrc/py/views.c, as for getitem)."""
+    entries = _entries(parsed)
     view, advanced, adjacent = _basic(x, entries)
     if not advanced:
         if isinstance(value, (bool, int, float, complex)):

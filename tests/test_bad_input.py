@@ -44,6 +44,10 @@ class Case:
     match: str  # a regular expression the message must contain
 
 
+# NumPy's words for a key that is no index
+_INVALID_INDEX = (r"^only integers, slices \(`:`\), ellipsis \(`\.\.\.`\), numpy\.newaxis \(`None`\) and integer or "
+                  r"boolean arrays are valid indices$")
+
 CASES: dict[str, Case] = {
     # ---- creation: shapes -----------------------------------------------------
     "zeros: str shape": Case(lambda: ma.zeros("3"), TypeError, r"shape entry must be an integer: 'str' .*\(got '3'\)"),
@@ -85,10 +89,10 @@ CASES: dict[str, Case] = {
     "linspace: negative num": Case(lambda: ma.linspace(0, 1, -1), ValueError, r"number of samples.*-1"),
     "linspace: str bound": Case(lambda: ma.linspace("a", 1, 3), TypeError, r"start must be an int or a float"),
     # ---- asarray ------------------------------------------------------------------
-    "asarray: ragged lengths": Case(lambda: ma.asarray([[1, 2], [3]]), ValueError, r"ragged"),
-    "asarray: ragged depths": Case(lambda: ma.asarray([[1, 2], 3]), ValueError, r"ragged"),
+    "asarray: ragged lengths": Case(lambda: ma.asarray([[1, 2], [3]]), ValueError, r"inhomogeneous shape"),
+    "asarray: ragged depths": Case(lambda: ma.asarray([[1, 2], 3]), ValueError, r"inhomogeneous shape"),
     "asarray: ragged arrays": Case(lambda: ma.asarray([np.ones(2), np.ones(3)]), ValueError,
-                                   r"ragged.*\(2,\) and \(3,\)"),
+                                   r"inhomogeneous shape after 1 dimensions\. The detected shape was \(2,\)"),
     "asarray: str": Case(lambda: ma.asarray("abc"), TypeError, r"cannot convert str 'abc'.*'<U3' \(str\).*use NumPy"),
     "asarray: str in list": Case(lambda: ma.asarray([1, "b"]), TypeError, r"cannot convert str 'b'"),
     "asarray: None": Case(lambda: ma.asarray(None), TypeError, r"cannot convert NoneType None"),
@@ -141,17 +145,19 @@ CASES: dict[str, Case] = {
     # ---- indexing --------------------------------------------------------------------
     "getitem: out of range": Case(lambda: a()[3], IndexError, r"index 3 is out of bounds for axis 0 with size 3"),
     "getitem: negative out of range": Case(lambda: a()[-4], IndexError, r"index -4 is out of bounds"),
-    "getitem: beyond 64 bits": Case(lambda: a()[2**70], IndexError, r"out of bounds"),
+    "getitem: beyond 64 bits": Case(lambda: a()[2**70], IndexError, _INVALID_INDEX),
     "getitem: second axis": Case(lambda: a()[0, 4], IndexError, r"index 4 is out of bounds for axis 1 with size 4"),
     "getitem: too many": Case(lambda: a()[0, 0, 0], IndexError, r"too many indices.*2-dimensional.*3"),
-    "getitem: float": Case(lambda: a()[1.0], IndexError, r"valid indices, not float"),
-    "getitem: NaN": Case(lambda: a()[NAN], IndexError, r"valid indices, not float"),
-    "getitem: str": Case(lambda: a()["x"], IndexError, r"valid indices, not str"),
+    "getitem: float": Case(lambda: a()[1.0], IndexError, _INVALID_INDEX),
+    "getitem: NaN": Case(lambda: a()[NAN], IndexError, _INVALID_INDEX),
+    "getitem: str": Case(lambda: a()["x"], IndexError, _INVALID_INDEX),
     "getitem: two ellipses": Case(lambda: a()[..., ...], IndexError, r"single ellipsis"),
-    "getitem: float array": Case(lambda: a()[ma.asarray([1.0])], IndexError, r"integer or boolean type, not float64"),
+    "getitem: float array": Case(lambda: a()[ma.asarray([1.0])], IndexError,
+                                 r"^arrays used as indices must be of integer \(or boolean\) type$"),
     "getitem: array out of range": Case(lambda: a()[ma.asarray([5])], IndexError, r"index 5 is out of bounds"),
-    "getitem: list of str": Case(lambda: a()[["a"]], IndexError, r"valid indices"),
-    "getitem: mask shape": Case(lambda: a()[ma.ones(5) > 0], IndexError, r"boolean index.*size 3.*size 5"),
+    "getitem: list of str": Case(lambda: a()[["a"]], IndexError, _INVALID_INDEX),
+    "getitem: mask shape": Case(lambda: a()[ma.ones(5) > 0], IndexError,
+                                r"boolean index.*axis is 3 .*boolean axis is 5"),
     "getitem: float slice": Case(lambda: a()[1.5:], TypeError, r"slice indices must be integers"),
     "getitem: zero step": Case(lambda: a()[::0], ValueError, r"slice step cannot be zero"),
     "setitem: read-only": Case(lambda: _set(ma.broadcast_to(ma.ones(3), (2, 3)), 0, 1.0), ValueError,
@@ -208,8 +214,8 @@ CASES: dict[str, Case] = {
     "vecdot: mismatch": Case(lambda: ma.vecdot(a(), ma.ones(3)), ValueError, r"size 4 in x1.*3 in x2"),
     "tensordot: too many axes": Case(lambda: ma.tensordot(a(), a(), axes=3), ValueError, r"cannot contract 3 axes"),
     # ---- scalars and protocols ------------------------------------------------------------
-    "item: size 12": Case(lambda: a().item(), ValueError, r"size 1 .* not size 12"),
-    "int: size 12": Case(lambda: int(a()), TypeError, r"size 1 .* int, not size 12"),
+    "item: size 12": Case(lambda: a().item(), ValueError, r"can only convert an array of size 1 to a Python scalar"),
+    "int: size 12": Case(lambda: int(a()), TypeError, r"only 0-dimensional arrays can be converted to Python scalars"),
     "bool: size 12": Case(lambda: bool(a()), ValueError, r"ambiguous"),
     "bool: empty": Case(lambda: bool(ma.ones(0)), ValueError, r"truth value of an empty array is ambiguous"),
     "add: result beyond memory": Case(lambda: ma.broadcast_to(ma.ones(1), (2**40,)) + 1, MemoryError,
@@ -217,7 +223,8 @@ CASES: dict[str, Case] = {
     "repeat: result beyond memory": Case(lambda: ma.repeat(ma.ones(2**20), 2**22), MemoryError,
                                          r"unable to allocate 32\.00 TiB"),
     "len: 0-d": Case(lambda: len(ma.asarray(1.0)), TypeError, r"unsized object"),
-    "index: float array": Case(lambda: [1, 2][ma.asarray(1.0)], TypeError, r"only integer arrays .* not float64"),
+    "index: float array": Case(lambda: [1, 2][ma.asarray(1.0)], TypeError,
+                                r"only integer scalar arrays can be converted to a scalar index"),
     "NDArray()": Case(lambda: ma.NDArray(), TypeError, r"cannot be constructed directly"),
     "to_device: cuda": Case(lambda: a().to_device("cuda"), ValueError, r"unsupported device 'cuda'"),
     "result_type: nothing": Case(lambda: ma.result_type(), ValueError, r"at least one array or dtype"),

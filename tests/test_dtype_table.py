@@ -1,7 +1,11 @@
 """The dtype table has one source, csrc/core/dtypes.def: the compiled core's
 arrays (through ``_core.dtype_table``), the Python DType objects, the loop
 generators' type list and NumPy's own view of each type agree, and no other
-module writes the table again."""
+module writes the table again.
+
+Cross-cutting, not a chapter's file: the table is read by every chapter,
+and this checks its single source across the C core, the generators and
+the Python layer."""
 
 from __future__ import annotations
 

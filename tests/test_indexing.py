@@ -31,10 +31,12 @@ from array_strategies import (
 )
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from index_routes import answered_in_c
 from numpy_errors import raises_as_numpy
 from numpy_oracle import both, same
 
 import minarray as ma
+from minarray._native import core
 
 SETTINGS = examples(100)
 
@@ -272,13 +274,15 @@ def test_index_errors() -> None:
         x["a"]
     with pytest.raises(IndexError, match="only integers, slices"):
         x[object()]
-    with pytest.raises(IndexError, match="integer or boolean type, not float64"):
+    with pytest.raises(IndexError, match=r"^arrays used as indices must be of integer \(or boolean\) type$"):
         x[ma.asarray([0.5])]
-    with pytest.raises(IndexError, match="integer or boolean type"):
+    with pytest.raises(IndexError, match=r"^arrays used as indices must be of integer \(or boolean\) type$"):
         x[np.array([1.0])]
+    with pytest.raises(IndexError, match="only integers, slices"):
+        x[[0.5]]  # a sequence of floats is no index at all (NumPy)
     with pytest.raises(IndexError, match="shape mismatch"):
         x[[0, 1], [0, 1, 2]]
-    with pytest.raises(IndexError, match=r"boolean index did not match .* axis 1: the axis has size 4"):
+    with pytest.raises(IndexError, match=r"boolean index did not match indexed array along axis 1; size of axis is 4"):
         x[:, np.ones(3, dtype=bool)]
     with pytest.raises(IndexError, match="boolean index did not match"):
         x[np.ones((3, 3), dtype=bool)]
@@ -423,9 +427,9 @@ def test_slicing_a_length_one_axis_keeps_its_stride() -> None:
 
 
 # ---- the C path for basic keys ----------------------------------------------
-# ints, slices, None and ... (alone or in an exact tuple) are answered in C
-# (core.ndarray_getitem); indexing.getitem is the general Python path, which
-# gives the same views.  Both must agree on everything a view is made of.
+# ints, slices, None and ... (alone or in a tuple) are answered in C; the
+# general route (indexing.getitem, handed the parsed key) builds its views
+# through the same C builder.  Both must agree on everything a view is made of.
 
 def _same_view(a: ma.NDArray, b: ma.NDArray) -> None:
     assert type(a) is type(b) is ma.NDArray
@@ -445,8 +449,8 @@ def test_c_getitem_matches_the_python_path(case: tuple[np.ndarray, list[Any]]) -
     v = to_ma(arr)
     for key in keys:
         fast = v[key]
-        assert ma._native.core.ndarray_getitem(v, key) is not None  # the C path answered
-        _same_view(fast, _indexing.getitem(v, key))
+        assert answered_in_c(v, key)  # the C path answered
+        _same_view(fast, _indexing.getitem(v, core.parse_index(v, key)))
         v = fast
 
 
@@ -502,14 +506,12 @@ def test_c_getitem_on_zero_d_arrays() -> None:
     (True, 0), (np.int32(0), slice(None)), (slice(None), [[0]]), (ma.asarray([0, 1]), ma.asarray([1])),
     (slice(None), ma.asarray([[1]])), (slice(None), [True, False, True, True]), (0, ma.asarray([1])),
 ])
-def test_keys_the_c_path_leaves_to_python(key: Any) -> None:
+def test_keys_of_every_spelling_like_numpy(key: Any) -> None:
     """bool is an int subclass (NumPy treats it as a mask), NumPy integers
-    are not exact ints, and advanced keys other than a lone 1-d integer
-    array, list of ints or leading mask (see test_indexing_fastpaths.py) go
-    through indexing.getitem, as before."""
+    are ints, lists and NumPy arrays are index arrays: whichever route
+    answers, the answer is NumPy's."""
     arr = np.arange(12, dtype=np.float64).reshape(3, 4)
     x = to_ma(arr)
-    assert ma._native.core.ndarray_getitem(x, key) is None
     nkey = tuple(np.asarray(k) if isinstance(k, ma.NDArray) else k for k in key) if isinstance(key, tuple) \
         else (np.asarray(key) if isinstance(key, ma.NDArray) else key)
     assert_like_numpy(x[key], np.asarray(arr[nkey]), check_strides=False)
@@ -519,20 +521,24 @@ def test_c_getitem_errors_are_the_python_path_errors() -> None:
     from minarray import _indexing
 
     x = ma.arange(12).reshape(3, 4)
-    for key in (3, -4, (0, 4), (0, -5), (slice(None), 2**70), (None, 1, ..., -(2**64)), (..., 9)):
+    for key in ((slice(None), 2**70), (None, 1, ..., -(2**64)), ([0], 2**64)):  # no intp holds them (NumPy)
+        with pytest.raises(IndexError, match="only integers, slices"):
+            x[key]
+    for key in (3, -4, (0, 4), (0, -5), (..., 9)):
         with pytest.raises(IndexError) as fast:
             x[key]
         with pytest.raises(IndexError) as slow:
-            _indexing.getitem(x, key)
+            _indexing.getitem(x, core.parse_index(x, key))
         assert str(fast.value) == str(slow.value)
         assert "is out of bounds for axis" in str(fast.value)
-    # errors the C path leaves to Python, with Python's wording
+    # errors of the key itself, raised by the one parse
     for key, exc, match in (((0, 0, 0), IndexError, "too many indices"), ((..., ...), IndexError, "single ellipsis"),
                             (slice(None, None, 0), ValueError, "slice step cannot be zero"),
                             (slice(1.5), TypeError, "slice indices must be integers")):
-        assert ma._native.core.ndarray_getitem(x, key) is None
         with pytest.raises(exc, match=match):
             x[key]
+        with pytest.raises(exc, match=match):
+            core.parse_index(x, key) if exc is IndexError else core.basic_view(x, key)
 
 
 def test_strides_beyond_the_address_space_are_refused_at_every_door() -> None:
@@ -709,3 +715,108 @@ def test_take_along_axis_with_argsort_and_errors() -> None:
         ma.take_along_axis(to_ma(a), ma.zeros((2, 1), dtype=ma.int64), axis=2)
     with pytest.raises(ValueError):
         ma.take_along_axis(ma.ones(()), ma.zeros((), dtype=ma.int64), axis=0)
+
+
+# ---- every key spelling, and every bad key, against NumPy --------------------
+# The key is parsed once (csrc/py/views.c); whichever route then answers,
+# the result or the error is NumPy's.  Array entries are spelled as NumPy
+# arrays here and given to minarray both as they are and as NDArrays.
+
+KEY_SPELLINGS: dict[str, Any] = {
+    "int": 1, "negative int": -1, "numpy int64": np.int64(2), "numpy uint8": np.uint8(1), "0-d int array": np.array(1),
+    "slice": slice(1, None), "negative step": slice(None, None, -2), "ellipsis": Ellipsis, "newaxis": None,
+    "empty tuple": (), "tuple of ints": (1, 2), "ellipsis first": (Ellipsis, 1), "newaxis and slice": (None, slice(1)),
+    "bool True": True, "bool False": False, "numpy bool": np.True_, "tuple with bool": (0, True),
+    "list of ints": [0, 2], "list of bools": [True, False, True], "nested list": [[0], [2]], "empty list": [],
+    "tuple entry": ((0, 1),), "int array": np.array([2, 0]), "uint16 array": np.array([1], dtype=np.uint16),
+    "2-d int array": np.array([[0, 1], [2, 0]]), "mask": np.array([True, False, True]),
+    "full mask": np.arange(12).reshape(3, 4) > 4, "rows and cols": ([0, 2], [1, 3]),
+    "broadcast entries": (np.array([[0], [2]]), [1, 3]), "int beside array": (1, [0, 3]),
+    "slice beside array": (slice(None), [3, 0]), "arrays apart": ([0, 1], Ellipsis, [1, 2]),
+    "mask and array": (np.array([True, False, True]), [0, 1]), "empty ellipsis between arrays": ([0], Ellipsis, [1]),
+    "namedtuple-like tuple subclass": type("T", (tuple,), {})((0, 1)),
+}
+
+BAD_KEYS: dict[str, Any] = {
+    "float": 1.0, "str": "a", "object": object(), "dict": {}, "float list": [1.5], "str list": [0, "a"],
+    "None in list": [0, None], "huge int list": [2**70], "ragged list": [[0], [1, 2]], "float array": np.array([1.0]),
+    "0-d float array": np.array(1.0), "numpy float": np.float64(1.0), "complex": 1j, "too many": (0, 0, 0),
+    "two ellipses": (Ellipsis, Ellipsis), "out of bounds": 3, "out of bounds negative": (0, -5),
+    "array out of bounds": np.array([3]), "mask too long": np.ones(4, bool),
+    "mask wrong axis": (slice(None), np.ones(3, bool)),
+    "entries that do not broadcast": ([0, 1], [0, 1, 2]), "zero step": slice(None, None, 0), "float slice": slice(1.5),
+    "int past 64 bits": 2**70,
+}
+
+
+def _ma_key(key: Any) -> Any:
+    if isinstance(key, np.ndarray):
+        return ma.asarray(key)
+    if type(key) is tuple:
+        return tuple(_ma_key(k) for k in key)
+    return key
+
+
+def _outcome_of(f: Any) -> Any:
+    try:
+        return f(), None
+    except (IndexError, ValueError, TypeError) as e:
+        return None, e
+
+
+@pytest.mark.parametrize("name", sorted(KEY_SPELLINGS) + sorted(BAD_KEYS))
+def test_key_spellings_like_numpy(name: str) -> None:
+    key = KEY_SPELLINGS.get(name, BAD_KEYS.get(name))
+    arr = np.arange(12.0).reshape(3, 4)
+    want, want_exc = _outcome_of(lambda: arr[key])
+    for k in (key, _ma_key(key)):
+        x = to_ma(arr)
+        got, exc = _outcome_of(lambda: x[k])  # noqa: B023
+        if want_exc is not None:
+            assert type(exc) is type(want_exc), (exc, want_exc)
+            if isinstance(want_exc, IndexError) and "out of bounds" not in str(want_exc):
+                assert str(exc) == str(want_exc)  # NumPy's words for a key that is no index
+            continue
+        assert exc is None, exc
+        assert_like_numpy(got, np.asarray(want), check_strides=False)
+        # and through assignment: the same elements written, nothing else
+        n = arr.copy()
+        n[key] = -1.0
+        x[k] = -1.0
+        np.testing.assert_array_equal(np.from_dlpack(x), n)
+
+
+def _view_of_shape(w: Any, t: tuple[int, ...]) -> Any:
+    """A view of ``w`` (3 x 4) with shape ``t``, or None."""
+    if len(t) == 2 and t[0] <= w.shape[0] and t[1] <= w.shape[1]:
+        return w[:t[0], :t[1]]
+    if len(t) == 1 and t[0] <= w.shape[1]:
+        return w[0, :t[0]]
+    return None
+
+
+@pytest.mark.parametrize("name", ["slice", "negative step", "list of ints", "int array", "mask", "rows and cols",
+                                  "broadcast entries", "slice beside array", "arrays apart", "full mask"])
+def test_setitem_value_that_views_the_target(name: str) -> None:
+    """x[key] = (a view of x): every element is read before any is written,
+    as NumPy does, whatever the key and the overlap."""
+    key = KEY_SPELLINGS[name]
+    for make in (lambda a: a[::-1], lambda a: a[:, ::-1], lambda a: a.T[::-1].T, lambda a: a):
+        arr = np.arange(12.0).reshape(3, 4)
+        x = to_ma(arr)
+        t = arr[key].shape
+        nv, v = _view_of_shape(make(arr), t), _view_of_shape(make(x), t)
+        if nv is None:
+            continue
+        assert np.shares_memory(nv, arr) and v.base is x  # the value views the target
+        arr[key] = nv
+        x[_ma_key(key)] = v
+        np.testing.assert_array_equal(np.from_dlpack(x), arr)
+    # basic keys whose value is a view overlapping the target, shifted by one
+    for dst, src in ((np.s_[1:], np.s_[:-1]), (np.s_[:-1], np.s_[1:]), (np.s_[:, 1:], np.s_[:, :-1]),
+                     (np.s_[::-1], np.s_[:]), (np.s_[[2, 0, 1]], np.s_[:])):
+        arr = np.arange(12.0).reshape(3, 4)
+        x = to_ma(arr)
+        arr[dst] = arr[src]
+        x[dst] = x[src]
+        np.testing.assert_array_equal(np.from_dlpack(x), arr)

@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 import pytest
 from array_strategies import assert_equal_values, assert_like_numpy, np_dtype, to_ma, values_of
+from index_routes import answered_in_c, set_in_c
 
 import minarray as ma
 from minarray import _indexing
@@ -79,7 +80,7 @@ def _set_both_routes(fast: ma.NDArray, slow: ma.NDArray, key: Any, value: Any) -
         _, fast_exc = _outcome(lambda: fast.__setitem__(key, value))
     with warnings.catch_warnings(record=True) as slow_warned:
         warnings.simplefilter("always")
-        _, slow_exc = _outcome(lambda: _indexing.setitem(slow, key, value))
+        _, slow_exc = _outcome(lambda: _indexing.setitem(slow, core.parse_index(slow, key), value))
     _same_error(fast_exc, slow_exc)
     assert [str(w.message) for w in fast_warned] == [str(w.message) for w in slow_warned]
     return fast_exc
@@ -128,35 +129,34 @@ def test_setitem_fast_path_is_the_general_route(dtype: str, view: str, source: s
                 assert_equal_values(values_of(fast), fast_np)
 
 
-def _answered(x: ma.NDArray, key: Any, value: Any) -> Any:
-    return core.ndarray_setitem(x, key, value)
-
-
 def test_setitem_which_cases_c_answers() -> None:
     x = ma.zeros((3, 4))
-    for key in (0, -1, slice(None), (slice(None), 1), Ellipsis, None, (None, 0), (), (0, Ellipsis), (1, 2)):
+    for key in (0, -1, slice(None), (slice(None), 1), Ellipsis, None, (None, 0), (), (0, Ellipsis), (1, 2),
+                np.int64(0)):
         for value in (1, 2.5, True, ma.asarray(3), ma.asarray(2, dtype=ma.complex64), np.float64(1.5), _Int(4)):
-            assert _answered(x, key, value) is True, (key, value)
+            assert set_in_c(x, key, value), (key, value)
     for key, value in ((0, ma.ones(4)), (slice(None), ma.ones((1, 4), dtype=ma.int8)), ((slice(None), 1), ma.ones(3)),
                        (None, ma.ones((3, 1))), ((), ma.ones((1, 4))), (Ellipsis, ma.ones((3, 4)).T.T)):
-        assert _answered(x, key, value) is True, (key, value)
-    # keys and values left to the general route: nothing is written
+        assert set_in_c(x, key, value), (key, value)
+    # keys and values the general route writes, handed the parsed key
+    for key, value in ((True, 1), (0, np.float32(1)), (0, np.int32(1)), (0, [1, 2, 3, 4]), (0, ma.ones((1, 4))),
+                       ((0, 0), ma.ones(1))):
+        assert not set_in_c(ma.zeros((3, 4)), key, value), (key, value)
+    # bad keys (C's parse raises) and bad values (the general route's error): nothing is written
     y = ma.zeros((3, 4))
-    for key, value in (
-        (True, 1), (np.int64(0), 1), ((0, 0, 0), 1), ((..., ...), 1),
-        (slice(None, None, 0), 1), (0, np.float32(1)), (0, np.int32(1)), (0, [1, 2, 3, 4]), (0, "1"), (0, None),
-        (0, ma.ones((1, 4))), (0, ma.ones(3)), ((0, 0), ma.ones(1)), (slice(None), ma.ones((2, 4))),
-    ):
-        assert _answered(y, key, value) is None, (key, value)
+    for key, value in (((0, 0, 0), 1), ((..., ...), 1), (slice(None, None, 0), 1), (0, "1"), (0, None),
+                       (0, ma.ones(3)), (slice(None), ma.ones((2, 4)))):
+        with pytest.raises((IndexError, ValueError, TypeError)):
+            y[key] = value
     assert y.tolist() == ma.zeros((3, 4)).tolist()
     for key, row in (([0], 4), (ma.asarray([0]), 4), (ma.asarray([2], dtype=ma.uint8), 4),
                      (ma.asarray([True, False, True]), 4), (ma.ones((3, 4), dtype=ma.bool), 12)):
         for value in (1, ma.asarray(2.0), ma.ones(row, dtype=ma.int8)):
-            assert _answered(x, key, value) is True, (key, value)
+            assert set_in_c(x, key, value), (key, value)
     # errors C raises itself (the general route words them the same, below)
     for key, value, exc in ((3, 1.0, IndexError), ((0, -5), 1.0, IndexError), (0, 1j, TypeError)):
         with pytest.raises(exc):
-            _answered(y, key, value)
+            y[key] = value
     assert y.tolist() == ma.zeros((3, 4)).tolist()
 
 
@@ -177,7 +177,7 @@ def test_setitem_errors_keep_their_wording() -> None:
         with pytest.raises(exc, match=match):
             i[key] = value
         with pytest.raises(exc, match=match):
-            _indexing.setitem(i, key, value)
+            _indexing.setitem(i, core.parse_index(i, key), value)
     assert i.tolist() == ma.zeros((3, 4), dtype=ma.int32).tolist()
     n = np.zeros((3, 4))
     n.flags.writeable = False
@@ -257,18 +257,18 @@ def test_index_array_and_mask_fast_paths(dtype: str, view: str, source: str) -> 
     for nk in keys:
         k = ma.asarray(nk.copy())
         for kk, nkk in ((k, nk), (ma.asarray(np.repeat(nk, 2))[::2], nk), (k[::-1], nk[::-1])):
-            assert core.ndarray_getitem(x, kk) is not None
+            assert answered_in_c(x, kk)
             r = x[kk]
             _check_copy(r, nv[nkk])
-            _check_copy(_indexing.getitem(x, kk), nv[nkk])  # the general route agrees
+            _check_copy(_indexing.getitem(x, core.parse_index(x, kk)), nv[nkk])  # the general route agrees
     for nmask in ((np.arange(nv.size).reshape(nv.shape) % 2) == 1, np.zeros(nv.shape, bool), np.ones(nv.shape, bool),
                   ((np.arange(nv.size).reshape(nv.shape) % 3) == 0)):
         for mk, nmk in ((ma.asarray(nmask.copy()), nmask),
                         (ma.asarray(nmask.T.copy()).T, nmask),  # a transposed mask
                         (ma.asarray(nmask[::-1].copy())[::-1], nmask)):  # a reversed one
-            assert core.ndarray_getitem(x, mk) is not None
+            assert answered_in_c(x, mk)
             _check_copy(x[mk], nv[nmk])
-            _check_copy(_indexing.getitem(x, mk), nv[nmk])
+            _check_copy(_indexing.getitem(x, core.parse_index(x, mk)), nv[nmk])
 
 
 def test_index_array_fast_path_on_more_dims() -> None:
@@ -277,16 +277,16 @@ def test_index_array_fast_path_on_more_dims() -> None:
         x = ma.asarray(nv)
         for nk in (np.array([0, -1, 1]), np.array([], np.int64)):
             k = ma.asarray(nk)
-            assert core.ndarray_getitem(x, k) is not None
+            assert answered_in_c(x, k)
             _check_copy(x[k], nv[nk])
         nmask = (nv % 3) == 0
         _check_copy(x[ma.asarray(nmask)], nv[nmask])
-        assert core.ndarray_getitem(x, ma.asarray(nmask)) is not None
+        assert answered_in_c(x, ma.asarray(nmask))
         # masks over the leading axes too
         for lead in (nmask.any(axis=-1), nmask.any(axis=(1, 2)), np.zeros(nv.shape[0], bool)):
-            assert core.ndarray_getitem(x, ma.asarray(lead)) is not None
+            assert answered_in_c(x, ma.asarray(lead))
             _check_copy(x[ma.asarray(lead)], nv[lead])
-            _check_copy(_indexing.getitem(x, ma.asarray(lead)), nv[lead])
+            _check_copy(_indexing.getitem(x, core.parse_index(x, ma.asarray(lead))), nv[lead])
     big = np.arange(10000.0)  # big enough to run without the GIL
     xb = ma.asarray(big)
     _check_copy(xb[xb > 5000.5], big[big > 5000.5])
@@ -298,19 +298,28 @@ def test_index_array_fast_path_on_more_dims() -> None:
     np.array([1.0]), np.zeros(0), np.zeros((4, 3), bool),
 ])
 def test_index_arrays_left_to_the_general_route(key: np.ndarray) -> None:
+    """Index arrays C does not gather (and keys that are no index): NumPy's
+    answer or error type, and the general route, handed the parsed key,
+    agrees with x[key]."""
     x = ma.arange(12.0).reshape(3, 4)
     nx = np.arange(12.0).reshape(3, 4)
     k = ma.asarray(key)
-    assert core.ndarray_getitem(x, k) is None
     r, exc = _outcome(lambda: x[k])
-    _, slow_exc = _outcome(lambda: _indexing.getitem(x, k))
-    _same_error(exc, slow_exc)
+    want, np_exc = _outcome(lambda: nx[key])
+    assert type(exc) is type(np_exc), (exc, np_exc)
     if exc is None:
-        assert_equal_values(values_of(r), nx[key if key.dtype != np.float64 else key.astype(np.int64)])
+        assert_equal_values(values_of(r), want)
+    parsed, parse_exc = _outcome(lambda: core.parse_index(x, k))
+    if parse_exc is None:
+        _, slow_exc = _outcome(lambda: _indexing.getitem(x, parsed))
+        _same_error(exc, slow_exc)
+    else:
+        _same_error(exc, parse_exc)
     # 0-d arrays take no index array on the fast path
     z = ma.asarray(1.0)
-    assert core.ndarray_getitem(z, ma.asarray([0])) is None
-    assert core.ndarray_getitem(z, ma.asarray(True)) is None
+    with pytest.raises(IndexError, match="too many indices"):
+        z[ma.asarray([0])]
+    assert not answered_in_c(z, ma.asarray(True))
 
 
 def test_index_array_errors_keep_their_wording() -> None:
@@ -321,7 +330,7 @@ def test_index_array_errors_keep_their_wording() -> None:
         with pytest.raises(IndexError, match=match):
             x[key]
         with pytest.raises(IndexError, match=match):
-            _indexing.getitem(x, key)
+            _indexing.getitem(x, core.parse_index(x, key))
     e = ma.zeros((0, 2))
     with pytest.raises(IndexError, match=r"^index 0 is out of bounds for axis 0 with size 0$"):
         e[ma.asarray([0])]
@@ -330,7 +339,7 @@ def test_index_array_errors_keep_their_wording() -> None:
         with pytest.raises(IndexError) as fast:
             x[mask]
         with pytest.raises(IndexError) as slow:
-            _indexing.getitem(x, mask)
+            _indexing.getitem(x, core.parse_index(x, mask))
         assert str(fast.value) == str(slow.value)
         assert "boolean index did not match" in str(fast.value)
 
@@ -395,16 +404,16 @@ def test_advanced_setitem_fast_path_is_the_general_route(dtype: str, view: str, 
 
 @pytest.mark.parametrize("view", list(VIEWS))
 @pytest.mark.parametrize("source", ("owned", "import"))
-def test_advanced_getitem_keys_answered_in_c(view: str, source: str) -> None:
+def test_advanced_getitem_keysanswered_in_c(view: str, source: str) -> None:
     x, nv = _make("float64", view, source)
     for key in _advanced_keys(nv.shape):
-        assert core.ndarray_getitem(x, key) is not None
+        assert answered_in_c(x, key)
         _check_copy(x[key], nv[_np_key(key)])
-        _check_copy(_indexing.getitem(x, key), nv[_np_key(key)])
+        _check_copy(_indexing.getitem(x, core.parse_index(x, key)), nv[_np_key(key)])
         target = nv[_np_key(key)].shape
         for value in (5, ma.ones(target)):
             y, _ = _make("float64", view, source)
-            assert core.ndarray_setitem(y, key, value) is True
+            assert set_in_c(y, key, value)
 
 
 def test_advanced_keys_on_more_dims_and_large_arrays() -> None:
@@ -486,7 +495,7 @@ def test_advanced_setitem_errors_keep_their_wording() -> None:
         with pytest.raises(exc, match=match):
             x[key] = value
         with pytest.raises(exc, match=match):
-            _indexing.setitem(x, key, value)
+            _indexing.setitem(x, core.parse_index(x, key), value)
     assert x.tolist() == ma.zeros((3, 4), dtype=ma.int16).tolist()
     n = np.zeros((3, 4))
     n.flags.writeable = False
@@ -530,8 +539,8 @@ def test_one_index_in_a_tuple_is_gathered_in_c(source: str, index: str) -> None:
             idx = nidx if isinstance(nidx, list) else ma.asarray(nidx)
             key = tuple(idx if k == "i" else k for k in template)
             nkey = tuple(nidx if k == "i" else k for k in template)
-            assert core.ndarray_getitem(x, key) is not None, key
-            fast, slow = x[key], _indexing.getitem(x, key)
+            assert answered_in_c(x, key), key
+            fast, slow = x[key], _indexing.getitem(x, core.parse_index(x, key))
             assert_like_numpy(fast, nv[nkey], check_strides=False)
             assert fast.shape == slow.shape and fast._strides == slow._strides
             assert (fast.base is None) == (slow.base is None)
@@ -547,17 +556,18 @@ def test_one_index_in_a_tuple_errors_keep_their_wording() -> None:
         ((slice(None), Ellipsis, None, [9]), r"^index 9 is out of bounds for axis 2 with size 5$"),
     ):
         with pytest.raises(IndexError, match=match):
-            core.ndarray_getitem(x, key)  # C raises these itself
+            x[key]  # C raises these itself
         with pytest.raises(IndexError, match=match):
             x[key]
         with pytest.raises(IndexError, match=match):
-            _indexing.getitem(x, key)
+            _indexing.getitem(x, core.parse_index(x, key))
     # shapes that do not fit go the general way, which words them
-    for key in ((slice(None), ma.asarray([True, False])), (slice(None), slice(None), slice(None), [0]),
-                (slice(None), [0], [9])):
-        assert core.ndarray_getitem(x, key) is None
+    for key in ((slice(None), ma.asarray([True, False])), (slice(None), [0], [9])):
+        assert not answered_in_c(x, key)
         with pytest.raises(IndexError):
             x[key]
+    with pytest.raises(IndexError, match="too many indices"):  # the parse's own error
+        x[slice(None), slice(None), slice(None), [0]]
 
 
 def _pairs(shape: tuple[int, ...]) -> list[tuple[Any, Any]]:
@@ -584,16 +594,16 @@ def test_several_index_arrays_in_c(view: str, source: str) -> None:
     for dtype in ("float64", "int8", "bool", "complex128"):
         probe, nprobe = _make(dtype, view, source)
         for key, nkey in _pairs(nprobe.shape):
-            assert core.ndarray_getitem(probe, key) is not None
+            assert answered_in_c(probe, key)
             _check_copy(probe[key], nprobe[nkey])
-            _check_copy(_indexing.getitem(probe, key), nprobe[nkey])
+            _check_copy(_indexing.getitem(probe, core.parse_index(probe, key)), nprobe[nkey])
             target = nprobe[nkey].shape
             full = ma.asarray((np.arange(math.prod(target)).reshape(target) % 3).astype(nprobe.dtype))
             for value in (2, full, full[:1], ma.asarray(1.5), ma.ones(4)):
                 fast, fast_np = _make(dtype, view, source)
                 slow, _ = _make(dtype, view, source)
                 _, fast_exc = _outcome(lambda: fast.__setitem__(key, value))  # noqa: B023
-                _, slow_exc = _outcome(lambda: _indexing.setitem(slow, key, value))  # noqa: B023
+                _, slow_exc = _outcome(lambda: _indexing.setitem(slow, core.parse_index(slow, key), value))  # noqa: B023
                 _same_error(fast_exc, slow_exc)
                 assert_equal_values(values_of(fast), values_of(slow))
                 if fast_exc is None and value is full:
@@ -615,15 +625,17 @@ def test_several_index_arrays_on_more_dims_and_errors() -> None:
         ((ma.asarray([0, 1]), [4, 0]), r"^index 4 is out of bounds for axis 1 with size 4$"),
         (([0], [0], ma.asarray([-6], dtype=ma.int8)), r"^index -6 is out of bounds for axis 2 with size 5$"),
     ):
-        for f in (lambda k: x[k], lambda k: _indexing.getitem(x, k), lambda k: x.__setitem__(k, 0.0),
-                  lambda k: _indexing.setitem(x, k, 0.0)):
+        for f in (lambda k: x[k], lambda k: _indexing.getitem(x, core.parse_index(x, k)),
+                  lambda k: x.__setitem__(k, 0.0), lambda k: _indexing.setitem(x, core.parse_index(x, k), 0.0)):
             with pytest.raises(IndexError, match=match):
                 f(key)
         assert_equal_values(values_of(x), ref)  # nothing written
     # entries that broadcast, or with slices or masks beside them, go the general way
     for key in (([0, 1], [2]), ([0, 1], slice(None), [0, 1]), (ma.asarray([True, False, True]), [0, 1]),
-                ([0, 1], ma.asarray([[0], [1]])), ([0], [0], [0], [0])):
-        assert core.ndarray_getitem(x, key) is None
+                ([0, 1], ma.asarray([[0], [1]]))):
+        assert not answered_in_c(x, key)
+    with pytest.raises(IndexError, match="too many indices"):
+        x[[0], [0], [0], [0]]
     ro = np.zeros((3, 4))
     ro.flags.writeable = False
     with pytest.raises(ValueError, match=r"^assignment destination is read-only$"):
@@ -673,9 +685,9 @@ def test_nd_index_arrays_are_gathered_in_c(source: str) -> None:
                    (np.arange(12).reshape(3, 4) % m).astype(np.uint16)[:, ::-1],
                    np.arange(24).reshape(2, 3, 4).transpose(2, 0, 1) % m):
             k = ma.asarray(nk)
-            assert core.ndarray_getitem(x, k) is not None
+            assert answered_in_c(x, k)
             _check_copy(x[k], nv[nk])
-            _check_copy(_indexing.getitem(x, k), nv[nk])
+            _check_copy(_indexing.getitem(x, core.parse_index(x, k)), nv[nk])
     x = ma.asarray(n.copy())
     with pytest.raises(IndexError, match=r"^index 10 is out of bounds for axis 0 with size 10$"):
         x[ma.asarray([[1], [10]])]
@@ -688,7 +700,7 @@ def test_nd_index_arrays_are_gathered_in_c(source: str) -> None:
     # a result beyond the dimension limit goes the general way, which words it
     deep = ma.zeros((1,) * 64)
     k = ma.asarray(np.zeros((1, 1), np.int64))
-    assert core.ndarray_getitem(deep, k) is None
+    assert not answered_in_c(deep, k)
     with pytest.raises(ValueError):
         deep[k]
 

@@ -84,7 +84,9 @@ def test_scalar_conversions(dtype: ma.DType) -> None:
     assert bool(one) is True and bool(zero) is False
     if dtype.kind != "c":
         assert int(one) == 1 and float(one) == 1.0
-        assert int(zero) == 0
+        assert int(zero[0, 0]) == 0
+        with pytest.raises(TypeError, match="only 0-dimensional arrays"):  # NumPy 2's rule
+            int(zero)
     else:
         with pytest.raises(TypeError, match="complex"):
             int(one)
@@ -94,7 +96,7 @@ def test_scalar_conversions(dtype: ma.DType) -> None:
     if dtype.kind in "iu":
         assert operator.index(one) == 1
         assert [10, 20][one] == 20
-        with pytest.raises(TypeError, match="0-d"):
+        with pytest.raises(TypeError, match="only integer scalar arrays"):
             operator.index(ma.asarray([1], dtype=dtype))
     else:
         with pytest.raises(TypeError, match="integer"):
@@ -107,12 +109,9 @@ def test_scalar_conversion_errors_and_values() -> None:
         bool(x)
     with pytest.raises(ValueError, match="ambiguous"):
         bool(ma.zeros(0))
-    with pytest.raises(TypeError, match="size 1"):
-        int(x)
-    with pytest.raises(TypeError, match="size 1"):
-        float(x)
-    with pytest.raises(TypeError, match="size 1"):
-        complex(x)
+    for conv in (int, float, complex):
+        with pytest.raises(TypeError, match="only 0-dimensional arrays can be converted to Python scalars"):
+            conv(x)
     assert float(ma.asarray(2.5, dtype=ma.bfloat16)) == 2.5
     assert int(ma.asarray(-2.7)) == -2
     assert math.isnan(float(ma.asarray(math.nan, dtype=ma.float16)))

@@ -2,7 +2,11 @@
 that offer only ``__array_struct__``, and through the interface dict other
 ``__array_interface__`` producers, all end in the same view builder.  A
 plain numpy.ndarray always gets an answer from it: a view, or the error
-(from_numpy), or a copy (asarray)."""
+(from_numpy), or a copy (asarray).
+
+Cross-cutting, not a chapter's file: the intake serves asarray,
+from_numpy and from_dlpack alike, so its tests sit beside the DLPack and
+interop ones rather than in one chapter."""
 
 from __future__ import annotations
 

@@ -2,7 +2,11 @@
 (csrc/py/views.c, csrc/py/ndarray.c): permute_dims / transpose / .T,
 reshape, empty / zeros, broadcast_shapes.  Every spelling of their
 arguments (tuples, lists, NumPy integers, bools) and every bad one is
-checked against NumPy: the same result, or the same exception type."""
+checked against NumPy: the same result, or the same exception type.
+
+Cross-cutting, not a chapter's file: these operations span the
+manipulation and creation chapters, and the file checks one rule of the
+architecture across them (one implementation, in C, per operation)."""
 
 from __future__ import annotations
 

@@ -14,10 +14,11 @@
 #define KEEP_GIL_BYTES (1 << 16)
 
 /* ndarray_copy(x, dtype[, operation]) -> a new C-contiguous NDArray (base
- * None) holding x's elements cast to dtype (None: x's dtype), or None when
- * x is not an NDArray or dtype is not a DType singleton (the Python path
- * takes those and words any error).  The cast's floating-point errors are
- * reported as NumPy's `operation`'s (default "cast"). */
+ * None) holding x's elements cast to dtype (None: x's dtype).  Its callers
+ * (NDArray.copy and astype, asarray, the reductions) send an NDArray and a
+ * DType object or None: anything else is a TypeError.  The cast's
+ * floating-point errors are reported as NumPy's `operation`'s (default
+ * "cast"). */
 static PyObject *py_ndarray_copy(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   if (nargs != 2 && nargs != 3) {
@@ -27,14 +28,18 @@ static PyObject *py_ndarray_copy(PyObject *self, PyObject *const *args, Py_ssize
   const char *operation = nargs == 3 ? PyUnicode_AsUTF8(args[2]) : "cast";
   if (!operation) return NULL;
   PyObject *x = args[0];
-  if (!ma_nd.type || !PyObject_TypeCheck(x, ma_nd.type)) Py_RETURN_NONE;
-  PyObject *h = MA_ND(x)->h, *shape = h ? ma_nd_shape(x) : NULL;
-  if (!shape) PyErr_Clear();
-  if (!h || !shape || !PyTuple_CheckExact(shape)) Py_RETURN_NONE;
+  if (!ma_nd.type || !PyObject_TypeCheck(x, ma_nd.type) || !MA_ND(x)->h)
+    return PyErr_Format(PyExc_TypeError, "ndarray_copy expects an NDArray, not %.100s", Py_TYPE(x)->tp_name);
+  PyObject *h = MA_ND(x)->h, *shape = ma_nd_shape(x);
+  if (!shape) return NULL;
+  if (!PyTuple_CheckExact(shape))
+    return PyErr_Format(PyExc_TypeError, "ndarray_copy: the NDArray's shape is a %.100s, not a tuple",
+                        Py_TYPE(shape)->tp_name);
   ma_array *s = ma_handle_get(h);
   if (!s) return NULL;
   int tid = args[1] == Py_None ? ma_type_of(s->t.dtype) : ma_ndarray_tid(args[1]);
-  if (tid < 0) Py_RETURN_NONE;
+  if (tid < 0)
+    return PyErr_Format(PyExc_TypeError, "ndarray_copy expects a minarray dtype or None, not %R", args[1]);
   int err = 0;
   ma_array *a = ma_array_empty(ma_dltypes[tid], s->t.ndim, s->t.shape, 0, &err);
   if (!a) return ma_empty_error(shape, err, ma_type_size[tid]);
@@ -53,5 +58,5 @@ static PyObject *py_ndarray_copy(PyObject *self, PyObject *const *args, Py_ssize
 
 #define FC(name, fn, doc) {name, (PyCFunction)(void (*)(void))fn, METH_FASTCALL, doc}
 PyMethodDef ma_convert_methods[] = {
-    FC("ndarray_copy", py_ndarray_copy, "ndarray_copy(x, dtype[, operation]) -> NDArray or None"),
+    FC("ndarray_copy", py_ndarray_copy, "ndarray_copy(x, dtype[, operation]) -> NDArray"),
     {NULL, NULL, 0, NULL}};

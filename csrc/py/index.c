@@ -1,12 +1,13 @@
 /*
  * Integer-array ("advanced") indexing's Python side: take_blocks and
- * nonzero, and the common advanced keys resolved in C for NDArray's
- * __getitem__/__setitem__, around the gather and scatter kernels of
- * csrc/core/gather.c (see gather.h for the form every key is reduced to).
+ * nonzero, and the common advanced keys (parsed by csrc/py/views.c, see
+ * index_key.h) gathered and scattered in C for NDArray's
+ * __getitem__/__setitem__, around the kernels of csrc/core/gather.c (see
+ * gather.h for the form every key is reduced to).
  */
 #include "copy.h"
 #include "gather.h"
-#include "pyapi.h"
+#include "index_key.h"
 
 /* take_blocks(src, blocks, indices, scatter): see gather.h.  `blocks`
  * has shape (N, R...) and src's dtype; each index is a 1-d int64 array of
@@ -88,25 +89,26 @@ static PyObject *py_nonzero(PyObject *self, PyObject *const *args, Py_ssize_t na
   return h ? Py_BuildValue("(LN)", (long long)count, h) : NULL;
 }
 
-/* A bool mask of exactly x's shape: the key ma_mask_select and ma_mask_fill take. */
-static int is_full_mask(const ma_array *a, const ma_array *k) {
+/* A bool mask of exactly x's shape, alone: the key ma_mask_select and
+ * ma_mask_fill take. */
+static ma_array *full_mask(const ma_array *a, const index_key *K) {
+  if (K->n != 1 || K->e[0].kind != KE_MASK) return NULL;
+  ma_array *k = K->e[0].arr;
   int nd = a->t.ndim;
-  return k && nd && k->t.ndim == nd && k->t.dtype.code == kDLBool && k->t.dtype.bits == 8 &&
-         k->t.dtype.lanes == 1 && !memcmp(k->t.shape, a->t.shape, (size_t)nd * sizeof(int64_t));
+  return k && nd && k->t.ndim == nd && !memcmp(k->t.shape, a->t.shape, (size_t)nd * sizeof(int64_t)) ? k : NULL;
 }
 
 /* ---- the common advanced keys, answered in C -------------------------------
- * x[key] and x[key] = value where the key is a 1-d array of any integer
- * dtype or a list of Python ints, a tuple of such entries of one length
- * (x[rows, cols]), or a bool mask over x's leading axes; and x[key] for an
- * n-d integer array alone (emb[ids]).  Each resolves to the form of the
- * gather.h comment (k int64 index arrays of one length n over x's first k
- * axes), which is what minarray/_indexing.py reduces such a key to, so the
- * answers are the same; here they cost about a microsecond instead of
- * 10-20.  Any other key (entries that broadcast, slices beside several
- * arrays, lists of bools, assignment through an n-d key) goes through
- * minarray/_indexing.py, which also words the errors for shapes that do not
- * fit. */
+ * x[key] and x[key] = value where the parsed key is integer arrays alone,
+ * 1-d and of one length (x[idx], x[rows, cols]), or a bool mask over x's
+ * leading axes; and x[key] for an n-d integer array alone (emb[ids]).
+ * Each resolves to the form of the gather.h comment (k int64 index arrays
+ * of one length n over x's first k axes), the form minarray/_indexing.py
+ * reduces every other advanced key to, so the answers are the same; here
+ * they cost about a microsecond instead of 10-20.  The other advanced keys
+ * (entries that broadcast, ints or slices beside several arrays,
+ * assignment through an n-d key) go, parsed, to minarray/_indexing.py,
+ * which also words the errors for shapes that do not fit. */
 
 static const DLDataType INT64_DT = {kDLInt, 64, 1};
 
@@ -133,49 +135,26 @@ static void adv_add(adv_key *K, ma_array *ix, int owned) {
   K->idx[K->k++] = ix;
 }
 
-/* One integer entry of the key (a 1-d NDArray of any integer dtype, or a
- * list of exact ints) as the next index array: 1 added; 0 when `e` is not
- * one, or its length differs from the entries before it (NumPy would
- * broadcast them: the general path does); -1 when out of memory. */
-static int adv_int_entry(adv_key *K, PyObject *e) {
+/* A 1-d integer array entry as the next index array: 1 added; 0 when it
+ * is not 1-d, or its length differs from the entries before it (NumPy
+ * would broadcast them: the general path does); -1 when out of memory. */
+static int adv_int_entry(adv_key *K, const key_entry *e) {
   int err = 0;
-  int64_t n;
-  ma_array *ke = ma_ndarray_array(e), *ix;
-  if (ke) {
-    DLDataType kt = ke->t.dtype;
-    if (kt.lanes != 1 || ke->t.ndim != 1 || (kt.code != kDLInt && kt.code != kDLUInt)) return 0;
-    n = ke->t.shape[0];
-    if (K->k && n != K->n) return 0;
-    K->n = n;
-    if (kt.code == kDLInt && kt.bits == 64) { /* used as it is */
-      adv_add(K, ke, 0);
-      return 1;
-    }
-    /* other integer dtypes are read as int64, as astype(int64) reads them
-     * (uint64 wraps, as in NumPy) */
-    if (!(ix = ma_array_empty(INT64_DT, 1, &n, 0, &err))) return -1;
-    const ma_array *ops[2] = {ix, ke};
-    ma_iterate(2, ops, ma_cast_loops[ma_type_of(kt)][MA_INT64], NULL);
-    adv_add(K, ix, 1);
+  ma_array *ke = e->kind == KE_ARRAY ? e->arr : NULL, *ix;
+  if (!ke || ke->t.ndim != 1) return 0;
+  int64_t n = ke->t.shape[0];
+  if (K->k && n != K->n) return 0;
+  K->n = n;
+  DLDataType kt = ke->t.dtype;
+  if (kt.code == kDLInt && kt.bits == 64) { /* used as it is */
+    adv_add(K, ke, 0);
     return 1;
   }
-  /* a list of exact ints (bools make a mask, other items an error or a
-   * nested key: those go the general way) */
-  if (!PyList_CheckExact(e) || (n = PyList_GET_SIZE(e)) == 0 || (K->k && n != K->n)) return 0;
+  /* other integer dtypes are read as int64, as astype(int64) reads them
+   * (uint64 wraps, as in NumPy) */
   if (!(ix = ma_array_empty(INT64_DT, 1, &n, 0, &err))) return -1;
-  int64_t *out = (int64_t *)ix->t.data;
-  for (int64_t i = 0; i < n; i++) {
-    PyObject *item = PyList_GET_ITEM(e, i);
-    int overflow = 1;
-    long long v = 0;
-    if (PyLong_CheckExact(item)) v = PyLong_AsLongLongAndOverflow(item, &overflow);
-    if (overflow) {
-      ma_array_free(ix);
-      return 0;
-    }
-    out[i] = v;
-  }
-  K->n = n;
+  const ma_array *ops[2] = {ix, ke};
+  ma_iterate(2, ops, ma_cast_loops[ma_type_of(kt)][MA_INT64], NULL);
   adv_add(K, ix, 1);
   return 1;
 }
@@ -200,20 +179,20 @@ static int adv_nd_entry(const ma_array *a, ma_array *ke, adv_key *K) {
   return 1;
 }
 
-/* `key` as index arrays over a's leading axes: 1 done; 0 when it is not
- * one of the keys above (nothing held); -1 with MemoryError set.  The
- * keys: one integer entry (1-d, or n-d alone), a tuple of at most ndim
- * 1-d integer entries of one length (x[rows, cols]), or a bool mask over
- * the leading axes. */
-static int adv_resolve(const ma_array *a, PyObject *key, adv_key *K) {
+/* Entries e[0..n) as index arrays over a's leading axes: 1 done; 0 when
+ * they are not one of the keys above (nothing held); -1 with MemoryError
+ * set.  The keys: one integer array (1-d, or n-d alone), at most ndim 1-d
+ * integer arrays of one length (x[rows, cols]), or one bool mask over the
+ * leading axes. */
+static int adv_resolve(const ma_array *a, const key_entry *e, int n, adv_key *K) {
   K->k = 0;
   K->n = 0;
   K->ind = 1;
   K->store = NULL;
   int nd = a->t.ndim, rc = 0;
-  if (nd == 0) return 0;
-  ma_array *ka = ma_ndarray_array(key);
-  if (ka && ka->t.dtype.code == kDLBool && ka->t.dtype.bits == 8 && ka->t.dtype.lanes == 1) {
+  if (nd == 0 || n == 0 || n > nd) return 0;
+  ma_array *ka = e[0].kind == KE_MASK || e[0].kind == KE_ARRAY ? e[0].arr : NULL;
+  if (n == 1 && ka && e[0].kind == KE_MASK) {
     /* a mask over the leading j axes: its nonzero coordinates, one
      * column per axis */
     int j = ka->t.ndim;
@@ -230,16 +209,11 @@ static int adv_resolve(const ma_array *a, PyObject *key, adv_key *K) {
     }
     return 1;
   }
-  if (ka && ka->t.ndim > 1 && ka->t.dtype.lanes == 1 &&
-      (ka->t.dtype.code == kDLInt || ka->t.dtype.code == kDLUInt)) {
+  if (n == 1 && ka && ka->t.ndim > 1) {
     rc = adv_nd_entry(a, ka, K);
-  } else if (PyTuple_CheckExact(key)) {
-    Py_ssize_t nk = PyTuple_GET_SIZE(key);
-    if (nk == 0 || nk > nd) return 0;
-    for (Py_ssize_t i = 0; i < nk; i++)
-      if ((rc = adv_int_entry(K, PyTuple_GET_ITEM(key, i))) <= 0) break;
   } else {
-    rc = adv_int_entry(K, key);
+    for (int i = 0; i < n; i++)
+      if ((rc = adv_int_entry(K, &e[i])) <= 0) break;
   }
   if (rc > 0) return 1;
   adv_free(K);
@@ -275,9 +249,9 @@ static int adv_shape(const ma_array *a, const adv_key *K, int64_t *shape) {
   return nd;
 }
 
-ma_array *ma_gather_first(ma_array *a, PyObject *key, int axis0, int *failed) {
+ma_array *ma_gather_first(ma_array *a, const key_entry *e, int n, int axis0, int *failed) {
   adv_key K;
-  int rc = adv_resolve(a, key, &K);
+  int rc = adv_resolve(a, e, n, &K);
   *failed = rc < 0;
   if (rc <= 0) return NULL;
   int64_t shape[MA_MAXDIMS];
@@ -308,30 +282,32 @@ ma_array *ma_gather_first(ma_array *a, PyObject *key, int axis0, int *failed) {
   return out;
 }
 
-PyObject *ma_getitem_advanced(ma_array *a, PyObject *key) {
-  ma_array *ka = ma_ndarray_array(key), *out;
+PyObject *ma_getitem_advanced(ma_array *a, const index_key *K) {
+  ma_array *mask = full_mask(a, K), *out;
   int failed = 0;
-  if (is_full_mask(a, ka)) { /* one pass picks the elements */
-    WITHOUT_GIL_IF_LARGE(ma_array_size(a), out = ma_mask_select(a, ka));
+  if (mask) { /* one pass picks the elements */
+    WITHOUT_GIL_IF_LARGE(ma_array_size(a), out = ma_mask_select(a, mask));
     if (!out) return PyErr_NoMemory();
   } else {
-    out = ma_gather_first(a, key, 0, &failed);
+    if (K->narrays != K->n) Py_RETURN_NONE; /* arrays alone: the rest go to the general route */
+    out = ma_gather_first(a, K->e, K->n, 0, &failed);
     if (!out) return failed ? NULL : Py_NewRef(Py_None);
   }
   return ma_ndarray_new(out, NULL);
 }
 
-PyObject *ma_setitem_advanced(ma_array *a, PyObject *key, PyObject *value, ma_array *s) {
-  ma_array *ka = ma_ndarray_array(key);
-  if (!s && is_full_mask(a, ka) && !ma_may_overlap(a, ka)) {
+PyObject *ma_setitem_advanced(ma_array *a, const index_key *Kp, PyObject *value, ma_array *s) {
+  ma_array *mask = full_mask(a, Kp);
+  if (!s && mask && !ma_may_overlap(a, mask)) {
     /* x[mask] = scalar, the most common of all: one pass writes it */
     _Alignas(16) char one[16]; /* one element of any dtype, aligned for it */
     if (ma_check_writeable(a) < 0 || ma_store_scalar(value, ma_type_of(a->t.dtype), one) < 0) return NULL;
-    WITHOUT_GIL_IF_LARGE(ma_array_size(a), ma_mask_fill(a, ka, one));
+    WITHOUT_GIL_IF_LARGE(ma_array_size(a), ma_mask_fill(a, mask, one));
     Py_RETURN_TRUE;
   }
+  if (!mask && Kp->narrays != Kp->n) Py_RETURN_NONE;
   adv_key K;
-  int rc = adv_resolve(a, key, &K);
+  int rc = adv_resolve(a, Kp->e, Kp->n, &K);
   if (rc <= 0) return rc < 0 ? NULL : Py_NewRef(Py_None);
   if (K.ind > 1) goto general; /* emb[ids] = v: the value broadcasts to an n-d key */
   if (ma_snapshot_indices(a, K.idx, K.owned, K.k) < 0) {

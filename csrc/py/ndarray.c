@@ -494,6 +494,18 @@ static PyObject *py_ndarray_empty(PyObject *self, PyObject *const *args, Py_ssiz
   return ma_ndarray_wrap(h, shape, NULL, NULL);
 }
 
+/* shape_tuple(shape) -> the shape ndarray_empty would make of `shape`, as
+ * a tuple of ints, with the same errors: the shape rule of every creation
+ * routine (random's size= too), written once. */
+static PyObject *py_shape_tuple(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+  (void)self;
+  MA_NARGS(1, "shape_tuple");
+  int64_t dims[MA_MAXDIMS];
+  int plain, nd = shape_dims(args[0], dims, &plain);
+  if (nd < 0) return NULL;
+  return plain ? Py_NewRef(args[0]) : ma_dims_tuple(nd, dims);
+}
+
 /* ndarray_setup(NDArray, dtypes): dtypes lists the DType singletons in
  * ma_type order, each checked against its DLPack code and bits. */
 static PyObject *py_ndarray_setup(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
@@ -568,4 +580,5 @@ PyMethodDef ma_ndarray_methods[] = {
     FC("ndarray_wrap", py_ndarray_wrap, "ndarray_wrap(h, shape, strides, base) -> NDArray"),
     FC("ndarray_setup", py_ndarray_setup, "ndarray_setup(NDArray, dtypes)"),
     FC("ndarray_empty", py_ndarray_empty, "ndarray_empty(shape, dtype, zero) -> NDArray"),
+    FC("shape_tuple", py_shape_tuple, "shape_tuple(shape) -> tuple of ints"),
     {NULL, NULL, 0, NULL}};

@@ -520,6 +520,15 @@ static PyObject *py_wrap_buffer(PyObject *self, PyObject *const *args, Py_ssize_
 
 /* ---- statistics ---------------------------------------------------------- */
 
+/* not_an_integer(what, value): raises ma_not_an_integer's TypeError, so
+ * that the Python layer (_coerce.as_int) words it as C does, once. */
+static PyObject *py_not_an_integer(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+  (void)self;
+  MA_NARGS(2, "not_an_integer");
+  const char *what = PyUnicode_AsUTF8(args[0]);
+  return what ? ma_not_an_integer(what, args[1]) : NULL;
+}
+
 /* stats() -> (live_buffers, live_bytes, total_allocations, live_foreign,
  *             total_foreign, failed_allocations) */
 static PyObject *py_stats(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
@@ -545,4 +554,5 @@ PyMethodDef ma_core_methods[] = {
     FC("is_readonly", py_is_readonly, "is_readonly(h) -> bool"),
     FC("buffer_info", py_buffer_info, "buffer_info(h) -> (id, start, nbytes, owned)"),
     FC("stats", py_stats, "stats() -> tuple"),
+    FC("not_an_integer", py_not_an_integer, "not_an_integer(what, value): raises its TypeError"),
     {NULL, NULL, 0, NULL}};

@@ -172,20 +172,9 @@ int ma_ndarray_add_method(PyMethodDef *def);
  * TypeError naming `what` when its dtype is a storage type (float8...),
  * which has no kernels: minarray's Python layer widens those first. */
 int ma_kernel_type(const ma_array *a, const char *what);
-/* x[key] and x[key] = value for the common advanced keys: a 1-d integer
- * array or list of ints, a tuple of those of one length, or a bool mask
- * over x's leading axes; x[key] also for an n-d integer key alone
- * (csrc/py/index.c).  getitem: a new NDArray.  setitem
- * (value a Python scalar, or `s` the value's array): True once written.
- * Both: None (a new reference, nothing written) for any other key or a
- * value that does not broadcast, or NULL on error. */
-PyObject *ma_getitem_advanced(ma_array *a, PyObject *key);
-/* The same gather as a new C-contiguous array of shape (n, a.shape[k:])
- * (an n-d key's shape for n), for csrc/py/views.c to place: NULL with *failed 0 when the key is not one
- * of those (nothing set), NULL with *failed 1 and the error set (an
- * IndexError names axes counted from `axis0`, or MemoryError). */
-ma_array *ma_gather_first(ma_array *a, PyObject *key, int axis0, int *failed);
-PyObject *ma_setitem_advanced(ma_array *a, PyObject *key, PyObject *value, ma_array *s);
+/* asarray(obj) for a list or tuple (or a Python scalar): a new NDArray,
+ * or NULL with the error set (csrc/py/nested.c). */
+PyObject *ma_from_nested(PyObject *obj);
 
 /* Hand floating-point flags (csrc/core/fpe.h) an operation raised to
  * minarray._errstate (csrc/py/fperrors.c): 0, or -1 with the error set when

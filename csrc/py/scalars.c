@@ -213,19 +213,59 @@ static PyObject *py_item(PyObject *self, PyObject *const *args, Py_ssize_t nargs
   return ma_load_scalar(tid, (const char *)a->t.data + off * ma_type_size[tid]);
 }
 
-/* ndarray_item(x) -> the only element of the NDArray x as a Python scalar,
- * or None when x is not an NDArray or its size is not 1 (the caller words
- * the error): float(x), int(x), x.item() in one call. */
+/* ndarray_item(x, use) -> the only element of the NDArray x as a Python
+ * scalar, for `use` (NDArray's conversions, each one C call):
+ *   0  x.item()              ValueError unless the size is 1
+ *   1  int(x), float(x), complex(x)   TypeError unless x is 0-d (NumPy 2
+ *                            refuses size-1 arrays of more dimensions)
+ *   2  bool(x)               ValueError unless the size is 1
+ *   3  operator.index(x)     TypeError unless x is a 0-d integer array
+ * The messages are NumPy's own. */
 static PyObject *py_ndarray_item(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
-  MA_NARGS(1, "ndarray_item");
+  MA_NARGS(2, "ndarray_item");
   PyObject *x = args[0];
-  if (!ma_nd.type || !PyObject_TypeCheck(x, ma_nd.type)) Py_RETURN_NONE;
-  PyObject *h = MA_ND(x)->h;
-  if (!h) Py_RETURN_NONE;
-  ma_array *a = ma_handle_get(h);
+  long use = PyLong_AsLong(args[1]);
+  if (use == -1 && PyErr_Occurred()) return NULL;
+  if (use < 0 || use > 3) return PyErr_Format(PyExc_ValueError, "ndarray_item: no use %ld", use);
+  if (!ma_nd.type || !PyObject_TypeCheck(x, ma_nd.type) || !MA_ND(x)->h) {
+    PyErr_SetString(PyExc_TypeError, "ndarray_item expects an NDArray");
+    return NULL;
+  }
+  ma_array *a = ma_handle_get(MA_ND(x)->h); /* a device array: the guard's error */
   if (!a) return NULL;
-  if (ma_array_size(a) != 1) Py_RETURN_NONE;
+  int64_t size = ma_array_size(a);
+  switch (use) {
+  case 0:
+    if (size != 1) {
+      PyErr_SetString(PyExc_ValueError, "can only convert an array of size 1 to a Python scalar");
+      return NULL;
+    }
+    break;
+  case 1:
+    if (a->t.ndim) {
+      PyErr_SetString(PyExc_TypeError, "only 0-dimensional arrays can be converted to Python scalars");
+      return NULL;
+    }
+    break;
+  case 2:
+    if (size == 0) {
+      PyErr_SetString(PyExc_ValueError, "The truth value of an empty array is ambiguous. Use `array.size > 0` "
+                                        "to check that an array is not empty.");
+      return NULL;
+    }
+    if (size != 1) {
+      PyErr_SetString(PyExc_ValueError, "The truth value of an array with more than one element is ambiguous. "
+                                        "Use a.any() or a.all()");
+      return NULL;
+    }
+    break;
+  default:
+    if (a->t.ndim || a->t.dtype.lanes != 1 || (a->t.dtype.code != kDLInt && a->t.dtype.code != kDLUInt)) {
+      PyErr_SetString(PyExc_TypeError, "only integer scalar arrays can be converted to a scalar index");
+      return NULL;
+    }
+  }
   return ma_load_scalar(ma_type_of(a->t.dtype), (const char *)a->t.data);
 }
 
@@ -260,6 +300,6 @@ static PyObject *py_tolist(PyObject *self, PyObject *const *args, Py_ssize_t nar
 PyMethodDef ma_scalar_methods[] = {
     FC("from_scalar", py_from_scalar, "from_scalar(value, code, bits) -> handle"),
     FC("item", py_item, "item(h, offset) -> scalar"),
-    FC("ndarray_item", py_ndarray_item, "ndarray_item(x) -> scalar or None"),
+    FC("ndarray_item", py_ndarray_item, "ndarray_item(x, use) -> scalar"),
     FC("tolist", py_tolist, "tolist(h) -> list"),
     {NULL, NULL, 0, NULL}};

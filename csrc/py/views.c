@@ -5,20 +5,17 @@
  * AxisError is the Python class itself): the Python layer only spells
  * unusual arguments (a list of axes, order='F') before the call.
  *
- * Indexing is split by key: x[key] for keys of exact ints, slices, None
- * and ..., x[key] = value for the same keys (scalar or NDArray value), and
- * x[key] / x[key] = value for the common advanced keys (a 1-d integer
- * array or list of ints, several of one length in a tuple, x[rows, cols],
- * or a bool mask over leading axes; csrc/core/gather.c gathers and
- * scatters those) are answered here; for any other key, and for the
- * errors other than an int out of bounds, these return None and
- * minarray/_indexing.py takes the key.  Where they answer, the answers
- * are exactly those of the Python path: shape, element strides, offset,
- * base and flags.  The Python layer would cost ten times as much on these
- * paths (Python arithmetic on tuples, then core.view parsing them back).
+ * Indexing parses every key here, once (parse_key, into the index_key of
+ * index_key.h), and builds the answer on one route: a view for a key
+ * without arrays, a gather or scatter in C for the common advanced keys
+ * (csrc/py/index.c, getitem_one_index), and for every other advanced key
+ * minarray/_indexing.py's general route, handed the parsed key; nothing
+ * is tried in one place and redone in another.  See "indexing: the key
+ * parsed once" below for why the parse is C's.
  */
 #include "pyapi.h" /* Python.h first, as CPython requires */
 
+#include "index_key.h"
 #include "iterate.h"
 
 #define nd_array ma_ndarray_array
@@ -37,11 +34,12 @@ static PyObject *view_base(PyObject *x) {
 /* The view of `x` (over `a`) `off` elements from its element 0, as
  * ndarray_view makes it with readonly=False: the flags (read-only) carry
  * over, and the base is view_base's.  `strides` NULL means C strides.
- * None when the byte offset overflows. */
+ * IndexError when the byte offset overflows. */
 static PyObject *make_view(PyObject *x, ma_array *a, int64_t off, int nd, const int64_t *shape,
                            const int64_t *strides) {
   int64_t boff;
-  if (__builtin_mul_overflow(off, ma_elsize(a->t.dtype), &boff)) Py_RETURN_NONE;
+  if (__builtin_mul_overflow(off, ma_elsize(a->t.dtype), &boff))
+    return PyErr_Format(PyExc_IndexError, "the view's byte offset overflows");
   PyObject *h = ma_handle_view(a, off, a->t.dtype, nd, shape, strides, 0);
   if (!h) return NULL;
   return ma_ndarray_wrap(h, NULL, NULL, view_base(x));
@@ -62,13 +60,280 @@ static PyObject *py_ndarray_view(PyObject *self, PyObject *const *args, Py_ssize
   return h ? ma_ndarray_wrap(h, Py_NewRef(args[2]), Py_NewRef(args[3]), view_base(args[0])) : NULL;
 }
 
+/* ---- indexing: the key parsed once ----------------------------------------
+ * x[key] and x[key] = value parse the key here, once, into an index_key
+ * (index_key.h): every entry classified, lists and array-likes converted,
+ * NumPy's errors for a key that is no index raised.  Then one route
+ * builds the answer: a key without arrays is a view (or a write through
+ * one) built here; the common advanced keys are gathered or scattered in
+ * C (csrc/py/index.c, and getitem_one_index below); every other advanced
+ * key goes to minarray/_indexing.py's getitem/setitem with the parsed key
+ * expanded to one entry per axis (parsed_entries), which never sees the
+ * key itself.  The parse is C's because the common keys must cost a few
+ * hundred nanoseconds, and their routes start from it; the general
+ * advanced route is Python's because it is mostly shape arithmetic over
+ * the broadcast index arrays, done with the array routines it needs. */
+
+static const char INVALID_INDEX[] = "only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and "
+                                    "integer or boolean arrays are valid indices";
+static const DLDataType INDEX_DT = {kDLInt, 64, 1};
+
+void ma_key_free(index_key *K) {
+  for (int i = 0; i < K->n; i++)
+    if (K->e[i].owned) Py_CLEAR(K->e[i].obj);
+  K->n = 0;
+}
+
+/* `slice(None)`, made once: the whole axis */
+static PyObject *whole_slice(void) {
+  static PyObject *whole;
+  if (!whole) whole = PySlice_New(NULL, NULL, NULL);
+  return whole;
+}
+
+/* An entry that is an array (`arr`, a new reference the entry takes):
+ * a bool array is a mask, an integer one an index array, a 0-d integer
+ * one an int (as in NumPy).  `from_seq`: it was a list or tuple, where an
+ * empty one is float64 by default but is an empty index to NumPy. */
+static int array_entry(PyObject *arr, int from_seq, int scalar, key_entry *e) {
+  ma_array *ka = ma_ndarray_array(arr);
+  if (!ka) {
+    if (!PyErr_Occurred() && MA_ND(arr)->h) ma_handle_get(MA_ND(arr)->h); /* a device array: the guard's error */
+    Py_DECREF(arr);
+    if (!PyErr_Occurred()) PyErr_SetString(PyExc_IndexError, INVALID_INDEX);
+    return -1;
+  }
+  DLDataType t = ka->t.dtype;
+  int nd = ka->t.ndim;
+  e->owned = 1;
+  e->arr = ka;
+  if (t.lanes == 1 && t.code == kDLBool) {
+    e->kind = KE_MASK;
+    e->obj = arr;
+    return 0;
+  }
+  if (t.lanes == 1 && (t.code == kDLInt || t.code == kDLUInt)) {
+    if (nd) {
+      e->kind = KE_ARRAY;
+      e->obj = arr;
+      return 0;
+    }
+    e->obj = ma_load_scalar(ma_type_of(t), (const char *)ka->t.data);
+    Py_DECREF(arr);
+    e->arr = NULL;
+    e->kind = KE_INT;
+    return e->obj ? 0 : -1;
+  }
+  if (from_seq && nd && ma_array_size(ka) == 0) {
+    int err = 0;
+    ma_array *empty = ma_array_empty(INDEX_DT, nd, ka->t.shape, 0, &err);
+    Py_DECREF(arr);
+    if (!empty) return PyErr_NoMemory(), -1;
+    e->kind = KE_ARRAY;
+    e->arr = empty;
+    e->obj = ma_ndarray_new(empty, NULL);
+    return e->obj ? 0 : -1;
+  }
+  Py_DECREF(arr);
+  /* a sequence or a scalar of other numbers is no index at all to NumPy;
+   * an array of them (0-d too) is an array of the wrong type */
+  PyErr_SetString(PyExc_IndexError, from_seq || scalar ? INVALID_INDEX
+                                                       : "arrays used as indices must be of integer (or boolean) type");
+  return -1;
+}
+
+/* minarray._coerce.asarray(o), for an array-like entry */
+static PyObject *index_asarray(PyObject *o) {
+  static PyObject *asarray; /* kept: a module look-up per call would cost more than the rest */
+  if (!asarray) {
+    PyObject *mod = PyImport_ImportModule("minarray._coerce");
+    asarray = mod ? PyObject_GetAttrString(mod, "asarray") : NULL;
+    Py_XDECREF(mod);
+    if (!asarray) return NULL;
+  }
+  return PyObject_CallOneArg(asarray, o);
+}
+
+/* Is `k` a NumPy scalar (numpy.generic)?  NumPy words a bad scalar key
+ * and a bad array key differently.  NumPy is loaded when it made `k`. */
+static int is_numpy_scalar(PyObject *k) {
+  static PyObject *name;
+  if (!name && !(name = PyUnicode_InternFromString("numpy"))) return -1;
+  PyObject *np = PyImport_GetModule(name); /* NULL, no error, when NumPy is not loaded */
+  if (!np) return PyErr_Occurred() ? -1 : 0;
+  PyObject *generic = PyObject_GetAttrString(np, "generic");
+  Py_DECREF(np);
+  if (!generic) return -1;
+  int r = PyObject_IsInstance(k, generic);
+  Py_DECREF(generic);
+  return r;
+}
+
+/* One entry of a key, classified (NumPy's rules): None, ..., an exact
+ * int, a slice first (the common ones); a bool is a 0-d mask; an NDArray,
+ * a list or tuple, or an array-like (NumPy arrays and scalars, DLPack
+ * producers) an array entry; anything else with __index__ an int. */
+static int parse_entry(PyObject *k, key_entry *e) {
+  e->obj = NULL;
+  e->owned = 0;
+  if (k == Py_None) {
+    e->kind = KE_NEW;
+    return 0;
+  }
+  if (k == Py_Ellipsis) {
+    e->kind = KE_ELLIPSIS;
+    return 0;
+  }
+  if (PyLong_CheckExact(k) || PySlice_Check(k)) { /* slice cannot be subclassed */
+    e->kind = PySlice_Check(k) ? KE_SLICE : KE_INT;
+    e->obj = k; /* borrowed: the key holds it for the call */
+    return 0;
+  }
+  PyObject *arr = NULL;
+  int from_seq = 0, scalar = 0;
+  if (PyBool_Check(k)) {
+    arr = ma_from_nested(k); /* a 0-d bool array */
+    scalar = 1;
+  } else if (ma_nd.type && PyObject_TypeCheck(k, ma_nd.type)) {
+    arr = Py_NewRef(k);
+  } else if (PyList_Check(k) || PyTuple_Check(k)) {
+    from_seq = 1;
+    if (!(arr = ma_from_nested(k))) {
+      /* leaves that are no numbers, or ints past 64 bits, would make an
+       * object array, which NumPy refuses as an index; a ragged sequence
+       * keeps its ValueError (NumPy's) */
+      if (PyErr_ExceptionMatches(PyExc_TypeError) || PyErr_ExceptionMatches(PyExc_OverflowError)) {
+        PyErr_Clear();
+        PyErr_SetString(PyExc_IndexError, INVALID_INDEX);
+      }
+      return -1;
+    }
+  } else if (!PyLong_Check(k) && (PyObject_HasAttrString(k, "__array_interface__") ||
+                                  PyObject_HasAttrString(k, "__array_struct__") ||
+                                  PyObject_HasAttrString(k, "__dlpack__"))) {
+    if (!(arr = index_asarray(k))) return -1;
+    scalar = is_numpy_scalar(k);
+    if (scalar < 0) {
+      Py_DECREF(arr);
+      return -1;
+    }
+  } else {
+    PyObject *v = PyIndex_Check(k) ? PyNumber_Index(k) : NULL;
+    if (!v) {
+      PyErr_Clear();
+      PyErr_SetString(PyExc_IndexError, INVALID_INDEX);
+      return -1;
+    }
+    e->kind = KE_INT;
+    e->owned = 1;
+    e->obj = v;
+    return 0;
+  }
+  return arr ? array_entry(arr, from_seq, scalar, e) : -1;
+}
+
+/* Parses `key` for an array of a's dimensions into *K: 0, or -1 with
+ * NumPy's error set (and nothing held). */
+static int parse_key(const ma_array *a, PyObject *key, index_key *K) {
+  PyObject *const *keys = &key;
+  Py_ssize_t nk = 1;
+  if (PyTuple_Check(key)) { /* a tuple is the entries; any other key is one entry */
+    keys = ((PyTupleObject *)key)->ob_item;
+    nk = PyTuple_GET_SIZE(key);
+  }
+  int nd = a->t.ndim;
+  K->n = K->consumed = K->nnew = K->narrays = 0;
+  K->ellipsis = -1;
+  for (Py_ssize_t i = 0; i < nk; i++) {
+    if (K->n == MA_MAXKEY) {
+      PyErr_Format(PyExc_IndexError, "too many indices for array: array is %d-dimensional, but %zd were indexed",
+                   nd, nk);
+      goto fail;
+    }
+    key_entry *e = &K->e[K->n];
+    if (parse_entry(keys[i], e) < 0) goto fail;
+    K->n++;
+    switch (e->kind) {
+    case KE_NEW:
+      K->nnew++;
+      break;
+    case KE_ELLIPSIS:
+      if (K->ellipsis >= 0) {
+        PyErr_SetString(PyExc_IndexError, "an index can only have a single ellipsis ('...')");
+        goto fail;
+      }
+      K->ellipsis = K->n - 1;
+      break;
+    case KE_MASK: {
+      int mnd = e->arr->t.ndim;
+      K->consumed += mnd;
+      K->nnew += mnd == 0; /* a 0-d mask adds an axis of length 1 or 0 */
+      K->narrays++;
+      break;
+    }
+    case KE_ARRAY:
+      K->narrays++;
+      /* fall through */
+    default:
+      K->consumed++;
+    }
+  }
+  if (K->consumed > nd) {
+    PyErr_Format(PyExc_IndexError, "too many indices for array: array is %d-dimensional, but %d were indexed", nd,
+                 K->consumed);
+    goto fail;
+  }
+  for (int i = 0; K->narrays && i < K->n; i++) { /* ints beside arrays become int64 index arrays */
+    int overflow;
+    if (K->e[i].kind == KE_INT && (PyLong_AsLongLongAndOverflow(K->e[i].obj, &overflow), overflow)) {
+      PyErr_SetString(PyExc_IndexError, INVALID_INDEX);
+      goto fail;
+    }
+  }
+  if (nd + K->nnew > MA_MAXDIMS) {
+    PyErr_Format(PyExc_IndexError, "the index adds axes beyond the %d dimensions an array may have", MA_MAXDIMS);
+    goto fail;
+  }
+  return 0;
+fail:
+  ma_key_free(K);
+  return -1;
+}
+
+/* The parsed key as the general route reads it: a tuple with one entry
+ * per axis of x, `...` replaced by the whole axes it stands for (kept as
+ * `...` when it stands for none: NumPy still counts it between advanced
+ * entries) and whole axes appended for the axes no entry names. */
+static PyObject *parsed_entries(const ma_array *a, const index_key *K) {
+  int fill = a->t.ndim - K->consumed, n = K->n + fill - (K->ellipsis >= 0 && fill > 0);
+  PyObject *whole = whole_slice(), *t = whole ? PyTuple_New(n) : NULL;
+  if (!t) return NULL;
+  int o = 0;
+  for (int i = 0; i < K->n; i++) {
+    const key_entry *e = &K->e[i];
+    if (e->kind == KE_ELLIPSIS && fill > 0) {
+      for (; fill > 0; fill--) PyTuple_SET_ITEM(t, o++, Py_NewRef(whole));
+    } else {
+      PyObject *v = e->kind == KE_NEW ? Py_None : e->kind == KE_ELLIPSIS ? Py_Ellipsis : e->obj;
+      PyTuple_SET_ITEM(t, o++, Py_NewRef(v));
+    }
+  }
+  if (K->ellipsis < 0)
+    for (; fill > 0; fill--) PyTuple_SET_ITEM(t, o++, Py_NewRef(whole));
+  return t;
+}
+
 /* Index `k` (an exact int) on an axis of length n, made non-negative; 0
  * when in bounds, -1 with NumPy's IndexError set when not. */
 static int axis_index(PyObject *k, int dim, int64_t n, int64_t *out) {
   int overflow;
   long long v = PyLong_AsLongLongAndOverflow(k, &overflow);
   if (v == -1 && PyErr_Occurred()) return -1;
-  if (overflow || v < -n || v >= n) {
+  if (overflow) { /* no intp holds it: NumPy refuses it as an index */
+    PyErr_SetString(PyExc_IndexError, INVALID_INDEX);
+    return -1;
+  }
+  if (v < -n || v >= n) {
     PyErr_Format(PyExc_IndexError, "index %S is out of bounds for axis %d with size %lld", k, dim,
                  (long long)n);
     return -1;
@@ -84,90 +349,60 @@ typedef struct {
   int64_t off, shape[MA_MAXDIMS], strides[MA_MAXDIMS];
 } basic_view;
 
-/* Parses `key` against `a` into *v: 1 done; 0 when key is not an exact
- * int, a slice, None, ..., or an exact tuple of those with at most one ...
- * and at most a's ndim ints and slices (minarray/_indexing.py takes all of
- * those, and any error but an int out of bounds); -1 with NumPy's
- * IndexError set for an int out of bounds.  With `strict` (basic_view, for
- * minarray/_indexing.py), every key it cannot apply is an error instead of
- * a 0: these are the basic-indexing rules, written once. */
-static int basic_key(const ma_array *a, PyObject *key, basic_view *v, int strict) {
-#define DECLINE(exc, ...) \
-  do {                    \
-    if (!strict) return 0; \
-    PyErr_Format(exc, __VA_ARGS__); \
-    return -1;            \
-  } while (0)
-  PyObject *const *keys = &key;
-  Py_ssize_t nk = 1;
-  if (PyTuple_CheckExact(key)) {
-    keys = ((PyTupleObject *)key)->ob_item;
-    nk = PyTuple_GET_SIZE(key);
-  }
-  /* first pass: the key's kind; exact types only, so that bool (an int
-   * subclass, a mask to NumPy) and NumPy integers go the general way */
-  int nd = a->t.ndim, consumed = 0, nnew = 0;
-  int have_ellipsis = 0;
-  for (Py_ssize_t i = 0; i < nk; i++) {
-    PyObject *k = keys[i];
-    if (k == Py_None) {
-      nnew++;
-    } else if (k == Py_Ellipsis) {
-      if (have_ellipsis) DECLINE(PyExc_IndexError, "an index can only have a single ellipsis ('...')");
-      have_ellipsis = 1;
-    } else if (PyLong_CheckExact(k) || PySlice_Check(k)) { /* slice cannot be subclassed */
-      consumed++;
-    } else {
-      DECLINE(PyExc_TypeError, "basic_view: %.100s is not a basic index", Py_TYPE(k)->tp_name);
-    }
-  }
-  if (consumed > nd)
-    DECLINE(PyExc_IndexError, "too many indices for array: array is %d-dimensional, but %d were indexed", nd,
-            consumed);
-  if (nd + nnew > MA_MAXDIMS)
-    DECLINE(PyExc_IndexError, "the index adds axes beyond the %d dimensions an array may have", MA_MAXDIMS);
+/* The view a parsed key without arrays makes (entry `whole_at` read as a
+ * whole axis, or -1): 0, or -1 with the error set (IndexError for an int
+ * out of bounds or an offset that overflows, ValueError for a zero step).
+ * These are the basic-indexing rules, written once. */
+static int build_basic(const ma_array *a, const index_key *K, int whole_at, basic_view *v) {
+  int nd = a->t.ndim;
   int64_t *shape = v->shape, *strides = v->strides, off = 0;
   const int64_t *xs = a->t.shape, *xst = a->t.strides;
   int dim = 0, od = 0;
-  for (Py_ssize_t i = 0; i < nk; i++) {
-    PyObject *k = keys[i];
-    if (k == Py_None) { /* a new axis of length 1 */
+  for (int i = 0; i < K->n; i++) {
+    const key_entry *e = &K->e[i];
+    int kind = i == whole_at ? KE_SLICE : e->kind;
+    PyObject *k = i == whole_at ? whole_slice() : e->obj;
+    if (kind == KE_NEW) { /* a new axis of length 1 */
       shape[od] = 1;
       strides[od++] = 0;
-    } else if (k == Py_Ellipsis) { /* stands for the axes no entry names */
-      for (int j = consumed; j < nd; j++, dim++) {
+    } else if (kind == KE_ELLIPSIS) { /* stands for the axes no entry names */
+      for (int j = K->consumed; j < nd; j++, dim++) {
         shape[od] = xs[dim];
         strides[od++] = xst[dim];
       }
-    } else if (PyLong_CheckExact(k)) {
+    } else if (kind == KE_INT) {
       int64_t iv, add;
       if (axis_index(k, dim, xs[dim], &iv) < 0) return -1;
-      if (__builtin_mul_overflow(iv, xst[dim], &add) || __builtin_add_overflow(off, add, &off))
-        DECLINE(PyExc_IndexError, "index offset overflows");
-      dim++;
-    } else {
-      Py_ssize_t start, stop, step;
-      if (PySlice_Unpack(k, &start, &stop, &step) < 0) { /* e.g. a zero step: ValueError */
-        if (strict) return -1;
-        PyErr_Clear();
-        return 0;
+      if (__builtin_mul_overflow(iv, xst[dim], &add) || __builtin_add_overflow(off, add, &off)) {
+        PyErr_SetString(PyExc_IndexError, "index offset overflows");
+        return -1;
       }
+      dim++;
+    } else if (kind == KE_SLICE) {
+      Py_ssize_t start, stop, step;
+      if (!k || PySlice_Unpack(k, &start, &stop, &step) < 0) return -1; /* e.g. a zero step: ValueError */
       int64_t len = PySlice_AdjustIndices((Py_ssize_t)xs[dim], &start, &stop, step), add;
-      if (len && (__builtin_mul_overflow((int64_t)start, xst[dim], &add) ||
-                  __builtin_add_overflow(off, add, &off)))
-        DECLINE(PyExc_IndexError, "index offset overflows");
+      if (len && (__builtin_mul_overflow((int64_t)start, xst[dim], &add) || __builtin_add_overflow(off, add, &off))) {
+        PyErr_SetString(PyExc_IndexError, "index offset overflows");
+        return -1;
+      }
       shape[od] = len;
       /* An axis of length 0 or 1 is never stepped along: it keeps its
        * stride.  NumPy multiplies there too, so repeated slicing of a
        * length-1 axis doubles a stride that addresses nothing until it
        * overflows (NumPy's wraps silently; PyTorch rejects such tensors);
        * keeping it bounds every stride by the memory the array reaches. */
-      if (len <= 1)
+      if (len <= 1) {
         strides[od] = xst[dim];
-      else if (__builtin_mul_overflow(xst[dim], (int64_t)step, &strides[od]))
-        DECLINE(PyExc_IndexError, "slice stride overflows");
+      } else if (__builtin_mul_overflow(xst[dim], (int64_t)step, &strides[od])) {
+        PyErr_SetString(PyExc_IndexError, "slice stride overflows");
+        return -1;
+      }
       od++;
       dim++;
+    } else {
+      PyErr_SetString(PyExc_IndexError, "basic_view: an array is not a basic index");
+      return -1;
     }
   }
   for (; dim < nd; dim++) { /* axes after the key stay whole */
@@ -176,55 +411,35 @@ static int basic_key(const ma_array *a, PyObject *key, basic_view *v, int strict
   }
   v->nd = od;
   v->off = off;
-  return 1;
-#undef DECLINE
+  return 0;
 }
 
-/* x[key] for a tuple key of slices, None and ... around exactly one 1-d
- * index (an integer or bool NDArray, or a list of ints), as in x[:, cols]:
- * the other entries make a view, the index gathers along its axis, and the
- * gathered axis stays where the index stood.  The layout is the general
- * path's (and NumPy's): the blocks in index order, then the axes moved.
- * None for any other key; keys with ints too go the general way, since
- * NumPy counts an int beside an index array as an index array. */
-static PyObject *getitem_one_index(ma_array *a, PyObject *key) {
-  if (!PyTuple_CheckExact(key)) Py_RETURN_NONE;
-  Py_ssize_t nk = PyTuple_GET_SIZE(key), at = -1;
-  int nd = a->t.ndim, consumed = 0;
-  for (Py_ssize_t i = 0; i < nk; i++) {
-    PyObject *k = PyTuple_GET_ITEM(key, i);
-    ma_array *ka;
-    if (k == Py_None || k == Py_Ellipsis) continue;
-    if (PySlice_Check(k)) {
-      consumed++;
-    } else if (at < 0 && (PyList_CheckExact(k) || ((ka = nd_array(k)) && ka->t.ndim == 1))) {
+/* x[key] for a key of slices, None and ... around exactly one 1-d index
+ * (an integer array or a 1-d mask), as in x[:, cols]: the other entries
+ * make a view, the index gathers along its axis, and the gathered axis
+ * stays where the index stood.  The layout is the general route's (and
+ * NumPy's): the blocks in index order, then the axes moved.  None for any
+ * other key; keys with ints too go the general way, since NumPy counts an
+ * int beside an index array as an index array. */
+static PyObject *getitem_one_index(ma_array *a, const index_key *K) {
+  if (K->n < 2 || K->narrays != 1) Py_RETURN_NONE;
+  int at = -1, nd = a->t.ndim;
+  for (int i = 0; i < K->n; i++) {
+    int kind = K->e[i].kind;
+    if (kind == KE_INT) Py_RETURN_NONE;
+    if (kind == KE_ARRAY || kind == KE_MASK) {
+      if (K->e[i].arr->t.ndim != 1) Py_RETURN_NONE;
       at = i;
-      consumed++;
-    } else {
-      Py_RETURN_NONE;
     }
   }
-  if (at < 0 || consumed > nd) Py_RETURN_NONE;
-  /* the view with the index's axis taken whole */
-  PyObject *whole = PySlice_New(NULL, NULL, NULL), *basic = whole ? PyTuple_New(nk) : NULL;
-  if (!basic) {
-    Py_XDECREF(whole);
-    return NULL;
-  }
-  for (Py_ssize_t i = 0; i < nk; i++)
-    PyTuple_SET_ITEM(basic, i, Py_NewRef(i == at ? whole : PyTuple_GET_ITEM(key, i)));
-  Py_DECREF(whole);
-  basic_view v;
-  int rc = basic_key(a, basic, &v, 0);
-  Py_DECREF(basic);
-  if (rc <= 0) return rc < 0 ? NULL : Py_NewRef(Py_None);
+  basic_view v; /* the view with the index's axis taken whole */
+  if (build_basic(a, K, at, &v) < 0) return NULL;
   /* where the index stands: among the view's axes (p) and x's (xaxis) */
   int p = 0, xaxis = 0;
-  for (Py_ssize_t i = 0; i < at; i++) {
-    PyObject *k = PyTuple_GET_ITEM(key, i);
-    int span = k == Py_Ellipsis ? nd - consumed : 1;
+  for (int i = 0; i < at; i++) {
+    int kind = K->e[i].kind, span = kind == KE_ELLIPSIS ? nd - K->consumed : 1;
     p += span;
-    if (k != Py_None) xaxis += span;
+    if (kind != KE_NEW) xaxis += span;
   }
   /* gather from the view with that axis first */
   int64_t shape[MA_MAXDIMS], strides[MA_MAXDIMS];
@@ -238,7 +453,7 @@ static PyObject *getitem_one_index(ma_array *a, PyObject *key) {
   ma_array *src = ma_array_view(a, v.off, a->t.dtype, v.nd, shape, strides, 0);
   if (!src) return PyErr_NoMemory();
   int failed = 0;
-  ma_array *out = ma_gather_first(src, PyTuple_GET_ITEM(key, at), xaxis, &failed);
+  ma_array *out = ma_gather_first(src, &K->e[at], 1, xaxis, &failed);
   ma_array_free(src);
   if (!out) return failed ? NULL : Py_NewRef(Py_None);
   PyObject *blocks = ma_ndarray_new(out, NULL);
@@ -254,67 +469,108 @@ static PyObject *getitem_one_index(ma_array *a, PyObject *key) {
   return r;
 }
 
-/* x[key] for the keys basic_key takes (a view) and for the advanced keys
- * ma_getitem_advanced and getitem_one_index take (a copy); None for any
- * other key. */
-static PyObject *getitem(PyObject *x, PyObject *key) {
-  ma_array *a = nd_array(x);
-  if (!a) Py_RETURN_NONE;
-  basic_view v;
-  int rc = basic_key(a, key, &v, 0);
-  if (rc > 0) return make_view(x, a, v.off, v.nd, v.shape, v.strides);
-  if (rc < 0) return NULL;
-  if (PyTuple_CheckExact(key)) {
-    PyObject *r = getitem_one_index(a, key);
-    if (r != Py_None) return r;
-    Py_DECREF(r); /* x[rows, cols] is the other tuple C answers */
+/* The general advanced route, minarray._indexing's getitem(x, entries)
+ * and setitem(x, entries, value), set by getitem_setup; and how many
+ * times a key went there (for the tests that check which route answers). */
+static PyObject *py_getitem_general, *py_setitem_general;
+static Py_ssize_t general_calls;
+
+static PyObject *call_general(PyObject *fn, PyObject *x, const ma_array *a, const index_key *K, PyObject *value) {
+  if (!fn) {
+    PyErr_SetString(PyExc_RuntimeError, "minarray._array_object is not initialised");
+    return NULL;
   }
-  return ma_getitem_advanced(a, key);
+  PyObject *entries = parsed_entries(a, K);
+  if (!entries) return NULL;
+  general_calls++;
+  PyObject *args[3] = {x, entries, value};
+  PyObject *r = PyObject_Vectorcall(fn, args, value ? 3 : 2, NULL);
+  Py_DECREF(entries);
+  return r;
 }
 
-/* ndarray_getitem(x, key) -> x[key] or None (getitem) */
-static PyObject *py_ndarray_getitem(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-  (void)self;
-  MA_NARGS(2, "ndarray_getitem");
-  return getitem(args[0], args[1]);
+/* x[key]: one parse, then its route. */
+static PyObject *getitem(PyObject *x, PyObject *key) {
+  ma_array *da = nd_array(x), *a = da ? da : ma_ndarray_meta(x); /* views of device arrays too */
+  if (!a) {
+    if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "x[key] needs an initialised NDArray");
+    return NULL;
+  }
+  index_key K;
+  if (parse_key(a, key, &K) < 0) return NULL;
+  PyObject *r = NULL;
+  if (!K.narrays) {
+    basic_view v;
+    if (build_basic(a, &K, -1, &v) == 0) r = make_view(x, a, v.off, v.nd, v.shape, v.strides);
+  } else { /* gathers read elements: host arrays (da) only */
+    r = da && K.n > 1 ? getitem_one_index(da, &K) : Py_NewRef(Py_None);
+    if (r == Py_None) {
+      Py_DECREF(r);
+      r = da ? ma_getitem_advanced(da, &K) : Py_NewRef(Py_None);
+    }
+    if (r == Py_None) {
+      Py_DECREF(r);
+      r = call_general(py_getitem_general, x, a, &K, NULL);
+    }
+  }
+  ma_key_free(&K);
+  return r;
 }
 
-/* NDArray.__getitem__ itself: getitem, and for the keys it leaves (None)
- * the general path, minarray._indexing's getitem.  It is NDArrayBase's
- * mp_subscript slot (ndarray.c), which NDArray inherits as it is: x[key]
- * calls it directly.  Installed as a method on the Python class it went
- * through slot_mp_subscript, a method lookup and a vectorcall per
- * subscript, a noticeable share of a basic slice; a Python __getitem__
- * before that cost a whole frame (docs/performance.md). */
-static PyObject *py_getitem_general; /* (x, key) -> x[key] */
-
+/* NDArray.__getitem__ itself.  It is NDArrayBase's mp_subscript slot
+ * (ndarray.c), which NDArray inherits as it is: x[key] calls it directly.
+ * Installed as a method on the Python class it went through
+ * slot_mp_subscript, a method lookup and a vectorcall per subscript, a
+ * noticeable share of a basic slice; a Python __getitem__ before that cost
+ * a whole frame (docs/performance.md). */
 PyObject *ma_nd_subscript(PyObject *self, PyObject *key) {
   if (!py_getitem_general || !PyObject_TypeCheck(self, ma_nd.type)) /* a bare NDArrayBase has no elements */
     return PyErr_Format(PyExc_TypeError, "'%.200s' object is not subscriptable", Py_TYPE(self)->tp_name);
-  PyObject *r = getitem(self, key);
-  if (r != Py_None) return r;
-  Py_DECREF(r);
-  PyObject *args[2] = {self, key};
-  return PyObject_Vectorcall(py_getitem_general, args, 2, NULL);
+  return getitem(self, key);
 }
 
-/* getitem_setup(general): the general path NDArray.__getitem__ (the slot
- * above) calls for the keys C does not answer; ndarray_setup has run. */
+/* getitem_setup(getitem, setitem): the general advanced route, called
+ * with x and the parsed entries (and the value); ndarray_setup has run. */
 static PyObject *py_getitem_setup(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
-  MA_NARGS(1, "getitem_setup");
-  if (!ma_nd.type || !PyCallable_Check(args[0])) {
-    PyErr_SetString(PyExc_TypeError, "getitem_setup(general) needs a callable, after ndarray_setup");
+  MA_NARGS(2, "getitem_setup");
+  if (!ma_nd.type || !PyCallable_Check(args[0]) || !PyCallable_Check(args[1])) {
+    PyErr_SetString(PyExc_TypeError, "getitem_setup(getitem, setitem) needs callables, after ndarray_setup");
     return NULL;
   }
   Py_XSETREF(py_getitem_general, Py_NewRef(args[0]));
+  Py_XSETREF(py_setitem_general, Py_NewRef(args[1]));
   Py_RETURN_NONE;
 }
 
-/* basic_view(x, key) -> the view x[key] for a key of exact ints, slices,
- * None and ... (a tuple, or one of them): minarray/_indexing.py applies the
- * basic part of every key through it, so the rules exist once, here.  Any
- * key it cannot apply raises (IndexError, or ValueError for a zero step). */
+/* parse_index(x, key) -> the parsed key as the general route gets it (a
+ * tuple, one entry per axis), with the errors x[key] raises for a key
+ * that is no index: for the tests, which run the general route on any
+ * key with it. */
+static PyObject *py_parse_index(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+  (void)self;
+  MA_NARGS(2, "parse_index");
+  ma_array *a = ma_ndarray_meta(args[0]);
+  if (!a) return PyErr_Format(PyExc_TypeError, "parse_index expects an NDArray");
+  index_key K;
+  if (parse_key(a, args[1], &K) < 0) return NULL;
+  PyObject *r = parsed_entries(a, &K);
+  ma_key_free(&K);
+  return r;
+}
+
+/* general_route_calls() -> how many keys went to the general route */
+static PyObject *py_general_route_calls(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+  (void)self;
+  (void)args;
+  MA_NARGS(0, "general_route_calls");
+  return PyLong_FromSsize_t(general_calls);
+}
+
+/* basic_view(x, key) -> the view x[key] for a key of ints, slices, None
+ * and ... (a tuple, or one of them): minarray/_indexing.py applies the
+ * basic part of every advanced key through it, so the rules exist once,
+ * here.  An array entry is an IndexError. */
 static PyObject *py_basic_view(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(2, "basic_view");
@@ -323,62 +579,88 @@ static PyObject *py_basic_view(PyObject *self, PyObject *const *args, Py_ssize_t
     PyErr_SetString(PyExc_TypeError, "basic_view expects an NDArray");
     return NULL;
   }
+  index_key K;
+  if (parse_key(a, args[1], &K) < 0) return NULL;
   basic_view v;
-  if (basic_key(a, args[1], &v, 1) < 0) return NULL;
-  PyObject *r = make_view(args[0], a, v.off, v.nd, v.shape, v.strides);
-  if (r == Py_None) {
-    Py_DECREF(r);
-    return PyErr_Format(PyExc_IndexError, "the view's byte offset overflows");
-  }
+  PyObject *r = NULL;
+  if (K.narrays)
+    PyErr_SetString(PyExc_IndexError, "basic_view: an array is not a basic index");
+  else if (build_basic(a, &K, -1, &v) == 0)
+    r = make_view(args[0], a, v.off, v.nd, v.shape, v.strides);
+  ma_key_free(&K);
   return r;
 }
 
-/* ndarray_setitem(x, key, value) -> True once x[key] = value is done, for
- * a key basic_key or ma_setitem_advanced takes and a value that is a
- * Python scalar (bool, int, float, complex, or a subclass) or an NDArray
- * that broadcasts to the view without dropping axes; None (nothing written) for anything else, which
- * minarray/_indexing.py then assigns or words the error for.  Values are
- * cast as indexing.setitem casts them: core.fill's rules for a scalar,
- * core.copyto's for an array; the errors come in the same order (index,
- * then read-only, then the scalar's own). */
-static PyObject *py_ndarray_setitem(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-  (void)self;
-  MA_NARGS(3, "ndarray_setitem");
-  ma_array *a = nd_array(args[0]);
-  if (!a) Py_RETURN_NONE;
-  PyObject *value = args[2];
-  ma_array *s = NULL;
-  /* Python scalars, subclasses included (NumPy's float64 and complex128
-   * are float and complex subclasses): indexing.setitem hands exactly these
-   * (isinstance of bool, int, float, complex) to core.fill */
-  if (!(PyLong_Check(value) || PyFloat_Check(value) || PyComplex_Check(value)) &&
-      !(s = nd_array(value)))
-    Py_RETURN_NONE;
+/* x[key] = value for a parsed key without arrays, in C when the value is
+ * a Python scalar (bool, int, float, complex, or a subclass: NumPy's
+ * float64 and complex128 are float and complex subclasses) or an NDArray
+ * that broadcasts to the view without dropping axes: 1 done, 0 for the
+ * general route (nothing written), -1 on error.  Values are cast as the
+ * general route casts them (core.fill's rules for a scalar, core.copyto's
+ * for an array); the errors come in the same order (index, then
+ * read-only, then the scalar's own). */
+static int setitem_basic(ma_array *a, const index_key *K, PyObject *value, ma_array *s) {
   basic_view v;
-  int rc = basic_key(a, args[1], &v, 0);
-  if (rc < 0) return NULL;
-  if (rc == 0) return ma_setitem_advanced(a, args[1], value, s);
+  if (build_basic(a, K, -1, &v) < 0) return -1;
   if (s) { /* trailing-aligned broadcasting, as _broadcastable_value checks it */
-    if (s->t.ndim > v.nd) Py_RETURN_NONE;
+    if (s->t.ndim > v.nd) return 0;
     for (int i = 0; i < s->t.ndim; i++) {
       int64_t n = s->t.shape[s->t.ndim - 1 - i];
-      if (n != 1 && n != v.shape[v.nd - 1 - i]) Py_RETURN_NONE;
+      if (n != 1 && n != v.shape[v.nd - 1 - i]) return 0;
     }
   }
   int64_t item = ma_elsize(a->t.dtype), boff;
-  if (__builtin_mul_overflow(v.off, item, &boff)) Py_RETURN_NONE;
+  if (__builtin_mul_overflow(v.off, item, &boff)) {
+    PyErr_SetString(PyExc_IndexError, "the view's byte offset overflows");
+    return -1;
+  }
   if (!s && v.nd == 0) { /* x[i] = scalar, the most common: no view, no copy loop */
     _Alignas(16) char one[16]; /* one element of any dtype, aligned for it */
-    if (ma_check_writeable(a) < 0 || ma_store_scalar(value, ma_type_of(a->t.dtype), one) < 0) return NULL;
+    if (ma_check_writeable(a) < 0 || ma_store_scalar(value, ma_type_of(a->t.dtype), one) < 0) return -1;
     memcpy((char *)a->t.data + boff, one, (size_t)item);
-    Py_RETURN_TRUE;
+    return 1;
   }
   ma_array *dst = ma_array_view(a, v.off, a->t.dtype, v.nd, v.shape, v.strides, 0);
-  if (!dst) return PyErr_NoMemory();
-  rc = s ? ma_assign_array(dst, s) : ma_assign_scalar(dst, value);
+  if (!dst) return PyErr_NoMemory(), -1;
+  int rc = s ? ma_assign_array(dst, s) : ma_assign_scalar(dst, value);
   ma_array_free(dst);
+  return rc < 0 ? -1 : 1;
+}
+
+/* ndarray_setitem(x, key, value): x[key] = value, NDArray.__setitem__'s
+ * one call.  The key parsed once; a Python scalar or NDArray value is
+ * written in C for a key without arrays and for the advanced keys
+ * ma_setitem_advanced takes; anything else goes, parsed, to the general
+ * route. */
+static PyObject *py_ndarray_setitem(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+  (void)self;
+  MA_NARGS(3, "ndarray_setitem");
+  PyObject *x = args[0], *value = args[2];
+  ma_array *da = nd_array(x), *a = da ? da : ma_ndarray_meta(x), *s = NULL; /* writes need host memory (da) */
+  if (!a) {
+    if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "ndarray_setitem expects an initialised NDArray");
+    return NULL;
+  }
+  index_key K;
+  if (parse_key(a, args[1], &K) < 0) return NULL;
+  int rc = 0;
+  if (da && (PyLong_Check(value) || PyFloat_Check(value) || PyComplex_Check(value) || (s = nd_array(value)))) {
+    if (!K.narrays) {
+      rc = setitem_basic(da, &K, value, s);
+    } else {
+      PyObject *r = ma_setitem_advanced(da, &K, value, s);
+      rc = !r ? -1 : r != Py_None;
+      Py_XDECREF(r);
+    }
+  }
+  if (rc == 0) {
+    PyObject *r = call_general(py_setitem_general, x, a, &K, value);
+    rc = r ? 1 : -1;
+    Py_XDECREF(r);
+  }
+  ma_key_free(&K);
   if (rc < 0) return NULL;
-  Py_RETURN_TRUE;
+  Py_RETURN_NONE;
 }
 
 /* is_contiguous(h, fortran) -> bool: ma_array_is_contiguous, the one
@@ -721,12 +1003,13 @@ done:
 #define FC(name, fn, doc) {name, (PyCFunction)(void (*)(void))fn, METH_FASTCALL, doc}
 PyMethodDef ma_views_methods[] = {
     FC("broadcast_shapes", py_broadcast_shapes, "broadcast_shapes(shapes) -> shape"),
-    FC("ndarray_getitem", py_ndarray_getitem, "ndarray_getitem(x, key) -> x[key] or None"),
-    FC("getitem_setup", py_getitem_setup, "getitem_setup(general): the general path of NDArray.__getitem__"),
+    FC("getitem_setup", py_getitem_setup, "getitem_setup(getitem, setitem): the general advanced route"),
+    FC("parse_index", py_parse_index, "parse_index(x, key) -> the parsed key, one entry per axis"),
+    FC("general_route_calls", py_general_route_calls, "general_route_calls() -> int"),
     FC("basic_view", py_basic_view, "basic_view(x, key) -> the view x[key] of a basic key"),
     FC("is_contiguous", py_is_contiguous, "is_contiguous(h, fortran) -> bool"),
     FC("ndarray_view", py_ndarray_view, "ndarray_view(x, offset, shape, strides, readonly) -> NDArray"),
-    FC("ndarray_setitem", py_ndarray_setitem, "ndarray_setitem(x, key, value) -> True or None"),
+    FC("ndarray_setitem", py_ndarray_setitem, "ndarray_setitem(x, key, value): x[key] = value"),
     FC("ndarray_permute", py_ndarray_permute, "ndarray_permute(x, axes|None) -> view"),
     FC("ndarray_transpose", py_ndarray_transpose, "ndarray_transpose(x, args) -> x.transpose(*args)"),
     FC("ndarray_reshape", py_ndarray_reshape, "ndarray_reshape(x, shape_args, copy) -> view, or a copy"),
