@@ -107,6 +107,8 @@ from minarray._utility import __all__ as _utility_all
 # isort: split
 from minarray._polynomial import *  # noqa: F403
 from minarray._polynomial import __all__ as _polynomial_all
+from minarray._text_io import *  # noqa: F403
+from minarray._text_io import __all__ as _text_io_all
 
 # Data in and out, errors and threads.
 # isort: split
@@ -162,7 +164,7 @@ __all__ = [
     *_indexing_all, *_inspection_all, *_joining_all, *_linear_algebra_all, *_manipulation_all,
     *_searching_all, *_set_all, *_sorting_all, *_statistical_all, *_utility_all,
     *_errstate_all, *_io_all, *_npy_format_all, *_threads_all, *_dlpack_all,
-    *_polynomial_all,
+    *_polynomial_all, *_text_io_all,
     "dlpack", "linalg", "random", "fft", "exceptions", "AxisError", "ndarray",
     "testing",  # imported last, below
     "__array_api_version__", "__version__",

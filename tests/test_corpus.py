@@ -28,7 +28,6 @@ NEEDS = {
     "array_likes.py": "needs array-likes everywhere (np.nonzero of a list)",
     "dtype_checks.py": "needs np.dtype and NumPy's dtype equality",
     "linear_algebra.py": "needs linalg.eig to return real eigenvalues when all are real, as NumPy",
-    "loadtxt_table.py": "needs np.loadtxt",
     "printing.py": "needs np.set_printoptions and np.printoptions",
     "random_simulation.py": "np.random.choice of strings with size=: a string array, which minarray does not hold",
     "temperatures.py": "needs NumPy scalars from unravel_index (np.int64, not 0-d arrays)",
