@@ -696,7 +696,32 @@ def _io() -> Iterator[Case]:
         yield Case("io", "load .npy mmap_mode='r'", n, "bytes", "numpy", setup(n), mk_map, rf_map)
 
 
+# loadtxt's table: about 10 MB of CSV, 8 float64 columns written "%.10g"
+TEXT_ROWS = 100_000
+
+
+def _text() -> Iterator[Case]:
+    """loadtxt of a numeric CSV file of about 10 MB (both sides read the
+    same file, written once by NumPy's savetxt)."""
+
+    def setup() -> Inputs:
+        tmp = tempfile.TemporaryDirectory(prefix="minarray-bench-")  # removed when the inputs go
+        path = os.path.join(tmp.name, "table.csv")
+        np.savetxt(path, _rng().standard_normal((TEXT_ROWS, 8)), fmt="%.10g", delimiter=",")
+        return {"tmp": tmp, "path": path}
+
+    def mk(inp: Inputs) -> Call:
+        loadtxt, path = ma_get("loadtxt"), inp["path"]
+        return lambda: loadtxt(path, delimiter=",")
+
+    def rf(inp: Inputs) -> Call:
+        path = inp["path"]
+        return lambda: np.loadtxt(path, delimiter=",")
+
+    yield Case("io", "loadtxt csv float64 (10 MB)", TEXT_ROWS * 8, "elements", "numpy", setup, mk, rf)
+
+
 def all_cases() -> list[Case]:
     """Every case, in the order the table prints them."""
     return [*_allocation(), *_elementwise(), *_reductions(), *_statistics(), *_indexing(), *_linalg(), *_random(),
-            *_random_legacy(), *_dlpack(), *_io()]
+            *_random_legacy(), *_dlpack(), *_io(), *_text()]

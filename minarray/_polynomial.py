@@ -306,7 +306,7 @@ def _fmt_float(q: float) -> str:
     return f"{q:.4g}".removesuffix(".0000")
 
 
-class poly1d:  # noqa: N801 (NumPy's name)
+class poly1d:
     """A polynomial in one variable (NumPy's ``poly1d``): ``poly1d([1, 2,
     3])`` is x**2 + 2x + 3; ``poly1d(roots, True)`` builds it from its
     roots.  Calling it evaluates it; ``+ - * / **`` with numbers, arrays

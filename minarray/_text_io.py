@@ -19,13 +19,14 @@ from __future__ import annotations
 import bz2
 import codecs
 import gzip
+import itertools
 import locale
 import lzma
 import math
 import os
 import re
 import warnings
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from minarray import _dtypes as _dt
@@ -262,7 +263,7 @@ def _parser(dt: _dt.DType) -> Callable[[str], Any]:
             raise ValueError(s)
         v = int(s)
         if dt.kind == "b":
-            return bool(v)  # type: ignore[return-value]  # NumPy: any integer, nonzero is True
+            return bool(v)  # NumPy: any integer, nonzero is True
         if not lo <= v <= hi:
             raise ValueError(s)
         return v
@@ -283,21 +284,17 @@ def _fast_table(src: _Source, dt: _dt.DType, delimiter: str | None, markers: tup
     data = src.ascii_bytes()
     if data is None:
         return None
-    # an upper bound of the values: each is followed by a delimiter or a
-    # line end, or is the last; without a delimiter, at most one value per
-    # two bytes
-    if delimiter is not None:
-        cap = data.count(delimiter.encode()) + data.count(b"\n") + data.count(b"\r") + 1
-    else:
-        cap = len(data) // 2 + 1
+    # an upper bound of the values: each but the last is followed by at
+    # least one byte.  Pages of the array the reader never writes are never
+    # touched, so the bound costs address space, not memory or time.
+    cap = (len(data) + 1) // 2
     out = NDArray._empty((cap,), _dt.float64)
     got = core.text_parse_f64(out._h, data, ord(delimiter) if delimiter else 0,
                               ord(markers[0]) if markers else 0, skiprows, max_rows)
-    if got is None:
+    if got is None or got[0] == 0:  # no rows: the Python reader gives NumPy's empty shape
         return None
     rows, cols = got
-    flat = out[:rows * cols]
-    return (flat.copy() if rows * cols < cap else flat).reshape((rows, cols))
+    return out[:rows * cols].copy().reshape((rows, cols))
 
 
 # NumPy 1.23 changed max_rows to count rows, not lines, and says so once a
@@ -442,7 +439,7 @@ def loadtxt(fname: Any, dtype: Any = float, comments: Any = "#", delimiter: Any 
                         "or a single callable.")
     src = _Source(fname, None if byte_converters else encoding)
     arr = None
-    if cols is None and converters is None and hasattr(core, "text_parse_f64"):
+    if cols is None and converters is None:
         arr = _fast_table(src, dt, delim, markers, skip, rows)
     if arr is None:
         arr = _python_table(src, dt, delim, markers, skip, rows, cols, converters, byte_converters)
@@ -482,7 +479,7 @@ def _splitter(delimiter: Any, autostrip: bool) -> Callable[[str], list[str]]:
                 edges = [0]
                 for w in widths:
                     edges.append(edges[-1] + w)
-                spans = list(zip(edges[:-1], edges[1:], strict=True))
+                spans = list(itertools.pairwise(edges))
             return [line[a:b].strip() for a, b in spans]
         return split_fixed
     if delimiter is None:
@@ -525,7 +522,8 @@ def _infer(rows: list[list[str]], ncols: int) -> _dt.DType:
     """genfromtxt's ``dtype=None``: the narrowest of bool, int64, float64,
     complex128 that reads every field, one for all columns (different
     ones would make a structured array, which minarray does not hold)."""
-    order = [(_dt.bool, _loose(_dt.bool)), (_dt.int64, int), (_dt.float64, float), (_dt.complex128, complex)]
+    order: list[tuple[_dt.DType, Callable[[str], Any]]] = [
+        (_dt.bool, _loose(_dt.bool)), (_dt.int64, int), (_dt.float64, float), (_dt.complex128, complex)]
     chosen = []
     for c in range(ncols):
         for dt, fn in order:
@@ -688,7 +686,7 @@ def savetxt(fname: Any, X: Any, fmt: Any = "%.18e", delimiter: str = " ", newlin
     may be text or binary (encoded with ``encoding``, default latin-1)."""
     x = asarray(X)
     if x.ndim == 0 or x.ndim > 2:
-        raise ValueError("Expected 1D or 2D array, got %dD array instead" % x.ndim)
+        raise ValueError(f"Expected 1D or 2D array, got {x.ndim}D array instead")
     if x.ndim == 1:
         x = x.reshape((-1, 1))
     is_complex = x.dtype.kind == "c"
