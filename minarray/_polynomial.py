@@ -25,7 +25,6 @@ from minarray._joining import atleast_1d, concat
 from minarray._linear_algebra import convolve, dot, outer
 from minarray._manipulation import trim_zeros
 from minarray._searching import nonzero
-from minarray._sorting import sort
 from minarray._statistical import sum as _sum
 from minarray._utility import all as _all
 from minarray._utility import allclose
@@ -79,7 +78,9 @@ def polyfit(x: Any, y: Any, deg: int, rcond: float | None = None, full: bool = F
         raise TypeError("expected x and y to have same length")
     if rcond is None:
         rcond = len(xa) * finfo(xa.dtype).eps
-    lhs = vander(xa, order)
+    # NumPy's vander computes in x's type promoted with int64 (float64
+    # for float32 x), and polyfit's result follows it
+    lhs = vander(xa.astype(_dt.promote(xa.dtype, _dt.int64), copy=False), order)
     rhs = ya
     if w is not None:
         wa = _inexact(asarray(w))
@@ -178,10 +179,16 @@ def poly(seq_of_zeros: Any) -> Any:
     for zero in z:
         a = convolve(a, concat((ones((1,), dtype=z.dtype), -zero.reshape((1,)))))
     if a.dtype.kind == "c":
-        rz = z.astype(_dt.complex128)
-        if bool(_all(_ew.equal(sort(rz), sort(_ew.conj(rz))))):
+        # real when the roots are closed under conjugation (NumPy compares
+        # them sorted, complex numbers ordered by real then imaginary part)
+        rz = [complex(v) for v in z.tolist()]
+        if sorted(rz, key=_lexical) == sorted((v.conjugate() for v in rz), key=_lexical):
             a = a.real.copy()
     return a
+
+
+def _lexical(z: complex) -> tuple[float, float]:
+    return z.real, z.imag
 
 
 def _pair(a1: Any, a2: Any) -> tuple[bool, NDArray, NDArray]:

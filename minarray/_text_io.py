@@ -31,7 +31,7 @@ from typing import Any
 
 from minarray import _dtypes as _dt
 from minarray._array_object import NDArray
-from minarray._coerce import asarray
+from minarray._coerce import as_int, asarray
 from minarray._data_type_functions import iinfo
 from minarray._native import core
 
@@ -599,9 +599,10 @@ def genfromtxt(fname: Any, dtype: Any = float, comments: Any = "#", delimiter: A
         raise TypeError(f"The input argument 'converter' should be a valid dictionary (got {type(converters)} "
                         f"instead)")
     src = _Source(fname, encoding)
-    lines = list(src.lines())[int(skip_header):]
-    if skip_footer:
-        lines = lines[:max(len(lines) - int(skip_footer), 0)]
+    head, foot = as_int(skip_header, "genfromtxt: skip_header"), as_int(skip_footer, "genfromtxt: skip_footer")
+    lines = list(src.lines())[head:]
+    if foot:
+        lines = lines[:max(len(lines) - foot, 0)]
     # the rows, with each one's line number as NumPy counts it: from the
     # first row with fields, after the header
     rows: list[tuple[int, list[str]]] = []
@@ -612,7 +613,7 @@ def genfromtxt(fname: Any, dtype: Any = float, comments: Any = "#", delimiter: A
             continue
         if first < 0:
             first = i
-        rows.append((i - first + int(skip_header) + 1, fields))
+        rows.append((i - first + head + 1, fields))
     if not rows:
         warnings.warn(f'genfromtxt: Empty input file: "{fname}"', UserWarning, stacklevel=2)
         return NDArray._empty((0,), _dt.float64 if dt is None else dt)
