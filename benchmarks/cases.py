@@ -685,15 +685,19 @@ def _io() -> Iterator[Case]:
 
         yield Case("io", "save + load .npy float64", n, "bytes", "numpy", setup(n), mk_npy, rf_npy)
 
-        def mk_map(inp: Inputs) -> Call:
-            load, path = ma_get("load"), inp["shared"]
-            return lambda: load(path, mmap_mode="r")
+        yield Case("io", "load .npy mmap_mode='r'", n, "bytes", "numpy", setup(n),
+                   _reads(lambda: ma_get("load"), "shared", mmap_mode="r"),
+                   _reads(lambda: np.load, "shared", mmap_mode="r"))
 
-        def rf_map(inp: Inputs) -> Call:
-            path = inp["shared"]
-            return lambda: np.load(path, mmap_mode="r")
 
-        yield Case("io", "load .npy mmap_mode='r'", n, "bytes", "numpy", setup(n), mk_map, rf_map)
+def _reads(get: Callable[[], Any], key: str, **kwargs: Any) -> Callable[[Inputs], Call]:
+    """A side that reads the file the inputs name under ``key`` with the
+    reader ``get()`` returns (called when the case is built, so a missing
+    minarray function is reported as Missing)."""
+    def side(inp: Inputs) -> Call:
+        read, path = get(), inp[key]
+        return lambda: read(path, **kwargs)
+    return side
 
 
 # loadtxt's table: about 10 MB of CSV, 8 float64 columns written "%.10g"
@@ -710,15 +714,9 @@ def _text() -> Iterator[Case]:
         np.savetxt(path, _rng().standard_normal((TEXT_ROWS, 8)), fmt="%.10g", delimiter=",")
         return {"tmp": tmp, "path": path}
 
-    def mk(inp: Inputs) -> Call:
-        loadtxt, path = ma_get("loadtxt"), inp["path"]
-        return lambda: loadtxt(path, delimiter=",")
-
-    def rf(inp: Inputs) -> Call:
-        path = inp["path"]
-        return lambda: np.loadtxt(path, delimiter=",")
-
-    yield Case("io", "loadtxt csv float64 (10 MB)", TEXT_ROWS * 8, "elements", "numpy", setup, mk, rf)
+    yield Case("io", "loadtxt csv float64 (10 MB)", TEXT_ROWS * 8, "elements", "numpy", setup,
+               _reads(lambda: ma_get("loadtxt"), "path", delimiter=","),
+               _reads(lambda: np.loadtxt, "path", delimiter=","))
 
 
 def all_cases() -> list[Case]:
