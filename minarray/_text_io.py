@@ -544,6 +544,20 @@ def _infer(rows: list[list[str]], ncols: int) -> _dt.DType:
     return chosen[0] if chosen else _dt.float64
 
 
+def _missing_strings(missing_values: Any) -> set[str]:
+    """The placeholders of missing fields, the empty field among them: a
+    comma-separated str, a sequence, or a dict of either by column (NumPy's
+    forms); only ``loose=False`` asks, to tell them from bad numbers."""
+    out = {""}
+    values = missing_values.values() if isinstance(missing_values, dict) else [missing_values]
+    for v in values:
+        if v is None:
+            continue
+        items = v.split(",") if isinstance(v, str) else v if isinstance(v, (list, tuple)) else [v]
+        out.update(str(i).strip() for i in items)
+    return out
+
+
 def _fills(filling_values: Any, ncols: int, dt: _dt.DType) -> list[Any]:
     """Each column's value for a field that does not read."""
     fills = [_DEFAULT_FILL[dt.kind]] * ncols
@@ -578,6 +592,8 @@ def genfromtxt(fname: Any, dtype: Any = float, comments: Any = "#", delimiter: A
     either end; ``delimiter`` may be a width or a sequence of widths.  A
     row of another width raises ValueError listing the lines (with
     ``invalid_raise=False`` it is dropped with a ConversionWarning).
+    With ``loose=False`` a field that is neither a number nor a missing
+    placeholder raises ValueError.
     ``dtype=None`` picks one numeric type for the table; structured dtypes,
     ``names`` and ``usemask`` are not supported (TypeError)."""
     if like is not None:
@@ -642,6 +658,7 @@ def genfromtxt(fname: Any, dtype: Any = float, comments: Any = "#", delimiter: A
     fills = _fills(filling_values, width, dt)
     conv = {int(k) % ncols: fn for k, fn in (converters or {}).items()}
     parse = _loose(dt)
+    missing = _missing_strings(missing_values)
     values: list[Any] = []
     for r in good:
         for j, s in enumerate(r):
@@ -649,6 +666,8 @@ def genfromtxt(fname: Any, dtype: Any = float, comments: Any = "#", delimiter: A
             try:
                 values.append(_as_element(fn(s), dt) if fn is not None else parse(s))
             except (ValueError, TypeError):
+                if not loose and s.strip() not in missing:
+                    raise ValueError(f"Cannot convert string '{s}'") from None
                 values.append(fills[j])
     wide = {"f": _dt.float64, "c": _dt.complex128}.get(dt.kind, dt)
     arr = asarray(values, dtype=wide).astype(dt, copy=False).reshape((len(good), width))

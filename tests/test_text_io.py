@@ -359,6 +359,10 @@ GENFROMTXT_CASES: list[tuple[str, list[Any], dict[str, Any]]] = [
     ("infer-int", ["1 2", "3 4"], {"dtype": None}),
     ("infer-usecols", ["1 2", "3 4"], {"dtype": None, "usecols": 1}),
     ("bytes-lines", [b"1 2", b"3 4"], {}),
+    ("strict-bad-number", ["1,x,3"], {"delimiter": ",", "loose": False}),
+    ("strict-empty", ["1,,3"], {"delimiter": ",", "loose": False}),
+    ("strict-placeholder", ["1,N/A,3"], {"delimiter": ",", "loose": False, "missing_values": "N/A"}),
+    ("strict-placeholder-list", ["1,?,3"], {"delimiter": ",", "loose": False, "missing_values": ["N/A", "?"]}),
 ]
 
 
