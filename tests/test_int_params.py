@@ -272,6 +272,7 @@ SWEEP: dict[str, tuple[Call, int]] = {
     "polyfit.deg": ((lambda m, v: m.polyfit(V(m), V(m), v)), 2),
     "polyder.m": ((lambda m, v: m.polyder(V(m), v)), 2),
     "polyint.m": ((lambda m, v: m.polyint(V(m), v)), 2),
+    "linalg.tensorinv.ind": ((lambda m, v: m.linalg.tensorinv(M(m), v)), 1),
     "loadtxt.skiprows": ((lambda m, v: m.loadtxt(["1 2", "3 4", "5 6"], skiprows=v)), 1),
     "loadtxt.max_rows": ((lambda m, v: m.loadtxt(["1 2", "3 4", "5 6"], max_rows=v)), 2),
     "loadtxt.ndmin": ((lambda m, v: m.loadtxt(["1"], ndmin=v)), 2),
@@ -314,6 +315,8 @@ NOT_INT: dict[str, str] = {
     "random.Generator.gamma.shape": "the distribution's shape parameter, a float",
     "random.Generator.standard_gamma.shape": "the distribution's shape parameter, a float",
     "polyint.k": "the integration constants, any numbers",
+    "linalg.tensorsolve.axes": "a sequence of a's axes (each normalised as an axis; NumPy's list.remove "
+                               "raises ValueError for one a does not have)",
 }
 
 # minarray functions NumPy does not have: they follow operator.index.
