@@ -529,23 +529,25 @@ def _random() -> Iterator[Case]:
 
 def _random_legacy() -> Iterator[Case]:
     """The legacy API: draws from a RandomState seeded alike on both sides
-    (MT19937, the same numbers, so the same work)."""
-    draws: list[tuple[str, Callable[[Any, int], Call]]] = [
-        ("legacy rand float64", lambda r, n: lambda: r.rand(n)),
-        ("legacy randn float64", lambda r, n: lambda: r.randn(n)),
-        ("legacy randint(0, 100) int64", lambda r, n: lambda: r.randint(0, 100, n)),
-        ("legacy choice(n, 1000, replace=False)", lambda r, n: lambda: r.choice(n, 1000, replace=False)),
+    (MT19937, the same numbers, so the same work).  Size 1 is the one-value
+    call (no size: a Python number), which scripts make in loops."""
+    draws: list[tuple[str, Callable[[Any, int], Call], tuple[int, ...]]] = [
+        ("legacy rand float64", lambda r, n: r.rand if n == 1 else lambda: r.rand(n), (1, 100, 10**6)),
+        ("legacy randn float64", lambda r, n: r.randn if n == 1 else lambda: r.randn(n), (1, 100, 10**6)),
+        ("legacy normal(2, 3) float64", lambda r, n: lambda: r.normal(2.0, 3.0, None if n == 1 else n), (1, 100)),
+        ("legacy randint(0, 100) int64", lambda r, n: lambda: r.randint(0, 100, None if n == 1 else n),
+         (1, 100, 10**6)),
+        ("legacy choice(n, 1000, replace=False)", lambda r, n: lambda: r.choice(n, 1000, replace=False), (10**6,)),
     ]
-    for name, draw in draws:
-        n = 10**6
+    for name, draw, sizes in draws:
+        for n in sizes:
+            def mk(inp: Inputs, draw: Callable[[Any, int], Call] = draw, n: int = n) -> Call:
+                return draw(ma_get("random.RandomState")(20261126), n)
 
-        def mk(inp: Inputs, draw: Callable[[Any, int], Call] = draw, n: int = n) -> Call:
-            return draw(ma_get("random.RandomState")(20261126), n)
+            def rf(inp: Inputs, draw: Callable[[Any, int], Call] = draw, n: int = n) -> Call:
+                return draw(np.random.RandomState(20261126), n)
 
-        def rf(inp: Inputs, draw: Callable[[Any, int], Call] = draw, n: int = n) -> Call:
-            return draw(np.random.RandomState(20261126), n)
-
-        yield Case("random", name, n, "elements", "numpy", dict, mk, rf)
+            yield Case("random", name, n, "elements", "numpy", dict, mk, rf)
 
 
 # ---- DLPack --------------------------------------------------------------------

@@ -123,6 +123,20 @@ from minarray._threads import __all__ as _threads_all
 from minarray.dlpack import *  # noqa: F403
 from minarray.dlpack import __all__ as _dlpack_all
 
+# NumPy's routines that are no chapter's (issue #32): bit packing, functional
+# programming, index tricks, iteration (nditer), and the ma.emath and ma.lib
+# namespaces (ma.lib.stride_tricks).
+# isort: split
+from minarray import emath, lib
+from minarray._bit_packing import *  # noqa: F403
+from minarray._bit_packing import __all__ as _bit_packing_all
+from minarray._functional import *  # noqa: F403
+from minarray._functional import __all__ as _functional_all
+from minarray._index_tricks import *  # noqa: F403
+from minarray._index_tricks import __all__ as _index_tricks_all
+from minarray._iteration import *  # noqa: F403
+from minarray._iteration import __all__ as _iteration_all
+
 # NumPy's spelling of the class: isinstance(x, ma.ndarray).
 ndarray = NDArray
 
@@ -167,6 +181,7 @@ __all__ = [
     *_polynomial_all, *_text_io_all,
     "dlpack", "linalg", "random", "fft", "exceptions", "AxisError", "ndarray",
     "testing",  # imported last, below
+    *_bit_packing_all, *_functional_all, *_index_tricks_all, *_iteration_all, "emath", "lib",
     "__array_api_version__", "__version__",
 ]
 

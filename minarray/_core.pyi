@@ -43,6 +43,17 @@ class _Lib:
     MA_LA_NOLIB: int
     MA_LA_NOMEM: int
     MA_LA_OK: int
+    MA_LEGACY_BETA: int
+    MA_LEGACY_BINOMIAL: int
+    MA_LEGACY_BOUNDED: int
+    MA_LEGACY_EXPONENTIAL: int
+    MA_LEGACY_GAMMA: int
+    MA_LEGACY_GAUSS: int
+    MA_LEGACY_NORMAL: int
+    MA_LEGACY_POISSON: int
+    MA_LEGACY_RANDOM_SAMPLE: int
+    MA_LEGACY_STANDARD_EXPONENTIAL: int
+    MA_LEGACY_UNIFORM: int
     MA_MAXDIMS: int
     kDLBfloat: int
     kDLBool: int
@@ -299,6 +310,11 @@ def dtype_table() -> tuple[tuple[str, str, int, int, int, str, str, bool], ...]:
 def dlpack_from_numpy(arr: object, /) -> NDArray | None: ...
 def numpy_asarray(arr: object, /) -> NDArray | str | None: ...
 def array_struct_view(obj: object, /) -> NDArray: ...
+
+# ---- random_draw.c -----------------------------------------------------------
+def legacy_state() -> Any: ...
+def legacy_state_address(state: Any, /) -> int: ...
+def legacy_draw(state: Any, which: int, a: float | int, b: float | int, out: NDArray = ..., /) -> Any: ...
 
 # ---- testing.c ----------------------------------------------------------------
 def stress_refcount(h: Handle, threads: int, iters: int, /) -> int: ...

@@ -452,11 +452,15 @@ class _Grid:
                 steps.append((k.stop - start) / float(n - 1) if n != 1 else 1)
                 floating = True
             else:
-                sizes.append(max(math.ceil((k.stop - start) / (step * 1.0)), 0))
+                sizes.append(math.ceil((k.stop - start) / (step * 1.0)))
                 steps.append(step)
                 floating = floating or any(isinstance(v, float) for v in (start, k.stop, step))
             starts.append(start)
         dt = _dt.float64 if floating else _dt.int64
+        if not self.sparse and any(n < 0 for n in sizes):
+            # NumPy's dense grid of a reversed range has a negative length (ogrid's is empty)
+            raise ValueError("negative dimensions are not allowed")
+        sizes = [max(n, 0) for n in sizes]
         if self.sparse:
             out = []
             for i, (n, st, s0) in enumerate(zip(sizes, steps, starts, strict=True)):

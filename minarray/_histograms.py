@@ -1,14 +1,17 @@
 """NumPy's counting and binning routines: ``bincount``, ``histogram``,
-``histogram_bin_edges`` and ``digitize``.
+``histogram_bin_edges``, ``histogram2d``, ``histogramdd`` and ``digitize``.
 
 Values find their bins by binary search (:func:`minarray.searchsorted`, in
 C), and one C pass counts them (``core.bincount``, a scatter-add in the
-input's order, so weighted sums round as NumPy's do).  No per-element
+input's order, so weighted sums round as NumPy's do).  A D-dimensional
+histogram bins each coordinate as the 1-d one does (the same edges and
+the same rule) and counts the flat index of each point's bin.  No per-element
 Python work.
 """
 
 from __future__ import annotations
 
+import builtins
 from typing import Any
 
 from minarray import _dtypes as _dt
@@ -22,7 +25,7 @@ from minarray._native import core
 from minarray._sorting import _searchsorted
 
 __all__ = [
-    "bincount", "histogram", "histogram_bin_edges", "digitize",
+    "bincount", "histogram", "histogram_bin_edges", "digitize", "histogram2d", "histogramdd",
 ]
 
 
@@ -91,6 +94,17 @@ def histogram_bin_edges(a: Any, bins: Any = 10, range: Any = None) -> NDArray:
     return _edges(as_operand(a, "histogram_bin_edges").reshape((-1,)), bins, range)
 
 
+def _bin_index(x: NDArray, edges: NDArray) -> tuple[NDArray, NDArray]:
+    """The bin of each value of the 1-d ``x`` among increasing ``edges``,
+    and whether it falls in one at all: bin i holds [edge i, edge i+1),
+    the last bin its right edge too (NumPy's rule for every histogram)."""
+    common = _dt.promote(x.dtype, edges.dtype)
+    xc, ec = x.astype(common, copy=False), edges.astype(common, copy=False)
+    inside = _ew.logical_and(_ew.greater_equal(xc, ec[0]), _ew.less_equal(xc, ec[-1]))
+    idx = _ew.subtract(_searchsorted(ec, xc, "right", None), 1)
+    return _ew.minimum(idx, edges.shape[0] - 2), inside
+
+
 def histogram(a: Any, bins: Any = 10, range: Any = None, density: bool | None = None,
               weights: Any = None) -> tuple[NDArray, NDArray]:
     """The histogram of the flattened ``a``: counts per bin (int64, or the
@@ -100,12 +114,7 @@ def histogram(a: Any, bins: Any = 10, range: Any = None, density: bool | None = 
     x = as_operand(a, "histogram").reshape((-1,))
     edges = _edges(x, bins, range)
     nb = edges.shape[0] - 1
-    common = _dt.promote(x.dtype, edges.dtype)
-    xc, ec = x.astype(common, copy=False), edges.astype(common, copy=False)
-    inside = _ew.logical_and(_ew.greater_equal(xc, ec[0]), _ew.less_equal(xc, ec[-1]))
-    # bin i holds [edge i, edge i+1); the last edge belongs to the last bin
-    idx = _ew.subtract(_searchsorted(ec, xc, "right", None), 1)
-    idx = _ew.minimum(idx, nb - 1)
+    idx, inside = _bin_index(x, edges)
     w = None
     if weights is not None:
         w = as_operand(weights, "histogram").reshape((-1,))
@@ -116,7 +125,7 @@ def histogram(a: Any, bins: Any = 10, range: Any = None, density: bool | None = 
     if w is not None and w.dtype.kind in "iub":
         counts = counts.astype(_dt.int64)
     if density:
-        widths = _utility.diff(ec.astype(_dt.float64))
+        widths = _utility.diff(edges.astype(_dt.float64))
         return _ew.divide(_ew.divide(counts, widths), _stat.sum(counts)), edges
     return counts, edges
 
@@ -143,3 +152,107 @@ def digitize(x: Any, bins: Any, right: bool = False) -> NDArray:
         return _searchsorted(bc, vc, side, None)
     flipped = bc[::-1]
     return _ew.subtract(n, _searchsorted(flipped, vc, side, None))
+
+
+def _sample_columns(sample: Any) -> list[NDArray]:
+    """NumPy's two spellings of a D-dimensional sample: an (N, D) array
+    (a 1-d one: D = 1), or a sequence of D sequences of N coordinates (a
+    sequence of numbers: D = 1), promoted to one dtype as NumPy stacks them."""
+    x = as_operand(sample, "histogramdd")
+    if isinstance(sample, (list, tuple)) and x.ndim == 2:
+        return [x[i] for i in builtins.range(x.shape[0])]
+    if x.ndim == 2:
+        return [x[:, i] for i in builtins.range(x.shape[1])]
+    if x.ndim == 1:
+        return [x]
+    raise ValueError(f"sample must be an (N, D) array or D sequences of N values, got shape {x.shape}")
+
+
+def histogramdd(sample: Any, bins: Any = 10, range: Any = None, density: bool | None = None,
+                weights: Any = None) -> tuple[NDArray, list[NDArray]]:
+    """The D-dimensional histogram of ``sample`` (an (N, D) array, or D
+    sequences of N coordinates): float64 counts (or summed ``weights``) of
+    shape (nbins_0, ..., nbins_D-1) and the D arrays of bin edges.  ``bins``:
+    one count for every axis, or per axis a count or an array of edges;
+    ``range``: per axis (min, max) or None; ``density`` divides by the
+    total and the bins' volumes.  Each axis is binned as :func:`histogram`
+    bins (the last bin holds its right edge; points outside any bin are
+    not counted)."""
+    cols = _sample_columns(sample)
+    d = len(cols)
+    per_axis = [bins] * d if _scalar_bins(bins) else list(bins)
+    if len(per_axis) != d:
+        raise ValueError("The dimension of bins must be equal to the dimension of the sample x.")
+    if range is None:
+        range = [None] * d
+    elif len(range) != d:
+        raise ValueError("range argument must have one entry per dimension")
+    edges = []
+    for i, (col, b, r) in enumerate(zip(cols, per_axis, range, strict=True)):
+        if _scalar_bins(b):  # NumPy's order: positive first, then an integer
+            try:
+                count: int | None = as_int(b, "histogramdd: bins")
+            except TypeError:
+                count = None
+            if (float(b) if count is None else count) < 1:
+                raise ValueError(f"`bins[{i}]` must be positive, when an integer")
+            if count is None:
+                raise TypeError(f"`bins[{i}]` must be an integer, when a scalar")
+        else:
+            e = as_operand(b, "histogramdd")
+            if e.ndim != 1:
+                raise ValueError(f"`bins[{i}]` must be a scalar or 1d array")
+            if e.shape[0] > 1 and bool(_utility.any(_ew.less(_utility.diff(e), 0))):
+                raise ValueError(f"`bins[{i}]` must be monotonically increasing, when an array")
+        edges.append(_edges(col, b, r))
+    nbins = [e.shape[0] - 1 for e in edges]
+    n = cols[0].shape[0] if cols else 0
+    flat = zeros((n,), dtype=_dt.int64)
+    inside = None
+    for col, e, nb in zip(cols, edges, nbins, strict=True):
+        idx, ok = _bin_index(col, e)
+        flat = _ew.add(_ew.multiply(flat, nb), idx)  # the C-order index of the point's bin
+        inside = ok if inside is None else _ew.logical_and(inside, ok)
+    w = None
+    if weights is not None:
+        w = as_operand(weights, "histogramdd").reshape((-1,))
+        if w.shape[0] != n:
+            raise ValueError("The weights and list don't have the same length.")
+    total = 1
+    for nb in nbins:
+        total *= nb
+    if inside is not None and total:
+        counts = bincount(flat[inside], weights=None if w is None else w[inside], minlength=total)[:total]
+    else:
+        counts = zeros((total,), dtype=_dt.float64)
+    hist = counts.astype(_dt.float64).reshape(tuple(nbins))
+    if density:
+        s = _stat.sum(hist)
+        for i, e in enumerate(edges):
+            shape = [1] * d
+            shape[i] = nbins[i]
+            hist = _ew.divide(hist, _utility.diff(e.astype(_dt.float64)).reshape(tuple(shape)))
+        hist = _ew.divide(hist, s)
+    return hist, edges
+
+
+def _scalar_bins(bins: Any) -> bool:
+    return not isinstance(bins, (list, tuple)) and getattr(bins, "ndim", 0) == 0
+
+
+def histogram2d(x: Any, y: Any, bins: Any = 10, range: Any = None, density: bool | None = None,
+                weights: Any = None) -> tuple[NDArray, NDArray, NDArray]:
+    """The 2-d histogram of the points (``x[i]``, ``y[i]``): float64 counts
+    of shape (nx, ny) and the x and y bin edges (:func:`histogramdd` with
+    two axes).  ``bins``: a count or edges for both, or ``[bx, by]``."""
+    xs, ys = as_operand(x, "histogram2d"), as_operand(y, "histogram2d")
+    if xs.shape[0:1] != ys.shape[0:1] or xs.ndim != 1 or ys.ndim != 1:
+        raise ValueError("x and y must have the same length.")
+    try:
+        nb = len(bins)
+    except TypeError:
+        nb = 1
+    if nb not in (1, 2):  # one array of edges for both axes
+        bins = [bins, bins]
+    hist, edges = histogramdd([xs, ys], bins, range, density, weights)
+    return hist, edges[0], edges[1]

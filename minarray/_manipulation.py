@@ -45,6 +45,7 @@ __all__ = [
     "broadcast_shapes", "repeat", "roll", "tile", "pad", "append", "insert", "delete", "copyto", "resize",
     "trim_zeros", "broadcast_to", "broadcast_arrays", "expand_dims", "flip", "moveaxis", "permute_dims",
     "reshape", "squeeze", "swapaxes", "ravel", "transpose", "fliplr", "flipud", "rot90", "diagonal",
+    "fill_diagonal",
 ]
 
 
@@ -670,3 +671,38 @@ def diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> NDArray
     rest = [d for d in range(x.ndim) if d not in (a1, a2)]
     return x._view(start, (*(x.shape[d] for d in rest), length), (*(x._strides[d] for d in rest), s1 + s2),
                    readonly=True)
+
+
+def fill_diagonal(a: Any, val: Any, wrap: bool = False) -> None:
+    """Writes ``val`` on the main diagonal of ``a``, in place (NumPy's
+    ``fill_diagonal``): ``a[i, i, ..., i]``, every axis of the same length
+    when ``a`` has more than two.  ``val``'s elements are used in order and
+    repeated as needed, as NumPy's ``a.flat[::step] = val`` repeats them.
+    ``wrap`` (2-d only): a matrix taller than wide gets its diagonal again
+    every ``ncols + 1`` rows, NumPy's flat stepping past the last column.
+    The diagonal is a strided view of ``a``; the values are read in full
+    before it is written, so ``val`` may be a view of ``a``."""
+    x = as_operand(a, "fill_diagonal")
+    if x.ndim < 2:
+        raise ValueError("array must be at least 2-d")
+    if x.ndim > 2 and any(n != x.shape[0] for n in x.shape):
+        raise ValueError("All dimensions of input must be of equal length")
+    nrows, ncols = x.shape[0], x.shape[-1]
+    step = sum(x._strides)  # one element further along every axis
+    readonly = not x.flags.writeable
+    # NumPy's flat stride ncols + 1 wraps in blocks of ncols + 1 rows, each
+    # holding a diagonal of ncols elements
+    blocks = nrows // (ncols + 1) if wrap and x.ndim == 2 and nrows > ncols else 0
+    rest = min(nrows - blocks * (ncols + 1), ncols)
+    count = blocks * ncols + rest
+    if count == 0:
+        return
+    v = as_operand(val, "fill_diagonal").reshape((-1,))
+    if v.shape[0] == 0:
+        return  # NumPy's flat assignment of no values writes nothing
+    values = tile(v, (-(-count // v.shape[0]),))[:count].copy()  # a copy: val may alias a
+    if blocks:
+        head = x._view(0, (blocks, ncols), ((ncols + 1) * x._strides[0], step), readonly=readonly)
+        head[...] = values[:blocks * ncols].reshape((blocks, ncols))
+    tail = x._view(blocks * (ncols + 1) * x._strides[0], (rest,), (step,), readonly=readonly)
+    tail[...] = values[blocks * ncols:]

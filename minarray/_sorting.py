@@ -18,7 +18,7 @@ from minarray._coerce import as_int, as_operand, asarray, normalize_axis
 from minarray._native import core
 
 __all__ = [
-    "argsort", "sort", "partition", "argpartition", "lexsort",
+    "argsort", "sort", "partition", "argpartition", "lexsort", "sort_complex",
 ]
 
 
@@ -174,3 +174,21 @@ def lexsort(keys: Any, axis: int = -1) -> NDArray:
             idx = take_along_axis(idx, argsort(take_along_axis(k, idx, axis=ax), axis=ax), axis=ax)
     assert idx is not None
     return idx
+
+
+def sort_complex(a: Any) -> NDArray:
+    """A complex copy of ``a`` sorted along its last axis, by real part,
+    then imaginary part (NaNs last, as NumPy orders complex values).
+    Real input becomes complex as NumPy's ``sort_complex`` makes it: int8,
+    uint8, int16 and uint16 complex64, every other real type complex128."""
+    x = as_operand(a, "sort_complex")
+    if x.dtype.kind != "c":
+        small = x.dtype in (_dt.int8, _dt.uint8, _dt.int16, _dt.uint16)
+        return sort(x, axis=-1).astype(_dt.complex64 if small else _dt.complex128)
+    from minarray._elementwise import imag, real  # cycle: _elementwise imports this module
+    from minarray._indexing import take_along_axis  # cycle: _indexing imports this module (through _elementwise)
+
+    if x.ndim == 0:
+        sort(x, axis=-1)  # NumPy's AxisError for a 0-d array
+    order = lexsort((imag(x), real(x)), axis=-1)
+    return take_along_axis(x, order, axis=-1)

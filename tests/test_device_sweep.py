@@ -121,7 +121,10 @@ OVERRIDES: dict[str, Call | Callable[[], Call]] = {
     "ma.column_stack": call([F, F]), "ma.concat": call([F, F]), "ma.concatenate": call([F, F]),
     "ma.dstack": call([F, F]), "ma.hstack": call([F, F]), "ma.stack": call([F, F]), "ma.vstack": call([F, F]),
     "ma.compress": call(B1, F, axis=0), "NDArray.compress": call(F, B1, 0),
-    "ma.convolve": call(F1, F1), "ma.cross": call(S("f", (4, 3)), S("f", (4, 3))),
+    "ma.convolve": call(F1, F1), "ma.correlate": call(F1, F1), "ma.histogram2d": call(F1, F1),
+    "ma.apply_along_axis": call(lambda r: r.sum(), 0, F),
+    "ma.apply_over_axes": call(lambda a, axis: a.sum(axis=axis, keepdims=True), F, [0]),
+    "ma.unpackbits": call(S("out", (4,), "uint8")), "ma.cross": call(S("f", (4, 3)), S("f", (4, 3))),
     "ma.linalg.cross": call(S("f", (4, 3)), S("f", (4, 3))), "ma.linalg.multi_dot": call([F, F, F]),
     "ma.cumulative_prod": call(F, axis=0), "ma.cumulative_sum": call(F, axis=0),
     "ma.digitize": call(F, F1), "ma.searchsorted": call(F1, F), "NDArray.searchsorted": call(F1, F),
@@ -662,6 +665,7 @@ ADDRESS_READERS = {
     "_io.py": "the alignment check of the bytes it wraps",
     "dlpack.py": "DLPack exports and imports: an address in a tensor is metadata",
     "__main__.py": "prints addresses, to show that memory is shared",
+    "lib/stride_tricks.py": "as_strided's bounds check: the view's offset in its buffer, compared, never read",
     "testing/": "compares addresses between libraries (zero-copy checks)",
 }
 # The modules that may cast a number into a C pointer (ffi.cast): the one
@@ -671,6 +675,7 @@ POINTER_MAKERS = {
     "_native.py": "host_pointer: an array's data through the device guard",
     "dlpack.py": "DLPack structs (a capsule's or the exchange API's), not array data",
     "testing/dlpack_protocol.py": "the exchange API's table, not array data",
+    "random/_legacy.py": "RandomState's C state (the capsule csrc/py/random_draw.c makes), not array data",
 }
 
 

@@ -63,3 +63,99 @@ def test_histogram_bins_2_63_is_value_error() -> None:
     misreads 2**63); minarray refuses the shape."""
     with pytest.raises(ValueError, match="does not fit in 64 bits"):
         ma.histogram(ma.asarray([1.0, 2.0]), bins=2**63)
+
+
+# ---- histogram2d and histogramdd ---------------------------------------------------------
+
+def _same_dd(got: Any, expected: Any) -> None:
+    hist, edges = got
+    nhist, nedges = expected
+    same(hist, nhist, ulps=16)
+    assert len(edges) == len(nedges)
+    for e, ne in zip(edges, nedges, strict=True):
+        same(e, ne, ulps=4)
+
+
+RNG = np.random.default_rng(32)
+POINTS = RNG.normal(size=(200, 3))
+WEIGHTS = RNG.random(200)
+DD_CASES: dict[str, tuple[Any, dict[str, Any]]] = {
+    "default": (POINTS, {}),
+    "int-bins": (POINTS, {"bins": 4}),
+    "per-axis-bins": (POINTS, {"bins": [2, 3, 5]}),
+    "mixed-edges": (POINTS, {"bins": [3, np.array([-1.0, 0.0, 0.5, 2.0]), 2]}),
+    "range": (POINTS, {"bins": 3, "range": [(-1, 1), None, (0, 3)]}),
+    "density": (POINTS, {"bins": [3, 4, 2], "density": True}),
+    "weights": (POINTS, {"bins": 3, "weights": WEIGHTS}),
+    "weights-density": (POINTS, {"bins": 3, "weights": WEIGHTS, "density": True}),
+    "int-weights": (POINTS[:, :2], {"bins": 2, "weights": np.arange(200)}),
+    "float32": (POINTS.astype(np.float32), {"bins": 3}),
+    "ints": (RNG.integers(0, 5, (50, 2)), {"bins": 5}),
+    "one-axis": (POINTS[:, 0], {"bins": 6}),
+    "empty": (np.zeros((0, 2)), {"bins": 2}),
+    "constant": (np.ones((5, 2)), {"bins": 2}),
+    "outside-and-edges": (np.array([[0.0, 1.0], [1.0, 1.0], [2.0, 0.5], [-1.0, 0.0]]), {"bins": [[0, 0.5, 1]] * 2}),
+    "nan-with-range": (np.array([[np.nan, 0.5], [0.2, 0.3]]), {"bins": 2, "range": [(0, 1), (0, 1)]}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(DD_CASES))
+def test_histogramdd_matches_numpy(name: str) -> None:
+    sample, kwargs = DD_CASES[name]
+    expected = np.histogramdd(sample, **kwargs)
+    mk = {k: ma.asarray(v) if isinstance(v, np.ndarray) else v for k, v in kwargs.items()}
+    if isinstance(mk.get("bins"), list):
+        mk["bins"] = [ma.asarray(b) if isinstance(b, np.ndarray) else b for b in mk["bins"]]
+    _same_dd(ma.histogramdd(ma.asarray(sample), **mk), expected)
+    if sample.ndim == 2:  # the other spelling: D sequences of N coordinates
+        _same_dd(ma.histogramdd([ma.asarray(sample[:, i]) for i in range(sample.shape[1])], **mk), expected)
+
+
+H2_CASES: dict[str, dict[str, Any]] = {
+    "default": {}, "count": {"bins": 4}, "pair": {"bins": (3, 5)}, "edges-for-both": {"bins": [-2, -1, 0, 1, 2]},
+    "pair-of-edges": {"bins": [np.array([-1.0, 0.0, 1.0]), 4]}, "range": {"bins": 2, "range": [[-1, 1], [-2, 0]]},
+    "density-weights": {"bins": 3, "density": True, "weights": WEIGHTS},
+}
+
+
+@pytest.mark.parametrize("name", sorted(H2_CASES))
+def test_histogram2d_matches_numpy(name: str) -> None:
+    kwargs = H2_CASES[name]
+    x, y = POINTS[:, 0], POINTS[:, 1]
+    h, xe, ye = np.histogram2d(x, y, **kwargs)
+    mk = dict(kwargs)
+    if "weights" in mk:
+        mk["weights"] = ma.asarray(mk["weights"])
+    if isinstance(mk.get("bins"), list):
+        mk["bins"] = [ma.asarray(b) if isinstance(b, np.ndarray) else b for b in mk["bins"]]
+    got = ma.histogram2d(ma.asarray(x), ma.asarray(y), **mk)
+    _same_dd((got[0], got[1:]), (h, (xe, ye)))
+    lists = ma.histogram2d([1, 2, 3], [1, 2, 2], bins=2)  # array-likes
+    expected = np.histogram2d([1, 2, 3], [1, 2, 2], bins=2)
+    _same_dd((lists[0], lists[1:]), (expected[0], expected[1:]))
+
+
+def test_histogramdd_refuses_as_numpy() -> None:
+    pts = np.ones((3, 2))
+
+    def on(m: Any) -> Any:
+        return pts if m is np else ma.asarray(pts)
+
+    raises_as_numpy(lambda m: m.histogramdd(on(m), bins=[2, 2, 2]), "dimension of bins")
+    raises_as_numpy(lambda m: m.histogramdd(on(m), bins=[0, 2]), "must be positive")
+    raises_as_numpy(lambda m: m.histogramdd(on(m), bins=[2.5, 2]), "must be an integer")
+    raises_as_numpy(lambda m: m.histogramdd(on(m), bins=[[1, 0], 2]), "monotonically increasing")
+    raises_as_numpy(lambda m: m.histogramdd(on(m), bins=[[[1, 0]], 2]), "scalar or 1d array")
+    raises_as_numpy(lambda m: m.histogramdd(on(m), range=[(0, 1)]), "one entry per dimension")
+    raises_as_numpy(lambda m: m.histogramdd(on(m), weights=m.asarray([1.0, 2.0])), "same length")
+    raises_as_numpy(lambda m: m.histogramdd(m.asarray([[np.nan, 1.0]])), "not finite")
+    raises_as_numpy(lambda m: m.histogram2d(m.asarray([1.0, 2.0]), m.asarray([1.0, 2.0, 3.0])), "same length")
+
+
+def test_histogramdd_sample_spellings_promote_as_numpy() -> None:
+    x, y = np.array([1, 5, 3]), np.array([0.5, 0.25, 2.0], np.float32)
+    _same_dd(ma.histogramdd([ma.asarray(x), ma.asarray(y)], bins=2), np.histogramdd([x, y], bins=2))
+    _same_dd(ma.histogramdd([1.0, 2.0, 2.5], bins=3), np.histogramdd([1.0, 2.0, 2.5], bins=3))
+    _same_dd(ma.histogramdd([[1, 2], [3, 4], [5, 6]], bins=2), np.histogramdd([[1, 2], [3, 4], [5, 6]], bins=2))
+    got, expected = ma.histogram2d(ma.asarray(x), ma.asarray(y), bins=2), np.histogram2d(x, y, bins=2)
+    _same_dd((got[0], got[1:]), (expected[0], expected[1:]))

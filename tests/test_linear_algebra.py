@@ -580,3 +580,29 @@ def test_cross_trace_diagonal_convolve_match_numpy() -> None:
             same(got, expected, ulps=8)
             got, expected = both("convolve", np.arange(sa), np.arange(sb), mode=mode)
             same(got, expected)
+
+
+# ---- correlate -------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("n", "m"), [(5, 3), (3, 5), (4, 4), (4, 2), (2, 4), (2, 5), (1, 1), (1, 3), (6, 1)])
+@pytest.mark.parametrize("mode", ["valid", "same", "full"])
+@pytest.mark.parametrize("dtype", ["int64", "float64", "complex128", "float32"])
+def test_correlate_matches_numpy(n: int, m: int, mode: str, dtype: str) -> None:
+    rng = np.random.default_rng(n * 10 + m)
+    a = (rng.normal(size=n) * 4 + 1j * rng.normal(size=n)).astype(dtype) if dtype.startswith("c") else \
+        (rng.normal(size=n) * 4).astype(dtype)
+    v = (rng.normal(size=m) * 4 - 2j * rng.normal(size=m)).astype(dtype) if dtype.startswith("c") else \
+        (rng.normal(size=m) * 4).astype(dtype)
+    got, expected = both("correlate", a, v, mode=mode)
+    same(got, expected, ulps=64)
+
+
+def test_correlate_defaults_and_array_likes() -> None:
+    same(ma.correlate([1, 2, 3], [0, 1, 0.5]), np.correlate([1, 2, 3], [0, 1, 0.5]))
+    same(ma.correlate([1, 2, 3], [0, 1, 0.5], "full"), np.correlate([1, 2, 3], [0, 1, 0.5], "full"))
+
+
+def test_correlate_refuses_as_numpy() -> None:
+    raises_as_numpy(lambda m: m.correlate(m.ones((2, 2)), m.ones(2)), "too deep")
+    raises_as_numpy(lambda m: m.correlate(m.ones(3), m.ones(2), mode="middle"), "mode")
+    raises_as_numpy(lambda m: m.correlate(m.ones(0), m.ones(2)), "empty")

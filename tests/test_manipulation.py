@@ -514,3 +514,46 @@ def test_insert_delete_append_match_numpy(pair: tuple[np.ndarray, ma.NDArray], d
         same(got, expected)
     got, expected = both("append", a, a, axis=axis)
     same(got, expected)
+
+
+# ---- fill_diagonal ---------------------------------------------------------------------
+
+FILL_DIAGONAL_CASES = [
+    ((3, 3), 5, False), ((5, 3), [1, 2], True), ((5, 3), 7, False), ((7, 3), [1, 2, 3, 4, 5], True),
+    ((8, 3), 1, True), ((4, 4), 4, True), ((3, 5), 9, True), ((3, 3, 3), [1, 2], False), ((2, 2, 2, 2), 3, True),
+    ((4, 4), 2.7, False), ((3, 3), [1, 2, 3, 4, 5], False), ((0, 3), 1, False), ((3, 3), [], False),
+]
+
+
+@pytest.mark.parametrize(("shape", "val", "wrap"), FILL_DIAGONAL_CASES,
+                         ids=[f"{s}-{v}-{w}" for s, v, w in FILL_DIAGONAL_CASES])
+@pytest.mark.parametrize("dtype", ["int64", "float32", "complex128"])
+def test_fill_diagonal_matches_numpy(shape: tuple[int, ...], val: Any, wrap: bool, dtype: str) -> None:
+    expected = np.arange(math.prod(shape)).reshape(shape).astype(dtype)
+    got = ma.asarray(expected.copy())
+    assert ma.fill_diagonal(got, val, wrap=wrap) is None
+    np.fill_diagonal(expected, val, wrap=wrap)
+    same(got, expected)
+
+
+def test_fill_diagonal_writes_through_strided_views() -> None:
+    base, expected = ma.ones((4, 6)), np.ones((4, 6))
+    ma.fill_diagonal(base.T[::2, ::-1], [4, 5, 6])
+    np.fill_diagonal(expected.T[::2, ::-1], [4, 5, 6])
+    same(base, expected)
+
+
+def test_fill_diagonal_reads_an_aliased_value_first() -> None:
+    x, expected = ma.asarray(np.arange(9.0).reshape(3, 3)), np.arange(9.0).reshape(3, 3)
+    ma.fill_diagonal(x, x[:, 0])
+    np.fill_diagonal(expected, expected[:, 0].copy())
+    same(x, expected)
+
+
+def test_fill_diagonal_refuses_as_numpy() -> None:
+    raises_as_numpy(lambda m: m.fill_diagonal(m.zeros(3), 1), "at least 2-d")
+    raises_as_numpy(lambda m: m.fill_diagonal(m.zeros((2, 3, 3)), 1), "equal length")
+    ro = ma.broadcast_to(ma.zeros(3), (3, 3))
+    with pytest.raises(ValueError, match="read-only"):
+        ma.fill_diagonal(ro, 1)
+    same(ro, np.zeros((3, 3)))

@@ -4,6 +4,7 @@ calls give the same numbers, bit for bit, and the same errors."""
 
 from __future__ import annotations
 
+import math
 import pickle
 from typing import Any
 
@@ -169,6 +170,42 @@ def test_distributions(name: str, args: tuple[Any, ...], size: Any) -> None:
     both(mr, nr, name, *args, size=size)
     both(mr, nr, name, *args, size=size)
     both(mr, nr, "randn", 3)
+
+
+# size=None with Python numbers is one C call that returns the draw; these
+# are that route's edges: ints where floats are expected, int64's limits,
+# and values a check refuses or treats specially (zero scales, -0.0, NaN,
+# infinite spans), which must take the general route and raise as NumPy.
+SCALAR_CASES: list[tuple[str, tuple[Any, ...]]] = [
+    ("normal", (0, 1)), ("normal", (-2.5, 1e-300)), ("normal", (1.0, 0.0)), ("normal", (0.0, -0.0)),
+    ("normal", (0.0, float("nan"))), ("uniform", (0, 10)), ("uniform", (5, -5)), ("uniform", (0.0, math.inf)),
+    ("exponential", (2,)), ("exponential", (0.0,)), ("exponential", (-0.0,)), ("gamma", (2, 3)),
+    ("standard_gamma", (7,)), ("standard_gamma", (0,)), ("beta", (1, 1)), ("beta", (0, 1)),
+    ("binomial", (7, 1)), ("binomial", (2**40, 0.5)), ("binomial", (-1, 0.5)), ("binomial", (5, 1.5)),
+    ("binomial", (True, 0.5)), ("poisson", (0,)), ("poisson", (10,)), ("poisson", (-1.0,)),
+    ("poisson", (float("nan"),)), ("poisson", (1e300,)), ("randint", (-(2**63), 2**63)), ("randint", (-5, -1)),
+    ("randint", (2**63 - 1,)), ("randint", (0, 1)), ("randint", (3, 3)), ("randint", (0, 2**63 + 1)),
+    ("randint", (-(2**63) - 1, 0)), ("randint", (0,)), ("random_sample", ()), ("standard_exponential", ()),
+]
+
+
+@pytest.mark.parametrize(("name", "args"), SCALAR_CASES, ids=[f"{n}{a}" for n, a in SCALAR_CASES])
+def test_scalar_draws(name: str, args: tuple[Any, ...]) -> None:
+    mr, nr = pair(7)
+    mr.randn()  # a spare normal in the cache, as in test_distributions
+    nr.randn()
+    for _ in range(3):
+        try:
+            want = getattr(nr, name)(*args)
+        except Exception as exc:  # NumPy refuses: so must minarray, with the same type
+            with pytest.raises(type(exc)):
+                getattr(mr, name)(*args)
+            same_state(mr, nr)
+            return
+        got = getattr(mr, name)(*args)
+        assert type(got) is type(want.item() if isinstance(want, np.generic) else want), (type(got), type(want))
+        same(got, want)
+        same_state(mr, nr)
 
 
 INT_DTYPES = ["int64", "int32", "int16", "int8", "uint64", "uint32", "uint16", "uint8", "bool"]
@@ -525,3 +562,31 @@ def test_choice_of_one_item_from_a_list_of_strings() -> None:
     with pytest.raises(TypeError, match="str"):
         mr.choice(words, 2)
     same_state(mr, nr)
+
+
+def test_scalar_draw_entry_point_checks_its_arguments() -> None:
+    """The C entry point of the scalar route refuses what is not a legacy
+    state with its bit generator, and an unknown sampler."""
+    from minarray._native import core
+
+    with pytest.raises(RuntimeError, match="without a bit generator"):
+        core.legacy_draw(core.legacy_state(), 0, 0.0, 0.0)
+    with pytest.raises(ValueError):
+        core.legacy_draw(object(), 0, 0.0, 0.0)
+    rs = ma.random.RandomState(1)
+    with pytest.raises(ValueError, match="no sampler"):
+        core.legacy_draw(rs._state, 99, 0.0, 0.0)
+    with pytest.raises(TypeError):
+        core.legacy_draw(rs._state, 0, "x", 0.0)
+    with pytest.raises(OverflowError):
+        core.legacy_draw(rs._state, int(ma.random._legacy._BOUNDED), -1, 0)
+    # an array to fill must be a writeable, C-contiguous one of the draws' dtype
+    read_only = ma.zeros(4)._view(0, (4,), (1,), readonly=True)
+    assert read_only.flags.c_contiguous and not read_only.flags.writeable
+    for out, exc in ((ma.zeros(4, dtype=ma.float32), ValueError), (ma.zeros((4, 2))[:, 0], ValueError),
+                     (read_only, ValueError), ([0.0], TypeError)):
+        with pytest.raises(exc):
+            core.legacy_draw(rs._state, 0, 0.0, 0.0, out)
+    assert read_only.tolist() == [0.0] * 4
+    with pytest.raises(ValueError):
+        core.legacy_draw(rs._state, int(ma.random._legacy._BINOMIAL), 3, 0.5, ma.zeros(3))  # float64, not int64

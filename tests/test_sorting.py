@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from numpy_oracle import same
 from reduction_helpers import FLOATS, INTS, REAL, array_pairs, assert_matches, values
 
 import minarray as ma
@@ -147,3 +148,32 @@ def test_partition_matches_numpy_at_kth(pair: tuple[np.ndarray, ma.NDArray], dat
     expected = np.partition(a, kth, axis=axis)
     sel = np.take(expected, kth, axis=axis)
     np.testing.assert_array_equal(np.take(got, kth, axis=axis), sel)
+
+
+# ---- sort_complex ----------------------------------------------------------------------
+
+SORT_COMPLEX_CASES = {
+    "int64": np.array([3, 1, 2, -5]), "int8": np.array([[3, -1], [0, 2]], np.int8),
+    "uint16": np.array([9, 2, 7], np.uint16), "bool": np.array([True, False, True]),
+    "float32": np.array([1.5, -0.5, 2.0], np.float32), "float16": np.array([2.0, 1.0], np.float16),
+    "float64-nan": np.array([np.nan, 1.0, -2.0]),
+    "complex128": np.array([1 + 2j, 1 - 1j, np.nan + 0j, 0j, 1 + np.nan * 1j, -3 + 4j, np.nan + 1j]),
+    "complex64-2d": (np.arange(12).reshape(3, 4)[:, ::-1] * (1 - 1j)).astype(np.complex64),
+    "empty": np.zeros((2, 0)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SORT_COMPLEX_CASES))
+def test_sort_complex_matches_numpy(name: str) -> None:
+    a = SORT_COMPLEX_CASES[name]
+    got = ma.sort_complex(ma.asarray(a))
+    expected = np.sort_complex(a)
+    assert got.dtype == ma.asarray(expected).dtype
+    np.testing.assert_array_equal(np.asarray(got), expected)
+
+
+def test_sort_complex_takes_a_list_and_leaves_its_input() -> None:
+    x = ma.asarray([2 + 0j, 1 + 0j])
+    same(ma.sort_complex(x), np.sort_complex(np.array([2 + 0j, 1 + 0j])))
+    same(x, np.array([2 + 0j, 1 + 0j]))
+    same(ma.sort_complex([3, 1, 2]), np.sort_complex([3, 1, 2]))

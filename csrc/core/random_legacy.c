@@ -167,6 +167,19 @@ void ma_legacy_poisson(ma_legacy *s, int64_t n, const double *lam, int64_t lam_s
   for (int64_t i = 0; i < n; i++) out[i] = poisson1(s->mt, lam[i * lam_step]);
 }
 
+void ma_legacy_draws(ma_legacy *s, int which, double a, double b, int64_t n, double *out) {
+  switch (which) {
+    case MA_LEGACY_RANDOM_SAMPLE: ma_legacy_random_sample(s, n, out); break;
+    case MA_LEGACY_GAUSS: ma_legacy_gauss(s, n, out); break;
+    case MA_LEGACY_STANDARD_EXPONENTIAL: ma_legacy_standard_exponential(s, n, out); break;
+    case MA_LEGACY_UNIFORM: ma_legacy_uniform(s, n, &a, 0, &b, 0, out); break;
+    case MA_LEGACY_NORMAL: ma_legacy_normal(s, n, &a, 0, &b, 0, out); break;
+    case MA_LEGACY_EXPONENTIAL: ma_legacy_exponential(s, n, &a, 0, out); break;
+    case MA_LEGACY_GAMMA: ma_legacy_gamma(s, n, &a, 0, &b, 0, out); break;
+    case MA_LEGACY_BETA: ma_legacy_beta(s, n, &a, 0, &b, 0, out); break;
+  }
+}
+
 /* ---- bounded integers by masked rejection ------------------------------------------ */
 
 static inline uint64_t masked64(rng_t *r, uint64_t rng, uint64_t mask) {

@@ -65,6 +65,14 @@ void ma_legacy_bounded_bool(ma_legacy *s, uint8_t off, uint8_t rng, int64_t n, u
 void ma_legacy_bounded_array(ma_legacy *s, int bits, int closed, int64_t n, const uint64_t *low, int64_t low_step,
                              const uint64_t *high, int64_t high_step, void *out);
 
+/* The draws csrc/py/random_draw.c makes with scalar parameters: the fills
+ * ma_legacy_draws runs (below), then the integer fills. */
+enum {
+  MA_LEGACY_RANDOM_SAMPLE, MA_LEGACY_GAUSS, MA_LEGACY_STANDARD_EXPONENTIAL, MA_LEGACY_UNIFORM,
+  MA_LEGACY_NORMAL, MA_LEGACY_EXPONENTIAL, MA_LEGACY_GAMMA, MA_LEGACY_BETA,
+  MA_LEGACY_BINOMIAL, MA_LEGACY_POISSON, MA_LEGACY_BOUNDED
+};
+
 /* shuffle: Fisher-Yates from the last of n items down to the second, j
  * drawn by masked rejection in [0, i]; permutation shuffles an arange. */
 void ma_legacy_shuffle(ma_legacy *s, int64_t n, int64_t itemsize, int64_t stride, char *data);
@@ -72,5 +80,12 @@ void ma_legacy_shuffle(ma_legacy *s, int64_t n, int64_t itemsize, int64_t stride
 int ma_legacy_choice_p(ma_legacy *s, int64_t pop_size, const double *p, int64_t size, int replace, int64_t *out);
 
 /* cdef-end */
+
+/* n draws of the fill `which` (MA_LEGACY_RANDOM_SAMPLE to MA_LEGACY_BETA)
+ * with scalar parameters, the fill's a and b in its order (uniform: low,
+ * range; gamma: shape, scale; unused ones ignored), every step 0.
+ * csrc/py/random_draw.c calls it for size=None and for arrays drawn with
+ * scalar parameters, the GIL held for short runs. */
+void ma_legacy_draws(ma_legacy *s, int which, double a, double b, int64_t n, double *out);
 
 #endif

@@ -32,11 +32,29 @@ from minarray import (
     _utility,
     linalg,
 )
-from minarray._native import ffi, host_pointer, lib
+from minarray._native import core, ffi, host_pointer, lib
 from minarray.random._mt19937 import MT19937
-from minarray.random._sampling import _EPS64, Sampler, _check, _Param, _shape_of
+from minarray.random._sampling import _EPS64, _POISSON_LAM_MAX, Sampler, _check, _Param, _shape_of
 
 __all__ = ["RandomState"]
+
+
+# Draws whose parameters are Python numbers that pass every check, one
+# (size=None) or an array of them, are one C call (csrc/py/random_draw.c)
+# that holds the GIL for short runs: the general route's parameter
+# objects, one-value buffers and cffi call (which gives up and retakes the
+# GIL) cost several times a draw, and NumPy answers np.random.rand() in
+# about 250 ns.  Anything else (arrays of parameters, NumPy scalars, a
+# value a check refuses or treats specially) takes the general route,
+# which checks and raises as NumPy does.
+_REAL = (float, int)
+_draw = core.legacy_draw
+_RANDOM_SAMPLE, _GAUSS, _STANDARD_EXPONENTIAL = (lib.MA_LEGACY_RANDOM_SAMPLE, lib.MA_LEGACY_GAUSS,
+                                                 lib.MA_LEGACY_STANDARD_EXPONENTIAL)
+_UNIFORM, _NORMAL, _EXPONENTIAL, _GAMMA, _BETA = (lib.MA_LEGACY_UNIFORM, lib.MA_LEGACY_NORMAL,
+                                                  lib.MA_LEGACY_EXPONENTIAL, lib.MA_LEGACY_GAMMA, lib.MA_LEGACY_BETA)
+_BINOMIAL, _POISSON, _BOUNDED = lib.MA_LEGACY_BINOMIAL, lib.MA_LEGACY_POISSON, lib.MA_LEGACY_BOUNDED
+_U64 = (1 << 64) - 1
 
 
 def _size_prod(size: Any) -> float:
@@ -68,7 +86,8 @@ class RandomState(Sampler):
         self.lock = bit_generator.lock
         # The C side: the bit generator's state (kept alive by
         # self._bit_generator) and the polar normal's spare.
-        self._st = ffi.new("ma_legacy *")
+        self._state = core.legacy_state()
+        self._st = ffi.cast("ma_legacy *", core.legacy_state_address(self._state))
         self._st.mt = bit_generator._st
         self._init_scratch()
 
@@ -84,6 +103,19 @@ class RandomState(Sampler):
     def __reduce__(self) -> tuple[Any, ...]:
         # rebuilt as a fresh RandomState, then given this one's state
         return (RandomState, (), self.get_state(legacy=False))
+
+    def _draws(self, which: int, a: Any, b: Any, size: Any, dtype: _dtypes.DType = _dtypes.float64) -> Any:
+        """Draws of ``which`` (a ``legacy_draw`` kind) with scalar
+        parameters, under the lock: one for ``size`` None, else an array."""
+        out = None
+        if size is not None:
+            out = _array_object.NDArray._empty((size,) if type(size) is int and size >= 0 else _shape_of(size), dtype)
+        lock = self.lock
+        lock.acquire()  # not `with`, which costs CPython 3.11 ~250 ns more per call here
+        try:
+            return _draw(self._state, which, a, b) if out is None else _draw(self._state, which, a, b, out)
+        finally:
+            lock.release()
 
     def _bounded_fills(self) -> dict[int, Callable[..., Any]]:
         return {64: lib.ma_legacy_bounded_u64, 32: lib.ma_legacy_bounded_u32, 16: lib.ma_legacy_bounded_u16,
@@ -141,18 +173,24 @@ class RandomState(Sampler):
 
     def random_sample(self, size: Any = None) -> Any:
         """Uniform floats in [0, 1) (53 random bits from two 32-bit draws)."""
-        return self._fill(lib.ma_legacy_random_sample, _dtypes.float64, size, None)
+        return self._draws(_RANDOM_SAMPLE, 0.0, 0.0, size)
 
-    def random(self, size: Any = None) -> Any:
-        """Uniform floats in [0, 1): :meth:`random_sample`."""
-        return self._fill(lib.ma_legacy_random_sample, _dtypes.float64, size, None)
+    random = random_sample
 
     def rand(self, *args: int) -> Any:
         """Uniform floats in [0, 1) of shape ``args`` (a float for none)."""
-        return self.random_sample(args if args else None)
+        if not args:
+            return self._draws(_RANDOM_SAMPLE, 0.0, 0.0, None)
+        # one int is the common call, and _draws' fast case
+        return self._draws(_RANDOM_SAMPLE, 0.0, 0.0, args[0] if len(args) == 1 and type(args[0]) is int else args)
 
     def uniform(self, low: Any = 0.0, high: Any = 1.0, size: Any = None) -> Any:
         """Uniform floats ``low + (high - low) * U`` (low > high allowed, as in NumPy)."""
+        if type(low) in _REAL and type(high) in _REAL:
+            lo_f = float(low)
+            span = float(high) - lo_f
+            if math.isfinite(span):
+                return self._draws(_UNIFORM, lo_f, span, size)
         lo, hi = _Param(low, "low"), _Param(high, "high")
         if lo.array is None and hi.array is None:
             span = hi.value - lo.value
@@ -173,6 +211,10 @@ class RandomState(Sampler):
         integer dtype, by masked rejection."""
         if high is None:
             high, low = low, 0
+        if size is None and dtype is int and type(low) is int and type(high) is int \
+                and -(1 << 63) <= low < high <= (1 << 63):
+            v = self._draws(_BOUNDED, low & _U64, high - 1 - low, None)
+            return v - (1 << 64) if v >> 63 else v
         return self._bounded(low, high, size, dtype, False, "randint")
 
     # ---- normal, exponential, gamma family ------------------------------------------
@@ -180,41 +222,56 @@ class RandomState(Sampler):
     def standard_normal(self, size: Any = None) -> Any:
         """Standard normal draws by the polar method (two per pair of
         uniforms, the second kept for the next draw)."""
-        return self._fill(lib.ma_legacy_gauss, _dtypes.float64, size, None)
+        return self._draws(_GAUSS, 0.0, 0.0, size)
 
     def randn(self, *args: int) -> Any:
         """Standard normal draws of shape ``args`` (a float for none)."""
-        return self.standard_normal(args if args else None)
+        if not args:
+            return self._draws(_GAUSS, 0.0, 0.0, None)
+        # one int is the common call, and _draws' fast case
+        return self._draws(_GAUSS, 0.0, 0.0, args[0] if len(args) == 1 and type(args[0]) is int else args)
 
     def normal(self, loc: Any = 0.0, scale: Any = 1.0, size: Any = None) -> Any:
         """Normal draws ``loc + scale * Z``."""
+        if type(loc) in _REAL and type(scale) in _REAL and scale > 0:
+            return self._draws(_NORMAL, loc, scale, size)
         return self._cont(lib.ma_legacy_normal, size, [_Param(loc, "loc"), _Param(scale, "scale")],
                           [None, "non_negative"])
 
     def standard_exponential(self, size: Any = None) -> Any:
         """Exponential(1) draws, ``-log(1 - U)``."""
-        return self._fill(lib.ma_legacy_standard_exponential, _dtypes.float64, size, None)
+        return self._draws(_STANDARD_EXPONENTIAL, 0.0, 0.0, size)
 
     def exponential(self, scale: Any = 1.0, size: Any = None) -> Any:
         """Exponential draws of mean ``scale``."""
+        if type(scale) in _REAL and scale > 0:
+            return self._draws(_EXPONENTIAL, scale, 0.0, size)
         return self._cont(lib.ma_legacy_exponential, size, [_Param(scale, "scale")], ["non_negative"])
 
     def standard_gamma(self, shape: Any, size: Any = None) -> Any:
         """Gamma(shape, 1) draws."""
+        if type(shape) in _REAL and shape > 0:
+            return self._draws(_GAMMA, shape, 1.0, size)
         return self._cont(lib.ma_legacy_gamma, size, [_Param(shape, "shape"), _Param(1.0, "scale")],
                           ["non_negative", None])
 
     def gamma(self, shape: Any, scale: Any = 1.0, size: Any = None) -> Any:
         """Gamma draws ``scale * standard_gamma(shape)``."""
+        if type(shape) in _REAL and type(scale) in _REAL and shape > 0 and scale > 0:
+            return self._draws(_GAMMA, shape, scale, size)
         return self._cont(lib.ma_legacy_gamma, size, [_Param(shape, "shape"), _Param(scale, "scale")],
                           ["non_negative", "non_negative"])
 
     def beta(self, a: Any, b: Any, size: Any = None) -> Any:
         """Beta(a, b) draws: Johnk's algorithm when both are at most 1, else a ratio of gammas."""
+        if type(a) in _REAL and type(b) in _REAL and a > 0 and b > 0:
+            return self._draws(_BETA, a, b, size)
         return self._cont(lib.ma_legacy_beta, size, [_Param(a, "a"), _Param(b, "b")], ["positive", "positive"])
 
     def binomial(self, n: Any, p: Any, size: Any = None) -> Any:
         """Binomial(n, p) draws: inversion for small means, else BTPE."""
+        if type(n) is int and type(p) in _REAL and 0 <= n < (1 << 63) and 0 <= p <= 1:
+            return self._draws(_BINOMIAL, n, p, size, _dtypes.int64)
         pp, nn = _Param(p, "p"), _Param(n, "n", _dtypes.int64)
         _check(pp, "bounded_0_1")  # NumPy checks p first, then n
         _check(nn, "non_negative")
@@ -222,6 +279,8 @@ class RandomState(Sampler):
 
     def poisson(self, lam: Any = 1.0, size: Any = None) -> Any:
         """Poisson(lam) draws: multiplication of uniforms below 10, else PTRS."""
+        if type(lam) in _REAL and 0 <= lam <= _POISSON_LAM_MAX:
+            return self._draws(_POISSON, lam, 0.0, size, _dtypes.int64)
         return self._cont(lib.ma_legacy_poisson, size, [_Param(lam, "lam")], ["poisson"], dtype=_dtypes.int64)
 
     def multivariate_normal(self, mean: Any, cov: Any, size: Any = None, check_valid: str = "warn",

@@ -1,5 +1,7 @@
 import numpy as np
 
+# pending: np.dtype and NumPy's dtype equality
+
 x = np.array([1.0, 2.0])
 m = x > 1
 print(x.dtype == np.float64, x.dtype == float, x.dtype == "float64")

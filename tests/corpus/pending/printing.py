@@ -1,5 +1,7 @@
 import numpy as np
 
+# pending: np.set_printoptions and np.printoptions
+
 x = np.array([1.123456789, 1000.5, 1e-5])
 print(x)
 np.set_printoptions(precision=3, suppress=True)

@@ -1,5 +1,7 @@
 import numpy as np
 
+# pending: np.random.choice of strings with size=: a string array, which minarray does not hold
+
 # Legacy global random state: the stream every tutorial uses.
 np.random.seed(42)
 print(np.random.rand(3))

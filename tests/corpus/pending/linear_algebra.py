@@ -1,5 +1,7 @@
 import numpy as np
 
+# pending: linalg.eig returns complex eigenvalues, as the Array API specifies; NumPy returns real ones when all are real
+
 a = np.array([[3.0, 1.0], [1.0, 2.0]])
 b = np.array([9.0, 8.0])
 x = np.linalg.solve(a, b)

@@ -1,0 +1,351 @@
+"""NumPy's ``nditer`` for its everyday uses: iterating the elements of one
+or several broadcast arrays as 0-d views (read, or written back through
+``x[...] = v`` with ``op_flags=['readwrite']``), in memory order ('K', the
+default), 'C', 'F' or 'A'; ``multi_index``, ``c_index``/``f_index``;
+``external_loop`` chunks (1-d views, as long as the operands' layouts
+allow); an output operand allocated from ``None``; ``finished``,
+``iternext()``, ``reset()`` and the context manager.
+
+Every value is a view of the operand's memory, so there is nothing to
+write back and no buffer: the flags that ask for buffering or for NumPy's
+other machinery (``buffered``, ``reduce_ok``, ``op_axes``...) raise
+ValueError naming themselves rather than being ignored.  Iterating is a
+Python step per element (or per chunk): the loop is the caller's.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+from minarray import _dtypes as _dt
+from minarray._array_object import NDArray
+from minarray._coerce import as_operand, broadcast_shapes
+from minarray._creation import empty
+from minarray._manipulation import broadcast_to
+
+__all__ = ["nditer"]
+
+_GLOBAL_FLAGS = {"multi_index", "external_loop", "c_index", "f_index", "refs_ok", "zerosize_ok"}
+# NumPy's flags whose machinery (buffers, reductions, delayed allocation) minarray's iterator does not have
+_GLOBAL_UNSUPPORTED = {"buffered", "grow_inner", "delay_bufalloc", "reduce_ok", "ranged", "common_dtype",
+                       "copy_if_overlap"}
+_OP_FLAGS = {"readonly", "readwrite", "writeonly", "allocate", "no_broadcast", "contig", "aligned", "nbo",
+             "no_subtype", "copy", "overlap_assume_elementwise"}
+_OP_UNSUPPORTED = {"updateifcopy", "arraymask", "writemasked", "virtual"}
+_CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
+_KIND_ORDER = "buifc"
+
+
+class _Axis(NamedTuple):
+    """An axis of the iteration: its length, the broadcast shape's axes it
+    stands for (several once merged), and each operand's element stride."""
+
+    length: int
+    axes: tuple[int, ...]
+    strides: tuple[int, ...]
+
+
+def _can_cast(src: _dt.DType, dst: _dt.DType, casting: str) -> bool:
+    if casting == "unsafe" or src is dst:
+        return True
+    if casting in ("no", "equiv"):
+        return False
+    if _dt.can_cast(src, dst):
+        return True
+    return casting == "same_kind" and _KIND_ORDER.index(src.kind) <= _KIND_ORDER.index(dst.kind)
+
+
+def _op_flag_lists(op_flags: Any, nop: int) -> list[set[str]]:
+    if op_flags is None:
+        return [set() for _ in range(nop)]
+    if isinstance(op_flags, str):
+        op_flags = [op_flags]
+    lists = list(op_flags)
+    if lists and all(isinstance(f, str) for f in lists):
+        lists = [lists] * nop
+    if len(lists) != nop:
+        raise ValueError("op_flags must be a tuple/list matching the number of ops")
+    out = []
+    for flags in lists:
+        got = set(flags)
+        for f in got:
+            if f in _OP_UNSUPPORTED:
+                raise ValueError(f"nditer: per-op flag {f!r} is not supported by minarray")
+            if f not in _OP_FLAGS:
+                raise ValueError(f'Unexpected per-op iterator flag "{f}"')
+        if not got & {"readonly", "readwrite", "writeonly"}:
+            raise ValueError("None of the iterator flags READWRITE, READONLY, or WRITEONLY were specified for an "
+                             "operand")
+        if len(got & {"readonly", "readwrite", "writeonly"}) > 1:
+            raise ValueError("Only one of the flags readwrite, readonly, and writeonly may be specified for an operand")
+        out.append(got)
+    return out
+
+
+class nditer:
+    """An iterator over one array or several broadcast together (NumPy's
+    ``nditer``): ``for x in nditer(a)``, ``for x, y in nditer([a, b])``,
+    ``with nditer(a, op_flags=['readwrite']) as it: for x in it: x[...] = 2 * x``."""
+
+    def __init__(self, op: Any, flags: Sequence[str] | None = None, op_flags: Any = None, op_dtypes: Any = None,
+                 order: str = "K", casting: str = "safe", op_axes: Any = None, itershape: Any = None,
+                 buffersize: int = 0) -> None:
+        for name, value in (("op_axes", op_axes), ("itershape", itershape)):
+            if value is not None:
+                raise ValueError(f"nditer: {name} is not supported by minarray")
+        gflags = set(flags or ())
+        for f in gflags:
+            if f in _GLOBAL_UNSUPPORTED:
+                raise ValueError(f"nditer: flag {f!r} is not supported by minarray")
+            if f not in _GLOBAL_FLAGS:
+                raise ValueError(f'Unexpected iterator global flag "{f}"')
+        if "external_loop" in gflags and gflags & {"multi_index", "c_index", "f_index"}:
+            raise ValueError("Iterator flag EXTERNAL_LOOP cannot be used if an index or multi-index is being tracked")
+        if "c_index" in gflags and "f_index" in gflags:
+            raise ValueError("Iterator flags C_INDEX and F_INDEX cannot both be specified")
+        if order not in ("C", "F", "A", "K"):
+            raise ValueError("order must be one of 'C', 'F', 'A', or 'K'")
+        if casting not in _CASTINGS:
+            raise ValueError("casting must be one of 'no', 'equiv', 'safe', 'same_kind', or 'unsafe'")
+        # a list or tuple is a sequence of operands (NumPy's rule: nditer([1, 2]) has two 0-d ones)
+        raw = list(op) if isinstance(op, (list, tuple)) else [op]
+        nop = len(raw)
+        pflags = _op_flag_lists(op_flags, nop)
+        dtypes: list[Any] = [None] * nop if op_dtypes is None else \
+            (list(op_dtypes) if isinstance(op_dtypes, (list, tuple)) else [op_dtypes] * nop)
+        if len(dtypes) != nop:
+            raise ValueError("op_dtypes must be a tuple/list matching the number of ops")
+        arrays: list[NDArray | None] = []
+        for i, (x, fl) in enumerate(zip(raw, pflags, strict=True)):
+            if x is None:
+                if op_flags is None:
+                    fl |= {"allocate", "writeonly"}
+                if "allocate" not in fl:
+                    raise ValueError("Iterator operand was NULL, but the allocate flag was not specified")
+                arrays.append(None)
+                continue
+            a = as_operand(x, "nditer")
+            if fl & {"readwrite", "writeonly"} and not a.flags.writeable:
+                raise ValueError("operand array with iterator write flag set is read-only")
+            want = None if dtypes[i] is None else _dt.as_dtype(dtypes[i])
+            if want is not None and want is not a.dtype:
+                if "copy" not in fl or fl & {"readwrite", "writeonly"}:
+                    raise TypeError("Iterator operand required copying or buffering, but neither copying nor "
+                                    "buffering was enabled")
+                if not _can_cast(a.dtype, want, casting):
+                    raise TypeError(f"Iterator operand {i} dtype could not be cast from dtype('{a.dtype}') to "
+                                    f"dtype('{want}') according to the rule '{casting}'")
+                a = a.astype(want)
+            arrays.append(a)
+        known = [x for x in arrays if x is not None]
+        if not known:
+            raise ValueError("At least one iterator operand must be non-NULL")
+        try:
+            shape = broadcast_shapes(*(k.shape for k in known))
+        except ValueError:
+            shapes = " ".join(str(k.shape).replace(" ", "") for k in known)
+            raise ValueError(f"operands could not be broadcast together with shapes {shapes} ") from None
+        self._ops: list[NDArray] = []
+        for i, given in enumerate(arrays):
+            if given is None:
+                dt = _dt.as_dtype(dtypes[i]) if dtypes[i] is not None else _dt.result_type(*known)
+                given = empty(shape, dtype=dt)
+            elif given.shape != shape and pflags[i] & {"readwrite", "writeonly", "no_broadcast"}:
+                raise ValueError(f"non-broadcastable output operand with shape {given.shape} doesn't match the "
+                                 f"broadcast shape {shape}")
+            self._ops.append(given)
+        self._readonly = [not (fl & {"readwrite", "writeonly", "allocate"}) for fl in pflags]
+        size = 1
+        for n in shape:
+            size *= n
+        if size == 0 and "zerosize_ok" not in gflags:
+            raise ValueError("Iteration of zero-sized operands is not enabled")
+        self._shape, self._flags = shape, gflags
+        self._layout(order)
+        self.itersize = size
+        self._closed = False
+        self.reset()
+
+    # ---- the iteration's layout ------------------------------------------------------------
+    def _layout(self, order: str) -> None:
+        """The axes in iteration order (outer to inner), each with its
+        length, its original axis, whether it runs backwards, and every
+        operand's element stride along it; then merged where no index is
+        tracked (NumPy's coalescing, which sets external_loop's chunks)."""
+        shape, ndim = self._shape, len(self._shape)
+        strides = [broadcast_to(a, shape)._strides if a.shape != shape else a._strides for a in self._ops]
+        if order == "A":
+            order = "F" if all(a.flags.f_contiguous for a in self._ops) and ndim > 1 else "C"
+        flipped = [False] * ndim
+        if order == "K":
+            # an axis every operand walks backwards (or not at all) runs forwards in memory
+            flipped = [any(s[ax] < 0 for s in strides) and all(s[ax] <= 0 for s in strides) for ax in range(ndim)]
+            axes: list[int] = []
+            for ax in range(ndim):  # insertion by stride, NumPy's: ambiguous pairs keep C order
+                axes.append(ax)
+                k = len(axes) - 1
+                while k > 0 and self._inner(axes[k - 1], axes[k], strides):
+                    axes[k - 1], axes[k] = axes[k], axes[k - 1]
+                    k -= 1
+        else:
+            axes = list(range(ndim)) if order == "C" else list(range(ndim))[::-1]
+        self._starts = [sum((shape[ax] - 1) * s[ax] for ax in range(ndim) if flipped[ax]) for s in strides]
+        dims = [_Axis(shape[ax], (ax,), tuple(-s[ax] if flipped[ax] else s[ax] for s in strides)) for ax in axes]
+        self._flipped = flipped
+        if not self._flags & {"multi_index", "c_index", "f_index"}:
+            merged: list[_Axis] = []
+            for d in dims:
+                if d.length == 1:
+                    continue
+                if merged and all(o == i * d.length for o, i in zip(merged[-1].strides, d.strides, strict=True)):
+                    merged[-1] = _Axis(merged[-1].length * d.length, merged[-1].axes + d.axes, d.strides)
+                else:
+                    merged.append(d)
+            dims = merged
+        self._dims: list[_Axis] = dims
+
+    @staticmethod
+    def _inner(a: int, b: int, strides: list[tuple[int, ...]]) -> bool:
+        """Whether axis ``a`` (now outside ``b``) should be inside it: every
+        operand that moves along both moves less along ``a``."""
+        pairs = [(abs(s[a]), abs(s[b])) for s in strides if s[a] and s[b]]
+        return bool(pairs) and all(x <= y for x, y in pairs) and any(x < y for x, y in pairs)
+
+    # ---- stepping ------------------------------------------------------------------------------
+    def reset(self) -> None:
+        """Back to the first element."""
+        self._check_open()
+        outer = self._dims[:-1] if "external_loop" in self._flags else self._dims
+        self._steps = itertools.product(*(range(d.length) for d in outer))
+        self._pos: tuple[int, ...] | None = next(self._steps, None) if self.itersize else None
+        self._started = False
+
+    def iternext(self) -> bool:
+        """Steps to the next element (or chunk); False when there is none."""
+        self._check_open()
+        if self._pos is not None:
+            self._pos = next(self._steps, None)
+        return self._pos is not None
+
+    @property
+    def finished(self) -> bool:
+        """Whether the iteration has stepped past its last element."""
+        return self._pos is None
+
+    def __iter__(self) -> nditer:
+        return self
+
+    def __next__(self) -> Any:
+        if self._closed:
+            raise StopIteration
+        if self._started:
+            self.iternext()
+        self._started = True
+        if self._pos is None:
+            raise StopIteration
+        return self.value
+
+    # ---- the current values ------------------------------------------------------------------
+    def _views(self) -> list[NDArray]:
+        self._check_open()
+        if self._pos is None:
+            raise StopIteration
+        external = "external_loop" in self._flags
+        outer = self._dims[:-1] if external else self._dims
+        views = []
+        for k, a in enumerate(self._ops):
+            off = self._starts[k] + sum(i * d.strides[k] for i, d in zip(self._pos, outer, strict=True))
+            if external:
+                n, stride = (self._dims[-1].length, self._dims[-1].strides[k]) if self._dims else (1, 1)
+                views.append(a._view(off, (n,), (stride,), readonly=self._readonly[k] or not a.flags.writeable))
+            else:
+                views.append(a._view(off, (), (), readonly=self._readonly[k] or not a.flags.writeable))
+        return views
+
+    @property
+    def value(self) -> Any:
+        """The current element of each operand as a 0-d view (a 1-d chunk
+        with external_loop); the one view when there is one operand."""
+        views = self._views()
+        return views[0] if len(views) == 1 else tuple(views)
+
+    def __getitem__(self, i: int) -> NDArray:
+        return self._views()[i]
+
+    def __len__(self) -> int:
+        return len(self._ops)
+
+    @property
+    def multi_index(self) -> tuple[int, ...]:
+        """The current element's index in the broadcast shape (with the multi_index flag)."""
+        if "multi_index" not in self._flags:
+            raise ValueError("Iterator is not tracking a multi-index")
+        return self._original_index()
+
+    @property
+    def index(self) -> int:
+        """The current element's flat index in C (c_index) or F (f_index) order."""
+        if not self._flags & {"c_index", "f_index"}:
+            raise ValueError("Iterator does not have an index")
+        idx = self._original_index()
+        axes = range(len(idx)) if "c_index" in self._flags else reversed(range(len(idx)))
+        flat = 0
+        for ax in axes:
+            flat = flat * self._shape[ax] + idx[ax]
+        return flat
+
+    def _original_index(self) -> tuple[int, ...]:
+        self._check_open()
+        if self._pos is None:
+            raise ValueError("Iterator is past the end")
+        idx = [0] * len(self._shape)
+        for i, d in zip(self._pos, self._dims, strict=True):
+            ax = d.axes[0]
+            idx[ax] = self._shape[ax] - 1 - i if self._flipped[ax] else i
+        return tuple(idx)
+
+    # ---- about the iteration -----------------------------------------------------------------
+    @property
+    def operands(self) -> tuple[NDArray, ...]:
+        """The operands, an allocated output included."""
+        self._check_open()
+        return tuple(self._ops)
+
+    @property
+    def nop(self) -> int:
+        return len(self._ops)
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """The shape iterated: the broadcast shape, its axes merged where no index is tracked."""
+        return tuple(d.length for d in self._dims)
+
+    @property
+    def ndim(self) -> int:
+        return len(self._dims)
+
+    @property
+    def has_multi_index(self) -> bool:
+        return "multi_index" in self._flags
+
+    @property
+    def has_index(self) -> bool:
+        return bool(self._flags & {"c_index", "f_index"})
+
+    # ---- the context manager -----------------------------------------------------------------
+    def _check_open(self) -> None:
+        if self._closed:
+            raise ValueError("Iterator is closed")
+
+    def close(self) -> None:
+        """Ends the iteration (every write is already in the operands: nothing to write back)."""
+        self._closed = True
+
+    def __enter__(self) -> nditer:
+        self._check_open()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -1,0 +1,173 @@
+"""nditer (minarray/_iteration.py) against NumPy's: the elements and their
+order for every layout and order, multi_index and the flat indices,
+external_loop's chunks, several broadcast operands, writes through
+readwrite operands, allocated outputs, and the errors (unsupported flags
+name themselves)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+from numpy_errors import raises_as_numpy
+from numpy_oracle import same
+
+import minarray as ma
+
+BASE = np.arange(24).reshape(2, 3, 4)
+LAYOUTS: dict[str, Any] = {
+    "c": lambda x: x, "transposed": lambda x: x.T, "reversed": lambda x: x[:, ::-1],
+    "reversed-stepped": lambda x: x[::-1, ::2], "permuted": lambda x: x.transpose((1, 0, 2)),
+    "slice-last": lambda x: x[..., 1], "0d": lambda x: x[1, 2, 3], "1d-stepped": lambda x: x.reshape(-1)[::-5],
+    "broadcast": lambda x: (np if isinstance(x, np.ndarray) else ma).broadcast_to(x[:, :1], (2, 3, 4)),
+}
+FLAGS = [[], ["external_loop"], ["multi_index"], ["c_index"], ["f_index"]]
+
+
+def _walk(it: Any, flags: list[str]) -> list[tuple[Any, Any]]:
+    out = []
+    for v in it:
+        where = it.multi_index if "multi_index" in flags else it.index if it.has_index else None
+        out.append((np.asarray(v).tolist(), where))
+    return out
+
+
+@pytest.mark.parametrize("layout", sorted(LAYOUTS))
+@pytest.mark.parametrize("order", ["K", "C", "F", "A"])
+@pytest.mark.parametrize("flags", FLAGS, ids=lambda f: "-".join(f) or "plain")
+def test_elements_order_and_indices_match_numpy(layout: str, order: str, flags: list[str]) -> None:
+    x = LAYOUTS[layout](BASE)
+    m = LAYOUTS[layout](ma.asarray(BASE))
+    assert _walk(ma.nditer(m, flags=flags, order=order), flags) == _walk(np.nditer(x, flags=flags, order=order),
+                                                                          flags)
+
+
+def test_fortran_array_runs_in_memory_order() -> None:
+    x = np.asfortranarray(BASE)
+    m = ma.asarray(BASE).T.copy().T
+    for flags in FLAGS:
+        assert _walk(ma.nditer(m, flags=flags), flags) == _walk(np.nditer(x, flags=flags), flags)
+
+
+def test_values_are_0d_views_read_only_by_default() -> None:
+    x = ma.arange(6.0).reshape(2, 3)
+    got = list(ma.nditer(x))
+    assert all(isinstance(v, ma.NDArray) and v.shape == () for v in got)
+    assert not got[0].flags.writeable
+    with pytest.raises(ValueError, match="read-only"):
+        got[0][...] = 1.0
+    same(x, np.arange(6.0).reshape(2, 3))
+
+
+@pytest.mark.parametrize("flag", ["readwrite", "writeonly"])
+def test_readwrite_writes_back(flag: str) -> None:
+    x, expected = ma.arange(6.0).reshape(2, 3)[:, ::-1], np.arange(6.0).reshape(2, 3)[:, ::-1].copy()
+    with ma.nditer(x, op_flags=[flag]) as it:
+        for v in it:
+            v[...] = 2 * v + 1
+    with np.nditer(expected, op_flags=[flag]) as it:
+        for v in it:
+            v[...] = 2 * v + 1
+    same(x, expected)
+    chunked = ma.arange(6.0)
+    for chunk in ma.nditer(chunked, flags=["external_loop"], op_flags=["readwrite"]):
+        chunk[...] = chunk * 10
+    same(chunked, np.arange(6.0) * 10)
+
+
+def test_two_broadcast_operands_and_an_allocated_output() -> None:
+    a, b = np.arange(3), np.arange(6).reshape(2, 3)
+    got = [(int(x), int(y)) for x, y in ma.nditer([ma.asarray(a), ma.asarray(b)])]
+    assert got == [(int(x), int(y)) for x, y in np.nditer([a, b])]
+    for dtypes in (None, [None, np.float32]):
+        it = ma.nditer([ma.asarray(b), None], op_dtypes=None if dtypes is None else [None, ma.float32])
+        nit = np.nditer([b, None], op_dtypes=dtypes)
+        with it, nit:
+            for (x, y), (nx, ny) in zip(it, nit, strict=True):
+                y[...] = x * x
+                ny[...] = nx * nx
+            same(it.operands[1], nit.operands[1])
+    same(ma.nditer(([1, 2],)).operands[0], np.array([1, 2]))  # array-likes
+
+
+def test_while_loop_with_iternext_finished_and_multi_index() -> None:
+    def walk(m: Any, x: Any) -> list[Any]:
+        it = m.nditer(x, flags=["multi_index"])
+        seen = []
+        while not it.finished:
+            seen.append((it.multi_index, int(it[0]), int(it.value)))
+            it.iternext()
+        assert it.iternext() is False
+        return seen
+
+    a = np.arange(6).reshape(2, 3)
+    assert walk(ma, ma.asarray(a)) == walk(np, a)
+    it, nit = ma.nditer(ma.asarray(a), flags=["multi_index"]), np.nditer(a, flags=["multi_index"])
+    assert it.iternext() == nit.iternext() and it.multi_index == nit.multi_index
+    assert [it.multi_index for _ in it] == [nit.multi_index for _ in nit]  # after iternext: no extra step
+    it.reset()
+    nit.reset()
+    assert next(it).item() == next(nit).item()
+
+
+def test_attributes_match_numpy() -> None:
+    a = np.arange(6).reshape(2, 3)
+    for flags in ([], ["multi_index"]):
+        it, nit = ma.nditer(ma.asarray(a), flags=flags), np.nditer(a, flags=flags)
+        assert (it.itersize, it.shape, it.ndim, it.nop, len(it), it.has_multi_index, it.has_index) == \
+            (nit.itersize, nit.shape, nit.ndim, nit.nop, len(nit), nit.has_multi_index, nit.has_index)
+    empty = ma.nditer(ma.zeros((0, 3)), flags=["zerosize_ok"])
+    assert empty.finished and list(empty) == [] and empty.itersize == 0
+
+
+def test_closed_iterator() -> None:
+    it = ma.nditer(ma.arange(3))
+    with it:
+        pass
+    with pytest.raises(ValueError, match="closed"):
+        _ = it.value
+    assert list(it) == []
+
+
+def test_errors_match_numpy() -> None:
+    a = np.arange(6).reshape(2, 3)
+
+    def on(m: Any) -> Any:
+        return a if m is np else ma.asarray(a)
+
+    raises_as_numpy(lambda m: m.nditer(on(m), flags=["multi_index", "external_loop"]), "EXTERNAL_LOOP")
+    raises_as_numpy(lambda m: m.nditer(on(m), flags=["bogus"]), "bogus")
+    raises_as_numpy(lambda m: m.nditer(on(m), op_flags=["bogus"]), "bogus")
+    raises_as_numpy(lambda m: m.nditer(m.zeros((0, 3))), "zero-sized")
+    raises_as_numpy(lambda m: m.nditer([on(m), m.arange(2)]), "broadcast")
+    raises_as_numpy(lambda m: m.nditer([m.arange(3), on(m)], op_flags=[["readwrite"], ["readonly"]]),
+                    "broadcast|reduction")
+    raises_as_numpy(lambda m: m.nditer(on(m), op_dtypes=[m.float64]), "copying or buffering")
+    raises_as_numpy(lambda m: m.nditer(on(m), flags=["c_index", "f_index"]), "C_INDEX")
+    raises_as_numpy(lambda m: m.nditer(on(m)).multi_index, "multi-index")
+    raises_as_numpy(lambda m: m.nditer(on(m)).index, "index")
+    raises_as_numpy(lambda m: m.nditer(on(m), order="Z"), "order")
+    raises_as_numpy(lambda m: m.nditer(on(m), op_flags=["readonly", "readwrite"]), "Only one")
+    raises_as_numpy(lambda m: m.nditer(m.broadcast_to(m.ones(3), (2, 3)), op_flags=["readwrite"]), "read-only")
+    raises_as_numpy(lambda m: m.nditer(on(m), op_flags=["readonly", "copy"], op_dtypes=[m.int8]),
+                    "according to the rule")
+    raises_as_numpy(lambda m: m.nditer(on(m), op_flags=["copy"]), "READWRITE, READONLY, or WRITEONLY")
+    raises_as_numpy(lambda m: m.nditer([on(m), None], op_flags=[["readonly"], ["writeonly"]]), "allocate")
+
+
+def test_op_dtypes_with_copy_casts_a_readonly_operand() -> None:
+    a = np.arange(4)
+    got = [v.item() for v in ma.nditer(ma.asarray(a), op_flags=["readonly", "copy"], op_dtypes=[ma.float64])]
+    expected = [v.item() for v in np.nditer(a, op_flags=["readonly", "copy"], op_dtypes=[np.float64])]
+    assert got == expected and all(type(v) is float for v in got)
+
+
+@pytest.mark.parametrize(("kwargs", "name"), [({"flags": ["buffered"]}, "buffered"),
+                                              ({"flags": ["reduce_ok"]}, "reduce_ok"),
+                                              ({"op_flags": ["arraymask"]}, "arraymask"),
+                                              ({"op_axes": [[0]]}, "op_axes"),
+                                              ({"itershape": (2,)}, "itershape")])
+def test_unsupported_flags_name_themselves(kwargs: dict[str, Any], name: str) -> None:
+    with pytest.raises(ValueError, match=name):
+        ma.nditer(ma.arange(3), **kwargs)
