@@ -687,15 +687,38 @@ def _io() -> Iterator[Case]:
 
         yield Case("io", "save + load .npy float64", n, "bytes", "numpy", setup(n), mk_npy, rf_npy)
 
-        def mk_map(inp: Inputs) -> Call:
-            load, path = ma_get("load"), inp["shared"]
-            return lambda: load(path, mmap_mode="r")
+        yield Case("io", "load .npy mmap_mode='r'", n, "bytes", "numpy", setup(n),
+                   _reads(lambda: ma_get("load"), "shared", mmap_mode="r"),
+                   _reads(lambda: np.load, "shared", mmap_mode="r"))
 
-        def rf_map(inp: Inputs) -> Call:
-            path = inp["shared"]
-            return lambda: np.load(path, mmap_mode="r")
 
-        yield Case("io", "load .npy mmap_mode='r'", n, "bytes", "numpy", setup(n), mk_map, rf_map)
+def _reads(get: Callable[[], Any], key: str, **kwargs: Any) -> Callable[[Inputs], Call]:
+    """A side that reads the file the inputs name under ``key`` with the
+    reader ``get()`` returns (called when the case is built, so a missing
+    minarray function is reported as Missing)."""
+    def side(inp: Inputs) -> Call:
+        read, path = get(), inp[key]
+        return lambda: read(path, **kwargs)
+    return side
+
+
+# loadtxt's table: about 10 MB of CSV, 8 float64 columns written "%.10g"
+TEXT_ROWS = 100_000
+
+
+def _text() -> Iterator[Case]:
+    """loadtxt of a numeric CSV file of about 10 MB (both sides read the
+    same file, written once by NumPy's savetxt)."""
+
+    def setup() -> Inputs:
+        tmp = tempfile.TemporaryDirectory(prefix="minarray-bench-")  # removed when the inputs go
+        path = os.path.join(tmp.name, "table.csv")
+        np.savetxt(path, _rng().standard_normal((TEXT_ROWS, 8)), fmt="%.10g", delimiter=",")
+        return {"tmp": tmp, "path": path}
+
+    yield Case("io", "loadtxt csv float64 (10 MB)", TEXT_ROWS * 8, "elements", "numpy", setup,
+               _reads(lambda: ma_get("loadtxt"), "path", delimiter=","),
+               _reads(lambda: np.loadtxt, "path", delimiter=","))
 
 
 # ---- printing ------------------------------------------------------------------
@@ -737,4 +760,4 @@ def _printing() -> Iterator[Case]:
 def all_cases() -> list[Case]:
     """Every case, in the order the table prints them."""
     return [*_allocation(), *_elementwise(), *_reductions(), *_statistics(), *_indexing(), *_linalg(), *_random(),
-            *_random_legacy(), *_dlpack(), *_io(), *_printing()]
+            *_random_legacy(), *_dlpack(), *_io(), *_printing(), *_text()]

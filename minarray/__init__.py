@@ -127,6 +127,13 @@ from minarray._statistical import __all__ as _statistical_all
 from minarray._utility import *  # noqa: F403
 from minarray._utility import __all__ as _utility_all
 
+# NumPy's routines beside the chapters: polynomials and text files.
+# isort: split
+from minarray._polynomial import *  # noqa: F403
+from minarray._polynomial import __all__ as _polynomial_all
+from minarray._text_io import *  # noqa: F403
+from minarray._text_io import __all__ as _text_io_all
+
 # Data in and out, errors and threads.
 # isort: split
 from minarray._errstate import *  # noqa: F403
@@ -208,6 +215,7 @@ __all__ = [
     *_searching_all, *_set_all, *_sorting_all, *_statistical_all, *_utility_all,
     *_errstate_all, *_io_all, *_npy_format_all, *_threads_all, *_dlpack_all,
     *_float_format_all, *_printing_all, *_printoptions_all,
+    *_polynomial_all, *_text_io_all,
     "dlpack", "linalg", "random", "fft", "exceptions", "AxisError", "ndarray",
     "testing",  # imported last, below
     *_bit_packing_all, *_functional_all, *_index_tricks_all, *_iteration_all, "emath", "lib",

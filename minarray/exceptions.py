@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-__all__ = ["AxisError"]
+__all__ = ["AxisError", "RankWarning"]
 
 
 class AxisError(ValueError, IndexError):
@@ -14,3 +14,8 @@ class AxisError(ValueError, IndexError):
     def __init__(self, axis: int, ndim: int, what: str = "axis") -> None:
         self.axis, self.ndim = axis, ndim
         super().__init__(f"{what} {axis} is out of bounds for an array of dimension {ndim}")
+
+
+class RankWarning(RuntimeWarning):
+    """A least-squares polynomial fit whose Vandermonde matrix is rank
+    deficient (``polyfit``): NumPy's ``numpy.exceptions.RankWarning``."""

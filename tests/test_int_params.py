@@ -289,6 +289,18 @@ SWEEP: dict[str, tuple[Call, int]] = {
     "NDArray.var.ddof": ((lambda m, v: V(m).var(ddof=v)), 1),
     "NDArray.std.correction": ((lambda m, v: V(m).std(correction=v)), 1),
     "NDArray.var.correction": ((lambda m, v: V(m).var(correction=v)), 1),
+    # ---- polynomials and text files ----------------------------------------------------------
+    "polyfit.deg": ((lambda m, v: m.polyfit(V(m), V(m), v)), 2),
+    "polyder.m": ((lambda m, v: m.polyder(V(m), v)), 2),
+    "polyint.m": ((lambda m, v: m.polyint(V(m), v)), 2),
+    "linalg.tensorinv.ind": ((lambda m, v: m.linalg.tensorinv(M(m), v)), 1),
+    "loadtxt.skiprows": ((lambda m, v: m.loadtxt(["1 2", "3 4", "5 6"], skiprows=v)), 1),
+    "loadtxt.max_rows": ((lambda m, v: m.loadtxt(["1 2", "3 4", "5 6"], max_rows=v)), 2),
+    "loadtxt.ndmin": ((lambda m, v: m.loadtxt(["1"], ndmin=v)), 2),
+    "genfromtxt.skip_header": ((lambda m, v: m.genfromtxt(["1 2", "3 4", "5 6"], skip_header=v)), 1),
+    "genfromtxt.skip_footer": ((lambda m, v: m.genfromtxt(["1 2", "3 4", "5 6"], skip_footer=v)), 1),
+    "genfromtxt.max_rows": ((lambda m, v: m.genfromtxt(["1 2", "3 4", "5 6"], max_rows=v)), 2),
+    "genfromtxt.ndmin": ((lambda m, v: m.genfromtxt(["1"], ndmin=v)), 2),
     # ---- random ------------------------------------------------------------------------------
     **{f"random.Generator.{name}.size": ((lambda m, v, name=name: getattr(rng(m), name)(size=(v, 3))), 2)
        for name in ("random", "standard_normal", "standard_exponential", "normal", "uniform", "exponential",
@@ -323,6 +335,9 @@ NOT_INT: dict[str, str] = {
     "random.Generator.binomial.n": "an array-like of trial counts: NumPy truncates floats there",
     "random.Generator.gamma.shape": "the distribution's shape parameter, a float",
     "random.Generator.standard_gamma.shape": "the distribution's shape parameter, a float",
+    "polyint.k": "the integration constants, any numbers",
+    "linalg.tensorsolve.axes": "a sequence of a's axes (each normalised as an axis; NumPy's list.remove "
+                               "raises ValueError for one a does not have)",
 }
 
 # minarray functions NumPy does not have: they follow operator.index.
@@ -346,6 +361,9 @@ REAL_VALUED |= {"array2string.threshold", "array2string.max_line_width", "array_
 # three times), or a later, unrelated error (split(x, 2.5): "does not
 # result in an equal division"; rot90's axes: IndexError).
 STRICTER: dict[str, str] = {
+    "polyfit.deg": "NumPy calls int(): a degree of 2.5 fits a parabola",
+    "polyder.m": "NumPy calls int(): 2.5 derivatives are 2",
+    "polyint.m": "NumPy calls int(): 2.5 antiderivatives are 2",
     "repeat.repeats": "NumPy casts repeats to intp unsafely: 2.5 repeats twice",
     "NDArray.repeat.repeats": "NumPy casts repeats to intp unsafely: 2.5 repeats twice",
     "array_split.indices_or_sections": "NumPy calls int(): 2.5 sections are 2",

@@ -15,6 +15,7 @@ values) with NumPy.
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 
 import numpy as np
@@ -326,7 +327,7 @@ def test_lstsq_rank_deficient() -> None:
 @pytest.mark.parametrize("shape", [(5, 3), (3, 5), (2, 4, 4), (0, 3), (2, 3, 0)])
 def test_pinv_matrix_rank(dtype: str, shape: tuple[int, ...]) -> None:
     a = rand(shape, dtype)
-    close(la.pinv(ma.asarray(a)), np.linalg.pinv(a, rtol=None), dtype, scale=100)
+    close(la.pinv(ma.asarray(a)), np.linalg.pinv(a), dtype, scale=100)
     if min(shape[-2:]):
         close(la.matrix_rank(ma.asarray(a)), np.linalg.matrix_rank(a).astype(np.int64), dtype)
     low = a[..., :1] * np.ones(shape[-1], dtype=dtype)  # rank <= 1
@@ -532,3 +533,140 @@ def test_missing_library_gives_a_clear_error(monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setattr(_blas, "load_error", "the scipy-openblas64 package is not installed")
     with pytest.raises(RuntimeError, match="inv needs LAPACK: the scipy-openblas64 package"):
         la.inv(ma.eye(2))
+
+
+# ---- NumPy's keywords: svd(compute_uv, hermitian), eigh(UPLO), pinv(rcond,
+# hermitian), matrix_rank(tol, hermitian), tensorinv, tensorsolve ---------------------
+
+
+def hermitian(shape: tuple[int, ...], dtype: str, seed: int = 0) -> np.ndarray:
+    """Hermitian, indefinite (eigenvalues of both signs, distinct magnitudes)."""
+    x = rand(shape, dtype, seed)
+    return ((x + np.conj(np.swapaxes(x, -1, -2))) / 2).astype(dtype)
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("shape", [(5, 3), (3, 3), (2, 4, 6)])
+def test_svd_compute_uv_false(dtype: str, shape: tuple[int, ...]) -> None:
+    a = rand(shape, dtype)
+    close(la.svd(ma.asarray(a), compute_uv=False), np.linalg.svd(a, compute_uv=False), dtype)
+    u, s, vh = la.svd(ma.asarray(a), False)  # full_matrices positionally, as NumPy allows
+    eu, es, evh = np.linalg.svd(a, False)
+    assert u.shape == eu.shape and vh.shape == evh.shape
+    close(s, es, dtype)
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("shape", [(1, 1), (4, 4), (3, 5, 5)])
+def test_svd_hermitian(dtype: str, shape: tuple[int, ...]) -> None:
+    a = hermitian(shape, dtype)
+    close(la.svd(ma.asarray(a), hermitian=True, compute_uv=False),
+          np.linalg.svd(a, hermitian=True, compute_uv=False), dtype)
+    got, want = la.svd(ma.asarray(a), hermitian=True), np.linalg.svd(a, hermitian=True)
+    close(got.S, want.S, dtype)
+    # the eigenvectors' phases are LAPACK's in both: compare U and Vh as they come
+    close(got.U, want.U, dtype, scale=10)
+    close(got.Vh, want.Vh, dtype, scale=10)
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("uplo", ["L", "U", "l", "u"])
+def test_eigh_uplo(dtype: str, uplo: str) -> None:
+    """Only the triangle named is read: the other holds garbage."""
+    a = hermitian((3, 4, 4), dtype)
+    garbage = a + np.triu(rand((3, 4, 4), dtype, 1), 1) if uplo in "Ll" else a + np.tril(rand((3, 4, 4), dtype, 1), -1)
+    w, v = la.eigh(ma.asarray(garbage), UPLO=uplo)
+    ew, ev = np.linalg.eigh(garbage, UPLO=uplo)
+    close(w, ew, dtype)
+    close(la.eigvalsh(ma.asarray(garbage), UPLO=uplo), np.linalg.eigvalsh(garbage, UPLO=uplo), dtype)
+    close(ma.asarray(np.abs(np.asarray(v))), np.abs(ev), dtype, scale=10)
+
+
+def test_eigh_bad_uplo() -> None:
+    for f, g in ((la.eigh, np.linalg.eigh), (la.eigvalsh, np.linalg.eigvalsh)):
+        with pytest.raises(ValueError) as want:
+            g(np.eye(2), UPLO="X")
+        with pytest.raises(ValueError) as got:
+            f(ma.eye(2), UPLO="X")
+        assert str(got.value) == str(want.value)
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_pinv_keywords(dtype: str) -> None:
+    a = rand((2, 5, 3), dtype)
+    for kw in ({}, {"rcond": 0.5}, {"rtol": 0.5}, {"rtol": None}, {"rcond": 1e-3}):
+        close(la.pinv(ma.asarray(a), **kw), np.linalg.pinv(a, **kw), dtype, scale=100)
+    close(la.pinv(ma.asarray(a), 0.5), np.linalg.pinv(a, 0.5), dtype, scale=100)
+    close(la.pinv(ma.asarray(a), rcond=ma.asarray([0.5, 1e-3])), np.linalg.pinv(a, rcond=np.array([0.5, 1e-3])),
+          dtype, scale=100)
+    h = hermitian((4, 4), dtype)
+    close(la.pinv(ma.asarray(h), hermitian=True), np.linalg.pinv(h, hermitian=True), dtype, scale=100)
+    with pytest.raises(ValueError, match=re.escape("`rtol` and `rcond` can't be both set.")):
+        la.pinv(ma.asarray(a), rcond=0.1, rtol=0.1)
+    with pytest.raises(ValueError, match=re.escape("`rtol` and `rcond` can't be both set.")):
+        np.linalg.pinv(a, rcond=0.1, rtol=0.1)
+
+
+def test_pinv_default_cutoff_is_numpys() -> None:
+    """NumPy's default cutoff is 1e-15 relative, not the Array API's
+    max(M, N) * eps (1.8e-15 here): a singular value between the two is
+    kept by default (a huge pseudo-inverse) and dropped with rtol=None."""
+    rng = np.random.default_rng(3)
+    u, _ = np.linalg.qr(rng.standard_normal((8, 8)))
+    v, _ = np.linalg.qr(rng.standard_normal((8, 8)))
+    a = (u * np.array([1.0, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 1.4e-15])) @ v.T
+    for kw, big in (({}, True), ({"rtol": None}, False)):
+        got, want = np.linalg.norm(np.asarray(la.pinv(ma.asarray(a), **kw))), np.linalg.norm(np.linalg.pinv(a, **kw))
+        assert (got > 1e13) == (want > 1e13) == big, (kw, got, want)
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_matrix_rank_keywords(dtype: str) -> None:
+    a = rand((3, 5, 4), dtype)
+    low = a[..., :2] @ rand((3, 2, 4), dtype, 2)  # rank 2
+    for kw in ({}, {"tol": 1e-3}, {"tol": 10.0}, {"rtol": 0.5}, {"hermitian": False}):
+        np.testing.assert_array_equal(np.asarray(la.matrix_rank(ma.asarray(low), **kw)),
+                                      np.linalg.matrix_rank(low, **kw))
+    np.testing.assert_array_equal(np.asarray(la.matrix_rank(ma.asarray(low), 1e-3)),
+                                  np.linalg.matrix_rank(low, 1e-3))
+    tols = np.array([1e-3, 10.0, 1.0])
+    np.testing.assert_array_equal(np.asarray(la.matrix_rank(ma.asarray(low), tol=ma.asarray(tols))),
+                                  np.linalg.matrix_rank(low, tol=tols))
+    h = hermitian((2, 4, 4), dtype)
+    np.testing.assert_array_equal(np.asarray(la.matrix_rank(ma.asarray(h), hermitian=True)),
+                                  np.linalg.matrix_rank(h, hermitian=True))
+    with pytest.raises(ValueError, match=re.escape("`tol` and `rtol` can't be both set.")):
+        la.matrix_rank(ma.asarray(a), tol=1.0, rtol=1.0)
+
+
+@pytest.mark.parametrize("x", [[1.0, 0.0], [0.0, 0.0], 3.0, 0.0], ids=["vector", "zero-vector", "scalar", "zero"])
+def test_matrix_rank_of_vectors_is_an_int(x: Any) -> None:
+    got, want = la.matrix_rank(x), np.linalg.matrix_rank(np.asarray(x))
+    assert type(got) is int and got == want
+
+
+@pytest.mark.parametrize("shape, ind", [((4, 6, 8, 3), 2), ((24, 4, 6), 1), ((2, 3, 6), 2)])
+def test_tensorinv(shape: tuple[int, ...], ind: int) -> None:
+    a = rand(shape, "float64")
+    close(la.tensorinv(ma.asarray(a), ind), np.linalg.tensorinv(a, ind), "float64", scale=1e3)
+    close(la.tensorinv(a.tolist(), ind=ind), np.linalg.tensorinv(a, ind=ind), "float64", scale=1e3)
+
+
+def test_tensorinv_errors() -> None:
+    with pytest.raises(ValueError, match=re.escape("Invalid ind argument.")):
+        la.tensorinv(ma.ones((2, 2)), 0)
+    with pytest.raises(la.LinAlgError):
+        la.tensorinv(ma.ones((2, 3)), 1)
+
+
+@pytest.mark.parametrize("ashape, bshape, axes", [((6, 2, 3), (6,), None), ((2, 3, 6), (2, 3), None),
+                                                  ((3, 2, 6), (6,), (0, 1)), ((2, 3, 2, 3), (2, 3), None)])
+def test_tensorsolve(ashape: tuple[int, ...], bshape: tuple[int, ...], axes: Any) -> None:
+    a, b = rand(ashape, "float64"), rand(bshape, "float64", 1)
+    close(la.tensorsolve(ma.asarray(a), ma.asarray(b), axes), np.linalg.tensorsolve(a, b, axes), "float64",
+          scale=1e3)
+
+
+def test_tensorsolve_errors() -> None:
+    with pytest.raises(la.LinAlgError, match="Input arrays must satisfy the requirement"):
+        la.tensorsolve(ma.ones((2, 3, 4)), ma.ones((2,)))

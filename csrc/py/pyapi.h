@@ -232,6 +232,7 @@ extern PyMethodDef ma_dtype_table_methods[];
 extern PyMethodDef ma_fpe_methods[];
 extern PyMethodDef ma_io_methods[];
 extern PyMethodDef ma_random_draw_methods[];
+extern PyMethodDef ma_text_methods[];
 
 #define MA_NARGS(n, fname)                                                   \
   do {                                                                       \

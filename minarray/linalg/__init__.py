@@ -1,5 +1,6 @@
 """``minarray.linalg``: the Array API linear-algebra extension, and NumPy's
-``norm``, ``lstsq``, ``multi_dot`` and ``cond``.
+``norm``, ``lstsq``, ``multi_dot``, ``cond``, ``tensorinv`` and
+``tensorsolve``.
 
 Factorisations, solves and spectra run on LAPACK (OpenBLAS from the
 ``scipy-openblas64`` wheel, batched by csrc/core/lapack.c); matrix products
@@ -37,6 +38,8 @@ from minarray.linalg._decompositions import (
     solve,
     svd,
     svdvals,
+    tensorinv,
+    tensorsolve,
 )
 from minarray.linalg._lapack import LinAlgError
 from minarray.linalg._matrix import cross, diagonal, multi_dot, trace
@@ -48,7 +51,7 @@ __all__ = [
     "matrix_norm", "matrix_power", "matrix_rank", "matrix_transpose", "outer", "pinv", "qr", "slogdet",
     "solve", "svd", "svdvals", "tensordot", "trace", "vecdot", "vector_norm",
     # NumPy's additions
-    "norm", "lstsq", "multi_dot", "cond",
+    "norm", "lstsq", "multi_dot", "cond", "tensorinv", "tensorsolve",
     # errors and results
     "LinAlgError", "EigResult", "EighResult", "LstsqResult", "QRResult", "SlogdetResult", "SVDResult",
 ]

@@ -16,16 +16,16 @@ from typing import Any, NamedTuple
 
 from minarray import _dtypes as _dt
 from minarray import _elementwise as _ew
-from minarray import _searching, _utility
+from minarray import _indexing, _manipulation, _searching, _sorting, _utility
 from minarray import _statistical as _stat
 from minarray._array_object import NDArray
-from minarray._coerce import as_int, as_operand, broadcast_shapes
+from minarray._coerce import as_int, as_operand, broadcast_shapes, normalize_axis
 from minarray._creation import eye, zeros
 from minarray._data_type_functions import finfo
 from minarray._dtypes import DType
 from minarray._errstate import errstate
 from minarray._linear_algebra import matmul, matrix_transpose
-from minarray._manipulation import broadcast_to
+from minarray._manipulation import broadcast_to, permute_dims
 from minarray.linalg import _lapack
 from minarray.linalg._lapack import LA_TYPE, REAL, LinAlgError
 
@@ -163,18 +163,31 @@ def cholesky(x: Any, /, *, upper: bool = False) -> NDArray:
 # ---- eigenvalues -----------------------------------------------------------------
 
 
-def eigh(x: Any, /) -> EighResult:
+def _hermitian(x: Any, uplo: Any, fname: str) -> NDArray:
+    """The square matrices ``x`` arranged so LAPACK, which reads the lower
+    triangle, reads the triangle ``uplo`` names (NumPy's ``UPLO``, 'L' or
+    'U', either case): the upper triangle of A is the lower triangle of its
+    conjugate transpose, the same Hermitian matrix."""
+    u = uplo.upper() if isinstance(uplo, str) else uplo
+    if u not in ("L", "U"):
+        raise ValueError("UPLO argument must be 'L' or 'U'")
+    a = matrices(x, fname, square=True)
+    return _conj_t(a) if u == "U" else a
+
+
+def eigh(x: Any, /, UPLO: str = "L") -> EighResult:  # NumPy's name
     """Eigenvalues (ascending, real) and orthonormal eigenvectors (the
-    columns) of each Hermitian matrix, read from its lower triangle (LAPACK
-    ?syevd / ?heevd)."""
-    w, v = _lapack.eigh(matrices(x, "eigh", square=True), True, "eigh")
+    columns) of each Hermitian matrix, read from its lower triangle, or
+    its upper one with ``UPLO="U"`` (LAPACK ?syevd / ?heevd)."""
+    w, v = _lapack.eigh(_hermitian(x, UPLO, "eigh"), True, "eigh")
     assert v is not None
     return EighResult(w, v)
 
 
-def eigvalsh(x: Any, /) -> NDArray:
-    """Eigenvalues (ascending, real) of each Hermitian matrix."""
-    return _lapack.eigh(matrices(x, "eigvalsh", square=True), False, "eigvalsh")[0]
+def eigvalsh(x: Any, /, UPLO: str = "L") -> NDArray:  # NumPy's name
+    """Eigenvalues (ascending, real) of each Hermitian matrix (its lower
+    triangle, or its upper one with ``UPLO="U"``)."""
+    return _lapack.eigh(_hermitian(x, UPLO, "eigvalsh"), False, "eigvalsh")[0]
 
 
 def _finite(a: NDArray, fname: str) -> None:
@@ -204,10 +217,17 @@ def eigvals(x: Any, /) -> NDArray:
 # ---- SVD, QR, least squares -----------------------------------------------------
 
 
-def svd(x: Any, /, *, full_matrices: bool = True) -> SVDResult:
+def svd(x: Any, /, full_matrices: bool = True, compute_uv: bool = True, hermitian: bool = False) -> Any:
     """Singular value decomposition ``x = U @ diag(S) @ Vh`` of each matrix
     (LAPACK ?gesdd): S descending.  With ``full_matrices`` U is (..., M, M)
-    and Vh (..., N, N), else (..., M, K) and (..., K, N), K = min(M, N)."""
+    and Vh (..., N, N), else (..., M, K) and (..., K, N), K = min(M, N).
+    NumPy's keywords: ``compute_uv=False`` returns S alone; ``hermitian``
+    takes each matrix as Hermitian (its lower triangle read) and decomposes
+    it by its eigenvalues, as NumPy does."""
+    if hermitian:
+        return _svd_hermitian(x, bool(compute_uv))
+    if not compute_uv:
+        return svdvals(x)
     a = matrices(x, "svd")
     *batch, m, n = a.shape
     if min(m, n) == 0:
@@ -218,6 +238,26 @@ def svd(x: Any, /, *, full_matrices: bool = True) -> SVDResult:
         return SVDResult(zeros((*batch, m, 0), dtype=a.dtype), s, zeros((*batch, 0, n), dtype=a.dtype))
     u, s, vh = _lapack.svd(a, True, bool(full_matrices), "svd")
     assert u is not None and vh is not None
+    return SVDResult(u, s, vh)
+
+
+def _svd_hermitian(x: Any, compute_uv: bool) -> Any:
+    """NumPy's SVD of Hermitian matrices: the singular values are the
+    eigenvalues' magnitudes, sorted descending; U the eigenvectors in that
+    order, and Vh their conjugate transpose with each eigenvalue's sign
+    moved into it."""
+    if not compute_uv:
+        s = _ew.abs(eigvalsh(x))
+        return _manipulation.flip(_sorting.sort(s, axis=-1), axis=-1)
+    w, u = eigh(x)
+    sgn = _ew.copysign(1.0, w).astype(w.dtype, copy=False)
+    s = _ew.abs(w)
+    idx = _manipulation.flip(_sorting.argsort(s, axis=-1), axis=-1)
+    sgn = _indexing.take_along_axis(sgn, idx, axis=-1)
+    s = _indexing.take_along_axis(s, idx, axis=-1)
+    u = _indexing.take_along_axis(u, broadcast_to(idx.reshape((*idx.shape[:-1], 1, idx.shape[-1])), u.shape),
+                                  axis=-1)
+    vh = _conj_t(_ew.multiply(u, sgn.reshape((*sgn.shape[:-1], 1, sgn.shape[-1]))).astype(u.dtype, copy=False))
     return SVDResult(u, s, vh)
 
 
@@ -282,16 +322,44 @@ def _cutoff(a: NDArray, s: NDArray, rtol: float | NDArray | None) -> NDArray:
     return _ew.multiply(_stat.max(s, axis=-1, keepdims=True), tol)
 
 
-def pinv(x: Any, /, *, rtol: float | NDArray | None = None) -> NDArray:
+def _tolerance(value: Any) -> float | NDArray:
+    """A tolerance argument: a Python number, or an array (one per matrix)."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return float(value)
+    t = as_operand(value)
+    return float(t) if t.ndim == 0 else t
+
+
+class _NoValue:
+    """pinv's ``rtol`` left out, which NumPy tells from ``rtol=None``."""
+
+    def __repr__(self) -> str:
+        return "<no value>"
+
+
+_NOVALUE: Any = _NoValue()
+
+
+def pinv(x: Any, /, rcond: Any = None, hermitian: bool = False, *, rtol: Any = _NOVALUE) -> NDArray:
     """Moore-Penrose pseudo-inverse of each matrix, from its SVD: singular
-    values at most ``rtol`` times the largest are treated as zero (default
-    max(M, N) times machine epsilon, as the Array API specifies)."""
+    values at most ``rcond`` times the largest are treated as zero.  As
+    NumPy 2: the default cutoff is 1e-15; ``rtol`` (the Array API's name)
+    is the same cutoff, and ``rtol=None`` max(M, N) times machine epsilon;
+    giving both raises ValueError.  ``hermitian`` takes each matrix as
+    Hermitian (see :func:`svd`)."""
+    if rcond is None:
+        rel: Any = 1e-15 if rtol is _NOVALUE else rtol
+    elif rtol is not _NOVALUE:
+        raise ValueError("`rtol` and `rcond` can't be both set.")
+    else:
+        rel = rcond
     a = matrices(x, "pinv")
+    tol = None if rel is None else _tolerance(rel)
     *batch, m, n = a.shape
     if min(m, n) == 0:
         return zeros((*batch, n, m), dtype=a.dtype)
-    u, s, vh = svd(a, full_matrices=False)
-    keep = _ew.greater(s, _cutoff(a, s, rtol))
+    u, s, vh = svd(a, full_matrices=False, hermitian=hermitian)
+    keep = _ew.greater(s, _cutoff(a, s, tol))
     sinv = _searching.where(keep, _ew.divide(1.0, _searching.where(keep, s, 1.0)), 0.0).astype(s.dtype, copy=False)
     # pinv = V diag(1/s) U^H
     v = _conj_t(vh)
@@ -299,15 +367,67 @@ def pinv(x: Any, /, *, rtol: float | NDArray | None = None) -> NDArray:
                   _conj_t(u))
 
 
-def matrix_rank(x: Any, /, *, rtol: float | NDArray | None = None) -> NDArray:
+def matrix_rank(x: Any, /, tol: Any = None, hermitian: bool = False, *, rtol: Any = None) -> Any:
     """Rank of each matrix: the number of singular values above ``rtol``
-    times the largest (default max(M, N) times machine epsilon)."""
-    a = matrices(x, "matrix_rank")
+    times the largest (default max(M, N) times machine epsilon), or above
+    the absolute ``tol`` (NumPy's; not with ``rtol``).  ``hermitian`` takes
+    each matrix as Hermitian.  As NumPy, a 0-d or 1-d input gives the
+    Python int 1 unless it is all zeros (0)."""
+    if rtol is not None and tol is not None:
+        raise ValueError("`tol` and `rtol` can't be both set.")
+    a0 = as_operand(x, "matrix_rank")
+    if a0.ndim < 2:
+        return int(not bool(_utility.all(_ew.equal(a0, 0))))
+    a = matrices(a0, "matrix_rank")
     *batch, m, n = a.shape
     if min(m, n) == 0:
         return zeros(tuple(batch), dtype=_dt.int64)
-    s = svdvals(a)
-    return _stat.sum(_ew.greater(s, _cutoff(a, s, rtol)), axis=-1, dtype=_dt.int64)
+    s = svd(a, compute_uv=False, hermitian=hermitian)
+    if tol is None:
+        cut = _cutoff(a, s, None if rtol is None else _tolerance(rtol))
+    else:
+        t = _tolerance(tol)
+        cut = t.reshape((*t.shape, 1)) if isinstance(t, NDArray) else as_operand(t)
+    return _stat.sum(_ew.greater(s, cut), axis=-1, dtype=_dt.int64)
+
+
+def tensorinv(a: Any, ind: int = 2) -> NDArray:
+    """The inverse of ``a`` as a tensor (NumPy's ``tensorinv``): the first
+    ``ind`` axes of ``a`` are the output's, its other axes the input's, so
+    that ``tensordot(tensorinv(a, ind), a, ind)`` is the identity; the
+    product of the two groups' sizes must match."""
+    x = as_operand(a, "tensorinv")
+    k = as_int(ind, "tensorinv: ind")
+    if k <= 0:
+        raise ValueError("Invalid ind argument.")
+    shape = x.shape
+    rows = math.prod(shape[k:])
+    if rows == 0 or x.size % rows:
+        raise LinAlgError(f"tensorinv: a of shape {shape} does not reshape to square matrices at ind={k}")
+    ia = inv(x.reshape((rows, x.size // rows)))
+    return ia.reshape((*shape[k:], *shape[:k]))
+
+
+def tensorsolve(a: Any, b: Any, axes: Any = None) -> NDArray:
+    """Solve ``tensordot(a, x, x.ndim) = b`` for ``x`` (NumPy's
+    ``tensorsolve``): x has the shape of a's trailing axes, those after
+    ``b.ndim``; ``axes`` names axes of ``a`` moved to the end first."""
+    x = as_operand(a, "tensorsolve")
+    y = as_operand(b, "tensorsolve")
+    an = x.ndim
+    if axes is not None:
+        order = list(range(an))
+        for k in axes:
+            order.remove(normalize_axis(k, an))
+            order.append(normalize_axis(k, an))
+        x = permute_dims(x, tuple(order))
+    oldshape = x.shape[y.ndim:]
+    prod = math.prod(oldshape)
+    if x.size != prod ** 2:
+        raise LinAlgError("Input arrays must satisfy the requirement "
+                          "prod(a.shape[b.ndim:]) == prod(a.shape[:b.ndim])")
+    res = solve(x.reshape((prod, prod)), y.reshape((-1,)))
+    return res.reshape(oldshape)
 
 
 def matrix_power(x: Any, n: int, /) -> NDArray:

@@ -1,7 +1,5 @@
 import numpy as np
 
-# pending: np.polyfit, np.polyval and np.poly1d
-
 x = np.array([0.0, 1.0, 2.0, 3.0, 4.0])
 y = np.array([1.0, 3.1, 8.9, 19.2, 33.0])
 coeffs = np.polyfit(x, y, 2)

@@ -1,7 +1,5 @@
 import numpy as np
 
-# pending: np.loadtxt
-
 # loadtxt reads any iterable of lines: a file, or here a list of strings.
 text = """# station, temperature, rain
 1, 12.5, 0.0
