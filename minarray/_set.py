@@ -101,21 +101,25 @@ def unique_inverse(x: NDArray, /) -> UniqueInverseResult:
     return UniqueInverseResult(r.values, r.inverse_indices)
 
 
-def _values_only(x: Any) -> NDArray | None:
+def _values_only(x: Any, equal_nan: bool) -> NDArray | None:
     """The sorted distinct values alone (no positions to sort along: the
-    C pass that skips them) for bool and integer arrays; None for others."""
+    C pass that skips them) for real arrays, NaNs last: each its own value,
+    or with ``equal_nan`` one; None for complex arrays."""
     x = as_operand(x)
-    if x.dtype.kind not in "biu":
+    if x.dtype.kind not in "biuf":
         return None
     kept, x = x.dtype, x._widened()
     n, h = core.unique_values(x._h)
     values = NDArray._new(h, (n,), (1,), None)
+    if equal_nan and n > 1 and x.dtype.kind == "f" and bool(isnan(values[n - 2])):
+        # the NaNs are sorted last: keep the first of them
+        values = values[: int(_searchsorted(values, values[n - 1:], "left", None)[0]) + 1]
     return values if values.dtype is kept else values.astype(kept)
 
 
 def unique_values(x: NDArray, /) -> NDArray:
     """The distinct values of ``x``, sorted, each NaN kept."""
-    v = _values_only(x)
+    v = _values_only(x, False)
     return v if v is not None else _unique(x).values
 
 
@@ -144,7 +148,7 @@ def unique(ar: Any, return_index: bool = False, return_inverse: bool = False, re
     if axis is not None:
         raise NotImplementedError("unique: minarray supports only axis=None (the flattened array)")
     if not (return_index or return_inverse or return_counts):
-        v = _values_only(ar)
+        v = _values_only(ar, equal_nan)
         if v is not None:
             return v
     r = _unique(ar)

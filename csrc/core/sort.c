@@ -157,8 +157,6 @@ static void row_values(const keyspec *k, const uint64_t *keys, int64_t n, char *
 
 /* ---- stable radix sort ----------------------------------------------------- */
 
-/* Sort keys[0..n) ascending, carrying idx (may be NULL) along; stable.
- * tk/ti: scratch of the same sizes.  Returns 0, or -1 when out of memory. */
 static void insertion_sort(uint64_t *keys, int64_t *idx, int64_t n) {
   for (int64_t i = 1; i < n; i++) {
     uint64_t k = keys[i];
@@ -184,8 +182,8 @@ static void copy_back(uint64_t *keys, int64_t *idx, const uint64_t *src, const i
 
 /* Bottom-up merge sort for short rows: runs of 32 sorted by insertion,
  * then merged pairwise through the scratch (ties take the left run first:
- * stable).  Below ~1000 keys this beats the radix passes, whose eight
- * 256-bucket histograms cost more than the keys themselves. */
+ * stable).  Below ~1000 keys this beats the radix splits, whose
+ * 256-bucket counts cost more than the keys themselves. */
 #define MERGE_MAX 1024
 #define MERGE_RUN 32
 static void merge_sort(uint64_t *keys, int64_t *idx, int64_t n, uint64_t *tk, int64_t *ti) {
@@ -218,46 +216,83 @@ static void merge_sort(uint64_t *keys, int64_t *idx, int64_t n, uint64_t *tk, in
   copy_back(keys, idx, src, isrc, n);
 }
 
-static void radix_sort(uint64_t *keys, int64_t *idx, int64_t n, int nbytes, uint64_t *tk, int64_t *ti) {
-  if (n < MERGE_MAX) {
-    merge_sort(keys, idx, n, tk, ti);
-    return;
-  }
-  int64_t(*hist)[256] = calloc((size_t)nbytes, sizeof(*hist));
-  if (!hist) { /* fall back to the (stable) quadratic sort rather than fail */
+/* Sorts of more than MERGE_MAX keys go most significant digit first: one
+ * stable pass scatters the keys by their top 8 differing bits into 256
+ * buckets (fewer bits for short runs), and each bucket is split the same
+ * way in turn, until it holds
+ * at most SMALL_RUN keys (sorted by insertion) or keys all equal.  Past the
+ * first split a bucket fits in cache, where the LSD passes over the whole
+ * array each scattered every key to 256 places across memory, eight times
+ * for 8-byte keys: those scattered writes were most of a sort's time.  The
+ * first split's buckets are independent, so large sorts run them on the
+ * thread pool; whichever thread sorts a bucket, the result is the same
+ * (every step is stable). */
+#define SMALL_RUN 16
+#define LEAF_KEYS 2
+#define MSD_PARALLEL 65536
+
+typedef struct {
+  uint64_t *keys, *tk;
+  int64_t *idx, *ti;
+  int64_t start[257];
+} msd_job;
+
+static void msd_sort(uint64_t *keys, int64_t *idx, int64_t n, uint64_t *tk, int64_t *ti, int parallel);
+
+/* Bucket c of a split: sorted in the scratch (where the split put it),
+ * then copied back while it is still in cache. */
+static void msd_bucket(void *ctx, int64_t c) {
+  msd_job *J = (msd_job *)ctx;
+  int64_t lo = J->start[c], m = J->start[c + 1] - lo;
+  if (m == 0) return;
+  uint64_t *k = J->tk + lo, *s = J->keys + lo;
+  int64_t *i = J->idx ? J->ti + lo : NULL, *si = J->idx ? J->idx + lo : NULL;
+  msd_sort(k, i, m, s, si, 0);
+  memcpy(s, k, (size_t)m * sizeof(uint64_t));
+  if (si) memcpy(si, i, (size_t)m * sizeof(int64_t));
+}
+
+static void msd_sort(uint64_t *keys, int64_t *idx, int64_t n, uint64_t *tk, int64_t *ti, int parallel) {
+  if (n <= SMALL_RUN) {
     insertion_sort(keys, idx, n);
     return;
   }
+  uint64_t diff = 0, k0 = keys[0];
+  for (int64_t i = 0; i < n; i++) diff |= keys[i] ^ k0;
+  if (!diff) return; /* all equal: sorted, and stable as it stands */
+  /* a digit of up to 8 bits, fewer for a short run (LEAF_KEYS keys a
+   * bucket on average at least), so that near the leaves empty buckets do
+   * not cost more than the keys */
+  int bits = 63 - __builtin_clzll((uint64_t)n / LEAF_KEYS);
+  bits = bits > 8 ? 8 : bits < 1 ? 1 : bits;
+  int top = 63 - __builtin_clzll(diff), shift = top >= bits - 1 ? top - bits + 1 : 0;
+  uint64_t dmask = ((uint64_t)1 << bits) - 1;
+  int64_t nb = (int64_t)1 << bits;
+  msd_job J = {.keys = keys, .tk = tk, .idx = idx, .ti = ti};
+  int64_t count[256] = {0}, pos[256];
+  for (int64_t i = 0; i < n; i++) count[(keys[i] >> shift) & dmask]++;
+  int64_t at = 0;
+  for (int64_t d = 0; d < nb; d++) {
+    J.start[d] = pos[d] = at;
+    at += count[d];
+  }
+  J.start[nb] = n;
   for (int64_t i = 0; i < n; i++) {
     uint64_t k = keys[i];
-    for (int b = 0; b < nbytes; b++) hist[b][(k >> (8 * b)) & 255]++;
+    int64_t to = pos[(k >> shift) & dmask]++;
+    tk[to] = k;
+    if (idx) ti[to] = idx[i];
   }
-  uint64_t *src = keys, *dst = tk;
-  int64_t *isrc = idx, *idst = ti;
-  for (int b = 0; b < nbytes; b++) {
-    int64_t *h = hist[b];
-    int trivial = 0;
-    for (int d = 0; d < 256; d++)
-      if (h[d] == n) { trivial = 1; break; }
-    if (trivial) continue;
-    int64_t pos = 0;
-    for (int d = 0; d < 256; d++) {
-      int64_t c = h[d];
-      h[d] = pos;
-      pos += c;
-    }
-    int shift = 8 * b;
-    for (int64_t i = 0; i < n; i++) {
-      uint64_t k = src[i];
-      int64_t at = h[(k >> shift) & 255]++;
-      dst[at] = k;
-      if (idx) idst[at] = isrc[i];
-    }
-    uint64_t *t = src; src = dst; dst = t;
-    int64_t *u = isrc; isrc = idst; idst = u;
-  }
-  copy_back(keys, idx, src, isrc, n);
-  free(hist);
+  if (parallel && n >= MSD_PARALLEL && ma_get_num_threads() > 1) ma_parallel_for(nb, msd_bucket, &J);
+  else
+    for (int64_t c = 0; c < nb; c++) msd_bucket(&J, c);
+}
+
+/* Sort keys[0..n) ascending, carrying idx (may be NULL) along; stable.
+ * tk/ti: scratch of the same sizes. */
+static void radix_sort(uint64_t *keys, int64_t *idx, int64_t n, uint64_t *tk, int64_t *ti) {
+  if (n > MERGE_MAX) msd_sort(keys, idx, n, tk, ti, 1);
+  else merge_sort(keys, idx, n, tk, ti);
 }
 
 /* ---- selection (partition) ------------------------------------------------ */
@@ -309,7 +344,7 @@ static void bound_narrow(const sel_bounds *b, int64_t kth, int64_t *lo, int64_t 
   }
 }
 
-static void select_kth(uint64_t *keys, int64_t *idx, int64_t lo, int64_t hi, int64_t kth, int nbytes, uint64_t *tk,
+static void select_kth(uint64_t *keys, int64_t *idx, int64_t lo, int64_t hi, int64_t kth, uint64_t *tk,
                        int64_t *ti, sel_bounds *bounds) {
   int limit = 2;
   for (int64_t m = hi - lo; m > 1; m >>= 1) limit += 2;
@@ -330,7 +365,7 @@ static void select_kth(uint64_t *keys, int64_t *idx, int64_t lo, int64_t hi, int
       return;
     }
     if (limit-- == 0) {
-      radix_sort(keys + lo, idx ? idx + lo : NULL, hi - lo, nbytes, tk, ti);
+      radix_sort(keys + lo, idx ? idx + lo : NULL, hi - lo, tk, ti);
       return;
     }
     int64_t mid = lo + (hi - lo) / 2;
@@ -361,6 +396,7 @@ int ma_sort_workspace_alloc(ma_sort_workspace *w, int64_t n, int with_idx) {
   w->tk = malloc(m * sizeof(uint64_t));
   w->idx = with_idx ? malloc(m * sizeof(int64_t)) : NULL;
   w->ti = with_idx ? malloc(m * sizeof(int64_t)) : NULL;
+  w->negzero = 0;
   return w->keys && w->tk && (!with_idx || (w->idx && w->ti)) ? 0 : -1;
 }
 
@@ -429,12 +465,12 @@ static void sort_rows(sort_job *J, int64_t r0, int64_t r1) {
       for (int64_t j = 0; j < J->nkth; j++) {
         int64_t kth = J->kth[j], lo = 0, hi = n;
         bound_narrow(&bounds, kth, &lo, &hi);
-        select_kth(keys, carry ? w.idx : NULL, lo, hi, kth, k->nbytes, w.tk, w.ti, &bounds);
+        select_kth(keys, carry ? w.idx : NULL, lo, hi, kth, w.tk, w.ti, &bounds);
         bound_add(&bounds, kth);
         bound_add(&bounds, kth + 1);
       }
     } else {
-      radix_sort(w.keys, carry ? w.idx : NULL, n, k->nbytes, w.tk, w.ti);
+      radix_sort(w.keys, carry ? w.idx : NULL, n, w.tk, w.ti);
     }
     if (arg)
       for (int64_t i = 0; i < n; i++) *(int64_t *)(q + i * os * 8) = w.idx[i];
@@ -553,23 +589,133 @@ int64_t ma_unique_sort(const ma_array *x, ma_sort_workspace *w) {
       ix[d] = 0;
     }
   }
-  radix_sort(w->keys, w->idx, n, k.nbytes, w->tk, w->ti);
+  radix_sort(w->keys, w->idx, n, w->tk, w->ti);
   for (int64_t i = 0; i < n; i++) groups += starts_group(&k, w->keys, i);
   return groups;
 }
 
+/* The distinct keys of a set without sorting all of it: each found once,
+ * then only those sorted.  A key range narrower than BITMAP_PER_KEY bits
+ * per element marks a bitmap (one bit per possible key; reading it back in
+ * order yields the distinct keys sorted, no sort at all: integers of a
+ * bounded range, whatever their count).  Otherwise an open-addressing hash
+ * set collects them, given up as soon as more than one key in HASH_SHARE
+ * turns out distinct (most keys distinct: a hash set only adds work to
+ * the sort that follows).  NumPy's unique takes a hash set for integers
+ * always; the bitmap and the early give-up are what keep many distinct
+ * values from costing more than the sort they replace. */
+#define BITMAP_PER_KEY 32
+#define HASH_SHARE 32
+#define HASH_MIN_SLOTS 1024
+
+/* The distinct keys among keys[0..n) that `skip` does not name (NaN keys,
+ * counted apart), min..max their range: written sorted to out (room for
+ * n), their count returned; -1 when the bitmap could not be allocated. */
+static int64_t distinct_by_bitmap(const uint64_t *keys, int64_t n, uint64_t lo, uint64_t hi, int skip,
+                                  uint64_t skipped, uint64_t *out) {
+  uint64_t words = ((hi - lo) >> 6) + 1;
+  uint64_t *bits = calloc((size_t)words, sizeof(uint64_t));
+  if (!bits) return -1;
+  for (int64_t i = 0; i < n; i++) {
+    uint64_t d = keys[i] - lo;
+    if (skip && keys[i] == skipped) continue;
+    bits[d >> 6] |= (uint64_t)1 << (d & 63);
+  }
+  int64_t g = 0;
+  for (uint64_t wi = 0; wi < words; wi++)
+    for (uint64_t b = bits[wi]; b; b &= b - 1) out[g++] = lo + (wi << 6) + (uint64_t)__builtin_ctzll(b);
+  free(bits);
+  return g;
+}
+
+/* The distinct keys, unsorted, into out through a hash set, or -1 when
+ * more than n / HASH_SHARE of them are distinct (or memory ran out): the
+ * caller sorts instead.  Key 0 marks an empty slot, so it is noted apart. */
+static int64_t distinct_by_hash(const uint64_t *keys, int64_t n, int skip, uint64_t skipped, uint64_t *out) {
+  int64_t limit = n / HASH_SHARE, g = 0;
+  int bits = 10;
+  uint64_t slots = (uint64_t)1 << bits;
+  uint64_t *table = calloc((size_t)slots, sizeof(uint64_t));
+  int zero = 0;
+  if (!table) return -1;
+  for (int64_t i = 0; i < n; i++) {
+    uint64_t k = keys[i];
+    if (skip && k == skipped) continue;
+    if (k == 0) {
+      zero = 1;
+      continue;
+    }
+    uint64_t h = (k * 0x9E3779B97F4A7C15ull) >> (64 - bits);
+    while (table[h] && table[h] != k) h = (h + 1) & (slots - 1);
+    if (table[h]) continue;
+    table[h] = k;
+    if (++g * 2 <= (int64_t)slots) continue;
+    /* half full: twice the slots, every key placed again, unless too many
+     * keys are distinct for a set to pay */
+    if (g > limit) {
+      free(table);
+      return -1;
+    }
+    uint64_t *old = table, oslots = slots;
+    bits++;
+    slots <<= 1;
+    table = calloc((size_t)slots, sizeof(uint64_t));
+    if (!table) {
+      free(old);
+      return -1;
+    }
+    for (uint64_t j = 0; j < oslots; j++) {
+      uint64_t v = old[j];
+      if (!v) continue;
+      uint64_t p = (v * 0x9E3779B97F4A7C15ull) >> (64 - bits);
+      while (table[p]) p = (p + 1) & (slots - 1);
+      table[p] = v;
+    }
+    free(old);
+  }
+  g = 0;
+  if (zero) out[g++] = 0;
+  for (uint64_t j = 0; j < slots; j++)
+    if (table[j]) out[g++] = table[j];
+  free(table);
+  return g;
+}
+
+/* Whether the first zero of x (C order) is -0.0: the value NumPy's stable
+ * grouping keeps for the zeros' group (-0.0 and 0.0 are one value). */
+static int first_zero_is_negative(const ma_array *x, const keyspec *k) {
+  int nd = x->t.ndim;
+  int64_t n = ma_array_size(x), isz = ma_type_size[k->tid], ix[MA_MAXDIMS] = {0};
+  const char *p = (const char *)x->t.data;
+  for (int64_t i = 0; i < n; i++) {
+    uint64_t u = raw_bits(k->nbytes, p);
+    if ((u & ~k->sign) == 0) return u != 0;
+    for (int d = nd - 1; d >= 0; d--) {
+      p += x->t.strides[d] * isz;
+      if (++ix[d] < x->t.shape[d]) break;
+      p -= x->t.strides[d] * x->t.shape[d] * isz;
+      ix[d] = 0;
+    }
+  }
+  return 0;
+}
+
 int64_t ma_unique_keys(const ma_array *x, ma_sort_workspace *w) {
-  int tid = ma_type_of(x->t.dtype), nd = x->t.ndim;
+  int tid = ma_type_of(x->t.dtype), nd = x->t.ndim, floating = is_float(tid);
   int64_t n = ma_array_size(x), isz = ma_type_size[tid];
   keyspec k = make_keyspec(tid, 1, 0);
+  w->negzero = 0;
   if (n == 0) return 0;
+  int negzero = 0;
+  uint64_t *keys = w->keys;
   if (ma_array_is_contiguous(x, 0)) {
-    row_keys(&k, (const char *)x->t.data, isz, n, w->keys, 0);
+    negzero = row_keys(&k, (const char *)x->t.data, isz, n, keys, floating);
   } else {
     int64_t ix[MA_MAXDIMS] = {0};
     const char *p = (const char *)x->t.data;
     for (int64_t i = 0; i < n; i++) {
-      w->keys[i] = to_key(&k, p);
+      if (floating && raw_bits(k.nbytes, p) == k.sign) negzero = 1;
+      keys[i] = to_key(&k, p);
       for (int d = nd - 1; d >= 0; d--) {
         p += x->t.strides[d] * isz;
         if (++ix[d] < x->t.shape[d]) break;
@@ -578,16 +724,53 @@ int64_t ma_unique_keys(const ma_array *x, ma_sort_workspace *w) {
       }
     }
   }
-  radix_sort(w->keys, NULL, n, k.nbytes, w->tk, NULL);
-  int64_t g = 1;
-  for (int64_t i = 1; i < n; i++)
-    if (w->keys[i] != w->keys[g - 1]) w->keys[g++] = w->keys[i];
+  /* NaNs (floats: the all-ones key, no other value has it) are set aside
+   * and come back last, each its own value, as in the full pass */
+  int64_t nans = 0;
+  uint64_t lo = ~(uint64_t)0, hi = 0;
+  for (int64_t i = 0; i < n; i++) {
+    uint64_t key = keys[i];
+    if (floating && key == k.mask) {
+      nans++;
+      continue;
+    }
+    lo = key < lo ? key : lo;
+    hi = key > hi ? key : hi;
+  }
+  int64_t g = -1;
+  if (nans == n) g = 0;
+  else if (hi - lo < (uint64_t)n * BITMAP_PER_KEY)
+    g = distinct_by_bitmap(keys, n, lo, hi, floating, k.mask, w->tk);
+  else if ((g = distinct_by_hash(keys, n, floating, k.mask, w->tk)) >= 0)
+    radix_sort(w->tk, NULL, g, keys, NULL);
+  if (g >= 0) {
+    memcpy(keys, w->tk, (size_t)g * sizeof(uint64_t));
+  } else { /* most keys distinct: sort them all (NaNs, the largest, last) */
+    radix_sort(keys, NULL, n, w->tk, NULL);
+    int64_t m = n - nans;
+    g = 1;
+    for (int64_t i = 1; i < m; i++)
+      if (keys[i] != keys[g - 1]) keys[g++] = keys[i];
+  }
+  for (int64_t i = 0; i < nans; i++) keys[g++] = k.mask;
+  w->negzero = negzero && first_zero_is_negative(x, &k);
   return g;
 }
 
 void ma_unique_keys_fill(const ma_array *x, const ma_sort_workspace *w, ma_array *values) {
   keyspec k = make_keyspec(ma_type_of(x->t.dtype), 1, 0);
-  row_values(&k, w->keys, values->t.shape[0], (char *)values->t.data, ma_type_size[k.tid]);
+  int64_t g = values->t.shape[0], isz = ma_type_size[k.tid];
+  char *q = (char *)values->t.data;
+  row_values(&k, w->keys, g, q, isz);
+  if (!w->negzero) return;
+  /* the zeros' key reads back as 0.0; their first is -0.0 (the sign bit) */
+  int64_t lo = 0, hi = g;
+  while (lo < hi) {
+    int64_t mid = lo + (hi - lo) / 2;
+    if (w->keys[mid] < k.sign) lo = mid + 1;
+    else hi = mid;
+  }
+  if (lo < g && w->keys[lo] == k.sign) store_bits(k.nbytes, q + lo * isz, k.sign);
 }
 
 void ma_unique_fill(const ma_array *x, const ma_sort_workspace *w, ma_array *values, ma_array *first,

@@ -8,9 +8,10 @@
  * bits of negatives and the sign bit of positives).  NaNs all get the
  * largest key, so they sort to the end as in NumPy, and -0.0 gets +0.0's
  * key so the two compare equal (a stable sort keeps their order).
- * Keys then go through a stable LSD radix sort (8-bit digits, passes whose
- * digit is the same for every key skipped; rows under 1024 keys take a
- * stable merge sort instead), so sort and argsort are always
+ * Keys then go through a stable MSD radix sort (8-bit digits taken from
+ * the top bit where the keys differ, each bucket split again until short,
+ * large sorts' buckets spread over the thread pool; rows under 1024 keys
+ * take a stable merge sort instead), so sort and argsort are always
  * stable; descending order sorts the complemented keys, which keeps equal
  * elements in their original order.
  *
@@ -50,10 +51,12 @@ int ma_partition(const ma_array *x, ma_array *out, const int64_t *kth, int64_t n
  * equal elements.  0, or -1 when out of memory (nothing written). */
 int ma_searchsorted(const ma_array *a, const ma_array *v, int64_t *out, int right);
 
-/* The keys and original positions unique sorts, and their scratch. */
+/* The keys and original positions unique sorts, and their scratch;
+ * negzero: unique's values alone found the zeros' first to be -0.0. */
 typedef struct {
   uint64_t *keys, *tk;
   int64_t *idx, *ti;
+  int negzero;
 } ma_sort_workspace;
 
 /* Room for n keys (and n indices when with_idx): 0, or -1 when out of
@@ -73,13 +76,16 @@ int64_t ma_unique_sort(const ma_array *x, ma_sort_workspace *w);
 void ma_unique_fill(const ma_array *x, const ma_sort_workspace *w, ma_array *values, ma_array *first,
                     ma_array *inverse, ma_array *counts);
 
-/* unique's values alone, for bool and integer dtypes (where a value is its
- * key's, exactly: no -0.0 or NaN to keep apart): what np.unique(x) and
+/* unique's values alone, for every real dtype: what np.unique(x) and
  * unique_values ask for, without the stable sort of positions the other
- * three results need.  ma_unique_keys sorts the keys of x's elements
- * (w from ma_sort_workspace_alloc(w, size, 0)), leaves the distinct ones
- * first and returns how many; ma_unique_keys_fill writes them to values
- * (x's dtype, 1-d, that many). */
+ * three results need.  ma_unique_keys finds the distinct keys of x's
+ * elements (w from ma_sort_workspace_alloc(w, size, 0)) by a bitmap over a
+ * narrow key range, a hash set when few are distinct, else a radix sort;
+ * leaves them first in w->keys, sorted, and returns how many.  As the full
+ * pass: -0.0 equals 0.0 (the group's value is the sign of its first
+ * occurrence), and each NaN is its own value, last (the type's quiet NaN:
+ * NumPy's sort of float32/float64 writes that NaN too).
+ * ma_unique_keys_fill writes them to values (x's dtype, 1-d, that many). */
 int64_t ma_unique_keys(const ma_array *x, ma_sort_workspace *w);
 void ma_unique_keys_fill(const ma_array *x, const ma_sort_workspace *w, ma_array *values);
 

@@ -176,9 +176,9 @@ static PyObject *py_unique(PyObject *self, PyObject *const *args, Py_ssize_t nar
   return Py_BuildValue("(LNNNN)", (long long)groups, hv, hf, hi, hc);
 }
 
-/* unique_values(x) -> (n, handle of the n sorted distinct values of x), for bool
- * and integer dtypes (ma_unique_keys); TypeError for others, which take
- * unique(). */
+/* unique_values(x) -> (n, handle of the n sorted distinct values of x), for
+ * real dtypes (ma_unique_keys: each NaN distinct, last); TypeError for
+ * complex, which takes unique(). */
 static PyObject *py_unique_values(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(1, "unique_values");
@@ -186,8 +186,8 @@ static PyObject *py_unique_values(PyObject *self, PyObject *const *args, Py_ssiz
   if (!x) return NULL;
   int tid = ma_kernel_type(x, "unique_values");
   if (tid < 0) return NULL;
-  if (!ma_sort_key_bytes(tid) || (tid >= MA_FLOAT16 && tid <= MA_FLOAT64))
-    return PyErr_Format(PyExc_TypeError, "unique_values: bool and integer dtypes only");
+  if (!ma_sort_key_bytes(tid))
+    return PyErr_Format(PyExc_TypeError, "unique_values: real dtypes only");
   ma_sort_workspace w;
   if (ma_sort_workspace_alloc(&w, ma_array_size(x), 0) < 0) {
     ma_sort_workspace_free(&w);
