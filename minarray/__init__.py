@@ -103,6 +103,11 @@ from minarray._statistical import __all__ as _statistical_all
 from minarray._utility import *  # noqa: F403
 from minarray._utility import __all__ as _utility_all
 
+# NumPy's ufunc interface of the elementwise functions (ma.add.reduce...).
+# isort: split
+from minarray._ufunc import *  # noqa: F403
+from minarray._ufunc import __all__ as _ufunc_all
+
 # Data in and out, errors and threads.
 # isort: split
 from minarray._errstate import *  # noqa: F403
@@ -157,6 +162,7 @@ __all__ = [
     *_indexing_all, *_inspection_all, *_joining_all, *_linear_algebra_all, *_manipulation_all,
     *_searching_all, *_set_all, *_sorting_all, *_statistical_all, *_utility_all,
     *_errstate_all, *_io_all, *_npy_format_all, *_threads_all, *_dlpack_all,
+    *_ufunc_all,
     "dlpack", "linalg", "random", "fft", "exceptions", "AxisError", "ndarray",
     "testing",  # imported last, below
     "__array_api_version__", "__version__",
