@@ -177,19 +177,25 @@ def _signature(nin: int, nout: int) -> inspect.Signature:
 
 
 def _char(d: _dt.DType) -> str:
-    return _dt._numpy_char(d.format) if d.format else d.name
+    """NumPy's one-letter code of d ("" for a type NumPy has not: bfloat16)."""
+    return _dt._numpy_char(d.format) if d.format else ""
 
 
 def _loop_types(op: int) -> tuple[str, ...]:
-    """The op's loops as NumPy writes them ('dd->d'), from the engine's table."""
-    return tuple("".join(_char(_dt.ALL[t]) for t in sig[:-1]) + "->" + _char(_dt.ALL[sig[-1]])
-                 for sig in core.ew_sigs(op))
+    """The op's loops as NumPy writes them ('dd->d'), from the engine's
+    table; those over a type NumPy has not are left out."""
+    loops = []
+    for sig in core.ew_sigs(op):
+        codes = [_char(_dt.ALL[t]) for t in sig]
+        if all(codes):
+            loops.append("".join(codes[:-1]) + "->" + codes[-1])
+    return tuple(loops)
 
 
 def _kinds_types(kinds: str, nin: int, nout: int = 1) -> tuple[str, ...]:
     """Loops that keep their type, for the kernel types of ``kinds``: the
     types of a ufunc with a Python body."""
-    return tuple(_char(d) * nin + "->" + _char(d) * nout for d in _dt.KERNEL if d.kind in kinds)
+    return tuple(_char(d) * nin + "->" + _char(d) * nout for d in _dt.KERNEL if d.kind in kinds and _char(d))
 
 
 def _make(name: str, op: int, nin: int, nout: int, impl: Callable[..., Any] | None, doc: str,
@@ -523,13 +529,15 @@ def rad2deg(x: ArrayLike) -> NDArray:
 @_py_ufunc(1, "f")
 def radians(x: ArrayLike) -> NDArray:
     """NumPy's other name of :func:`deg2rad`."""
-    return deg2rad(x)
+    r: NDArray = deg2rad(x)
+    return r
 
 
 @_py_ufunc(1, "f")
 def degrees(x: ArrayLike) -> NDArray:
     """NumPy's other name of :func:`rad2deg`."""
-    return rad2deg(x)
+    r: NDArray = rad2deg(x)
+    return r
 
 
 @_py_ufunc(1, "cf")

@@ -42,6 +42,7 @@ from minarray._array_object import NDArray
 from minarray._coerce import as_operand, asarray, broadcast_shapes, normalize_axes, normalize_axis
 from minarray._creation import arange, ascontiguousarray, full
 from minarray._errstate import _user_stacklevel
+from minarray._joining import concat as _concat
 from minarray._manipulation import broadcast_to, copyto, moveaxis
 from minarray._native import core
 from minarray._searching import where as _select
@@ -71,6 +72,16 @@ _REDUCERS: dict[str, Any] = {
 # The scan kernels behind accumulate: NumPy's add.accumulate is cumsum
 # (small integers and bool accumulate in int64), multiply's cumprod.
 _SCANS: dict[str, Any] = {"add": cumsum, "multiply": cumprod}
+
+# at's ops whose result in a narrower type is the wider loop's result
+# rounded (or wrapped) to it, for operands the narrower type holds exactly:
+# + - * / and sqrt are correctly rounded in float64 and then in float32 or
+# float16 alike; integer wrap-around commutes with + - *.
+_AT_SAME_RESULT = frozenset({"add", "subtract", "multiply", "divide", "maximum", "minimum", "fmax", "fmin",
+                             "bitwise_and", "bitwise_or", "bitwise_xor"})
+
+# NumPy's logical ufuncs reduce and accumulate in bool, whatever the input.
+_LOGICAL = frozenset({"logical_and", "logical_or", "logical_xor"})
 
 # Binary ufuncs NumPy reduces over several axes at once (reorderable):
 # those with an identity, and these four without one.
@@ -102,7 +113,7 @@ def _outputs(name: str, nout: int, out: Any) -> tuple[NDArray | None, ...]:
         raise TypeError(f"'out' must be a tuple of arrays for ufunc '{name}', which has {nout} outputs")
     for o in outs:
         if o is not None and not isinstance(o, NDArray):
-            raise TypeError(f"return arrays must be of ArrayType, got {type(o).__name__}")
+            raise TypeError(f"out must be a minarray NDArray, got {type(o).__name__}")
     return tuple(outs)
 
 
@@ -163,11 +174,12 @@ def _call(uf: Any, *args: Any, out: Any = None, where: Any = True, casting: str 
     if nout == 1 and mask is True and casting == "same_kind" and outs[0] is not None and op >= 0:
         # the engine reads every input before it writes out (overlap snapshots)
         return core.ew_call(op, outs[0], *xs)
-    r = core.ew_call(op, None, *xs) if op >= 0 else impl(*xs)
+    r = core.ew_call(op, None, *xs) if op >= 0 or impl is None else impl(*xs)
     results = (r,) if nout == 1 else tuple(r)
     if dtype is not None and any(res.dtype is not _dt.as_dtype(dtype) for res in results):
         raise TypeError(f"No loop matching the specified signature and casting was found for ufunc {name}")
-    done = tuple(res if o is None else _store(name, res, o, casting, mask) for res, o in zip(results, outs))
+    done = tuple(res if o is None else _store(name, res, o, casting, mask)
+                 for res, o in zip(results, outs, strict=True))
     return done[0] if nout == 1 else done
 
 
@@ -224,18 +236,30 @@ def _reduce(uf: Any, array: Any, axis: Any = 0, dtype: Any = None, out: Any = No
     o = _single_out(out)
     axes = tuple(range(x.ndim)) if axis is None else normalize_axes(axis, x.ndim)
     identity = uf.identity if initial is _NOVALUE else initial
-    if len(axes) > 1 and uf.identity is None and name not in _REORDERABLE_WITHOUT_IDENTITY:
+    reorderable = uf.identity is not None or name in _REORDERABLE_WITHOUT_IDENTITY
+    if len(axes) > 1 and not reorderable:
         raise ValueError(f"reduction operation '{name}' is not reorderable, so at most one axis may be specified")
     mask = _mask(where)
+    skip = None  # where= of an op that is not reorderable: its elements are skipped in order
     if mask is not True:
         if identity is None:
             raise ValueError(f"reduction operation '{name}' does not have an identity, so to use a where mask one "
                              f"has to specify 'initial'")
-        x = _select(broadcast_to(mask, x.shape), x, asarray(identity).astype(x.dtype))
+        if reorderable:
+            # the unselected elements become the identity (maximum and
+            # minimum have none, but repeating the initial value changes
+            # nothing for them)
+            fill = uf.identity if uf.identity is not None else initial
+            x = _select(broadcast_to(mask, x.shape), x, asarray(fill).astype(x.dtype))
+        else:
+            skip = broadcast_to(mask, x.shape)
     n = math.prod(x.shape[a] for a in axes)
     kept = tuple(1 if d in axes else s for d, s in enumerate(x.shape)) if keepdims else \
         tuple(s for d, s in enumerate(x.shape) if d not in axes)
     reducer = _REDUCERS.get(name)
+    r: NDArray
+    if reducer is not None and name in ("maximum", "minimum") and x.dtype.kind == "c":
+        reducer = None  # max and min refuse complex; NumPy's maximum orders it lexicographically
     if n == 0:
         if identity is None:
             raise ValueError(f"zero-size array to reduction operation {name} which has no identity")
@@ -245,40 +269,53 @@ def _reduce(uf: Any, array: Any, axis: Any = 0, dtype: Any = None, out: Any = No
             r = NDArray._empty(kept, _dt.as_dtype(dtype) if dtype is not None else x.dtype)
         r[...] = asarray(identity).astype(r.dtype)
     else:
-        r = reducer(x, axes, dtype, keepdims) if reducer is not None \
-            else _generic_reduce(uf, _cast(x, dtype), axes).reshape(kept)
-        if initial is not _NOVALUE and initial is not None:
-            r = uf(r, asarray(initial).astype(r.dtype), out=r)
+        start = None if initial is _NOVALUE else initial
+        if reducer is not None:
+            r = reducer(x, axes, dtype, keepdims)
+            if start is not None:  # add, multiply, maximum...: the order does not matter
+                uf(r, asarray(start).astype(r.dtype), out=r)
+        else:
+            r = _generic_reduce(uf, _cast(x, dtype), axes, start, skip).reshape(kept)
     if o is None:
         return r
     return _store(name, r, o, "same_kind", True)
 
 
-def _generic_reduce(uf: Any, x: NDArray, axes: tuple[int, ...]) -> NDArray:
+def _generic_reduce(uf: Any, x: NDArray, axes: tuple[int, ...], initial: Any, skip: NDArray | None) -> NDArray:
     """``uf`` along ``axes`` by calls over whole slices: halving when NumPy
-    may reorder the op, else in order along the (single) axis."""
+    may reorder the op, else in order along the (single) axis, from
+    ``initial`` when given (not None), passing over the elements where
+    ``skip`` (x's shape) is false."""
+    if uf.__name__ in _LOGICAL:
+        x = x.astype(_dt.bool, copy=False)
     reorderable = uf.identity is not None or uf.__name__ in _REORDERABLE_WITHOUT_IDENTITY
+    if skip is not None:  # not reorderable, so one axis, and an initial value (it has no identity)
+        (a,) = axes
+        xs, keep = moveaxis(x, a, 0), moveaxis(skip, a, 0)
+        acc = broadcast_to(asarray(initial).astype(x.dtype), xs.shape[1:]).copy()
+        for i in range(xs.shape[0]):
+            acc = _select(keep[i], uf(acc, xs[i]), acc).astype(x.dtype, copy=False)
+        return acc
+    if initial is not None and not reorderable:
+        (a,) = axes
+        first = broadcast_to(asarray(initial).astype(x.dtype), (*x.shape[:a], 1, *x.shape[a + 1:]))
+        x = _concat([first, x], axis=a)
     for a in sorted(axes, reverse=True):  # the later axes first: the earlier ones keep their numbers
         xs = moveaxis(x, a, 0)
         if reorderable:
             while xs.shape[0] > 1:
                 h = xs.shape[0] // 2
                 head = uf(xs[:h], xs[h:2 * h]).astype(x.dtype, copy=False)
-                xs = _join(head, xs[2 * h:]) if xs.shape[0] % 2 else head
+                xs = _concat([head, xs[2 * h:]], axis=0) if xs.shape[0] % 2 else head
             x = xs[0]
         else:
             acc = xs[0].copy()
             for i in range(1, xs.shape[0]):
                 uf(acc, xs[i], out=acc)
             x = acc
+    if initial is not None and reorderable:
+        x = uf(x, asarray(initial).astype(x.dtype)).astype(x.dtype, copy=False)
     return x
-
-
-def _join(head: NDArray, rest: NDArray) -> NDArray:
-    """head with rest's one leftover slice combined into its first slice."""
-    from minarray._joining import concat  # cycle: _joining imports _manipulation, which this imports
-
-    return concat([head, rest], axis=0)
 
 
 # ---- accumulate, outer ----------------------------------------------------------
@@ -296,7 +333,8 @@ def _accumulate(uf: Any, array: Any, axis: int = 0, dtype: Any = None, out: Any 
     if scan is not None:
         r: NDArray = scan(x, axis=ax, dtype=dtype)
     else:
-        xs = moveaxis(_cast(x, dtype), ax, 0)
+        x = _cast(x, dtype)
+        xs = moveaxis(x.astype(_dt.bool, copy=False) if uf.__name__ in _LOGICAL else x, ax, 0)
         acc = xs.copy()
         for i in range(1, xs.shape[0]):
             uf(acc[i - 1], xs[i], out=acc[i])
@@ -346,12 +384,17 @@ def _at(uf: Any, a: Any, indices: Any, b: Any = None, /) -> None:
     offs, shape = _offsets(a, indices, c_order=False)
     vals = None
     if b is not None:
-        v = _operand(b)
+        # NumPy's at takes b as an array (a Python scalar at its default
+        # dtype, not weak), runs the loop of the promoted type, and casts
+        # each result back to a's type unsafely (int8 + 300 wraps)
+        v = b if isinstance(b, NDArray) else as_operand(b)
         res = _dt.result_type(a, v)
-        if not _dt.same_kind(res, a.dtype):
-            raise TypeError(f"Cannot cast ufunc '{name}' output from {res} to {a.dtype} with casting rule "
-                            f"'same_kind'")
-        v = v if isinstance(v, NDArray) else asarray(v, dtype=res)
+        if res is not a.dtype and name in _AT_SAME_RESULT and isinstance(b, _PY_SCALARS) \
+                and bool(asarray(b).astype(a.dtype) == b):
+            # a scalar a's type holds exactly: the op in a's type rounds as
+            # the wider loop's result rounded back (for these ops), and runs
+            # the C loop
+            res = a.dtype
         if broadcast_shapes(v.shape, shape) != shape:
             raise ValueError(f"shape mismatch: value array of shape {v.shape} could not be broadcast to indexing "
                              f"result of shape {shape}")

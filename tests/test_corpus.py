@@ -33,7 +33,6 @@ NEEDS = {
     "printing.py": "needs np.set_printoptions and np.printoptions",
     "random_simulation.py": "np.random.choice of strings with size=: a string array, which minarray does not hold",
     "temperatures.py": "needs NumPy scalars from unravel_index (np.int64, not 0-d arrays)",
-    "ufunc_methods.py": "needs ufunc objects (np.add.reduce, np.multiply.outer, np.add.at)",
 }
 
 
