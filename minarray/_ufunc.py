@@ -41,6 +41,7 @@ from minarray import _dtypes as _dt
 from minarray._array_object import NDArray
 from minarray._coerce import as_operand, asarray, broadcast_shapes, normalize_axes, normalize_axis
 from minarray._creation import arange, ascontiguousarray, full
+from minarray._elementwise import add, less
 from minarray._errstate import _user_stacklevel
 from minarray._joining import concat as _concat
 from minarray._manipulation import broadcast_to, copyto, moveaxis
@@ -352,18 +353,18 @@ def _outer(uf: Any, a: Any, b: Any, /, **kwargs: Any) -> Any:
 # ---- at -------------------------------------------------------------------------
 
 
-def _offsets(a: NDArray, indices: Any, c_order: bool) -> tuple[NDArray, tuple[int, ...]]:
-    """The element offsets of ``a[indices]``, flattened into a C-contiguous
-    int64 array, and the shape ``a[indices]`` has: offsets from a's data
-    pointer by its strides, or (``c_order``) positions in C order.  The
-    index is applied by minarray's own indexing (its errors included)."""
-    if c_order or a.flags.c_contiguous:
-        grid = arange(a.size, dtype=_dt.int64).reshape(a.shape)
-    else:
-        grid = full((), 0, dtype=_dt.int64)
-        for d, (n, st) in enumerate(zip(a.shape, a._strides, strict=True)):
-            grid = grid + (arange(n, dtype=_dt.int64) * st).reshape((n,) + (1,) * (a.ndim - d - 1))
-    picked = grid[indices]
+def _positions(a: NDArray, indices: Any) -> tuple[NDArray, tuple[int, ...]]:
+    """The C-order positions of ``a[indices]``'s elements in ``a``, as a
+    C-contiguous int64 array, and the shape ``a[indices]`` has.  An integer
+    index array into a 1-d ``a`` is its own positions (ew_at checks them
+    and wraps negative ones); any other index goes through minarray's own
+    indexing of a position grid (its errors included)."""
+    if a.ndim == 1 and not isinstance(indices, (tuple, slice, int)) and indices is not Ellipsis \
+            and indices is not None:
+        idx = as_operand(indices)
+        if idx.dtype.kind in "iu" and idx.ndim >= 1:
+            return ascontiguousarray(idx.reshape(-1).astype(_dt.int64, copy=False)), idx.shape
+    picked = arange(a.size, dtype=_dt.int64).reshape(a.shape)[indices]
     return ascontiguousarray(picked.reshape(-1)), picked.shape
 
 
@@ -381,7 +382,7 @@ def _at(uf: Any, a: Any, indices: Any, b: Any = None, /) -> None:
         raise ValueError("second operand provided when ufunc is unary")
     if not a.flags.writeable:
         raise ValueError("assignment destination is read-only")
-    offs, shape = _offsets(a, indices, c_order=False)
+    pos, shape = _positions(a, indices)
     vals = None
     if b is not None:
         # NumPy's at takes b as an array (a Python scalar at its default
@@ -398,22 +399,28 @@ def _at(uf: Any, a: Any, indices: Any, b: Any = None, /) -> None:
         if broadcast_shapes(v.shape, shape) != shape:
             raise ValueError(f"shape mismatch: value array of shape {v.shape} could not be broadcast to indexing "
                              f"result of shape {shape}")
-        # a private, contiguous copy: b is read before a is written, whatever it aliases
-        vals = broadcast_to(v, shape).astype(res, copy=True).reshape(-1)
+        # contiguous, of the loop's type (ew_at reads it through a snapshot
+        # when it shares memory with a: b is read before a is written)
+        vals = ascontiguousarray(broadcast_to(v, shape).astype(res, copy=False).reshape(-1))
     op, _impl = core.ufunc_fields(uf)
     # ew_at: False when op has no loop of a's type (a storage type, a
-    # comparison, b of a wider type): the rounds then
-    if op < 0 or not core.ew_at(op, a._h, offs._h, None if vals is None else vals._h):
-        _at_by_rounds(uf, a, indices, vals)
+    # comparison, b of a wider type): the rounds then, at positions ew_at
+    # has not checked: flat[here] checks them
+    if op < 0 or not core.ew_at(op, a._h, pos._h, None if vals is None else vals._h):
+        _at_by_rounds(uf, a, pos, vals)
 
 
-def _at_by_rounds(uf: Any, a: NDArray, indices: Any, vals: NDArray | None) -> None:
+def _at_by_rounds(uf: Any, a: NDArray, pos: NDArray, vals: NDArray | None) -> None:
     """ufunc.at without a loop of a's type: on a C-ordered copy, rounds of
     distinct positions (each one gather, op and scatter), the k-th round
     taking each position's k-th occurrence; then the copy back into a."""
     work = a.copy()
     flat = work.reshape(-1)
-    pos, _shape = _offsets(a, indices, c_order=True)
+    if pos.shape[0]:
+        lo, hi = int(min(pos)), int(max(pos))
+        if lo < -a.size or hi >= a.size:
+            raise IndexError(f"index {lo if lo < -a.size else hi} is out of bounds for axis 0 with size {a.size}")
+    pos = _select(less(pos, 0), add(pos, a.size), pos)
     rest = arange(pos.shape[0], dtype=_dt.int64)
     while rest.shape[0]:
         p = pos[rest]

@@ -15,7 +15,9 @@
 #include "pyapi.h" /* Python.h first, as CPython asks */
 
 #include <stddef.h>
+#include <string.h>
 
+#include "copy.h"
 #include "elementwise.h"
 #include "ew_at.h"
 
@@ -305,12 +307,15 @@ static PyObject *py_ew_sigs(PyObject *self, PyObject *const *args, Py_ssize_t na
   return res;
 }
 
-/* ew_at(op, a, offsets, b) -> True once done, or False when op has no loop
+/* ew_at(op, a, positions, b) -> True once done, or False when op has no loop
  * whose operands and result are all a's type (and b's, when b is not None):
- * a[offsets[i]] = op(a[offsets[i]], b[i]) in order (csrc/core/ew_at.c).
- * offsets: 1-d int64, C-contiguous, element offsets from a's data pointer
- * (a's strides applied by the caller); b: None or 1-d and C-contiguous, as
- * long as offsets.  Every offset is checked against a's span first. */
+ * a.flat[positions[i]] = op(a.flat[positions[i]], b[i]) in order
+ * (csrc/core/ew_at.c).  positions: 1-d int64, C-contiguous, positions in
+ * a's C order (negative ones count from the end, as a 1-d index does);
+ * b: None or 1-d and C-contiguous, as long as positions.  Every position
+ * is checked first (IndexError, NumPy's words for axis 0 of a 1-d a), and
+ * b and the positions read through a snapshot when they share memory
+ * with a. */
 static PyObject *py_ew_at(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(4, "ew_at");
@@ -319,60 +324,58 @@ static PyObject *py_ew_at(PyObject *self, PyObject *const *args, Py_ssize_t narg
   if (opi < 0 || opi >= ma_ew_nops) return PyErr_Format(PyExc_ValueError, "no elementwise op %d", opi);
   const ma_ew_op *op = &ma_ew_ops[opi];
   ma_array *a = ma_handle_get(args[1]);
-  ma_array *offs = a ? ma_handle_get(args[2]) : NULL;
-  if (!offs) return NULL;
+  ma_array *pos = a ? ma_handle_get(args[2]) : NULL;
+  if (!pos) return NULL;
   ma_array *b = NULL;
   if (args[3] != Py_None && !(b = ma_handle_get(args[3]))) return NULL;
-  int64_t n = offs->t.ndim == 1 ? offs->t.shape[0] : -1;
-  int64_t item = ma_type_size[ma_type_of(a->t.dtype)];
-  if (n < 0 || ma_type_of(offs->t.dtype) != MA_INT64 || (offs->t.strides && n > 1 && offs->t.strides[0] != 1) ||
+  int64_t n = pos->t.ndim == 1 ? pos->t.shape[0] : -1;
+  if (n < 0 || ma_type_of(pos->t.dtype) != MA_INT64 || (pos->t.strides && n > 1 && pos->t.strides[0] != 1) ||
       (op->nin == 2) != (b != NULL) ||
       (b && (b->t.ndim != 1 || b->t.shape[0] != n || (b->t.strides && n > 1 && b->t.strides[0] != 1)))) {
-    PyErr_SetString(PyExc_ValueError, "ew_at: offsets must be 1-d int64 and b 1-d of their length, contiguous");
+    PyErr_SetString(PyExc_ValueError, "ew_at: positions must be 1-d int64 and b 1-d of their length, contiguous");
     return NULL;
   }
   if (ma_check_writeable(a) < 0) return NULL;
   int ta = ma_type_of(a->t.dtype), tb = b ? ma_type_of(b->t.dtype) : ta;
   const ma_ew_sig *sig = NULL;
-  for (int i = 0; i < op->nsigs && !sig; i++) {
+  for (int i = 0; i < op->nsigs && !sig && ta == tb; i++) {
     const ma_ew_sig *s = &op->sigs[i];
-    if (s->type == ta && s->out == ta && s->in[0] == ta && (op->nin == 1 || s->in[1] == tb)) sig = s;
+    if (s->type == ta && s->out == ta && s->in[0] == ta && (op->nin == 1 || s->in[1] == ta)) sig = s;
   }
-  if (!sig || ta != tb) Py_RETURN_FALSE;
-  /* a's span in elements, from its data pointer: [lo, hi] */
-  int64_t lo = 0, hi = 0;
-  for (int d = 0; d < a->t.ndim; d++) {
-    int64_t st = a->t.strides ? a->t.strides[d] : 0, ext = a->t.shape[d] - 1;
-    if (a->t.shape[d] == 0) Py_RETURN_TRUE; /* nothing to update; offsets are then empty */
-    if (!a->t.strides) { /* C-contiguous: the stride is the product of the later extents */
-      st = 1;
-      for (int e = d + 1; e < a->t.ndim; e++) st *= a->t.shape[e];
-    }
-    if (st > 0) hi += st * ext;
-    else lo += st * ext;
+  if (!sig) Py_RETURN_FALSE;
+  ma_array *snaps[2] = {NULL, NULL};
+  PyObject *res = NULL;
+  /* read first what the writes could change: b and the positions, where
+   * they share memory with a (np.multiply.at(a, a, 2)) */
+  if (b && ma_may_overlap(a, b) && !(b = snaps[0] = ma_snapshot(b))) return PyErr_NoMemory();
+  if (ma_may_overlap(a, pos) && !(pos = snaps[1] = ma_snapshot(pos))) {
+    ma_array_free(snaps[0]);
+    return PyErr_NoMemory();
   }
-  const int64_t *o = (const int64_t *)offs->t.data;
-  for (int64_t i = 0; i < n; i++)
-    if (o[i] < lo || o[i] > hi) return PyErr_Format(PyExc_IndexError, "ew_at: offset %lld outside the array",
-                                                   (long long)o[i]);
-  /* byte offsets, in a private buffer: the kernel then reads nothing the
-   * caller still holds */
-  int64_t *bytes = PyMem_Malloc((size_t)(n > 0 ? n : 1) * sizeof(int64_t));
-  if (!bytes) return PyErr_NoMemory();
-  for (int64_t i = 0; i < n; i++) bytes[i] = o[i] * item;
-  ma_ew_aux st = {0, 1};
+  const int64_t *p = (const int64_t *)((const char *)pos->t.data + pos->t.byte_offset);
+  int64_t bad;
+  if (ma_ew_at_check(p, n, ma_array_size(a), &bad)) {
+    PyErr_Format(PyExc_IndexError, "index %lld is out of bounds for axis 0 with size %lld", (long long)bad,
+                 (long long)ma_array_size(a));
+    goto done;
+  }
+  int fast = strcmp(op->name, "add") == 0        ? MA_AT_ADD
+             : strcmp(op->name, "subtract") == 0 ? MA_AT_SUBTRACT
+             : strcmp(op->name, "multiply") == 0 ? MA_AT_MULTIPLY
+                                                 : MA_AT_GENERIC;
+  ma_ew_aux aux = {0, 1};
   ma_fpe_clear();
-  ma_ew_at(sig->loop, &st, (char *)a->t.data + a->t.byte_offset, bytes, n, b ? (const char *)b->t.data + b->t.byte_offset : NULL,
-           item);
+  ma_ew_at(fast, a, sig->loop, &aux, p, n, b ? (const char *)b->t.data + b->t.byte_offset : NULL);
   unsigned fpe = ma_fpe_read();
   if (fpe) ma_fpe_clear();
-  PyMem_Free(bytes);
-  if (st.err) {
+  if (aux.err)
     PyErr_SetString(PyExc_ValueError, "Integers to negative integer powers are not allowed.");
-    return NULL;
-  }
-  if ((fpe & op->fpe) && ma_report_fpe(op->name, fpe & op->fpe) < 0) return NULL;
-  Py_RETURN_TRUE;
+  else if (!((fpe & op->fpe) && ma_report_fpe(op->name, fpe & op->fpe) < 0))
+    res = Py_NewRef(Py_True);
+done:
+  ma_array_free(snaps[0]);
+  ma_array_free(snaps[1]);
+  return res;
 }
 
 #define FC(name, fn, doc) {name, (PyCFunction)(void (*)(void))fn, METH_FASTCALL, doc}
@@ -381,5 +384,5 @@ PyMethodDef ma_ufunc_methods[] = {
     FC("ufunc_fields", py_ufunc_fields, "ufunc_fields(u) -> (op, impl)"),
     FC("ufunc_setup", py_ufunc_setup, "ufunc_setup(call, reduce, accumulate, outer, at, reduceat)"),
     FC("ew_sigs", py_ew_sigs, "ew_sigs(op) -> ((in0[, in1...], out), ...) as ma_types"),
-    FC("ew_at", py_ew_at, "ew_at(op, a, offsets, b) -> True, or False without a loop of a's type"),
+    FC("ew_at", py_ew_at, "ew_at(op, a, positions, b) -> True, or False without a loop of a's type"),
     {NULL, NULL, 0, NULL}};
