@@ -39,7 +39,14 @@ from typing import Any
 
 from minarray import _dtypes as _dt
 from minarray._array_object import NDArray
-from minarray._coerce import as_operand, asarray, broadcast_shapes, normalize_axes, normalize_axis
+from minarray._coerce import (
+    as_operand,
+    asarray,
+    broadcast_shapes,
+    normalize_axes,
+    normalize_axis,
+    operator_operand,
+)
 from minarray._creation import arange, ascontiguousarray, full
 from minarray._elementwise import add, less
 from minarray._errstate import _user_stacklevel
@@ -95,9 +102,15 @@ def _cast(x: NDArray, dtype: Any) -> NDArray:
 
 def _operand(x: Any) -> Any:
     """An input as the engine takes it: an NDArray or a Python scalar (weak,
-    as NumPy's), anything else through asarray.  Subclasses of NDArray are
-    taken here as NDArrays (the C fast path sends them here first)."""
-    return x if isinstance(x, (NDArray, *_PY_SCALARS)) else as_operand(x)
+    as NumPy's), anything else by the engine's own rule
+    (``_coerce.operator_operand``).  Subclasses of NDArray are taken here as
+    NDArrays (the C fast path sends them here first)."""
+    if type(x) in _PY_SCALARS or isinstance(x, NDArray):
+        return x
+    r = operator_operand(x)
+    if r is None:
+        raise TypeError(f"expected an array or a Python scalar, got {type(x).__name__}")
+    return r
 
 
 def _outputs(name: str, nout: int, out: Any) -> tuple[NDArray | None, ...]:
