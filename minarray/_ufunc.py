@@ -285,7 +285,8 @@ def _reduce(uf: Any, array: Any, axis: Any = 0, dtype: Any = None, out: Any = No
     else:
         start = None if initial is _NOVALUE else initial
         if reducer is not None:
-            r = reducer(x, axes, dtype, keepdims)
+            # every axis: None, the kernels' own path for a whole-array reduction
+            r = reducer(x, None if len(axes) == x.ndim else axes, dtype, keepdims)
             if start is not None:  # add, multiply, maximum...: the order does not matter
                 uf(r, asarray(start).astype(r.dtype), out=r)
         else:
