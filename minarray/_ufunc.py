@@ -184,7 +184,7 @@ def _call(uf: Any, *args: Any, out: Any = None, where: Any = True, casting: str 
         xs = _inputs_as(name, xs, _dt.as_dtype(dtype), casting)
     elif casting in ("no", "equiv", "safe"):
         _check_inputs(name, xs, casting)
-    op, impl = core.ufunc_fields(uf)
+    op, impl, _sig = core.ufunc_fields(uf)
     if nout == 1 and mask is True and casting == "same_kind" and outs[0] is not None and op >= 0:
         # the engine reads every input before it writes out (overlap snapshots)
         return core.ew_call(op, outs[0], *xs)
@@ -416,7 +416,7 @@ def _at(uf: Any, a: Any, indices: Any, b: Any = None, /) -> None:
         # contiguous, of the loop's type (ew_at reads it through a snapshot
         # when it shares memory with a: b is read before a is written)
         vals = ascontiguousarray(broadcast_to(v, shape).astype(res, copy=False).reshape(-1))
-    op, _impl = core.ufunc_fields(uf)
+    op, _impl, _sig = core.ufunc_fields(uf)
     # ew_at: False when op has no loop of a's type (a storage type, a
     # comparison, b of a wider type): the rounds then, at positions ew_at
     # has not checked: flat[here] checks them
@@ -480,4 +480,12 @@ def _reduceat(uf: Any, array: Any, indices: Any, axis: int = 0, dtype: Any = Non
     return r if o is None else _store(name, r, o, "same_kind", True)
 
 
-core.ufunc_setup(_call, _reduce, _accumulate, _outer, _at, _reduceat)
+class _CallSignature:
+    """``ufunc.__signature__``, what ``inspect.signature`` reads: an
+    instance's call signature (NumPy's), and None for the class itself."""
+
+    def __get__(self, u: Any, owner: Any = None) -> Any:
+        return None if u is None else core.ufunc_fields(u)[2]
+
+
+core.ufunc_setup(_call, _reduce, _accumulate, _outer, _at, _reduceat, _CallSignature())

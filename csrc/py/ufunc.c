@@ -161,17 +161,12 @@ static PyObject *get_none(PyObject *self, void *c) {
   (void)self, (void)c;
   Py_RETURN_NONE;
 }
-static PyObject *get_signature_obj(PyObject *self, void *c) {
-  (void)c;
-  return Py_NewRef(((ma_ufunc *)self)->signature);
-}
 
 static PyGetSetDef ufunc_getset[] = {
     {"__name__", get_name, NULL, NULL, NULL},
     {"__qualname__", get_name, NULL, NULL, NULL},
     {"__doc__", get_doc, NULL, NULL, NULL},
     {"__module__", get_module, NULL, NULL, NULL},
-    {"__signature__", get_signature_obj, NULL, NULL, NULL},
     {"nin", get_nin, NULL, "the number of inputs", NULL},
     {"nout", get_nout, NULL, "the number of outputs", NULL},
     {"nargs", get_nargs, NULL, "nin + nout", NULL},
@@ -263,23 +258,28 @@ static PyObject *py_ufunc_new(PyObject *self, PyObject *const *args, Py_ssize_t 
   return (PyObject *)u;
 }
 
-/* ufunc_fields(u) -> (op, impl): what the Python bodies need to run a call. */
+/* ufunc_fields(u) -> (op, impl, signature): what the Python bodies need. */
 static PyObject *py_ufunc_fields(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(1, "ufunc_fields");
   if (!Py_IS_TYPE(args[0], &ma_ufunc_type)) return PyErr_Format(PyExc_TypeError, "ufunc_fields: not a ufunc");
   ma_ufunc *u = (ma_ufunc *)args[0];
-  return Py_BuildValue("(iO)", u->op, u->impl);
+  return Py_BuildValue("(iOO)", u->op, u->impl, u->signature);
 }
 
-/* ufunc_setup(call, reduce, accumulate, outer, at, reduceat): the Python
- * bodies, each called with the ufunc first. */
+/* ufunc_setup(call, reduce, accumulate, outer, at, reduceat, signature):
+ * the Python bodies, each called with the ufunc first; `signature` is the
+ * type's __signature__ descriptor (a Python one, as NumPy's: it gives an
+ * instance's signature, and the class none, so inspect reads the class
+ * as any other). */
 static PyObject *py_ufunc_setup(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
-  MA_NARGS(U_NPY, "ufunc_setup");
+  MA_NARGS(U_NPY + 1, "ufunc_setup");
   for (int i = 0; i < U_NPY; i++)
     if (!PyCallable_Check(args[i])) return PyErr_Format(PyExc_TypeError, "ufunc_setup: %s body is not callable",
                                                         METHOD_NAMES[i]);
+  if (PyDict_SetItemString(ma_ufunc_type.tp_dict, "__signature__", args[U_NPY]) < 0) return NULL;
+  PyType_Modified(&ma_ufunc_type);
   for (int i = 0; i < U_NPY; i++) Py_XSETREF(py_bodies[i], Py_NewRef(args[i]));
   Py_RETURN_NONE;
 }
@@ -381,8 +381,8 @@ done:
 #define FC(name, fn, doc) {name, (PyCFunction)(void (*)(void))fn, METH_FASTCALL, doc}
 PyMethodDef ma_ufunc_methods[] = {
     FC("ufunc_new", py_ufunc_new, "ufunc_new(name, op, nin, nout, identity, impl, doc, types, signature) -> ufunc"),
-    FC("ufunc_fields", py_ufunc_fields, "ufunc_fields(u) -> (op, impl)"),
-    FC("ufunc_setup", py_ufunc_setup, "ufunc_setup(call, reduce, accumulate, outer, at, reduceat)"),
+    FC("ufunc_fields", py_ufunc_fields, "ufunc_fields(u) -> (op, impl, signature)"),
+    FC("ufunc_setup", py_ufunc_setup, "ufunc_setup(call, reduce, accumulate, outer, at, reduceat, signature)"),
     FC("ew_sigs", py_ew_sigs, "ew_sigs(op) -> ((in0[, in1...], out), ...) as ma_types"),
     FC("ew_at", py_ew_at, "ew_at(op, a, positions, b) -> True, or False without a loop of a's type"),
     {NULL, NULL, 0, NULL}};
