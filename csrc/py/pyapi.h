@@ -236,6 +236,7 @@ extern PyMethodDef ma_dlpack_device_methods[];
 extern PyMethodDef ma_dlpack_entry_methods[];
 extern PyMethodDef ma_numpy_methods[];
 extern PyMethodDef ma_elementwise_methods[];
+extern PyMethodDef ma_ufunc_methods[];
 extern PyMethodDef ma_index_methods[];
 extern PyMethodDef ma_reduce_methods[];
 extern PyMethodDef ma_linalg_methods[];
@@ -246,7 +247,6 @@ extern PyMethodDef ma_convert_methods[];
 extern PyMethodDef ma_dtype_table_methods[];
 extern PyMethodDef ma_fpe_methods[];
 extern PyMethodDef ma_io_methods[];
-extern PyMethodDef ma_ufunc_methods[];
 
 #define MA_NARGS(n, fname)                                                   \
   do {                                                                       \
