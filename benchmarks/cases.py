@@ -37,7 +37,7 @@ class Unavailable(Exception):
 
 @dataclass(frozen=True)
 class Case:
-    group: str  # allocation, elementwise, reduction, indexing, linalg, random, dlpack, io
+    group: str  # allocation, elementwise, reduction, ufunc, indexing, linalg, random, dlpack, io
     name: str  # what is measured, e.g. "add float32 contiguous"
     size: int  # elements (bytes for allocation cases)
     unit: str  # "elements" or "bytes"
@@ -307,6 +307,53 @@ def _reductions() -> Iterator[Case]:
             for shape in RECT_SHAPES:  # both axis orders of a non-square array
                 for axis in (0, 1):
                     yield _reduce_case(op, dtype, shape, axis)
+
+
+# ---- ufunc methods ---------------------------------------------------------------
+
+
+def _ufuncs() -> Iterator[Case]:
+    """NumPy's ufunc methods on float64: add.reduce of 1M elements (the
+    kernels of sum), add.at of 1M values into 1000 bins (repeated indices),
+    multiply.outer of two 1000-element vectors."""
+    def case(name: str, size: int, setup: Callable[[], Inputs], call: Callable[[Any, Inputs, bool], Call]) -> Case:
+        def mk(inp: Inputs) -> Call:
+            ma_get("ufunc")  # Missing before ufunc objects
+            return call(importlib.import_module("minarray"), inp, True)
+
+        def rf(inp: Inputs) -> Call:
+            return call(np, inp, False)
+
+        return Case("ufunc", name, size, "elements", "numpy", setup, mk, rf)
+
+    n = 10**6
+
+    def reduce_setup() -> Inputs:
+        return {"x": _uniform((n,), "float64")}
+
+    def reduce(lib: Any, inp: Inputs, is_ma: bool) -> Call:
+        x = to_ma(inp["x"]) if is_ma else inp["x"]
+        return lambda: lib.add.reduce(x)
+
+    def at_setup() -> Inputs:
+        rng = _rng()
+        return {"bins": np.zeros(1000), "idx": rng.integers(0, 1000, n), "vals": rng.uniform(0, 1, n)}
+
+    def at(lib: Any, inp: Inputs, is_ma: bool) -> Call:
+        conv = to_ma if is_ma else (lambda v: v.copy())
+        bins, idx, vals = conv(inp["bins"]), conv(inp["idx"]), conv(inp["vals"])
+        return lambda: lib.add.at(bins, idx, vals)
+
+    def outer_setup() -> Inputs:
+        return {"a": _uniform((1000,), "float64"), "b": _uniform((1000,), "float64")}
+
+    def outer(lib: Any, inp: Inputs, is_ma: bool) -> Call:
+        a, b = (to_ma(inp["a"]), to_ma(inp["b"])) if is_ma else (inp["a"], inp["b"])
+        return lambda: lib.multiply.outer(a, b)
+
+    yield case("add.reduce float64", n, reduce_setup, reduce)
+    yield case("add.at float64 (1000 bins)", n, at_setup, at)
+    yield case("multiply.outer float64 (1000,)x(1000,)", 1000 * 1000, outer_setup, outer)
 
 
 # ---- statistics ----------------------------------------------------------------
@@ -768,5 +815,5 @@ def _printing() -> Iterator[Case]:
 
 def all_cases() -> list[Case]:
     """Every case, in the order the table prints them."""
-    return [*_allocation(), *_elementwise(), *_reductions(), *_statistics(), *_indexing(), *_linalg(), *_random(),
-            *_random_legacy(), *_dlpack(), *_io(), *_printing(), *_text()]
+    return [*_allocation(), *_elementwise(), *_reductions(), *_ufuncs(), *_statistics(), *_indexing(), *_linalg(),
+            *_random(), *_random_legacy(), *_dlpack(), *_io(), *_printing(), *_text()]

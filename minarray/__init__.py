@@ -133,6 +133,10 @@ from minarray._polynomial import *  # noqa: F403
 from minarray._polynomial import __all__ as _polynomial_all
 from minarray._text_io import *  # noqa: F403
 from minarray._text_io import __all__ as _text_io_all
+# NumPy's ufunc interface of the elementwise functions (ma.add.reduce...).
+# isort: split
+from minarray._ufunc import *  # noqa: F403
+from minarray._ufunc import __all__ as _ufunc_all
 
 # Data in and out, errors and threads.
 # isort: split
@@ -216,6 +220,7 @@ __all__ = [
     *_errstate_all, *_io_all, *_npy_format_all, *_threads_all, *_dlpack_all,
     *_float_format_all, *_printing_all, *_printoptions_all,
     *_polynomial_all, *_text_io_all,
+    *_ufunc_all,
     "dlpack", "linalg", "random", "fft", "exceptions", "AxisError", "ndarray",
     "testing",  # imported last, below
     *_bit_packing_all, *_functional_all, *_index_tricks_all, *_iteration_all, "emath", "lib",

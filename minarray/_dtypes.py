@@ -832,6 +832,23 @@ def same_kind(src: DType, dst: DType) -> _builtin_bool:
     return src is dst or promote(src, dst) is dst or _KIND_RANK[src.kind] <= _KIND_RANK[dst.kind]
 
 
+# NumPy's casting rules, loosest last.
+CASTING: Final = ("no", "equiv", "safe", "same_kind", "unsafe")
+
+
+def casting_allows(src: DType, dst: DType, casting: str) -> _builtin_bool:
+    """May ``src`` be cast to ``dst`` under NumPy's ``casting`` rule (one of
+    CASTING)?  minarray has native byte order only, so "no" and "equiv" both
+    mean the same dtype."""
+    if casting == "unsafe":
+        return True
+    if casting == "same_kind":
+        return same_kind(src, dst)
+    if casting == "safe":
+        return can_cast(src, dst)
+    return src is dst
+
+
 
 
 def isdtype(dtype: DType, kind: DType | str | tuple[DType | str, ...]) -> _builtin_bool:

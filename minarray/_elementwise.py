@@ -37,8 +37,10 @@ from __future__ import annotations
 
 import builtins
 import cmath
+import inspect
 import math
 import operator
+from collections.abc import Callable
 from typing import Any, Protocol, overload
 
 from minarray import _dtypes as _dt
@@ -72,16 +74,34 @@ Scalar = bool | int | float | complex
 Operand = NDArray | Scalar
 
 
-class UnaryFunction(Protocol):
+class UfuncMethods(Protocol):
+    """What every elementwise function has besides its call: NumPy's ufunc
+    methods and attributes (the type is ``minarray.ufunc``, csrc/py/ufunc.c;
+    the methods' bodies are minarray/_ufunc.py's)."""
+
     __name__: str
+    nin: int
+    nout: int
+    nargs: int
+    identity: Any
+    types: list[str]
+    reduce: Callable[..., Any]
+    accumulate: Callable[..., Any]
+    outer: Callable[..., Any]
+    at: Callable[..., Any]
+    reduceat: Callable[..., Any]
 
-    def __call__(self, x: NDArray, /, *, out: NDArray | None = None) -> NDArray: ...
+
+class UnaryFunction(UfuncMethods, Protocol):
+    def __call__(self, x: Operand, /, out: NDArray | None = None, **kwargs: Any) -> NDArray: ...
 
 
-class BinaryFunction(Protocol):
-    __name__: str
+class BinaryFunction(UfuncMethods, Protocol):
+    def __call__(self, x1: Operand, x2: Operand, /, out: NDArray | None = None, **kwargs: Any) -> NDArray: ...
 
-    def __call__(self, x1: Operand, x2: Operand, /, *, out: NDArray | None = None) -> NDArray: ...
+
+class TwoOutputFunction(UfuncMethods, Protocol):
+    def __call__(self, *xs: Any, **kwargs: Any) -> tuple[NDArray, NDArray]: ...
 
 
 _OPID: dict[str, int] = {name: i for i, (name, _nin) in enumerate(core.ew_ops())}
@@ -128,18 +148,78 @@ def _widened(op: int, out: NDArray | None, *xs: Any) -> NDArray:
     return out
 
 
-# Each function is a builtin bound to its op number (core.ew_function): a
-# call reaches the C engine with no Python frame in between, which is a
-# sixth of a small array's call.  The docstring's first lines are the text
-# signature inspect.signature reads.
+# ---- the ufunc objects ------------------------------------------------------
+#
+# Each function is a minarray.ufunc (csrc/py/ufunc.c) bound to its op number:
+# a call with the operands alone or with out= reaches the C engine with no
+# Python frame in between, which is a sixth of a small array's call.  The
+# NumPy functions that have no C op are ufuncs over their Python body.
+
+# NumPy's ufunc.identity (what reducing an empty axis gives; None: none).
+_IDENTITY: dict[str, Any] = {
+    "add": 0, "multiply": 1, "bitwise_and": -1, "bitwise_or": 0, "bitwise_xor": 0, "logical_and": True,
+    "logical_or": False, "logical_xor": False, "hypot": 0, "logaddexp": -math.inf, "logaddexp2": -math.inf,
+    "gcd": 0,
+}
+
+
+def _signature(nin: int, nout: int) -> inspect.Signature:
+    """NumPy's signature of a ufunc's call."""
+    p = inspect.Parameter
+    names = ["x"] if nin == 1 else [f"x{i + 1}" for i in range(nin)]
+    return inspect.Signature([
+        *(p(n, p.POSITIONAL_ONLY) for n in names),
+        p("out", p.POSITIONAL_OR_KEYWORD, default=None if nout == 1 else (None,) * nout),
+        *(p(k, p.KEYWORD_ONLY, default=v) for k, v in (
+            ("where", True), ("casting", "same_kind"), ("order", "K"), ("dtype", None), ("subok", True),
+            ("signature", None))),
+    ])
+
+
+def _char(d: _dt.DType) -> str:
+    """NumPy's one-letter code of d ("" for a type NumPy has not: bfloat16)."""
+    return _dt._numpy_char(d.format) if d.format else ""
+
+
+def _loop_types(op: int) -> tuple[str, ...]:
+    """The op's loops as NumPy writes them ('dd->d'), from the engine's
+    table; those over a type NumPy has not are left out."""
+    loops = []
+    for sig in core.ew_sigs(op):
+        codes = [_char(_dt.ALL[t]) for t in sig]
+        if all(codes):
+            loops.append("".join(codes[:-1]) + "->" + codes[-1])
+    return tuple(loops)
+
+
+def _kinds_types(kinds: str, nin: int, nout: int = 1) -> tuple[str, ...]:
+    """Loops that keep their type, for the kernel types of ``kinds``: the
+    types of a ufunc with a Python body."""
+    return tuple(_char(d) * nin + "->" + _char(d) * nout for d in _dt.KERNEL if d.kind in kinds and _char(d))
+
+
+def _make(name: str, op: int, nin: int, nout: int, impl: Callable[..., Any] | None, doc: str,
+          types: tuple[str, ...]) -> Any:
+    sig = _signature(nin, nout)
+    return core.ufunc_new(name, op, nin, nout, _IDENTITY.get(name), impl, f"{name}{sig}\n\n{doc}", types, sig)
+
+
 def _unary(name: str, doc: str) -> UnaryFunction:
-    f: UnaryFunction = core.ew_function(_OPID[name], f"{name}(x, /, *, out=None)\n--\n\n{doc}")
+    f: UnaryFunction = _make(name, _OPID[name], 1, 1, None, doc, _loop_types(_OPID[name]))
     return f
 
 
 def _binary(name: str, doc: str) -> BinaryFunction:
-    f: BinaryFunction = core.ew_function(_OPID[name], f"{name}(x1, x2, /, *, out=None)\n--\n\n{doc}")
+    f: BinaryFunction = _make(name, _OPID[name], 2, 1, None, doc, _loop_types(_OPID[name]))
     return f
+
+
+def _py_ufunc(nin: int, kinds: str, nout: int = 1) -> Callable[[Callable[..., Any]], Any]:
+    """A ufunc over a Python body (NumPy's functions minarray composes from
+    the engine's ops), named and documented by it."""
+    def make(impl: Callable[..., Any]) -> Any:
+        return _make(impl.__name__, -1, nin, nout, impl, impl.__doc__ or "", _kinds_types(kinds, nin, nout))
+    return make
 
 
 def _d(summary: str) -> str:
@@ -434,31 +514,39 @@ def _inexact(x: Any, fname: str) -> NDArray:
     return a if a.dtype.kind in "fc" else a.astype(_dt.promote(a.dtype, _dt.float16))
 
 
+@_py_ufunc(1, "f")
 def deg2rad(x: ArrayLike) -> NDArray:
     """Degrees to radians: ``x * pi / 180``."""
     return multiply(_inexact(x, "deg2rad"), math.pi / 180)
 
 
+@_py_ufunc(1, "f")
 def rad2deg(x: ArrayLike) -> NDArray:
     """Radians to degrees: ``x * 180 / pi``."""
     return multiply(_inexact(x, "rad2deg"), 180 / math.pi)
 
 
+@_py_ufunc(1, "f")
 def radians(x: ArrayLike) -> NDArray:
     """NumPy's other name of :func:`deg2rad`."""
-    return deg2rad(x)
+    r: NDArray = deg2rad(x)
+    return r
 
 
+@_py_ufunc(1, "f")
 def degrees(x: ArrayLike) -> NDArray:
     """NumPy's other name of :func:`rad2deg`."""
-    return rad2deg(x)
+    r: NDArray = rad2deg(x)
+    return r
 
 
+@_py_ufunc(1, "cf")
 def exp2(x: ArrayLike) -> NDArray:
     """``2 ** x`` elementwise (floating result)."""
     return pow(2.0, _inexact(x, "exp2"))
 
 
+@_py_ufunc(1, "f")
 def fabs(x: ArrayLike) -> NDArray:
     """The absolute value as a floating array (complex is not accepted)."""
     a = _inexact(x, "fabs")
@@ -467,6 +555,7 @@ def fabs(x: ArrayLike) -> NDArray:
     return abs(a)
 
 
+@_py_ufunc(2, "bcfiu")
 def fmax(x1: ArrayLike, x2: ArrayLike) -> NDArray:
     """The larger of ``x1`` and ``x2``, ignoring a NaN when the other is a
     number (``maximum`` propagates NaNs)."""
@@ -477,6 +566,7 @@ def fmax(x1: ArrayLike, x2: ArrayLike) -> NDArray:
     return where(isnan(a), b, where(isnan(b), a, m)).astype(m.dtype, copy=False)
 
 
+@_py_ufunc(2, "bcfiu")
 def fmin(x1: ArrayLike, x2: ArrayLike) -> NDArray:
     """The smaller of ``x1`` and ``x2``, ignoring a NaN when the other is a
     number."""
@@ -487,6 +577,7 @@ def fmin(x1: ArrayLike, x2: ArrayLike) -> NDArray:
     return where(isnan(a), b, where(isnan(b), a, m)).astype(m.dtype, copy=False)
 
 
+@_py_ufunc(2, "bfiu")
 def fmod(x1: ArrayLike, x2: ArrayLike) -> NDArray:
     """The C remainder: ``x1 - trunc(x1 / x2) * x2``, with the sign of
     ``x1`` (``remainder`` takes ``x2``'s).  Integer division by zero gives
@@ -499,6 +590,7 @@ def fmod(x1: ArrayLike, x2: ArrayLike) -> NDArray:
     return where(less(a, 0), negative(r), r).astype(r.dtype, copy=False)
 
 
+@_py_ufunc(2, "bfiu", nout=2)
 def divmod(x1: ArrayLike, x2: ArrayLike) -> tuple[NDArray, NDArray]:
     """``(floor_divide(x1, x2), remainder(x1, x2))``: the ``//`` and ``%``
     of these arrays, as ``divmod(x1, x2)`` gives them (so ``inf // 2`` is
@@ -506,6 +598,7 @@ def divmod(x1: ArrayLike, x2: ArrayLike) -> tuple[NDArray, NDArray]:
     return floor_divide(x1, x2), remainder(x1, x2)
 
 
+@_py_ufunc(2, "cf")
 def float_power(x1: ArrayLike, x2: ArrayLike) -> NDArray:
     """``x1 ** x2`` computed in float64 (complex128 for complex inputs)."""
     a, b = as_operand(x1, "float_power"), as_operand(x2, "float_power")
@@ -524,6 +617,7 @@ def angle(z: ArrayLike, deg: bool = False) -> NDArray:
     return multiply(out, 180 / math.pi) if deg else out
 
 
+@_py_ufunc(2, "f")
 def heaviside(x1: ArrayLike, x2: ArrayLike) -> NDArray:
     """The Heaviside step: 0 where ``x1 < 0``, ``x2`` where ``x1 == 0``, 1
     where ``x1 > 0`` (NaN stays NaN)."""
@@ -552,6 +646,7 @@ def fix(x: ArrayLike) -> NDArray:
     return trunc(as_operand(x, "fix"))
 
 
+@_py_ufunc(1, "cf")
 def rint(x: ArrayLike) -> NDArray:
     """Round to the nearest integer, halves to even, as a floating array
     (:func:`minarray.round` keeps integer dtypes)."""
@@ -630,6 +725,7 @@ def _interp(xs: NDArray, xpa: NDArray, fpa: NDArray, lval: float, rval: float, n
     return val.astype(_dt.float64, copy=False)
 
 
+@_py_ufunc(1, "f")
 def cbrt(x: ArrayLike) -> NDArray:
     """The real cube root (negative for negative numbers): ``|x| ** (1/3)``
     with its sign, refined by one Newton step, so exact cubes give exact
@@ -647,6 +743,7 @@ def cbrt(x: ArrayLike) -> NDArray:
     return y if a.dtype is _dt.float64 else y.astype(a.dtype)
 
 
+@_py_ufunc(2, "f")
 def logaddexp2(x1: ArrayLike, x2: ArrayLike) -> NDArray:
     """``log2(2**x1 + 2**x2)`` without overflow."""
     a, b = _inexact(x1, "logaddexp2"), _inexact(x2, "logaddexp2")
@@ -658,6 +755,7 @@ def logaddexp2(x1: ArrayLike, x2: ArrayLike) -> NDArray:
     return where(equal(a, b), add(a, 1.0), out).astype(m.dtype, copy=False)
 
 
+@_py_ufunc(2, "biu")
 def gcd(x1: ArrayLike, x2: ArrayLike) -> NDArray:
     """The greatest common divisor of integers, non-negative (Euclid's
     algorithm, each step one elementwise remainder over the whole array)."""
@@ -675,6 +773,7 @@ def gcd(x1: ArrayLike, x2: ArrayLike) -> NDArray:
     return a.astype(dt, copy=False)
 
 
+@_py_ufunc(2, "biu")
 def lcm(x1: ArrayLike, x2: ArrayLike) -> NDArray:
     """The least common multiple of integers, non-negative (0 when either
     is 0)."""
@@ -684,6 +783,7 @@ def lcm(x1: ArrayLike, x2: ArrayLike) -> NDArray:
     return abs(multiply(q, b)).astype(g.dtype, copy=False)
 
 
+@_py_ufunc(2, "f")
 def ldexp(x1: ArrayLike, x2: ArrayLike) -> NDArray:
     """``x1 * 2**x2`` for integer exponents ``x2``, exact while the result
     is a normal number (the scaling happens in two halves, so no partial
@@ -700,6 +800,7 @@ def ldexp(x1: ArrayLike, x2: ArrayLike) -> NDArray:
     return multiply(multiply(a, power_of_two(half)), power_of_two(subtract(e, half)))
 
 
+@_py_ufunc(1, "f", nout=2)
 def modf(x: ArrayLike) -> tuple[NDArray, NDArray]:
     """The fractional and integral parts, both with ``x``'s sign:
     ``(x - trunc(x), trunc(x))`` (infinities give a zero fraction)."""

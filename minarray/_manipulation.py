@@ -416,12 +416,9 @@ def copyto(dst: NDArray, src: Any, casting: str = "same_kind", where: Any = True
         s = asarray(src, dtype=_dt.scalar_dtype(src, dst.dtype))
     else:
         s = as_operand(src, "copyto")
-    ok = {"unsafe": True, "same_kind": _dt.same_kind(s.dtype, dst.dtype),
-          "safe": _dt.can_cast(s.dtype, dst.dtype), "no": s.dtype is dst.dtype,
-          "equiv": s.dtype is dst.dtype}
-    if casting not in ok:
+    if casting not in _dt.CASTING:
         raise ValueError(f"casting must be one of 'no', 'equiv', 'safe', 'same_kind', or 'unsafe', not {casting!r}")
-    if not ok[casting]:
+    if not _dt.casting_allows(s.dtype, dst.dtype, casting):
         raise TypeError(f"Cannot cast array data from {s.dtype} to {dst.dtype} according to the rule {casting!r}")
     try:
         s = broadcast_to(s, dst.shape)

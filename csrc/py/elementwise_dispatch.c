@@ -1,7 +1,8 @@
 /*
- * The elementwise engine's Python entry points: the functions
- * (minarray/_elementwise.py makes one call, ew_call(op, out, x1[, x2[, x3]]))
- * and NDArray's operators both go through ew_dispatch, which picks the loop
+ * The elementwise engine's Python entry points: the functions (the ufunc
+ * objects of csrc/py/ufunc.c call ma_ew_call; their Python bodies
+ * ew_call(op, out, x1[, x2[, x3]])) and NDArray's operators all go
+ * through ew_dispatch, which picks the loop
  * from the op's generated resolve table, checks `out`, and runs it.
  *
  * Inputs are NDArrays or Python scalars (converted here, once, to the
@@ -755,79 +756,15 @@ static PyObject *py_ew_ops(PyObject *self, PyObject *const *args, Py_ssize_t nar
 }
 
 /* ---- the functions ----------------------------------------------------------
- * ma.add, ma.exp... are builtin functions bound to their op number, so a
- * call goes straight to ew_dispatch: a Python `def` around ew_call cost a
- * frame and a second argument pass, as much as the kernel of a call on
- * 100 elements. */
+ * ma.add, ma.exp... are ufunc objects (csrc/py/ufunc.c) whose plain calls
+ * come here with no Python frame in between. */
 
-static PyObject *ew_function_call(int opi, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-  const ma_ew_op *op = &ma_ew_ops[opi];
-  PyObject *out = NULL;
-  Py_ssize_t nk = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
-  for (Py_ssize_t i = 0; i < nk; i++) {
-    PyObject *k = PyTuple_GET_ITEM(kwnames, i);
-    if (!PyUnicode_Check(k) || PyUnicode_CompareWithASCIIString(k, "out") != 0)
-      return PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument '%S'", op->name, k);
-    out = args[nargs + i];
-  }
-  if (nargs != op->nin)
-    return PyErr_Format(PyExc_TypeError, "%s() takes %d positional argument%s but %zd %s given", op->name,
-                        op->nin, op->nin == 1 ? "" : "s", nargs, nargs == 1 ? "was" : "were");
-  return ew_dispatch(opi, args, (int)nargs, out == Py_None ? NULL : out, EW_CALL);
-}
-
-/* One C function per op number, so each builtin has no `self`: a builtin
- * bound to an object pickles as getattr(that object, name), while one
- * without pickles by name, as minarray._elementwise.<name> (dask ships
- * functions to its workers that way). */
-#define EW_FN(i)                                                                                   \
-  static PyObject *ew_fn_##i(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kw) { \
-    (void)self;                                                                                    \
-    return ew_function_call(i, args, nargs, kw);                                                   \
-  }
-#define EW_FN10(X, p) X(p##0) X(p##1) X(p##2) X(p##3) X(p##4) X(p##5) X(p##6) X(p##7) X(p##8) X(p##9)
-#define EW_FN_ALL(X)                                                                               \
-  EW_FN10(X, ) EW_FN10(X, 1) EW_FN10(X, 2) EW_FN10(X, 3) EW_FN10(X, 4) EW_FN10(X, 5) EW_FN10(X, 6)    \
-  EW_FN10(X, 7) EW_FN10(X, 8) EW_FN10(X, 9) EW_FN10(X, 10) EW_FN10(X, 11)
-EW_FN_ALL(EW_FN)
-#define EW_FN_ADDR(i) ew_fn_##i,
-typedef PyObject *(*ew_fn)(PyObject *, PyObject *const *, Py_ssize_t, PyObject *);
-static const ew_fn ew_fns[] = {EW_FN_ALL(EW_FN_ADDR)};
-#define EW_NFNS ((int)(sizeof ew_fns / sizeof ew_fns[0]))
-
-/* ew_function(op, doc) -> the builtin function of op number `op`, named
- * after it, with `doc` (which may begin with a text signature). */
-static PyObject *py_ew_function(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-  (void)self;
-  MA_NARGS(2, "ew_function");
-  static PyMethodDef *defs; /* one per op, for the life of the process */
-  int opi = (int)PyLong_AsLong(args[0]);
-  if (opi == -1 && PyErr_Occurred()) return NULL;
-  if (opi < 0 || opi >= ma_ew_nops) return PyErr_Format(PyExc_ValueError, "no elementwise op %d", opi);
-  if (opi >= EW_NFNS) return PyErr_Format(PyExc_ValueError, "op %d: add C functions to EW_FN_ALL", opi);
-  const char *doc = PyUnicode_AsUTF8(args[1]);
-  if (!doc) return NULL;
-  if (!defs && !(defs = (PyMethodDef *)PyMem_RawCalloc((size_t)ma_ew_nops, sizeof(PyMethodDef))))
-    return PyErr_NoMemory();
-  PyMethodDef *d = &defs[opi];
-  if (!d->ml_name) {
-    char *copy = (char *)PyMem_RawMalloc(strlen(doc) + 1);
-    if (!copy) return PyErr_NoMemory();
-    strcpy(copy, doc);
-    d->ml_name = ma_ew_ops[opi].name;
-    d->ml_meth = (PyCFunction)(void (*)(void))ew_fns[opi];
-    d->ml_flags = METH_FASTCALL | METH_KEYWORDS;
-    d->ml_doc = copy;
-  }
-  PyObject *module = PyUnicode_FromString("minarray._elementwise");
-  PyObject *f = module ? PyCFunction_NewEx(d, NULL, module) : NULL;
-  Py_XDECREF(module);
-  return f;
+PyObject *ma_ew_call(int opi, PyObject *const *xs, int n, PyObject *out) {
+  return ew_dispatch(opi, xs, n, out, EW_CALL);
 }
 
 #define FC(name, fn, doc) {name, (PyCFunction)(void (*)(void))fn, METH_FASTCALL, doc}
 PyMethodDef ma_elementwise_methods[] = {
-    FC("ew_function", py_ew_function, "ew_function(op, doc) -> the builtin function of an op"),
     FC("ew_call", py_ew_call, "ew_call(op, out, x1[, x2[, x3]]) -> the result"),
     FC("ew_ops", py_ew_ops, "ew_ops() -> ((name, nin), ...)"),
     FC("ew_setup", py_ew_setup, "ew_setup(operand, widened)"),

@@ -21,6 +21,7 @@ int ma_install(const char *modname) {
         ma_fill_methods,            ma_testing_methods,         ma_ndarray_methods,
         ma_dlpack_capsule_methods,  ma_dlpack_import_methods,   ma_dlpack_exchange_methods,
         ma_dlpack_device_methods,   ma_dlpack_entry_methods,    ma_numpy_methods,
+        ma_ufunc_methods,
         ma_elementwise_methods,     ma_index_methods,           ma_reduce_methods,
         ma_linalg_methods,          ma_manipulation_methods,    ma_sort_methods,
         ma_views_methods,           ma_convert_methods,         ma_fpe_methods,
@@ -29,6 +30,7 @@ int ma_install(const char *modname) {
     rc = PyType_Ready(&ma_handle_type) < 0 || PyType_Ready(&ma_ndarray_base_type) < 0
              ? -1
              : PyModule_AddType(m, &ma_ndarray_base_type);
+    if (rc == 0) rc = PyModule_AddType(m, &ma_ufunc_type);
     for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]) && rc == 0; i++)
       rc = PyModule_AddFunctions(m, tables[i]);
     Py_DECREF(m);

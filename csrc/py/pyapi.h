@@ -181,6 +181,14 @@ PyObject *ma_from_nested(PyObject *obj);
  * the errstate in force says "raise" (or its callback raised). */
 int ma_report_fpe(const char *operation, unsigned flags);
 
+/* op number `opi` of the elementwise engine on the operands xs[0..n) (NDArrays or
+ * Python scalars; others are converted as minarray._coerce.operator_operand
+ * does), into `out` (NULL: a new array): what ma.add(x, y, out=z) runs
+ * (csrc/py/elementwise_dispatch.c). */
+PyObject *ma_ew_call(int opi, PyObject *const *xs, int n, PyObject *out);
+/* minarray.ufunc, the type of the elementwise functions (csrc/py/ufunc.c). */
+extern PyTypeObject ma_ufunc_type;
+
 /* Can casting type `from` to `to` raise a flag?  Only a floating-point
  * source can (overflow to a narrower float, invalid to an integer). */
 static inline int ma_cast_can_raise(int from, int to) {
@@ -221,6 +229,7 @@ extern PyMethodDef ma_dlpack_device_methods[];
 extern PyMethodDef ma_dlpack_entry_methods[];
 extern PyMethodDef ma_numpy_methods[];
 extern PyMethodDef ma_elementwise_methods[];
+extern PyMethodDef ma_ufunc_methods[];
 extern PyMethodDef ma_index_methods[];
 extern PyMethodDef ma_reduce_methods[];
 extern PyMethodDef ma_linalg_methods[];

@@ -1,7 +1,5 @@
 import numpy as np
 
-# pending: ufunc objects (np.add.reduce, np.multiply.outer, np.add.at)
-
 x = np.array([1, 2, 3, 4])
 print(np.add.reduce(x))
 print(np.add.accumulate(x))
