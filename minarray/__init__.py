@@ -133,6 +133,7 @@ from minarray._polynomial import *  # noqa: F403
 from minarray._polynomial import __all__ as _polynomial_all
 from minarray._text_io import *  # noqa: F403
 from minarray._text_io import __all__ as _text_io_all
+
 # NumPy's ufunc interface of the elementwise functions (ma.add.reduce...).
 # isort: split
 from minarray._ufunc import *  # noqa: F403
