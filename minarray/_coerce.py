@@ -145,7 +145,7 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | 
 
     Accepts Python scalars, nested lists/tuples (of scalars, NumPy scalars or
     arrays), NDArrays, objects with ``__array_interface__`` (NumPy arrays),
-    ``__dlpack__`` or the buffer protocol.  Arrays are shared without a copy
+    ``__dlpack__``, ``__array__`` or the buffer protocol.  Arrays are shared without a copy
     when dtype and layout allow.  ``copy=True`` always copies; ``copy=False``
     never does and raises ValueError when a copy would be needed (Array API
     2024.12); ``copy=None`` copies only when needed.
@@ -203,6 +203,10 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | 
         return _finish(arr, dt, copy, fresh=False)
     if hasattr(obj, "__dlpack__") and not isinstance(obj, type):
         return _finish(dlpack.from_dlpack(obj), dt, copy, fresh=False)
+    if hasattr(type(obj), "__array__") and not isinstance(obj, type):
+        # NumPy's oldest door (an object that makes a NumPy array on demand):
+        # what it returns is read as any array is
+        return asarray(obj.__array__(), dtype=dt, copy=copy)
     if isinstance(obj, (bytes, bytearray, memoryview)) or _has_buffer(obj):
         try:
             arr = from_buffer(obj, copy_ok=copy is not False)
@@ -223,7 +227,7 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | 
         return _scalar_array(_to_python_scalar(obj), dt)
     raise TypeError(
         f"cannot convert {type(obj).__name__} to a minarray array: expected a number, a nested sequence of "
-        "numbers, or an object with __array_interface__, __dlpack__ or the buffer protocol"
+        "numbers, or an object with __array_interface__, __dlpack__, __array__ or the buffer protocol"
     )
 
 
@@ -273,6 +277,19 @@ def as_operand(x: Any, fname: str | None = None) -> NDArray:
         return asarray(x)
     except TypeError:
         raise TypeError(f"{fname} expects arrays, got {type(x).__name__}") from None
+
+
+def as_array(x: Any, fname: str, what: str) -> NDArray:
+    """The array argument ``what`` of a function NumPy gives arrays only
+    (``np.copyto``'s destination, ``np.put``'s, ``np.astype``'s input):
+    an NDArray, or a view of another library's array (NumPy's, a DLPack
+    producer's), which an in-place function writes through; TypeError for
+    anything else, as NumPy's "argument must be numpy.ndarray"."""
+    if isinstance(x, NDArray):
+        return x
+    if not isinstance(x, type) and (hasattr(x, "__array_interface__") or hasattr(x, "__dlpack__")):
+        return asarray(x, copy=False)
+    raise TypeError(f"{fname}() argument {what} must be an array, not {type(x).__name__}")
 
 
 def operator_operand(x: Any) -> Any:

@@ -25,7 +25,6 @@ SCRIPTS = sorted(p.name for p in CORPUS.glob("*.py") if not p.name.startswith("_
 
 # script -> what minarray lacks that the script needs
 NEEDS = {
-    "array_likes.py": "needs array-likes everywhere (np.nonzero of a list)",
     "dtype_checks.py": "needs np.dtype and NumPy's dtype equality",
     "linear_algebra.py": "needs linalg.eig to return real eigenvalues when all are real, as NumPy",
     "loadtxt_table.py": "needs np.loadtxt",
