@@ -165,7 +165,9 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | 
         if isinstance(got, str):
             return _numpy_copy(obj, got, _dt.as_dtype(dtype) if dtype is not None else None, copy)
         if got is None and isinstance(obj, NDArray):
-            got = obj
+            # an instance of a subclass: a view of it as NDArray itself
+            # (np.asarray's rule; asanyarray keeps the subclass)
+            got = obj if type(obj) is NDArray else core.ndarray_view_as(obj, NDArray)
         if got is not None:
             if dtype is None:
                 return got.copy() if copy else got

@@ -299,8 +299,11 @@ def copy(a: Any, order: str = "K") -> NDArray:
 
 
 def asanyarray(a: Any, dtype: Any = None) -> NDArray:
-    """NumPy's ``asanyarray``: :func:`asarray` (minarray has no array
-    subclasses to pass through)."""
+    """NumPy's ``asanyarray``: :func:`asarray`, but an instance of a
+    subclass of NDArray passes through as itself (cast when ``dtype``
+    differs, still of its class)."""
+    if isinstance(a, NDArray):
+        return a if dtype is None else a.astype(dtype, copy=False)
     return asarray(a, dtype=dtype)
 
 
