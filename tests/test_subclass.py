@@ -14,6 +14,7 @@ values and the calls NumPy documents (``__array_finalize__(obj)``,
 from __future__ import annotations
 
 import gc
+import pickle
 import weakref
 from collections.abc import Callable
 from types import ModuleType
@@ -213,3 +214,22 @@ def test_a_cycle_through_an_attribute_is_collected() -> None:
     del a
     gc.collect()
     assert ref() is None
+
+
+class Pickled(ma.ndarray):  # type: ignore[misc]
+    """A subclass at module level, where pickle finds classes."""
+
+    def __array_finalize__(self, obj: Any) -> None:
+        self.info = getattr(obj, "info", "unset")
+
+
+@pytest.mark.parametrize("protocol", [2, 5])
+def test_pickling_keeps_the_class(protocol: int) -> None:
+    # as NumPy: the class comes back, its attributes do not (finalized from None)
+    a = ma.arange(4.0).view(Pickled)
+    a.info = "kept?"
+    b = pickle.loads(pickle.dumps(a, protocol=protocol))
+    assert type(b) is Pickled and b.info == "unset"
+    np.testing.assert_array_equal(np.asarray(ma.asarray(b)), np.arange(4.0))
+    plain = pickle.loads(pickle.dumps(ma.arange(2.0), protocol=protocol))
+    assert type(plain) is ma.ndarray

@@ -281,12 +281,13 @@ static PyObject *getitem(PyObject *x, PyObject *key) {
   int rc = basic_key(a, key, &v, 0);
   if (rc > 0) return make_view(x, a, v.off, v.nd, v.shape, v.strides);
   if (rc < 0) return NULL;
+  /* a copy (x[idx], x[mask]) is of x's type too; a view's is make_view's */
   if (PyTuple_CheckExact(key)) {
     PyObject *r = getitem_one_index(a, key);
-    if (r != Py_None) return r;
+    if (r != Py_None) return MA_RESULT_LIKE(r, x);
     Py_DECREF(r); /* x[rows, cols] is the other tuple C answers */
   }
-  return ma_getitem_advanced(a, key);
+  return MA_RESULT_LIKE(ma_getitem_advanced(a, key), x);
 }
 
 /* ndarray_getitem(x, key) -> x[key] or None (getitem) */
@@ -308,8 +309,8 @@ static PyObject *py_getitem_general; /* (x, key) -> x[key] */
 PyObject *ma_nd_subscript(PyObject *self, PyObject *key) {
   if (!py_getitem_general || !PyObject_TypeCheck(self, ma_nd.type)) /* a bare NDArrayBase has no elements */
     return PyErr_Format(PyExc_TypeError, "'%.200s' object is not subscriptable", Py_TYPE(self)->tp_name);
-  PyObject *r = getitem(self, key);
-  if (r != Py_None) return MA_RESULT_LIKE(r, self); /* a copy (x[mask]): a view's type is make_view's */
+  PyObject *r = getitem(self, key); /* of self's type (make_view and getitem decide) */
+  if (r != Py_None) return r;
   Py_DECREF(r);
   PyObject *args[2] = {self, key};
   return MA_RESULT_LIKE(PyObject_Vectorcall(py_getitem_general, args, 2, NULL), self);
