@@ -207,8 +207,12 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | 
         return _finish(dlpack.from_dlpack(obj), dt, copy, fresh=False)
     if hasattr(type(obj), "__array__") and not isinstance(obj, type):
         # NumPy's oldest door (an object that makes a NumPy array on demand):
-        # what it returns is read as any array is
-        return asarray(obj.__array__(), dtype=dt, copy=copy)
+        # what it returns is read as any array is; anything else is NumPy's
+        # ValueError (and no endless chain of __array__ calls)
+        made = obj.__array__()
+        if not (isinstance(made, NDArray) or hasattr(made, "__array_interface__")):
+            raise ValueError(f"object __array__ method not producing an array (got {type(made).__name__})")
+        return asarray(made, dtype=dt, copy=copy)
     if isinstance(obj, (bytes, bytearray, memoryview)) or _has_buffer(obj):
         try:
             arr = from_buffer(obj, copy_ok=copy is not False)

@@ -316,3 +316,15 @@ def test_the_sweep_covers_the_namespace() -> None:
         obj = getattr(ma, name)
         if not name.startswith("_") and callable(obj) and not isinstance(obj, type) and hasattr(np, name):
             assert f"ma.{name}" in names, f"ma.{name} is neither swept nor excluded"
+
+
+def test_an_array_method_must_make_an_array() -> None:
+    # NumPy's ValueError for an __array__ that returns something else (here
+    # the object itself, which would otherwise be asked again and again)
+    class Loop:
+        def __array__(self, dtype: Any = None, copy: bool | None = None) -> Any:
+            return self
+
+    for xp in (np, ma):
+        with pytest.raises(ValueError, match="__array__"):
+            xp.asarray(Loop())
