@@ -9,12 +9,14 @@ NumPy does; internally strides count elements, as DLPack does.
 
 from __future__ import annotations
 
+import builtins
 import math
 import operator
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, SupportsIndex
 
 from minarray import _dtypes as _dt
+from minarray import _subclass
 from minarray._dldevice import DLDeviceType
 from minarray._dtypes import DType
 from minarray._native import core
@@ -99,7 +101,10 @@ class NDArray(core.NDArrayBase):
     _dtype: DType
     _base: Any  # the object owning the memory, or None
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __new__(cls, *args: Any, **kwargs: Any) -> NDArray:
+        # (refused in __new__, not __init__: a subclass's own __new__, which
+        # makes its instance with asarray(...).view(cls) as NumPy's recipe
+        # does, is then followed by object's __init__, which takes its arguments)
         raise TypeError("NDArray cannot be constructed directly; use minarray.asarray, empty, zeros...")
 
     # ---- construction (internal) ---------------------------------------
@@ -244,7 +249,7 @@ class NDArray(core.NDArrayBase):
         order (``"K"``, as NumPy: the strides' order of the original)."""
         if order == "C":  # one C call (csrc/py/convert.c)
             made: NDArray = core.ndarray_copy(self, None)
-            return made
+            return made if type(self) is NDArray else _subclass.like(self, made)
         if order not in ("F", "A", "K"):
             raise ValueError(f"order must be one of 'C', 'F', 'A', 'K', not {order!r}")
         shape = self._shape
@@ -261,7 +266,7 @@ class NDArray(core.NDArrayBase):
             perm = _stride_perm(self._strides)
         if perm == list(range(len(shape))):  # C order after all
             same: NDArray = core.ndarray_copy(self, None)
-            return same
+            return same if type(self) is NDArray else _subclass.like(self, same)
         d = self._dtype
         # allocate in memory order, then view it back in the axes' order
         buf = NDArray._empty(tuple(shape[i] for i in perm), d)
@@ -272,7 +277,7 @@ class NDArray(core.NDArrayBase):
         out = NDArray._new(core.view(buf._h, 0, shape, tuple(strides), d.code, d.bits, False),
                            shape, tuple(strides), None)
         core.copyto(out._h, self._h)
-        return out
+        return out if type(self) is NDArray else _subclass.like(self, out)
 
     def astype(self, dtype: Any, /, *, copy: bool = True, device: Any = None) -> NDArray:
         """A copy converted to ``dtype`` (C cast kernels for every pair); with ``copy=False``
@@ -283,7 +288,7 @@ class NDArray(core.NDArrayBase):
         if dt is self._dtype and not copy:
             return self
         made: NDArray = core.ndarray_copy(self, dt)  # one C call (csrc/py/convert.c)
-        return made
+        return made if type(self) is NDArray else _subclass.like(self, made)
 
     def fill(self, value: Any) -> None:
         """Set every element to the Python scalar ``value`` (cast to the array's dtype)."""
@@ -326,7 +331,7 @@ class NDArray(core.NDArrayBase):
         # copy in C order through a view of out's memory with self's shape
         h = core.view(out._h, 0, self._shape, c_strides(self._shape), d.code, d.bits, False)
         core.copyto(h, self._h)
-        return out
+        return out if type(self) is NDArray else _subclass.like(self, out)
 
     def squeeze(self, axis: int | tuple[int, ...] | None = None) -> NDArray:
         """A view without length-1 axes (those in ``axis``, or all)."""
@@ -514,6 +519,21 @@ class NDArray(core.NDArrayBase):
     # chunk types by it, as Dask does, choose minarray's implementations.
     __array_priority__ = 1.0
 
+    # NumPy's subclass protocol (minarray/_subclass.py calls both): a new
+    # array of a subclass is finalized from the array it came from, and an
+    # elementwise result goes through its input's __array_wrap__.
+    def __array_finalize__(self, obj: Any) -> None:
+        """Called on each new instance of a subclass, with the array it was
+        made from (NumPy's hook: copy attributes from ``obj`` here)."""
+
+    def __array_wrap__(self, arr: NDArray, context: Any = None, return_scalar: bool = False) -> NDArray:
+        """``arr``, a result computed from this array, as this array's type
+        (finalized from it); ``context`` is ``(function, inputs, 0)`` for an
+        elementwise function, None for a reduction."""
+        if type(arr) is type(self):
+            return arr
+        return _subclass.retype(arr, type(self), self)
+
     def __array_function__(self, func: Any, types: Any, args: Any, kwargs: Any) -> Any:
         from minarray._numpy_dispatch import array_function  # cycle: _numpy_dispatch imports this module
 
@@ -646,14 +666,28 @@ class NDArray(core.NDArrayBase):
         """NumPy's other name of :meth:`conj`."""
         return self.conj()
 
-    def view(self, dtype: Any = None) -> NDArray:
+    def view(self, dtype: Any = None, type: Any = None) -> NDArray:
         """A view of the same memory, as the same dtype or reinterpreted as
-        ``dtype``.  A dtype of another size needs the last axis contiguous;
-        its length scales by the ratio of the sizes."""
+        ``dtype``, of this array's class or of ``type`` (NDArray or a
+        subclass; a class given as ``dtype`` is taken as ``type``, as NumPy
+        does), finalized from this array.  A dtype of another size needs
+        the last axis contiguous; its length scales by the ratio of the
+        sizes."""
+        cls = builtins.type(self)
+        if isinstance(dtype, builtins.type) and issubclass(dtype, NDArray):
+            dtype, type = None, dtype
+        if type is not None:
+            if not (isinstance(type, builtins.type) and issubclass(type, NDArray)):
+                raise TypeError(f"Cannot specify output type: {type!r} is not a subclass of minarray.ndarray")
+            cls = type
+        plain = self if builtins.type(self) is NDArray else core.ndarray_view_as(self, NDArray)
+        out = plain._dtype_view(dtype)
+        return out if cls is NDArray else _subclass.retype(out, cls, self)
+
+    def _dtype_view(self, dtype: Any) -> NDArray:
+        """:meth:`view` of an NDArray itself, as ``dtype`` (None: its own)."""
         if dtype is None:
             return self._view(0, self._shape, self._strides, bool(core.is_readonly(self._h)))
-        if isinstance(dtype, type) and issubclass(dtype, NDArray):
-            return self.view()
         new = _dt.as_dtype(dtype)
         old = self._dtype
         shape, strides = list(self._shape), list(self._strides)
@@ -878,8 +912,13 @@ def _products() -> Any:
 def _method(name: str, x: NDArray, **kwargs: Any) -> NDArray:
     from minarray._numpy_dispatch import array_method  # cycle: _numpy_dispatch imports this module
 
-    result: NDArray = array_method(name, x, **kwargs)
-    return result
+    if type(x) is NDArray:
+        result: NDArray = array_method(name, x, **kwargs)
+        return result
+    # An instance of a subclass: computed on a plain view, then NumPy's wrap
+    # of a reduction's result (no context; "return_scalar" for a 0-d one).
+    result = array_method(name, core.ndarray_view_as(x, NDArray), **kwargs)
+    return x.__array_wrap__(result, None, result.ndim == 0) if type(result) is NDArray else result
 
 
 class _ArrayInterfaceView:
@@ -941,6 +980,9 @@ def _setitem_general(x: NDArray, parsed: tuple[Any, ...], value: Any) -> None:
 
 # The general route of NDArray's indexing (csrc/py/views.c).
 core.getitem_setup(_getitem_general, _setitem_general)
+
+# Where C hands the results made from an instance of a subclass (csrc/py/ndarray.c).
+core.subclass_setup(_subclass.like, _subclass.wrap)
 
 
 # The views C builds directly (csrc/py/views.c), as globals: a global lookup

@@ -90,7 +90,7 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | 
 
     Accepts Python scalars, nested lists/tuples (of scalars, NumPy scalars or
     arrays), NDArrays, objects with ``__array_interface__`` (NumPy arrays),
-    ``__dlpack__`` or the buffer protocol.  Arrays are shared without a copy
+    ``__dlpack__``, ``__array__`` or the buffer protocol.  Arrays are shared without a copy
     when dtype and layout allow.  ``copy=True`` always copies; ``copy=False``
     never does and raises ValueError when a copy would be needed (Array API
     2024.12); ``copy=None`` copies only when needed.
@@ -109,7 +109,9 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | 
         if isinstance(got, str):
             return _numpy_copy(obj, got, _dt.as_dtype(dtype) if dtype is not None else None, copy)
         if got is None and isinstance(obj, NDArray):
-            got = obj
+            # an instance of a subclass: a view of it as NDArray itself
+            # (np.asarray's rule; asanyarray keeps the subclass)
+            got = obj if type(obj) is NDArray else core.ndarray_view_as(obj, NDArray)
         if got is not None:
             if dtype is None:
                 return got.copy() if copy else got
@@ -147,6 +149,14 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | 
         return _finish(arr, dt, copy, fresh=False)
     if hasattr(obj, "__dlpack__") and not isinstance(obj, type):
         return _finish(dlpack.from_dlpack(obj), dt, copy, fresh=False)
+    if hasattr(type(obj), "__array__") and not isinstance(obj, type):
+        # NumPy's oldest door (an object that makes a NumPy array on demand):
+        # what it returns is read as any array is; anything else is NumPy's
+        # ValueError (and no endless chain of __array__ calls)
+        made = obj.__array__()
+        if not (isinstance(made, NDArray) or hasattr(made, "__array_interface__")):
+            raise ValueError(f"object __array__ method not producing an array (got {type(made).__name__})")
+        return asarray(made, dtype=dt, copy=copy)
     if isinstance(obj, (bytes, bytearray, memoryview)) or _has_buffer(obj):
         try:
             arr = from_buffer(obj, copy_ok=copy is not False)
@@ -168,7 +178,7 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | 
         return _scalar_array(_to_python_scalar(obj), dt)
     raise TypeError(
         f"cannot convert {type(obj).__name__} to a minarray array: expected a number, a nested sequence of "
-        "numbers, or an object with __array_interface__, __dlpack__ or the buffer protocol"
+        "numbers, or an object with __array_interface__, __dlpack__, __array__ or the buffer protocol"
     )
 
 
@@ -218,6 +228,19 @@ def as_operand(x: Any, fname: str | None = None) -> NDArray:
         return asarray(x)
     except TypeError:
         raise TypeError(f"{fname} expects arrays, got {type(x).__name__}") from None
+
+
+def as_array(x: Any, fname: str, what: str) -> NDArray:
+    """The array argument ``what`` of a function NumPy gives arrays only
+    (``np.copyto``'s destination, ``np.put``'s, ``np.astype``'s input):
+    an NDArray, or a view of another library's array (NumPy's, a DLPack
+    producer's), which an in-place function writes through; TypeError for
+    anything else, as NumPy's "argument must be numpy.ndarray"."""
+    if isinstance(x, NDArray):
+        return x
+    if not isinstance(x, type) and (hasattr(x, "__array_interface__") or hasattr(x, "__dlpack__")):
+        return asarray(x, copy=False)
+    raise TypeError(f"{fname}() argument {what} must be an array, not {type(x).__name__}")
 
 
 def operator_operand(x: Any) -> Any:

@@ -91,21 +91,25 @@ def _like(x: NDArray, dtype: Any) -> _dt.DType:
 
 def empty_like(x: NDArray, /, *, dtype: Any = None, device: Any = None) -> NDArray:
     """An uninitialised array with the shape (and, unless given, the dtype) of ``x``."""
+    x = as_operand(x, "empty_like")
     return empty(x.shape, dtype=_like(x, dtype), device=device)
 
 
 def zeros_like(x: NDArray, /, *, dtype: Any = None, device: Any = None) -> NDArray:
     """Zeros with the shape (and, unless given, the dtype) of ``x``."""
+    x = as_operand(x, "zeros_like")
     return zeros(x.shape, dtype=_like(x, dtype), device=device)
 
 
 def ones_like(x: NDArray, /, *, dtype: Any = None, device: Any = None) -> NDArray:
     """Ones with the shape (and, unless given, the dtype) of ``x``."""
+    x = as_operand(x, "ones_like")
     return ones(x.shape, dtype=_like(x, dtype), device=device)
 
 
 def full_like(x: NDArray, /, fill_value: Any, *, dtype: Any = None, device: Any = None) -> NDArray:
     """``fill_value`` in the shape (and, unless given, the dtype) of ``x``."""
+    x = as_operand(x, "full_like")
     return full(x.shape, fill_value, dtype=_like(x, dtype), device=device)
 
 
@@ -235,12 +239,12 @@ def _tri(x: NDArray, k: int, lower: bool) -> NDArray:
 
 def tril(x: NDArray, /, *, k: int = 0) -> NDArray:
     """A copy of ``x`` with the elements above diagonal ``k`` of its last two axes set to zero."""
-    return _tri(x, k, True)
+    return _tri(as_operand(x, "tril"), k, True)
 
 
 def triu(x: NDArray, /, *, k: int = 0) -> NDArray:
     """A copy of ``x`` with the elements below diagonal ``k`` of its last two axes set to zero."""
-    return _tri(x, k, False)
+    return _tri(as_operand(x, "triu"), k, False)
 
 
 def meshgrid(*arrays: NDArray, indexing: str = "xy") -> tuple[NDArray, ...]:
@@ -250,9 +254,8 @@ def meshgrid(*arrays: NDArray, indexing: str = "xy") -> tuple[NDArray, ...]:
 
     if indexing not in ("xy", "ij"):
         raise ValueError(f"indexing must be 'xy' or 'ij', got {indexing!r}")
-    for a in arrays:
-        if a.ndim != 1:
-            raise ValueError("meshgrid takes 1-d arrays")
+    # the Array API's inputs are 1-d; NumPy flattens any other
+    arrays = tuple(as_operand(a, "meshgrid").reshape((-1,)) for a in arrays)
     if arrays and len({a.dtype for a in arrays}) > 1:
         raise ValueError("meshgrid arrays must share one dtype")
     shape = [a.shape[0] for a in arrays]
@@ -289,8 +292,11 @@ def copy(a: Any, order: str = "K") -> NDArray:
 
 
 def asanyarray(a: Any, dtype: Any = None) -> NDArray:
-    """NumPy's ``asanyarray``: :func:`asarray` (minarray has no array
-    subclasses to pass through)."""
+    """NumPy's ``asanyarray``: :func:`asarray`, but an instance of a
+    subclass of NDArray passes through as itself (cast when ``dtype``
+    differs, still of its class)."""
+    if isinstance(a, NDArray):
+        return a if dtype is None else a.astype(dtype, copy=False)
     return asarray(a, dtype=dtype)
 
 
@@ -498,4 +504,7 @@ def fromiter(iter: Any, dtype: Any, count: int = -1) -> NDArray:
     items = list(iter if count < 0 else itertools.islice(iter, count))
     if count >= 0 and len(items) < count:
         raise ValueError(f"iterator too short: Expected {count} but iterator had only {len(items)} items.")
-    return asarray(items, dtype=dtype) if items else zeros((0,), dtype=dtype)
+    out = asarray(items, dtype=dtype) if items else zeros((0,), dtype=dtype)
+    if out.ndim != 1:  # NumPy reads one scalar per item
+        raise ValueError("setting an array element with a sequence.")
+    return out

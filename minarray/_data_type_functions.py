@@ -23,7 +23,7 @@ from typing import Any
 
 from minarray import _dtypes as _dt
 from minarray._array_object import NDArray
-from minarray._coerce import as_operand, asarray
+from minarray._coerce import as_array, as_operand, asarray
 
 # The promotion rules live with the dtypes (the build reads them there too);
 # this chapter names the functions that apply them.
@@ -263,4 +263,4 @@ def isscalar(element: Any) -> bool:
 
 def astype(x: NDArray, dtype: Any, /, *, copy: bool = True, device: Any = None) -> NDArray:
     """Array API ``astype``."""
-    return x.astype(dtype, copy=copy, device=device)
+    return as_array(x, "astype", "x").astype(dtype, copy=copy, device=device)

@@ -470,8 +470,7 @@ def clip(x: NDArray, /, min: Operand | None = None, max: Operand | None = None, 
     The result has ``x``'s dtype.  NaN in ``x``, ``min`` or ``max`` propagates.
     A Python int bound outside an integer dtype's range is clamped to that
     range (it bounds nothing)."""
-    if not isinstance(x, NDArray):
-        raise TypeError(f"clip expects an NDArray, got {type(x).__name__}")
+    x = as_operand(x, "clip")
     dt = x._dtype
     lo, hi = min, max
     if dt.kind in "iu":

@@ -35,6 +35,7 @@ from minarray import _searching
 from minarray._array_object import NDArray
 from minarray._coerce import (
     along_axis,
+    as_array,
     as_int,
     as_ints,
     as_operand,
@@ -523,8 +524,7 @@ def put(a: NDArray, ind: Any, v: Any, mode: str = "raise") -> None:
     """Write ``v`` (repeated as needed) at the flat indices ``ind`` of
     ``a``, in place; ``mode`` "raise", "wrap" or "clip" for indices out of
     range.  Where an index repeats, the last value wins."""
-    if not isinstance(a, NDArray):
-        raise TypeError(f"put: argument a must be a minarray NDArray, got {type(a).__name__}")
+    a = as_array(a, "put", "a")
     idx = _ints(ind, "put").reshape((-1,))
     n = a.size
     if n == 0 and idx.size:  # wrap and clip would divide or clip by the size 0
@@ -545,11 +545,12 @@ def put(a: NDArray, ind: Any, v: Any, mode: str = "raise") -> None:
 def place(arr: NDArray, mask: Any, vals: Any) -> None:
     """Write ``vals`` (repeated as needed) where ``mask`` is true, in place,
     in C order."""
-    if not isinstance(arr, NDArray):
-        raise TypeError(f"place: argument arr must be a minarray NDArray, got {type(arr).__name__}")
+    arr = as_array(arr, "place", "arr")
     m = as_operand(mask, "place").astype(_dt.bool, copy=False)
+    if m.size != arr.size:  # NumPy's rule: one mask element per element, in any shape
+        raise ValueError("place: mask and data must be the same size")
     if m.shape != arr.shape:
-        m = broadcast_to(m, arr.shape)
+        m = m.reshape(arr.shape)
     count = int(count_nonzero(m))
     if count:
         arr[m] = _cycled(vals, count, arr.dtype, "place")
@@ -558,8 +559,7 @@ def place(arr: NDArray, mask: Any, vals: Any) -> None:
 def put_along_axis(arr: NDArray, indices: Any, values: Any, axis: int | None) -> None:
     """Write ``values`` at ``indices`` along ``axis`` of ``arr``, in place:
     the scatter matching :func:`minarray.take_along_axis`."""
-    if not isinstance(arr, NDArray):
-        raise TypeError(f"put_along_axis: argument arr must be a minarray NDArray, got {type(arr).__name__}")
+    arr = as_array(arr, "put_along_axis", "arr")
     idx = _ints(indices, "put_along_axis")
     if axis is None:
         if idx.ndim != 1:

@@ -26,6 +26,7 @@ import sys
 from typing import Any, BinaryIO, SupportsIndex
 
 from minarray import _dtypes as _dt
+from minarray import _subclass
 from minarray._array_interface import _alignment
 from minarray._array_object import NDArray, c_strides
 from minarray._coerce import as_intp, asarray
@@ -285,10 +286,14 @@ def reduce(x: NDArray, protocol: int) -> tuple[Any, tuple[Any, ...]]:
         block: Any = pickle.PickleBuffer(raw(src))
     else:
         block = core.tobytes(x._h, fortran)
-    return (_unpickle, (block, x.dtype.name, x.shape, fortran, readonly))
+    args = (block, x.dtype.name, x.shape, fortran, readonly)
+    # an instance of a subclass comes back of its class, as NumPy's does
+    # (finalized from None: its attributes are not pickled, as in NumPy)
+    return (_unpickle, args if type(x) is NDArray else (*args, type(x)))
 
 
-def _unpickle(block: Any, dtype: str, shape: tuple[int, ...], fortran: bool, readonly: bool) -> NDArray:
+def _unpickle(block: Any, dtype: str, shape: tuple[int, ...], fortran: bool, readonly: bool,
+              cls: type[NDArray] | None = None) -> NDArray:
     """The array of a pickle: ``block`` (bytes, or the buffer a protocol-5
     pickle handed back: a bytearray, a PickleBuffer, any buffer) holds its
     elements in C or Fortran order.  The block is used in place when it is
@@ -323,7 +328,7 @@ def _unpickle(block: Any, dtype: str, shape: tuple[int, ...], fortran: bool, rea
             memoryview(raw(out))[:] = m
         if readonly:
             out = out._view(0, out._shape, out._strides, readonly=True)
-    return out
+    return out if cls is None else _subclass.retype(out, cls, None)
 
 
 def contiguous_strides(shape: tuple[int, ...], fortran: bool) -> tuple[int, ...]:

@@ -266,10 +266,10 @@ def vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> NDArray:
 
 
 def outer(x1: Any, x2: Any, /) -> NDArray:
-    """Outer product of two 1-d arrays (Array API ``outer``): shape (N, M)."""
+    """Outer product of two 1-d arrays (Array API ``outer``): shape (N, M);
+    other arrays are flattened first, as NumPy's ``outer`` does."""
     a, b, dt, kt = _operands("outer", x1, x2)
-    if a.ndim != 1 or b.ndim != 1:
-        raise ValueError(f"outer: expected two 1-d arrays, got shapes {a.shape} and {b.shape}")
+    a, b = a.reshape((-1,)), b.reshape((-1,))
     a, b = _cast(a, b, kt)
     # (N, 1) @ (1, M): a product with k = 1.
     a2 = a._view(0, (a.shape[0], 1), (a._strides[0], 0))
@@ -367,6 +367,8 @@ def convolve(a: Any, v: Any, mode: str = "full") -> NDArray:
     overlapping windows of the zero-padded longer array are one strided
     view, times the reversed shorter one: one matrix-vector product."""
     x, w = as_operand(a, "convolve"), as_operand(v, "convolve")
+    # NumPy reads both with ndmin=1: a scalar is a one-element array
+    x, w = (x.reshape((1,)) if x.ndim == 0 else x), (w.reshape((1,)) if w.ndim == 0 else w)
     if x.ndim != 1 or w.ndim != 1:
         raise ValueError(f"object too deep for desired array (convolve needs 1-d arrays, got shapes "
                          f"{x.shape} and {w.shape})")
@@ -540,6 +542,7 @@ def einsum_path(subscripts: str, *operands: Any, optimize: Any = "greedy") -> tu
 
 def matrix_transpose(x: NDArray, /) -> NDArray:
     """A view of ``x`` with its last two axes exchanged (needs at least 2 dimensions)."""
+    x = as_operand(x, "matrix_transpose")
     if x.ndim < 2:
         raise ValueError(f"matrix_transpose needs at least 2 dimensions, got {x.ndim}")
     return swapaxes(x, -1, -2)

@@ -25,6 +25,7 @@ from minarray import _dtypes as _dt
 from minarray._array_object import NDArray, c_strides
 from minarray._coerce import (
     along_axis,
+    as_array,
     as_int,
     as_intp,
     as_ints,
@@ -322,7 +323,8 @@ def _positions(obj: Any, n: int, fname: str) -> list[int] | int:
     length ``n`` as an int or a list of ints, negative ones wrapped."""
     if isinstance(obj, slice):
         return list(range(*obj.indices(n)))
-    if isinstance(obj, (bool, int)) or (hasattr(obj, "__index__") and not isinstance(obj, NDArray)):
+    if isinstance(obj, (bool, int)) or (hasattr(obj, "__index__") and getattr(obj, "ndim", 0) == 0
+                                        and not isinstance(obj, NDArray)):
         return operator.index(obj)
     idx = as_operand(obj, fname)
     if idx.dtype.kind == "b":
@@ -410,8 +412,7 @@ def copyto(dst: NDArray, src: Any, casting: str = "same_kind", where: Any = True
     """Copy ``src`` (broadcast) into ``dst`` in place, where ``where`` is
     true; the cast must be allowed by ``casting`` ("same_kind", the
     default, "safe", "unsafe" or "no"/"equiv")."""
-    if not isinstance(dst, NDArray):
-        raise TypeError(f"copyto() argument 1 must be a minarray NDArray, not {type(dst).__name__}")
+    dst = as_array(dst, "copyto", "1")
     if isinstance(src, (bool, int, float, complex)):
         s = asarray(src, dtype=_dt.scalar_dtype(src, dst.dtype))
     else:
@@ -464,6 +465,7 @@ def trim_zeros(filt: Any, trim: str = "fb") -> NDArray:
 
 def broadcast_to(x: NDArray, /, shape: Sequence[int]) -> NDArray:
     """A read-only view of ``x`` with ``shape`` (size-1 dims get stride 0)."""
+    x = as_operand(x, "broadcast_to")
     shape = as_ints(shape, "broadcast_to: shape entry")
     if any(n < 0 for n in shape):
         raise ValueError(f"negative dimensions are not allowed in shape {shape}")
@@ -481,18 +483,21 @@ def broadcast_to(x: NDArray, /, shape: Sequence[int]) -> NDArray:
 def broadcast_arrays(*arrays: NDArray) -> tuple[NDArray, ...]:
     """The arrays broadcast against each other: read-only views of one
     common shape, as a tuple (Array API 2025.12, and NumPy 2)."""
+    arrays = tuple(as_operand(a, "broadcast_arrays") for a in arrays)
     shape = broadcast_shapes(*(a.shape for a in arrays))
     return tuple(a if a.shape == shape else broadcast_to(a, shape) for a in arrays)
 
 
 def permute_dims(x: NDArray, /, axes: tuple[int, ...]) -> NDArray:
     """A view of ``x`` with its axes reordered as ``axes`` (a permutation of ``range(x.ndim)``)."""
+    x = as_operand(x, "permute_dims")
     out: NDArray = core.ndarray_permute(x, axes)  # C alone, errors included (csrc/py/views.c)
     return out
 
 
 def swapaxes(x: NDArray, axis1: int, axis2: int) -> NDArray:
     """A view of ``x`` with ``axis1`` and ``axis2`` exchanged."""
+    x = as_operand(x, "swapaxes")
     order = list(range(x.ndim))
     a, b = normalize_axis(axis1, x.ndim), normalize_axis(axis2, x.ndim)
     order[a], order[b] = order[b], order[a]
@@ -501,6 +506,7 @@ def swapaxes(x: NDArray, axis1: int, axis2: int) -> NDArray:
 
 def moveaxis(x: NDArray, source: int | tuple[int, ...], destination: int | tuple[int, ...], /) -> NDArray:
     """A view of ``x`` with the axes ``source`` moved to positions ``destination``."""
+    x = as_operand(x, "moveaxis")
     src = (source,) if not isinstance(source, (tuple, list)) else tuple(source)
     dst = (destination,) if not isinstance(destination, (tuple, list)) else tuple(destination)
     if len(src) != len(dst):
@@ -517,6 +523,7 @@ def moveaxis(x: NDArray, source: int | tuple[int, ...], destination: int | tuple
 
 def expand_dims(x: NDArray, /, axis: int | tuple[int, ...] = 0) -> NDArray:
     """A view of ``x`` with a new axis of length 1 at each position in ``axis``."""
+    x = as_operand(x, "expand_dims")
     axes = (axis,) if not isinstance(axis, (tuple, list)) else tuple(axis)
     nd = x.ndim + len(axes)
     norm = sorted(normalize_axis(a, nd) for a in axes)
@@ -533,6 +540,7 @@ def expand_dims(x: NDArray, /, axis: int | tuple[int, ...] = 0) -> NDArray:
 def squeeze(x: NDArray, /, axis: int | tuple[int, ...] | None = None) -> NDArray:
     """A view of ``x`` without the length-1 axes in ``axis`` (all of them when None); ValueError
     for an axis whose length is not 1."""
+    x = as_operand(x, "squeeze")
     if axis is None:
         axes = tuple(i for i, n in enumerate(x.shape) if n == 1)
     else:
@@ -547,6 +555,7 @@ def squeeze(x: NDArray, /, axis: int | tuple[int, ...] | None = None) -> NDArray
 def flip(x: NDArray, /, *, axis: int | tuple[int, ...] | None = None) -> NDArray:
     """A view of ``x`` with the order of elements reversed along ``axis`` (all axes when None):
     negative strides, no copy."""
+    x = as_operand(x, "flip")
     axes = normalize_axes(axis, x.ndim)
     offset = 0
     strides = list(x._strides)
@@ -569,6 +578,7 @@ def reshape(x: NDArray, /, shape: Sequence[Any], order: str = "C", *, copy: bool
     C-contiguous array takes C strides, anything else NumPy's no-copy rule
     (``_attempt_nocopy_reshape``); all of it in csrc/py/views.c.
     """
+    x = as_operand(x, "reshape")
     if order != "C":
         return reshape_fortran(x, shape, order, copy)
     out: NDArray = core.ndarray_reshape(x, (shape,), copy)  # C does it all (csrc/py/views.c)

@@ -97,6 +97,7 @@ def flatnonzero(a: Any) -> NDArray:
 
 def nonzero(x: NDArray, /) -> tuple[NDArray, ...]:
     """Indices of the non-zero elements, one int64 array per dimension."""
+    x = as_operand(x, "nonzero")
     if x.ndim == 0:
         raise ValueError("nonzero is not defined for 0-d arrays; use x[None] or atleast_1d")
     count, h = core.nonzero(x._h)

@@ -242,8 +242,9 @@ def test_meshgrid_matches_numpy(indexing: str, sizes: tuple[int, ...]) -> None:
 def test_meshgrid_errors() -> None:
     with pytest.raises(ValueError, match="'xy' or 'ij'"):
         ma.meshgrid(ma.zeros(2), indexing="yx")
-    with pytest.raises(ValueError, match="1-d"):
-        ma.meshgrid(ma.zeros((2, 2)))
+    # inputs of other shapes are flattened, as NumPy's meshgrid does
+    for got, want in zip(ma.meshgrid(ma.zeros((2, 2)), 3.0), np.meshgrid(np.zeros((2, 2)), 3.0), strict=True):
+        np.testing.assert_array_equal(np.asarray(got), want)
 
 
 # ---- asarray ----------------------------------------------------------------------

@@ -117,10 +117,10 @@ def test_subclass_instances_are_freed_with_their_class_reference() -> None:
     for _ in range(3):
         counts.append(sys.getrefcount(Sub))
         for _ in range(100):
-            s = Sub.__new__(Sub)
-            s._h, s._dtype, s._base = x._h, x._dtype, None
-            assert s[1:].tolist() == [1.0, 2.0, 3.0]
-            del s
+            s = x.view(Sub)
+            tail = s[1:]  # a view of a Sub is a Sub: freed with its class reference too
+            assert type(tail) is Sub and tail.tolist() == [1.0, 2.0, 3.0]
+            del s, tail
     assert counts[1] == counts[2]
     assert x.tolist() == [0.0, 1.0, 2.0, 3.0]
 

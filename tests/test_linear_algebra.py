@@ -382,11 +382,14 @@ def test_outer_matches_numpy(n: int, m: int, d1: str, d2: str, seed: int) -> Non
     np.testing.assert_array_equal(to_np(got).astype(expected.dtype), expected)
 
 
-def test_outer_needs_vectors() -> None:
-    with pytest.raises(ValueError, match="1-d"):
-        ma.outer(ma.ones((2, 2)), ma.ones(3))
-    with pytest.raises(ValueError, match="1-d"):
-        ma.outer(ma.ones(()), ma.ones(3))
+def test_outer_flattens_and_linalg_outer_needs_vectors() -> None:
+    # np.outer flattens its inputs; np.linalg.outer (the Array API's) takes 1-d arrays only
+    a, b = np.arange(4.0).reshape(2, 2), np.arange(3.0)
+    np.testing.assert_array_equal(np.asarray(ma.outer(ma.asarray(a), ma.asarray(b))), np.outer(a, b))
+    np.testing.assert_array_equal(np.asarray(ma.outer(2.0, ma.asarray(b))), np.outer(2.0, b))
+    for x in (ma.ones((2, 2)), ma.ones(())):
+        with pytest.raises(ValueError, match="one-dimensional"):
+            ma.linalg.outer(x, ma.ones(3))
 
 
 @settings(max_examples=40, deadline=None)

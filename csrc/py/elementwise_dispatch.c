@@ -458,6 +458,17 @@ static PyObject *wrap_result(PyObject *h, PyObject *like) {
   return ma_ndarray_wrap(h, shape, strides, NULL);
 }
 
+/* The result `res` (stolen) of op on inputs xs[0..n): itself, unless an
+ * input is an instance of a subclass of NDArray, whose __array_wrap__ then
+ * makes it (NumPy's rule, minarray/_subclass.py).  Two pointer compares for
+ * two NDArrays. */
+static PyObject *result_type(PyObject *res, const ma_ew_op *op, PyObject *const *xs, int n) {
+  for (int k = 0; k < n; k++)
+    if (Py_TYPE(xs[k]) != ma_nd.type && PyObject_TypeCheck(xs[k], ma_nd.type))
+      return ma_subclass_wrap(res, op->name, xs, n);
+  return res;
+}
+
 /* The array among `ops` whose shape every array operand shares, or NULL
  * when the arrays' shapes differ (the result is then their broadcast). */
 static PyObject *common_like(const ew_operand *ops, int n) {
@@ -632,7 +643,7 @@ static PyObject *ew_dispatch(int opi, PyObject *const *xs, int n, PyObject *out,
     Py_DECREF(r);
     res = Py_NewRef(out);
   } else {
-    res = wrap_result(r, common_like(o, n));
+    res = result_type(wrap_result(r, common_like(o, n)), op, xs, n);
   }
 done:
   for (int k = 0; k < n; k++) Py_XDECREF(owned[k]);

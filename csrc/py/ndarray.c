@@ -352,7 +352,10 @@ int ma_ndarray_as_tid(PyObject *obj) {
   return tid;
 }
 
-PyObject *ma_ndarray_wrap(PyObject *h, PyObject *shape, PyObject *strides, PyObject *base) {
+/* ma_ndarray_wrap's body, for the class `tp`: NDArray itself (from the free
+ * list) or a subclass of it (ma_ndarray_wrap_as). */
+static inline PyObject *wrap_as(PyTypeObject *tp, PyObject *h, PyObject *shape, PyObject *strides,
+                                PyObject *base) {
   ma_array *a = ma_handle_meta(h); /* device arrays are NDArrays too */
   int tid = a ? ma_type_of(a->t.dtype) : -1;
   if (!ma_nd.type || tid < 0) {
@@ -360,7 +363,10 @@ PyObject *ma_ndarray_wrap(PyObject *h, PyObject *shape, PyObject *strides, PyObj
     goto fail;
   }
   /* NULL shape or strides: made on first use (dims_of) */
-  PyObject *obj = nd_object();
+  int exact = tp == ma_nd.type;
+  /* a subclass's instance comes from its own allocator, tracked by the
+   * collector from the start (its __dict__ may hold anything) */
+  PyObject *obj = exact ? nd_object() : tp->tp_alloc(tp, 0);
   if (!obj) goto fail;
   MA_ND(obj)->h = h;
   MA_ND(obj)->shape = shape;
@@ -375,7 +381,7 @@ PyObject *ma_ndarray_wrap(PyObject *h, PyObject *shape, PyObject *strides, PyObj
    * collector could never free that cycle anyway.  Fresh arrays and views
    * of them (most NDArrays) so skip tracking, as NumPy's arrays do: a few
    * percent of a basic slice. */
-  if (PyObject_GC_IsTracked(MA_ND(obj)->base)) PyObject_GC_Track(obj);
+  if (exact && PyObject_GC_IsTracked(MA_ND(obj)->base)) PyObject_GC_Track(obj);
   return obj;
 fail:
   Py_XDECREF(shape);
@@ -389,6 +395,58 @@ fail:
     PyErr_Restore(et, ev, tb);
   }
   return NULL;
+}
+
+PyObject *ma_ndarray_wrap(PyObject *h, PyObject *shape, PyObject *strides, PyObject *base) {
+  return wrap_as(ma_nd.type, h, shape, strides, base);
+}
+
+PyObject *ma_ndarray_wrap_as(PyTypeObject *tp, PyObject *h, PyObject *shape, PyObject *strides, PyObject *base) {
+  return wrap_as(tp, h, shape, strides, base);
+}
+
+/* ---- subclasses -------------------------------------------------------------
+ *
+ * An operation on an instance of a subclass of NDArray returns that
+ * subclass, as NumPy's do (x.view(MyArray), then slices, operators...).
+ * The C paths make a plain NDArray; only when an input's type is not
+ * NDArray itself (MA_RESULT_LIKE: one pointer compare on the common path)
+ * is the result handed to minarray/_subclass.py, the one routine that
+ * decides its type and calls __array_finalize__ or __array_wrap__. */
+static PyObject *py_like, *py_wrap; /* _subclass.like(obj, result), _subclass.wrap(result, name, *inputs) */
+
+PyObject *ma_subclass_like(PyObject *r, PyObject *src) {
+  if (!r || Py_TYPE(r) != ma_nd.type || !py_like) return r; /* a scalar, None, or already the subclass */
+  PyObject *out = PyObject_CallFunctionObjArgs(py_like, src, r, NULL);
+  Py_DECREF(r);
+  return out;
+}
+
+PyObject *ma_subclass_wrap(PyObject *r, const char *name, PyObject *const *xs, int n) {
+  if (!r || Py_TYPE(r) != ma_nd.type || !py_wrap) return r;
+  PyObject *argv[5] = {r, PyUnicode_FromString(name)};
+  if (!argv[1]) {
+    Py_DECREF(r);
+    return NULL;
+  }
+  for (int k = 0; k < n && k < 3; k++) argv[2 + k] = xs[k];
+  PyObject *out = PyObject_Vectorcall(py_wrap, argv, (size_t)(2 + n), NULL);
+  Py_DECREF(argv[1]);
+  Py_DECREF(r);
+  return out;
+}
+
+/* subclass_setup(like, wrap): minarray/_subclass.py's two routines */
+static PyObject *py_subclass_setup(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+  (void)self;
+  MA_NARGS(2, "subclass_setup");
+  if (!PyCallable_Check(args[0]) || !PyCallable_Check(args[1])) {
+    PyErr_SetString(PyExc_TypeError, "subclass_setup(like, wrap) needs two callables");
+    return NULL;
+  }
+  Py_XSETREF(py_like, Py_NewRef(args[0]));
+  Py_XSETREF(py_wrap, Py_NewRef(args[1]));
+  Py_RETURN_NONE;
 }
 
 ma_array *ma_ndarray_array(PyObject *x) {
@@ -581,4 +639,5 @@ PyMethodDef ma_ndarray_methods[] = {
     FC("ndarray_setup", py_ndarray_setup, "ndarray_setup(NDArray, dtypes)"),
     FC("ndarray_empty", py_ndarray_empty, "ndarray_empty(shape, dtype, zero) -> NDArray"),
     FC("shape_tuple", py_shape_tuple, "shape_tuple(shape) -> tuple of ints"),
+    FC("subclass_setup", py_subclass_setup, "subclass_setup(like, wrap)"),
     {NULL, NULL, 0, NULL}};

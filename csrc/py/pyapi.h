@@ -136,6 +136,17 @@ int ma_ndarray_as_tid(PyObject *obj);
  * `h`, `shape` and `strides`; NULL shape or strides are made from the
  * handle when first read.  On failure everything stolen is released. */
 PyObject *ma_ndarray_wrap(PyObject *h, PyObject *shape, PyObject *strides, PyObject *base);
+/* The same, as an instance of `tp`: NDArray or a subclass of it. */
+PyObject *ma_ndarray_wrap_as(PyTypeObject *tp, PyObject *h, PyObject *shape, PyObject *strides, PyObject *base);
+/* A result `r` (stolen; NULL passes through) made from NDArray `src`, of
+ * src's type: nothing to do for an NDArray itself, else minarray._subclass
+ * makes it a view of the subclass and calls its __array_finalize__. */
+#define MA_RESULT_LIKE(r, src) (Py_TYPE(src) == ma_nd.type ? (r) : ma_subclass_like((r), (src)))
+PyObject *ma_subclass_like(PyObject *r, PyObject *src);
+/* An elementwise result `r` (stolen) of op `name` on inputs xs[0..n), one
+ * of them an instance of a subclass: that input's __array_wrap__ decides
+ * (minarray._subclass.wrap, NumPy's rule). */
+PyObject *ma_subclass_wrap(PyObject *r, const char *name, PyObject *const *xs, int n);
 /* An NDArray's shape and strides tuples, made on first use (an NDArray's
  * fields may be NULL until then): borrowed, or NULL with an error. */
 PyObject *ma_nd_shape(PyObject *x);

@@ -42,7 +42,7 @@ static PyObject *make_view(PyObject *x, ma_array *a, int64_t off, int nd, const 
     return PyErr_Format(PyExc_IndexError, "the view's byte offset overflows");
   PyObject *h = ma_handle_view(a, off, a->t.dtype, nd, shape, strides, 0);
   if (!h) return NULL;
-  return ma_ndarray_wrap(h, NULL, NULL, view_base(x));
+  return MA_RESULT_LIKE(ma_ndarray_wrap(h, NULL, NULL, view_base(x)), x);
 }
 
 /* ndarray_view(x, offset, shape, strides, readonly) -> NDArray._view: the
@@ -57,7 +57,24 @@ static PyObject *py_ndarray_view(PyObject *self, PyObject *const *args, Py_ssize
     return NULL;
   }
   PyObject *h = ma_view_handle(a, args[1], args[2], args[3], a->t.dtype, args[4]);
-  return h ? ma_ndarray_wrap(h, Py_NewRef(args[2]), Py_NewRef(args[3]), view_base(args[0])) : NULL;
+  if (!h) return NULL;
+  return MA_RESULT_LIKE(ma_ndarray_wrap(h, Py_NewRef(args[2]), Py_NewRef(args[3]), view_base(args[0])), args[0]);
+}
+
+/* ndarray_view_as(x, cls) -> all of x viewed as an instance of cls (NDArray
+ * or a subclass of it), its base by view_base; no __array_finalize__ is
+ * called: minarray/_subclass.py's one way to a subclass, which calls it. */
+static PyObject *py_ndarray_view_as(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+  (void)self;
+  MA_NARGS(2, "ndarray_view_as");
+  ma_array *a = ma_ndarray_meta(args[0]);
+  if (!a || !PyType_Check(args[1]) || !PyType_IsSubtype((PyTypeObject *)args[1], ma_nd.type)) {
+    PyErr_SetString(PyExc_TypeError, "ndarray_view_as expects an NDArray and a subclass of NDArray");
+    return NULL;
+  }
+  PyObject *h = ma_handle_view(a, 0, a->t.dtype, a->t.ndim, a->t.shape, a->t.strides, 0);
+  if (!h) return NULL;
+  return ma_ndarray_wrap_as((PyTypeObject *)args[1], h, NULL, NULL, view_base(args[0]));
 }
 
 /* ---- indexing: the key parsed once ----------------------------------------
@@ -512,6 +529,7 @@ static PyObject *getitem(PyObject *x, PyObject *key) {
       Py_DECREF(r);
       r = call_general(py_getitem_general, x, a, &K, NULL);
     }
+    r = MA_RESULT_LIKE(r, x); /* a copy (x[idx], x[mask]) is of x's type too; a view's is make_view's */
   }
   ma_key_free(&K);
   return r;
@@ -1009,6 +1027,7 @@ PyMethodDef ma_views_methods[] = {
     FC("basic_view", py_basic_view, "basic_view(x, key) -> the view x[key] of a basic key"),
     FC("is_contiguous", py_is_contiguous, "is_contiguous(h, fortran) -> bool"),
     FC("ndarray_view", py_ndarray_view, "ndarray_view(x, offset, shape, strides, readonly) -> NDArray"),
+    FC("ndarray_view_as", py_ndarray_view_as, "ndarray_view_as(x, cls) -> x viewed as an instance of cls"),
     FC("ndarray_setitem", py_ndarray_setitem, "ndarray_setitem(x, key, value): x[key] = value"),
     FC("ndarray_permute", py_ndarray_permute, "ndarray_permute(x, axes|None) -> view"),
     FC("ndarray_transpose", py_ndarray_transpose, "ndarray_transpose(x, args) -> x.transpose(*args)"),

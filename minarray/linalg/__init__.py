@@ -13,7 +13,7 @@ in float64).  A numerical failure raises :class:`LinAlgError`, a
 
 from __future__ import annotations
 
-from minarray._linear_algebra import matmul, matrix_transpose, outer, tensordot, vecdot
+from minarray._linear_algebra import matmul, matrix_transpose, tensordot, vecdot
 from minarray.linalg._decompositions import (
     EighResult,
     EigResult,
@@ -42,7 +42,7 @@ from minarray.linalg._decompositions import (
     tensorsolve,
 )
 from minarray.linalg._lapack import LinAlgError
-from minarray.linalg._matrix import cross, diagonal, multi_dot, trace
+from minarray.linalg._matrix import cross, diagonal, multi_dot, outer, trace
 from minarray.linalg._norms import matrix_norm, norm, vector_norm
 
 __all__ = [

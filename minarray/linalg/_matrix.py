@@ -1,5 +1,5 @@
 """The linalg functions built from views and products alone: ``diagonal``,
-``trace``, ``cross`` and NumPy's ``multi_dot``."""
+``trace``, ``cross``, ``outer`` and NumPy's ``multi_dot``."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from minarray._array_object import NDArray
 from minarray._coerce import as_int, as_intp, as_operand, broadcast_shapes
 from minarray._joining import stack
 from minarray._linear_algebra import matmul
+from minarray._linear_algebra import outer as _outer
 from minarray._manipulation import broadcast_to, moveaxis
 
 
@@ -64,6 +65,15 @@ def cross(x1: Any, x2: Any, /, *, axis: int = -1) -> NDArray:
              _ew.subtract(_ew.multiply(a0, b1), _ew.multiply(a1, b0))]
     out_axis = ax if ax < 0 else ax - min(a.ndim, b.ndim) + len(batch) + 1
     return stack(parts, axis=out_axis)
+
+
+def outer(x1: Any, x2: Any, /) -> NDArray:
+    """Outer product of two 1-d arrays: shape (N, M).  The Array API's and
+    ``np.linalg.outer`` take 1-d arrays only, where ``np.outer`` flattens."""
+    a, b = as_operand(x1, "outer"), as_operand(x2, "outer")
+    if a.ndim != 1 or b.ndim != 1:
+        raise ValueError(f"Input arrays must be one-dimensional, but they are x1.ndim={a.ndim} and x2.ndim={b.ndim}.")
+    return _outer(a, b)
 
 
 def multi_dot(arrays: Sequence[Any], /) -> NDArray:

@@ -1,7 +1,5 @@
 import numpy as np
 
-# pending: array-likes everywhere (np.nonzero of a list)
-
 # Plain lists go everywhere an array does.
 print(np.nonzero([1, 0, 2, 0, 3]))
 print(np.where([True, False, True], [1, 2, 3], [10, 20, 30]))
