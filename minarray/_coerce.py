@@ -85,6 +85,15 @@ def _scalar_array(v: Any, dt: _dt.DType | None) -> NDArray:
     return made
 
 
+def nested_leaf(obj: Any) -> NDArray:
+    """A leaf of a nested sequence that is no Python scalar, as an array
+    (csrc/py/nested.c calls this).  A bytes leaf is NumPy's bytes element,
+    which minarray lacks, not a buffer of numbers as a top-level bytes is."""
+    if isinstance(obj, (bytes, bytearray)):
+        raise _dt.value_out_of_scope(bytes(obj))
+    return asarray(obj)
+
+
 def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | None = None) -> NDArray:
     """Array API ``asarray``.
 

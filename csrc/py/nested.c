@@ -49,13 +49,13 @@ static int axis_length(nest_info *ni, int depth, int64_t n) {
   return 0;
 }
 
-/* A leaf that is not a Python scalar: minarray._coerce.asarray's array of
- * it, whose axes continue the shape. */
+/* A leaf that is not a Python scalar: minarray._coerce.nested_leaf's array
+ * of it, whose axes continue the shape. */
 static int array_leaf(PyObject *o, int depth, nest_info *ni) {
   static PyObject *asarray; /* kept: a module look-up per leaf would cost more than the leaf */
   if (!asarray) {
     PyObject *mod = PyImport_ImportModule("minarray._coerce");
-    asarray = mod ? PyObject_GetAttrString(mod, "asarray") : NULL;
+    asarray = mod ? PyObject_GetAttrString(mod, "nested_leaf") : NULL;
     Py_XDECREF(mod);
     if (!asarray) return -1;
   }
