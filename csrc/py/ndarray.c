@@ -337,13 +337,8 @@ int ma_ndarray_tid(PyObject *dtype) {
 }
 
 int ma_ndarray_as_tid(PyObject *obj) {
-  static PyObject *as_dtype; /* kept: a module look-up per call would cost as much as the rest */
-  if (!as_dtype) {
-    PyObject *mod = PyImport_ImportModule("minarray._dtypes");
-    as_dtype = mod ? PyObject_GetAttrString(mod, "as_dtype") : NULL;
-    Py_XDECREF(mod);
-    if (!as_dtype) return -1;
-  }
+  static PyObject *as_dtype;
+  if (!ma_python_function(&as_dtype, "minarray._dtypes", "as_dtype")) return -1;
   PyObject *dt = PyObject_CallOneArg(as_dtype, obj);
   if (!dt) return -1;
   int tid = ma_ndarray_tid(dt);

@@ -52,14 +52,9 @@ static int axis_length(nest_info *ni, int depth, int64_t n) {
 /* A leaf that is not a Python scalar: minarray._coerce.nested_leaf's array
  * of it, whose axes continue the shape. */
 static int array_leaf(PyObject *o, int depth, nest_info *ni) {
-  static PyObject *asarray; /* kept: a module look-up per leaf would cost more than the leaf */
-  if (!asarray) {
-    PyObject *mod = PyImport_ImportModule("minarray._coerce");
-    asarray = mod ? PyObject_GetAttrString(mod, "nested_leaf") : NULL;
-    Py_XDECREF(mod);
-    if (!asarray) return -1;
-  }
-  PyObject *arr = PyObject_CallOneArg(asarray, o);
+  static PyObject *nested_leaf;
+  if (!ma_python_function(&nested_leaf, "minarray._coerce", "nested_leaf")) return -1;
+  PyObject *arr = PyObject_CallOneArg(nested_leaf, o);
   if (!arr) return -1;
   ma_array *a = ma_ndarray_array(arr);
   if (!a && !PyErr_Occurred() && MA_ND(arr)->h) ma_handle_get(MA_ND(arr)->h); /* a device array: the guard's error */
@@ -163,12 +158,7 @@ static int scalar_type(const nest_info *ni) {
  * not as weak scalars). */
 static int leaves_type(const nest_info *ni) {
   static PyObject *promote;
-  if (!promote) {
-    PyObject *mod = PyImport_ImportModule("minarray._dtypes");
-    promote = mod ? PyObject_GetAttrString(mod, "promote") : NULL;
-    Py_XDECREF(mod);
-    if (!promote) return -1;
-  }
+  if (!ma_python_function(&promote, "minarray._dtypes", "promote")) return -1;
   int tid = -1;
   if (ni->kind >= 0 && (tid = scalar_type(ni)) < 0) return -1;
   for (Py_ssize_t i = 0; i < PyList_GET_SIZE(ni->arrays); i++) {

@@ -543,6 +543,15 @@ static PyObject *py_stats(PyObject *self, PyObject *const *args, Py_ssize_t narg
                        (long long)s.cached_bytes);
 }
 
+PyObject *ma_python_function(PyObject **slot, const char *module, const char *name) {
+  if (!*slot) {
+    PyObject *mod = PyImport_ImportModule(module);
+    *slot = mod ? PyObject_GetAttrString(mod, name) : NULL;
+    Py_XDECREF(mod);
+  }
+  return *slot;
+}
+
 #define FC(name, fn, doc) {name, (PyCFunction)(void (*)(void))fn, METH_FASTCALL, doc}
 PyMethodDef ma_core_methods[] = {
     FC("empty", py_empty, "empty(shape, code, bits, zero) -> handle"),

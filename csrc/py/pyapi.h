@@ -187,6 +187,12 @@ int ma_kernel_type(const ma_array *a, const char *what);
  * or NULL with the error set (csrc/py/nested.c). */
 PyObject *ma_from_nested(PyObject *obj);
 
+/* minarray's Python function `module`.`name` (a rule the Python layer
+ * keeps, such as asarray or as_dtype), looked up on first use into *slot
+ * and kept for the process: a module look-up per call would cost as much
+ * as the call.  Borrowed, or NULL with the error set. */
+PyObject *ma_python_function(PyObject **slot, const char *module, const char *name);
+
 /* Hand floating-point flags (csrc/core/fpe.h) an operation raised to
  * minarray._errstate (csrc/py/fperrors.c): 0, or -1 with the error set when
  * the errstate in force says "raise" (or its callback raised). */

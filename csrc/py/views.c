@@ -161,14 +161,8 @@ static int array_entry(PyObject *arr, int from_seq, int scalar, key_entry *e) {
 
 /* minarray._coerce.asarray(o), for an array-like entry */
 static PyObject *index_asarray(PyObject *o) {
-  static PyObject *asarray; /* kept: a module look-up per call would cost more than the rest */
-  if (!asarray) {
-    PyObject *mod = PyImport_ImportModule("minarray._coerce");
-    asarray = mod ? PyObject_GetAttrString(mod, "asarray") : NULL;
-    Py_XDECREF(mod);
-    if (!asarray) return NULL;
-  }
-  return PyObject_CallOneArg(asarray, o);
+  static PyObject *asarray;
+  return ma_python_function(&asarray, "minarray._coerce", "asarray") ? PyObject_CallOneArg(asarray, o) : NULL;
 }
 
 /* Is `k` a NumPy scalar (numpy.generic)?  NumPy words a bad scalar key
