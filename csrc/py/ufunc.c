@@ -71,8 +71,12 @@ static PyObject *ufunc_vectorcall(PyObject *self, PyObject *const *args, size_t 
     PyObject *out = NULL;
     int fast = 1;
     if (kwnames) {
-      fast = PyTuple_GET_SIZE(kwnames) == 1 &&
-             PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, 0), "out") == 0;
+      /* A keyword written in source is the interned "out": one pointer
+       * compare instead of a string compare per call. */
+      static PyObject *out_name;
+      if (!out_name && !(out_name = PyUnicode_InternFromString("out"))) return NULL;
+      PyObject *kw = PyTuple_GET_SIZE(kwnames) == 1 ? PyTuple_GET_ITEM(kwnames, 0) : NULL;
+      fast = kw && (kw == out_name || PyUnicode_Compare(kw, out_name) == 0);
       if (fast) {
         out = args[nargs];
         if (out == Py_None)
