@@ -23,11 +23,15 @@ A port of NumPy 2's ``numpy/_core/arrayprint.py`` written without NumPy:
 Only the elements shown are read (one ``tolist`` of a small gather), and
 each is formatted once: the text of every element is made in one pass, in
 the order the nested brackets are then written.
+
+Beside them, NumPy's text of one integer: ``binary_repr`` (two's
+complement at a given width) and ``base_repr`` (any base up to 36).
 """
 
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
@@ -45,7 +49,7 @@ from minarray._float_format import (
     scientific_all,
 )
 
-__all__ = ["array2string", "array_repr", "array_str"]
+__all__ = ["array2string", "array_repr", "array_str", "base_repr", "binary_repr"]
 
 
 # dtypes whose repr leaves out ``dtype=`` (NumPy's _typelessdata on LP64)
@@ -540,3 +544,45 @@ def _scalar_str(v: Any, dtype: _dt.DType, legacy: int) -> str:
         return im_s + "j"
     sign = "" if im_s.startswith("-") else "+"
     return f"({part(re)}{sign}{im_s}j)"
+
+
+# ---- one integer as text ------------------------------------------------------
+
+_DIGITS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def binary_repr(num: Any, width: int | None = None) -> str:
+    """``num`` in binary: with ``width``, a negative number is its two's
+    complement in that many bits (the fewest bits that hold it when
+    ``width`` is None gives ``-`` and the magnitude, as NumPy does);
+    ValueError when the number needs more than ``width`` bits."""
+    n = operator.index(num)
+    if n >= 0:
+        bits = format(n, "b") if n else ""
+    elif width is None:
+        return "-" + format(-n, "b")
+    else:
+        # the fewest bits whose two's complement holds n, and its pattern
+        need = (-n - 1).bit_length() + 1
+        bits = format((1 << need) + n, "b").rjust(need, "0")
+    if width is not None and len(bits) > width and n != 0:
+        raise ValueError(f"Insufficient bit width={width} provided for binwidth={len(bits)}")
+    fill = "1" if n < 0 else "0"
+    return bits.rjust(max(width or 1, len(bits)), fill)
+
+
+def base_repr(number: Any, base: int = 2, padding: int = 0) -> str:
+    """``number`` in ``base`` (2 to 36, digits 0-9 then A-Z), with
+    ``padding`` zeros put in front of the digits and a ``-`` for a negative
+    number, as NumPy writes it."""
+    if base > len(_DIGITS):
+        raise ValueError("Bases greater than 36 not handled in base_repr.")
+    if base < 2:
+        raise ValueError("Bases less than 2 not handled in base_repr.")
+    n = operator.index(number)
+    m, digits = abs(n), []
+    while m:
+        m, d = divmod(m, base)
+        digits.append(_DIGITS[d])
+    text = "0" * padding + "".join(reversed(digits))
+    return ("-" if n < 0 else "") + (text or "0")

@@ -116,6 +116,7 @@ OVERRIDES: dict[str, Call | Callable[[], Call]] = {
     "ma.dsplit": call(S("f", (2, 2, 4)), 2),
     "ma.bincount": call(I1), "ma.broadcast_shapes": call((4, 4), (4,)),
     "ma.format_float_positional": call(F0), "ma.format_float_scientific": call(F0),
+    "ma.base_repr": call(5), "ma.binary_repr": call(5),
     "ma.can_cast": call(F, D("float64")), "ma.promote_types": call(D("float64"), D("int64")),
     "ma.isdtype": call(D("float64"), "real floating"), "ma.issubdtype": call(D("float64"), D("float64")),
     "ma.choose": call(S("z"), [F, F]),

@@ -261,6 +261,10 @@ SWEEP: dict[str, tuple[Call, int]] = {
        for p in ("precision", "min_digits", "pad_left", "pad_right")},
     **{f"format_float_scientific.{p}": ((lambda m, v, p=p: m.format_float_scientific(1 / 3, **{p: v}).encode()), 2)
        for p in ("precision", "min_digits", "pad_left", "exp_digits")},
+    "binary_repr.num": ((lambda m, v: m.binary_repr(v).encode()), 5),
+    "binary_repr.width": ((lambda m, v: m.binary_repr(-3, width=v).encode()), 4),
+    "base_repr.base": ((lambda m, v: m.base_repr(100, v).encode()), 7),
+    "base_repr.padding": ((lambda m, v: m.base_repr(100, 7, v).encode()), 2),
     # ---- NDArray methods -----------------------------------------------------------------
     **{f"NDArray.{name}.axis": method_axis(name) for name in (
         "all", "any", "argmax", "argmin", "cumprod", "cumsum", "max", "mean", "min", "prod", "sort", "argsort",

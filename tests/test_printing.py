@@ -345,3 +345,37 @@ def test_iinfo_prints_as_numpys(name: str) -> None:
     i, n = ma.iinfo(getattr(ma, name)), np.iinfo(name)
     assert repr(i) == repr(n)
     assert str(i) == str(n)
+
+
+# ---- one integer as text: binary_repr and base_repr ---------------------------------
+
+
+def test_binary_repr_matches_numpy() -> None:
+    for n in range(-300, 301):
+        for width in (None, 0, 1, 2, 3, 4, 8, 9, 12):
+            try:
+                want = np.binary_repr(n, width)
+            except ValueError as exc:
+                with pytest.raises(ValueError, match=str(exc)):
+                    ma.binary_repr(n, width)
+                continue
+            assert ma.binary_repr(n, width) == want, (n, width)
+    assert ma.binary_repr(2**70) == np.binary_repr(2**70)
+    assert ma.binary_repr(ma.asarray(-5), width=8) == np.binary_repr(-5, width=8)  # an index-able 0-d array
+    with pytest.raises(TypeError):
+        ma.binary_repr(1.5)
+
+
+@pytest.mark.parametrize("base", [2, 3, 8, 10, 16, 36])
+@pytest.mark.parametrize("padding", [0, 1, 3])
+def test_base_repr_matches_numpy(base: int, padding: int) -> None:
+    for n in (0, 1, -1, 5, -5, 35, 36, 1295, -1296, 2**70, -(2**70)):
+        assert ma.base_repr(n, base, padding) == np.base_repr(n, base, padding), n
+
+
+@pytest.mark.parametrize("base", [-1, 0, 1, 37])
+def test_base_repr_refuses_bases_numpy_refuses(base: int) -> None:
+    with pytest.raises(ValueError) as want:
+        np.base_repr(5, base)
+    with pytest.raises(ValueError, match=str(want.value)):
+        ma.base_repr(5, base)
