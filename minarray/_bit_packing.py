@@ -2,10 +2,10 @@
 boolean array, eight to a uint8) and ``unpackbits`` (back to one uint8
 0 or 1 per bit).
 
-Both are whole-array operations, never a loop over elements: the axis is
-viewed as (bytes, 8 bits); packing shifts each bit to its place and sums
-the eight (distinct bits: the sum is their OR), unpacking shifts each byte
-by the eight positions and masks.  ``bitorder`` 'big' puts an axis's first
+Both are whole-array operations, never a loop over elements.  Packing
+lays the axis last as one 0/1 byte per element and reads each eight as a
+uint64 whose product with a constant gathers their bits into its top byte
+(_GATHER); unpacking shifts each byte by the eight positions and masks.  ``bitorder`` 'big' puts an axis's first
 element in a byte's most significant bit, 'little' in its least.
 """
 
@@ -17,8 +17,8 @@ from minarray import _dtypes as _dt
 from minarray._array_object import NDArray
 from minarray._coerce import as_intp, as_operand, asarray, normalize_axis
 from minarray._creation import zeros
-from minarray._elementwise import bitwise_and, bitwise_left_shift, bitwise_right_shift, not_equal
-from minarray._statistical import sum as _sum
+from minarray._elementwise import bitwise_and, bitwise_right_shift, multiply, not_equal
+from minarray._manipulation import permute_dims
 
 __all__ = ["packbits", "unpackbits"]
 
@@ -53,6 +53,15 @@ def _prod(shape: tuple[int, ...]) -> int:
     return n
 
 
+# Eight 0/1 bytes read as one little-endian uint64 (minarray's hosts,
+# x86-64 and arm64, are little-endian), times this constant, carry each
+# byte's bit to its place in the top byte, with no carries between them:
+# the eight shifts and the sum in one multiply.  Per bit order, the
+# constant that puts the first byte's bit in the most (big) or least
+# (little) significant place.
+_GATHER = {"big": 0x8040201008040201, "little": 0x0102040810204080}
+
+
 def packbits(a: Any, /, axis: int | None = None, bitorder: str = "big") -> NDArray:
     """The elements of ``a`` (integers or bools; nonzero is a 1 bit) packed
     eight to a uint8 along ``axis`` (the flattened array when None), the
@@ -60,15 +69,19 @@ def packbits(a: Any, /, axis: int | None = None, bitorder: str = "big") -> NDArr
     x = as_operand(a, "packbits")
     if x.dtype.kind not in "iub":
         raise TypeError("Expected an input array of integer or boolean data type")
-    shifts = _shifts(bitorder)
+    _shifts(bitorder)  # checks bitorder
     x3, before, after = _around(x, axis)
     pre, n, post = x3.shape
     nbytes = -(-n // 8)
-    bits = zeros((pre, nbytes * 8, post), dtype=_dt.uint8)
-    bits[:, :n, :] = not_equal(x3, 0)
-    placed = bitwise_left_shift(bits.reshape((pre, nbytes, 8, post)), shifts)
-    packed = _sum(placed, axis=2, dtype=_dt.uint8)
-    return packed.reshape((*before, nbytes, *after) if axis is not None and x.ndim else (nbytes,))
+    shape = (*before, nbytes, *after) if axis is not None and x.ndim else (nbytes,)
+    if pre * post * nbytes == 0:
+        return zeros(shape, dtype=_dt.uint8)
+    # the axis last and padded to whole bytes, one 0/1 byte per element
+    bits = zeros((pre, post, nbytes * 8), dtype=_dt.uint8)
+    bits[:, :, :n] = permute_dims(not_equal(x3, 0), (0, 2, 1))
+    words = bits.view(_dt.uint64)  # (pre, post, nbytes): eight bits a word
+    packed = bitwise_right_shift(multiply(words, _GATHER[bitorder]), 56).astype(_dt.uint8)
+    return permute_dims(packed, (0, 2, 1)).reshape(shape)
 
 
 def unpackbits(a: Any, /, axis: int | None = None, count: int | None = None, bitorder: str = "big") -> NDArray:
