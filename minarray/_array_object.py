@@ -641,7 +641,7 @@ class NDArray(core.NDArrayBase):
         """Where ``v``'s elements would be inserted into this sorted 1-d array."""
         from minarray._sorting import _searchsorted  # cycle: _sorting imports this module
 
-        return _searchsorted(self, v, side, sorter)
+        return core.scalar_result(_searchsorted(self, v, side, sorter))
 
     def clip(self, min: Any = None, max: Any = None) -> NDArray:
         """:func:`minarray.clip` of this array."""
@@ -918,6 +918,9 @@ def _method(name: str, x: NDArray, **kwargs: Any) -> NDArray:
     # An instance of a subclass: computed on a plain view, then NumPy's wrap
     # of a reduction's result (no context; "return_scalar" for a 0-d one).
     result = array_method(name, core.ndarray_view_as(x, NDArray), **kwargs)
+    if type(result) is _dt.scalar_class and _dt.scalar_class is not type(x):
+        # NumPy hands the subclass's __array_wrap__ the 0-d array itself
+        result = core.ndarray_copy(result, None)
     return x.__array_wrap__(result, None, result.ndim == 0) if type(result) is NDArray else result
 
 

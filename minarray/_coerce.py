@@ -25,6 +25,7 @@ from minarray import dlpack
 from minarray._array_interface import from_array_interface, from_buffer, interface_view
 from minarray._array_object import NDArray, Shape
 from minarray._native import core
+from minarray._scalar import Scalar
 from minarray.exceptions import AxisError
 
 __all__ = [
@@ -121,6 +122,10 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | 
             # an instance of a subclass: a view of it as NDArray itself
             # (np.asarray's rule; asanyarray keeps the subclass)
             got = obj if type(obj) is NDArray else core.ndarray_view_as(obj, NDArray)
+            if type(obj) is Scalar and copy is not False:
+                # a scalar: a fresh writeable 0-d array, as NumPy's asarray
+                # makes of its scalars (copy=False: the read-only view)
+                got, copy = core.ndarray_copy(obj, None), None
         if got is not None:
             if dtype is None:
                 return got.copy() if copy else got

@@ -111,11 +111,12 @@ class DType:
         return self
 
     def __call__(self, value: Any = 0, /) -> Any:
-        """A 0-d array of this dtype (``ma.float32(3.0)``), as NumPy's scalar
-        types are called; a sequence gives an array of its shape."""
+        """A scalar of this dtype (``ma.float32(3.0)``: minarray's Scalar,
+        a read-only 0-d array), as NumPy's scalar types are called; a
+        sequence gives an array of its shape."""
         from minarray._coerce import asarray  # cycle: _coerce imports this module
 
-        return asarray(value, dtype=self)
+        return core.scalar_result(asarray(value, dtype=self))
 
     @property
     def dlpack(self) -> tuple[int, int, int]:
@@ -594,6 +595,12 @@ def _is_array(obj: Any) -> _builtin_bool:
 # metaclass lets ``issubclass(ma.float64, ma.floating)`` answer by its kind.
 
 
+# The class of minarray's scalars, minarray._scalar.Scalar, set by that
+# module (it needs NDArray, which needs this module): its instances sit in
+# the tree by their dtype, as np.float64(1) is an np.floating.
+scalar_class: Any = None  # (type[Scalar] once set)
+
+
 class _ScalarTypeMeta(type):
     def __subclasscheck__(cls, sub: Any) -> _builtin_bool:
         mine = scalar_type_class(sub)  # a class of this tree, or NumPy's of the same name
@@ -608,6 +615,8 @@ class _ScalarTypeMeta(type):
 
     def __instancecheck__(cls, inst: Any) -> _builtin_bool:
         # by the instance's class, so NumPy's scalars answer: isinstance(np.float32(1), ma.floating)
+        if type(inst) is scalar_class:
+            return cls.__subclasscheck__(inst.dtype)
         return cls.__subclasscheck__(type(inst))
 
     def __repr__(cls) -> _builtin_str:

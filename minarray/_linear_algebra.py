@@ -171,7 +171,8 @@ def _matmul(x1: Any, x2: Any, name: str) -> NDArray:
     bsh, bst = ((*b.shape, 1), (*b._strides, 0)) if b.ndim == 1 else (b.shape, b._strides)
     out_shape = batch + ((ash[-2],) if a.ndim > 1 else ()) + ((bsh[-1],) if b.ndim > 1 else ())
     nd = max(len(ash), len(bsh))
-    return _run(_pad(a, ash, ast, nd), _pad(b, bsh, bst, nd), out_shape, dt, kt, name=name)
+    # (two 1-d operands make NumPy's scalar)
+    return core.scalar_result(_run(_pad(a, ash, ast, nd), _pad(b, bsh, bst, nd), out_shape, dt, kt, name=name))
 
 
 def _axes_list(axes: Any, ndim: int, which: str) -> list[int]:
@@ -262,7 +263,8 @@ def vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> NDArray:
     nd = len(batch) + 2
     a2 = _pad(a, (*(a.shape[i] for i in ra), 1, k), (*(a._strides[i] for i in ra), 0, a._strides[ia]), nd)
     b2 = _pad(b, (*(b.shape[i] for i in rb), k, 1), (*(b._strides[i] for i in rb), b._strides[ib], 0), nd)
-    return _run(a2, b2, batch, dt, kt, conj=dt.kind == "c", name="vecdot")
+    # (two vectors make NumPy's scalar)
+    return core.scalar_result(_run(a2, b2, batch, dt, kt, conj=dt.kind == "c", name="vecdot"))
 
 
 def outer(x1: Any, x2: Any, /) -> NDArray:
@@ -322,7 +324,8 @@ def inner(a: Any, b: Any, /) -> NDArray:
     if x.shape[-1] != y.shape[-1]:
         raise ValueError(f"shapes {x.shape} and {y.shape} not aligned: {x.shape[-1]} (dim {x.ndim - 1}) != "
                          f"{y.shape[-1]} (dim {y.ndim - 1})")
-    return tensordot(x, y, axes=([x.ndim - 1], [y.ndim - 1]))
+    # (two vectors make NumPy's scalar, where tensordot's stays an array)
+    return core.scalar_result(tensordot(x, y, axes=([x.ndim - 1], [y.ndim - 1])))
 
 
 def kron(a: Any, b: Any) -> NDArray:

@@ -522,6 +522,26 @@ def array_str(a: Any, max_line_width: int | None = None, precision: int | None =
     return array2string(a, max_line_width, precision, suppress_small, " ", "")
 
 
+def scalar_repr(x: NDArray) -> str:
+    """NumPy 2's repr of a scalar (NEP 51): the type around its value,
+    ``np.float64(6.0)``, ``np.complex128(1+2j)``, ``np.True_``; under
+    ``legacy`` 1.25 and older, the value alone, as NumPy 1 printed it."""
+    options = _printoptions.current()
+    if options["override_repr"] is not None:
+        text: str = options["override_repr"](x)
+        return text
+    value = array_str(x)
+    if options["legacy"] <= 125 or not x.dtype.typestr:
+        # (no typestr: no NumPy type; ml_dtypes' scalars, bfloat16's and
+        # float8's, print their value alone)
+        return value
+    if x.dtype is _dt.bool:
+        return "np.True_" if x.item() else "np.False_"
+    if x.dtype.kind == "c" and value.startswith("("):
+        value = value[1:-1]
+    return f"np.{x.dtype.name}({value})"
+
+
 def _scalar_str(v: Any, dtype: _dt.DType, legacy: int) -> str:
     """NumPy's scalar str (a 0-d array's); under ``legacy`` 2.2 and older
     every float type is positional up to 1e16, as before NumPy 2.3."""

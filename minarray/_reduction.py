@@ -91,5 +91,5 @@ def _finish(out: NDArray, result: DType, x: NDArray, axes: tuple[int, ...] | Non
         # in NumPy ("overflow encountered in reduce")
         out = core.ndarray_copy(out, result, "reduce")
     if keepdims:
-        out = _keepdims_view(out, x.ndim, axes)
-    return out
+        return _keepdims_view(out, x.ndim, axes)
+    return core.scalar_result(out)  # a reduction to 0-d is NumPy's scalar

@@ -44,7 +44,7 @@ def _arg(op: int, name: str, x: Any, axis: int | None, keepdims: bool) -> NDArra
         if keepdims:
             shp = (1,) * x.ndim
             return out._view(0, shp, c_strides(shp))
-        return out
+        return core.scalar_result(out)  # NumPy's scalar
     ax = normalize_axis(axis, x.ndim)
     if x.shape[ax] == 0:
         raise ValueError(f"attempt to get {name} of an empty sequence (axis {ax} of shape {x.shape} has length 0)")
@@ -57,7 +57,7 @@ def _arg(op: int, name: str, x: Any, axis: int | None, keepdims: bool) -> NDArra
     if keepdims:
         shp = (*x.shape[:ax], 1, *x.shape[ax + 1:])
         return out._view(0, shp, c_strides(shp))
-    return out
+    return core.scalar_result(out)  # (a 1-d x's along its axis is NumPy's scalar)
 
 
 def argmin(x: NDArray, /, *, axis: int | None = None, keepdims: bool = False) -> NDArray:
@@ -76,7 +76,7 @@ def searchsorted(x1: NDArray, x2: NDArray, /, *, side: str = "left", sorter: NDA
     """Indices where ``x2``'s elements would be inserted into the sorted 1-d
     ``x1`` to keep it sorted (``side`` "left": before equal elements,
     "right": after)."""
-    return _searchsorted(x1, x2, side, sorter)
+    return core.scalar_result(_searchsorted(x1, x2, side, sorter))  # (a scalar x2's is NumPy's scalar)
 
 
 def argwhere(a: Any) -> NDArray:

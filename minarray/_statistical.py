@@ -399,7 +399,7 @@ def _quantile(name: str, a: Any, q: Any, axis: Axis, method: str, keepdims: bool
         out = out.astype(res_dt)
     if keepdims:
         out = _keep(out, x.ndim, axes, qa.ndim)
-    return out
+    return core.scalar_result(out)  # one quantile of everything is NumPy's scalar
 
 
 def _row_positions(counts: NDArray, p: float, method: str) -> tuple[NDArray, NDArray, NDArray]:

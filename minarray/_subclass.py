@@ -16,8 +16,8 @@ NumPy's protocol, as its "Subclassing ndarray" guide describes it:
   of subclasses; NDArray's own ``__array_wrap__`` makes it of that input's
   type and finalizes it from that input (:func:`wrap`).
 
-This module imports nothing from the package but the compiled core, so
-the floor (``_array_object``) can register it.
+This module imports nothing from the package but the compiled core and
+the dtypes, so the floor (``_array_object``) can register it.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from minarray import _dtypes as _dt
 from minarray._native import core
 
 if TYPE_CHECKING:
@@ -44,7 +45,12 @@ def retype(result: NDArray, cls: type[N], obj: Any) -> N:
 
 
 def like(obj: NDArray, result: NDArray) -> NDArray:
-    """``result``, made from ``obj`` (a view of it, a copy), of ``obj``'s type."""
+    """``result``, made from ``obj`` (a view of it, a copy), of ``obj``'s
+    type; made from a scalar, a scalar when 0-d and an array otherwise, as
+    NumPy's scalar methods return."""
+    if type(obj) is _dt.scalar_class:
+        made: NDArray = core.scalar_result(result)
+        return made
     return retype(result, type(obj), obj)
 
 
@@ -55,7 +61,7 @@ def wrap(result: NDArray, name: str, *inputs: Any) -> Any:
     plain = type(result)
     winner, best = None, 0.0
     for x in inputs:
-        if isinstance(x, plain) and type(x) is not plain:
+        if isinstance(x, plain) and type(x) is not plain and type(x) is not _dt.scalar_class:
             priority = float(getattr(x, "__array_priority__", 0.0))
             if winner is None or priority > best:
                 winner, best = x, priority

@@ -278,9 +278,10 @@ def _reduce(uf: Any, array: Any, axis: Any = 0, dtype: Any = None, out: Any = No
         if identity is None:
             raise ValueError(f"zero-size array to reduction operation {name} which has no identity")
         if reducer is not None and uf.identity is not None:
-            r = reducer(x, axes, dtype, keepdims)  # the kernel's dtype (add: int8 sums in int64)
+            dt = reducer(x, axes, dtype, keepdims).dtype  # the kernel's dtype (add: int8 sums in int64)
         else:
-            r = NDArray._empty(kept, _dt.as_dtype(dtype) if dtype is not None else x.dtype)
+            dt = _dt.as_dtype(dtype) if dtype is not None else x.dtype
+        r = NDArray._empty(kept, dt)
         r[...] = asarray(identity).astype(r.dtype)
     else:
         start = None if initial is _NOVALUE else initial
@@ -288,11 +289,11 @@ def _reduce(uf: Any, array: Any, axis: Any = 0, dtype: Any = None, out: Any = No
             # every axis: None, the kernels' own path for a whole-array reduction
             r = reducer(x, None if len(axes) == x.ndim else axes, dtype, keepdims)
             if start is not None:  # add, multiply, maximum...: the order does not matter
-                uf(r, asarray(start).astype(r.dtype), out=r)
+                r = uf(r, asarray(start).astype(r.dtype))  # (a whole-array r is a read-only scalar)
         else:
             r = _generic_reduce(uf, _cast(x, dtype), axes, start, skip).reshape(kept)
     if o is None:
-        return r
+        return core.scalar_result(r)  # a reduction to 0-d is NumPy's scalar
     return _store(name, r, o, "same_kind", True)
 
 
@@ -324,7 +325,7 @@ def _generic_reduce(uf: Any, x: NDArray, axes: tuple[int, ...], initial: Any, sk
                 xs = _concat([head, xs[2 * h:]], axis=0) if xs.shape[0] % 2 else head
             x = xs[0]
         else:
-            acc = xs[0].copy()
+            acc = xs[0, ...].copy()  # (xs[0] of a 1-d xs is a read-only scalar)
             for i in range(1, xs.shape[0]):
                 uf(acc, xs[i], out=acc)
             x = acc
@@ -352,7 +353,7 @@ def _accumulate(uf: Any, array: Any, axis: int = 0, dtype: Any = None, out: Any 
         xs = moveaxis(x.astype(_dt.bool, copy=False) if uf.__name__ in _LOGICAL else x, ax, 0)
         acc = xs.copy()
         for i in range(1, xs.shape[0]):
-            uf(acc[i - 1], xs[i], out=acc[i])
+            uf(acc[i - 1], xs[i], out=acc[i, ...])  # (acc[i] of a 1-d acc is a scalar: a copy)
         r = moveaxis(acc, 0, ax)
     return r if o is None else _store(uf.__name__, r, o, "same_kind", True)
 

@@ -84,14 +84,17 @@ def distinct_values(shape: tuple[int, ...], dtype: ma.DType) -> np.ndarray:
     return out
 
 
-def np_view(arr: np.ndarray, key: Any) -> np.ndarray:
-    """``arr[key]`` as NumPy computes it, but always an array: NumPy turns a
-    fully integer-indexed result into a scalar, minarray (Array API) keeps a
-    0-d array, which NumPy gives for the same key with ``...`` appended."""
+def view_key(key: Any) -> Any:
+    """``key`` with ``...`` appended when it has none: the same view, but
+    never a scalar.  A key of integers alone reads one element as a scalar,
+    a copy (NumPy's rule, minarray's too); with ``...`` it is a 0-d view."""
     k = key if isinstance(key, tuple) else (key,)
-    if not any(e is Ellipsis for e in k):
-        k = (*k, Ellipsis)
-    return arr[k]
+    return k if any(e is Ellipsis for e in k) else (*k, Ellipsis)
+
+
+def np_view(arr: np.ndarray, key: Any) -> np.ndarray:
+    """``arr[key]`` as NumPy computes it, but always an array (view_key)."""
+    return arr[view_key(key)]
 
 
 def to_ma(arr: np.ndarray) -> ma.NDArray:

@@ -40,7 +40,7 @@ def test_the_python_layers_have_no_cycle_and_the_floor_is_at_the_bottom() -> Non
     chapters = [m for m in row_of if m.startswith("_") and m not in
                 {"_dtypes", "_coerce", "_native", "_cuda", "_dldevice", "_blas", "_constants", "_errstate",
                  "_threads", "_array_object", "_array_interface", "_numpy_dispatch", "_printing",
-                 "_printoptions", "_float_format", "_subclass"}]
+                 "_printoptions", "_float_format", "_subclass", "_scalar"}]
     assert len(chapters) >= 12
     for floor in ("_dtypes", "_coerce", "_native"):
         above = [m for m in chapters if row_of[m] <= row_of[floor]]

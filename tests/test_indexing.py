@@ -27,6 +27,7 @@ from array_strategies import (
     shapes,
     to_ma,
     values_of,
+    view_key,
     viewed,
 )
 from hypothesis import given, settings
@@ -383,7 +384,28 @@ def test_getitem_views_do_not_copy() -> None:
         v = x[key]
         assert v.base is x.base
         assert x.data_ptr <= v.data_ptr < x.data_ptr + x.nbytes
-    assert x[0, 1, 2].shape == () and x[0, 1, 2].base is x.base
+    assert x[0, 1, 2, ...].shape == () and x[0, 1, 2, ...].base is x.base
+
+
+def test_integer_keys_read_scalars() -> None:
+    """A key of integers alone reads NumPy's scalar: a read-only copy, which
+    a later write to the array does not change (so a swap through a
+    temporary works); with ``...`` the same key is a 0-d view, as in NumPy."""
+    arr = np.arange(24.0).reshape(2, 3, 4)
+    x = to_ma(arr)
+    for key in ((0, 1, 2), (-1, -1, -1), (1, np.int64(2), 3), (0, 1, ma.asarray(2))):
+        s = x[key]
+        nkey = tuple(np.asarray(k) if isinstance(k, ma.NDArray) else k for k in key)
+        assert type(s) is not ma.NDArray and isinstance(s, ma.NDArray) and s.shape == ()
+        assert repr(s) == repr(arr[nkey]) and s == arr[nkey] and s.base is None
+        assert not s.flags.writeable and s.data_ptr != x[(*key, Ellipsis)].data_ptr
+    t = x[0, 0, 0]
+    x[0, 0, 0] = x[0, 0, 1]
+    x[0, 0, 1] = t
+    assert x[0, 0, :2].tolist() == [1.0, 0.0]
+    z = ma.asarray(7.5)
+    assert type(z[()]) is type(x[0, 0, 0]) and z[()] == 7.5 and z[()].base is None
+    assert [repr(v) for v in ma.asarray([1, 2])] == [repr(v) for v in np.array([1, 2])]
 
 
 @SETTINGS
@@ -395,7 +417,7 @@ def test_advanced_indexing_of_views_matches_numpy(case: tuple[np.ndarray, list[A
     x = to_ma(arr)
     v, nv = x, arr
     for key in keys:
-        v, nv = v[key], np_view(nv, key)
+        v, nv = v[view_key(key)], np_view(nv, key)
     if nv.ndim == 0:
         return
     key = data.draw(advanced_index(nv.shape))
@@ -448,6 +470,7 @@ def test_c_getitem_matches_the_python_path(case: tuple[np.ndarray, list[Any]]) -
     arr, keys = case
     v = to_ma(arr)
     for key in keys:
+        key = view_key(key)  # (integers alone read a scalar, a copy: test_integer_keys_read_scalars)
         fast = v[key]
         assert answered_in_c(v, key)  # the C path answered
         _same_view(fast, _indexing.getitem(v, core.parse_index(v, key)))
@@ -491,7 +514,7 @@ def np_offset_from(v: np.ndarray, owner: np.ndarray) -> int:
 
 def test_c_getitem_on_zero_d_arrays() -> None:
     x = ma.asarray(7.5)
-    for key in ((), Ellipsis, None, (None, Ellipsis)):
+    for key in (Ellipsis, None, (None, Ellipsis)):  # (x[()] is a scalar: test_integer_keys_read_scalars)
         assert_like_numpy(x[key], np.asarray(7.5)[key])
         assert x[key].base is x
     with pytest.raises(IndexError, match="too many indices"):

@@ -25,6 +25,7 @@ from array_strategies import (
     shapes,
     to_ma,
     values_of,
+    view_key,
     viewed,
 )
 from hypothesis import given, settings
@@ -72,7 +73,7 @@ def _reshape_cases() -> list[tuple[tuple[int, ...], Any, tuple[int, ...]]]:
 def test_reshape_views_and_copies_like_numpy(shape: tuple[int, ...], key: Any, new: tuple[int, ...]) -> None:
     arr = distinct_values(shape, ma.int32)
     x = to_ma(arr)
-    v, nv = x[key], np_view(arr, key)
+    v, nv = x[view_key(key)], np_view(arr, key)
     r, nr = v.reshape(new), nv.reshape(new)
     assert_like_numpy(r, nr)
     if nr.size:
@@ -90,7 +91,7 @@ def test_reshape_random_like_numpy(case: tuple[np.ndarray, list[Any]], data: st.
     x = to_ma(arr)
     v, nv = x, arr
     for key in keys:
-        v, nv = v[key], np_view(nv, key)
+        v, nv = v[view_key(key)], np_view(nv, key)
     # a random factorisation of the size into a new shape
     size = nv.size
     dims: list[int] = []
@@ -284,7 +285,7 @@ def test_ravel_flatten_copy_like_numpy(case: tuple[np.ndarray, list[Any]]) -> No
     x = to_ma(arr)
     v, nv = x, arr
     for key in keys:
-        v, nv = v[key], np_view(nv, key)
+        v, nv = v[view_key(key)], np_view(nv, key)
     r = v.ravel()
     assert_like_numpy(r, nv.ravel())
     if nv.size:

@@ -62,7 +62,7 @@ def test_np_asarray_every_dtype(dtype: ma.DType) -> None:
     t = np.asarray(x.T[::-1])
     assert t.strides == x.T[::-1].strides
     np.testing.assert_array_equal(t, n.T[::-1])
-    z = np.asarray(x[0, 0])
+    z = np.asarray(x[0, 0, ...])  # (x[0, 0] is a scalar: a copy, as NumPy's)
     assert z.shape == () and z.ctypes.data == x.data_ptr
     e = np.asarray(x[:0])
     assert e.shape == (0, 4) and e.dtype == arr.dtype

@@ -25,6 +25,7 @@ from array_strategies import (
     shapes,
     to_ma,
     values_of,
+    view_key,
 )
 from hypothesis import given
 from hypothesis import strategies as st
@@ -41,7 +42,7 @@ def test_slice_chains_match_numpy(case: tuple[np.ndarray, list[Any]]) -> None:
     x = to_ma(arr)
     view, nview = x, arr
     for key in keys:
-        view, nview = view[key], np_view(nview, key)
+        view, nview = view[view_key(key)], np_view(nview, key)
     assert_view_like_numpy(view, x, nview, arr)
 
 
@@ -54,7 +55,7 @@ def test_views_share_memory_with_numpy(case: tuple[np.ndarray, list[Any]]) -> No
     x = to_ma(arr)
     view = x
     for key in keys:
-        view = view[key]
+        view = view[view_key(key)]
     owner = np.asarray(x)
     seen = np.asarray(view)
     assert np.shares_memory(owner, seen) or seen.size == 0
@@ -166,7 +167,7 @@ def test_copy_orders_like_numpy(case: tuple[np.ndarray, list[Any]], order: str) 
     x = to_ma(arr)
     v, nv = x, arr
     for key in keys:
-        v, nv = v[key], np_view(nv, key)
+        v, nv = v[view_key(key)], np_view(nv, key)
     c, nc = v.copy(order=order), nv.copy(order=order)
     assert_like_numpy(c, nc)
     assert c.base is None and c.flags.owndata

@@ -455,7 +455,9 @@ static PyObject *wrap_result(PyObject *h, PyObject *like) {
         strides = Py_XNewRef(MA_ND(like)->strides);
     }
   }
-  return ma_ndarray_wrap(h, shape, strides, NULL);
+  PyObject *res = ma_ndarray_wrap(h, shape, strides, NULL);
+  /* a 0-d result is NumPy's scalar (a new array: nothing else holds it) */
+  return r->t.ndim == 0 ? ma_scalar_result(res) : res;
 }
 
 /* The result `res` (stolen) of op on inputs xs[0..n): itself, unless an
@@ -464,7 +466,7 @@ static PyObject *wrap_result(PyObject *h, PyObject *like) {
  * two NDArrays. */
 static PyObject *result_type(PyObject *res, const ma_ew_op *op, PyObject *const *xs, int n) {
   for (int k = 0; k < n; k++)
-    if (Py_TYPE(xs[k]) != ma_nd.type && PyObject_TypeCheck(xs[k], ma_nd.type))
+    if (Py_TYPE(xs[k]) != ma_nd.type && ma_is_user_subclass(xs[k]))
       return ma_subclass_wrap(res, op->name, xs, n);
   return res;
 }

@@ -319,8 +319,8 @@ static void nd_type_dealloc(PyObject *self) {
   nd_clear(self);
   PyObject *h = MA_ND(self)->h;
   MA_ND(self)->h = NULL;
-  if (tp == ma_nd.type && nd_nfree < ND_FREE_MAX)
-    nd_free[nd_nfree++] = self; /* every field NULL again */
+  if ((tp == ma_nd.type || tp == ma_nd.scalar) && nd_nfree < ND_FREE_MAX)
+    nd_free[nd_nfree++] = self; /* every field NULL again (nd_object sets the class) */
   else
     tp->tp_free(self);
   /* the handle last, as in nd_dealloc: its release may run a foreign
@@ -358,11 +358,17 @@ static inline PyObject *wrap_as(PyTypeObject *tp, PyObject *h, PyObject *shape, 
     goto fail;
   }
   /* NULL shape or strides: made on first use (dims_of) */
-  int exact = tp == ma_nd.type;
-  /* a subclass's instance comes from its own allocator, tracked by the
-   * collector from the start (its __dict__ may hold anything) */
+  /* NDArray's and Scalar's instances come from the free list; a
+   * subclass's from its own allocator, tracked by the collector from the
+   * start (its __dict__ may hold anything) */
+  int exact = tp == ma_nd.type || tp == ma_nd.scalar;
   PyObject *obj = exact ? nd_object() : tp->tp_alloc(tp, 0);
   if (!obj) goto fail;
+  if (tp != ma_nd.type && exact) { /* a Scalar: the same object, of the other class */
+    Py_INCREF(tp);
+    Py_SET_TYPE(obj, tp);
+    Py_DECREF(ma_nd.type);
+  }
   MA_ND(obj)->h = h;
   MA_ND(obj)->shape = shape;
   MA_ND(obj)->strides = strides;
@@ -400,6 +406,83 @@ PyObject *ma_ndarray_wrap_as(PyTypeObject *tp, PyObject *h, PyObject *shape, PyO
   return wrap_as(tp, h, shape, strides, base);
 }
 
+/* ---- NumPy's scalars -----------------------------------------------------------
+ *
+ * NumPy returns a scalar (np.float64, np.int64...) where a computation's
+ * result is 0-d: an element read by integer indices, a reduction over every
+ * axis, an elementwise function of 0-d operands.  minarray returns a Scalar
+ * there (minarray/_scalar.py): a 0-d NDArray, as the Array API asks, that
+ * is read-only and hashable and prints as NumPy's scalar does.  It holds
+ * memory of its own, so a later write to the array it was read from does
+ * not change it (`t = x[0]; x[0] = x[1]; x[1] = t` swaps, as in NumPy).
+ * Other 0-d arrays (asarray(5), zeros(()), x.reshape(()), x[...]) stay
+ * NDArrays, as NumPy's stay arrays. */
+
+/* r (stolen) as a Scalar when it is a 0-d NDArray on the host, in place:
+ * only for an r nothing else can write through. */
+static PyObject *scalar_retag(PyObject *r) {
+  if (!r || !ma_nd.scalar || Py_TYPE(r) != ma_nd.type) return r;
+  ma_array *a = ma_handle_meta(MA_ND(r)->h);
+  if (!a || a->t.ndim != 0 || ((ma_handle *)MA_ND(r)->h)->device) return r;
+  a->flags |= MA_READONLY;
+  /* the same layout (Scalar adds no fields: scalar_setup checks), so the
+   * object changes class as `r.__class__ = Scalar` would change it; a
+   * class's instances hold a reference to it */
+  Py_INCREF(ma_nd.scalar);
+  Py_SET_TYPE(r, ma_nd.scalar);
+  Py_DECREF(ma_nd.type);
+  return r;
+}
+
+PyObject *ma_scalar_result(PyObject *r) { return scalar_retag(r); }
+
+PyObject *ma_scalar_at(const ma_array *a, int64_t off) {
+  int err = 0;
+  PyObject *h = ma_handle_empty(a->t.dtype, 0, NULL, NULL, 0, &err);
+  if (!h) return ma_alloc_error(0, NULL, (int)ma_elsize(a->t.dtype)); /* 0-d: no size overflows */
+  ma_array *r = ma_handle_meta(h);
+  int64_t size = ma_elsize(a->t.dtype);
+  memcpy(r->t.data, (const char *)a->t.data + off * size, (size_t)size);
+  r->flags |= MA_READONLY;
+  return ma_ndarray_wrap_as(ma_nd.scalar ? ma_nd.scalar : ma_nd.type, h, NULL, NULL, NULL);
+}
+
+/* scalar_result(x) -> x as NumPy's scalar when x is a 0-d NDArray on the
+ * host, else x itself (NumPy's PyArray_Return), for the Python routines
+ * that compute a 0-d result: x itself when nothing but the caller holds it
+ * and its memory (a new result), else a copy of its element. */
+static PyObject *py_scalar_result(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+  (void)self;
+  MA_NARGS(1, "scalar_result");
+  PyObject *x = args[0];
+  if (!ma_nd.scalar || Py_TYPE(x) != ma_nd.type || !MA_ND(x)->h || ((ma_handle *)MA_ND(x)->h)->device)
+    return Py_NewRef(x);
+  ma_array *a = ma_handle_meta(MA_ND(x)->h);
+  if (!a || a->t.ndim != 0) return Py_NewRef(x);
+  /* The caller's variable and this call's argument are two references: a
+   * third, a view's base, an export or a second holder of the handle or
+   * the buffer would see the element, so those get a copy. */
+  int alone = Py_REFCNT(x) <= 2 && Py_REFCNT(MA_ND(x)->h) == 1 && MA_ND(x)->base == Py_None &&
+              !(a->flags & MA_READONLY) && __atomic_load_n(&a->buf->refcount, __ATOMIC_ACQUIRE) == 1;
+  return alone ? scalar_retag(Py_NewRef(x)) : ma_scalar_at(a, 0);
+}
+
+/* scalar_setup(Scalar): minarray/_scalar.py's class, a subclass of NDArray
+ * that adds no fields (scalar_retag changes an NDArray's class to it). */
+static PyObject *py_scalar_setup(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+  (void)self;
+  MA_NARGS(1, "scalar_setup");
+  PyTypeObject *tp = (PyTypeObject *)args[0];
+  if (!ma_nd.type || !PyType_Check(args[0]) || tp->tp_base != ma_nd.type ||
+      tp->tp_basicsize != ma_nd.type->tp_basicsize || tp->tp_dictoffset || tp->tp_finalize || tp->tp_del) {
+    PyErr_SetString(PyExc_TypeError, "scalar_setup(Scalar) expects a direct subclass of NDArray with no fields");
+    return NULL;
+  }
+  Py_XSETREF(ma_nd.scalar, (PyTypeObject *)Py_NewRef(args[0]));
+  tp->tp_dealloc = nd_type_dealloc; /* NDArray's: its objects go to the one free list */
+  Py_RETURN_NONE;
+}
+
 /* ---- subclasses -------------------------------------------------------------
  *
  * An operation on an instance of a subclass of NDArray returns that
@@ -411,6 +494,9 @@ PyObject *ma_ndarray_wrap_as(PyTypeObject *tp, PyObject *h, PyObject *shape, PyO
 static PyObject *py_like, *py_wrap; /* _subclass.like(obj, result), _subclass.wrap(result, name, *inputs) */
 
 PyObject *ma_subclass_like(PyObject *r, PyObject *src) {
+  /* a 0-d result of a scalar's method is a scalar (NumPy: PyArray_Return);
+   * r is new, and its memory either its own or the read-only scalar's */
+  if (Py_TYPE(src) == ma_nd.scalar) return scalar_retag(r);
   if (!r || Py_TYPE(r) != ma_nd.type || !py_like) return r; /* a scalar, None, or already the subclass */
   PyObject *out = PyObject_CallFunctionObjArgs(py_like, src, r, NULL);
   Py_DECREF(r);
@@ -607,6 +693,7 @@ static PyObject *py_ndarray_setup(PyObject *self, PyObject *const *args, Py_ssiz
   /* objects kept for the previous class (a second setup) are freed */
   while (nd_nfree) ma_nd.type->tp_free(nd_free[--nd_nfree]);
   nd.type = (PyTypeObject *)Py_NewRef(tp);
+  nd.scalar = ma_nd.scalar;
   Py_XDECREF(ma_nd.type);
   ma_nd = nd;
   tp->tp_dealloc = nd_type_dealloc;
@@ -635,4 +722,6 @@ PyMethodDef ma_ndarray_methods[] = {
     FC("ndarray_empty", py_ndarray_empty, "ndarray_empty(shape, dtype, zero) -> NDArray"),
     FC("shape_tuple", py_shape_tuple, "shape_tuple(shape) -> tuple of ints"),
     FC("subclass_setup", py_subclass_setup, "subclass_setup(like, wrap)"),
+    FC("scalar_setup", py_scalar_setup, "scalar_setup(Scalar)"),
+    FC("scalar_result", py_scalar_result, "scalar_result(x) -> x as NumPy's scalar if 0-d, else x"),
     {NULL, NULL, 0, NULL}};

@@ -121,6 +121,7 @@ extern PyTypeObject ma_ndarray_base_type;
 /* The NDArray class and its dtypes (ndarray.c): set once by ndarray_setup. */
 typedef struct {
   PyTypeObject *type;          /* minarray._array_object.NDArray */
+  PyTypeObject *scalar;        /* minarray._scalar.Scalar (NULL until scalar_setup) */
   PyObject *dtypes[MA_NALLTYPES]; /* DType singleton per ma_type */
   char formats[MA_NALLTYPES][4];  /* each DType's buffer-protocol format ("" if none) */
 } ma_ndarray_class;
@@ -147,6 +148,21 @@ PyObject *ma_subclass_like(PyObject *r, PyObject *src);
  * of them an instance of a subclass: that input's __array_wrap__ decides
  * (minarray._subclass.wrap, NumPy's rule). */
 PyObject *ma_subclass_wrap(PyObject *r, const char *name, PyObject *const *xs, int n);
+/* Is `x` an instance of a subclass of NDArray whose results NumPy's
+ * protocol types (so not NDArray itself, nor the Scalar of a 0-d result)? */
+static inline int ma_is_user_subclass(PyObject *x) {
+  PyTypeObject *t = Py_TYPE(x);
+  return t != ma_nd.type && t != ma_nd.scalar && PyObject_TypeCheck(x, ma_nd.type);
+}
+
+/* NumPy's scalars (ndarray.c).  Where NumPy returns a scalar (np.float64)
+ * for a 0-d result, minarray returns a Scalar: a read-only 0-d NDArray of
+ * its own.  ma_scalar_result makes one of a new 0-d NDArray `r` (stolen)
+ * that nothing else holds, in place; any other `r` is returned as it is.
+ * ma_scalar_at copies the element `off` elements from a's element 0 into a
+ * new Scalar. */
+PyObject *ma_scalar_result(PyObject *r);
+PyObject *ma_scalar_at(const ma_array *a, int64_t off);
 /* An NDArray's shape and strides tuples, made on first use (an NDArray's
  * fields may be NULL until then): borrowed, or NULL with an error. */
 PyObject *ma_nd_shape(PyObject *x);

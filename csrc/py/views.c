@@ -34,15 +34,21 @@ static PyObject *view_base(PyObject *x) {
 /* The view of `x` (over `a`) `off` elements from its element 0, as
  * ndarray_view makes it with readonly=False: the flags (read-only) carry
  * over, and the base is view_base's.  `strides` NULL means C strides.
- * IndexError when the byte offset overflows. */
-static PyObject *make_view(PyObject *x, ma_array *a, int64_t off, int nd, const int64_t *shape,
-                           const int64_t *strides) {
+ * IndexError when the byte offset overflows.  An NDArray. */
+static PyObject *plain_view(PyObject *x, ma_array *a, int64_t off, int nd, const int64_t *shape,
+                            const int64_t *strides) {
   int64_t boff;
   if (__builtin_mul_overflow(off, ma_elsize(a->t.dtype), &boff))
     return PyErr_Format(PyExc_IndexError, "the view's byte offset overflows");
   PyObject *h = ma_handle_view(a, off, a->t.dtype, nd, shape, strides, 0);
   if (!h) return NULL;
-  return MA_RESULT_LIKE(ma_ndarray_wrap(h, NULL, NULL, view_base(x)), x);
+  return ma_ndarray_wrap(h, NULL, NULL, view_base(x));
+}
+
+/* The same view, of x's type (MA_RESULT_LIKE). */
+static PyObject *make_view(PyObject *x, ma_array *a, int64_t off, int nd, const int64_t *shape,
+                           const int64_t *strides) {
+  return MA_RESULT_LIKE(plain_view(x, a, off, nd, shape, strides), x);
 }
 
 /* ndarray_view(x, offset, shape, strides, readonly) -> NDArray._view: the
@@ -512,7 +518,17 @@ static PyObject *getitem(PyObject *x, PyObject *key) {
   PyObject *r = NULL;
   if (!K.narrays) {
     basic_view v;
-    if (build_basic(a, &K, -1, &v) == 0) r = make_view(x, a, v.off, v.nd, v.shape, v.strides);
+    /* One element by integers alone (no `...`) is NumPy's scalar, a copy;
+     * with `...`, or on a device, a 0-d view as in NumPy.  A scalar's view
+     * is an array (NumPy's scalar[...] is a 0-d array). */
+    if (build_basic(a, &K, -1, &v) < 0)
+      r = NULL;
+    else if (v.nd == 0 && K.ellipsis < 0 && da)
+      r = ma_scalar_at(a, v.off);
+    else if (Py_TYPE(x) == ma_nd.scalar)
+      r = plain_view(x, a, v.off, v.nd, v.shape, v.strides);
+    else
+      r = make_view(x, a, v.off, v.nd, v.shape, v.strides);
   } else { /* gathers read elements: host arrays (da) only */
     r = da && K.n > 1 ? getitem_one_index(da, &K) : Py_NewRef(Py_None);
     if (r == Py_None) {

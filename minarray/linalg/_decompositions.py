@@ -26,6 +26,7 @@ from minarray._dtypes import DType
 from minarray._errstate import errstate
 from minarray._linear_algebra import matmul, matrix_transpose
 from minarray._manipulation import broadcast_to, permute_dims
+from minarray._native import core
 from minarray.linalg import _lapack
 from minarray.linalg._lapack import LA_TYPE, REAL, LinAlgError
 
@@ -104,7 +105,7 @@ def det(x: Any, /) -> NDArray:
     a = matrices(x, "det", square=True)
     det = _lapack.slogdet(a, True)[2]
     assert det is not None
-    return det
+    return core.scalar_result(det)  # one matrix's is NumPy's scalar
 
 
 def slogdet(x: Any, /) -> SlogdetResult:

@@ -1,0 +1,98 @@
+"""Scalar: what minarray returns where NumPy returns a scalar.
+
+NumPy gives a scalar (``np.float64(6.0)``), not a 0-d array, for an
+element read by integer indices (``x[0]``, ``x[1, 2]``, iterating a 1-d
+array), a reduction over every axis (``x.sum()``), an elementwise function
+or operator whose result is 0-d (``x[0] + 1``) and a call of a scalar type
+(``np.float32(3)``).  The Array API asks for a 0-d array in those places.
+A Scalar is both: a 0-d NDArray (every function, ``__dlpack__`` and
+``.shape == ()`` work as for any array) that behaves as NumPy's scalar
+where NumPy users notice the difference:
+
+- it is a copy: ``t = x[0]; x[0] = x[1]; x[1] = t`` swaps, as in NumPy
+  (a view would have followed the write);
+- it is read-only and hashable, equal to and hashed as its Python value
+  (``{x[0]: ...}``, ``collections.Counter(x)``, ``set(x)``); ``s += 1``
+  makes a new scalar instead of writing;
+- it prints as NumPy 2 prints scalars: ``np.float64(6.0)``, ``np.True_``
+  (``str`` is the value alone, as for a 0-d array);
+- ``isinstance(s, ma.floating)`` and the other abstract types answer by
+  its dtype, as NumPy's scalar types sit in that tree.
+
+Every other 0-d array (``asarray(5)``, ``zeros(())``, ``x.reshape(())``,
+``x[...]``) stays an NDArray, as NumPy's stays an ndarray.  The C core
+makes Scalars itself (csrc/py/ndarray.c); Python routines that compute a
+0-d result return ``scalar_result(r)``, NumPy's ``PyArray_Return``.
+"""
+
+from __future__ import annotations
+
+import numbers
+from typing import Any, NoReturn, TypeVar
+
+from minarray import _dtypes as _dt
+from minarray._array_object import NDArray
+from minarray._native import core
+
+__all__ = ["Scalar", "scalar_result"]
+
+T = TypeVar("T")
+
+
+class Scalar(NDArray):
+    """A 0-d, read-only NDArray that stands for NumPy's scalar (see the module)."""
+
+    __slots__ = ()
+
+    def __hash__(self) -> int:
+        # equal values hash equal across types, as NumPy's scalars and
+        # Python's numbers do: hash(x[0]) == hash(1.0) == hash(1)
+        return hash(self.item())
+
+    def __setitem__(self, key: Any, value: Any) -> NoReturn:
+        raise TypeError(f"a minarray {self.dtype} scalar does not support item assignment")
+
+    def __repr__(self) -> str:
+        from minarray import _printing  # cycle: _printing imports the array object
+
+        return _printing.scalar_repr(self)
+
+    def __array_wrap__(self, arr: NDArray, context: Any = None, return_scalar: bool = False) -> NDArray:
+        """A result computed from this scalar: a scalar when 0-d, else a
+        plain array (NumPy's scalars have no subclass to keep)."""
+        made: NDArray = core.scalar_result(arr)
+        return made
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _from_item, (self.dtype.name, self.item())
+
+    # In-place operators make a new scalar (Python falls back to the binary
+    # operator on NotImplemented), as NumPy's immutable scalars do.
+    def __iadd__(self, other: Any) -> Any:
+        return NotImplemented
+
+    __isub__ = __imul__ = __itruediv__ = __ifloordiv__ = __imod__ = __ipow__ = __iadd__
+    __iand__ = __ior__ = __ixor__ = __ilshift__ = __irshift__ = __imatmul__ = __iadd__
+
+
+def _from_item(dtype: str, value: Any) -> Scalar:
+    """A pickled scalar, made again."""
+    made: Scalar = _dt.as_dtype(dtype)(value)
+    return made
+
+
+def scalar_result(x: T) -> T:
+    """``x`` as NumPy's scalar when it is a 0-d NDArray on the host, else
+    ``x`` itself: the end of a routine whose result NumPy returns through
+    ``PyArray_Return``.  A new ``x`` nothing else holds becomes the scalar
+    itself; any other is copied."""
+    out: T = core.scalar_result(x)
+    return out
+
+
+core.scalar_setup(Scalar)
+# NumPy registers its scalar types with the numbers ABCs (Dask asks
+# isinstance(total, numbers.Number) to tell a scalar from an array); one
+# class for every dtype can only be a Number.
+numbers.Number.register(Scalar)
+_dt.scalar_class = Scalar
