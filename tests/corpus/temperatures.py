@@ -1,7 +1,5 @@
 import numpy as np
 
-# pending: NumPy scalars from unravel_index: minarray returns 0-d arrays, as the Array API does
-
 # Daily temperatures for two weeks in three cities.
 temps = np.array([
     [12.1, 13.4, 11.8, 14.2, 15.0, 13.3, 12.9, 11.5, 12.2, 14.8, 16.1, 15.4, 13.9, 12.7],
