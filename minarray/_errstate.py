@@ -10,7 +10,7 @@ is the errstate in force for that kind of error:
 * ``"warn"``: a ``RuntimeWarning`` ("divide by zero encountered in log");
 * ``"raise"``: ``FloatingPointError`` with the same words;
 * ``"call"``: the function set with :func:`seterrcall` is called with the
-  message and the flag;
+  kind ("divide by zero") and its flag, as NumPy calls it;
 * ``"print"``: the message is printed to standard output;
 * ``"log"``: the message is written to the object set with
   :func:`seterrcall` (anything with a ``write`` method).
@@ -172,11 +172,11 @@ def _report(operation: str, flags: int) -> None:
             if call is None:
                 raise ValueError(f"{message}, and errstate says 'call' with no function set (seterrcall)")
             fn: Callable[[str, int], Any] = call
-            fn(message, _BITS[kind])
+            fn(_WORDS[kind], _BITS[kind])  # NumPy's: the kind alone ("divide by zero"), and its flag
         else:  # log
             if call is None or not hasattr(call, "write"):
                 raise ValueError(f"{message}, and errstate says 'log' with no log object set (seterrcall)")
-            call.write(f"warning: {message}\n")
+            call.write(f"Warning: {message}\n")
 
 
 core.fpe_setup(_report)

@@ -463,7 +463,8 @@ class poly1d:
             return NotImplemented
         if self._coeffs.shape != other._coeffs.shape:
             return False
-        return bool(_all(_ew.equal(self._coeffs, other._coeffs)))
+        same: Any = _all(_ew.equal(self._coeffs, other._coeffs))  # NumPy's: a scalar bool (np.True_)
+        return same
 
     def __ne__(self, other: object) -> bool:
         if not isinstance(other, poly1d):

@@ -125,14 +125,16 @@ def test_modes() -> None:
     with pytest.raises(FloatingPointError, match="divide by zero encountered in log"):
         with ma.errstate(divide="raise"):
             ma.log(x)
-    calls: list[tuple[str, int]] = []
-    with ma.errstate(divide="call", call=lambda msg, flag: calls.append((msg, flag))):
-        ma.log(x)
-    assert calls == [("divide by zero encountered in log", 1)]
-    log = io.StringIO()
-    with ma.errstate(all="log", call=log):
-        ma.log(x)
-    assert log.getvalue() == "warning: divide by zero encountered in log\n"
+    # NumPy's callback gets the kind and its flag; its log, NumPy's warning line
+    for lib, zero in ((ma, x), (np, np.zeros(2))):
+        calls: list[tuple[str, int]] = []
+        with lib.errstate(divide="call", call=lambda msg, flag: calls.append((msg, flag))):
+            lib.log(zero)
+        assert calls == [("divide by zero", 1)]
+        log = io.StringIO()
+        with lib.errstate(all="log", call=log):
+            lib.log(zero)
+        assert log.getvalue() == "Warning: divide by zero encountered in log\n"
     with ma.errstate(under="raise"):
         with pytest.raises(FloatingPointError, match="underflow encountered in multiply"):
             ma.asarray([1e-300]) * 1e-300
