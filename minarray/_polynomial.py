@@ -458,13 +458,12 @@ class poly1d:
             return poly1d(other / self._coeffs)
         return polydiv(poly1d(other), self)
 
-    def __eq__(self, other: object) -> bool:
+    def __eq__(self, other: object) -> Any:
         if not isinstance(other, poly1d):
             return NotImplemented
         if self._coeffs.shape != other._coeffs.shape:
             return False
-        same: Any = _all(_ew.equal(self._coeffs, other._coeffs))  # NumPy's: a scalar bool (np.True_)
-        return same
+        return _all(_ew.equal(self._coeffs, other._coeffs))  # NumPy's: a scalar bool (np.True_)
 
     def __ne__(self, other: object) -> bool:
         if not isinstance(other, poly1d):

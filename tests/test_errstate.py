@@ -128,7 +128,7 @@ def test_modes() -> None:
     # NumPy's callback gets the kind and its flag; its log, NumPy's warning line
     for lib, zero in ((ma, x), (np, np.zeros(2))):
         calls: list[tuple[str, int]] = []
-        with lib.errstate(divide="call", call=lambda msg, flag: calls.append((msg, flag))):
+        with lib.errstate(divide="call", call=lambda msg, flag, calls=calls: calls.append((msg, flag))):
             lib.log(zero)
         assert calls == [("divide by zero", 1)]
         log = io.StringIO()
