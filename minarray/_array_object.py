@@ -381,10 +381,8 @@ class NDArray(core.NDArrayBase):
             raise TypeError("len() of unsized object (a 0-d array)")
         return self._shape[0]
 
-    def __iter__(self) -> Iterator[NDArray]:
-        if not self._shape:  # checked now, not at the first next()
-            raise TypeError("iteration over a 0-d array")
-        return (self[i] for i in range(self._shape[0]))
+    if TYPE_CHECKING:  # NDArrayBase's iteration (csrc/py/ndarray.c: x[0], x[1]... read one at a time)
+        def __iter__(self) -> Iterator[NDArray]: ...
 
     # The conversions to Python scalars: ndarray_item (csrc/py/scalars.c)
     # reads the element and raises NumPy's error for each use (0 item,

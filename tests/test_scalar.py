@@ -218,3 +218,27 @@ def test_subclass_results_are_not_scalars_where_numpy_keeps_the_subclass() -> No
     assert type(a.sum()) is Named and a.sum().flags.writeable  # as NumPy's InfoArray.sum()
     assert type(a[1]) is Scalar  # an element read is NumPy's scalar whatever the class
     assert type(a[1] + a) is Named
+
+
+def test_iteration_reads_elements_one_at_a_time_as_numpy() -> None:
+    """A 1-d array's items are scalars, read as the loop reaches them (a
+    write ahead of the loop shows); an N-d array's items are views."""
+    arr = np.arange(10.0)[::-3]
+    x = ma.asarray(np.arange(10.0))[::-3]
+    assert [repr(v) for v in x] == [repr(v) for v in arr]
+    for lib in (np, ma):
+        y = lib.arange(4.0)
+        seen = []
+        for i, v in enumerate(y):
+            seen.append(float(v))
+            if i + 1 < 4:
+                y[i + 1] = -1.0
+        assert seen == [0.0, -1.0, -1.0, -1.0]
+    a = ma.arange(6).reshape(2, 3)
+    rows = list(a)
+    assert all(type(r) is ma.NDArray for r in rows)
+    rows[1][0] = 9
+    assert int(a[1, 0]) == 9
+    assert len(list(ma.zeros((0,)))) == 0
+    with pytest.raises(TypeError, match="iteration over a 0-d array"):
+        iter(ma.asarray(1.0))

@@ -27,7 +27,8 @@ int ma_install(const char *modname) {
         ma_views_methods,           ma_convert_methods,         ma_fpe_methods,
         ma_io_methods,              ma_dtype_table_methods,     ma_random_draw_methods,
         ma_text_methods};
-    rc = PyType_Ready(&ma_handle_type) < 0 || PyType_Ready(&ma_ndarray_base_type) < 0
+    rc = PyType_Ready(&ma_handle_type) < 0 || PyType_Ready(&ma_ndarray_base_type) < 0 ||
+                 PyType_Ready(&ma_ndarray_iter_type) < 0
              ? -1
              : PyModule_AddType(m, &ma_ndarray_base_type);
     if (rc == 0) rc = PyModule_AddType(m, &ma_ufunc_type);

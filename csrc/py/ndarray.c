@@ -229,6 +229,59 @@ static PyObject *nd_item(PyObject *self, Py_ssize_t i) {
   return r;
 }
 
+/* iter(x): x[0], x[1]... read one at a time, as NumPy's iteration reads
+ * them.  The elements of a 1-d array on the host are NumPy's scalars,
+ * copied straight from the array (no key to parse); any other array's
+ * items come from x[i] (views, or a device array's 0-d views). */
+typedef struct {
+  PyObject_HEAD
+  PyObject *x;       /* the array (NULL once exhausted) */
+  ma_array *a;       /* x's array when 1-d on the host, else NULL */
+  Py_ssize_t i, n;
+} nd_iterator;
+
+static void nditer_dealloc(PyObject *self) {
+  Py_XDECREF(((nd_iterator *)self)->x);
+  PyObject_Free(self);
+}
+
+static PyObject *nditer_next(PyObject *self) {
+  nd_iterator *it = (nd_iterator *)self;
+  if (!it->x || it->i >= it->n) {
+    Py_CLEAR(it->x);
+    return NULL; /* StopIteration */
+  }
+  Py_ssize_t i = it->i++;
+  return it->a ? ma_scalar_at(it->a, (int64_t)i * it->a->t.strides[0]) : nd_item(it->x, i);
+}
+
+PyTypeObject ma_ndarray_iter_type = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "minarray._core.NDArrayIterator",
+    .tp_basicsize = sizeof(nd_iterator),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_dealloc = nditer_dealloc,
+    .tp_iter = PyObject_SelfIter,
+    .tp_iternext = nditer_next,
+};
+
+static PyObject *nd_iter(PyObject *self) {
+  ma_array *m = ma_ndarray_meta(self);
+  if (!m) {
+    if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "iter(x) needs an initialised NDArray");
+    return NULL;
+  }
+  if (m->t.ndim == 0) /* at iter(), not at the first next(), as NumPy */
+    return PyErr_Format(PyExc_TypeError, "iteration over a 0-d array");
+  nd_iterator *it = PyObject_New(nd_iterator, &ma_ndarray_iter_type);
+  if (!it) return NULL;
+  it->x = Py_NewRef(self);
+  it->a = m->t.ndim == 1 ? ma_ndarray_array(self) : NULL; /* NULL on a device */
+  it->i = 0;
+  it->n = (Py_ssize_t)m->t.shape[0];
+  return (PyObject *)it;
+}
+
 static PyMappingMethods nd_as_mapping = {.mp_subscript = ma_nd_subscript};
 static PySequenceMethods nd_as_sequence = {.sq_item = nd_item};
 
@@ -248,6 +301,7 @@ PyTypeObject ma_ndarray_base_type = {
     .tp_as_buffer = &nd_as_buffer,
     .tp_as_mapping = &nd_as_mapping,
     .tp_as_sequence = &nd_as_sequence,
+    .tp_iter = nd_iter,
 };
 
 /* ---- building NDArrays ----------------------------------------------------- */

@@ -117,6 +117,7 @@ typedef struct {
 } ma_ndobject;
 #define MA_ND(obj) ((ma_ndobject *)(obj))
 extern PyTypeObject ma_ndarray_base_type;
+extern PyTypeObject ma_ndarray_iter_type; /* iter(x) */
 
 /* The NDArray class and its dtypes (ndarray.c): set once by ndarray_setup. */
 typedef struct {
