@@ -114,6 +114,9 @@ class DType:
         """A scalar of this dtype (``ma.float32(3.0)``: minarray's Scalar,
         a read-only 0-d array), as NumPy's scalar types are called; a
         sequence gives an array of its shape."""
+        made = core.scalar_of(self, value)  # a Python number: stored straight into the scalar
+        if made is not None:
+            return made
         from minarray._coerce import asarray  # cycle: _coerce imports this module
 
         return core.scalar_result(asarray(value, dtype=self))

@@ -242,3 +242,25 @@ def test_iteration_reads_elements_one_at_a_time_as_numpy() -> None:
     assert len(list(ma.zeros((0,)))) == 0
     with pytest.raises(TypeError, match="iteration over a 0-d array"):
         iter(ma.asarray(1.0))
+
+
+@pytest.mark.parametrize("dtype", NUMPY_DTYPES)
+def test_calling_a_dtype_makes_numpys_scalar(dtype: str) -> None:
+    """``ma.float32(3.0)`` stores a Python number by NumPy's rules (an int
+    must fit, a float truncates into an integer type, NaN cannot), errors
+    included; other values go through asarray as NumPy's do."""
+    import warnings
+
+    for v in [0, 3, -1, 300, 2**63, 3.7, -2.5, 1e40, float("nan"), True, 1 + 2j]:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                want: Any = getattr(np, dtype)(v)
+            except Exception as e:  # noqa: BLE001 - the exception is the oracle
+                with pytest.raises(type(e)):
+                    getattr(ma, dtype)(v)
+                continue
+            got = getattr(ma, dtype)(v)
+        assert type(got) is Scalar and repr(got) == repr(want), (dtype, v)
+    assert repr(getattr(ma, dtype)(np.asarray(1))) == repr(getattr(np, dtype)(np.asarray(1)))
+    assert type(getattr(ma, dtype)([1, 0])) is ma.NDArray

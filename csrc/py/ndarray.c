@@ -521,6 +521,31 @@ static PyObject *py_scalar_result(PyObject *self, PyObject *const *args, Py_ssiz
   return alone ? scalar_retag(Py_NewRef(x)) : ma_scalar_at(a, 0);
 }
 
+/* scalar_of(dtype, value) -> the scalar of `dtype` holding the Python
+ * scalar `value` (ma.float32(3.0)), stored by NumPy's rules (an int must
+ * fit, a float to an integer type truncates...), or None when `value` is
+ * not an exact Python bool, int, float or complex (minarray._dtypes then
+ * converts it as asarray does). */
+static PyObject *py_scalar_of(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+  (void)self;
+  MA_NARGS(2, "scalar_of");
+  PyTypeObject *t = Py_TYPE(args[1]);
+  int tid = ma_ndarray_tid(args[0]);
+  if (tid < 0 || !ma_nd.scalar ||
+      !(t == &PyFloat_Type || t == &PyLong_Type || t == &PyBool_Type || t == &PyComplex_Type))
+    Py_RETURN_NONE;
+  int err = 0;
+  PyObject *h = ma_handle_empty(ma_dltypes[tid], 0, NULL, NULL, 0, &err);
+  if (!h) return ma_alloc_error(0, NULL, ma_type_size[tid]);
+  ma_array *a = ma_handle_meta(h);
+  if (ma_store_scalar(args[1], tid, a->t.data) < 0) {
+    Py_DECREF(h);
+    return NULL;
+  }
+  a->flags |= MA_READONLY;
+  return ma_ndarray_wrap_as(ma_nd.scalar, h, NULL, NULL, NULL);
+}
+
 /* scalar_setup(Scalar): minarray/_scalar.py's class, a subclass of NDArray
  * that adds no fields (scalar_retag changes an NDArray's class to it). */
 static PyObject *py_scalar_setup(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
@@ -777,5 +802,6 @@ PyMethodDef ma_ndarray_methods[] = {
     FC("shape_tuple", py_shape_tuple, "shape_tuple(shape) -> tuple of ints"),
     FC("subclass_setup", py_subclass_setup, "subclass_setup(like, wrap)"),
     FC("scalar_setup", py_scalar_setup, "scalar_setup(Scalar)"),
+    FC("scalar_of", py_scalar_of, "scalar_of(dtype, value) -> the scalar, or None for a value not a Python scalar"),
     FC("scalar_result", py_scalar_result, "scalar_result(x) -> x as NumPy's scalar if 0-d, else x"),
     {NULL, NULL, 0, NULL}};

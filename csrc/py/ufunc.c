@@ -55,13 +55,14 @@ static PyObject *forward(int which, PyObject *self, PyObject *const *args, Py_ss
   return r;
 }
 
-/* What the engine takes as it is: an NDArray of the exact class, or an
- * exact Python scalar.  Anything else (a list, a NumPy array, a subclass)
- * goes through the Python body, the one place that converts operands. */
+/* What the engine takes as it is: an NDArray of the exact class or a
+ * scalar (minarray's), or an exact Python scalar.  Anything else (a list,
+ * a NumPy array, a subclass) goes through the Python body, the one place
+ * that converts operands. */
 static int engine_operand(PyObject *x) {
   PyTypeObject *t = Py_TYPE(x);
-  return t == ma_nd.type || t == &PyFloat_Type || t == &PyLong_Type || t == &PyBool_Type ||
-         t == &PyComplex_Type;
+  return t == ma_nd.type || t == ma_nd.scalar || t == &PyFloat_Type || t == &PyLong_Type ||
+         t == &PyBool_Type || t == &PyComplex_Type;
 }
 
 static PyObject *ufunc_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf, PyObject *kwnames) {
