@@ -12,6 +12,7 @@ import collections
 import copy
 import numbers
 import pickle
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -29,8 +30,8 @@ VALUES = [0, 1, -1, 2.5, -0.0, 1e20, 1e-20, 1 / 3, float("nan"), float("inf"), -
 
 def _np_value(dtype: str, v: Any) -> Any:
     """``v`` as NumPy's scalar of ``dtype``, or None where NumPy refuses or warns."""
-    with np.errstate(all="raise"), __import__("warnings").catch_warnings():
-        __import__("warnings").simplefilter("error")
+    with np.errstate(all="raise"), warnings.catch_warnings():
+        warnings.simplefilter("error")
         try:
             if np.dtype(dtype).kind != "c" and isinstance(v, complex):
                 return None
@@ -249,14 +250,12 @@ def test_calling_a_dtype_makes_numpys_scalar(dtype: str) -> None:
     """``ma.float32(3.0)`` stores a Python number by NumPy's rules (an int
     must fit, a float truncates into an integer type, NaN cannot), errors
     included; other values go through asarray as NumPy's do."""
-    import warnings
-
     for v in [0, 3, -1, 300, 2**63, 3.7, -2.5, 1e40, float("nan"), True, 1 + 2j]:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             try:
                 want: Any = getattr(np, dtype)(v)
-            except Exception as e:  # noqa: BLE001 - the exception is the oracle
+            except Exception as e:
                 with pytest.raises(type(e)):
                     getattr(ma, dtype)(v)
                 continue
