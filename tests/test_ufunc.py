@@ -487,8 +487,9 @@ def test_at_bad_index_late_changes_nothing(name: str, dtype: str, bad: int) -> N
     for view, length in ((slice(None), 3), (slice(None, None, 2), 6)):  # three elements either way
         x = np.arange(1, length + 1).astype(dtype)
         want, got = x.copy(), ma.asarray(x.copy())
-        raises_like(lambda: getattr(ma, name).at(got[view], ma.asarray(idx), 2),
-                    lambda: getattr(np, name).at(want[view], idx, 2))
+        target, target_np = got[view], want[view]
+        raises_like(lambda: getattr(ma, name).at(target, ma.asarray(idx), 2),  # noqa: B023 (called at once)
+                    lambda: getattr(np, name).at(target_np, idx, 2))  # noqa: B023
         same(got, want)
     un = np.arange(1.0, 4.0)
     got = ma.asarray(un.copy())
