@@ -36,6 +36,8 @@ def _along(x: NDArray, axis: int | None) -> tuple[NDArray, int]:
     is None, and a 0-d array is one element along axis 0, as NumPy takes
     it."""
     if axis is None or x.ndim == 0:
+        if x.ndim == 1:
+            return x, 0
         if axis is not None:
             normalize_axis(axis, 1)
         return x.reshape((-1,)), 0
