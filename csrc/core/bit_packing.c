@@ -131,6 +131,8 @@ static void pack_run(char **p, const int64_t *st, int64_t n, const void *vc) {
       for (int m = 0; m < 8; m++) r |= in[j + m * g] ? w[m] : 0;
       out[j] = r;
     }
+  } else if (c->bits == 8 && g == 1) { /* eight contiguous elements a byte */
+    for (int64_t j = 0; j < n; j++) out[j * os] = pack8(in + j * is, c->little);
   } else {
     for (int64_t j = 0; j < n; j++, out += os, in += is) {
       unsigned r = 0;
@@ -209,32 +211,44 @@ static void unpack_flat(const uint8_t *in, int64_t nin, uint8_t *out, int little
   unpack_flat_plain(in, nin, out, little);
 }
 
-/* A run of packed bytes: p[0] the first of a byte's outputs, p[1] the byte. */
+/* Bytes [j0, j0 + len) of a run of stride `is` as contiguous bytes: the
+ * run itself where it is contiguous, else copied into `block`. */
+static inline const uint8_t *contiguous(const uint8_t *in, int64_t is, int64_t j0, int64_t len, uint8_t *block) {
+  if (is == 1) return in + j0;
+  for (int64_t j = 0; j < len; j++) block[j] = in[(j0 + j) * is];
+  return block;
+}
+
+#define BLOCK 512
+
+/* A run of packed bytes: p[0] the first of a byte's outputs, p[1] the byte.
+ * Where the outputs are contiguous (a byte's eight, or a row of the
+ * output along the run), the bytes are read a block at a time. */
 static void unpack_run(char **p, const int64_t *st, int64_t n, const void *vc) {
   const bits_ctx *c = (const bits_ctx *)vc;
   uint8_t *out = (uint8_t *)p[0];
   const uint8_t *in = (const uint8_t *)p[1];
   int64_t os = st[0], is = st[1], g = c->along;
-  if (c->bits == 8 && g == 1 && os == 8 && is == 1) {
-    unpack_flat(in, n, out, c->little);
+  uint8_t block[BLOCK];
+  if (c->bits == 8 && g == 1 && os == 8) {
+    for (int64_t j0 = 0; j0 < n; j0 += BLOCK) {
+      int64_t len = n - j0 < BLOCK ? n - j0 : BLOCK;
+      unpack_flat(contiguous(in, is, j0, len, block), len, out + 8 * j0, c->little);
+    }
   } else if (c->bits == 8 && os == 1) {
     /* the axis is not the run's: eight output rows g apart, written a
-     * row at a time (loops the compiler vectorises), from the bytes read
-     * into a block first where they are not contiguous */
-    uint8_t block[512];
-    for (int64_t j0 = 0; j0 < n; j0 += (int64_t)sizeof block) {
-      int64_t len = n - j0 < (int64_t)sizeof block ? n - j0 : (int64_t)sizeof block;
-      const uint8_t *b = in + j0;
-      if (is != 1) {
-        for (int64_t j = 0; j < len; j++) block[j] = in[(j0 + j) * is];
-        b = block;
-      }
+     * row at a time (loops the compiler vectorises) */
+    for (int64_t j0 = 0; j0 < n; j0 += BLOCK) {
+      int64_t len = n - j0 < BLOCK ? n - j0 : BLOCK;
+      const uint8_t *b = contiguous(in, is, j0, len, block);
       for (int m = 0; m < 8; m++) {
         int s = shift_of(m, c->little);
         uint8_t *row = out + m * g + j0;
         for (int64_t j = 0; j < len; j++) row[j] = (b[j] >> s) & 1;
       }
     }
+  } else if (c->bits == 8 && g == 1) { /* eight contiguous outputs a byte */
+    for (int64_t j = 0; j < n; j++) unpack8(in[j * is], out + j * os, c->little);
   } else {
     for (int64_t j = 0; j < n; j++, out += os, in += is)
       for (int m = 0; m < c->bits; m++) out[m * g] = (*in >> shift_of(m, c->little)) & 1;
