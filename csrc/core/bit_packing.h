@@ -5,8 +5,10 @@
  * byte per bit.  `little` picks the bit order: 0 ('big') puts the axis's
  * first element in a byte's most significant bit, 1 ('little') in its
  * least.  Both walk any strides through the iterator's N-d walk
- * (ma_nest_walk); a run that is contiguous along the axis takes a
- * vectorised path (SSE2 on x86-64, eight bytes in one multiply elsewhere).
+ * (ma_nest_walk), the result's smallest stride innermost; a run that is
+ * contiguous along the axis takes a vectorised path (SSE2, x86-64's
+ * baseline, or AVX2 where the CPU has it, chosen at run time; eight
+ * bytes in one multiply on other CPUs).
  */
 #ifndef MINARRAY_BIT_PACKING_H
 #define MINARRAY_BIT_PACKING_H
