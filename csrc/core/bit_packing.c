@@ -47,33 +47,12 @@ static inline __m128i reverse_halves(__m128i v) {
 }
 #endif
 
-/* nout bytes from 8 * nout contiguous elements. */
-static void pack_flat_plain(const uint8_t *in, int64_t nout, uint8_t *out, int little) {
-  int64_t j = 0;
 #ifdef BITS_X86
-  /* SSE2 is x86-64's baseline: sixteen elements compared with zero, and
-   * movemask gathers the sixteen results' top bits, element m at bit m */
-  const __m128i zero = _mm_setzero_si128();
-  for (; j + 8 <= nout; j += 8) {
-    uint64_t word = 0;
-    for (int h = 0; h < 4; h++) {
-      __m128i v = _mm_loadu_si128((const __m128i *)(in + 8 * j + 16 * h));
-      if (!little) v = reverse_halves(v);
-      uint64_t m = (uint16_t)~_mm_movemask_epi8(_mm_cmpeq_epi8(v, zero));
-      word |= m << (16 * h);
-    }
-    memcpy(out + j, &word, 8);
-  }
-#endif
-  for (; j < nout; j++) out[j] = pack8(in + 8 * j, little);
-}
-
-#ifdef BITS_X86
-/* The same with AVX2: 32 elements a compare, and big order's reversal of
- * each eight one byte shuffle.  How many bytes it wrote: the plain loop
- * does the rest, called after this returns (the return clears the AVX
- * state, which a tail call into SSE code would carry, at a cost of
- * hundreds of cycles on some CPUs). */
+/* pack_flat's AVX2 loop: 32 elements a compare, and big order's reversal
+ * of each eight one byte shuffle.  It returns how many bytes it wrote and
+ * pack_flat does the rest: the return clears the AVX state, which a tail
+ * call into SSE code would carry, at a cost of hundreds of cycles on some
+ * CPUs. */
 __attribute__((target("avx2"))) static int64_t pack_flat_avx2(const uint8_t *in, int64_t nout, uint8_t *out,
                                                            int little) {
   const __m256i zero = _mm256_setzero_si256();
@@ -96,15 +75,26 @@ __attribute__((target("avx2"))) static int64_t pack_flat_avx2(const uint8_t *in,
 }
 #endif
 
+/* nout bytes from 8 * nout contiguous elements. */
 static void pack_flat(const uint8_t *in, int64_t nout, uint8_t *out, int little) {
+  int64_t j = 0;
 #ifdef BITS_X86
-  if (__builtin_cpu_supports("avx2")) {
-    int64_t j = pack_flat_avx2(in, nout, out, little);
-    pack_flat_plain(in + 8 * j, nout - j, out + j, little);
-    return;
+  if (__builtin_cpu_supports("avx2")) j = pack_flat_avx2(in, nout, out, little);
+  /* SSE2 is x86-64's baseline: sixteen elements compared with zero, and
+   * movemask gathers the sixteen results' top bits, element m at bit m */
+  const __m128i zero = _mm_setzero_si128();
+  for (; j + 8 <= nout; j += 8) {
+    uint64_t word = 0;
+    for (int h = 0; h < 4; h++) {
+      __m128i v = _mm_loadu_si128((const __m128i *)(in + 8 * j + 16 * h));
+      if (!little) v = reverse_halves(v);
+      uint64_t m = (uint16_t)~_mm_movemask_epi8(_mm_cmpeq_epi8(v, zero));
+      word |= m << (16 * h);
+    }
+    memcpy(out + j, &word, 8);
   }
 #endif
-  pack_flat_plain(in, nout, out, little);
+  for (; j < nout; j++) out[j] = pack8(in + 8 * j, little);
 }
 
 typedef struct {
@@ -155,30 +145,9 @@ static inline void unpack8(uint8_t b, uint8_t *out, int little) {
   memcpy(out, &w, 8);
 }
 
-/* 8 * nin contiguous 0/1 bytes from nin bytes. */
-static void unpack_flat_plain(const uint8_t *in, int64_t nin, uint8_t *out, int little) {
-  int64_t j = 0;
 #ifdef BITS_X86
-  /* two bytes at a time: each widened to eight copies, each copy tested
-   * against its bit */
-  const __m128i one = _mm_set1_epi8(1);
-  const __m128i bit = little ? _mm_set1_epi64x((long long)0x8040201008040201ull)
-                             : _mm_set1_epi64x((long long)0x0102040810204080ull);
-  for (; j + 2 <= nin; j += 2) {
-    __m128i v = _mm_cvtsi32_si128(in[j] | in[j + 1] << 8);
-    v = _mm_unpacklo_epi8(v, v);
-    v = _mm_unpacklo_epi16(v, v);
-    v = _mm_unpacklo_epi32(v, v);
-    v = _mm_and_si128(_mm_cmpeq_epi8(_mm_and_si128(v, bit), bit), one);
-    _mm_storeu_si128((__m128i *)(out + 8 * j), v);
-  }
-#endif
-  for (; j < nin; j++) unpack8(in[j], out + 8 * j, little);
-}
-
-#ifdef BITS_X86
-/* The same with AVX2: four bytes at a time, widened by one shuffle; how
- * many bytes it read (see pack_flat_avx2). */
+/* unpack_flat's AVX2 loop: four bytes at a time, widened by one shuffle;
+ * how many bytes it read (see pack_flat_avx2). */
 __attribute__((target("avx2"))) static int64_t unpack_flat_avx2(const uint8_t *in, int64_t nin, uint8_t *out,
                                                              int little) {
   const __m256i one = _mm256_set1_epi8(1);
@@ -200,15 +169,26 @@ __attribute__((target("avx2"))) static int64_t unpack_flat_avx2(const uint8_t *i
 }
 #endif
 
+/* 8 * nin contiguous 0/1 bytes from nin bytes. */
 static void unpack_flat(const uint8_t *in, int64_t nin, uint8_t *out, int little) {
+  int64_t j = 0;
 #ifdef BITS_X86
-  if (__builtin_cpu_supports("avx2")) {
-    int64_t j = unpack_flat_avx2(in, nin, out, little);
-    unpack_flat_plain(in + j, nin - j, out + 8 * j, little);
-    return;
+  if (__builtin_cpu_supports("avx2")) j = unpack_flat_avx2(in, nin, out, little);
+  /* two bytes at a time: each widened to eight copies, each copy tested
+   * against its bit */
+  const __m128i one = _mm_set1_epi8(1);
+  const __m128i bit = little ? _mm_set1_epi64x((long long)0x8040201008040201ull)
+                             : _mm_set1_epi64x((long long)0x0102040810204080ull);
+  for (; j + 2 <= nin; j += 2) {
+    __m128i v = _mm_cvtsi32_si128(in[j] | in[j + 1] << 8);
+    v = _mm_unpacklo_epi8(v, v);
+    v = _mm_unpacklo_epi16(v, v);
+    v = _mm_unpacklo_epi32(v, v);
+    v = _mm_and_si128(_mm_cmpeq_epi8(_mm_and_si128(v, bit), bit), one);
+    _mm_storeu_si128((__m128i *)(out + 8 * j), v);
   }
 #endif
-  unpack_flat_plain(in, nin, out, little);
+  for (; j < nin; j++) unpack8(in[j], out + 8 * j, little);
 }
 
 /* Bytes [j0, j0 + len) of a run of stride `is` as contiguous bytes: the
