@@ -250,11 +250,11 @@ static void zero_run(char **p, const int64_t *st, int64_t n, const void *vc) {
 /* The walk over `shape` with `len` along `axis`, for dst at d and src at s
  * with byte strides ds and ss, the axis's multiplied by dstep and sstep
  * (a packed byte steps eight elements); dims of length 1 are left out.
- * The number of positions. */
+ * A NULL s walks dst alone.  The number of positions. */
 static int64_t nest_over(ma_nest *w, int ndim, const int64_t *shape, int axis, int64_t len, char *d,
                          const int64_t *ds, int64_t dstep, char *s, const int64_t *ss, int64_t sstep) {
   memset(w, 0, sizeof *w);
-  w->nops = 2;
+  w->nops = s ? 2 : 1;
   w->base[0] = d;
   w->base[1] = s;
   int64_t total = 1;
