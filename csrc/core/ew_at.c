@@ -120,10 +120,12 @@ int ma_ew_at(int fast, ma_array *a, ma_loop loop, const void *aux, const int64_t
 #define RUN(from) \
   (fused ? typed(fast, type, base, pos, from, n, size, b) : generic(a, base, contiguous, loop, aux, pos, from, n, size, b))
   /* NumPy's rule: a bad position changes nothing.  Where a copy of a costs
-   * less than a second read of the positions (a histogram's few bins, many
-   * values: the positions' read is most of the time), the one pass checks
-   * each as it applies it and, at a bad one, puts the copy back. */
-  void *saved = contiguous && bytes <= n * (int64_t)sizeof(int64_t) ? malloc(bytes ? (size_t)bytes : 1) : NULL;
+   * well under a second read of the positions (a histogram's few bins,
+   * many values: the positions' read is most of the time), the one pass
+   * checks each as it applies it and, at a bad one, puts the copy back.
+   * The margin (a at most a quarter of the positions' bytes) pays for the
+   * copy's write into fresh memory and its read. */
+  void *saved = contiguous && 4 * bytes <= n * (int64_t)sizeof(int64_t) ? malloc(bytes ? (size_t)bytes : 1) : NULL;
   if (saved) {
     memcpy(saved, base, (size_t)bytes);
     int64_t i = RUN(0);
