@@ -37,7 +37,7 @@ class Unavailable(Exception):
 
 @dataclass(frozen=True)
 class Case:
-    group: str  # allocation, elementwise, reduction, ufunc, indexing, linalg, random, dlpack, io
+    group: str  # allocation, elementwise, reduction, ufunc, bits, indexing, linalg, random, dlpack, io
     name: str  # what is measured, e.g. "add float32 contiguous"
     size: int  # elements (bytes for allocation cases)
     unit: str  # "elements" or "bytes"
@@ -354,6 +354,36 @@ def _ufuncs() -> Iterator[Case]:
     yield case("add.reduce float64", n, reduce_setup, reduce)
     yield case("add.at float64 (1000 bins)", n, at_setup, at)
     yield case("multiply.outer float64 (1000,)x(1000,)", 1000 * 1000, outer_setup, outer)
+
+
+# ---- bit packing ---------------------------------------------------------------
+
+
+def _bit_packing() -> Iterator[Case]:
+    """packbits of 10^6 bools (1-d, and a (1000, 1000) array along each
+    axis), unpackbits of the 10^6 bits back."""
+    def case(name: str, shape: tuple[int, ...], unpack: bool, axis: int | None) -> Case:
+        def setup() -> Inputs:
+            bits = _rng().integers(0, 2, shape).astype(bool)
+            return {"x": np.packbits(bits, axis=axis) if unpack else bits}
+
+        def timed(lib: Any, x: Any) -> Call:
+            f = lib.unpackbits if unpack else lib.packbits
+            return lambda: f(x, axis=axis)
+
+        def mk(inp: Inputs) -> Call:
+            ma_get("packbits")  # Missing before packbits
+            return timed(importlib.import_module("minarray"), to_ma(inp["x"]))
+
+        def rf(inp: Inputs) -> Call:
+            return timed(np, inp["x"])
+
+        return Case("bits", name, int(np.prod(shape)), "elements", "numpy", setup, mk, rf)
+
+    yield case("packbits bool", (10**6,), False, None)
+    yield case("packbits bool (1000,1000) axis=0", (1000, 1000), False, 0)
+    yield case("packbits bool (1000,1000) axis=1", (1000, 1000), False, 1)
+    yield case("unpackbits uint8", (10**6,), True, None)
 
 
 # ---- statistics ----------------------------------------------------------------
@@ -815,5 +845,6 @@ def _printing() -> Iterator[Case]:
 
 def all_cases() -> list[Case]:
     """Every case, in the order the table prints them."""
-    return [*_allocation(), *_elementwise(), *_reductions(), *_ufuncs(), *_statistics(), *_indexing(), *_linalg(),
+    return [*_allocation(), *_elementwise(), *_reductions(), *_ufuncs(), *_bit_packing(), *_statistics(),
+            *_indexing(), *_linalg(),
             *_random(), *_random_legacy(), *_dlpack(), *_io(), *_printing(), *_text()]

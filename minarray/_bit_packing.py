@@ -2,10 +2,8 @@
 boolean array, eight to a uint8) and ``unpackbits`` (back to one uint8
 0 or 1 per bit).
 
-Both are whole-array operations, never a loop over elements.  Packing
-lays the axis last as one 0/1 byte per element and reads each eight as a
-uint64 whose product with a constant gathers their bits into its top byte
-(_GATHER); unpacking shifts each byte by the eight positions and masks.  ``bitorder`` 'big' puts an axis's first
+Both are one call to the core's kernels (csrc/core/bit_packing.c), which
+walk any strides along any axis.  ``bitorder`` 'big' puts an axis's first
 element in a byte's most significant bit, 'little' in its least.
 """
 
@@ -15,51 +13,44 @@ from typing import Any
 
 from minarray import _dtypes as _dt
 from minarray._array_object import NDArray
-from minarray._coerce import as_intp, as_operand, asarray, normalize_axis
-from minarray._creation import zeros
-from minarray._elementwise import bitwise_and, bitwise_right_shift, multiply, not_equal
+from minarray._coerce import as_intp, as_operand, normalize_axis
+from minarray._creation import empty
+from minarray._elementwise import not_equal
 from minarray._manipulation import permute_dims
+from minarray._native import core
 
 __all__ = ["packbits", "unpackbits"]
 
 
-def _shifts(bitorder: Any) -> NDArray:
-    """The shift of each of a byte's eight bits, first element first, as a (8, 1) uint8 column."""
+def _little(bitorder: Any) -> bool:
+    """Whether ``bitorder`` is 'little' (else 'big'), with NumPy's errors."""
     if not isinstance(bitorder, str):
         raise TypeError(f"bitorder must be str, not {type(bitorder).__name__}")
     if bitorder not in ("big", "little"):
         raise ValueError("'order' must be either 'little' or 'big'")
-    order = [7, 6, 5, 4, 3, 2, 1, 0] if bitorder == "big" else [0, 1, 2, 3, 4, 5, 6, 7]
-    return asarray(order, dtype=_dt.uint8).reshape((8, 1))
+    return bitorder == "little"
 
 
-def _around(x: NDArray, axis: int | None) -> tuple[NDArray, tuple[int, ...], tuple[int, ...]]:
-    """``x`` as (before, axis, after) (flattened when ``axis`` is None; a
-    0-d array is one element along axis 0, as NumPy takes it), and the
-    shapes before and after the axis."""
+def _along(x: NDArray, axis: int | None) -> tuple[NDArray, int]:
+    """``x`` and the axis to work along: the flattened array's when ``axis``
+    is None, and a 0-d array is one element along axis 0, as NumPy takes
+    it."""
     if axis is None or x.ndim == 0:
+        if x.ndim == 1:
+            return x, 0
         if axis is not None:
             normalize_axis(axis, 1)
-        return x.reshape((1, -1, 1)), (), ()
-    ax = normalize_axis(axis, x.ndim)
-    before, after = x.shape[:ax], x.shape[ax + 1:]
-    return x.reshape((-1 if x.size else _prod(before), x.shape[ax], _prod(after))), before, after
+        return x.reshape((-1,)), 0
+    return x, normalize_axis(axis, x.ndim)
 
 
-def _prod(shape: tuple[int, ...]) -> int:
-    n = 1
-    for d in shape:
-        n *= d
-    return n
-
-
-# Eight 0/1 bytes read as one little-endian uint64 (minarray's hosts,
-# x86-64 and arm64, are little-endian), times this constant, carry each
-# byte's bit to its place in the top byte, with no carries between them:
-# the eight shifts and the sum in one multiply.  Per bit order, the
-# constant that puts the first byte's bit in the most (big) or least
-# (little) significant place.
-_GATHER = {"big": 0x8040201008040201, "little": 0x0102040810204080}
+def _result(x: NDArray, shape: list[int]) -> NDArray:
+    """An empty uint8 array of ``shape`` laid out as NumPy lays the result
+    out: in Fortran order when ``x`` is Fortran- but not C-contiguous, else
+    in C order."""
+    if x.ndim > 1 and core.is_contiguous(x._h, True) and not core.is_contiguous(x._h, False):
+        return permute_dims(empty(tuple(shape[::-1]), dtype=_dt.uint8), tuple(range(x.ndim - 1, -1, -1)))
+    return empty(tuple(shape), dtype=_dt.uint8)
 
 
 def packbits(a: Any, /, axis: int | None = None, bitorder: str = "big") -> NDArray:
@@ -69,19 +60,17 @@ def packbits(a: Any, /, axis: int | None = None, bitorder: str = "big") -> NDArr
     x = as_operand(a, "packbits")
     if x.dtype.kind not in "iub":
         raise TypeError("Expected an input array of integer or boolean data type")
-    _shifts(bitorder)  # checks bitorder
-    x3, before, after = _around(x, axis)
-    pre, n, post = x3.shape
-    nbytes = -(-n // 8)
-    shape = (*before, nbytes, *after) if axis is not None and x.ndim else (nbytes,)
-    if pre * post * nbytes == 0:
-        return zeros(shape, dtype=_dt.uint8)
-    # the axis last and padded to whole bytes, one 0/1 byte per element
-    bits = zeros((pre, post, nbytes * 8), dtype=_dt.uint8)
-    bits[:, :, :n] = permute_dims(not_equal(x3, 0), (0, 2, 1))
-    words = bits.view(_dt.uint64)  # (pre, post, nbytes): eight bits a word
-    packed = bitwise_right_shift(multiply(words, _GATHER[bitorder]), 56).astype(_dt.uint8)
-    return permute_dims(packed, (0, 2, 1)).reshape(shape)
+    little = _little(bitorder)
+    x, ax = _along(x, axis)
+    if x.dtype.itemsize != 1:
+        # the kernel reads one byte an element, as NumPy's does: wider
+        # integers become their truth first
+        x = not_equal(x, 0)
+    shape = list(x.shape)
+    shape[ax] = -(-shape[ax] // 8)
+    out = _result(x, shape)
+    core.packbits(x._h, out._h, ax, little)
+    return out
 
 
 def unpackbits(a: Any, /, axis: int | None = None, count: int | None = None, bitorder: str = "big") -> NDArray:
@@ -92,20 +81,17 @@ def unpackbits(a: Any, /, axis: int | None = None, count: int | None = None, bit
     x = as_operand(a, "unpackbits")
     if x.dtype is not _dt.uint8:
         raise TypeError("Expected an input array of unsigned byte data type")
-    shifts = _shifts(bitorder)
-    x3, before, after = _around(x, axis)
-    pre, n, post = x3.shape
-    total = n * 8
+    little = _little(bitorder)
+    x, ax = _along(x, axis)
+    total = x.shape[ax] * 8
     keep = total
     if count is not None:
         c = as_intp(count, "unpackbits: count")
         if c < 0 and -c > total:
             raise ValueError("-count larger than number of elements")
         keep = total + c if c < 0 else c
-    bits = bitwise_and(bitwise_right_shift(x3.reshape((pre, n, 1, post)), shifts), 1).reshape((pre, total, post))
-    if keep != total:
-        out = zeros((pre, keep, post), dtype=_dt.uint8)
-        m = min(keep, total)
-        out[:, :m, :] = bits[:, :m, :]
-        bits = out
-    return bits.reshape((*before, keep, *after) if axis is not None and x.ndim else (keep,))
+    shape = list(x.shape)
+    shape[ax] = keep
+    out = _result(x, shape)
+    core.unpackbits(x._h, out._h, ax, little)
+    return out

@@ -156,6 +156,48 @@ def scientific_all(values: list[float], ftype: str, precision: int, sign: bool) 
     return out
 
 
+def _all_read_back(mags: list[float], p: int) -> bool:
+    """Whether each of ``mags`` (finite float32 magnitudes) reads back as
+    itself from its text with ``p`` fraction digits; checked in blocks, the
+    reads through ``array('f')``, so that the first failure ends it early."""
+    for start in range(0, len(mags), 256):
+        block = mags[start:start + 256]
+        if array("f", [float(f"{m:.{p}e}") for m in block]).tolist() != block:
+            return False
+    return True
+
+
+def scientific_all_padded(values: list[float], ftype: str, precision: int, sign: bool) -> list[str] | None:
+    """The array printer's scientific texts of finite float32 ``values`` in
+    unique mode: each value rounded to as many digits as the longest of
+    their shortest texts has (Dragon4's ``min_digits``, which the printer
+    sets to that length), one ``format`` a value.  Only that length is
+    searched, not each value's: a binary search over the fraction digits
+    (8 always read back), each step ended by the first value that does
+    not read back.  None for the other types, or when that length passes
+    ``precision`` (some texts are then cut at ``precision``: the caller
+    takes `scientific_all`)."""
+    if ftype != "float32":
+        return None
+    mags = [abs(v) for v in values if v]
+    lo, hi = 0, 8
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if _all_read_back(mags, mid):
+            hi = mid
+        else:
+            lo = mid + 1
+    if 0 <= precision < lo:
+        return None
+    if lo == 0:  # NumPy keeps the point: "1.e+00"
+        texts = [f"{v:.0e}".replace("e", ".e") for v in values]
+    else:
+        texts = [f"{v:.{lo}e}" for v in values]
+    if sign:
+        texts = [t if t[0] == "-" else "+" + t for t in texts]
+    return texts
+
+
 def _float32_trials(mags: list[float], todo: list[int], p: int) -> tuple[list[int], list[int], list[str]]:
     """The values of ``todo`` whose ``p``-digit mantissa reads back as the
     float32 they are, those whose does not, and the texts tried; the reads

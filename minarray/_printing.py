@@ -47,6 +47,7 @@ from minarray._float_format import (
     scalar_text,
     scientific,
     scientific_all,
+    scientific_all_padded,
 )
 
 __all__ = ["array2string", "array_repr", "array_str", "base_repr", "binary_repr"]
@@ -110,7 +111,10 @@ class _FloatFormat:
             trim, unique = ".", True
             if self.floatmode == "fixed" or self.legacy <= 113:
                 trim, unique = "k", False
-            if unique:
+            padded = scientific_all_padded(finite, ftype, self.precision, plus) if unique else None
+            if padded is not None:
+                strs = padded
+            elif unique:
                 strs = scientific_all(finite, ftype, self.precision, plus)
             else:
                 strs = [scientific(v, ftype, self.precision, unique=False, trim=trim, sign=plus) for v in finite]

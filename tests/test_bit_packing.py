@@ -65,3 +65,75 @@ def test_packbits_refuses_as_numpy() -> None:
     raises_as_numpy(lambda m: m.unpackbits(m.asarray([1, 2], dtype=m.uint8), count=-17), "-count larger")
     raises_as_numpy(lambda m: m.unpackbits(m.asarray([1, 2], dtype=m.uint8), count=2.0), "integer")
     raises_as_numpy(lambda m: m.unpackbits(m.asarray([[1]], dtype=m.uint8), axis=2), "out of bounds")
+
+
+# The kernels' vectorised paths take 64 elements (packing) or 4 bytes
+# (unpacking) at a time: lengths around those sizes reach the vector body,
+# its tail and the last, partial byte.
+LENGTHS = [1, 7, 8, 9, 63, 64, 65, 127, 128, 136, 1000, 1031]
+
+
+@pytest.mark.parametrize("n", LENGTHS)
+@pytest.mark.parametrize("bitorder", ["big", "little"])
+def test_long_runs_any_nonzero_byte(n: int, bitorder: str) -> None:
+    """Every nonzero byte is a 1 bit (NumPy's truth), in and past the
+    vector body; the round trip with count= along the same lengths."""
+    rng = np.random.default_rng(n)
+    for x in (rng.integers(0, 256, n).astype(np.uint8) * rng.integers(0, 2, n).astype(np.uint8),
+              rng.integers(-128, 128, n).astype(np.int8), rng.integers(0, 2, n).astype(bool)):
+        packed = np.packbits(x, bitorder=bitorder)
+        same(ma.packbits(ma.asarray(x), bitorder=bitorder), packed)
+        mp = ma.asarray(packed)
+        for count in (None, n, 8 * packed.size - 1, -3, 8 * packed.size + 9):
+            same(ma.unpackbits(mp, count=count, bitorder=bitorder),
+                 np.unpackbits(packed, count=count, bitorder=bitorder))
+
+
+def _layouts(x: np.ndarray) -> list[tuple[np.ndarray, Any]]:
+    """x in several layouts, each as NumPy's array and minarray's view of
+    the same strides: C order, Fortran order, transposed, reversed and
+    stepped."""
+    m = ma.asarray(x)
+    mf = ma.asarray(x).copy(order="F")
+    return [(x, m), (np.asfortranarray(x), mf), (x.T, m.T), (x[::-1, ::-1], m[::-1, ::-1]),
+            (x[::2, 1::3], m[::2, 1::3]), (np.asfortranarray(x)[1:, :-1], mf[1:, :-1])]
+
+
+@pytest.mark.parametrize("shape", [(37, 130), (130, 37), (72, 64)], ids=str)
+@pytest.mark.parametrize("bitorder", ["big", "little"])
+def test_along_axes_in_every_layout(shape: tuple[int, int], bitorder: str) -> None:
+    """Each axis of strided, transposed and Fortran-ordered inputs, packed
+    and unpacked (count= included); the result laid out as NumPy lays it
+    (Fortran order for a Fortran-ordered input)."""
+    rng = np.random.default_rng(sum(shape))
+    for x, mx in _layouts(rng.integers(0, 2, shape).astype(bool)):
+        for axis in (0, 1, -1, None):
+            packed = np.packbits(x, axis=axis, bitorder=bitorder)
+            got = ma.packbits(mx, axis=axis, bitorder=bitorder)
+            same(got, packed)
+            assert got.flags.f_contiguous == packed.flags.f_contiguous
+            assert got.flags.c_contiguous == packed.flags.c_contiguous
+        for p, mp in _layouts(np.packbits(x, axis=0, bitorder=bitorder)):
+            for axis in (0, 1):
+                for count in (None, 8 * p.shape[axis] - 5, 3):
+                    want = np.unpackbits(p, axis=axis, count=count, bitorder=bitorder)
+                    got = ma.unpackbits(mp, axis=axis, count=count, bitorder=bitorder)
+                    same(got, want)
+                    assert got.flags.f_contiguous == want.flags.f_contiguous
+
+
+def test_three_dims_and_empty_axes() -> None:
+    rng = np.random.default_rng(3)
+    x = rng.integers(0, 5, (5, 67, 9)).astype(np.int32)
+    mx = ma.asarray(x)
+    for axis in (0, 1, 2):
+        for a, m in ((x, mx), (x.transpose(1, 2, 0), ma.permute_dims(mx, (1, 2, 0)))):
+            packed = np.packbits(a, axis=axis)
+            same(ma.packbits(m, axis=axis), packed)
+            same(ma.unpackbits(ma.asarray(packed), axis=axis, count=11), np.unpackbits(packed, axis=axis, count=11))
+    for shape in ((0, 9), (9, 0), (0, 0)):
+        e = np.zeros(shape, dtype=bool)
+        for axis in (0, 1, None):
+            same(ma.packbits(ma.asarray(e), axis=axis), np.packbits(e, axis=axis))
+            u = np.zeros(shape, dtype=np.uint8)
+            same(ma.unpackbits(ma.asarray(u), axis=axis), np.unpackbits(u, axis=axis))

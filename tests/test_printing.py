@@ -88,6 +88,28 @@ def test_printing_under_options_matches_numpy(arr: np.ndarray, options: dict[str
     _same(arr, options)
 
 
+def _float32_scientific() -> list[np.ndarray]:
+    """float32 arrays printed in the scientific layout, whose longest
+    shortest text has each length from 1 to 9 digits (the search for it
+    reads the values in blocks of 256: arrays longer than one block)."""
+    rng = np.random.default_rng(7)
+    out = [rng.standard_normal(700).astype(np.float32) * np.float32(1e-3),
+           np.array([1e-5, 2.0, -3e6, 0.0, -0.0], dtype=np.float32),
+           np.array([1.5e-5, 2.25, np.inf, np.nan, -4e6], dtype=np.float32)]
+    for digits in range(1, 9):
+        v = np.round(rng.uniform(1, 10, 600), digits - 1) * 10.0 ** rng.integers(-6, 6, 600)
+        out.append(v.astype(np.float32))
+    return out
+
+
+@pytest.mark.parametrize("options", [{}, {"precision": 3}, {"precision": 0}, {"sign": "+"}, {"sign": " "},
+                                     {"floatmode": "unique"}, {"floatmode": "maxprec_equal"},
+                                     {"floatmode": "fixed"}], ids=str)
+def test_float32_scientific_in_full_matches_numpy(options: dict[str, Any]) -> None:
+    for arr in _float32_scientific():
+        _same(arr, {**options, "threshold": 10_000})
+
+
 @pytest.mark.parametrize("kwargs", [
     {"precision": 3}, {"precision": 2, "suppress_small": True}, {"max_line_width": 20},
     {"threshold": 3, "edgeitems": 1}, {"sign": "+"}, {"sign": " "}, {"floatmode": "fixed", "precision": 4},

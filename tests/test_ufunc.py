@@ -476,6 +476,27 @@ def test_at_refusals() -> None:
         ma.add.at(ro, [0], 1.0)
 
 
+@pytest.mark.parametrize(("name", "dtype"), [("add", "float64"), ("multiply", "int8"), ("maximum", "float32"),
+                                           ("add", "float16")])
+@pytest.mark.parametrize("bad", [3, -4, 100])
+def test_at_bad_index_late_changes_nothing(name: str, dtype: str, bad: int) -> None:
+    """Many good positions into a small array, then a bad one: the kernel
+    applies positions as it checks them and puts a back, as NumPy leaves
+    it (typed loops, the generic one, a strided target)."""
+    idx = np.array([0, 1, 2, -1, -3] * 20 + [bad, 0])
+    for view, length in ((slice(None), 3), (slice(None, None, 2), 6)):  # three elements either way
+        x = np.arange(1, length + 1).astype(dtype)
+        want, got = x.copy(), ma.asarray(x.copy())
+        target, target_np = got[view], want[view]
+        raises_like(lambda: getattr(ma, name).at(target, ma.asarray(idx), 2),  # noqa: B023 (called at once)
+                    lambda: getattr(np, name).at(target_np, idx, 2))  # noqa: B023
+        same(got, want)
+    un = np.arange(1.0, 4.0)
+    got = ma.asarray(un.copy())
+    raises_like(lambda: ma.negative.at(got, ma.asarray(idx)), lambda: np.negative.at(un.copy(), idx))
+    same(got, un)
+
+
 # ---- reduceat -------------------------------------------------------------------------
 
 

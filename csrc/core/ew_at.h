@@ -18,19 +18,17 @@
  * element. */
 enum { MA_AT_GENERIC, MA_AT_ADD, MA_AT_SUBTRACT, MA_AT_MULTIPLY };
 
-/* The first of pos[0..n) outside [-size, size) for an array of `size`
- * elements, as *bad; 0 when all are inside, 1 when one is not. */
-int ma_ew_at_check(const int64_t *pos, int64_t n, int64_t size, int64_t *bad);
-
 /* For i in [0, n) in order: a's element at C-order position pos[i]
  * (negative ones count from the end) becomes op(that element, b[i]),
  * written in place; b (C-contiguous, n elements) NULL for a unary op.
  * `fast` (an MA_AT_*) picks a typed loop for the integer and float types
  * of a C-contiguous a, else `loop` (operands and result all of a's type)
- * runs per element.  Each position is checked again where it is used (a
- * caller checked them all first with ma_ew_at_check; one another thread
- * changed since is skipped, never followed outside a).  b must share no
- * memory with a. */
-void ma_ew_at(int fast, ma_array *a, ma_loop loop, const void *aux, const int64_t *pos, int64_t n, const char *b);
+ * runs per element.  Returns 0 once done, or 1 when a position is outside
+ * [-size, size) of a: the first such as *bad, and a left as it was
+ * (NumPy's rule: a bad index changes nothing).  Each position is checked
+ * where it is used, so another thread changing them meanwhile can never
+ * send a write outside a.  b must share no memory with a. */
+int ma_ew_at(int fast, ma_array *a, ma_loop loop, const void *aux, const int64_t *pos, int64_t n, const char *b,
+             int64_t *bad);
 
 #endif

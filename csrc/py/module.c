@@ -26,7 +26,7 @@ int ma_install(const char *modname) {
         ma_linalg_methods,          ma_manipulation_methods,    ma_sort_methods,
         ma_views_methods,           ma_convert_methods,         ma_fpe_methods,
         ma_io_methods,              ma_dtype_table_methods,     ma_random_draw_methods,
-        ma_text_methods};
+        ma_text_methods,            ma_bit_packing_methods};
     rc = PyType_Ready(&ma_handle_type) < 0 || PyType_Ready(&ma_ndarray_base_type) < 0 ||
                  PyType_Ready(&ma_ndarray_iter_type) < 0
              ? -1

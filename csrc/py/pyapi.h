@@ -276,6 +276,7 @@ extern PyMethodDef ma_fpe_methods[];
 extern PyMethodDef ma_io_methods[];
 extern PyMethodDef ma_random_draw_methods[];
 extern PyMethodDef ma_text_methods[];
+extern PyMethodDef ma_bit_packing_methods[];
 
 #define MA_NARGS(n, fname)                                                   \
   do {                                                                       \

@@ -317,8 +317,9 @@ static PyObject *py_ew_sigs(PyObject *self, PyObject *const *args, Py_ssize_t na
  * a.flat[positions[i]] = op(a.flat[positions[i]], b[i]) in order
  * (csrc/core/ew_at.c).  positions: 1-d int64, C-contiguous, positions in
  * a's C order (negative ones count from the end, as a 1-d index does);
- * b: None or 1-d and C-contiguous, as long as positions.  Every position
- * is checked first (IndexError, NumPy's words for axis 0 of a 1-d a), and
+ * b: None or 1-d and C-contiguous, as long as positions.  A position
+ * outside a raises IndexError (NumPy's words for axis 0 of a 1-d a) with
+ * a left as it was, and
  * b and the positions read through a snapshot when they share memory
  * with a. */
 static PyObject *py_ew_at(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
@@ -358,19 +359,19 @@ static PyObject *py_ew_at(PyObject *self, PyObject *const *args, Py_ssize_t narg
     return PyErr_NoMemory();
   }
   const int64_t *p = (const int64_t *)((const char *)pos->t.data + pos->t.byte_offset);
-  int64_t bad;
-  if (ma_ew_at_check(p, n, ma_array_size(a), &bad)) {
-    PyErr_Format(PyExc_IndexError, "index %lld is out of bounds for axis 0 with size %lld", (long long)bad,
-                 (long long)ma_array_size(a));
-    goto done;
-  }
   int fast = strcmp(op->name, "add") == 0        ? MA_AT_ADD
              : strcmp(op->name, "subtract") == 0 ? MA_AT_SUBTRACT
              : strcmp(op->name, "multiply") == 0 ? MA_AT_MULTIPLY
                                                  : MA_AT_GENERIC;
   ma_ew_aux aux = {0, 1};
+  int64_t bad;
   ma_fpe_clear();
-  ma_ew_at(fast, a, sig->loop, &aux, p, n, b ? (const char *)b->t.data + b->t.byte_offset : NULL);
+  if (ma_ew_at(fast, a, sig->loop, &aux, p, n, b ? (const char *)b->t.data + b->t.byte_offset : NULL, &bad)) {
+    ma_fpe_clear();
+    PyErr_Format(PyExc_IndexError, "index %lld is out of bounds for axis 0 with size %lld", (long long)bad,
+                 (long long)ma_array_size(a));
+    goto done;
+  }
   unsigned fpe = ma_fpe_read();
   if (fpe) ma_fpe_clear();
   if (aux.err)
