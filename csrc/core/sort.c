@@ -8,9 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buffer.h"
 #include "copy.h"
 #include "iterate.h"
 #include "threads.h"
+#include "vsort.h"
 
 /* ---- keys ---------------------------------------------------------------- */
 
@@ -75,15 +77,18 @@ static inline keyspec make_keyspec(int tid, int zero_equal, int descending) {
   return k;
 }
 
+/* Both directions are written without branches on the value (the sign
+ * of random floats defeats a branch predictor: a third of a sort's key
+ * pass went to mispredictions); the selects compile to conditional moves
+ * and vectorise. */
 static inline uint64_t to_key(const keyspec *k, const char *p) {
   uint64_t u = raw_bits(k->nbytes, p), key;
   if (is_float(k->tid)) {
-    uint64_t mag = u & ~k->sign;
-    if (mag > inf_bits(k->tid)) key = k->mask; /* every NaN: the largest key */
-    else {
-      if (k->zero_equal && mag == 0) u = 0;
-      key = (u & k->sign) ? (~u & k->mask) : (u | k->sign);
-    }
+    uint64_t mag = u & ~k->sign, neg = (uint64_t)0 - ((u & k->sign) != 0);
+    /* negatives: every bit flipped; the others: the sign bit set */
+    key = u ^ ((neg & k->mask) | k->sign);
+    if (k->zero_equal) key = mag == 0 ? k->sign : key; /* -0.0: 0.0's key */
+    key = mag > inf_bits(k->tid) ? k->mask : key;      /* every NaN: the largest key */
   } else if (is_signed(k->tid)) {
     key = u ^ k->sign;
   } else {
@@ -97,15 +102,16 @@ static inline uint64_t to_key(const keyspec *k, const char *p) {
 static inline uint64_t from_key(const keyspec *k, uint64_t key) {
   if (k->descending) key = ~key & k->mask;
   if (is_float(k->tid)) {
-    if (key == k->mask) { /* a NaN: the quiet NaN of the type */
-      switch (k->tid) {
-        case MA_FLOAT16: return 0x7e00u;
-        case MA_BFLOAT16: return 0x7fc0u;
-        case MA_FLOAT32: return 0x7fc00000u;
-        default: return 0x7ff8000000000000ull;
-      }
+    uint64_t nan;
+    switch (k->tid) { /* a NaN: the quiet NaN of the type */
+      case MA_FLOAT16: nan = 0x7e00u; break;
+      case MA_BFLOAT16: nan = 0x7fc0u; break;
+      case MA_FLOAT32: nan = 0x7fc00000u; break;
+      default: nan = 0x7ff8000000000000ull;
     }
-    return (key & k->sign) ? (key ^ k->sign) : (~key & k->mask);
+    uint64_t pos = (uint64_t)0 - ((key & k->sign) != 0);
+    uint64_t u = key ^ (k->sign | (~pos & k->mask));
+    return key == k->mask ? nan : u;
   }
   if (is_signed(k->tid)) return key ^ k->sign;
   return key;
@@ -122,7 +128,7 @@ static inline uint64_t from_key(const keyspec *k, uint64_t key) {
 
 /* keys[i] = the key of element i of the row at p (stride `step` bytes);
  * returns whether it holds a -0.0 (only looked for when `negzero` asks). */
-static int row_keys(const keyspec *k, const char *p, int64_t step, int64_t n, uint64_t *keys, int negzero) {
+MA_HOT static int row_keys(const keyspec *k, const char *p, int64_t step, int64_t n, uint64_t *keys, int negzero) {
   int seen = 0;
   switch (k->tid) {
 #define ROW_KEYS(TID)                                                          \
@@ -130,7 +136,7 @@ static int row_keys(const keyspec *k, const char *p, int64_t step, int64_t n, ui
     const keyspec kk = make_keyspec(TID, k->zero_equal, k->descending);        \
     for (int64_t i = 0; i < n; i++) {                                          \
       const char *e = p + i * step;                                            \
-      if (negzero && raw_bits(kk.nbytes, e) == kk.sign) seen = 1;              \
+      if (negzero) seen |= raw_bits(kk.nbytes, e) == kk.sign;                  \
       keys[i] = to_key(&kk, e);                                                \
     }                                                                          \
     break;                                                                     \
@@ -142,7 +148,7 @@ static int row_keys(const keyspec *k, const char *p, int64_t step, int64_t n, ui
 }
 
 /* Element i of the row at q (stride `step` bytes) = the value of keys[i]. */
-static void row_values(const keyspec *k, const uint64_t *keys, int64_t n, char *q, int64_t step) {
+MA_HOT static void row_values(const keyspec *k, const uint64_t *keys, int64_t n, char *q, int64_t step) {
   switch (k->tid) {
 #define ROW_VALUES(TID)                                                        \
   case TID: {                                                                  \
@@ -291,6 +297,8 @@ static void msd_sort(uint64_t *keys, int64_t *idx, int64_t n, uint64_t *tk, int6
 /* Sort keys[0..n) ascending, carrying idx (may be NULL) along; stable.
  * tk/ti: scratch of the same sizes. */
 static void radix_sort(uint64_t *keys, int64_t *idx, int64_t n, uint64_t *tk, int64_t *ti) {
+  /* without positions to carry, stability is invisible: the vector sort */
+  if (!idx && n > SMALL_RUN && ma_vsort_keys(keys, tk, n)) return;
   if (n > MERGE_MAX) msd_sort(keys, idx, n, tk, ti, 1);
   else merge_sort(keys, idx, n, tk, ti);
 }
@@ -397,6 +405,12 @@ int ma_sort_workspace_alloc(ma_sort_workspace *w, int64_t n, int with_idx) {
   w->idx = with_idx ? malloc(m * sizeof(int64_t)) : NULL;
   w->ti = with_idx ? malloc(m * sizeof(int64_t)) : NULL;
   w->negzero = 0;
+  /* fresh pages, all written: first-touch faults were a tenth of a large
+   * unique's time */
+  if (w->keys) ma_advise_hugepages(w->keys, m * sizeof(uint64_t));
+  if (w->tk) ma_advise_hugepages(w->tk, m * sizeof(uint64_t));
+  if (w->idx) ma_advise_hugepages(w->idx, m * sizeof(int64_t));
+  if (w->ti) ma_advise_hugepages(w->ti, m * sizeof(int64_t));
   return w->keys && w->tk && (!with_idx || (w->idx && w->ti)) ? 0 : -1;
 }
 
@@ -700,17 +714,80 @@ static int first_zero_is_negative(const ma_array *x, const keyspec *k) {
   return 0;
 }
 
+/* What unique's values ask of a run of keys besides the keys: whether the
+ * elements hold a -0.0, how many are NaN (floats: the all-ones key, no
+ * other value has it), and the range of the others. */
+typedef struct {
+  int negzero;
+  int64_t nans;
+  uint64_t lo, hi;
+} key_summary;
+
+static key_summary summarize_keys(const uint64_t *keys, int64_t n, int floating, uint64_t nan_key, int negzero) {
+  key_summary s = {negzero, 0, ~(uint64_t)0, 0};
+  for (int64_t i = 0; i < n; i++) {
+    uint64_t key = keys[i];
+    if (floating && key == nan_key) {
+      s.nans++;
+      continue;
+    }
+    s.lo = key < s.lo ? key : s.lo;
+    s.hi = key > s.hi ? key : s.hi;
+  }
+  return s;
+}
+
+/* The keys of a contiguous array and their summary, in chunks over the
+ * thread pool when it is large: each chunk's keys summarised while they
+ * are still in cache, the summaries merged in chunk order. */
+#define KEY_CHUNKS 64
+typedef struct {
+  const keyspec *k;
+  const char *data;
+  uint64_t *keys;
+  int64_t n, chunks;
+  key_summary part[KEY_CHUNKS];
+} key_job;
+
+static void key_chunk(void *ctx, int64_t c) {
+  key_job *J = (key_job *)ctx;
+  int64_t b, e, isz = J->k->nbytes;
+  ma_chunk_range(J->n, J->chunks, c, &b, &e);
+  int floating = is_float(J->k->tid);
+  int negzero = row_keys(J->k, J->data + b * isz, isz, e - b, J->keys + b, floating);
+  J->part[c] = summarize_keys(J->keys + b, e - b, floating, J->k->mask, negzero);
+}
+
+static key_summary contiguous_keys(const keyspec *k, const char *data, int64_t n, uint64_t *keys) {
+  int64_t nt = ma_get_num_threads(), chunks = 1;
+  if (nt > 1 && n >= ma_get_parallel_min()) chunks = MA_CHUNKS_PER_THREAD * nt;
+  chunks = chunks > KEY_CHUNKS ? KEY_CHUNKS : chunks;
+  key_job J = {.k = k, .data = data, .keys = keys, .n = n, .chunks = chunks};
+  if (chunks > 1) ma_parallel_for(chunks, key_chunk, &J);
+  else key_chunk(&J, 0);
+  key_summary s = J.part[0];
+  for (int64_t c = 1; c < chunks; c++) {
+    key_summary t = J.part[c];
+    s.negzero |= t.negzero;
+    s.nans += t.nans;
+    s.lo = t.lo < s.lo ? t.lo : s.lo;
+    s.hi = t.hi > s.hi ? t.hi : s.hi;
+  }
+  return s;
+}
+
 int64_t ma_unique_keys(const ma_array *x, ma_sort_workspace *w) {
   int tid = ma_type_of(x->t.dtype), nd = x->t.ndim, floating = is_float(tid);
   int64_t n = ma_array_size(x), isz = ma_type_size[tid];
   keyspec k = make_keyspec(tid, 1, 0);
   w->negzero = 0;
   if (n == 0) return 0;
-  int negzero = 0;
   uint64_t *keys = w->keys;
+  key_summary s;
   if (ma_array_is_contiguous(x, 0)) {
-    negzero = row_keys(&k, (const char *)x->t.data, isz, n, keys, floating);
+    s = contiguous_keys(&k, (const char *)x->t.data, n, keys);
   } else {
+    int negzero = 0;
     int64_t ix[MA_MAXDIMS] = {0};
     const char *p = (const char *)x->t.data;
     for (int64_t i = 0; i < n; i++) {
@@ -723,20 +800,13 @@ int64_t ma_unique_keys(const ma_array *x, ma_sort_workspace *w) {
         ix[d] = 0;
       }
     }
+    s = summarize_keys(keys, n, floating, k.mask, negzero);
   }
-  /* NaNs (floats: the all-ones key, no other value has it) are set aside
-   * and come back last, each its own value, as in the full pass */
-  int64_t nans = 0;
-  uint64_t lo = ~(uint64_t)0, hi = 0;
-  for (int64_t i = 0; i < n; i++) {
-    uint64_t key = keys[i];
-    if (floating && key == k.mask) {
-      nans++;
-      continue;
-    }
-    lo = key < lo ? key : lo;
-    hi = key > hi ? key : hi;
-  }
+  /* NaNs are set aside and come back last, each its own value, as in the
+   * full pass */
+  int64_t nans = s.nans;
+  uint64_t lo = s.lo, hi = s.hi;
+  int negzero = s.negzero;
   int64_t g = -1;
   if (nans == n) g = 0;
   else if (hi - lo < (uint64_t)n * BITMAP_PER_KEY)
