@@ -247,6 +247,11 @@ class DType:
         the Array API asks."""
         if isinstance(other, DType) or other is self:
             return other is self
+        if other is None:
+            # NumPy's dtype('float64') == None holds (np.dtype(None) is the
+            # default float); None names no dtype, and the Array API suite
+            # reads a missing table entry (None) as "no dtype"
+            return False
         if not isinstance(other, _builtin_str) and _is_array(other):
             return NotImplemented  # the array compares, elementwise, as with NumPy's dtypes
         try:
