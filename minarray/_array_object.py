@@ -26,6 +26,8 @@ if TYPE_CHECKING:
 
     from typing_extensions import CapsuleType
 
+    from minarray._flatiter import flatiter
+
 __all__ = [
     "NDArray", "Flags",
 ]
@@ -54,6 +56,13 @@ class Flags:
     def writeable(self) -> bool:
         return not core.is_readonly(self._a._h)
 
+    @writeable.setter
+    def writeable(self, value: bool) -> None:
+        a = self._a
+        if value and not _may_write(a):
+            raise ValueError("cannot set WRITEABLE flag to True of this array")
+        core.set_readonly(a._h, not value)
+
     @property
     def owndata(self) -> bool:
         return self._a._base is None
@@ -65,9 +74,37 @@ class Flags:
             raise KeyError(key)
         return bool(getattr(self, names[key.upper()]))
 
+    def __setitem__(self, key: str, value: bool) -> None:
+        # NumPy takes "WRITEABLE" and its one-letter "W"; its other flags
+        # (the contiguity, OWNDATA) are facts of the layout, not settable
+        if key not in ("WRITEABLE", "W"):
+            raise KeyError("Unknown flag")
+        self.writeable = value
+
     def __repr__(self) -> str:
         return (f"  C_CONTIGUOUS : {self.c_contiguous}\n  F_CONTIGUOUS : {self.f_contiguous}\n"
                 f"  OWNDATA : {self.owndata}\n  WRITEABLE : {self.writeable}")
+
+
+def _may_write(a: NDArray) -> bool:
+    """NumPy's rule for turning write permission back on: the memory's
+    owner must allow writes.  Following the bases to the array that owns
+    the memory: minarray's own memory may be written when that owner is
+    writeable (or is ``a`` itself); foreign memory when its producer's
+    buffer says so (an object without the buffer protocol cannot say, and
+    stays read-only)."""
+    owner = a
+    while isinstance(owner._base, NDArray):
+        owner = owner._base
+    if owner is not a and core.is_readonly(owner._h):
+        return False
+    if owner._base is None:
+        return True
+    try:
+        with memoryview(owner._base) as m:
+            return not m.readonly
+    except TypeError:
+        return False
 
 
 def _stride_perm(strides: Shape) -> list[int]:
@@ -222,12 +259,50 @@ class NDArray(core.NDArrayBase):
 
         return _ew.real(self)
 
+    @real.setter
+    def real(self, value: Any) -> None:
+        # NumPy writes into the array: the real part of a complex array, the
+        # whole of a real one (broadcast and cast as x[...] = value is)
+        self._part(0)[...] = value
+
     @property
     def imag(self) -> NDArray:
         """The imaginary part (a new array; zeros for real dtypes)."""
         from minarray import _elementwise as _ew  # cycle: _elementwise imports this module
 
         return _ew.imag(self)
+
+    @imag.setter
+    def imag(self, value: Any) -> None:
+        if self._dtype.kind != "c":  # NumPy's error: a real array has no imaginary part to write
+            raise TypeError("array does not have imaginary part to set")
+        self._part(1)[...] = value
+
+    def _part(self, which: int) -> NDArray:
+        """A view of the real (0) or imaginary (1) parts of a complex array,
+        as floats of half its element size; a real array itself."""
+        if self._dtype.kind != "c":
+            return self
+        # complex32's parts are float16s: the float of half the width
+        part = _dt.from_dlpack_code(int(_dt.float32.code), self._dtype.bits // 2)
+        assert part is not None  # every complex dtype has its float
+        strides = tuple(2 * s for s in self._strides)
+        h = core.view(self._h, which, self._shape, strides, part.code, part.bits, core.is_readonly(self._h))
+        return NDArray._new(h, self._shape, strides, self)
+
+    @property
+    def flat(self) -> flatiter:
+        """A flat iterator over the elements in C order, which can be indexed
+        and assigned to as a 1-d array (NumPy's ``flatiter``)."""
+        from minarray._flatiter import flatiter  # cycle: _flatiter builds on the chapters, which import this module
+
+        return flatiter(self)
+
+    @flat.setter
+    def flat(self, value: Any) -> None:
+        from minarray._flatiter import assign_all  # cycle: as above
+
+        assign_all(self, value)
 
     @property
     def data_ptr(self) -> int:
@@ -282,7 +357,8 @@ class NDArray(core.NDArrayBase):
     def astype(self, dtype: Any, /, *, copy: bool = True, device: Any = None) -> NDArray:
         """A copy converted to ``dtype`` (C cast kernels for every pair); with ``copy=False``
         the array itself when the dtype already matches."""
-        dt = _dt.as_dtype(dtype)
+        # NumPy reads dtype=None as its default type, float64
+        dt = _dt.float64 if dtype is None else _dt.as_dtype(dtype)
         if device not in (None, "cpu"):
             raise ValueError(f"unsupported device {device!r}")
         if dt is self._dtype and not copy:
