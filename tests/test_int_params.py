@@ -323,6 +323,9 @@ SWEEP: dict[str, tuple[Call, int]] = {
     "random.Generator.permuted.axis": ((lambda m, v: rng(m).permuted(A(m), axis=v)), 1),
     "random.Generator.shuffle.axis": ((lambda m, v: rng(m).shuffle(A(m), axis=v)), 1),
     "random.Generator.spawn.n_children": ((lambda m, v: rng(m).spawn(v)), 2),
+    # ---- inspection --------------------------------------------------------------
+    "shares_memory.max_work": ((lambda m, v: m.shares_memory(m.arange(4)[::2], m.arange(4)[1::2], max_work=v)), 2),
+    "may_share_memory.max_work": ((lambda m, v: m.may_share_memory(m.arange(4), m.arange(4), max_work=v)), 2),
 }
 
 # Parameters the discovery below picks up (by annotation or name) that do
