@@ -62,7 +62,7 @@ __all__ = [
     "reciprocal", "remainder", "round", "sign", "signbit", "sin", "sinh", "square", "sqrt", "subtract", "tan",
     "tanh", "trunc", "deg2rad", "rad2deg", "degrees", "radians", "exp2", "fabs", "fmax", "fmin", "fmod",
     "divmod", "float_power", "angle", "heaviside", "sinc", "fix", "rint", "nan_to_num", "interp", "cbrt",
-    "logaddexp2", "gcd", "lcm", "ldexp", "modf", "unwrap", "isclose", "isposinf", "isneginf", "iscomplex",
+    "logaddexp2", "gcd", "lcm", "ldexp", "frexp", "modf", "unwrap", "isclose", "isposinf", "isneginf", "iscomplex",
     "isreal", "absolute", "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctan2", "arctanh", "invert",
     "bitwise_not", "left_shift", "right_shift", "power", "conjugate", "true_divide", "mod", "around",
 ]
@@ -214,11 +214,14 @@ def _binary(name: str, doc: str) -> BinaryFunction:
     return f
 
 
-def _py_ufunc(nin: int, kinds: str, nout: int = 1) -> Callable[[Callable[..., Any]], Any]:
+def _py_ufunc(nin: int, kinds: str, nout: int = 1,
+              types: tuple[str, ...] | None = None) -> Callable[[Callable[..., Any]], Any]:
     """A ufunc over a Python body (NumPy's functions minarray composes from
-    the engine's ops), named and documented by it."""
+    the engine's ops), named and documented by it; its loops keep their
+    type unless ``types`` names them."""
     def make(impl: Callable[..., Any]) -> Any:
-        return _make(impl.__name__, -1, nin, nout, impl, impl.__doc__ or "", _kinds_types(kinds, nin, nout))
+        return _make(impl.__name__, -1, nin, nout, impl, impl.__doc__ or "",
+                     types or _kinds_types(kinds, nin, nout))
     return make
 
 
@@ -787,8 +790,14 @@ def ldexp(x1: ArrayLike, x2: ArrayLike) -> NDArray:
     """``x1 * 2**x2`` for integer exponents ``x2``, exact while the result
     is a normal number (the scaling happens in two halves, so no partial
     power overflows first)."""
-    a = _inexact(x1, "ldexp")
     e = as_operand(x2, "ldexp")
+    if isinstance(x1, (bool, int)) and not isinstance(x2, (bool, int, float)):
+        # NumPy's loop search: a Python integer is weak, so the first loop
+        # (float16's, 'el->e') takes it beside an integer array; two Python
+        # scalars are both read as arrays and meet in float64
+        a = as_operand(x1, "ldexp").astype(_dt.float16)
+    else:
+        a = _inexact(x1, "ldexp")
     if e.dtype.kind not in "iu":
         raise TypeError("ufunc 'ldexp' needs integer exponents")
     half = floor_divide(e, 2)
@@ -797,6 +806,31 @@ def ldexp(x1: ArrayLike, x2: ArrayLike) -> NDArray:
         return pow(2.0, v.astype(_dt.float64)).astype(a.dtype)
 
     return multiply(multiply(a, power_of_two(half)), power_of_two(subtract(e, half)))
+
+
+@_py_ufunc(1, "f", nout=2, types=("e->ei", "f->fi", "d->di"))
+def frexp(x: ArrayLike) -> tuple[NDArray, NDArray]:
+    """Mantissa and exponent, ``x == m * 2**e`` with ``0.5 <= |m| < 1``
+    (int32 exponents, as NumPy's); zeros, infinities and NaN give
+    themselves and exponent 0, as C's ``frexp``."""
+    a = _inexact(x, "frexp")
+    if a.dtype.kind == "c":
+        raise TypeError("ufunc 'frexp' not supported for the input types, and the inputs could not be "
+                        "safely coerced to any supported types according to the casting rule ''safe''")
+    # float64 holds every float16 and float32 value as a normal number, and
+    # scaling by a power of two is exact, so one computation serves all
+    w = a.astype(_dt.float64)
+    regular = logical_and(isfinite(w), not_equal(w, 0))
+    v = where(regular, w, 1.0)
+    e = add(floor(log2(abs(v))), 1).astype(_dt.int64)
+    m = ldexp(v, negative(e))
+    # log2 rounds near powers of two: one step either way makes 0.5 <= |m| < 1
+    up = greater_equal(abs(m), 1.0)
+    m, e = where(up, multiply(m, 0.5), m), where(up, add(e, 1), e)
+    down = less(abs(m), 0.5)
+    m, e = where(down, multiply(m, 2.0), m), where(down, subtract(e, 1), e)
+    mantissa = where(regular, m, w).astype(a.dtype)
+    return mantissa, where(regular, e, 0).astype(_dt.int32)
 
 
 @_py_ufunc(1, "f", nout=2)

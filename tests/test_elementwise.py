@@ -841,3 +841,60 @@ def test_integer_and_float_decomposition_match_numpy() -> None:
     for kw in ({}, {"axis": 0}, {"discont": 4.0}, {"period": 6.0}):
         got, expected = both("unwrap", p, **kw)
         same(got, expected, ulps=64)
+
+
+# ---- frexp, and ldexp's result type beside a Python integer ---------------------
+
+
+def _frexp_inputs(dtype: str) -> np.ndarray:
+    """Every kind of value of ``dtype``: random bit patterns (subnormals,
+    the largest, both signs), powers of two and their neighbours, zeros,
+    infinities and NaN; integers as a range."""
+    if dtype in ("int8", "uint16", "int64", "bool"):
+        return np.arange(-5, 6).astype(dtype)
+    info = np.finfo(dtype)
+    bits = np.random.default_rng(3).integers(0, 2 ** (8 * info.bits // 8), size=2000, dtype=np.uint64)
+    uint = {16: np.uint16, 32: np.uint32, 64: np.uint64}[info.bits]
+    rnd = bits.astype(uint).view(dtype)
+    twos = np.ldexp(np.ones(20, dtype), np.arange(-10, 10))
+    near = np.concatenate([np.nextafter(twos, 0), np.nextafter(twos, np.inf)])
+    special = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, info.max, -info.max, info.tiny, info.smallest_subnormal],
+                       dtype=dtype)
+    return np.concatenate([rnd, twos, near, special])
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "int8", "uint16", "int64", "bool"])
+def test_frexp_matches_numpy(dtype: str) -> None:
+    x = _frexp_inputs(dtype)
+    with np.errstate(all="ignore"):
+        m, e = np.frexp(x)
+    got_m, got_e = ma.frexp(ma.asarray(x))
+    assert str(got_m.dtype) == str(m.dtype) and str(got_e.dtype) == str(e.dtype) == "int32"
+    np.testing.assert_array_equal(np.asarray(got_m), m)
+    np.testing.assert_array_equal(np.asarray(got_e), e)
+    assert np.array_equal(np.signbit(np.asarray(got_m)), np.signbit(m))
+    back = ma.ldexp(got_m, got_e)
+    np.testing.assert_array_equal(np.asarray(back), np.ldexp(m, e))
+
+
+def test_frexp_is_a_ufunc_with_two_outputs() -> None:
+    assert (ma.frexp.nin, ma.frexp.nout) == (np.frexp.nin, np.frexp.nout) == (1, 2)
+    assert set(ma.frexp.types) <= set(np.frexp.types)
+    m, e = ma.frexp(3)
+    assert (float(m), int(e)) == (0.75, 2)
+    with pytest.raises(TypeError, match="frexp"):
+        ma.frexp(1j)
+    with pytest.raises(TypeError, match="frexp"):
+        np.frexp(1j)
+
+
+@pytest.mark.parametrize(("x1", "x2"), [(5, "ints"), (True, "ints"), (5, 2), (5.0, "ints"), ("f32", 3),
+                                        ("ints", 2)])
+def test_ldexp_result_type_matches_numpy(x1: Any, x2: Any) -> None:
+    def arg(v: Any, xp: Any) -> Any:
+        return {"ints": xp.arange(4), "f32": xp.arange(4, dtype=xp.float32)}.get(v, v) if isinstance(v, str) else v
+
+    expected = np.ldexp(arg(x1, np), arg(x2, np))
+    got = ma.ldexp(arg(x1, ma), arg(x2, ma))
+    assert str(got.dtype) == str(np.asarray(expected).dtype)
+    np.testing.assert_array_equal(np.asarray(got), expected)
