@@ -168,6 +168,12 @@ def isin(element: Any, test_elements: Any, assume_unique: bool = False, invert: 
     (flattened)?  A boolean array of ``element``'s shape; NaN is never
     found (NaN != NaN).  ``invert`` gives the opposite."""
     e = as_operand(element, "isin")
+    if isinstance(test_elements, (set, frozenset)):
+        # NumPy reads a set as one object (a 0-d object array), which no
+        # number equals: nothing is found (its docstring shows it; convert
+        # with list(s) to test the members)
+        found = zeros(e.shape, dtype=_dt.bool)
+        return logical_not(found) if invert else found
     t = _flat(test_elements, "isin")
     common = _dt.promote(e.dtype, t.dtype)
     if common.kind == "c":

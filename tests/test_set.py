@@ -281,3 +281,15 @@ def test_large_inputs_over_thread_counts(dtype: str, threads: int) -> None:
         np.testing.assert_array_equal(np.asarray(ma.argsort(x)), np.argsort(many, stable=True))
     finally:
         ma.set_num_threads(n0)
+
+
+@pytest.mark.parametrize("invert", [False, True])
+@pytest.mark.parametrize("test_set", [{1, 2, 4, 8}, frozenset({0}), set()], ids=["set", "frozenset", "empty"])
+def test_isin_of_a_python_set_is_as_numpys(test_set: Any, invert: bool) -> None:
+    # NumPy reads a set as one object, which no element equals (the
+    # docstring's example): an all-False result, all True inverted
+    element = 2 * np.arange(4).reshape((2, 2))
+    expected = np.isin(element, test_set, invert=invert)
+    got = ma.isin(ma.asarray(element), test_set, invert=invert)
+    assert got.dtype == ma.bool
+    np.testing.assert_array_equal(np.asarray(got), expected)
