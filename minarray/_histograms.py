@@ -117,7 +117,7 @@ def _width_sturges(x: NDArray, range: Any) -> float:
 
 
 def _width_rice(x: NDArray, range: Any) -> float:
-    return _ptp(x) / (2.0 * x.size ** (1.0 / 3))
+    return _ptp(x) / (2.0 * math.pow(x.size, 1.0 / 3))
 
 
 def _width_scott(x: NDArray, range: Any) -> float:
@@ -159,7 +159,7 @@ def _width_doane(x: NDArray, range: Any) -> float:
 def _width_fd(x: NDArray, range: Any) -> float:
     """Freedman and Diaconis: twice the interquartile range over n^(1/3)."""
     q75, q25 = (float(v) for v in _stat.percentile(x, [75, 25]))
-    return 2.0 * (q75 - q25) * x.size ** (-1.0 / 3.0)
+    return 2.0 * (q75 - q25) * math.pow(x.size, -1.0 / 3.0)
 
 
 def _width_auto(x: NDArray, range: Any) -> float:
