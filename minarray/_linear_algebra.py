@@ -25,14 +25,17 @@ reordered as (batch, free, contracted).
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
 from minarray import _dtypes as _dt
 from minarray._array_object import NDArray, c_strides
 from minarray._coerce import as_int, as_operand, broadcast_shapes, normalize_axis
+from minarray._creation import zeros
 from minarray._dtypes import DType
 from minarray._elementwise import conj, multiply
+from minarray._joining import concat
 from minarray._manipulation import broadcast_to, moveaxis, swapaxes
 from minarray._native import core
 from minarray._statistical import sum as _sum
@@ -353,11 +356,27 @@ def cross(a: Any, b: Any, axisa: int = -1, axisb: int = -1, axisc: int = -1, axi
         raise ValueError("cross: both arrays need at least one dimension")
     x = moveaxis(x, normalize_axis(axisa, x.ndim, "axisa"), -1)
     y = moveaxis(y, normalize_axis(axisb, y.ndim, "axisb"), -1)
-    if x.shape[-1] != 3 or y.shape[-1] != 3:
-        raise ValueError("incompatible dimensions for cross product (dimension must be 3; "
-                         f"got {x.shape[-1]} and {y.shape[-1]})")
+    if x.shape[-1] not in (2, 3) or y.shape[-1] not in (2, 3):
+        raise ValueError("incompatible dimensions for cross product\n(dimension must be 2 or 3)")
+    both_planar = x.shape[-1] == 2 and y.shape[-1] == 2
+    if x.shape[-1] == 2 or y.shape[-1] == 2:
+        # NumPy 2 still computes these, with a DeprecationWarning: a
+        # 2-vector is a 3-vector in the plane z = 0, and two of them give
+        # the z component alone (no vector axis)
+        warnings.warn("Arrays of 2-dimensional vectors are deprecated. Use arrays of 3-dimensional vectors "
+                      "instead. (deprecated in NumPy 2.0)", DeprecationWarning, stacklevel=2)
+        x, y = _in_plane(x), _in_plane(y)
     out = _cross(x, y, axis=-1)
+    if both_planar:
+        return out[..., 2]
     return moveaxis(out, -1, normalize_axis(axisc, out.ndim, "axisc"))
+
+
+def _in_plane(v: NDArray) -> NDArray:
+    """Vectors along the last axis, 2-vectors extended by a zero z."""
+    if v.shape[-1] == 3:
+        return v
+    return concat((v, zeros((*v.shape[:-1], 1), dtype=v.dtype)), axis=-1)
 
 
 def convolve(a: Any, v: Any, mode: str = "full") -> NDArray:

@@ -609,3 +609,23 @@ def test_correlate_refuses_as_numpy() -> None:
     raises_as_numpy(lambda m: m.correlate(m.ones((2, 2)), m.ones(2)), "too deep")
     raises_as_numpy(lambda m: m.correlate(m.ones(3), m.ones(2), mode="middle"), "mode")
     raises_as_numpy(lambda m: m.correlate(m.ones(0), m.ones(2)), "empty")
+
+
+@pytest.mark.parametrize(("a", "b", "kw"), [
+    ([1, 2], [4, 5], {}), ([1, 2, 0], [4, 5], {}), ([1.5, 2], [3, 4, 5], {}),
+    ([[1, 2], [3, 4]], [[5, 6], [7, 8]], {}), ([[1, 2]], [[3, 4, 5]], {"axisc": 0}),
+    ([[1, 3], [2, 4]], [[5, 7], [6, 8]], {"axisa": 0, "axisb": 0}),
+], ids=["planar", "mixed", "float", "rows", "axisc", "columns"])
+def test_cross_of_2_vectors_as_numpy_2(a: Any, b: Any, kw: dict[str, int]) -> None:
+    # deprecated in NumPy 2.0, still computed: the plane z = 0
+    with pytest.warns(DeprecationWarning, match="2-dimensional vectors are deprecated"):
+        expected = np.cross(a, b, **kw)
+    with pytest.warns(DeprecationWarning, match="2-dimensional vectors are deprecated"):
+        got = ma.cross(a, b, **kw)
+    assert got.shape == expected.shape and str(got.dtype) == str(expected.dtype)
+    np.testing.assert_array_equal(np.asarray(got), expected)
+
+
+@pytest.mark.parametrize(("a", "b"), [([1, 2, 3, 4], [1, 2, 3]), ([1], [1, 2])])
+def test_cross_of_other_lengths_raises_as_numpy(a: list[int], b: list[int]) -> None:
+    raises_as_numpy(lambda xp: xp.cross(a, b), "dimension must be 2 or 3")
