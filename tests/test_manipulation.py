@@ -9,6 +9,8 @@ splitting are test_joining.py's, take is test_indexing.py's."""
 from __future__ import annotations
 
 import math
+import re
+import warnings
 from typing import Any
 
 import numpy as np
@@ -496,6 +498,83 @@ def test_pad_matches_numpy(pair: tuple[np.ndarray, ma.NDArray], mode: str, data:
             ma.pad(x, widths, mode=mode, **kw)
         return
     same(ma.pad(x, widths, mode=mode, **kw), expected)
+
+
+def _pad_keywords(mode: str, ndim: int, data: Any) -> dict[str, Any]:
+    """A draw of the keywords NumPy's ``mode`` takes: none, a scalar, a
+    pair or a pair per axis."""
+    values = {"linear_ramp": ("end_values", st.integers(-9, 9)), "maximum": ("stat_length", st.integers(1, 4)),
+              "minimum": ("stat_length", st.integers(1, 4)), "mean": ("stat_length", st.integers(0, 4)),
+              "median": ("stat_length", st.integers(1, 4))}
+    if mode in ("reflect", "symmetric"):
+        return {"reflect_type": data.draw(st.sampled_from(["even", "odd"]))}
+    name, v = values[mode]
+    form = data.draw(st.sampled_from(["none", "scalar", "pair", "per-axis"]))
+    if form == "none":
+        return {}
+    if form == "scalar":
+        return {name: data.draw(v)}
+    if form == "pair":
+        return {name: (data.draw(v), data.draw(v))}
+    return {name: tuple((data.draw(v), data.draw(v)) for _ in range(ndim))}
+
+
+@SETTINGS
+@given(pair=array_pairs(dtypes=["int32", "float64", "uint8", "float32"], min_dims=1, max_dims=3, max_side=4),
+       mode=st.sampled_from(["linear_ramp", "maximum", "minimum", "mean", "median", "reflect", "symmetric"]),
+       data=st.data())
+def test_pad_modes_with_keywords_match_numpy(pair: tuple[np.ndarray, ma.NDArray], mode: str, data: Any) -> None:
+    a, x = pair
+    widths = [tuple(data.draw(st.integers(0, 9)) for _ in range(2)) for _ in range(a.ndim)]
+    kw = _pad_keywords(mode, a.ndim, data)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # the mean of 0 values (stat_length=0) is NaN
+        try:
+            expected = np.pad(a, widths, mode=mode, **kw)
+        except ValueError as e:
+            with pytest.raises(ValueError, match=re.escape(str(e))):
+                ma.pad(x, widths, mode=mode, **kw)
+            return
+        got = ma.pad(x, widths, mode=mode, **kw)
+    same(got, expected)
+
+
+def _pad_with(vector: Any, pad_width: tuple[int, int], iaxis: int, kwargs: dict[str, Any]) -> None:
+    # NumPy's docstring's function: writes the pads of one vector in place
+    pad_value = kwargs.get("padder", 10)
+    vector[: pad_width[0]] = pad_value
+    vector[-pad_width[1]:] = pad_value
+
+
+@pytest.mark.parametrize(("width", "mode", "kw"), [
+    ((2, 3), "linear_ramp", {"end_values": (5, -4)}), (2, "maximum", {}), (2, "mean", {}), (2, "median", {}),
+    (((3, 2), (2, 3)), "minimum", {}), ((2, 3), "reflect", {"reflect_type": "odd"}),
+    ((12, 13), "symmetric", {"reflect_type": "odd"}), (2, _pad_with, {}), (2, _pad_with, {"padder": 100}),
+    ({1: (1, 2)}, "constant", {}), ({-1: 2}, "constant", {}), ({0: (3, 0), 1: 2}, "edge", {}),
+], ids=["linear_ramp", "maximum", "mean", "median", "minimum", "reflect-odd", "symmetric-odd-long",
+        "function", "function-kwargs", "dict", "dict-negative-axis", "dict-pairs"])
+def test_pad_docstring_forms_match_numpy(width: Any, mode: Any, kw: dict[str, Any]) -> None:
+    a = np.arange(1, 6) if isinstance(mode, str) and mode in ("linear_ramp", "reflect", "symmetric") \
+        else np.array([[1, 2], [3, 4]]) if mode in ("maximum", "minimum", "mean", "median") \
+        else np.arange(6).reshape((2, 3))
+    same(ma.pad(ma.asarray(a), width, mode, **kw), np.pad(a, width, mode, **kw))
+
+
+def test_pad_empty_mode_keeps_the_array() -> None:
+    a = np.arange(6).reshape((2, 3))
+    got = ma.pad(ma.asarray(a), ((1, 2), (0, 1)), "empty")
+    assert got.shape == np.pad(a, ((1, 2), (0, 1)), "empty").shape
+    np.testing.assert_array_equal(np.asarray(got)[1:3, 0:3], a)
+
+
+@pytest.mark.parametrize(("mode", "kw", "match"), [
+    ("nonsense", {}, "mode 'nonsense' is not supported"),
+    ("mean", {"foo": 1}, "unsupported keyword arguments for mode 'mean'"),
+    ("edge", {"constant_values": 1}, "unsupported keyword arguments for mode 'edge'"),
+    ("maximum", {"stat_length": 0}, "stat_length of 0 yields no value for padding"),
+])
+def test_pad_refuses_as_numpy(mode: str, kw: dict[str, Any], match: str) -> None:
+    raises_as_numpy(lambda xp: xp.pad(xp.arange(4), 1, mode, **kw), match)
 
 
 @SETTINGS
