@@ -323,7 +323,7 @@ def pad(array: Any, pad_width: Any, mode: Any = "constant", **kwargs: Any) -> ND
     if mode in ("reflect", "symmetric"):
         return _pad_odd(x, widths, mode == "symmetric")
     if mode == "linear_ramp":
-        return _pad_linear_ramp(x, widths, _pairs(kwargs.get("end_values", 0), x.ndim, "end_values"))
+        return _pad_linear_ramp(x, widths, kwargs.get("end_values", 0))
     return _pad_statistic(x, widths, mode, _pairs(kwargs.get("stat_length"), x.ndim, "stat_length"))
 
 
@@ -404,7 +404,7 @@ def _pad_odd(x: NDArray, widths: list[tuple[int, int]], symmetric: bool) -> NDAr
     return out if out is not x else x.copy()
 
 
-def _pad_linear_ramp(x: NDArray, widths: list[tuple[int, int]], ends: list[tuple[Any, Any]]) -> NDArray:
+def _pad_linear_ramp(x: NDArray, widths: list[tuple[int, int]], end_values: Any) -> NDArray:
     """Each pad a straight line from its end value to the edge's value
     (the edge excluded), as NumPy's ``linspace(end, edge, width,
     endpoint=False)``: computed in the float type NumPy's linspace picks,
@@ -414,11 +414,15 @@ def _pad_linear_ramp(x: NDArray, widths: list[tuple[int, int]], ends: list[tuple
 
     out = x
     nd = x.ndim
-    # NumPy hands linspace the end values as NumPy scalars, not Python
-    # numbers: they take part in the type (a float32 array's ramps are
-    # computed in float64 and rounded once)
-    calc = _dt.promote(x.dtype, as_operand([v for pair in ends for v in pair]).dtype)
+    # NumPy hands linspace one or two end values as NumPy scalars, which
+    # take part in the type (a float32 array's ramps are then computed in
+    # float64 and rounded once), and a pair per axis as Python numbers,
+    # which do not (NumPy's _as_pairs)
+    given = as_operand(end_values)
+    strong = given.size == 1 or (given.size == 2 and given.shape != (2, 1))
+    calc = _dt.promote(x.dtype, given.dtype) if strong else x.dtype
     calc = calc if calc.kind in "fc" else _dt.float64
+    ends = _pairs(end_values, x.ndim, "end_values")
     for ax, ((b, a), (vb, va)) in enumerate(zip(widths, ends, strict=True)):
         n = out.shape[ax]
         parts: list[NDArray | None] = []
