@@ -637,19 +637,32 @@ def resize(a: Any, new_shape: int | Sequence[int]) -> NDArray:
     return take(x, remainder(arange(size), x.size)).reshape(shape)
 
 
-def trim_zeros(filt: Any, trim: str = "fb") -> NDArray:
-    """The 1-d ``filt`` without its leading (``"f"``) and/or trailing
-    (``"b"``) zeros: a view."""
+def trim_zeros(filt: Any, trim: str = "fb", axis: Any = None) -> Any:
+    """``filt`` without its leading (``"f"``) and/or trailing (``"b"``)
+    zeros along each axis of ``axis`` (all by default; NumPy 2.2): the
+    smallest box holding every non-zero element, a view.  As NumPy's, it
+    slices ``filt`` itself, so a list gives a list."""
     x = as_operand(filt, "trim_zeros")
-    if x.ndim != 1:
-        raise ValueError("trim_zeros: minarray trims 1-d arrays")
-    nz = nonzero(x)[0]
-    if nz.shape[0] == 0:
-        return x[0:0]
     t = trim.lower()
-    start = int(nz[0]) if "f" in t else 0
-    stop = int(nz[-1]) + 1 if "b" in t else x.shape[0]
-    return x[start:stop]
+    if t not in ("fb", "bf", "f", "b"):
+        raise ValueError(f"unexpected character(s) in `trim`: {trim!r}")
+    axes = tuple(range(x.ndim)) if axis is None else normalize_axes(axis, x.ndim)
+    if not axes:
+        return filt
+    where_nonzero = nonzero(x)
+    empty = where_nonzero[0].shape[0] == 0 if where_nonzero else not bool(x)
+    key = []
+    for ax in range(x.ndim):
+        if ax not in axes:
+            key.append(slice(None))
+        elif empty:
+            key.append(slice(0, 0))
+        else:
+            found = where_nonzero[ax]
+            key.append(slice(int(found.min()) if "f" in t else None, int(found.max()) + 1 if "b" in t else None))
+    if len(key) == 1 and not isinstance(filt, NDArray) and isinstance(filt, (list, tuple)):
+        return filt[key[0]]
+    return x[tuple(key)]
 
 
 def broadcast_to(x: NDArray, /, shape: Sequence[int]) -> NDArray:

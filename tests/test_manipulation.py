@@ -636,3 +636,43 @@ def test_fill_diagonal_refuses_as_numpy() -> None:
     with pytest.raises(ValueError, match="read-only"):
         ma.fill_diagonal(ro, 1)
     same(ro, np.zeros((3, 3)))
+
+
+# ---- trim_zeros of n-d arrays (NumPy 2.2's axis=) ------------------------------------
+
+TRIM_SAMPLES = {
+    "2-d": np.array([[0, 0, 2, 3, 0, 0], [0, 1, 0, 3, 0, 0], [0, 0, 0, 0, 0, 0]]),
+    "3-d": np.pad(np.arange(1, 9).reshape((2, 2, 2)), ((1, 0), (0, 2), (3, 1))),
+    "zeros": np.zeros((3, 4)),
+    "1-d": np.array([0, 0, 1, 0, 2, 0]),
+    "1-d zeros": np.zeros(3),
+    "0-d": np.array(5),
+}
+
+
+@pytest.mark.parametrize("name", list(TRIM_SAMPLES))
+@pytest.mark.parametrize("trim", ["fb", "f", "b", "BF"])
+@pytest.mark.parametrize("axis", [None, 0, -1, (0, 1)], ids=["all", "0", "last", "pair"])
+def test_trim_zeros_matches_numpy(name: str, trim: str, axis: Any) -> None:
+    a = TRIM_SAMPLES[name]
+    try:
+        expected = np.trim_zeros(a, trim, axis=axis)
+    except np.exceptions.AxisError:  # an axis the array does not have: the same error
+        with pytest.raises(ma.exceptions.AxisError):
+            ma.trim_zeros(ma.asarray(a), trim, axis=axis)
+        return
+    x = ma.asarray(a)
+    got = ma.trim_zeros(x, trim, axis=axis)
+    same(got, expected)
+    if got.size:
+        assert ma.shares_memory(got, x)  # a view, as NumPy's
+
+
+def test_trim_zeros_slices_a_list_as_numpy() -> None:
+    assert ma.trim_zeros([0, 1, 2, 0]) == np.trim_zeros([0, 1, 2, 0]) == [1, 2]
+    assert ma.trim_zeros((0, 3, 0), "f") == np.trim_zeros((0, 3, 0), "f") == (3, 0)
+
+
+@pytest.mark.parametrize("trim", ["x", "fbf", ""])
+def test_trim_zeros_refuses_what_numpy_refuses(trim: str) -> None:
+    raises_as_numpy(lambda xp: xp.trim_zeros(xp.asarray([0, 1, 0]), trim), "unexpected character")
