@@ -237,12 +237,12 @@ def _tri(x: NDArray, k: int, lower: bool) -> NDArray:
     return out
 
 
-def tril(x: NDArray, /, *, k: int = 0) -> NDArray:
+def tril(x: NDArray, /, k: int = 0) -> NDArray:
     """A copy of ``x`` with the elements above diagonal ``k`` of its last two axes set to zero."""
     return _tri(as_operand(x, "tril"), k, True)
 
 
-def triu(x: NDArray, /, *, k: int = 0) -> NDArray:
+def triu(x: NDArray, /, k: int = 0) -> NDArray:
     """A copy of ``x`` with the elements below diagonal ``k`` of its last two axes set to zero."""
     return _tri(as_operand(x, "triu"), k, False)
 

@@ -668,3 +668,11 @@ def test_more_constructors_and_editing_match_numpy() -> None:
         same(got, expected)
     got, expected = both("choose", np.array([[0], [1]]), choices)
     same(got, expected)
+
+
+@pytest.mark.parametrize("fn", ["tril", "triu"])
+@pytest.mark.parametrize("k", [-1, 0, 2])
+def test_tril_triu_take_k_by_position_and_nested_lists(fn: str, k: int) -> None:
+    nested = [[1, 2, 3], [4, 5, 6], [7, 8, 9], [10, 11, 12]]
+    same(getattr(ma, fn)(nested, k), getattr(np, fn)(nested, k))
+    same(getattr(ma, fn)(nested, k=k), getattr(np, fn)(nested, k=k))

@@ -293,3 +293,32 @@ def test_isin_of_a_python_set_is_as_numpys(test_set: Any, invert: bool) -> None:
     got = ma.isin(ma.asarray(element), test_set, invert=invert)
     assert got.dtype == ma.bool
     np.testing.assert_array_equal(np.asarray(got), expected)
+
+
+UNIQUE_AXIS_SAMPLES = {
+    "rows": np.array([[1, 0, 0], [1, 0, 0], [2, 3, 4]]),
+    "3-d": (np.arange(48).reshape((2, 4, 6)) % 3).astype(np.int16),
+    "floats": np.array([[1.5, -0.0], [np.nan, 2.0], [1.5, 0.0], [np.nan, 2.0], [-1.0, 9.0]]),
+    "bools": np.array([[True, False], [False, True], [True, False]]),
+    "complex": np.array([[1 + 2j, 3], [1 + 2j, 3], [1 - 2j, 3]]),
+    "empty": np.zeros((0, 3)),
+    "1-d": np.array([3, 1, 3, 2]),
+}
+
+
+@pytest.mark.parametrize("name", list(UNIQUE_AXIS_SAMPLES))
+@pytest.mark.parametrize("axis", [0, 1, -1])
+def test_unique_along_an_axis_matches_numpy(name: str, axis: int) -> None:
+    a = UNIQUE_AXIS_SAMPLES[name]
+    kw = {"return_index": True, "return_inverse": True, "return_counts": True}
+    try:
+        expected = np.unique(a, axis=axis, **kw)
+    except np.exceptions.AxisError:
+        with pytest.raises(ma.exceptions.AxisError):
+            ma.unique(ma.asarray(a), axis=axis, **kw)
+        return
+    got = ma.unique(ma.asarray(a), axis=axis, **kw)
+    assert len(got) == len(expected) == 4
+    for g, e in zip(got, expected, strict=True):
+        same(g, e)
+    same(ma.unique(ma.asarray(a), axis=axis), np.unique(a, axis=axis))
