@@ -886,7 +886,11 @@ def result_type(*arrays_and_dtypes: Any) -> DType:
         else:
             dts.append(as_dtype(x))
     if not dts:
-        raise ValueError("at least one array or dtype is required (Python scalars alone have no dtype)")
+        # NumPy's rule for Python scalars alone: each is read as its
+        # default type (bool, int64, float64, complex128), the widest kind wins
+        kinds = (_builtin_bool, int, float, complex)
+        widest = max(next(i for i, k in enumerate(kinds) if isinstance(s, k)) for s in scalars)
+        return (bool, int64, float64, complex128)[widest]
     out = dts[0]
     for d in dts[1:]:
         out = promote(out, d)
