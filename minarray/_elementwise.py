@@ -49,8 +49,9 @@ from minarray._coerce import as_operand, asarray, broadcast_shapes, normalize_ax
 from minarray._creation import zeros, zeros_like
 from minarray._data_type_functions import finfo
 from minarray._errstate import errstate
+from minarray._joining import concat
 from minarray._native import core
-from minarray._sorting import _searchsorted
+from minarray._sorting import _searchsorted, argsort
 
 __all__ = [
     "abs", "acos", "acosh", "add", "asin", "asinh", "atan", "atan2", "atanh", "bitwise_and",
@@ -682,27 +683,51 @@ def nan_to_num(x: ArrayLike, copy: bool = True, nan: float = 0.0, posinf: float 
     return out
 
 
-def interp(x: ArrayLike, xp: ArrayLike, fp: ArrayLike, left: float | None = None,
-           right: float | None = None) -> NDArray:
+def interp(x: ArrayLike, xp: ArrayLike, fp: ArrayLike, left: Any = None, right: Any = None,
+           period: float | None = None) -> NDArray:
     """Piecewise-linear interpolation of the points (``xp``, ``fp``) at
     ``x`` (``xp`` increasing); ``left``/``right`` (default ``fp[0]`` and
     ``fp[-1]``) outside ``xp``'s range.  NumPy's formula: ``slope * (x -
-    xp[j]) + fp[j]``, exactly ``fp[j]`` at a sample point."""
+    xp[j]) + fp[j]``, exactly ``fp[j]`` at a sample point.  Complex ``fp``
+    interpolates its real and imaginary parts alike; with ``period``, the
+    coordinates are angles (taken modulo ``period``, ``xp`` in any order)."""
     xs = as_operand(x, "interp").astype(_dt.float64, copy=False)
     xpa = as_operand(xp, "interp").astype(_dt.float64, copy=False)
     fpa = as_operand(fp, "interp")
-    if fpa.dtype.kind == "c":
-        raise TypeError("interp: complex fp is not supported")
-    fpa = fpa.astype(_dt.float64, copy=False)
+    kind = fpa.dtype.kind
+    fpa = fpa.astype(_dt.complex128 if kind == "c" else _dt.float64, copy=False)
     if xpa.ndim != 1 or fpa.ndim != 1:
-        raise ValueError("data must be 1 dimensional")
+        raise ValueError("data must be 1 dimensional" if period is None else "Data points must be 1-D sequences")
     n = xpa.shape[0]
     if n != fpa.shape[0]:
         raise ValueError("fp and xp are not of the same length.")
     if n == 0:
         raise ValueError("array of sample points is empty")
+    if period is not None:
+        # NumPy's periodic rule: everything modulo |period|, the samples
+        # sorted and extended by one period's wrap at each end
+        if period == 0:
+            raise ValueError("period must be a non-zero value")
+        p = abs(float(period))
+        left = right = None
+        xs, xpa = remainder(xs, p), remainder(xpa, p)
+        order = argsort(xpa)
+        xpa, fpa = xpa[order], fpa[order]
+        xpa = concat((subtract(xpa[-1:], p), xpa, add(xpa[:1], p)))
+        fpa = concat((fpa[-1:], fpa, fpa[:1]))
+        n += 2
+    if kind == "c":
+        lc = complex(fpa[0] if left is None else left)
+        rc = complex(fpa[-1] if right is None else right)
+        parts = [_interp_real(xs, xpa, part, lv, rv, n) for part, lv, rv in
+                 ((real(fpa), lc.real, rc.real), (imag(fpa), lc.imag, rc.imag))]
+        return add(parts[0], multiply(parts[1], 1j)).astype(_dt.complex128, copy=False)
     lval = float(fpa[0]) if left is None else float(left)
     rval = float(fpa[-1]) if right is None else float(right)
+    return _interp_real(xs, xpa, fpa, lval, rval, n)
+
+
+def _interp_real(xs: NDArray, xpa: NDArray, fpa: NDArray, lval: float, rval: float, n: int) -> NDArray:
     if n == 1:
         out = where(less(xs, xpa[0]), lval, where(greater(xs, xpa[0]), rval, fpa[0]))
         return out.astype(_dt.float64, copy=False)

@@ -32,6 +32,7 @@ from ewhelpers import (
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+from numpy_errors import raises_as_numpy
 from numpy_oracle import both, same
 from reduction_helpers import values
 
@@ -898,3 +899,22 @@ def test_ldexp_result_type_matches_numpy(x1: Any, x2: Any) -> None:
     got = ma.ldexp(arg(x1, ma), arg(x2, ma))
     assert str(got.dtype) == str(np.asarray(expected).dtype)
     np.testing.assert_array_equal(np.asarray(got), expected)
+
+
+@pytest.mark.parametrize(("x", "xp", "fp", "kw"), [
+    ([-180, -170, -185, 185, -10, -5, 0, 365], [190, -190, 350, -350], [5, 10, 3, 4], {"period": 360}),
+    (np.linspace(-7, 7, 29), [0.0, 1.0, 2.5], [1.0, -1.0, 4.0], {"period": -3.0}),
+    ([1.5, 4.0, 0.0, 9.0], [2, 3, 5], [1.0j, 0, 2 + 3j], {}),
+    ([1.5, 4.0, 0.0, 9.0], [2, 3, 5], [1.0j, 0, 2 + 3j], {"left": 7j, "right": -1.0}),
+    ([0.5, 1.0, 3.0], [1.0], [2 + 2j], {}),
+    (2.5, [1, 2, 3], [3, 2, 0], {}),
+], ids=["period", "negative-period", "complex", "complex-left-right", "complex-one-point", "scalar"])
+def test_interp_period_and_complex_match_numpy(x: Any, xp: Any, fp: Any, kw: dict[str, Any]) -> None:
+    expected = np.interp(x, xp, fp, **kw)
+    got = ma.interp(x, xp, fp, **kw)
+    assert str(got.dtype) == str(np.asarray(expected).dtype) and got.shape == np.shape(expected)
+    np.testing.assert_allclose(np.asarray(got), expected, rtol=1e-15, atol=1e-15)
+
+
+def test_interp_period_zero_raises_as_numpy() -> None:
+    raises_as_numpy(lambda xp: xp.interp([1.0], [0.0, 1.0], [0.0, 1.0], period=0), "period must be a non-zero")
