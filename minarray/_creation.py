@@ -489,7 +489,9 @@ def vander(x: Any, N: int | None = None, increasing: bool = False) -> NDArray:
     if a.ndim != 1:
         raise ValueError("x must be a one-dimensional array or sequence.")
     n = a.shape[0] if N is None else as_int(N, "vander: N")
-    dt = _dt.promote(a.dtype, _dt.int64) if a.dtype.kind in "biu" else a.dtype
+    # NumPy's type: the input's promoted with int64 (float32 gives float64,
+    # uint64 float64, bool int64), storage types first widened
+    dt = _dt.promote(a.dtype.wide or a.dtype, _dt.int64)
     out = ones((a.shape[0], n), dtype=dt)
     if n > 1:
         cols = broadcast_to(a.astype(dt).reshape((-1, 1)), (a.shape[0], n - 1))

@@ -644,6 +644,13 @@ def test_constructors_match_numpy() -> None:
     same(ma.copy(t).strides, np.copy(np.arange(12.0).reshape(3, 4).T).strides)
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float16", "int8", "uint64", "bool", "complex64", "float64", "int64"])
+def test_vander_dtype_as_numpy(dtype: str) -> None:
+    x = np.array([1, 2, 3]).astype(dtype)
+    got, expected = both("vander", x, 4)
+    same(got, expected)
+
+
 def test_more_constructors_and_editing_match_numpy() -> None:
     for x, kw in (([1, 2, 3], {}), (np.array([1.5, -2.0]), {"N": 4, "increasing": True}), (np.arange(4), {"N": 0})):
         got, expected = both("vander", x, **kw)
