@@ -939,22 +939,34 @@ def isclose(a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan:
     return result
 
 
-def isposinf(x: Any) -> NDArray:
-    """Elementwise: is the value +inf?"""
+def _written(res: NDArray, out: NDArray | None) -> NDArray:
+    """``res``, or ``out`` holding it (cast to out's dtype, as NumPy's
+    ``out=`` of these functions does)."""
+    if out is None:
+        return res
+    if broadcast_shapes(res.shape, out.shape) != out.shape:
+        raise ValueError(f"non-broadcastable output operand with shape {out.shape} doesn't match the "
+                         f"broadcast shape {res.shape}")
+    out[...] = res
+    return out
+
+
+def isposinf(x: Any, out: NDArray | None = None) -> NDArray:
+    """Elementwise: is the value +inf?  (Into ``out`` when given.)"""
     a = as_operand(x, "isposinf")
     if a.dtype.kind == "c":
         raise TypeError("This operation is not supported for complex values because it would be ambiguous.")
-    return logical_and(isinf(a), logical_not(signbit(a))) if a.dtype.kind == "f" \
-        else zeros(a.shape, dtype=_dt.bool)
+    return _written(logical_and(isinf(a), logical_not(signbit(a))) if a.dtype.kind == "f"
+                    else zeros(a.shape, dtype=_dt.bool), out)
 
 
-def isneginf(x: Any) -> NDArray:
-    """Elementwise: is the value -inf?"""
+def isneginf(x: Any, out: NDArray | None = None) -> NDArray:
+    """Elementwise: is the value -inf?  (Into ``out`` when given.)"""
     a = as_operand(x, "isneginf")
     if a.dtype.kind == "c":
         raise TypeError("This operation is not supported for complex values because it would be ambiguous.")
-    return logical_and(isinf(a), signbit(a)) if a.dtype.kind == "f" \
-        else zeros(a.shape, dtype=_dt.bool)
+    return _written(logical_and(isinf(a), signbit(a)) if a.dtype.kind == "f" else zeros(a.shape, dtype=_dt.bool),
+                    out)
 
 
 def iscomplex(x: Any) -> NDArray:

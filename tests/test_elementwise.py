@@ -918,3 +918,20 @@ def test_interp_period_and_complex_match_numpy(x: Any, xp: Any, fp: Any, kw: dic
 
 def test_interp_period_zero_raises_as_numpy() -> None:
     raises_as_numpy(lambda xp: xp.interp([1.0], [0.0, 1.0], [0.0, 1.0], period=0), "period must be a non-zero")
+
+
+@pytest.mark.parametrize("fn", ["isposinf", "isneginf"])
+@pytest.mark.parametrize("out_dtype", ["int64", "bool", "float32"])
+@pytest.mark.parametrize("out_shape", [(3,), (2, 3)])
+def test_isposinf_isneginf_write_into_out_as_numpy(fn: str, out_dtype: str, out_shape: tuple[int, ...]) -> None:
+    x = np.array([-np.inf, 0.0, np.inf])
+    n_out = np.full(out_shape, 2, dtype=out_dtype)
+    m_out = ma.asarray(n_out.copy())
+    expected = getattr(np, fn)(x, n_out)  # NumPy's docstring passes out by position
+    got = getattr(ma, fn)(ma.asarray(x), m_out)
+    assert got is m_out and expected is n_out
+    np.testing.assert_array_equal(np.asarray(m_out), n_out)
+
+
+def test_isposinf_out_of_the_wrong_shape_raises_as_numpy() -> None:
+    raises_as_numpy(lambda xp: xp.isposinf(xp.asarray([1.0, 2.0, 3.0]), xp.zeros(2)), "shape")

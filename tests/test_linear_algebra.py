@@ -629,3 +629,17 @@ def test_cross_of_2_vectors_as_numpy_2(a: Any, b: Any, kw: dict[str, int]) -> No
 @pytest.mark.parametrize(("a", "b"), [([1, 2, 3, 4], [1, 2, 3]), ([1], [1, 2])])
 def test_cross_of_other_lengths_raises_as_numpy(a: list[int], b: list[int]) -> None:
     raises_as_numpy(lambda xp: xp.cross(a, b), "dimension must be 2 or 3")
+
+
+@pytest.mark.parametrize(("a_shape", "b_shape", "axes"), [
+    ((2, 3), (3, 2), 0), ((3, 4), (4, 2), 1), ((3, 4, 5), (4, 5), 2), ((3, 4, 5), (4, 3, 2), ([1, 0], [0, 1])),
+    ((2, 2, 2), (2, 2), (2, 1)), ((2, 2, 2), (2, 2, 2), ((2, 1), (1, 0))),
+], ids=["outer", "one", "two", "pairs", "axis-pair", "reordered"])
+def test_tensordot_takes_axes_by_position_as_numpy(a_shape: tuple[int, ...], b_shape: tuple[int, ...],
+                                                   axes: Any) -> None:
+    a = np.arange(float(np.prod(a_shape))).reshape(a_shape)
+    b = np.arange(float(np.prod(b_shape))).reshape(b_shape) - 3
+    expected = np.tensordot(a, b, axes)  # NumPy's docstring passes axes by position
+    got = ma.tensordot(ma.asarray(a), ma.asarray(b), axes)
+    assert got.shape == expected.shape
+    np.testing.assert_allclose(np.asarray(got), expected)
