@@ -25,6 +25,8 @@ reordered as (batch, free, contracted).
 from __future__ import annotations
 
 import math
+import operator
+import string
 import warnings
 from collections.abc import Sequence
 from typing import Any
@@ -501,10 +503,30 @@ def _step(spec: str, operands: list[NDArray]) -> NDArray:
     return res.transpose(tuple(res_term.index(c) for c in out)) if res_term != out else res
 
 
+def _sublist_letters(sublist: Any) -> str:
+    """One operand's subscripts in NumPy's sublist form (ints in [0, 52),
+    ``Ellipsis``) as letters."""
+    out = []
+    for s in sublist:
+        if s is Ellipsis:
+            out.append("...")
+            continue
+        i = operator.index(s)
+        if not 0 <= i < 52:
+            raise ValueError("subscript is not within the valid range [0, 52)")
+        out.append(string.ascii_letters[i])
+    return "".join(out)
+
+
 def _parse(subscripts: Any, operands: tuple[Any, ...]) -> tuple[str, list[NDArray]]:
     if not isinstance(subscripts, str):
-        raise TypeError("einsum: minarray takes the subscripts as a string (\"ij,jk->ik\"), "
-                        "not NumPy's interleaved operand, sublist form")
+        # NumPy's interleaved form: op0, sublist0, op1, sublist1, ...[, output sublist]
+        args = (subscripts, *operands)
+        pairs = len(args) // 2
+        spec = ",".join(_sublist_letters(args[2 * k + 1]) for k in range(pairs))
+        if len(args) % 2:
+            spec += "->" + _sublist_letters(args[-1])
+        subscripts, operands = spec, tuple(args[2 * k] for k in range(pairs))
     arrays = [as_operand(x, "einsum") for x in operands]
     if not arrays:
         raise ValueError("einsum: no operands given")

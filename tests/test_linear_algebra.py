@@ -560,8 +560,7 @@ def test_einsum_path_and_errors() -> None:
         ma.einsum("ij,jk->ik", ma.ones((2, 3)), ma.ones((4, 5)))
     with pytest.raises(ValueError):
         np.einsum("ij,jk->ik", np.ones((2, 3)), np.ones((4, 5)))
-    with pytest.raises(TypeError, match="subscripts as a string"):
-        ma.einsum(ma.ones(3), [0])
+    same(ma.einsum(ma.ones(3), [0]), np.einsum(np.ones(3), [0]))  # NumPy's sublist form
 
 
 def test_cross_trace_diagonal_convolve_match_numpy() -> None:
@@ -643,3 +642,28 @@ def test_tensordot_takes_axes_by_position_as_numpy(a_shape: tuple[int, ...], b_s
     got = ma.tensordot(ma.asarray(a), ma.asarray(b), axes)
     assert got.shape == expected.shape
     np.testing.assert_allclose(np.asarray(got), expected)
+
+
+EINSUM_SUBLISTS = [
+    ("trace", lambda m, a, b, c: m.einsum(a, [0, 0])),
+    ("diagonal", lambda m, a, b, c: m.einsum(a, [0, 0], [0])),
+    ("row sums", lambda m, a, b, c: m.einsum(a, [0, 1], [0])),
+    ("ellipsis", lambda m, a, b, c: m.einsum(a, [Ellipsis, 1], [Ellipsis])),
+    ("transpose", lambda m, a, b, c: m.einsum(c, [1, 0])),
+    ("inner", lambda m, a, b, c: m.einsum(b, [0], b, [0])),
+    ("matvec", lambda m, a, b, c: m.einsum(a, [0, 1], b, [1])),
+    ("scalar", lambda m, a, b, c: m.einsum(3, [Ellipsis], c, [Ellipsis])),
+    ("outer", lambda m, a, b, c: m.einsum(b[:2] + 1, [0], b, [1])),
+    ("letters past z", lambda m, a, b, c: m.einsum(a, [30, 51], b, [51], [30])),
+]
+
+
+@pytest.mark.parametrize("call", [c for _, c in EINSUM_SUBLISTS], ids=[n for n, _ in EINSUM_SUBLISTS])
+def test_einsum_sublist_form_matches_numpy(call: Any) -> None:
+    # NumPy's interleaved form: operand, sublist of ints (and Ellipsis), ..., output sublist
+    a, b, c = np.arange(25).reshape(5, 5), np.arange(5), np.arange(6).reshape(2, 3)
+    same(call(ma, ma.asarray(a), ma.asarray(b), ma.asarray(c)), call(np, a, b, c))
+
+
+def test_einsum_sublist_out_of_range_raises_as_numpy() -> None:
+    raises_as_numpy(lambda xp: xp.einsum(xp.ones(2), [52]), "valid range")
