@@ -391,14 +391,28 @@ class NDArray(core.NDArrayBase):
             return _manip.reshape_fortran(self, shape[0] if len(shape) == 1 else shape, order, copy)
         return _reshape_view(self, shape, copy)  # one C call, errors included (csrc/py/views.c)
 
-    def ravel(self) -> NDArray:
-        """A 1-d view when the array is C-contiguous, else a 1-d copy (NumPy's
-        rule: ``reshape(-1)`` gives a view in more cases)."""
+    def ravel(self, order: str = "C") -> NDArray:
+        """The elements as a 1-d array, in C order (``"C"``), Fortran order
+        (``"F"``), Fortran order for a Fortran- but not C-contiguous array
+        (``"A"``), or the order of the axes in memory (``"K"``: by
+        decreasing stride, a reversed axis still read forwards, NumPy's
+        rule): a view when the array is contiguous in that order, else a
+        copy (``reshape(-1)`` gives a view in more cases)."""
         from minarray import _manipulation as _manip  # cycle: _manipulation imports this module
 
-        if core.is_contiguous(self._h, False):
-            return _manip.reshape(self, (-1,))
-        return self.flatten()
+        if order not in ("C", "F", "A", "K"):
+            raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+        c_contig = core.is_contiguous(self._h, False)
+        if order == "A":
+            order = "F" if core.is_contiguous(self._h, True) and not c_contig else "C"
+        if order == "K":
+            perm = _stride_perm(self._strides)
+            x = self if perm == sorted(perm) else _permute_view(self, tuple(perm))
+        else:
+            x = self if order == "C" or self.ndim < 2 else self.T
+        if core.is_contiguous(x._h, False):
+            return _manip.reshape(x, (-1,))
+        return x.flatten()
 
     def flatten(self) -> NDArray:
         """A new 1-d C-contiguous copy that owns its memory (``base`` None)."""

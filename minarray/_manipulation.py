@@ -803,11 +803,9 @@ def reshape_fortran(x: NDArray, shape: Any, order: str, copy: bool | None) -> ND
 
 
 def ravel(a: Any, order: str = "C") -> NDArray:
-    """The elements as a 1-d array in C order: a view when ``a`` is
-    C-contiguous, else a copy (NumPy's ``ravel``; only ``order="C"``)."""
-    if order != "C":
-        raise ValueError(f"ravel: only order='C' is supported, not {order!r}")
-    return as_operand(a).ravel()
+    """The elements as a 1-d array in ``order`` ("C", "F", "A" or "K", as
+    :meth:`NDArray.ravel`): a view when the memory allows, else a copy."""
+    return as_operand(a).ravel(order)
 
 
 def transpose(a: Any, axes: Sequence[int] | None = None) -> NDArray:

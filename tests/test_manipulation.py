@@ -676,3 +676,26 @@ def test_trim_zeros_slices_a_list_as_numpy() -> None:
 @pytest.mark.parametrize("trim", ["x", "fbf", ""])
 def test_trim_zeros_refuses_what_numpy_refuses(trim: str) -> None:
     raises_as_numpy(lambda xp: xp.trim_zeros(xp.asarray([0, 1, 0]), trim), "unexpected character")
+
+
+RAVEL_VIEWS = {
+    "C": lambda b: b, "transposed": lambda b: b.T, "sliced": lambda b: b[:, ::2, 1:],
+    "reversed": lambda b: b[::-1, :, ::-1], "permuted": lambda b: b.transpose(1, 0, 2),
+    "fortran": np.asfortranarray, "permuted-reversed": lambda b: b.transpose(2, 0, 1)[::-1],
+}
+
+
+@pytest.mark.parametrize("layout", list(RAVEL_VIEWS))
+@pytest.mark.parametrize("order", ["C", "F", "A", "K"])
+def test_ravel_orders_match_numpy(layout: str, order: str) -> None:
+    # NumPy's ravel, function and method: the values, and whether it is a view
+    n = RAVEL_VIEWS[layout](np.arange(24).reshape(2, 3, 4))
+    x = ma.asarray(n)
+    expected = np.ravel(n, order=order)
+    for got in (ma.ravel(x, order=order), x.ravel(order), x.ravel(order=order)):
+        same(got, expected)
+        assert ma.shares_memory(got, x) == np.shares_memory(expected, n)
+
+
+def test_ravel_bad_order_raises_as_numpy() -> None:
+    raises_as_numpy(lambda xp: xp.ravel(xp.arange(3), order="X"), "order must be one of")
