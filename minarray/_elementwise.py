@@ -876,19 +876,30 @@ def unwrap(p: ArrayLike, discont: float | None = None, axis: int = -1, *, period
     from minarray._statistical import cumsum  # cycle: _statistical imports this module
     from minarray._utility import diff  # cycle: _utility imports this module
 
-    a = _inexact(p, "unwrap")
+    a = as_operand(p, "unwrap")
     if a.dtype.kind == "c":
         raise TypeError("unwrap: complex phases are not supported")
+    # NumPy's two cases: integer phases with an integer period stay integers
+    # (the jump at exactly half an even period is the ambiguous one); any
+    # other is computed in floats, float64 for integer input
+    integral = a.dtype.kind in "iu" and isinstance(period, int) and not isinstance(period, bool)
+    if not integral and a.dtype.kind != "f":
+        a = a.astype(_dt.float64)
     ax = normalize_axis(axis, a.ndim)
     if discont is None:
         discont = period / 2
     dd = diff(a, axis=ax)
-    half = period / 2
+    if integral:
+        half, rem = divmod(period, 2)
+        ambiguous = rem == 0
+    else:
+        half, ambiguous = period / 2, True
     ddmod = subtract(remainder(add(dd, half), period), half)
-    ddmod = where(logical_and(equal(ddmod, -half), greater(dd, 0)), half, ddmod)
+    if ambiguous:
+        ddmod = where(logical_and(equal(ddmod, -half), greater(dd, 0)), half, ddmod)
     correct = subtract(ddmod, dd)
-    correct = where(less(abs(dd), discont), 0.0, correct).astype(dd.dtype, copy=False)
-    out = a.copy()
+    correct = where(less(abs(dd), discont), 0, correct).astype(ddmod.dtype, copy=False)
+    out = a.astype(_dt.result_type(dd, period))
     rest = (slice(None),) * ax + (slice(1, None),)
     if out[rest].size:
         out[rest] = add(a[rest], cumsum(correct, axis=ax))

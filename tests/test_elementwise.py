@@ -935,3 +935,18 @@ def test_isposinf_isneginf_write_into_out_as_numpy(fn: str, out_dtype: str, out_
 
 def test_isposinf_out_of_the_wrong_shape_raises_as_numpy() -> None:
     raises_as_numpy(lambda xp: xp.isposinf(xp.asarray([1.0, 2.0, 3.0]), xp.zeros(2)), "shape")
+
+
+@pytest.mark.parametrize(("p", "kw"), [
+    ([0, 1, 2, -1, 0], {"period": 4}), ([1, 2, 3, 4, 5, 6, 1, 2, 3], {"period": 6}),
+    ([2, 3, 4, 5, 2, 3, 4, 5], {"period": 4}), ([0, 7, 1, 8, 2], {"period": 5}),
+    (np.array([1, 5, 9, 2], dtype=np.int8), {}), (np.array([0, 7, 1, 8], dtype=np.int32), {"period": 5}),
+    (np.float32([0, 3, 6.5, 1]), {"period": 4}), ([0, 5, 1, 6], {"period": 4.0}),
+    ([[0, 3], [5, 1]], {"period": 4, "axis": 0}), ([0, 3, 7, 2], {"period": 4, "discont": 3}),
+], ids=["even-period", "docstring-6", "docstring-4", "odd-period", "int8-radians", "int32", "float32",
+        "float-period", "axis", "discont"])
+def test_unwrap_keeps_integers_as_numpy(p: Any, kw: dict[str, Any]) -> None:
+    # integer phases with an integer period stay integers (NumPy's docstring)
+    expected = np.unwrap(p, **kw)
+    got = ma.unwrap(p, **kw)
+    same(got, expected)
