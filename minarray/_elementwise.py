@@ -44,7 +44,7 @@ from collections.abc import Callable
 from typing import Any, Protocol, overload
 
 from minarray import _dtypes as _dt
-from minarray._array_object import NDArray, c_strides
+from minarray._array_object import NDArray
 from minarray._coerce import as_operand, asarray, broadcast_shapes, normalize_axis, operator_operand
 from minarray._creation import zeros, zeros_like
 from minarray._data_type_functions import finfo
@@ -331,11 +331,8 @@ def round(x: NDArray, /, decimals: int = 0, *, out: NDArray | None = None) -> ND
         # each part rounds as a real array (NumPy's rule: a complex division
         # by 10**decimals would not be correctly rounded)
         res = NDArray._empty(x.shape, x.dtype)
-        part = _dt.float32 if x.dtype is _dt.complex64 else _dt.float64
-        strides = tuple(2 * s for s in c_strides(x.shape))
         for k, p in enumerate((real(x), imag(x))):
-            core.copyto(core.view(res._h, k, x.shape, strides, part.code, part.bits, False),
-                        round(p, d)._h)
+            core.copyto(res._part(k)._h, round(p, d)._h)
     elif x.dtype.kind in "biu":
         if d >= 0:
             res = x.copy() if x.dtype.kind != "b" else _round(x)
