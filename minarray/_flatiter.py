@@ -99,10 +99,8 @@ class flatiter:
         positions = arange(a.size, dtype=_dt.int64)[key].reshape(-1)
         n = positions.size
         values = asarray(value).reshape(-1)
-        if n == 0:
+        if n == 0 or values.size == 0:  # NumPy writes nothing for an empty value
             return
-        if values.size == 0:
-            raise ValueError("cannot assign an empty sequence to array elements")
         if values.size != n:  # repeated to the length written, NumPy's rule
             values = take(values, arange(n, dtype=_dt.int64) % values.size)
         values = values.astype(a.dtype)

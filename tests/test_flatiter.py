@@ -100,3 +100,24 @@ def test_flat_write_reads_the_value_before_writing() -> None:
     x = ma.asarray(n.copy())
     x.flat[:] = x[::-1]
     np.testing.assert_array_equal(np.asarray(x), n[::-1])
+
+
+@pytest.mark.parametrize("key", [Ellipsis, slice(0, 2), [0, 1]], ids=["all", "slice", "list"])
+def test_flat_write_of_an_empty_value_writes_nothing_as_numpy(key: Any) -> None:
+    n, x = _pair("C")
+    n.flat[key] = []
+    x.flat[key] = []
+    np.testing.assert_array_equal(np.asarray(x), n)
+    x.flat = []
+    np.testing.assert_array_equal(np.asarray(x), np.arange(6).reshape(2, 3))
+
+
+def test_flat_of_0d_and_empty_arrays_as_numpy() -> None:
+    for xp in (np, ma):
+        z = xp.asarray(5.0)
+        assert len(z.flat) == 1 and float(z.flat[0]) == 5.0
+        z.flat = [3]
+        assert float(z) == 3.0
+        e = xp.zeros((0, 3))
+        assert len(e.flat) == 0 and e.flat[:].shape == (0,)
+        e.flat = 5
