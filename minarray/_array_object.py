@@ -254,10 +254,9 @@ class NDArray(core.NDArrayBase):
 
     @property
     def real(self) -> NDArray:
-        """The real part (a new array)."""
-        from minarray import _elementwise as _ew  # cycle: _elementwise imports this module
-
-        return _ew.real(self)
+        """The real part, as NumPy's: a view of a complex array's real
+        parts, a real array itself."""
+        return self._part(0)
 
     @real.setter
     def real(self, value: Any) -> None:
@@ -267,10 +266,13 @@ class NDArray(core.NDArrayBase):
 
     @property
     def imag(self) -> NDArray:
-        """The imaginary part (a new array; zeros for real dtypes)."""
-        from minarray import _elementwise as _ew  # cycle: _elementwise imports this module
-
-        return _ew.imag(self)
+        """The imaginary part, as NumPy's: a view of a complex array's
+        imaginary parts; for a real array, new read-only zeros."""
+        if self._dtype.kind == "c":
+            return self._part(1)
+        zeros: NDArray = core.ndarray_empty(self._shape, self._dtype, True)
+        core.set_readonly(zeros._h, True)
+        return zeros if type(self) is NDArray else _subclass.like(self, zeros)
 
     @imag.setter
     def imag(self, value: Any) -> None:
@@ -280,7 +282,8 @@ class NDArray(core.NDArrayBase):
 
     def _part(self, which: int) -> NDArray:
         """A view of the real (0) or imaginary (1) parts of a complex array,
-        as floats of half its element size; a real array itself."""
+        as floats of half its element size (of this array's class); a real
+        array itself."""
         if self._dtype.kind != "c":
             return self
         # complex32's parts are float16s: the float of half the width
@@ -288,7 +291,8 @@ class NDArray(core.NDArrayBase):
         assert part is not None  # every complex dtype has its float
         strides = tuple(2 * s for s in self._strides)
         h = core.view(self._h, which, self._shape, strides, part.code, part.bits, core.is_readonly(self._h))
-        return NDArray._new(h, self._shape, strides, self)
+        view = NDArray._new(h, self._shape, strides, self if self._base is None else self._base)
+        return view if type(self) is NDArray else _subclass.like(self, view)
 
     @property
     def flat(self) -> flatiter:

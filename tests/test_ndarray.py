@@ -289,3 +289,30 @@ def test_astype_none_is_float64_as_numpy() -> None:
     got = ma.asarray(n).astype(None)
     assert str(got.dtype) == str(n.astype(None).dtype) == "float64"
     np.testing.assert_array_equal(np.asarray(got), n.astype(None))
+
+
+@pytest.mark.parametrize("dtype", ["complex128", "complex64"])
+def test_real_and_imag_of_complex_are_views_as_numpy(dtype: str) -> None:
+    n = (np.arange(6) - 2.5 + 1j * np.arange(6)).astype(dtype).reshape(2, 3)
+    x = ma.asarray(n.copy())
+    for part in ("real", "imag"):
+        got, expected = getattr(x, part), getattr(n, part)
+        assert str(got.dtype) == str(expected.dtype) and got.shape == expected.shape
+        np.testing.assert_array_equal(np.asarray(got), expected)
+        assert ma.shares_memory(got, x)
+    # the usual NumPy idiom writes through the view
+    n.real[n.real < 0] = 0
+    x.real[x.real < 0] = 0
+    n[:, ::2].imag[...] = -1
+    x[:, ::2].imag[...] = -1
+    np.testing.assert_array_equal(np.asarray(x), n)
+
+
+def test_real_and_imag_of_a_real_array_as_numpy() -> None:
+    for xp in (np, ma):
+        a = xp.arange(3.0)
+        assert a.real is a
+        i = a.imag
+        assert not i.flags.writeable and i.tolist() == [0.0, 0.0, 0.0]
+        with pytest.raises(ValueError, match="read-only"):
+            i[0] = 1
