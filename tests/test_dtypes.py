@@ -341,3 +341,10 @@ def test_a_dtype_and_an_array_compare_as_numpys() -> None:
         ma.dtype(x)
     with pytest.raises(TypeError, match="from an array"):
         np.dtype(n)
+
+
+@pytest.mark.parametrize("name", ["uint", "long", "ulong"])
+def test_numpy_2_c_type_names_are_the_same_dtypes(name: str) -> None:
+    # NumPy 2's np.uint, np.long and np.ulong (its docstrings compare with np.uint)
+    assert str(getattr(ma, name)) == np.dtype(getattr(np, name)).name
+    assert ma.dtype(name) is getattr(ma, name)
