@@ -26,6 +26,8 @@ if TYPE_CHECKING:
 
     from typing_extensions import CapsuleType
 
+    from minarray._flatiter import flatiter
+
 __all__ = [
     "NDArray", "Flags",
 ]
@@ -54,6 +56,13 @@ class Flags:
     def writeable(self) -> bool:
         return not core.is_readonly(self._a._h)
 
+    @writeable.setter
+    def writeable(self, value: bool) -> None:
+        a = self._a
+        if value and not _may_write(a):
+            raise ValueError("cannot set WRITEABLE flag to True of this array")
+        core.set_readonly(a._h, not value)
+
     @property
     def owndata(self) -> bool:
         return self._a._base is None
@@ -65,9 +74,37 @@ class Flags:
             raise KeyError(key)
         return bool(getattr(self, names[key.upper()]))
 
+    def __setitem__(self, key: str, value: bool) -> None:
+        # NumPy takes "WRITEABLE" and its one-letter "W"; its other flags
+        # (the contiguity, OWNDATA) are facts of the layout, not settable
+        if key not in ("WRITEABLE", "W"):
+            raise KeyError("Unknown flag")
+        self.writeable = value
+
     def __repr__(self) -> str:
         return (f"  C_CONTIGUOUS : {self.c_contiguous}\n  F_CONTIGUOUS : {self.f_contiguous}\n"
                 f"  OWNDATA : {self.owndata}\n  WRITEABLE : {self.writeable}")
+
+
+def _may_write(a: NDArray) -> bool:
+    """NumPy's rule for turning write permission back on: the memory's
+    owner must allow writes.  Following the bases to the array that owns
+    the memory: minarray's own memory may be written when that owner is
+    writeable (or is ``a`` itself); foreign memory when its producer's
+    buffer says so (an object without the buffer protocol cannot say, and
+    stays read-only)."""
+    owner = a
+    while isinstance(owner._base, NDArray):
+        owner = owner._base
+    if owner is not a and core.is_readonly(owner._h):
+        return False
+    if owner._base is None:
+        return True
+    try:
+        with memoryview(owner._base) as m:
+            return not m.readonly
+    except TypeError:
+        return False
 
 
 def _stride_perm(strides: Shape) -> list[int]:
@@ -217,17 +254,59 @@ class NDArray(core.NDArrayBase):
 
     @property
     def real(self) -> NDArray:
-        """The real part (a new array)."""
-        from minarray import _elementwise as _ew  # cycle: _elementwise imports this module
+        """The real part, as NumPy's: a view of a complex array's real
+        parts, a real array itself."""
+        return self._part(0)
 
-        return _ew.real(self)
+    @real.setter
+    def real(self, value: Any) -> None:
+        # NumPy writes into the array: the real part of a complex array, the
+        # whole of a real one (broadcast and cast as x[...] = value is)
+        self._part(0)[...] = value
 
     @property
     def imag(self) -> NDArray:
-        """The imaginary part (a new array; zeros for real dtypes)."""
-        from minarray import _elementwise as _ew  # cycle: _elementwise imports this module
+        """The imaginary part, as NumPy's: a view of a complex array's
+        imaginary parts; for a real array, new read-only zeros."""
+        if self._dtype.kind == "c":
+            return self._part(1)
+        zeros: NDArray = core.ndarray_empty(self._shape, self._dtype, True)
+        core.set_readonly(zeros._h, True)
+        return zeros if type(self) is NDArray else _subclass.like(self, zeros)
 
-        return _ew.imag(self)
+    @imag.setter
+    def imag(self, value: Any) -> None:
+        if self._dtype.kind != "c":  # NumPy's error: a real array has no imaginary part to write
+            raise TypeError("array does not have imaginary part to set")
+        self._part(1)[...] = value
+
+    def _part(self, which: int) -> NDArray:
+        """A view of the real (0) or imaginary (1) parts of a complex array,
+        as floats of half its element size (of this array's class); a real
+        array itself."""
+        if self._dtype.kind != "c":
+            return self
+        # complex32's parts are float16s: the float of half the width
+        part = _dt.from_dlpack_code(int(_dt.float32.code), self._dtype.bits // 2)
+        assert part is not None  # every complex dtype has its float
+        strides = tuple(2 * s for s in self._strides)
+        h = core.view(self._h, which, self._shape, strides, part.code, part.bits, core.is_readonly(self._h))
+        view = NDArray._new(h, self._shape, strides, self if self._base is None else self._base)
+        return view if type(self) is NDArray else _subclass.like(self, view)
+
+    @property
+    def flat(self) -> flatiter:
+        """A flat iterator over the elements in C order, which can be indexed
+        and assigned to as a 1-d array (NumPy's ``flatiter``)."""
+        from minarray._flatiter import flatiter  # cycle: _flatiter builds on the chapters, which import this module
+
+        return flatiter(self)
+
+    @flat.setter
+    def flat(self, value: Any) -> None:
+        from minarray._flatiter import assign_all  # cycle: as above
+
+        assign_all(self, value)
 
     @property
     def data_ptr(self) -> int:
@@ -282,7 +361,8 @@ class NDArray(core.NDArrayBase):
     def astype(self, dtype: Any, /, *, copy: bool = True, device: Any = None) -> NDArray:
         """A copy converted to ``dtype`` (C cast kernels for every pair); with ``copy=False``
         the array itself when the dtype already matches."""
-        dt = _dt.as_dtype(dtype)
+        # NumPy reads dtype=None as its default type, float64
+        dt = _dt.float64 if dtype is None else _dt.as_dtype(dtype)
         if device not in (None, "cpu"):
             raise ValueError(f"unsupported device {device!r}")
         if dt is self._dtype and not copy:
@@ -315,14 +395,28 @@ class NDArray(core.NDArrayBase):
             return _manip.reshape_fortran(self, shape[0] if len(shape) == 1 else shape, order, copy)
         return _reshape_view(self, shape, copy)  # one C call, errors included (csrc/py/views.c)
 
-    def ravel(self) -> NDArray:
-        """A 1-d view when the array is C-contiguous, else a 1-d copy (NumPy's
-        rule: ``reshape(-1)`` gives a view in more cases)."""
+    def ravel(self, order: str = "C") -> NDArray:
+        """The elements as a 1-d array, in C order (``"C"``), Fortran order
+        (``"F"``), Fortran order for a Fortran- but not C-contiguous array
+        (``"A"``), or the order of the axes in memory (``"K"``: by
+        decreasing stride, a reversed axis still read forwards, NumPy's
+        rule): a view when the array is contiguous in that order, else a
+        copy (``reshape(-1)`` gives a view in more cases)."""
         from minarray import _manipulation as _manip  # cycle: _manipulation imports this module
 
-        if core.is_contiguous(self._h, False):
-            return _manip.reshape(self, (-1,))
-        return self.flatten()
+        if order not in ("C", "F", "A", "K"):
+            raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+        c_contig = core.is_contiguous(self._h, False)
+        if order == "A":
+            order = "F" if core.is_contiguous(self._h, True) and not c_contig else "C"
+        if order == "K":
+            perm = _stride_perm(self._strides)
+            x = self if perm == sorted(perm) else _permute_view(self, tuple(perm))
+        else:
+            x = self if order == "C" or self.ndim < 2 else self.T
+        if core.is_contiguous(x._h, False):
+            return _manip.reshape(x, (-1,))
+        return x.flatten()
 
     def flatten(self) -> NDArray:
         """A new 1-d C-contiguous copy that owns its memory (``base`` None)."""

@@ -237,12 +237,12 @@ def _tri(x: NDArray, k: int, lower: bool) -> NDArray:
     return out
 
 
-def tril(x: NDArray, /, *, k: int = 0) -> NDArray:
+def tril(x: NDArray, /, k: int = 0) -> NDArray:
     """A copy of ``x`` with the elements above diagonal ``k`` of its last two axes set to zero."""
     return _tri(as_operand(x, "tril"), k, True)
 
 
-def triu(x: NDArray, /, *, k: int = 0) -> NDArray:
+def triu(x: NDArray, /, k: int = 0) -> NDArray:
     """A copy of ``x`` with the elements below diagonal ``k`` of its last two axes set to zero."""
     return _tri(as_operand(x, "triu"), k, False)
 
@@ -489,7 +489,9 @@ def vander(x: Any, N: int | None = None, increasing: bool = False) -> NDArray:
     if a.ndim != 1:
         raise ValueError("x must be a one-dimensional array or sequence.")
     n = a.shape[0] if N is None else as_int(N, "vander: N")
-    dt = _dt.promote(a.dtype, _dt.int64) if a.dtype.kind in "biu" else a.dtype
+    # NumPy's type: the input's promoted with int64 (float32 gives float64,
+    # uint64 float64, bool int64), storage types first widened
+    dt = _dt.promote(a.dtype.wide or a.dtype, _dt.int64)
     out = ones((a.shape[0], n), dtype=dt)
     if n > 1:
         cols = broadcast_to(a.astype(dt).reshape((-1, 1)), (a.shape[0], n - 1))

@@ -30,8 +30,8 @@ __all__ = [
     "float8_e4m3", "float8_e4m3b11fnuz", "float8_e4m3fn", "float8_e4m3fnuz", "float8_e5m2", "float8_e5m2fnuz",
     "float8_e8m0fnu", "float6_e2m3fn", "float6_e3m2fn", "float4_e2m1fn", "complex32", "int1", "int2", "int4",
     "uint1", "uint2", "uint4", "as_dtype", "from_dlpack_code", "bool_", "byte", "ubyte", "short", "ushort",
-    "intc", "uintc", "int_", "intp", "uintp", "longlong", "ulonglong", "half", "single", "double", "csingle",
-    "cdouble",
+    "intc", "uintc", "int_", "intp", "uintp", "uint", "long", "ulong", "longlong", "ulonglong", "half", "single",
+    "double", "csingle", "cdouble",
 ]
 
 
@@ -397,6 +397,9 @@ uintc = uint32
 int_ = int64
 intp = int64
 uintp = uint64
+uint = uint64
+long = int64
+ulong = uint64
 longlong = int64
 ulonglong = uint64
 half = float16
@@ -409,10 +412,10 @@ cdouble = complex128
 # Spellings users type that are not the canonical names: NumPy's C-style
 # names above, and its names of the Python and C types.
 _ALIASES: Final[dict[str, DType]] = {
-    "float": float64, "int": int64, "complex": complex128, "long": int64, "ulong": uint64, "uint": uint64,
+    "float": float64, "int": int64, "complex": complex128,
     **{name: globals()[name] for name in ("bool_", "byte", "ubyte", "short", "ushort", "intc", "uintc", "int_",
-                                          "intp", "uintp", "longlong", "ulonglong", "half", "single", "double",
-                                          "csingle", "cdouble")},
+                                          "intp", "uintp", "uint", "long", "ulong", "longlong", "ulonglong",
+                                          "half", "single", "double", "csingle", "cdouble")},
 }
 
 
@@ -903,7 +906,11 @@ def result_type(*arrays_and_dtypes: Any) -> DType:
         else:
             dts.append(as_dtype(x))
     if not dts:
-        raise ValueError("at least one array or dtype is required (Python scalars alone have no dtype)")
+        # NumPy's rule for Python scalars alone: each is read as its
+        # default type (bool, int64, float64, complex128), the widest kind wins
+        kinds = (_builtin_bool, int, float, complex)
+        widest = max(next(i for i, k in enumerate(kinds) if isinstance(s, k)) for s in scalars)
+        return (bool, int64, float64, complex128)[widest]
     out = dts[0]
     for d in dts[1:]:
         out = promote(out, d)

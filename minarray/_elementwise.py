@@ -44,13 +44,14 @@ from collections.abc import Callable
 from typing import Any, Protocol, overload
 
 from minarray import _dtypes as _dt
-from minarray._array_object import NDArray, c_strides
+from minarray._array_object import NDArray
 from minarray._coerce import as_operand, asarray, broadcast_shapes, normalize_axis, operator_operand
 from minarray._creation import zeros, zeros_like
 from minarray._data_type_functions import finfo
 from minarray._errstate import errstate
+from minarray._joining import concat
 from minarray._native import core
-from minarray._sorting import _searchsorted
+from minarray._sorting import _searchsorted, argsort
 
 __all__ = [
     "abs", "acos", "acosh", "add", "asin", "asinh", "atan", "atan2", "atanh", "bitwise_and",
@@ -62,7 +63,7 @@ __all__ = [
     "reciprocal", "remainder", "round", "sign", "signbit", "sin", "sinh", "square", "sqrt", "subtract", "tan",
     "tanh", "trunc", "deg2rad", "rad2deg", "degrees", "radians", "exp2", "fabs", "fmax", "fmin", "fmod",
     "divmod", "float_power", "angle", "heaviside", "sinc", "fix", "rint", "nan_to_num", "interp", "cbrt",
-    "logaddexp2", "gcd", "lcm", "ldexp", "modf", "unwrap", "isclose", "isposinf", "isneginf", "iscomplex",
+    "logaddexp2", "gcd", "lcm", "ldexp", "frexp", "modf", "unwrap", "isclose", "isposinf", "isneginf", "iscomplex",
     "isreal", "absolute", "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctan2", "arctanh", "invert",
     "bitwise_not", "left_shift", "right_shift", "power", "conjugate", "true_divide", "mod", "around",
 ]
@@ -214,11 +215,14 @@ def _binary(name: str, doc: str) -> BinaryFunction:
     return f
 
 
-def _py_ufunc(nin: int, kinds: str, nout: int = 1) -> Callable[[Callable[..., Any]], Any]:
+def _py_ufunc(nin: int, kinds: str, nout: int = 1,
+              types: tuple[str, ...] | None = None) -> Callable[[Callable[..., Any]], Any]:
     """A ufunc over a Python body (NumPy's functions minarray composes from
-    the engine's ops), named and documented by it."""
+    the engine's ops), named and documented by it; its loops keep their
+    type unless ``types`` names them."""
     def make(impl: Callable[..., Any]) -> Any:
-        return _make(impl.__name__, -1, nin, nout, impl, impl.__doc__ or "", _kinds_types(kinds, nin, nout))
+        return _make(impl.__name__, -1, nin, nout, impl, impl.__doc__ or "",
+                     types or _kinds_types(kinds, nin, nout))
     return make
 
 
@@ -327,11 +331,8 @@ def round(x: NDArray, /, decimals: int = 0, *, out: NDArray | None = None) -> ND
         # each part rounds as a real array (NumPy's rule: a complex division
         # by 10**decimals would not be correctly rounded)
         res = NDArray._empty(x.shape, x.dtype)
-        part = _dt.float32 if x.dtype is _dt.complex64 else _dt.float64
-        strides = tuple(2 * s for s in c_strides(x.shape))
         for k, p in enumerate((real(x), imag(x))):
-            core.copyto(core.view(res._h, k, x.shape, strides, part.code, part.bits, False),
-                        round(p, d)._h)
+            core.copyto(res._part(k)._h, round(p, d)._h)
     elif x.dtype.kind in "biu":
         if d >= 0:
             res = x.copy() if x.dtype.kind != "b" else _round(x)
@@ -679,27 +680,51 @@ def nan_to_num(x: ArrayLike, copy: bool = True, nan: float = 0.0, posinf: float 
     return out
 
 
-def interp(x: ArrayLike, xp: ArrayLike, fp: ArrayLike, left: float | None = None,
-           right: float | None = None) -> NDArray:
+def interp(x: ArrayLike, xp: ArrayLike, fp: ArrayLike, left: Any = None, right: Any = None,
+           period: float | None = None) -> NDArray:
     """Piecewise-linear interpolation of the points (``xp``, ``fp``) at
     ``x`` (``xp`` increasing); ``left``/``right`` (default ``fp[0]`` and
     ``fp[-1]``) outside ``xp``'s range.  NumPy's formula: ``slope * (x -
-    xp[j]) + fp[j]``, exactly ``fp[j]`` at a sample point."""
+    xp[j]) + fp[j]``, exactly ``fp[j]`` at a sample point.  Complex ``fp``
+    interpolates its real and imaginary parts alike; with ``period``, the
+    coordinates are angles (taken modulo ``period``, ``xp`` in any order)."""
     xs = as_operand(x, "interp").astype(_dt.float64, copy=False)
     xpa = as_operand(xp, "interp").astype(_dt.float64, copy=False)
     fpa = as_operand(fp, "interp")
-    if fpa.dtype.kind == "c":
-        raise TypeError("interp: complex fp is not supported")
-    fpa = fpa.astype(_dt.float64, copy=False)
+    kind = fpa.dtype.kind
+    fpa = fpa.astype(_dt.complex128 if kind == "c" else _dt.float64, copy=False)
     if xpa.ndim != 1 or fpa.ndim != 1:
-        raise ValueError("data must be 1 dimensional")
+        raise ValueError("data must be 1 dimensional" if period is None else "Data points must be 1-D sequences")
     n = xpa.shape[0]
     if n != fpa.shape[0]:
         raise ValueError("fp and xp are not of the same length.")
     if n == 0:
         raise ValueError("array of sample points is empty")
+    if period is not None:
+        # NumPy's periodic rule: everything modulo |period|, the samples
+        # sorted and extended by one period's wrap at each end
+        if period == 0:
+            raise ValueError("period must be a non-zero value")
+        p = abs(float(period))
+        left = right = None
+        xs, xpa = remainder(xs, p), remainder(xpa, p)
+        order = argsort(xpa)
+        xpa, fpa = xpa[order], fpa[order]
+        xpa = concat((subtract(xpa[-1:], p), xpa, add(xpa[:1], p)))
+        fpa = concat((fpa[-1:], fpa, fpa[:1]))
+        n += 2
+    if kind == "c":
+        lc = complex(fpa[0] if left is None else left)
+        rc = complex(fpa[-1] if right is None else right)
+        parts = [_interp_real(xs, xpa, part, lv, rv, n) for part, lv, rv in
+                 ((real(fpa), lc.real, rc.real), (imag(fpa), lc.imag, rc.imag))]
+        return add(parts[0], multiply(parts[1], 1j)).astype(_dt.complex128, copy=False)
     lval = float(fpa[0]) if left is None else float(left)
     rval = float(fpa[-1]) if right is None else float(right)
+    return _interp_real(xs, xpa, fpa, lval, rval, n)
+
+
+def _interp_real(xs: NDArray, xpa: NDArray, fpa: NDArray, lval: float, rval: float, n: int) -> NDArray:
     if n == 1:
         out = where(less(xs, xpa[0]), lval, where(greater(xs, xpa[0]), rval, fpa[0]))
         return out.astype(_dt.float64, copy=False)
@@ -787,8 +812,14 @@ def ldexp(x1: ArrayLike, x2: ArrayLike) -> NDArray:
     """``x1 * 2**x2`` for integer exponents ``x2``, exact while the result
     is a normal number (the scaling happens in two halves, so no partial
     power overflows first)."""
-    a = _inexact(x1, "ldexp")
     e = as_operand(x2, "ldexp")
+    if isinstance(x1, (bool, int)) and not isinstance(x2, (bool, int, float)):
+        # NumPy's loop search: a Python integer is weak, so the first loop
+        # (float16's, 'el->e') takes it beside an integer array; two Python
+        # scalars are both read as arrays and meet in float64
+        a = as_operand(x1, "ldexp").astype(_dt.float16)
+    else:
+        a = _inexact(x1, "ldexp")
     if e.dtype.kind not in "iu":
         raise TypeError("ufunc 'ldexp' needs integer exponents")
     half = floor_divide(e, 2)
@@ -797,6 +828,31 @@ def ldexp(x1: ArrayLike, x2: ArrayLike) -> NDArray:
         return pow(2.0, v.astype(_dt.float64)).astype(a.dtype)
 
     return multiply(multiply(a, power_of_two(half)), power_of_two(subtract(e, half)))
+
+
+@_py_ufunc(1, "f", nout=2, types=("e->ei", "f->fi", "d->di"))
+def frexp(x: ArrayLike) -> tuple[NDArray, NDArray]:
+    """Mantissa and exponent, ``x == m * 2**e`` with ``0.5 <= |m| < 1``
+    (int32 exponents, as NumPy's); zeros, infinities and NaN give
+    themselves and exponent 0, as C's ``frexp``."""
+    a = _inexact(x, "frexp")
+    if a.dtype.kind == "c":
+        raise TypeError("ufunc 'frexp' not supported for the input types, and the inputs could not be "
+                        "safely coerced to any supported types according to the casting rule ''safe''")
+    # float64 holds every float16 and float32 value as a normal number, and
+    # scaling by a power of two is exact, so one computation serves all
+    w = a.astype(_dt.float64)
+    regular = logical_and(isfinite(w), not_equal(w, 0))
+    v = where(regular, w, 1.0)
+    e = add(floor(log2(abs(v))), 1).astype(_dt.int64)
+    m = ldexp(v, negative(e))
+    # log2 rounds near powers of two: one step either way makes 0.5 <= |m| < 1
+    up = greater_equal(abs(m), 1.0)
+    m, e = where(up, multiply(m, 0.5), m), where(up, add(e, 1), e)
+    down = less(abs(m), 0.5)
+    m, e = where(down, multiply(m, 2.0), m), where(down, subtract(e, 1), e)
+    mantissa = where(regular, m, w).astype(a.dtype)
+    return mantissa, where(regular, e, 0).astype(_dt.int32)
 
 
 @_py_ufunc(1, "f", nout=2)
@@ -817,19 +873,30 @@ def unwrap(p: ArrayLike, discont: float | None = None, axis: int = -1, *, period
     from minarray._statistical import cumsum  # cycle: _statistical imports this module
     from minarray._utility import diff  # cycle: _utility imports this module
 
-    a = _inexact(p, "unwrap")
+    a = as_operand(p, "unwrap")
     if a.dtype.kind == "c":
         raise TypeError("unwrap: complex phases are not supported")
+    # NumPy's two cases: integer phases with an integer period stay integers
+    # (the jump at exactly half an even period is the ambiguous one); any
+    # other is computed in floats, float64 for integer input
+    integral = a.dtype.kind in "iu" and isinstance(period, int) and not isinstance(period, bool)
+    if not integral and a.dtype.kind != "f":
+        a = a.astype(_dt.float64)
     ax = normalize_axis(axis, a.ndim)
     if discont is None:
         discont = period / 2
     dd = diff(a, axis=ax)
-    half = period / 2
+    if integral:
+        half, rem = divmod(period, 2)
+        ambiguous = rem == 0
+    else:
+        half, ambiguous = period / 2, True
     ddmod = subtract(remainder(add(dd, half), period), half)
-    ddmod = where(logical_and(equal(ddmod, -half), greater(dd, 0)), half, ddmod)
+    if ambiguous:
+        ddmod = where(logical_and(equal(ddmod, -half), greater(dd, 0)), half, ddmod)
     correct = subtract(ddmod, dd)
-    correct = where(less(abs(dd), discont), 0.0, correct).astype(dd.dtype, copy=False)
-    out = a.copy()
+    correct = where(less(abs(dd), discont), 0, correct).astype(ddmod.dtype, copy=False)
+    out = a.astype(_dt.result_type(dd, period))
     rest = (slice(None),) * ax + (slice(1, None),)
     if out[rest].size:
         out[rest] = add(a[rest], cumsum(correct, axis=ax))
@@ -880,22 +947,34 @@ def isclose(a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan:
     return result
 
 
-def isposinf(x: Any) -> NDArray:
-    """Elementwise: is the value +inf?"""
+def _written(res: NDArray, out: NDArray | None) -> NDArray:
+    """``res``, or ``out`` holding it (cast to out's dtype, as NumPy's
+    ``out=`` of these functions does)."""
+    if out is None:
+        return res
+    if broadcast_shapes(res.shape, out.shape) != out.shape:
+        raise ValueError(f"non-broadcastable output operand with shape {out.shape} doesn't match the "
+                         f"broadcast shape {res.shape}")
+    out[...] = res
+    return out
+
+
+def isposinf(x: Any, out: NDArray | None = None) -> NDArray:
+    """Elementwise: is the value +inf?  (Into ``out`` when given.)"""
     a = as_operand(x, "isposinf")
     if a.dtype.kind == "c":
         raise TypeError("This operation is not supported for complex values because it would be ambiguous.")
-    return logical_and(isinf(a), logical_not(signbit(a))) if a.dtype.kind == "f" \
-        else zeros(a.shape, dtype=_dt.bool)
+    return _written(logical_and(isinf(a), logical_not(signbit(a))) if a.dtype.kind == "f"
+                    else zeros(a.shape, dtype=_dt.bool), out)
 
 
-def isneginf(x: Any) -> NDArray:
-    """Elementwise: is the value -inf?"""
+def isneginf(x: Any, out: NDArray | None = None) -> NDArray:
+    """Elementwise: is the value -inf?  (Into ``out`` when given.)"""
     a = as_operand(x, "isneginf")
     if a.dtype.kind == "c":
         raise TypeError("This operation is not supported for complex values because it would be ambiguous.")
-    return logical_and(isinf(a), signbit(a)) if a.dtype.kind == "f" \
-        else zeros(a.shape, dtype=_dt.bool)
+    return _written(logical_and(isinf(a), signbit(a)) if a.dtype.kind == "f" else zeros(a.shape, dtype=_dt.bool),
+                    out)
 
 
 def iscomplex(x: Any) -> NDArray:

@@ -12,6 +12,9 @@ Python work.
 from __future__ import annotations
 
 import builtins
+import math
+import warnings
+from collections.abc import Callable
 from typing import Any
 
 from minarray import _dtypes as _dt
@@ -56,7 +59,9 @@ def bincount(x: Any, weights: Any = None, minlength: int = 0) -> NDArray:
     return out
 
 
-def _edges(x: NDArray, bins: Any, range: Any) -> NDArray:
+def _edges(x: NDArray, bins: Any, range: Any, weighted: bool = False) -> NDArray:
+    if isinstance(bins, str):
+        bins = _estimated_bins(x, bins, range, weighted)
     if not isinstance(bins, (list, tuple)) and getattr(bins, "ndim", 0) == 0:
         # a scalar is a count of bins: an integer, never a float (NumPy's TypeError)
         nb = as_int(bins, "histogram: bins")
@@ -88,10 +93,125 @@ def _finite(v: float) -> bool:
     return v == v and v not in (float("inf"), float("-inf"))
 
 
-def histogram_bin_edges(a: Any, bins: Any = 10, range: Any = None) -> NDArray:
+# ---- NumPy's estimators of the bin width, for bins="auto", "fd"... --------------
+#
+# Each takes the (non-empty) data and returns a bin width, 0 when it cannot
+# tell; the number of bins is then the range over that width, rounded up
+# (NumPy's _get_bin_edges and its _hist_bin_* functions, formula for formula).
+
+
+def _ptp(x: NDArray) -> float:
+    """max - min, in the data's type as NumPy subtracts (integers exactly)."""
+    hi, lo = _stat.max(x), _stat.min(x)
+    if x.dtype.kind in "iub":
+        return float(int(hi) - int(lo))
+    return float(_ew.subtract(hi, lo))
+
+
+def _width_sqrt(x: NDArray, range: Any) -> float:
+    return _ptp(x) / math.sqrt(x.size)
+
+
+def _width_sturges(x: NDArray, range: Any) -> float:
+    return _ptp(x) / (math.log2(x.size) + 1.0)
+
+
+def _width_rice(x: NDArray, range: Any) -> float:
+    return _ptp(x) / (2.0 * math.pow(x.size, 1.0 / 3))
+
+
+def _width_scott(x: NDArray, range: Any) -> float:
+    return float((24.0 * math.pi ** 0.5 / x.size) ** (1.0 / 3.0) * float(_stat.std(x)))
+
+
+def _width_stone(x: NDArray, range: Any) -> float:
+    """The width minimising the estimated L2 risk of the histogram (Stone's
+    leave-one-out rule), over 1 to max(100, sqrt(n)) bins."""
+    n = x.size
+    ptp = _ptp(x)
+    if n <= 1 or ptp == 0:
+        return 0.0
+
+    def risk(nbins: int) -> float:
+        p = _ew.divide(histogram(x, bins=nbins, range=range)[0], n)
+        return (2 - (n + 1) * float(_stat.sum(_ew.multiply(p, p)))) / (ptp / nbins)
+
+    upper = builtins.max(100, int(math.sqrt(n)))
+    nbins = builtins.min(builtins.range(1, upper + 1), key=risk)
+    if nbins == upper:
+        warnings.warn("The number of bins estimated may be suboptimal.", RuntimeWarning, stacklevel=4)
+    return ptp / nbins
+
+
+def _width_doane(x: NDArray, range: Any) -> float:
+    """Sturges' rule corrected for the data's skewness."""
+    n = x.size
+    if n > 2:
+        sg1 = math.sqrt(6.0 * (n - 2) / ((n + 1.0) * (n + 3)))
+        sigma = float(_stat.std(x))
+        if sigma > 0.0:
+            z = _ew.divide(_ew.subtract(x, _stat.mean(x)), sigma)
+            g1 = float(_stat.mean(_ew.pow(z, 3)))
+            return _ptp(x) / (1.0 + math.log2(n) + math.log2(1.0 + abs(g1) / sg1))
+    return 0.0
+
+
+def _width_fd(x: NDArray, range: Any) -> float:
+    """Freedman and Diaconis: twice the interquartile range over n^(1/3)."""
+    q75, q25 = (float(v) for v in _stat.percentile(x, [75, 25]))
+    return 2.0 * (q75 - q25) * math.pow(x.size, -1.0 / 3.0)
+
+
+def _width_auto(x: NDArray, range: Any) -> float:
+    """The smaller of Sturges' and the Freedman-Diaconis width, the latter
+    kept at least half the sqrt rule's (NumPy 2's "auto")."""
+    fd = builtins.max(_width_fd(x, range), _width_sqrt(x, range) / 2)
+    return builtins.min(fd, _width_sturges(x, range))
+
+
+_ESTIMATORS: dict[str, Callable[[NDArray, Any], float]] = {
+    "stone": _width_stone, "auto": _width_auto, "doane": _width_doane, "fd": _width_fd, "rice": _width_rice,
+    "scott": _width_scott, "sqrt": _width_sqrt, "sturges": _width_sturges,
+}
+
+
+def _estimated_bins(x: NDArray, name: str, range: Any, weighted: bool) -> int:
+    """The number of equal bins NumPy's estimator ``name`` gives: over
+    ``range`` when given (the data outside it left out of the estimate)."""
+    if name not in _ESTIMATORS:
+        raise ValueError(f"{name!r} is not a valid estimator for `bins`")
+    if weighted:
+        raise TypeError("Automated estimation of the number of bins is not supported for weighted data")
+    if range is not None:
+        first, last = range
+        if first > last:
+            raise ValueError("max must be larger than min in range parameter.")
+        if first == last:
+            first, last = first - 0.5, last + 0.5
+        x = x[_ew.logical_and(_ew.greater_equal(x, first), _ew.less_equal(x, last))]
+        delta = float(last - first)
+    elif x.size:
+        delta = _ptp(x) or 1.0  # one value: NumPy's range widened by a half each side
+    if x.size == 0:
+        return 1
+    width = _ESTIMATORS[name](x, range)
+    if not width:  # e.g. "fd" when the interquartile range is 0
+        return 1
+    if x.dtype.kind in "iu" and width < 1:
+        width = 1
+    return math.ceil(delta / width)
+
+
+def histogram_bin_edges(a: Any, bins: Any = 10, range: Any = None, weights: Any = None) -> NDArray:
     """The bin edges :func:`histogram` uses: ``bins`` equal bins over
-    ``range`` (default: the data's min to max), or the given edges."""
-    return _edges(as_operand(a, "histogram_bin_edges").reshape((-1,)), bins, range)
+    ``range`` (default: the data's min to max), the given edges, or the
+    number of bins NumPy's estimator names (``"auto"``, ``"fd"``,
+    ``"doane"``, ``"scott"``, ``"stone"``, ``"rice"``, ``"sturges"``,
+    ``"sqrt"``; not for weighted data)."""
+    x = as_operand(a, "histogram_bin_edges").reshape((-1,))
+    if weights is not None and as_operand(weights, "histogram_bin_edges").shape != as_operand(a).shape:
+        raise ValueError("weights should have the same shape as a.")
+    return _edges(x, bins, range, weights is not None)
 
 
 def _bin_index(x: NDArray, edges: NDArray) -> tuple[NDArray, NDArray]:
@@ -112,7 +232,7 @@ def histogram(a: Any, bins: Any = 10, range: Any = None, density: bool | None = 
     the last one its right edge too; values outside are not counted.
     ``density`` divides by the total and the bin widths."""
     x = as_operand(a, "histogram").reshape((-1,))
-    edges = _edges(x, bins, range)
+    edges = _edges(x, bins, range, weights is not None)
     nb = edges.shape[0] - 1
     idx, inside = _bin_index(x, edges)
     w = None

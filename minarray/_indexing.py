@@ -373,9 +373,19 @@ def _flat_dims(dims: Any, fname: str) -> tuple[tuple[int, ...], int]:
     return shape, math.prod(shape)
 
 
-def unravel_index(indices: Any, shape: Sequence[int] | SupportsIndex) -> tuple[NDArray, ...]:
+def _index_order(order: str) -> bool:
+    """Whether ``order`` (NumPy's "C" or "F") is Fortran's: the first
+    axis varies fastest."""
+    if order not in ("C", "F"):
+        raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+    return order == "F"
+
+
+def unravel_index(indices: Any, shape: Sequence[int] | SupportsIndex, order: str = "C") -> tuple[NDArray, ...]:
     """The coordinates, one int64 array per axis of ``shape``, of flat
-    (C-order) ``indices``; ValueError for an index outside the array."""
+    ``indices`` (C order, or Fortran's with ``order="F"``); ValueError for
+    an index outside the array."""
+    fortran = _index_order(order)
     dims, size = _flat_dims(shape, "unravel_index")
     idx = _ints(indices, "unravel_index")
     if idx.size and bool(_any(_ew.logical_or(_ew.less(idx, 0), _ew.greater_equal(idx, size)))):
@@ -383,29 +393,37 @@ def unravel_index(indices: Any, shape: Sequence[int] | SupportsIndex) -> tuple[N
         raise ValueError(f"index {bad} is out of bounds for array with size {size}")
     out = []
     rest = idx
-    for d in reversed(dims):
+    for d in (dims if fortran else reversed(dims)):  # the fastest-varying axis first
         out.append(_ew.remainder(rest, d) if d else rest)
         rest = _ew.floor_divide(rest, d) if d else rest
-    return tuple(reversed(out))
+    return tuple(out) if fortran else tuple(reversed(out))
 
 
-def ravel_multi_index(multi_index: Sequence[Any], dims: Sequence[int], mode: str = "raise") -> NDArray:
-    """The flat (C-order) indices of coordinate arrays ``multi_index`` in
-    an array of shape ``dims``; ``mode`` "raise", "wrap" or "clip" for
-    coordinates out of range."""
+def ravel_multi_index(multi_index: Sequence[Any], dims: Sequence[int], mode: Any = "raise",
+                      order: str = "C") -> NDArray:
+    """The flat indices (C order, or Fortran's with ``order="F"``) of
+    coordinate arrays ``multi_index`` in an array of shape ``dims``;
+    ``mode`` "raise", "wrap" or "clip" for coordinates out of range, or
+    one of them per axis."""
+    fortran = _index_order(order)
     shape, _ = _flat_dims(dims, "ravel_multi_index")
     if len(multi_index) != len(shape):
         raise ValueError(f"parameter multi_index must be a sequence of length {len(shape)}")
-    if mode not in ("raise", "wrap", "clip"):
-        raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap', not {mode!r}")
+    modes = [mode] * len(shape) if isinstance(mode, str) else list(mode)
+    if len(modes) != len(shape):
+        raise ValueError(f"list of clipmodes has wrong length ({len(modes)} instead of {len(shape)})")
+    for m in modes:
+        if m not in ("raise", "wrap", "clip"):
+            raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {m!r})")
     flat: NDArray | None = None
-    for coord, n in zip(multi_index, shape, strict=True):
+    axes = list(zip(multi_index, shape, modes, strict=True))
+    for coord, n, m in (reversed(axes) if fortran else axes):  # the slowest-varying axis first
         c = _ints(coord, "ravel_multi_index")
         if n == 0 and c.size:  # no coordinate is valid, and wrap or clip has none to map to
             raise ValueError(f"ravel_multi_index: cannot ravel coordinates into dims {shape}: it has zero entries")
-        if mode == "wrap":
+        if m == "wrap":
             c = _ew.remainder(c, n)
-        elif mode == "clip":
+        elif m == "clip":
             c = _ew.clip(c, 0, n - 1)
         elif c.size and bool(_any(_ew.logical_or(_ew.less(c, 0), _ew.greater_equal(c, n)))):
             raise ValueError("invalid entry in coordinates array")

@@ -4,11 +4,12 @@ or several broadcast arrays as 0-d views (read, or written back through
 default), 'C', 'F' or 'A'; ``multi_index``, ``c_index``/``f_index``;
 ``external_loop`` chunks (1-d views, as long as the operands' layouts
 allow); an output operand allocated from ``None``; ``finished``,
-``iternext()``, ``reset()`` and the context manager.
+``iternext()``, ``reset()`` and the context manager; ``op_axes`` (each
+operand's axes placed among the iterator's, as in NumPy's outer product).
 
 Every value is a view of the operand's memory, so there is nothing to
 write back and no buffer: the flags that ask for buffering or for NumPy's
-other machinery (``buffered``, ``reduce_ok``, ``op_axes``...) raise
+other machinery (``buffered``, ``reduce_ok``, ``itershape``...) raise
 ValueError naming themselves rather than being ignored.  Iterating is a
 Python step per element (or per chunk): the loop is the caller's.
 """
@@ -36,6 +37,34 @@ _OP_FLAGS = {"readonly", "readwrite", "writeonly", "allocate", "no_broadcast", "
 _OP_UNSUPPORTED = {"updateifcopy", "arraymask", "writemasked", "virtual"}
 _CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
 _KIND_ORDER = "buifc"
+
+
+def _with_op_axes(arrays: list[NDArray | None], op_axes: Any) -> list[NDArray | None]:
+    """NumPy's ``op_axes``: for each operand, which of its axes each
+    iterator axis is (-1: none, the operand is broadcast along it), or
+    None for its own axes.  Each operand becomes a view laid out that way
+    (its axes permuted, new length-1 axes for the -1s), so the iteration
+    that follows broadcasts as usual."""
+    lists = list(op_axes)
+    if len(lists) != len(arrays):
+        raise ValueError("op_axes must be a tuple/list matching the number of ops")
+    given = [list(ax) for ax in lists if ax is not None]
+    if given and any(len(ax) != len(given[0]) for ax in given):
+        raise ValueError("op_axes must have the same length for every operand")
+    out: list[NDArray | None] = []
+    for a, axes in zip(arrays, lists, strict=True):
+        if axes is None:
+            out.append(a)
+            continue
+        axes = [int(v) for v in axes]
+        if a is None:
+            raise ValueError("nditer: op_axes for an allocated operand is not supported by minarray")
+        used = [v for v in axes if v != -1]
+        if sorted(used) != list(range(a.ndim)):
+            raise ValueError(f"op_axes {axes} must name each of the operand's {a.ndim} axes once (or -1)")
+        view = a.transpose(*used) if used else a
+        out.append(view[tuple(None if v == -1 else slice(None) for v in axes)])
+    return out
 
 
 class _Axis(NamedTuple):
@@ -92,9 +121,8 @@ class nditer:
     def __init__(self, op: Any, flags: Sequence[str] | None = None, op_flags: Any = None, op_dtypes: Any = None,
                  order: str = "K", casting: str = "safe", op_axes: Any = None, itershape: Any = None,
                  buffersize: int = 0) -> None:
-        for name, value in (("op_axes", op_axes), ("itershape", itershape)):
-            if value is not None:
-                raise ValueError(f"nditer: {name} is not supported by minarray")
+        if itershape is not None:
+            raise ValueError("nditer: itershape is not supported by minarray")
         gflags = set(flags or ())
         for f in gflags:
             if f in _GLOBAL_UNSUPPORTED:
@@ -139,6 +167,8 @@ class nditer:
                                     f"dtype('{want}') according to the rule '{casting}'")
                 a = a.astype(want)
             arrays.append(a)
+        if op_axes is not None:
+            arrays = _with_op_axes(arrays, op_axes)
         known = [x for x in arrays if x is not None]
         if not known:
             raise ValueError("At least one iterator operand must be non-NULL")

@@ -25,14 +25,19 @@ reordered as (batch, free, contracted).
 from __future__ import annotations
 
 import math
+import operator
+import string
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
 from minarray import _dtypes as _dt
 from minarray._array_object import NDArray, c_strides
 from minarray._coerce import as_int, as_operand, broadcast_shapes, normalize_axis
+from minarray._creation import zeros
 from minarray._dtypes import DType
 from minarray._elementwise import conj, multiply
+from minarray._joining import concat
 from minarray._manipulation import broadcast_to, moveaxis, swapaxes
 from minarray._native import core
 from minarray._statistical import sum as _sum
@@ -183,7 +188,7 @@ def _axes_list(axes: Any, ndim: int, which: str) -> list[int]:
     return out
 
 
-def tensordot(x1: Any, x2: Any, /, *, axes: int | tuple[Sequence[int], Sequence[int]] = 2) -> NDArray:
+def tensordot(x1: Any, x2: Any, /, axes: int | tuple[Sequence[int], Sequence[int]] = 2) -> NDArray:
     """Sum products over the given axes (Array API ``tensordot``).
 
     ``axes=N`` contracts the last N axes of x1 with the first N of x2; a
@@ -356,11 +361,27 @@ def cross(a: Any, b: Any, axisa: int = -1, axisb: int = -1, axisc: int = -1, axi
         raise ValueError("cross: both arrays need at least one dimension")
     x = moveaxis(x, normalize_axis(axisa, x.ndim, "axisa"), -1)
     y = moveaxis(y, normalize_axis(axisb, y.ndim, "axisb"), -1)
-    if x.shape[-1] != 3 or y.shape[-1] != 3:
-        raise ValueError("incompatible dimensions for cross product (dimension must be 3; "
-                         f"got {x.shape[-1]} and {y.shape[-1]})")
+    if x.shape[-1] not in (2, 3) or y.shape[-1] not in (2, 3):
+        raise ValueError("incompatible dimensions for cross product\n(dimension must be 2 or 3)")
+    both_planar = x.shape[-1] == 2 and y.shape[-1] == 2
+    if x.shape[-1] == 2 or y.shape[-1] == 2:
+        # NumPy 2 still computes these, with a DeprecationWarning: a
+        # 2-vector is a 3-vector in the plane z = 0, and two of them give
+        # the z component alone (no vector axis)
+        warnings.warn("Arrays of 2-dimensional vectors are deprecated. Use arrays of 3-dimensional vectors "
+                      "instead. (deprecated in NumPy 2.0)", DeprecationWarning, stacklevel=2)
+        x, y = _in_plane(x), _in_plane(y)
     out = _cross(x, y, axis=-1)
+    if both_planar:
+        return out[..., 2]
     return moveaxis(out, -1, normalize_axis(axisc, out.ndim, "axisc"))
+
+
+def _in_plane(v: NDArray) -> NDArray:
+    """Vectors along the last axis, 2-vectors extended by a zero z."""
+    if v.shape[-1] == 3:
+        return v
+    return concat((v, zeros((*v.shape[:-1], 1), dtype=v.dtype)), axis=-1)
 
 
 def convolve(a: Any, v: Any, mode: str = "full") -> NDArray:
@@ -485,10 +506,30 @@ def _step(spec: str, operands: list[NDArray]) -> NDArray:
     return res.transpose(tuple(res_term.index(c) for c in out)) if res_term != out else res
 
 
+def _sublist_letters(sublist: Any) -> str:
+    """One operand's subscripts in NumPy's sublist form (ints in [0, 52),
+    ``Ellipsis``) as letters."""
+    out = []
+    for s in sublist:
+        if s is Ellipsis:
+            out.append("...")
+            continue
+        i = operator.index(s)
+        if not 0 <= i < 52:
+            raise ValueError("subscript is not within the valid range [0, 52)")
+        out.append(string.ascii_letters[i])
+    return "".join(out)
+
+
 def _parse(subscripts: Any, operands: tuple[Any, ...]) -> tuple[str, list[NDArray]]:
     if not isinstance(subscripts, str):
-        raise TypeError("einsum: minarray takes the subscripts as a string (\"ij,jk->ik\"), "
-                        "not NumPy's interleaved operand, sublist form")
+        # NumPy's interleaved form: op0, sublist0, op1, sublist1, ...[, output sublist]
+        args = (subscripts, *operands)
+        pairs = len(args) // 2
+        spec = ",".join(_sublist_letters(args[2 * k + 1]) for k in range(pairs))
+        if len(args) % 2:
+            spec += "->" + _sublist_letters(args[-1])
+        subscripts, operands = spec, tuple(args[2 * k] for k in range(pairs))
     arrays = [as_operand(x, "einsum") for x in operands]
     if not arrays:
         raise ValueError("einsum: no operands given")

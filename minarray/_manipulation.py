@@ -18,7 +18,7 @@ from __future__ import annotations
 import itertools
 import math
 import operator
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from minarray import _dtypes as _dt
@@ -261,52 +261,241 @@ def _pad_index(mode: str, n: int, before: int, after: int) -> list[int]:
     return out
 
 
-_PAD_MODES = ("constant", "edge", "reflect", "symmetric", "wrap")
+# NumPy's modes and the keywords each takes (any other keyword is its ValueError)
+_PAD_KEYWORDS: dict[str, tuple[str, ...]] = {
+    "constant": ("constant_values",), "empty": (), "edge": (), "wrap": (), "linear_ramp": ("end_values",),
+    "maximum": ("stat_length",), "minimum": ("stat_length",), "mean": ("stat_length",),
+    "median": ("stat_length",), "reflect": ("reflect_type",), "symmetric": ("reflect_type",),
+}
 
 
-def pad(array: Any, pad_width: Any, mode: str = "constant", *, constant_values: Any = 0) -> NDArray:
-    """The array padded along each axis (NumPy's ``pad``): ``pad_width`` is
-    a count, a (before, after) pair or one pair per axis.  ``mode``:
-    ``"constant"`` (``constant_values``, a scalar or pairs likewise),
-    ``"edge"``, ``"reflect"``, ``"symmetric"`` or ``"wrap"``."""
-    from minarray._indexing import take  # cycle: _indexing imports this module
-
-    x = as_operand(array, "pad")
-    if mode not in _PAD_MODES:
-        raise ValueError(f"mode {mode!r} is not supported; minarray's pad has {', '.join(_PAD_MODES)}")
+def _pad_widths(pad_width: Any, ndim: int) -> list[tuple[int, int]]:
+    """One (before, after) pair of non-negative ints per axis, from NumPy's
+    spellings: a count, a pair, a pair per axis, or (NumPy 2.3) a dict
+    {axis: count or pair} whose other axes are not padded."""
+    if isinstance(pad_width, dict):
+        pairs = [(0, 0)] * ndim
+        for axis, width in pad_width.items():
+            pairs[normalize_axis(axis, ndim)] = _pairs(width, 1, "pad_width")[0]
+    else:
+        pairs = _pairs(pad_width, ndim, "pad_width")
     widths = []
-    for b, a in _pairs(pad_width, x.ndim, "pad_width"):
+    for b, a in pairs:
         b, a = as_int(b, "pad: pad_width entry"), as_int(a, "pad: pad_width entry")
         if b < 0 or a < 0:
             raise ValueError("index can't contain negative values")
         widths.append((b, a))
-    if mode == "constant":
-        shape = tuple(n + b + a for n, (b, a) in zip(x.shape, widths, strict=True))
-        out = NDArray._empty(shape, x.dtype)
-        if x.size:
-            core.copyto(out._view(sum(b * s for (b, _), s in zip(widths, out._strides, strict=True)), x.shape,
-                                  out._strides)._h, x._h)
-        values = _pairs(constant_values, x.ndim, "constant_values")
-        # NumPy's order: axis by axis, each over the later axes' original
-        # range only, so the later axes fill the corners.
-        for ax, ((b, _a), (vb, va)) in enumerate(zip(widths, values, strict=True)):
-            key: list[Any] = [slice(None)] * ax + [slice(wb, wb + n) for (wb, _), n in
-                                                    zip(widths[ax + 1:], x.shape[ax + 1:], strict=True)]
-            for start, stop, v in ((0, b, vb), (b + x.shape[ax], shape[ax], va)):
-                if stop > start:
-                    region = out[(*key[:ax], slice(start, stop), *key[ax:])]
-                    if region.size:
-                        core.copyto(region._h, as_operand(v).astype(x.dtype)._h)
-        return out
+    return widths
+
+
+def pad(array: Any, pad_width: Any, mode: Any = "constant", **kwargs: Any) -> NDArray:
+    """The array padded along each axis (NumPy's ``pad``): ``pad_width`` is
+    a count, a (before, after) pair, one pair per axis, or a dict of axis to
+    count or pair.  ``mode``: ``"constant"`` (``constant_values``, a
+    scalar or pairs likewise), ``"empty"``, ``"edge"``, ``"wrap"``,
+    ``"reflect"`` and ``"symmetric"`` (``reflect_type`` "even" or "odd"),
+    ``"linear_ramp"`` (to ``end_values``), the statistics ``"maximum"``,
+    ``"minimum"``, ``"mean"`` and ``"median"`` (of ``stat_length`` values
+    next to each edge, all by default), or a function ``f(vector,
+    pad_width, axis, kwargs)`` that writes the pads of each 1-d vector of
+    a zero-padded array in place.  The axes are padded in order, each over
+    the earlier axes' padded range, which fills the corners as NumPy's."""
+    x = as_operand(array, "pad")
+    widths = _pad_widths(pad_width, x.ndim)
+    if callable(mode):
+        return _pad_with_function(x, widths, mode, kwargs)
+    if mode not in _PAD_KEYWORDS:
+        raise ValueError(f"mode {mode!r} is not supported")
+    unsupported = set(kwargs) - set(_PAD_KEYWORDS[mode])
+    if unsupported:
+        raise ValueError(f"unsupported keyword arguments for mode {mode!r}: {unsupported}")
+    if mode in ("constant", "empty"):  # ("empty" leaves the pads unspecified: zeros here)
+        return _pad_constant(x, widths, kwargs.get("constant_values", 0))
+    for ax, (b, a) in enumerate(widths):
+        if x.shape[ax] == 0 and (b or a):
+            raise ValueError(f"can't extend empty axis {ax} using modes other than 'constant' or 'empty'")
+    if x.size == 0:  # nothing to read, nothing to write: only the shape grows (no empty axis does)
+        return _pad_constant(x, widths, 0)
+    # (NumPy reads any reflect_type but "odd" as "even")
+    odd = kwargs.get("reflect_type", "even") == "odd"
+    if mode in ("edge", "wrap") or (mode in ("reflect", "symmetric") and not odd):
+        return _pad_by_index(x, widths, mode)
+    if mode in ("reflect", "symmetric"):
+        return _pad_odd(x, widths, mode == "symmetric")
+    if mode == "linear_ramp":
+        return _pad_linear_ramp(x, widths, kwargs.get("end_values", 0))
+    return _pad_statistic(x, widths, mode, _pairs(kwargs.get("stat_length"), x.ndim, "stat_length"))
+
+
+def _pad_constant(x: NDArray, widths: list[tuple[int, int]], constant_values: Any) -> NDArray:
+    shape = tuple(n + b + a for n, (b, a) in zip(x.shape, widths, strict=True))
+    out = NDArray._empty(shape, x.dtype)
+    if x.size:
+        core.copyto(out._view(sum(b * s for (b, _), s in zip(widths, out._strides, strict=True)), x.shape,
+                              out._strides)._h, x._h)
+    values = _pairs(constant_values, x.ndim, "constant_values")
+    # NumPy's order: axis by axis, each over the later axes' original
+    # range only, so the later axes fill the corners.
+    for ax, ((b, _a), (vb, va)) in enumerate(zip(widths, values, strict=True)):
+        key: list[Any] = [slice(None)] * ax + [slice(wb, wb + n) for (wb, _), n in
+                                                zip(widths[ax + 1:], x.shape[ax + 1:], strict=True)]
+        for start, stop, v in ((0, b, vb), (b + x.shape[ax], shape[ax], va)):
+            if stop > start:
+                region = out[(*key[:ax], slice(start, stop), *key[ax:])]
+                if region.size:
+                    core.copyto(region._h, as_operand(v).astype(x.dtype)._h)
+    return out
+
+
+def _pad_by_index(x: NDArray, widths: list[tuple[int, int]], mode: str) -> NDArray:
+    """The modes whose pads are elements of the array: one gather per axis."""
+    from minarray._indexing import take  # cycle: _indexing imports this module
+
     out = x
     for ax, (b, a) in enumerate(widths):
-        if b == 0 and a == 0:
-            continue
-        if x.shape[ax] == 0:
-            raise ValueError(f"can't extend empty axis {ax} using modes other than 'constant' or 'empty'")
-        idx = asarray(_pad_index(mode, x.shape[ax], b, a), dtype=_dt.int64)
-        out = take(out, idx, axis=ax)
+        if b or a:
+            out = take(out, asarray(_pad_index(mode, x.shape[ax], b, a), dtype=_dt.int64), axis=ax)
     return out if out is not x else x.copy()
+
+
+def _along(ax: int, ndim: int, index: Any) -> tuple[Any, ...]:
+    return (slice(None),) * ax + (index,) + (slice(None),) * (ndim - ax - 1)
+
+
+def _pad_odd(x: NDArray, widths: list[tuple[int, int]], symmetric: bool) -> NDArray:
+    """reflect_type="odd": the mirror image of the values next to an edge,
+    turned about the edge's value (2 * edge - value).  A pad longer than
+    the array takes several rounds, each mirroring up to whole periods of
+    what is filled so far (n values for "symmetric", n - 1 for "reflect"),
+    the left side then the right: NumPy's rounds, so floats round as its
+    do.  A length-1 axis is extended by its value, as NumPy's."""
+    from minarray._elementwise import multiply, subtract  # cycle: _elementwise imports this module
+
+    out = x
+    nd = x.ndim
+    first = 0 if symmetric else 1  # the edge itself is mirrored in "symmetric" only
+    for ax, (left, right) in enumerate(widths):
+        n = x.shape[ax]
+        if n == 1:
+            out = _pad_by_index(out, [(left, right) if i == ax else (0, 0) for i in range(nd)], "edge")
+            continue
+        period = n if symmetric else n - 1
+        while left or right:
+            size = out.shape[ax]
+            whole = (size - first) // period * period  # this round's longest chunk
+            for on_left in (True, False):
+                todo = left if on_left else right
+                if not todo:
+                    continue
+                size = out.shape[ax]
+                take = min(whole, todo)
+                if on_left:  # outermost first: positions first+take-1 ... first
+                    edge = out[_along(ax, nd, slice(0, 1))]
+                    near = out[_along(ax, nd, slice(first, first + take))]
+                else:  # nearest first: positions size-1-first ... size-first-take
+                    edge = out[_along(ax, nd, slice(size - 1, size))]
+                    near = out[_along(ax, nd, slice(size - first - take, size - first))]
+                turned = subtract(multiply(edge, 2), near[_along(ax, nd, slice(None, None, -1))]).astype(x.dtype)
+                out = concat((turned, out) if on_left else (out, turned), axis=ax)
+                if on_left:
+                    left -= take
+                else:
+                    right -= take
+    return out if out is not x else x.copy()
+
+
+def _pad_linear_ramp(x: NDArray, widths: list[tuple[int, int]], end_values: Any) -> NDArray:
+    """Each pad a straight line from its end value to the edge's value
+    (the edge excluded), as NumPy's ``linspace(end, edge, width,
+    endpoint=False)``: computed in the float type NumPy's linspace picks,
+    floored for an integer array (NumPy 2's linspace rule)."""
+    from minarray._elementwise import add, divide, equal, floor, multiply, subtract  # cycle: as above
+    from minarray._utility import any as _any  # cycle: _utility imports this module
+
+    out = x
+    nd = x.ndim
+    # NumPy hands linspace one or two end values as NumPy scalars, which
+    # take part in the type (a float32 array's ramps are then computed in
+    # float64 and rounded once), and a pair per axis as Python numbers,
+    # which do not (NumPy's _as_pairs)
+    given = as_operand(end_values)
+    strong = given.size == 1 or (given.size == 2 and given.shape != (2, 1))
+    calc = _dt.promote(x.dtype, given.dtype) if strong else x.dtype
+    calc = calc if calc.kind in "fc" else _dt.float64
+    ends = _pairs(end_values, x.ndim, "end_values")
+    for ax, ((b, a), (vb, va)) in enumerate(zip(widths, ends, strict=True)):
+        n = out.shape[ax]
+        parts: list[NDArray | None] = []
+        for width, end, edge_at, reverse in ((b, vb, 0, False), (a, va, n - 1, True)):
+            if not width:
+                parts.append(None)
+                continue
+            edge = out[_along(ax, nd, slice(edge_at, edge_at + 1))].astype(calc)
+            start = as_operand(end).astype(calc)
+            steps = arange(width, dtype=calc).reshape(tuple(width if i == ax else 1 for i in range(nd)))
+            delta = subtract(edge, start)
+            step = divide(delta, width)
+            # NumPy's linspace: when any step underflows to 0 (a denormal
+            # delta), every ramp is scaled as k / width * delta instead
+            if bool(_any(equal(step, 0))):
+                ramp = add(multiply(divide(steps, width), delta), start)
+            else:
+                ramp = add(multiply(steps, step), start)
+            if x.dtype.kind in "iub":
+                ramp = floor(ramp)
+            ramp = ramp.astype(x.dtype)
+            parts.append(ramp[_along(ax, nd, slice(None, None, -1))] if reverse else ramp)
+        pieces = [p for p in (parts[0], out, parts[1]) if p is not None]
+        out = concat(pieces, axis=ax) if len(pieces) > 1 else out
+    return out if out is not x else x.copy()
+
+
+def _pad_statistic(x: NDArray, widths: list[tuple[int, int]], mode: str,
+                   lengths: list[tuple[Any, Any]]) -> NDArray:
+    """Each pad filled with a statistic of the ``stat_length`` values next
+    to its edge (all of the axis by default); rounded half to even for an
+    integer array, as NumPy's."""
+    from minarray import _statistical as _stat  # cycle: _statistical imports this module
+    from minarray._elementwise import round as _round  # cycle: _elementwise imports this module
+
+    stats: dict[str, Callable[..., NDArray]] = {"maximum": _stat.max, "minimum": _stat.min, "mean": _stat.mean,
+                                                "median": _stat.median}
+    func = stats[mode]
+    out = x
+    nd = x.ndim
+    for ax, ((b, a), (lb, la)) in enumerate(zip(widths, lengths, strict=True)):
+        n = out.shape[ax]
+        parts = []
+        for width, length, left in ((b, lb, True), (a, la, False)):
+            k = n if length is None else min(as_int(length, "pad: stat_length"), n)
+            if k < 0:
+                raise ValueError("index can't contain negative values")
+            if k == 0 and mode in ("maximum", "minimum"):  # (NumPy checks unpadded axes too)
+                raise ValueError("stat_length of 0 yields no value for padding")
+            if not (b or a):
+                break
+            region = out[_along(ax, nd, slice(0, k) if left else slice(n - k, n))]
+            stat = func(region, axis=ax, keepdims=True)
+            if x.dtype.kind in "iu" and stat.dtype.kind == "f":
+                stat = _round(stat)
+            stat = stat.astype(x.dtype)
+            parts.append(broadcast_to(stat, tuple(width if i == ax else s for i, s in enumerate(out.shape))))
+        if parts:
+            out = concat((parts[0], out, parts[1]), axis=ax)
+    return out if out is not x else x.copy()
+
+
+def _pad_with_function(x: NDArray, widths: list[tuple[int, int]], function: Any,
+                       kwargs: dict[str, Any]) -> NDArray:
+    """NumPy's pad with a function: the array zero-padded, then for each
+    axis ``function(vector, pad_width, axis, kwargs)`` called on every 1-d
+    view along it, which writes the pads in place."""
+    out = _pad_constant(x, widths, 0)
+    for ax in range(out.ndim):
+        lines = moveaxis(out, ax, -1)
+        for ind in itertools.product(*(range(n) for n in lines.shape[:-1])):
+            function(lines[(*ind, Ellipsis)], widths[ax], ax, kwargs)
+    return out
 
 
 def append(arr: Any, values: Any, axis: int | None = None) -> NDArray:
@@ -448,19 +637,32 @@ def resize(a: Any, new_shape: int | Sequence[int]) -> NDArray:
     return take(x, remainder(arange(size), x.size)).reshape(shape)
 
 
-def trim_zeros(filt: Any, trim: str = "fb") -> NDArray:
-    """The 1-d ``filt`` without its leading (``"f"``) and/or trailing
-    (``"b"``) zeros: a view."""
+def trim_zeros(filt: Any, trim: str = "fb", axis: Any = None) -> Any:
+    """``filt`` without its leading (``"f"``) and/or trailing (``"b"``)
+    zeros along each axis of ``axis`` (all by default; NumPy 2.2): the
+    smallest box holding every non-zero element, a view.  As NumPy's, it
+    slices ``filt`` itself, so a list gives a list."""
     x = as_operand(filt, "trim_zeros")
-    if x.ndim != 1:
-        raise ValueError("trim_zeros: minarray trims 1-d arrays")
-    nz = nonzero(x)[0]
-    if nz.shape[0] == 0:
-        return x[0:0]
     t = trim.lower()
-    start = int(nz[0]) if "f" in t else 0
-    stop = int(nz[-1]) + 1 if "b" in t else x.shape[0]
-    return x[start:stop]
+    if t not in ("fb", "bf", "f", "b"):
+        raise ValueError(f"unexpected character(s) in `trim`: {trim!r}")
+    axes = tuple(range(x.ndim)) if axis is None else normalize_axes(axis, x.ndim)
+    if not axes:
+        return filt
+    where_nonzero = nonzero(x)
+    empty = where_nonzero[0].shape[0] == 0 if where_nonzero else not bool(x)
+    key = []
+    for ax in range(x.ndim):
+        if ax not in axes:
+            key.append(slice(None))
+        elif empty:
+            key.append(slice(0, 0))
+        else:
+            found = where_nonzero[ax]
+            key.append(slice(int(found.min()) if "f" in t else None, int(found.max()) + 1 if "b" in t else None))
+    if len(key) == 1 and not isinstance(filt, NDArray) and isinstance(filt, (list, tuple)):
+        return filt[key[0]]
+    return x[tuple(key)]
 
 
 def broadcast_to(x: NDArray, /, shape: Sequence[int]) -> NDArray:
@@ -601,11 +803,9 @@ def reshape_fortran(x: NDArray, shape: Any, order: str, copy: bool | None) -> ND
 
 
 def ravel(a: Any, order: str = "C") -> NDArray:
-    """The elements as a 1-d array in C order: a view when ``a`` is
-    C-contiguous, else a copy (NumPy's ``ravel``; only ``order="C"``)."""
-    if order != "C":
-        raise ValueError(f"ravel: only order='C' is supported, not {order!r}")
-    return as_operand(a).ravel()
+    """The elements as a 1-d array in ``order`` ("C", "F", "A" or "K", as
+    :meth:`NDArray.ravel`): a view when the memory allows, else a copy."""
+    return as_operand(a).ravel(order)
 
 
 def transpose(a: Any, axes: Sequence[int] | None = None) -> NDArray:

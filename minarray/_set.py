@@ -8,20 +8,24 @@ with NaNs last, as NumPy's.  ``inverse_indices`` has the input's shape.
 
 from __future__ import annotations
 
+import math
 from typing import Any, NamedTuple
 
 from minarray import _dtypes as _dt
 from minarray._array_object import NDArray, c_strides
-from minarray._coerce import as_operand, asarray
-from minarray._creation import empty, ones, zeros
+from minarray._coerce import as_operand, asarray, normalize_axis
+from minarray._creation import arange, empty, ones, zeros
 from minarray._elementwise import clip, equal, imag, isnan, logical_not, minimum, not_equal, real
 from minarray._joining import concat
 from minarray._joining import concat as _concat
+from minarray._manipulation import moveaxis
 from minarray._native import core
 from minarray._searching import nonzero
 from minarray._sorting import _searchsorted, lexsort
 from minarray._statistical import cumulative_sum
 from minarray._statistical import sum as _sum
+from minarray._utility import any as _any
+from minarray._utility import diff as _diff
 
 __all__ = [
     "unique_all", "unique_counts", "unique_inverse", "unique_values", "unique", "isin", "intersect1d",
@@ -144,9 +148,11 @@ def unique(ar: Any, return_index: bool = False, return_inverse: bool = False, re
     array, and on request the index of each one's first occurrence, each
     element's position among them (shaped like ``ar``) and the counts, in
     that order.  NaNs count as one value unless ``equal_nan=False`` (the
-    standard's ``unique_values`` keeps each NaN).  Only ``axis=None``."""
+    standard's ``unique_values`` keeps each NaN).  With ``axis``, the
+    distinct slices along that axis (rows for ``axis=0``), in
+    lexicographic order, NaNs never equal."""
     if axis is not None:
-        raise NotImplementedError("unique: minarray supports only axis=None (the flattened array)")
+        return _unique_slices(as_operand(ar, "unique"), axis, return_index, return_inverse, return_counts)
     if not (return_index or return_inverse or return_counts):
         v = _values_only(ar, equal_nan)
         if v is not None:
@@ -159,6 +165,40 @@ def unique(ar: Any, return_index: bool = False, return_inverse: bool = False, re
     return (r.values, *extra) if extra else r.values
 
 
+def _unique_slices(a: NDArray, axis: Any, return_index: bool, return_inverse: bool,
+                   return_counts: bool) -> Any:
+    """unique(axis=...): each slice along ``axis`` flattened to a row, the
+    rows sorted lexicographically (a stable lexsort, the first column most
+    significant, as NumPy orders them), and a row kept where it differs
+    from the one before."""
+    ax = normalize_axis(axis, a.ndim)
+    moved = moveaxis(a, ax, 0)
+    n = moved.shape[0]
+    rows = moved.reshape((n, -1)) if n else moved.reshape((0, math.prod(moved.shape[1:])))
+    # lexsort's last key is its first criterion; a complex column sorts by
+    # its real part, then its imaginary part (NumPy's order of complex values)
+    columns = [rows[:, j] for j in range(rows.shape[1])]
+    if a.dtype.kind == "c":
+        columns = [part for c in columns for part in (real(c), imag(c))]
+    order = lexsort(tuple(reversed(columns))) if columns and n else arange(n, dtype=_dt.int64)
+    ordered = rows[order]
+    first = ones((n,), dtype=_dt.bool)
+    if n > 1:
+        first[1:] = _any(not_equal(ordered[1:], ordered[:-1]), axis=1)
+    starts = nonzero(first)[0]
+    values = moveaxis(moved[order[starts]], 0, ax)
+    extra = []
+    if return_index:
+        extra.append(order[starts])
+    if return_inverse:
+        inverse = empty((n,), dtype=_dt.int64)
+        inverse[order] = cumulative_sum(first.astype(_dt.int64)) - 1
+        extra.append(inverse)
+    if return_counts:
+        extra.append(_diff(_concat((starts, asarray([n], dtype=_dt.int64)))))
+    return (values, *extra) if extra else values
+
+
 def _flat(x: Any, fname: str) -> NDArray:
     return as_operand(x, fname).reshape((-1,))
 
@@ -168,6 +208,12 @@ def isin(element: Any, test_elements: Any, assume_unique: bool = False, invert: 
     (flattened)?  A boolean array of ``element``'s shape; NaN is never
     found (NaN != NaN).  ``invert`` gives the opposite."""
     e = as_operand(element, "isin")
+    if isinstance(test_elements, (set, frozenset)):
+        # NumPy reads a set as one object (a 0-d object array), which no
+        # number equals: nothing is found (its docstring shows it; convert
+        # with list(s) to test the members)
+        found = zeros(e.shape, dtype=_dt.bool)
+        return logical_not(found) if invert else found
     t = _flat(test_elements, "isin")
     common = _dt.promote(e.dtype, t.dtype)
     if common.kind == "c":

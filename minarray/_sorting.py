@@ -157,7 +157,7 @@ def lexsort(keys: Any, axis: int = -1) -> NDArray:
     ks = list(keys) if not isinstance(keys, NDArray) else [keys[i] for i in range(keys.shape[0])]
     if not ks:
         raise TypeError("need sequence of keys with len > 0 in lexsort")
-    arrs = [as_operand(k, "lexsort") for k in ks]
+    arrs = [as_operand(_text_ranks(k), "lexsort") for k in ks]
     shape = arrs[0].shape
     if any(k.shape != shape for k in arrs):
         raise ValueError("all keys need to be the same shape")
@@ -174,6 +174,18 @@ def lexsort(keys: Any, axis: int = -1) -> NDArray:
             idx = take_along_axis(idx, argsort(take_along_axis(k, idx, axis=ax), axis=ax), axis=ax)
     assert idx is not None
     return idx
+
+
+def _text_ranks(key: Any) -> Any:
+    """A 1-d sequence of strings (or of bytes) as the ranks of its values in
+    their sorted order: what lexsort needs of a key of text, which minarray
+    cannot hold as an array.  Python orders str by code point and bytes by
+    byte, as NumPy orders its str_ and bytes_ arrays."""
+    if (not isinstance(key, (list, tuple)) or not key
+            or not (all(isinstance(v, str) for v in key) or all(isinstance(v, bytes) for v in key))):
+        return key
+    rank = {v: i for i, v in enumerate(sorted(set(key)))}
+    return [rank[v] for v in key]
 
 
 def sort_complex(a: Any) -> NDArray:

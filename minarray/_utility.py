@@ -145,22 +145,40 @@ def array_equiv(a1: Any, a2: Any) -> bool:
     return bool(all(_ew.equal(x, y)))
 
 
-def gradient(f: ArrayLike, *varargs: float, axis: int | tuple[int, ...] | None = None,
+def _spacing(v: Any, n: int) -> float | NDArray:
+    """One axis's spacing: a scalar, or the differences of 1-d coordinates
+    (reduced to a scalar when they are all equal, as NumPy does)."""
+    d = as_operand(v, "gradient")
+    if d.ndim == 0:
+        return float(d)
+    if d.ndim != 1:
+        raise ValueError("distances must be either scalars or 1d")
+    if d.shape[0] != n:
+        raise ValueError("when 1d, distances must match the length of the corresponding dimension")
+    steps = diff(d.astype(_dt.float64) if d.dtype.kind in "iub" else d)
+    if steps.shape[0] and bool(all(_ew.equal(steps, steps[0]))):
+        return float(steps[0])
+    return steps
+
+
+def gradient(f: ArrayLike, *varargs: Any, axis: int | tuple[int, ...] | None = None,
              edge_order: int = 1) -> Any:
     """The gradient of ``f`` by central differences inside and one-sided
-    differences (first or second order, ``edge_order``) at the edges, with
-    scalar spacings ``varargs`` (one for all axes, or one per axis; 1 by
-    default).  One array per axis, a tuple when there are several."""
+    differences (first or second order, ``edge_order``) at the edges.  The
+    spacing ``varargs``: none (1), one scalar for all axes, or one per
+    axis, each a scalar or the axis's 1-d coordinates (then the
+    differences are NumPy's second-order ones for uneven steps).  One
+    array per axis, a tuple when there are several."""
     a = as_operand(f, "gradient")
     axes = tuple(range(a.ndim)) if axis is None else normalize_axes(axis, a.ndim)
     if not varargs:
-        dxs = [1.0] * len(axes)
-    elif len(varargs) == 1:
+        dxs: list[float | NDArray] = [1.0] * len(axes)
+    elif len(varargs) == 1 and as_operand(varargs[0], "gradient").ndim == 0:
         dxs = [float(varargs[0])] * len(axes)
     elif len(varargs) == len(axes):
-        dxs = [float(v) for v in varargs]
+        dxs = [_spacing(v, a.shape[ax]) for v, ax in zip(varargs, axes, strict=True)]
     else:
-        raise TypeError("invalid number of arguments (minarray's gradient takes scalar spacings)")
+        raise TypeError("invalid number of arguments")
     if as_int(edge_order, "gradient: edge_order") not in (1, 2):
         raise ValueError("'edge_order' greater than 2 not supported")
     w = a if a.dtype.kind in "fc" else a.astype(_dt.float64)
@@ -174,17 +192,50 @@ def gradient(f: ArrayLike, *varargs: float, axis: int | tuple[int, ...] | None =
         def sl(start: int | None, stop: int | None, _ax: int = ax) -> NDArray:
             return w[(slice(None),) * _ax + (slice(start, stop),)]
 
-        inner = _ew.divide(_ew.subtract(sl(2, None), sl(None, -2)), 2.0 * dx)
-        if edge_order == 1:
-            first = _ew.divide(_ew.subtract(sl(1, 2), sl(0, 1)), dx)
-            last = _ew.divide(_ew.subtract(sl(-1, None), sl(-2, -1)), dx)
+        if isinstance(dx, NDArray):
+            first, inner, last = _uneven_differences(sl, dx, ax, w.ndim, edge_order)
         else:
-            first = _ew.add(_ew.add(_ew.multiply(-1.5 / dx, sl(0, 1)), _ew.multiply(2.0 / dx, sl(1, 2))),
-                            _ew.multiply(-0.5 / dx, sl(2, 3)))
-            last = _ew.add(_ew.add(_ew.multiply(0.5 / dx, sl(-3, -2)), _ew.multiply(-2.0 / dx, sl(-2, -1))),
-                           _ew.multiply(1.5 / dx, sl(-1, None)))
+            inner = _ew.divide(_ew.subtract(sl(2, None), sl(None, -2)), 2.0 * dx)
+            if edge_order == 1:
+                first = _ew.divide(_ew.subtract(sl(1, 2), sl(0, 1)), dx)
+                last = _ew.divide(_ew.subtract(sl(-1, None), sl(-2, -1)), dx)
+            else:
+                first = _ew.add(_ew.add(_ew.multiply(-1.5 / dx, sl(0, 1)), _ew.multiply(2.0 / dx, sl(1, 2))),
+                                _ew.multiply(-0.5 / dx, sl(2, 3)))
+                last = _ew.add(_ew.add(_ew.multiply(0.5 / dx, sl(-3, -2)), _ew.multiply(-2.0 / dx, sl(-2, -1))),
+                               _ew.multiply(1.5 / dx, sl(-1, None)))
         outs.append(concat([first, inner, last], axis=ax).astype(w.dtype, copy=False))
     return outs[0] if len(outs) == 1 else tuple(outs)
+
+
+def _uneven_differences(sl: Any, dx: NDArray, ax: int, ndim: int,
+                        edge_order: int) -> tuple[NDArray, NDArray, NDArray]:
+    """Differences over uneven steps ``dx`` (n - 1 of them): inside, the
+    second-order weights of the two neighbours' distances; at the edges
+    one-sided ones of ``edge_order`` (NumPy's formulas, from the Taylor
+    expansions of f at the three points)."""
+    def along(v: NDArray) -> NDArray:  # coefficients laid along the axis
+        return v.reshape(tuple(-1 if i == ax else 1 for i in range(ndim)))
+
+    d1, d2 = dx[:-1], dx[1:]
+    ca = along(_ew.divide(_ew.negative(d2), _ew.multiply(d1, _ew.add(d1, d2))))
+    cb = along(_ew.divide(_ew.subtract(d2, d1), _ew.multiply(d1, d2)))
+    cc = along(_ew.divide(d1, _ew.multiply(d2, _ew.add(d1, d2))))
+    inner = _ew.add(_ew.add(_ew.multiply(ca, sl(None, -2)), _ew.multiply(cb, sl(1, -1))),
+                    _ew.multiply(cc, sl(2, None)))
+    if edge_order == 1:
+        first = _ew.divide(_ew.subtract(sl(1, 2), sl(0, 1)), dx[0])
+        last = _ew.divide(_ew.subtract(sl(-1, None), sl(-2, -1)), dx[-1])
+        return first, inner, last
+    e1, e2 = float(dx[0]), float(dx[1])
+    first = _ew.add(_ew.add(_ew.multiply(-(2.0 * e1 + e2) / (e1 * (e1 + e2)), sl(0, 1)),
+                            _ew.multiply((e1 + e2) / (e1 * e2), sl(1, 2))),
+                    _ew.multiply(-e1 / (e2 * (e1 + e2)), sl(2, 3)))
+    e1, e2 = float(dx[-2]), float(dx[-1])
+    last = _ew.add(_ew.add(_ew.multiply(e2 / (e1 * (e1 + e2)), sl(-3, -2)),
+                           _ew.multiply(-(e2 + e1) / (e1 * e2), sl(-2, -1))),
+                   _ew.multiply((2.0 * e2 + e1) / (e2 * (e1 + e2)), sl(-1, None)))
+    return first, inner, last
 
 
 def trapezoid(y: ArrayLike, x: ArrayLike | None = None, dx: float = 1.0, axis: int = -1) -> NDArray:

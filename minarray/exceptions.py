@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-__all__ = ["AxisError", "RankWarning"]
+__all__ = ["AxisError", "RankWarning", "TooHardError"]
 
 
 class AxisError(ValueError, IndexError):
@@ -19,3 +19,8 @@ class AxisError(ValueError, IndexError):
 class RankWarning(RuntimeWarning):
     """A least-squares polynomial fit whose Vandermonde matrix is rank
     deficient (``polyfit``): NumPy's ``numpy.exceptions.RankWarning``."""
+
+
+class TooHardError(RuntimeError):
+    """``shares_memory`` given a ``max_work`` too small to decide:
+    NumPy's ``numpy.exceptions.TooHardError``."""

@@ -114,9 +114,6 @@ NUMPY_ACCIDENTS: dict[tuple[str, str], str] = {
 # Known differences from NumPy that are not about array-likes (each listed
 # in the docs' "What differs"): (function, form) -> what differs.
 DIFFERS: dict[tuple[str, str], str] = {
-    ("ma.trim_zeros", "list"): "NumPy slices the list it was given and returns a list; minarray returns an array",
-    ("ma.trim_zeros", "tuple"): "NumPy slices the tuple it was given and returns a tuple; minarray returns an array",
-    ("ma.trim_zeros", "scalar"): "NumPy 2.2 trims n-d arrays (a 0-d one too); minarray trims 1-d arrays",
     ("ma.ldexp", "scalar"): "NumPy picks its float16 loop for a Python float mantissa; minarray's weak scalar "
                             "takes the exponent array's float64",
     ("ma.argsort", "scalar"): "NumPy sorts a 0-d array as a 1-d one (array([0])); minarray refuses it as sort does",

@@ -644,6 +644,13 @@ def test_constructors_match_numpy() -> None:
     same(ma.copy(t).strides, np.copy(np.arange(12.0).reshape(3, 4).T).strides)
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float16", "int8", "uint64", "bool", "complex64", "float64", "int64"])
+def test_vander_dtype_as_numpy(dtype: str) -> None:
+    x = np.array([1, 2, 3]).astype(dtype)
+    got, expected = both("vander", x, 4)
+    same(got, expected)
+
+
 def test_more_constructors_and_editing_match_numpy() -> None:
     for x, kw in (([1, 2, 3], {}), (np.array([1.5, -2.0]), {"N": 4, "increasing": True}), (np.arange(4), {"N": 0})):
         got, expected = both("vander", x, **kw)
@@ -668,3 +675,11 @@ def test_more_constructors_and_editing_match_numpy() -> None:
         same(got, expected)
     got, expected = both("choose", np.array([[0], [1]]), choices)
     same(got, expected)
+
+
+@pytest.mark.parametrize("fn", ["tril", "triu"])
+@pytest.mark.parametrize("k", [-1, 0, 2])
+def test_tril_triu_take_k_by_position_and_nested_lists(fn: str, k: int) -> None:
+    nested = [[1, 2, 3], [4, 5, 6], [7, 8, 9], [10, 11, 12]]
+    same(getattr(ma, fn)(nested, k), getattr(np, fn)(nested, k))
+    same(getattr(ma, fn)(nested, k=k), getattr(np, fn)(nested, k=k))

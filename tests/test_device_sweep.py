@@ -666,6 +666,7 @@ ADDRESS_READERS = {
     "_array_object.py": "defines NDArray.data_ptr",
     "_array_interface.py": "the address of a buffer it wraps, for the alignment check",
     "_io.py": "the alignment check of the bytes it wraps",
+    "_inspection.py": "shares_memory: the elements' addresses compared, never read",
     "dlpack.py": "DLPack exports and imports: an address in a tensor is metadata",
     "__main__.py": "prints addresses, to show that memory is shared",
     "lib/stride_tricks.py": "as_strided's bounds check: the view's offset in its buffer, compared, never read",

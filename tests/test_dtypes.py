@@ -132,8 +132,14 @@ def test_promotion_with_arrays_and_python_scalars() -> None:
     assert ma.can_cast(x, ma.int16) and not ma.can_cast(ma.float32, ma.int64)
     with pytest.raises(ValueError, match="at least one"):
         ma.result_type()
-    with pytest.raises(ValueError, match="Python scalars alone"):
-        ma.result_type(1, 2.0)
+
+
+
+@pytest.mark.parametrize("scalars", [(3.0, -2), (True, 1), (1, 1j), (True,), (1.0,), (True, False), (2, 3),
+                                     (1j, True, 2.5)])
+def test_result_type_of_python_scalars_alone_is_numpys(scalars: tuple[Any, ...]) -> None:
+    # NumPy reads each as its default type (int64, float64...), the widest kind winning
+    assert str(ma.result_type(*scalars)) == str(np.result_type(*scalars))
 
 
 # Every spelling NumPy's np.dtype accepts for the types minarray has: the
@@ -337,3 +343,10 @@ def test_a_dtype_and_an_array_compare_as_numpys() -> None:
         ma.dtype(x)
     with pytest.raises(TypeError, match="from an array"):
         np.dtype(n)
+
+
+@pytest.mark.parametrize("name", ["uint", "long", "ulong"])
+def test_numpy_2_c_type_names_are_the_same_dtypes(name: str) -> None:
+    # NumPy 2's np.uint, np.long and np.ulong (its docstrings compare with np.uint)
+    assert str(getattr(ma, name)) == np.dtype(getattr(np, name)).name
+    assert ma.dtype(name) is getattr(ma, name)

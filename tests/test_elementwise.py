@@ -32,6 +32,7 @@ from ewhelpers import (
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+from numpy_errors import raises_as_numpy
 from numpy_oracle import both, same
 from reduction_helpers import values
 
@@ -841,3 +842,111 @@ def test_integer_and_float_decomposition_match_numpy() -> None:
     for kw in ({}, {"axis": 0}, {"discont": 4.0}, {"period": 6.0}):
         got, expected = both("unwrap", p, **kw)
         same(got, expected, ulps=64)
+
+
+# ---- frexp, and ldexp's result type beside a Python integer ---------------------
+
+
+def _frexp_inputs(dtype: str) -> np.ndarray:
+    """Every kind of value of ``dtype``: random bit patterns (subnormals,
+    the largest, both signs), powers of two and their neighbours, zeros,
+    infinities and NaN; integers as a range."""
+    if dtype in ("int8", "uint16", "int64", "bool"):
+        return np.arange(-5, 6).astype(dtype)
+    info = np.finfo(dtype)
+    bits = np.random.default_rng(3).integers(0, 2 ** (8 * info.bits // 8), size=2000, dtype=np.uint64)
+    uint = {16: np.uint16, 32: np.uint32, 64: np.uint64}[info.bits]
+    rnd = bits.astype(uint).view(dtype)
+    twos = np.ldexp(np.ones(20, dtype), np.arange(-10, 10))
+    near = np.concatenate([np.nextafter(twos, 0), np.nextafter(twos, np.inf)])
+    special = np.array([0.0, -0.0, np.inf, -np.inf, np.nan, info.max, -info.max, info.tiny, info.smallest_subnormal],
+                       dtype=dtype)
+    return np.concatenate([rnd, twos, near, special])
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64", "int8", "uint16", "int64", "bool"])
+def test_frexp_matches_numpy(dtype: str) -> None:
+    x = _frexp_inputs(dtype)
+    with np.errstate(all="ignore"):
+        m, e = np.frexp(x)
+    got_m, got_e = ma.frexp(ma.asarray(x))
+    assert str(got_m.dtype) == str(m.dtype) and str(got_e.dtype) == str(e.dtype) == "int32"
+    np.testing.assert_array_equal(np.asarray(got_m), m)
+    np.testing.assert_array_equal(np.asarray(got_e), e)
+    assert np.array_equal(np.signbit(np.asarray(got_m)), np.signbit(m))
+    back = ma.ldexp(got_m, got_e)
+    np.testing.assert_array_equal(np.asarray(back), np.ldexp(m, e))
+
+
+def test_frexp_is_a_ufunc_with_two_outputs() -> None:
+    assert (ma.frexp.nin, ma.frexp.nout) == (np.frexp.nin, np.frexp.nout) == (1, 2)
+    assert set(ma.frexp.types) <= set(np.frexp.types)
+    m, e = ma.frexp(3)
+    assert (float(m), int(e)) == (0.75, 2)
+    with pytest.raises(TypeError, match="frexp"):
+        ma.frexp(1j)
+    with pytest.raises(TypeError, match="frexp"):
+        np.frexp(1j)
+
+
+@pytest.mark.parametrize(("x1", "x2"), [(5, "ints"), (True, "ints"), (5, 2), (5.0, "ints"), ("f32", 3),
+                                        ("ints", 2)])
+def test_ldexp_result_type_matches_numpy(x1: Any, x2: Any) -> None:
+    def arg(v: Any, xp: Any) -> Any:
+        return {"ints": xp.arange(4), "f32": xp.arange(4, dtype=xp.float32)}.get(v, v) if isinstance(v, str) else v
+
+    expected = np.ldexp(arg(x1, np), arg(x2, np))
+    got = ma.ldexp(arg(x1, ma), arg(x2, ma))
+    assert str(got.dtype) == str(np.asarray(expected).dtype)
+    np.testing.assert_array_equal(np.asarray(got), expected)
+
+
+@pytest.mark.parametrize(("x", "xp", "fp", "kw"), [
+    ([-180, -170, -185, 185, -10, -5, 0, 365], [190, -190, 350, -350], [5, 10, 3, 4], {"period": 360}),
+    (np.linspace(-7, 7, 29), [0.0, 1.0, 2.5], [1.0, -1.0, 4.0], {"period": -3.0}),
+    ([1.5, 4.0, 0.0, 9.0], [2, 3, 5], [1.0j, 0, 2 + 3j], {}),
+    ([1.5, 4.0, 0.0, 9.0], [2, 3, 5], [1.0j, 0, 2 + 3j], {"left": 7j, "right": -1.0}),
+    ([0.5, 1.0, 3.0], [1.0], [2 + 2j], {}),
+    (2.5, [1, 2, 3], [3, 2, 0], {}),
+], ids=["period", "negative-period", "complex", "complex-left-right", "complex-one-point", "scalar"])
+def test_interp_period_and_complex_match_numpy(x: Any, xp: Any, fp: Any, kw: dict[str, Any]) -> None:
+    expected = np.interp(x, xp, fp, **kw)
+    got = ma.interp(x, xp, fp, **kw)
+    assert str(got.dtype) == str(np.asarray(expected).dtype) and got.shape == np.shape(expected)
+    np.testing.assert_allclose(np.asarray(got), expected, rtol=1e-15, atol=1e-15)
+
+
+def test_interp_period_zero_raises_as_numpy() -> None:
+    raises_as_numpy(lambda xp: xp.interp([1.0], [0.0, 1.0], [0.0, 1.0], period=0), "period must be a non-zero")
+
+
+@pytest.mark.parametrize("fn", ["isposinf", "isneginf"])
+@pytest.mark.parametrize("out_dtype", ["int64", "bool", "float32"])
+@pytest.mark.parametrize("out_shape", [(3,), (2, 3)])
+def test_isposinf_isneginf_write_into_out_as_numpy(fn: str, out_dtype: str, out_shape: tuple[int, ...]) -> None:
+    x = np.array([-np.inf, 0.0, np.inf])
+    n_out = np.full(out_shape, 2, dtype=out_dtype)
+    m_out = ma.asarray(n_out.copy())
+    expected = getattr(np, fn)(x, n_out)  # NumPy's docstring passes out by position
+    got = getattr(ma, fn)(ma.asarray(x), m_out)
+    assert got is m_out and expected is n_out
+    np.testing.assert_array_equal(np.asarray(m_out), n_out)
+
+
+def test_isposinf_out_of_the_wrong_shape_raises_as_numpy() -> None:
+    raises_as_numpy(lambda xp: xp.isposinf(xp.asarray([1.0, 2.0, 3.0]), xp.zeros(2)), "shape")
+
+
+@pytest.mark.parametrize(("p", "kw"), [
+    ([0, 1, 2, -1, 0], {"period": 4}), ([1, 2, 3, 4, 5, 6, 1, 2, 3], {"period": 6}),
+    ([2, 3, 4, 5, 2, 3, 4, 5], {"period": 4}), ([0, 7, 1, 8, 2], {"period": 5}),
+    (np.array([1, 5, 9, 2], dtype=np.int8), {}), (np.array([0, 7, 1, 8], dtype=np.int32), {"period": 5}),
+    (np.float32([0, 3, 6.5, 1]), {"period": 4}), ([0, 5, 1, 6], {"period": 4.0}),
+    ([[0, 3], [5, 1]], {"period": 4, "axis": 0}), ([0, 3, 7, 2], {"period": 4, "discont": 3}),
+], ids=["even-period", "docstring-6", "docstring-4", "odd-period", "int8-radians", "int32", "float32",
+        "float-period", "axis", "discont"])
+def test_unwrap_keeps_integers_as_numpy(p: Any, kw: dict[str, Any]) -> None:
+    # integer phases with an integer period stay integers (NumPy's docstring)
+    expected = np.unwrap(p, **kw)
+    got = ma.unwrap(p, **kw)
+    same(got, expected)

@@ -79,3 +79,22 @@ def test_bad_arguments() -> None:
 @pytest.mark.parametrize("n", [2**62, 2**63], ids=["2**62", "2**63"])
 def test_fft_n_past_int64_raises_as_numpy(n: int) -> None:
     raises_as_numpy(lambda m: m.fft.fft(m.ones(2), n=n), "too big|Maximum allowed dimension")
+
+
+def test_numpys_positional_arguments() -> None:
+    # NumPy's docstrings pass n, axis, s, axes, norm and d by position
+    a = np.mgrid[:3, :3, :3][0].astype(float)
+    sig = np.array([1, 2, 3, 4, 3, 2], dtype=float)
+    cases = [
+        (lambda m, v: m.fft.fftn(v, (2, 2), (0, 1)), a),
+        (lambda m, v: m.fft.ifftn(v, (2, 2), (0, 1), "ortho"), a),
+        (lambda m, v: m.fft.hfft(v, 6), sig),
+        (lambda m, v: m.fft.fft(v, 4, 0, None), sig),
+        (lambda m, v: m.fft.rfftn(v, None, (1, 2)), a),
+        (lambda m, v: m.fft.fftshift(v, 1), a),
+        (lambda m, v: m.fft.ifftshift(v, (0, 2)), a),
+    ]
+    for call, arr in cases:
+        close(call(ma, ma.asarray(arr)), call(np, arr))
+    for fn in ("fftfreq", "rfftfreq"):
+        close(getattr(ma.fft, fn)(10, 0.1), getattr(np.fft, fn)(10, 0.1))

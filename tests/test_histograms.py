@@ -159,3 +159,57 @@ def test_histogramdd_sample_spellings_promote_as_numpy() -> None:
     _same_dd(ma.histogramdd([[1, 2], [3, 4], [5, 6]], bins=2), np.histogramdd([[1, 2], [3, 4], [5, 6]], bins=2))
     got, expected = ma.histogram2d(ma.asarray(x), ma.asarray(y), bins=2), np.histogram2d(x, y, bins=2)
     _same_dd((got[0], got[1:]), (expected[0], expected[1:]))
+
+
+# ---- NumPy's bin-width estimators: bins="auto", "fd", ... -------------------------
+
+ESTIMATORS = ["auto", "fd", "doane", "scott", "stone", "rice", "sturges", "sqrt"]
+
+
+def _estimator_data() -> dict[str, np.ndarray]:
+    rng = np.random.default_rng(11)
+    return {
+        "normal": rng.normal(size=1000), "ints": rng.integers(0, 50, size=300), "range": np.arange(10),
+        "one": np.array([3.0]), "float32": rng.exponential(size=200).astype(np.float32),
+        "empty": np.array([], dtype=float), "ties": np.array([1, 1, 1, 2]), "skewed": rng.lognormal(size=400),
+    }
+
+
+ESTIMATOR_DATA = _estimator_data()
+
+
+@pytest.mark.filterwarnings("ignore:The number of bins estimated may be suboptimal:RuntimeWarning")
+@pytest.mark.parametrize("data", sorted(ESTIMATOR_DATA))
+@pytest.mark.parametrize("name", ESTIMATORS)
+@pytest.mark.parametrize("range_", [None, (0, 1), (2, 2)], ids=["data", "unit", "point"])
+def test_string_bins_match_numpy(name: str, data: str, range_: Any) -> None:
+    x = ESTIMATOR_DATA[data]
+    expected = np.histogram_bin_edges(x, bins=name, range=range_)
+    got = ma.histogram_bin_edges(ma.asarray(x), bins=name, range=range_)
+    assert str(got.dtype) == str(expected.dtype)
+    # the number of bins is exact; float32 edges may differ from NumPy's in
+    # their last bit (minarray's linspace steps in float64, NumPy's in float32)
+    rtol = 1e-6 if expected.dtype == np.float32 else 1e-12
+    np.testing.assert_allclose(np.asarray(got), expected, rtol=rtol)
+    counts, edges = np.histogram(x, bins=name, range=range_)
+    got_counts, got_edges = ma.histogram(ma.asarray(x), bins=name, range=range_)
+    if data != "float32":  # (a value on a float32 edge may then change bins)
+        np.testing.assert_array_equal(np.asarray(got_counts), counts)
+    np.testing.assert_allclose(np.asarray(got_edges), edges, rtol=rtol)
+
+
+def test_string_bins_errors_as_numpy() -> None:
+    raises_as_numpy(lambda xp: xp.histogram(xp.arange(5), bins="nonsense"), "not a valid estimator")
+    raises_as_numpy(lambda xp: xp.histogram(xp.arange(5), bins="auto", weights=xp.ones(5)),
+                    "not supported for weighted data")
+    raises_as_numpy(lambda xp: xp.histogram_bin_edges(xp.arange(5), bins="fd", range=(3, 1)),
+                    "max must be larger than min")
+
+
+def test_stone_warns_at_its_upper_bound_as_numpy() -> None:
+    x = np.linspace(0, 1, 5000) ** 3
+    with pytest.warns(RuntimeWarning, match="suboptimal"):
+        expected = np.histogram_bin_edges(x, bins="stone")
+    with pytest.warns(RuntimeWarning, match="suboptimal"):
+        got = ma.histogram_bin_edges(ma.asarray(x), bins="stone")
+    np.testing.assert_allclose(np.asarray(got), expected, rtol=1e-12)

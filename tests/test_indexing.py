@@ -843,3 +843,31 @@ def test_setitem_value_that_views_the_target(name: str) -> None:
         arr[dst] = arr[src]
         x[dst] = x[src]
         np.testing.assert_array_equal(np.from_dlpack(x), arr)
+
+
+@pytest.mark.parametrize("order", ["C", "F"])
+@pytest.mark.parametrize("dims", [(7, 6), (2, 3, 4), (5,)])
+def test_unravel_and_ravel_multi_index_orders_match_numpy(order: str, dims: tuple[int, ...]) -> None:
+    flat = np.arange(int(np.prod(dims)))[::3]
+    coords = np.unravel_index(flat, dims, order=order)
+    got = ma.unravel_index(ma.asarray(flat), dims, order=order)
+    assert len(got) == len(coords)
+    for g, e in zip(got, coords, strict=True):
+        same(g, e)
+    same(ma.ravel_multi_index(tuple(ma.asarray(c) for c in coords), dims, order=order),
+         np.ravel_multi_index(coords, dims, order=order))
+
+
+@pytest.mark.parametrize("mode", [("clip", "wrap"), ("raise", "clip"), ["wrap", "wrap"]])
+def test_ravel_multi_index_mode_per_axis_matches_numpy(mode: Any) -> None:
+    arr = np.array([[3, 6, 6], [4, 5, 1]])
+    if "raise" in mode:
+        arr = np.array([[3, 1, 0], [4, 5, -1]])
+    same(ma.ravel_multi_index(ma.asarray(arr), (4, 4), mode=mode), np.ravel_multi_index(arr, (4, 4), mode=mode))
+
+
+@pytest.mark.parametrize(("kw", "match"), [({"mode": ("clip",)}, "wrong length"),
+                                           ({"mode": ("clip", "x")}, "clipmode must be one of"),
+                                           ({"order": "X"}, "order must be one of")])
+def test_ravel_multi_index_bad_modes_raise_as_numpy(kw: dict[str, Any], match: str) -> None:
+    raises_as_numpy(lambda xp: xp.ravel_multi_index(xp.asarray([[3, 6], [4, 5]]), (7, 6), **kw), match)

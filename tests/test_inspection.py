@@ -79,3 +79,75 @@ def test_inspection_and_dtypes_match_numpy() -> None:
     for x in names:
         for y in names:
             assert ma.promote_types(x, y).name == np.promote_types(x, y).name, (x, y)
+
+
+# ---- may_share_memory and shares_memory ---------------------------------------------
+
+
+def _strided_pairs(count: int) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Pairs of NumPy views of one byte buffer, of random item sizes, shapes,
+    offsets and strides (negative and zero too): the everyday cases and the
+    awkward ones, whose answer NumPy's exact solver gives."""
+    rng = np.random.default_rng(7)
+    buf = np.zeros(2000, dtype=np.int8)
+    pairs = []
+    for _ in range(count):
+        made = []
+        for _ in range(2):
+            itemsize = int(rng.choice([1, 2, 4, 8]))
+            shape = tuple(int(n) for n in rng.integers(1, 6, size=int(rng.integers(1, 4))))
+            strides = tuple(int(rng.choice([0, 1, 2, 3, 5, 7, 11, 16, -1, -3])) * itemsize for _ in shape)
+            offset = int(rng.integers(800, 1000)) // itemsize * itemsize
+            made.append(np.ndarray(shape, dtype=f"i{itemsize}", buffer=buf, offset=offset, strides=strides))
+        pairs.append((made[0], made[1]))
+    return pairs
+
+
+PAIRS = _strided_pairs(400)
+
+
+@pytest.mark.parametrize("chunk", range(4))
+def test_shares_memory_is_exact_as_numpys(chunk: int) -> None:
+    answers = []
+    for a, b in PAIRS[chunk::4]:
+        x, y = ma.asarray(a), ma.asarray(b)  # views of the same bytes
+        assert x.data_ptr == a.ctypes.data
+        answers.append(np.shares_memory(a, b))
+        assert ma.shares_memory(x, y) == answers[-1]
+        assert ma.may_share_memory(x, y, max_work=-1) == answers[-1]
+        assert ma.may_share_memory(x, y) == np.may_share_memory(a, b)
+    assert any(answers) and not all(answers)  # both answers were asked for
+
+
+@pytest.mark.parametrize(("left", "right"), [
+    (slice(None, None, 2), slice(1, None, 2)), (slice(None), slice(3, None)), (slice(0, 3), slice(3, None)),
+    (slice(0, 0), slice(None)), (slice(None, None, -1), slice(4, 6))])
+def test_views_of_one_array_share_as_numpy(left: slice, right: slice) -> None:
+    n = np.arange(10)
+    x = ma.arange(10)
+    for fn in ("shares_memory", "may_share_memory"):
+        assert getattr(ma, fn)(x[left], x[right]) == getattr(np, fn)(n[left], n[right]), fn
+
+
+def test_shares_memory_of_new_arrays_is_false() -> None:
+    x = ma.arange(4.0)
+    assert ma.shares_memory(x, x)
+    assert not ma.shares_memory(x, x.copy())
+    assert not ma.shares_memory([1, 2], [1, 2]) and not np.shares_memory([1, 2], [1, 2])
+    assert not ma.shares_memory(x, 3)
+    n = np.arange(4.0)
+    for dtype in ("float64", "float32"):
+        assert ma.shares_memory(ma.asarray(x, dtype=dtype), x) == np.shares_memory(np.asarray(n, dtype=dtype), n)
+
+
+def test_shares_memory_max_work_as_numpy() -> None:
+    n = np.arange(10)
+    x = ma.arange(10)
+    with pytest.raises(ma.exceptions.TooHardError, match="Exceeded max_work"):
+        ma.shares_memory(x, x, max_work=0)
+    with pytest.raises(np.exceptions.TooHardError):
+        np.shares_memory(n, n, max_work=0)
+    assert ma.shares_memory(x[::2], x[1::2], max_work=100) is np.shares_memory(n[::2], n[1::2], max_work=100)
+    for xp, arr in ((np, n), (ma, x)):
+        with pytest.raises(ValueError, match="Invalid value for max_work"):
+            xp.shares_memory(arr, arr, max_work=-5)

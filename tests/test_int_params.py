@@ -323,13 +323,17 @@ SWEEP: dict[str, tuple[Call, int]] = {
     "random.Generator.permuted.axis": ((lambda m, v: rng(m).permuted(A(m), axis=v)), 1),
     "random.Generator.shuffle.axis": ((lambda m, v: rng(m).shuffle(A(m), axis=v)), 1),
     "random.Generator.spawn.n_children": ((lambda m, v: rng(m).spawn(v)), 2),
+    "unique.axis": ((lambda m, v: m.unique(m.asarray([[1, 2], [1, 2], [0, 1]]), axis=v)), 1),
+    "trim_zeros.axis": ((lambda m, v: m.trim_zeros(m.asarray([[0, 1], [0, 0]]), axis=v)), 1),
+    # ---- inspection --------------------------------------------------------------
+    "shares_memory.max_work": ((lambda m, v: m.shares_memory(m.arange(4)[::2], m.arange(4)[1::2], max_work=v)), 2),
+    "may_share_memory.max_work": ((lambda m, v: m.may_share_memory(m.arange(4), m.arange(4), max_work=v)), 2),
 }
 
 # Parameters the discovery below picks up (by annotation or name) that do
 # not take an integer.
 NOT_INT: dict[str, str] = {
     "angle.deg": "a bool",
-    "unique.axis": "minarray takes only axis=None (NotImplementedError for any other value)",
     "fliplr.m": "the array",
     "flipud.m": "the array",
     "rot90.m": "the array",

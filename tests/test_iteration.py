@@ -166,8 +166,35 @@ def test_op_dtypes_with_copy_casts_a_readonly_operand() -> None:
 @pytest.mark.parametrize(("kwargs", "name"), [({"flags": ["buffered"]}, "buffered"),
                                               ({"flags": ["reduce_ok"]}, "reduce_ok"),
                                               ({"op_flags": ["arraymask"]}, "arraymask"),
-                                              ({"op_axes": [[0]]}, "op_axes"),
                                               ({"itershape": (2,)}, "itershape")])
 def test_unsupported_flags_name_themselves(kwargs: dict[str, Any], name: str) -> None:
     with pytest.raises(ValueError, match=name):
         ma.nditer(ma.arange(3), **kwargs)
+
+
+def _outer_it(xp: Any, x: Any, y: Any) -> Any:
+    # NumPy's docstring's outer product, through op_axes
+    it = xp.nditer([x, y, None], ["external_loop"], [["readonly"], ["readonly"], ["writeonly", "allocate"]],
+                   op_axes=[list(range(x.ndim)) + [-1] * y.ndim, [-1] * x.ndim + list(range(y.ndim)), None])
+    with it:
+        for a, b, c in it:
+            xp.multiply(a, b, out=c)
+        return it.operands[2]
+
+
+@pytest.mark.parametrize(("x_shape", "y_shape"), [((2,), (3,)), ((2, 3), (4,)), ((2,), (3, 2))])
+def test_op_axes_outer_product_matches_numpy(x_shape: tuple[int, ...], y_shape: tuple[int, ...]) -> None:
+    x = np.arange(1, 1 + int(np.prod(x_shape))).reshape(x_shape)
+    y = np.arange(2, 2 + int(np.prod(y_shape))).reshape(y_shape)
+    same(_outer_it(ma, ma.asarray(x), ma.asarray(y)), _outer_it(np, x, y))
+
+
+def test_op_axes_permutes_and_writes_through() -> None:
+    n = np.arange(6.0).reshape(2, 3)
+    x = ma.asarray(n.copy())
+    col = np.array([10.0, 20.0, 30.0])
+    for xp, a, c in ((np, n, col), (ma, x, ma.asarray(col))):
+        with xp.nditer([a, c], ["multi_index"], [["readwrite"], ["readonly"]], op_axes=[[1, 0], [0, -1]]) as it:
+            for v, w in it:
+                v[...] = v + w
+    np.testing.assert_array_equal(np.asarray(x), n)

@@ -296,9 +296,23 @@ def test_qr(dtype: str, shape: tuple[int, ...], mode: str) -> None:
     close(r, er, dtype, scale=100)
 
 
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("shape", SVD_SHAPES)
+def test_qr_mode_r_is_reduced_r(dtype: str, shape: tuple[int, ...]) -> None:
+    a = rand(shape, dtype)
+    r = la.qr(ma.asarray(a), "r")  # NumPy's positional mode
+    er = np.linalg.qr(a, "r")
+    assert isinstance(r, ma.NDArray) and r.shape == er.shape and np.asarray(r).dtype == er.dtype
+    close(r, er, dtype, scale=100)
+
+
 def test_qr_bad_mode() -> None:
-    with pytest.raises(ValueError, match="mode"):
-        la.qr(ma.ones((2, 2)), mode="r")
+    with pytest.raises(ValueError, match="Unrecognized mode 'nonsense'"):
+        la.qr(ma.ones((2, 2)), mode="nonsense")
+    with pytest.raises(ValueError, match="Unrecognized mode 'nonsense'"):
+        np.linalg.qr(np.ones((2, 2)), mode="nonsense")
+    with pytest.raises(NotImplementedError, match="raw"):
+        la.qr(ma.ones((2, 2)), mode="raw")
 
 
 @pytest.mark.parametrize("dtype", FLOATS)

@@ -9,6 +9,8 @@ splitting are test_joining.py's, take is test_indexing.py's."""
 from __future__ import annotations
 
 import math
+import re
+import warnings
 from typing import Any
 
 import numpy as np
@@ -499,6 +501,83 @@ def test_pad_matches_numpy(pair: tuple[np.ndarray, ma.NDArray], mode: str, data:
     same(ma.pad(x, widths, mode=mode, **kw), expected)
 
 
+def _pad_keywords(mode: str, ndim: int, data: Any) -> dict[str, Any]:
+    """A draw of the keywords NumPy's ``mode`` takes: none, a scalar, a
+    pair or a pair per axis."""
+    values = {"linear_ramp": ("end_values", st.integers(-9, 9)), "maximum": ("stat_length", st.integers(1, 4)),
+              "minimum": ("stat_length", st.integers(1, 4)), "mean": ("stat_length", st.integers(0, 4)),
+              "median": ("stat_length", st.integers(1, 4))}
+    if mode in ("reflect", "symmetric"):
+        return {"reflect_type": data.draw(st.sampled_from(["even", "odd"]))}
+    name, v = values[mode]
+    form = data.draw(st.sampled_from(["none", "scalar", "pair", "per-axis"]))
+    if form == "none":
+        return {}
+    if form == "scalar":
+        return {name: data.draw(v)}
+    if form == "pair":
+        return {name: (data.draw(v), data.draw(v))}
+    return {name: tuple((data.draw(v), data.draw(v)) for _ in range(ndim))}
+
+
+@SETTINGS
+@given(pair=array_pairs(dtypes=["int32", "float64", "uint8", "float32"], min_dims=1, max_dims=3, max_side=4),
+       mode=st.sampled_from(["linear_ramp", "maximum", "minimum", "mean", "median", "reflect", "symmetric"]),
+       data=st.data())
+def test_pad_modes_with_keywords_match_numpy(pair: tuple[np.ndarray, ma.NDArray], mode: str, data: Any) -> None:
+    a, x = pair
+    widths = [tuple(data.draw(st.integers(0, 9)) for _ in range(2)) for _ in range(a.ndim)]
+    kw = _pad_keywords(mode, a.ndim, data)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # the mean of 0 values (stat_length=0) is NaN
+        try:
+            expected = np.pad(a, widths, mode=mode, **kw)
+        except ValueError as e:
+            with pytest.raises(ValueError, match=re.escape(str(e))):
+                ma.pad(x, widths, mode=mode, **kw)
+            return
+        got = ma.pad(x, widths, mode=mode, **kw)
+    same(got, expected)
+
+
+def _pad_with(vector: Any, pad_width: tuple[int, int], iaxis: int, kwargs: dict[str, Any]) -> None:
+    # NumPy's docstring's function: writes the pads of one vector in place
+    pad_value = kwargs.get("padder", 10)
+    vector[: pad_width[0]] = pad_value
+    vector[-pad_width[1]:] = pad_value
+
+
+@pytest.mark.parametrize(("width", "mode", "kw"), [
+    ((2, 3), "linear_ramp", {"end_values": (5, -4)}), (2, "maximum", {}), (2, "mean", {}), (2, "median", {}),
+    (((3, 2), (2, 3)), "minimum", {}), ((2, 3), "reflect", {"reflect_type": "odd"}),
+    ((12, 13), "symmetric", {"reflect_type": "odd"}), (2, _pad_with, {}), (2, _pad_with, {"padder": 100}),
+    ({1: (1, 2)}, "constant", {}), ({-1: 2}, "constant", {}), ({0: (3, 0), 1: 2}, "edge", {}),
+], ids=["linear_ramp", "maximum", "mean", "median", "minimum", "reflect-odd", "symmetric-odd-long",
+        "function", "function-kwargs", "dict", "dict-negative-axis", "dict-pairs"])
+def test_pad_docstring_forms_match_numpy(width: Any, mode: Any, kw: dict[str, Any]) -> None:
+    a = np.arange(1, 6) if isinstance(mode, str) and mode in ("linear_ramp", "reflect", "symmetric") \
+        else np.array([[1, 2], [3, 4]]) if mode in ("maximum", "minimum", "mean", "median") \
+        else np.arange(6).reshape((2, 3))
+    same(ma.pad(ma.asarray(a), width, mode, **kw), np.pad(a, width, mode, **kw))
+
+
+def test_pad_empty_mode_keeps_the_array() -> None:
+    a = np.arange(6).reshape((2, 3))
+    got = ma.pad(ma.asarray(a), ((1, 2), (0, 1)), "empty")
+    assert got.shape == np.pad(a, ((1, 2), (0, 1)), "empty").shape
+    np.testing.assert_array_equal(np.asarray(got)[1:3, 0:3], a)
+
+
+@pytest.mark.parametrize(("mode", "kw", "match"), [
+    ("nonsense", {}, "mode 'nonsense' is not supported"),
+    ("mean", {"foo": 1}, "unsupported keyword arguments for mode 'mean'"),
+    ("edge", {"constant_values": 1}, "unsupported keyword arguments for mode 'edge'"),
+    ("maximum", {"stat_length": 0}, "stat_length of 0 yields no value for padding"),
+])
+def test_pad_refuses_as_numpy(mode: str, kw: dict[str, Any], match: str) -> None:
+    raises_as_numpy(lambda xp: xp.pad(xp.arange(4), 1, mode, **kw), match)
+
+
 @SETTINGS
 @given(pair=array_pairs(dtypes=["int64", "float32"], min_dims=1, max_dims=2, max_side=6), data=st.data())
 def test_insert_delete_append_match_numpy(pair: tuple[np.ndarray, ma.NDArray], data: Any) -> None:
@@ -558,3 +637,66 @@ def test_fill_diagonal_refuses_as_numpy() -> None:
     with pytest.raises(ValueError, match="read-only"):
         ma.fill_diagonal(ro, 1)
     same(ro, np.zeros((3, 3)))
+
+
+# ---- trim_zeros of n-d arrays (NumPy 2.2's axis=) ------------------------------------
+
+TRIM_SAMPLES = {
+    "2-d": np.array([[0, 0, 2, 3, 0, 0], [0, 1, 0, 3, 0, 0], [0, 0, 0, 0, 0, 0]]),
+    "3-d": np.pad(np.arange(1, 9).reshape((2, 2, 2)), ((1, 0), (0, 2), (3, 1))),
+    "zeros": np.zeros((3, 4)),
+    "1-d": np.array([0, 0, 1, 0, 2, 0]),
+    "1-d zeros": np.zeros(3),
+    "0-d": np.array(5),
+}
+
+
+@pytest.mark.parametrize("name", list(TRIM_SAMPLES))
+@pytest.mark.parametrize("trim", ["fb", "f", "b", "BF"])
+@pytest.mark.parametrize("axis", [None, 0, -1, (0, 1)], ids=["all", "0", "last", "pair"])
+def test_trim_zeros_matches_numpy(name: str, trim: str, axis: Any) -> None:
+    a = TRIM_SAMPLES[name]
+    try:
+        expected = np.trim_zeros(a, trim, axis=axis)
+    except np.exceptions.AxisError:  # an axis the array does not have: the same error
+        with pytest.raises(ma.exceptions.AxisError):
+            ma.trim_zeros(ma.asarray(a), trim, axis=axis)
+        return
+    x = ma.asarray(a)
+    got = ma.trim_zeros(x, trim, axis=axis)
+    same(got, expected)
+    if got.size:
+        assert ma.shares_memory(got, x)  # a view, as NumPy's
+
+
+def test_trim_zeros_slices_a_list_as_numpy() -> None:
+    assert ma.trim_zeros([0, 1, 2, 0]) == np.trim_zeros([0, 1, 2, 0]) == [1, 2]
+    assert ma.trim_zeros((0, 3, 0), "f") == np.trim_zeros((0, 3, 0), "f") == (3, 0)
+
+
+@pytest.mark.parametrize("trim", ["x", "fbf", ""])
+def test_trim_zeros_refuses_what_numpy_refuses(trim: str) -> None:
+    raises_as_numpy(lambda xp: xp.trim_zeros(xp.asarray([0, 1, 0]), trim), "unexpected character")
+
+
+RAVEL_VIEWS = {
+    "C": lambda b: b, "transposed": lambda b: b.T, "sliced": lambda b: b[:, ::2, 1:],
+    "reversed": lambda b: b[::-1, :, ::-1], "permuted": lambda b: b.transpose(1, 0, 2),
+    "fortran": np.asfortranarray, "permuted-reversed": lambda b: b.transpose(2, 0, 1)[::-1],
+}
+
+
+@pytest.mark.parametrize("layout", list(RAVEL_VIEWS))
+@pytest.mark.parametrize("order", ["C", "F", "A", "K"])
+def test_ravel_orders_match_numpy(layout: str, order: str) -> None:
+    # NumPy's ravel, function and method: the values, and whether it is a view
+    n = RAVEL_VIEWS[layout](np.arange(24).reshape(2, 3, 4))
+    x = ma.asarray(n)
+    expected = np.ravel(n, order=order)
+    for got in (ma.ravel(x, order=order), x.ravel(order), x.ravel(order=order)):
+        same(got, expected)
+        assert ma.shares_memory(got, x) == np.shares_memory(expected, n)
+
+
+def test_ravel_bad_order_raises_as_numpy() -> None:
+    raises_as_numpy(lambda xp: xp.ravel(xp.arange(3), order="X"), "order must be one of")

@@ -22,6 +22,7 @@ from array_strategies import (
 )
 from hypothesis import given
 from hypothesis import strategies as st
+from numpy_errors import raises_as_numpy
 
 import minarray as ma
 
@@ -166,3 +167,152 @@ def test_every_dtype_round_trips_values(dtype: ma.DType) -> None:
     assert x.dtype is dtype and x.itemsize == np_dtype(dtype).itemsize
     assert_equal_values(values_of(x), arr)
     assert_equal_values(values_of(x.copy()), arr)
+
+
+# ---- setting .real, .imag and flags.writeable, as NumPy does --------------------
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "complex128", "complex64", "int32"])
+@pytest.mark.parametrize("value", [9, [1.5, 2.5], [[7], [8]]], ids=["scalar", "row", "column"])
+def test_setting_real_writes_into_the_array(dtype: str, value: Any) -> None:
+    n = np.arange(6, dtype=dtype).reshape(2, 3) * (1 + 1j if dtype.startswith("complex") else 1)
+    x = ma.asarray(n.copy())
+    view = x[:, ::2]
+    n[:, ::2].real = value
+    view.real = value  # through a strided view, into x's memory
+    np.testing.assert_array_equal(np.asarray(x), n)
+
+
+@pytest.mark.parametrize("dtype", ["complex128", "complex64"])
+def test_setting_imag_writes_into_a_complex_array(dtype: str) -> None:
+    n = np.arange(3, dtype=dtype)
+    x = ma.asarray(n.copy())
+    n.imag = np.array([8, 10, 12])
+    x.imag = ma.asarray([8, 10, 12])
+    np.testing.assert_array_equal(np.asarray(x), n)
+    assert x.dtype == ma.asarray(n).dtype
+
+
+def test_setting_imag_of_a_real_array_raises_as_numpy() -> None:
+    def call(xp: Any) -> None:
+        a = xp.arange(3.0)
+        a.imag = 1
+
+    raises_as_numpy(call, "does not have imaginary part")
+
+
+def test_setting_real_of_a_read_only_array_raises_as_numpy() -> None:
+    def call(xp: Any) -> None:
+        a = xp.zeros(3, dtype=xp.complex128)
+        a.flags.writeable = False
+        a.real = 1
+
+    raises_as_numpy(call, "read-only")
+
+
+def test_setting_real_checks_the_shape_and_writes_nothing() -> None:
+    x = ma.arange(3.0)
+    with pytest.raises(ValueError, match="broadcast"):
+        x.real = [1.0, 2.0]
+    assert x.tolist() == [0.0, 1.0, 2.0]
+
+
+@pytest.mark.parametrize("spelling", ["attribute", "WRITEABLE", "W"])
+def test_flags_writeable_can_be_turned_off_and_on(spelling: str) -> None:
+    for xp in (np, ma):
+        a = xp.arange(3.0)
+        if spelling == "attribute":
+            a.flags.writeable = False
+        else:
+            a.flags[spelling] = False
+        assert not a.flags.writeable and not a.flags["WRITEABLE"]
+        with pytest.raises(ValueError, match="read-only"):
+            a[0] = 5
+        a.flags.writeable = True
+        a[0] = 5
+        assert a.tolist() == [5.0, 1.0, 2.0]
+
+
+def _writeable_after(xp: Any, steps: str) -> bool | str:
+    """NumPy's rule for turning writes back on, step by step: the result,
+    or the exception's type name."""
+    a = xp.arange(4.0)
+    v = a[1:]
+    w = v[:]
+    try:
+        if steps == "view of a read-only owner":
+            a.flags.writeable = False
+            v.flags.writeable = True
+        elif steps == "view of a read-only view":
+            v.flags.writeable = False
+            w.flags.writeable = True
+        elif steps == "owner back on":
+            a.flags.writeable = False
+            v.flags.writeable = False
+            a.flags.writeable = True
+            v.flags.writeable = True
+        return bool(v.flags.writeable and w.flags.writeable)
+    except ValueError as e:
+        return f"{type(e).__name__}: {e}"
+
+
+@pytest.mark.parametrize("steps", ["view of a read-only owner", "view of a read-only view", "owner back on"])
+def test_writeable_back_on_follows_numpys_rule(steps: str) -> None:
+    assert _writeable_after(ma, steps) == _writeable_after(np, steps)
+
+
+def test_read_only_foreign_memory_stays_read_only() -> None:
+    src = np.frombuffer(b"abcd", dtype=np.uint8)
+    x = ma.asarray(src)
+    with pytest.raises(ValueError, match="cannot set WRITEABLE flag to True"):
+        x.flags.writeable = True
+    with pytest.raises(ValueError, match="cannot set WRITEABLE flag to True"):
+        src.flags.writeable = True
+    writable = np.arange(3.0)
+    y = ma.asarray(writable)
+    y.flags.writeable = False
+    y.flags.writeable = True
+    y[0] = 7
+    assert writable[0] == 7
+
+
+@pytest.mark.parametrize("key", ["C_CONTIGUOUS", "OWNDATA", "nonsense"])
+def test_other_flags_cannot_be_set(key: str) -> None:
+    def call(xp: Any) -> None:
+        xp.arange(3).flags[key] = False
+
+    raises_as_numpy(call, "Unknown flag")
+
+
+def test_astype_none_is_float64_as_numpy() -> None:
+    n = np.arange(3, dtype=np.int32)
+    got = ma.asarray(n).astype(None)
+    assert str(got.dtype) == str(n.astype(None).dtype) == "float64"
+    np.testing.assert_array_equal(np.asarray(got), n.astype(None))
+
+
+@pytest.mark.parametrize("dtype", ["complex128", "complex64"])
+def test_real_and_imag_of_complex_are_views_as_numpy(dtype: str) -> None:
+    n = (np.arange(6) - 2.5 + 1j * np.arange(6)).astype(dtype).reshape(2, 3)
+    x = ma.asarray(n.copy())
+    for part in ("real", "imag"):
+        got, expected = getattr(x, part), getattr(n, part)
+        assert str(got.dtype) == str(expected.dtype) and got.shape == expected.shape
+        np.testing.assert_array_equal(np.asarray(got), expected)
+        assert ma.shares_memory(got, x)
+    # the usual NumPy idiom writes through the view
+    n.real[n.real < 0] = 0
+    x.real[x.real < 0] = 0
+    n[:, ::2].imag[...] = -1
+    x[:, ::2].imag[...] = -1
+    np.testing.assert_array_equal(np.asarray(x), n)
+
+
+def test_real_and_imag_of_a_real_array_as_numpy() -> None:
+    for xp in (np, ma):
+        a = xp.arange(3.0)
+        assert a.real is a
+        i = a.imag
+        assert not i.flags.writeable and i.tolist() == [0.0, 0.0, 0.0]
+        with pytest.raises(ValueError, match="read-only"):
+            i[0] = 1

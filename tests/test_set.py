@@ -351,3 +351,44 @@ def test_large_inputs_over_thread_counts(dtype: str, threads: int) -> None:
         np.testing.assert_array_equal(np.asarray(ma.argsort(x)), np.argsort(many, stable=True))
     finally:
         ma.set_num_threads(n0)
+
+
+@pytest.mark.parametrize("invert", [False, True])
+@pytest.mark.parametrize("test_set", [{1, 2, 4, 8}, frozenset({0}), set()], ids=["set", "frozenset", "empty"])
+def test_isin_of_a_python_set_is_as_numpys(test_set: Any, invert: bool) -> None:
+    # NumPy reads a set as one object, which no element equals (the
+    # docstring's example): an all-False result, all True inverted
+    element = 2 * np.arange(4).reshape((2, 2))
+    expected = np.isin(element, test_set, invert=invert)
+    got = ma.isin(ma.asarray(element), test_set, invert=invert)
+    assert got.dtype == ma.bool
+    np.testing.assert_array_equal(np.asarray(got), expected)
+
+
+UNIQUE_AXIS_SAMPLES = {
+    "rows": np.array([[1, 0, 0], [1, 0, 0], [2, 3, 4]]),
+    "3-d": (np.arange(48).reshape((2, 4, 6)) % 3).astype(np.int16),
+    "floats": np.array([[1.5, -0.0], [np.nan, 2.0], [1.5, 0.0], [np.nan, 2.0], [-1.0, 9.0]]),
+    "bools": np.array([[True, False], [False, True], [True, False]]),
+    "complex": np.array([[1 + 2j, 3], [1 + 2j, 3], [1 - 2j, 3]]),
+    "empty": np.zeros((0, 3)),
+    "1-d": np.array([3, 1, 3, 2]),
+}
+
+
+@pytest.mark.parametrize("name", list(UNIQUE_AXIS_SAMPLES))
+@pytest.mark.parametrize("axis", [0, 1, -1])
+def test_unique_along_an_axis_matches_numpy(name: str, axis: int) -> None:
+    a = UNIQUE_AXIS_SAMPLES[name]
+    kw = {"return_index": True, "return_inverse": True, "return_counts": True}
+    try:
+        expected = np.unique(a, axis=axis, **kw)
+    except np.exceptions.AxisError:
+        with pytest.raises(ma.exceptions.AxisError):
+            ma.unique(ma.asarray(a), axis=axis, **kw)
+        return
+    got = ma.unique(ma.asarray(a), axis=axis, **kw)
+    assert len(got) == len(expected) == 4
+    for g, e in zip(got, expected, strict=True):
+        same(g, e)
+    same(ma.unique(ma.asarray(a), axis=axis), np.unique(a, axis=axis))

@@ -299,3 +299,13 @@ def test_median_and_percentile_match_numpy(pattern: str, n: int) -> None:
     np.testing.assert_array_equal(np.asarray(ma.median(x)), np.median(a))
     for q in (0, 1, 30, 50, 99.9, 100):
         np.testing.assert_array_equal(np.asarray(ma.percentile(x, q)), np.percentile(a, q))
+
+
+@pytest.mark.parametrize("keys", [
+    (("Heinrich", "Galileo", "Gustav"), ("Hertz", "Galilei", "Hertz")),
+    ([b"b", b"a", b"b", b"a"], [2, 1, 1, 2]),
+    (["\u00e9", "e", "E", "z", "e"], [0, 0, 0, 0, 0]),
+    ([9, 4, 0, 4, 0, 2, 1], (1, 5, 1, 4, 3, 4, 4)),
+], ids=["names", "bytes-and-ints", "code-points", "tuples-of-ints"])
+def test_lexsort_of_sequences_matches_numpy(keys: Any) -> None:
+    np.testing.assert_array_equal(np.asarray(ma.lexsort(keys)), np.lexsort(keys))

@@ -4,10 +4,13 @@ diff over every dtype, axis form and layout; and NumPy's comparisons
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from numpy_errors import raises_as_numpy
 from numpy_oracle import both, same
 from reduction_helpers import array_pairs, assert_matches, axes_for
 
@@ -106,3 +109,38 @@ def test_gradient_trapezoid_interp_cov_match_numpy() -> None:
             same(got, expected, ulps=64)
     got, expected = both("ediff1d", a, to_end=[1, 2])
     same(got, expected)
+
+
+# ---- gradient with coordinate arrays (uneven spacing) ------------------------------
+
+_F1 = np.array([1, 2, 4, 7, 11, 16], dtype=float)
+_F2 = np.array([[1, 2, 6], [3, 4, 5]], dtype=float)
+_UNEVEN = np.array([0.0, 1.0, 1.5, 3.5, 4.0, 6.0])
+
+
+@pytest.mark.parametrize(("f", "args", "kw"), [
+    (_F1, (np.arange(6),), {}), (_F1, (_UNEVEN,), {}), (_F1, (_UNEVEN,), {"edge_order": 2}),
+    (_F1, ([0, 1, 2, 4, 8, 16],), {}), (np.arange(6) ** 2, (_UNEVEN,), {}),
+    (_F2, (2.0, [1.0, 1.5, 3.5]), {}), (_F2, ([0.0, 3.0], [1.0, 1.5, 3.5]), {}),
+    (_F2, ([1.0, 1.5, 3.5],), {"axis": 1, "edge_order": 2}),
+    (np.sin(_UNEVEN)[:, None] * np.ones((1, 4)), (_UNEVEN, 0.5), {"edge_order": 2}),
+], ids=["even-coordinates", "uneven", "uneven-edge-2", "int-coordinates", "int-values", "2-d", "2-d-both",
+        "axis", "2-d-edge-2"])
+def test_gradient_with_coordinates_matches_numpy(f: np.ndarray, args: tuple[Any, ...], kw: dict[str, Any]) -> None:
+    expected = np.gradient(f, *args, **kw)
+    got = ma.gradient(ma.asarray(f), *args, **kw)
+    if isinstance(expected, tuple):
+        assert isinstance(got, tuple) and len(got) == len(expected)
+        for g, e in zip(got, expected, strict=True):
+            np.testing.assert_allclose(np.asarray(g), e, rtol=1e-14, atol=1e-14)
+    else:
+        np.testing.assert_allclose(np.asarray(got), expected, rtol=1e-14, atol=1e-14)
+
+
+@pytest.mark.parametrize(("args", "match"), [
+    (([[0.0, 1.0], [2.0, 3.0]],), "distances must be either scalars or 1d"),
+    (([0.0, 1.0],), "must match the length"),
+    ((1.0, 2.0, 3.0), "invalid number of arguments"),
+])
+def test_gradient_spacing_errors_as_numpy(args: tuple[Any, ...], match: str) -> None:
+    raises_as_numpy(lambda xp: xp.gradient(xp.asarray(_F1), *args), match)

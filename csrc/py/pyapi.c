@@ -417,6 +417,28 @@ static PyObject *py_is_readonly(PyObject *self, PyObject *const *args, Py_ssize_
   return a ? PyBool_FromLong(a->flags & MA_READONLY) : NULL;
 }
 
+/* set_readonly(h, flag): the array's write permission (NumPy's
+ * flags.writeable).  Whether it may be turned back on is the caller's rule
+ * (NDArray's Flags); here it only states what the caller decided. */
+static PyObject *py_set_readonly(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+  (void)self;
+  MA_NARGS(2, "set_readonly");
+  ma_array *a = ma_handle_meta(args[0]);
+  int ro = a ? PyObject_IsTrue(args[1]) : -1;
+  if (ro < 0) return NULL;
+  a->flags = ro ? (a->flags | MA_READONLY) : (a->flags & ~MA_READONLY);
+  Py_RETURN_NONE;
+}
+
+/* may_overlap(h1, h2) -> bool: whether the byte ranges the two arrays'
+ * elements span intersect (NumPy's may_share_memory: bounds only). */
+static PyObject *py_may_overlap(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+  (void)self;
+  MA_NARGS(2, "may_overlap");
+  ma_array *a = ma_handle_meta(args[0]), *b = a ? ma_handle_meta(args[1]) : NULL;
+  return b ? PyBool_FromLong(ma_may_overlap(a, b)) : NULL;
+}
+
 /* buffer_info(h) -> (buffer address, buffer start, buffer bytes, owned) */
 static PyObject *py_buffer_info(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
@@ -561,6 +583,8 @@ PyMethodDef ma_core_methods[] = {
     FC("data_ptr", py_data_ptr, "data_ptr(h) -> int"),
     FC("host_ptr", py_host_ptr, "host_ptr(h) -> int (raises for a device array)"),
     FC("is_readonly", py_is_readonly, "is_readonly(h) -> bool"),
+    FC("set_readonly", py_set_readonly, "set_readonly(h, flag)"),
+    FC("may_overlap", py_may_overlap, "may_overlap(h1, h2) -> bool (byte bounds intersect)"),
     FC("buffer_info", py_buffer_info, "buffer_info(h) -> (id, start, nbytes, owned)"),
     FC("stats", py_stats, "stats() -> tuple"),
     FC("not_an_integer", py_not_an_integer, "not_an_integer(what, value): raises its TypeError"),

@@ -51,16 +51,19 @@ def _operand(x: Any, name: str, real: bool) -> Any:
     return np.asarray(a)
 
 
-def _check_norm(norm: str) -> None:
+def _check_norm(norm: str | None) -> str:
+    if norm is None:  # NumPy's spelling of the default
+        return "backward"
     if norm not in _NORMS:
         raise ValueError(f"norm must be one of {', '.join(_NORMS)}, got {norm!r}")
+    return norm
 
 
 def _one(name: str, real_input: bool) -> Any:
-    def f(x: NDArray, /, *, n: int | None = None, axis: int = -1, norm: str = "backward") -> NDArray:
-        _check_norm(norm)
+    # n, axis and norm also by position, as NumPy's (the standard's are keywords)
+    def f(x: NDArray, /, n: int | None = None, axis: int = -1, norm: str | None = "backward") -> NDArray:
         out: NDArray = asarray(getattr(_numpy_fft(), name)(_operand(x, name, real_input), n=n, axis=axis,
-                                                            norm=norm))
+                                                            norm=_check_norm(norm)))
         return out
 
     f.__name__ = f.__qualname__ = name
@@ -68,9 +71,9 @@ def _one(name: str, real_input: bool) -> Any:
 
 
 def _many(name: str, real_input: bool) -> Any:
-    def f(x: NDArray, /, *, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
-          norm: str = "backward") -> NDArray:
-        _check_norm(norm)
+    def f(x: NDArray, /, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
+          norm: str | None = "backward") -> NDArray:
+        norm = _check_norm(norm)
         if s is not None and axes is None:
             axes = tuple(range(-len(s), 0))  # the standard's rule: the last len(s) axes
         out: NDArray = asarray(getattr(_numpy_fft(), name)(_operand(x, name, real_input), s=s, axes=axes,
@@ -122,7 +125,7 @@ def _count(n: Any, fname: str) -> int:
     return k
 
 
-def fftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None) -> NDArray:
+def fftfreq(n: int, /, d: float = 1.0, *, dtype: Any = None, device: Any = None) -> NDArray:
     """The sample frequencies of an ``n``-point transform with spacing
     ``d``: ``[0, 1, ..., n/2-1, -n/2, ..., -1] / (d * n)`` (n even)."""
     if device not in (None, "cpu"):
@@ -134,7 +137,7 @@ def fftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None)
     return out
 
 
-def rfftfreq(n: int, /, *, d: float = 1.0, dtype: Any = None, device: Any = None) -> NDArray:
+def rfftfreq(n: int, /, d: float = 1.0, *, dtype: Any = None, device: Any = None) -> NDArray:
     """The non-negative sample frequencies of an ``n``-point real transform:
     ``[0, 1, ..., n//2] / (d * n)``."""
     if device not in (None, "cpu"):
@@ -150,12 +153,12 @@ def _shift(x: Any, axes: int | Sequence[int] | None, sign: int, name: str) -> ND
     return roll(a, tuple(sign * (a.shape[i] // 2) for i in ax), axis=ax)
 
 
-def fftshift(x: NDArray, /, *, axes: int | Sequence[int] | None = None) -> NDArray:
+def fftshift(x: NDArray, /, axes: int | Sequence[int] | None = None) -> NDArray:
     """The zero-frequency term moved to the centre (each of ``axes`` rolled
     by half its length)."""
     return _shift(x, axes, 1, "fftshift")
 
 
-def ifftshift(x: NDArray, /, *, axes: int | Sequence[int] | None = None) -> NDArray:
+def ifftshift(x: NDArray, /, axes: int | Sequence[int] | None = None) -> NDArray:
     """The inverse of :func:`fftshift` (differs for odd lengths)."""
     return _shift(x, axes, -1, "ifftshift")

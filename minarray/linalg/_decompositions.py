@@ -268,13 +268,19 @@ def svdvals(x: Any, /) -> NDArray:
     return _lapack.svd(a, False, False, "svdvals")[1]
 
 
-def qr(x: Any, /, *, mode: str = "reduced") -> QRResult:
+def qr(x: Any, /, mode: str = "reduced") -> Any:
     """QR factorisation of each matrix (LAPACK ?geqrf, then ?orgqr /
     ?ungqr): Q with orthonormal columns and upper-triangular R.  ``mode``
     "reduced": Q (..., M, K), R (..., K, N), K = min(M, N); "complete":
-    Q (..., M, M), R (..., M, N)."""
+    Q (..., M, M), R (..., M, N); NumPy's "r": R alone, as "reduced"'s.
+    (NumPy's "raw", LAPACK's Householder reflectors, is not offered.)"""
+    if mode == "r":
+        return qr(x, mode="reduced").R
+    if mode == "raw":
+        raise NotImplementedError("qr: minarray has no mode 'raw' (LAPACK's Householder reflectors); "
+                                  "use mode='reduced' or 'r'")
     if mode not in ("reduced", "complete"):
-        raise ValueError(f"qr: mode must be 'reduced' or 'complete', got {mode!r}")
+        raise ValueError(f"Unrecognized mode {mode!r}")
     a = matrices(x, "qr")
     *batch, m, n = a.shape
     complete = mode == "complete"
