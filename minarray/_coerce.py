@@ -339,3 +339,18 @@ def along_axis(x: NDArray, axis: int | None) -> tuple[NDArray, int]:
     if axis is None:
         return x.reshape((-1,)), 0
     return x, normalize_axis(axis, x.ndim)
+
+
+def write_out(out: Any, result: NDArray, name: str) -> NDArray:
+    """``out[...] = result`` for an ``out=`` argument, returning ``out``
+    (NumPy's rule: the caller gets the array it passed back).  ``out`` must
+    have the result's shape exactly, and the cast is "same_kind"."""
+    if not isinstance(out, NDArray):
+        raise TypeError(f"out must be a minarray NDArray, got {type(out).__name__}")
+    if out.shape != result.shape:
+        raise ValueError(f"{name}: output of shape {out.shape} cannot hold the result of shape {result.shape}")
+    if not _dt.same_kind(result.dtype, out.dtype):
+        raise TypeError(f"Cannot cast {name} output from {result.dtype} to {out.dtype} with casting rule "
+                        f"'same_kind'")
+    core.copyto(out._h, result._h)
+    return out

@@ -25,6 +25,7 @@ from minarray._array_object import NDArray
 from minarray._coerce import _device, _scalar_dtype, as_int, as_intp, as_ints, as_operand, asarray
 from minarray._joining import stack
 from minarray._native import core
+from minarray.exceptions import AxisError
 
 __all__ = [
     "empty", "empty_like", "zeros", "zeros_like", "ones", "ones_like", "full", "full_like", "arange",
@@ -54,63 +55,84 @@ def _new(shape: Any, dtype: Any, device: Any, zero: bool) -> NDArray:
     return made
 
 
-def empty(shape: Any, *, dtype: Any = None, device: Any = None) -> NDArray:
+def _in_order(x: NDArray, order: str) -> NDArray:
+    """A new C-ordered ``x`` laid out as NumPy's ``order=`` of a creation
+    function asks: "C" as it is, "F" Fortran-ordered (a copy; NumPy allows
+    no other order there)."""
+    if order == "C":
+        return x
+    if order == "F":
+        return x if x.ndim < 2 else x.copy("F")
+    raise ValueError(f"only 'C' or 'F' order is permitted, not {order!r}")
+
+
+def empty(shape: Any, dtype: Any = None, order: str = "C", *, device: Any = None) -> NDArray:
     """A new array of ``shape`` whose contents are whatever the memory held (default dtype
-    float64)."""
-    return _new(shape, dtype, device, False)
+    float64); NumPy's positional order and ``order=``."""
+    made = _new(shape, dtype, device, False)
+    return made if order == "C" else _in_order(made, order)
 
 
-def zeros(shape: Any, *, dtype: Any = None, device: Any = None) -> NDArray:
+def zeros(shape: Any, dtype: Any = None, order: str = "C", *, device: Any = None) -> NDArray:
     """A new array of ``shape`` filled with zeros (default dtype float64)."""
-    return _new(shape, dtype, device, True)
+    made = _new(shape, dtype, device, True)
+    return made if order == "C" else _in_order(made, order)
 
 
-def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None) -> NDArray:
+def full(shape: Any, fill_value: Any, dtype: Any = None, order: str = "C", *, device: Any = None) -> NDArray:
     """A new array of ``shape`` filled with ``fill_value``; without ``dtype`` the value decides
-    it (bool, int64, float64 or complex128)."""
+    it (bool, int64, float64 or complex128).  An array ``fill_value`` (a list...) is
+    broadcast to ``shape``, as NumPy's, and gives its dtype."""
     _device(device)
-    if isinstance(fill_value, NDArray):
-        fill_value = fill_value.item()
-    if dtype is None:
-        dt = _scalar_dtype(fill_value)
+    if isinstance(fill_value, (bool, int, float, complex)):
+        dt = _scalar_dtype(fill_value) if dtype is None else _dt.as_dtype(dtype)
+        out = _new(shape, dt, None, False)
+        core.fill(out._h, fill_value)
     else:
-        dt = _dt.as_dtype(dtype)
-    out = _new(shape, dt, None, False)
-    core.fill(out._h, fill_value)
-    return out
+        value = asarray(fill_value, dtype=dtype)
+        out = _new(shape, value.dtype, None, False)
+        core.copyto(out._h, value._h)
+    return out if order == "C" else _in_order(out, order)
 
 
-def ones(shape: Any, *, dtype: Any = None, device: Any = None) -> NDArray:
+def ones(shape: Any, dtype: Any = None, order: str = "C", *, device: Any = None) -> NDArray:
     """A new array of ``shape`` filled with ones (default dtype float64)."""
-    return full(shape, 1, dtype=dtype if dtype is not None else _dt.float64, device=device)
+    return full(shape, 1, dtype if dtype is not None else _dt.float64, order, device=device)
 
 
-def _like(x: NDArray, dtype: Any) -> _dt.DType:
-    return _dt.as_dtype(dtype) if dtype is not None else x.dtype
+def _like(x: NDArray, dtype: Any, order: str, shape: Any) -> tuple[Any, _dt.DType, str]:
+    """The shape, dtype and order of a ``*_like`` result: ``x``'s unless
+    given; NumPy's "K" and "A" keep a Fortran-ordered ``x`` Fortran-ordered."""
+    if order in ("K", "A"):
+        order = "F" if x.ndim > 1 and x.flags.f_contiguous and not x.flags.c_contiguous and shape is None else "C"
+    return (x.shape if shape is None else shape), (_dt.as_dtype(dtype) if dtype is not None else x.dtype), order
 
 
-def empty_like(x: NDArray, /, *, dtype: Any = None, device: Any = None) -> NDArray:
+def empty_like(x: NDArray, /, dtype: Any = None, order: str = "K", subok: bool = True, shape: Any = None, *,
+               device: Any = None) -> NDArray:
     """An uninitialised array with the shape (and, unless given, the dtype) of ``x``."""
-    x = as_operand(x, "empty_like")
-    return empty(x.shape, dtype=_like(x, dtype), device=device)
+    return empty(*_like(as_operand(x, "empty_like"), dtype, order, shape), device=device)
 
 
-def zeros_like(x: NDArray, /, *, dtype: Any = None, device: Any = None) -> NDArray:
+def zeros_like(x: NDArray, /, dtype: Any = None, order: str = "K", subok: bool = True, shape: Any = None, *,
+               device: Any = None) -> NDArray:
     """Zeros with the shape (and, unless given, the dtype) of ``x``."""
-    x = as_operand(x, "zeros_like")
-    return zeros(x.shape, dtype=_like(x, dtype), device=device)
+    return zeros(*_like(as_operand(x, "zeros_like"), dtype, order, shape), device=device)
 
 
-def ones_like(x: NDArray, /, *, dtype: Any = None, device: Any = None) -> NDArray:
+def ones_like(x: NDArray, /, dtype: Any = None, order: str = "K", subok: bool = True, shape: Any = None, *,
+              device: Any = None) -> NDArray:
     """Ones with the shape (and, unless given, the dtype) of ``x``."""
-    x = as_operand(x, "ones_like")
-    return ones(x.shape, dtype=_like(x, dtype), device=device)
+    return ones(*_like(as_operand(x, "ones_like"), dtype, order, shape), device=device)
 
 
-def full_like(x: NDArray, /, fill_value: Any, *, dtype: Any = None, device: Any = None) -> NDArray:
-    """``fill_value`` in the shape (and, unless given, the dtype) of ``x``."""
-    x = as_operand(x, "full_like")
-    return full(x.shape, fill_value, dtype=_like(x, dtype), device=device)
+def full_like(x: NDArray, /, fill_value: Any, dtype: Any = None, order: str = "K", subok: bool = True,
+              shape: Any = None, *, device: Any = None) -> NDArray:
+    """``fill_value`` in the shape (and, unless given, the dtype) of ``x``;
+    an array ``fill_value`` is broadcast to it."""
+    shp, dt, order = _like(as_operand(x, "full_like"), dtype, order, shape)
+    return full(shp, fill_value if isinstance(fill_value, (bool, int, float, complex)) else
+                asarray(fill_value).astype(dt), dt, order, device=device)
 
 
 def _real_number(v: Any, what: str) -> int | float:
@@ -169,16 +191,16 @@ def arange(start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None,
 
 
 @overload
-def linspace(start: Any, stop: Any, /, num: int = 50, endpoint: bool = True, retstep: Literal[False] = False,
+def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, retstep: Literal[False] = False,
              dtype: Any = None, *, device: Any = None) -> NDArray: ...
 
 
 @overload
-def linspace(start: Any, stop: Any, /, num: int = 50, endpoint: bool = True, *, retstep: Literal[True],
+def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, *, retstep: Literal[True],
              dtype: Any = None, device: Any = None) -> tuple[NDArray, Any]: ...
 
 
-def linspace(start: Any, stop: Any, /, num: int = 50, endpoint: bool = True, retstep: bool = False,
+def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, retstep: bool = False,
              dtype: Any = None, *, device: Any = None) -> Any:
     """``num`` evenly spaced values from ``start`` to ``stop`` (the Array API's
     ``linspace``, with NumPy's defaults and ``retstep``: then ``(values,
@@ -214,9 +236,10 @@ def _linspace(start: Any, stop: Any, num: int, dtype: Any, device: Any, endpoint
     return work if dt is work_dt else work.astype(dt)
 
 
-def eye(n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: Any = None, device: Any = None) -> NDArray:
+def eye(n_rows: int, n_cols: int | None = None, /, k: int = 0, dtype: Any = None, order: str = "C", *,
+        device: Any = None) -> NDArray:
     """A 2-d array with ones on diagonal ``k`` (0: main, >0: above, <0: below) and zeros
-    elsewhere."""
+    elsewhere; NumPy's positional order and ``order=``."""
     n_cols = n_rows if n_cols is None else n_cols
     k = as_int(k, "eye: k")
     out = zeros((n_rows, n_cols), dtype=dtype, device=device)
@@ -226,7 +249,7 @@ def eye(n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: Any = N
         if count > 0:
             diag = out.reshape(-1)[start:start + count * (n_cols + 1):n_cols + 1]
             core.fill(diag._h, 1)
-    return out
+    return out if order == "C" else _in_order(out, order)
 
 
 def _tri(x: NDArray, k: int, lower: bool) -> NDArray:
@@ -247,9 +270,11 @@ def triu(x: NDArray, /, *, k: int = 0) -> NDArray:
     return _tri(as_operand(x, "triu"), k, False)
 
 
-def meshgrid(*arrays: NDArray, indexing: str = "xy") -> tuple[NDArray, ...]:
+def meshgrid(*arrays: NDArray, copy: bool = True, sparse: bool = False, indexing: str = "xy") -> tuple[NDArray, ...]:
     """Coordinate arrays from 1-d arrays: ``indexing="xy"`` (Cartesian, the default) or ``"ij"``
-    (matrix).  A tuple (Array API 2025.12, and NumPy 2)."""
+    (matrix).  A tuple (Array API 2025.12, and NumPy 2).  NumPy's ``sparse=True`` leaves each
+    array of length 1 but along its own axis (they broadcast to the grid), and ``copy=False``
+    gives read-only views instead of new arrays."""
     from minarray._manipulation import broadcast_to  # cycle: _manipulation imports this module
 
     if indexing not in ("xy", "ij"):
@@ -268,7 +293,8 @@ def meshgrid(*arrays: NDArray, indexing: str = "xy") -> tuple[NDArray, ...]:
         if indexing == "xy" and len(arrays) >= 2 and i < 2:
             axis = 1 - i
         s[axis] = a.shape[0]
-        out.append(broadcast_to(a.reshape(tuple(s)), tuple(shape)).copy())
+        grid = a.reshape(tuple(s)) if sparse else broadcast_to(a.reshape(tuple(s)), tuple(shape))
+        out.append(grid.copy() if copy else grid)
     return tuple(out)
 
 
@@ -356,21 +382,66 @@ def _bound(v: Any, what: str) -> float:
     return float(v)
 
 
-def logspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, base: float = 10.0,
-             dtype: Any = None) -> NDArray:
+def _is_scalar(v: Any) -> bool:
+    return not isinstance(v, (list, tuple)) and getattr(v, "ndim", 0) == 0
+
+
+def logspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, base: Any = 10.0,
+             dtype: Any = None, axis: int = 0) -> NDArray:
     """``num`` numbers spaced evenly on a log scale: ``base ** linspace(start,
-    stop, num)``, computed in float64 as NumPy does, then cast to ``dtype``."""
+    stop, num)``, computed in float64 as NumPy does, then cast to ``dtype``.
+    Array ``start``, ``stop`` or ``base`` broadcast together, the samples
+    along ``axis`` of the result (NumPy's rule)."""
     from minarray._elementwise import pow as _pow  # cycle: _elementwise imports this module
 
-    y = linspace(_bound(start, "start"), _bound(stop, "stop"), num, endpoint=endpoint)
-    out = _pow(float(base), y)
+    if _is_scalar(start) and _is_scalar(stop) and _is_scalar(base):
+        complex_bounds = any(isinstance(v, complex) or getattr(getattr(v, "dtype", None), "kind", "") == "c"
+                             for v in (start, stop))
+        if complex_bounds:  # geomspace's complex logarithms
+            y = linspace(asarray(start).item(), asarray(stop).item(), num, endpoint=endpoint)
+        else:
+            y = linspace(_bound(start, "start"), _bound(stop, "stop"), num, endpoint=endpoint)
+        if axis not in (0, -1):
+            raise AxisError(f"axis {axis} is out of bounds for array of dimension 1")
+        out = _pow(asarray(base).item() * 1.0, y)
+    else:
+        out = _pow(*_spaced(start, stop, base, num, endpoint, axis))
     return out if dtype is None else out.astype(dtype)
 
 
-def geomspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, dtype: Any = None) -> NDArray:
+def _spaced(start: Any, stop: Any, base: Any, num: int, endpoint: bool, axis: int) -> tuple[NDArray, NDArray]:
+    """logspace's base and exponents for array arguments: NumPy's
+    ``linspace`` of arrays (``i * step + start``, the last exactly ``stop``)
+    with the samples moved to ``axis``, and ``base`` expanded there."""
+    from minarray._elementwise import add, multiply, subtract  # cycle: _elementwise imports this module
+    from minarray._manipulation import expand_dims, moveaxis  # cycle: _manipulation imports this module
+
+    s, e, b = (asarray(v, dtype=_dt.float64) if asarray(v).dtype.kind != "c" else asarray(v)
+               for v in (start, stop, base))
+    nd = max(s.ndim, e.ndim, b.ndim)
+    s, e, b = (v.reshape((1,) * (nd - v.ndim) + v.shape) for v in (s, e, b))
+    n = as_int(num, "logspace: num")
+    if n < 0:
+        raise ValueError(f"Number of samples, {n}, must be non-negative.")
+    div = (n - 1) if endpoint else n
+    steps = arange(n, dtype=_dt.float64).reshape((n,) + (1,) * nd)
+    step = multiply(subtract(e, s), 1.0 / div) if div > 0 else subtract(e, s)
+    y = add(multiply(steps, step), s)
+    if endpoint and n > 1:
+        y[-1] = e
+    return expand_dims(b, axis=axis), moveaxis(y, 0, axis)
+
+
+def geomspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, dtype: Any = None,
+              axis: int = 0) -> NDArray:
     """``num`` numbers from ``start`` to ``stop`` in a geometric progression
     (both of one sign, neither zero); the ends are exactly ``start`` and
-    ``stop``."""
+    ``stop``.  Complex ends follow NumPy: the progression between their
+    logarithms after dividing both by ``start``'s direction (a spiral, or a
+    straight line when they share one)."""
+    if any(isinstance(v, complex) or getattr(getattr(v, "dtype", None), "kind", "") == "c" for v in (start, stop)):
+        return _complex_geomspace(complex(asarray(start).item()), complex(asarray(stop).item()), num, endpoint,
+                                  dtype)
     a, b = _bound(start, "start"), _bound(stop, "stop")
     if a == 0 or b == 0:
         raise ValueError("Geometric sequence cannot include zero")
@@ -380,7 +451,7 @@ def geomspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, dtype
     elif a < 0 or b < 0:
         raise ValueError("geomspace: start and stop of opposite signs need complex numbers, "
                          "which minarray's geomspace does not support")
-    out = logspace(math.log10(a), math.log10(b), num, endpoint=endpoint)
+    out = logspace(math.log10(a), math.log10(b), num, endpoint=endpoint, axis=axis)
     n = out.shape[0]
     if n:
         out[0] = a
@@ -391,14 +462,35 @@ def geomspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, dtype
     return out if dtype is None else out.astype(dtype)
 
 
-def indices(dimensions: Sequence[int], dtype: Any = None) -> NDArray:
+def _complex_geomspace(a: complex, b: complex, num: int, endpoint: bool, dtype: Any) -> NDArray:
+    from minarray._elementwise import divide, log10, multiply, sign  # cycle: _elementwise imports this module
+
+    if a == 0 or b == 0:
+        raise ValueError("Geometric sequence cannot include zero")
+    direction = sign(asarray(a))
+    lo, hi = divide(asarray(a), direction), divide(asarray(b), direction)
+    out = logspace(log10(lo).item(), log10(hi).item(), num, endpoint=endpoint)
+    n = out.shape[0]
+    if n:
+        out[0] = lo
+        if endpoint and n > 1:
+            out[-1] = hi
+    out = multiply(direction, out)
+    return out if dtype is None else out.astype(dtype)
+
+
+def indices(dimensions: Sequence[int], dtype: Any = None, sparse: bool = False) -> Any:
     """An array of shape ``(len(dimensions), *dimensions)`` whose ``i``-th
     entry holds each element's index along axis ``i`` (int64 unless
-    ``dtype``)."""
+    ``dtype``); with ``sparse=True`` NumPy's tuple of one array a dimension,
+    of length 1 on every other axis."""
     from minarray._manipulation import broadcast_to  # cycle: _manipulation imports this module
 
     dims = as_ints(dimensions, "indices: dimensions entry")
     dt = _dt.int64 if dtype is None else _dt.as_dtype(dtype)
+    if sparse:
+        return tuple(arange(n, dtype=dt).reshape(tuple(n if j == i else 1 for j in range(len(dims))))
+                     for i, n in enumerate(dims))
     out = NDArray._empty((len(dims), *dims), dt)
     for i, n in enumerate(dims):
         axis = arange(n, dtype=dt).reshape(tuple(n if j == i else 1 for j in range(len(dims))))

@@ -52,7 +52,7 @@ from minarray import _dtypes as _dt
 from minarray import _elementwise as _ew
 from minarray import _searching, _utility
 from minarray._array_object import NDArray
-from minarray._coerce import as_int, as_operand, asarray, normalize_axes, normalize_axis
+from minarray._coerce import as_int, as_operand, asarray, normalize_axes, normalize_axis, write_out
 from minarray._creation import full
 from minarray._dtypes import DType
 from minarray._elementwise import conj
@@ -61,7 +61,10 @@ from minarray._indexing import take, take_along_axis
 from minarray._joining import atleast_2d, concat, stack
 from minarray._manipulation import broadcast_to, diagonal, moveaxis
 from minarray._native import core
-from minarray._reduction import _FSUM, _MAX, _MIN, _PROD, _SSD, _SUM, Axis, _axes, _finish, _int_acc, _reduce_axes
+from minarray._reduction import (
+    _FSUM, _MAX, _MIN, _PROD, _SSD, _SUM, Axis, _axes, _finish, _int_acc, _reduce_axes, masked, where_mask,
+    with_options,
+)
 from minarray._searching import argmax, argmin
 from minarray._sorting import sort
 
@@ -103,35 +106,69 @@ def _sum_like(op: int, x: Any, axis: Axis, dtype: Any, keepdims: bool) -> NDArra
     return _finish(out, result, x, axes, keepdims)
 
 
-def sum(x: NDArray, /, *, axis: Axis = None, dtype: Any = None, keepdims: bool = False) -> NDArray:
-    """Sum over ``axis`` (pairwise summation for floating point)."""
-    return _sum_like(_SUM, x, axis, dtype, keepdims)
+def sum(x: NDArray, /, axis: Axis = None, dtype: Any = None, out: NDArray | None = None, keepdims: bool = False,
+        initial: Any = None, where: Any = True) -> NDArray:
+    """Sum over ``axis`` (pairwise summation for floating point).  NumPy's
+    positional order; ``initial`` is added, ``where=`` sums the selected
+    elements only."""
+    if out is None and initial is None and where is True:
+        return _sum_like(_SUM, x, axis, dtype, keepdims)
+    return with_options(lambda v: _sum_like(_SUM, v, axis, dtype, keepdims), x, 0, _ew.add, initial, where, out,
+                        "sum")
 
 
-def prod(x: NDArray, /, *, axis: Axis = None, dtype: Any = None, keepdims: bool = False) -> NDArray:
-    """Product over ``axis``."""
-    return _sum_like(_PROD, x, axis, dtype, keepdims)
+def prod(x: NDArray, /, axis: Axis = None, dtype: Any = None, out: NDArray | None = None, keepdims: bool = False,
+         initial: Any = None, where: Any = True) -> NDArray:
+    """Product over ``axis``; ``initial`` multiplies it, ``where=`` picks
+    the elements."""
+    if out is None and initial is None and where is True:
+        return _sum_like(_PROD, x, axis, dtype, keepdims)
+    return with_options(lambda v: _sum_like(_PROD, v, axis, dtype, keepdims), x, 1, _ew.multiply, initial, where,
+                        out, "prod")
 
 
-def _minmax(op: int, name: str, x: Any, axis: Axis, keepdims: bool) -> NDArray:
+def _minmax(op: int, name: str, x: Any, axis: Axis, keepdims: bool, initial: Any = None) -> NDArray:
     x = as_operand(x)
     if x.dtype.kind == "c":
         raise TypeError(f"{name} is not defined for complex dtypes ({x.dtype}): complex numbers are unordered")
     axes = _axes(axis, x.ndim)
     if _count(x, axes) == 0:
-        raise ValueError(f"zero-size array to reduction operation {name}, which has no identity "
-                         f"(shape {x.shape}, axis {axis})")
+        if initial is None:
+            raise ValueError(f"zero-size array to reduction operation {name}, which has no identity "
+                             f"(shape {x.shape}, axis {axis})")
+        # an empty reduction from initial= is initial itself (NumPy)
+        kept = tuple(1 if axes is None or d in axes else n for d, n in enumerate(x.shape)) if keepdims else \
+            tuple(n for d, n in enumerate(x.shape) if axes is not None and d not in axes)
+        return full(kept, initial, dtype=x.dtype)
     return _finish(_reduce_axes(op, x, axes), x.dtype, x, axes, keepdims)
 
 
-def min(x: NDArray, /, *, axis: Axis = None, keepdims: bool = False) -> NDArray:
-    """Minimum over ``axis``; NaN propagates."""
-    return _minmax(_MIN, "min", x, axis, keepdims)
+def _minmax_options(op: int, name: str, x: Any, axis: Axis, out: Any, keepdims: bool, initial: Any,
+                    where: Any) -> NDArray:
+    if where is not True and initial is None:
+        # NumPy's rule: min and max have no identity to put where the mask is False
+        raise ValueError(f"reduction operation '{'minimum' if op == _MIN else 'maximum'}' does not have an "
+                         f"identity, so to use a where mask one has to specify 'initial'")
+    return with_options(lambda v: _minmax(op, name, v, axis, keepdims, initial), x, initial,
+                        _ew.minimum if op == _MIN else _ew.maximum, initial, where, out, name)
 
 
-def max(x: NDArray, /, *, axis: Axis = None, keepdims: bool = False) -> NDArray:
-    """Maximum over ``axis``; NaN propagates."""
-    return _minmax(_MAX, "max", x, axis, keepdims)
+def min(x: NDArray, /, axis: Axis = None, out: NDArray | None = None, keepdims: bool = False, initial: Any = None,
+        where: Any = True) -> NDArray:
+    """Minimum over ``axis``; NaN propagates.  ``initial`` joins the
+    minimum (and is the result of an empty one); ``where=`` needs it."""
+    if out is None and initial is None and where is True:
+        return _minmax(_MIN, "min", x, axis, keepdims)
+    return _minmax_options(_MIN, "min", x, axis, out, keepdims, initial, where)
+
+
+def max(x: NDArray, /, axis: Axis = None, out: NDArray | None = None, keepdims: bool = False, initial: Any = None,
+        where: Any = True) -> NDArray:
+    """Maximum over ``axis``; NaN propagates.  ``initial`` joins the
+    maximum (and is the result of an empty one); ``where=`` needs it."""
+    if out is None and initial is None and where is True:
+        return _minmax(_MAX, "max", x, axis, keepdims)
+    return _minmax_options(_MAX, "max", x, axis, out, keepdims, initial, where)
 
 
 def _float_result(x: NDArray, name: str, complex_ok: bool) -> DType:
@@ -140,24 +177,54 @@ def _float_result(x: NDArray, name: str, complex_ok: bool) -> DType:
     return _dt.float64 if x.dtype.kind in "biu" else x.dtype
 
 
-def mean(x: NDArray, /, *, axis: Axis = None, keepdims: bool = False) -> NDArray:
-    """Arithmetic mean over ``axis``; NaN for an empty reduction.  Integer
-    inputs give float64 (NumPy)."""
-    x = as_operand(x)
+def _mean(x: NDArray, axis: Axis, keepdims: bool) -> NDArray:
     result = _float_result(x, "mean", True)
     axes = _axes(axis, x.ndim)
     out = _reduce_axes(_FSUM, x, axes, divisor=float(_count(x, axes)))
     return _finish(out, result, x, axes, keepdims)
 
 
+def _in_dtype(x: Any, dtype: Any) -> NDArray:
+    """The input of mean, var and std with NumPy's ``dtype=``: a floating
+    ``dtype`` is the one they compute in; any other only the result's
+    (applied by ``_as_dtype``)."""
+    x = as_operand(x)
+    if dtype is not None and _dt.as_dtype(dtype).kind in "fc":
+        x = x.astype(_dt.as_dtype(dtype), copy=False)
+    return x
+
+
+def _as_dtype(r: NDArray, dtype: Any) -> NDArray:
+    return r if dtype is None else r.astype(_dt.as_dtype(dtype), copy=False)
+
+
+def _masked_count(x: NDArray, axis: Axis, keepdims: bool, where: Any) -> NDArray:
+    """How many elements ``where=`` selects in each reduction, as float64."""
+    return _sum_like(_SUM, where_mask(where, x.shape), axis, _dt.float64, keepdims)
+
+
+def mean(x: NDArray, /, axis: Axis = None, dtype: Any = None, out: NDArray | None = None, keepdims: bool = False,
+         *, where: Any = True) -> NDArray:
+    """Arithmetic mean over ``axis``; NaN for an empty reduction.  Integer
+    inputs give float64 (NumPy); a floating ``dtype`` is computed in."""
+    if dtype is None and out is None and where is True:
+        return _mean(as_operand(x), axis, keepdims)
+    x = _in_dtype(x, dtype)
+    if where is True:
+        r = _mean(x, axis, keepdims)
+    else:
+        # NumPy's formula: the sum of the selected elements over their count
+        result = _float_result(x, "mean", True)
+        total = sum(masked(x, where, 0), axis, result, None, keepdims)
+        r = _ew.divide(total, _masked_count(x, axis, keepdims, where)).astype(result, copy=False)
+    r = _as_dtype(r, dtype)
+    return r if out is None else write_out(out, r, "mean")
+
+
 def _var(x: Any, axis: Axis, correction: int | float, keepdims: bool, take_sqrt: bool) -> NDArray:
     x = as_operand(x)
     result = _float_result(x, "std" if take_sqrt else "var", False)
-    if isinstance(correction, bool) or not isinstance(correction, (int, float)):
-        try:
-            correction = operator.index(correction)
-        except TypeError:
-            raise TypeError(f"correction must be a real number, got {type(correction).__name__}") from None
+    correction = _real_correction(correction)
     axes = _axes(axis, x.ndim)
     n = _count(x, axes)
     # Two passes: the mean, then the sum of squared deviations from it, each
@@ -166,6 +233,29 @@ def _var(x: Any, axis: Axis, correction: int | float, keepdims: bool, take_sqrt:
     m = _reduce_axes(_FSUM, x, axes, divisor=float(n))
     out = _reduce_axes(_SSD, x, axes, extra=m, divisor=float(builtins.max(n - correction, 0)), take_sqrt=take_sqrt)
     return _finish(out, result, x, axes, keepdims)
+
+
+def _real_correction(correction: Any) -> int | float:
+    if isinstance(correction, bool) or not isinstance(correction, (int, float)):
+        try:
+            return operator.index(correction)
+        except TypeError:
+            raise TypeError(f"correction must be a real number, got {type(correction).__name__}") from None
+    return correction
+
+
+def _masked_var(x: NDArray, axis: Axis, correction: Any, keepdims: bool, where: Any, take_sqrt: bool) -> NDArray:
+    """var (or std) of the elements ``where=`` selects: NumPy's two passes,
+    the masked mean, then the masked sum of squared deviations over the
+    count less the correction (below zero: zero)."""
+    result = _float_result(x, "std" if take_sqrt else "var", False)
+    correction = _real_correction(correction)
+    mu = mean(x, axis, None, None, True, where=where)
+    dev = _ew.subtract(x, mu)
+    ssd = sum(masked(_ew.multiply(dev, dev), where, 0), axis, result, None, keepdims)
+    n = _masked_count(x, axis, keepdims, where)
+    r = _ew.divide(ssd, _ew.maximum(_ew.subtract(n, correction), 0.0))
+    return (_ew.sqrt(r) if take_sqrt else r).astype(result, copy=False)
 
 
 def _correction(correction: Any, ddof: Any) -> Any:
@@ -178,18 +268,33 @@ def _correction(correction: Any, ddof: Any) -> Any:
     return 0.0 if ddof is None else ddof
 
 
-def var(x: NDArray, /, *, axis: Axis = None, correction: int | float | None = None, keepdims: bool = False,
-        ddof: int | float | None = None) -> NDArray:
+def _moment(x: Any, axis: Axis, dtype: Any, out: Any, ddof: Any, keepdims: bool, where: Any, correction: Any,
+            take_sqrt: bool) -> NDArray:
+    c = _correction(correction, ddof)
+    if dtype is None and out is None and where is True:
+        return _var(x, axis, c, keepdims, take_sqrt)
+    x = _in_dtype(x, dtype)
+    r = _var(x, axis, c, keepdims, take_sqrt) if where is True else _masked_var(x, axis, c, keepdims, where,
+                                                                                   take_sqrt)
+    r = _as_dtype(r, dtype)
+    return r if out is None else write_out(out, r, "std" if take_sqrt else "var")
+
+
+def var(x: NDArray, /, axis: Axis = None, dtype: Any = None, out: NDArray | None = None,
+        ddof: int | float | None = None, keepdims: bool = False, *, where: Any = True,
+        correction: int | float | None = None) -> NDArray:
     """Variance over ``axis``: sum((x - mean)**2) / (N - correction).
-    ``ddof`` is NumPy's name for ``correction``; either may be given."""
-    return _var(x, axis, _correction(correction, ddof), keepdims, False)
+    ``ddof`` is NumPy's name for ``correction``; either may be given.
+    NumPy's positional order, ``dtype=`` and ``where=``."""
+    return _moment(x, axis, dtype, out, ddof, keepdims, where, correction, False)
 
 
-def std(x: NDArray, /, *, axis: Axis = None, correction: int | float | None = None, keepdims: bool = False,
-        ddof: int | float | None = None) -> NDArray:
+def std(x: NDArray, /, axis: Axis = None, dtype: Any = None, out: NDArray | None = None,
+        ddof: int | float | None = None, keepdims: bool = False, *, where: Any = True,
+        correction: int | float | None = None) -> NDArray:
     """Standard deviation over ``axis``: sqrt(var).  ``ddof`` is NumPy's
     name for ``correction``; either may be given."""
-    return _var(x, axis, _correction(correction, ddof), keepdims, True)
+    return _moment(x, axis, dtype, out, ddof, keepdims, where, correction, True)
 
 
 def _scan(op: int, name: str, x: Any, axis: int | None, dtype: Any, include_initial: bool) -> NDArray:

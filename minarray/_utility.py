@@ -22,25 +22,41 @@ from minarray._elementwise import ArrayLike, isclose
 from minarray._joining import concat
 from minarray._manipulation import broadcast_to
 from minarray._native import core
-from minarray._reduction import _ALL, _ANY, Axis, _axes, _finish, _reduce_axes
+from minarray._reduction import _ALL, _ANY, Axis, _axes, _finish, _reduce_axes, with_options
 
 __all__ = [
     "all", "any", "diff", "allclose", "array_equal", "array_equiv", "gradient", "trapezoid", "ediff1d",
 ]
 
 
-def all(x: NDArray, /, *, axis: Axis = None, keepdims: bool = False) -> NDArray:
-    """Logical AND over ``axis`` (True for an empty reduction)."""
+def _all(x: Any, axis: Axis, keepdims: bool) -> NDArray:
     x = as_operand(x)
     axes = _axes(axis, x.ndim)
     return _finish(_reduce_axes(_ALL, x, axes), _dt.bool, x, axes, keepdims)
 
 
-def any(x: NDArray, /, *, axis: Axis = None, keepdims: bool = False) -> NDArray:
-    """Logical OR over ``axis`` (False for an empty reduction)."""
+def _any(x: Any, axis: Axis, keepdims: bool) -> NDArray:
     x = as_operand(x)
     axes = _axes(axis, x.ndim)
     return _finish(_reduce_axes(_ANY, x, axes), _dt.bool, x, axes, keepdims)
+
+
+def all(x: NDArray, /, axis: Axis = None, out: NDArray | None = None, keepdims: bool = False, *,
+        where: Any = True) -> NDArray:
+    """Logical AND over ``axis`` (True for an empty reduction); NumPy's
+    positional order, ``where=`` tests the selected elements only."""
+    if out is None and where is True:
+        return _all(x, axis, keepdims)
+    return with_options(lambda v: _all(v, axis, keepdims), x, True, None, None, where, out, "all")
+
+
+def any(x: NDArray, /, axis: Axis = None, out: NDArray | None = None, keepdims: bool = False, *,
+        where: Any = True) -> NDArray:
+    """Logical OR over ``axis`` (False for an empty reduction); NumPy's
+    positional order, ``where=`` tests the selected elements only."""
+    if out is None and where is True:
+        return _any(x, axis, keepdims)
+    return with_options(lambda v: _any(v, axis, keepdims), x, False, None, None, where, out, "any")
 
 
 def _along(x: NDArray, ax: int, start: int, stop: int) -> NDArray:
