@@ -315,11 +315,14 @@ class NDArray(core.NDArrayBase):
             return _manip.reshape_fortran(self, shape[0] if len(shape) == 1 else shape, order, copy)
         return _reshape_view(self, shape, copy)  # one C call, errors included (csrc/py/views.c)
 
-    def ravel(self) -> NDArray:
+    def ravel(self, order: str = "C") -> NDArray:
         """A 1-d view when the array is C-contiguous, else a 1-d copy (NumPy's
-        rule: ``reshape(-1)`` gives a view in more cases)."""
+        rule: ``reshape(-1)`` gives a view in more cases); another ``order``
+        is :func:`minarray.ravel`'s."""
         from minarray import _manipulation as _manip  # cycle: _manipulation imports this module
 
+        if order != "C":
+            return _manip.ravel(self, order)
         if core.is_contiguous(self._h, False):
             return _manip.reshape(self, (-1,))
         return self.flatten()

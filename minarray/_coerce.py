@@ -341,16 +341,23 @@ def along_axis(x: NDArray, axis: int | None) -> tuple[NDArray, int]:
     return x, normalize_axis(axis, x.ndim)
 
 
-def write_out(out: Any, result: NDArray, name: str) -> NDArray:
+def write_out(out: Any, result: NDArray, name: str) -> Any:
     """``out[...] = result`` for an ``out=`` argument, returning ``out``
-    (NumPy's rule: the caller gets the array it passed back).  ``out`` must
-    have the result's shape exactly, and the cast is "same_kind"."""
-    if not isinstance(out, NDArray):
-        raise TypeError(f"out must be a minarray NDArray, got {type(out).__name__}")
-    if out.shape != result.shape:
-        raise ValueError(f"{name}: output of shape {out.shape} cannot hold the result of shape {result.shape}")
-    if not _dt.same_kind(result.dtype, out.dtype):
-        raise TypeError(f"Cannot cast {name} output from {result.dtype} to {out.dtype} with casting rule "
+    (NumPy's rule: the caller gets the array it passed back), or ``result``
+    when ``out`` is None.  ``out`` must have the result's shape exactly,
+    and the cast is "same_kind"."""
+    if out is None:
+        return result
+    if isinstance(out, NDArray):
+        dst = out
+    elif hasattr(out, "__dlpack__"):  # NumPy's ndarray, PyTorch's tensor: written through a zero-copy view
+        dst = asarray(out, copy=False)
+    else:
+        raise TypeError(f"out must be an array, got {type(out).__name__}")
+    if dst.shape != result.shape:
+        raise ValueError(f"{name}: output of shape {dst.shape} cannot hold the result of shape {result.shape}")
+    if not _dt.same_kind(result.dtype, dst.dtype):
+        raise TypeError(f"Cannot cast {name} output from {result.dtype} to {dst.dtype} with casting rule "
                         f"'same_kind'")
-    core.copyto(out._h, result._h)
+    core.copyto(dst._h, result._h)
     return out

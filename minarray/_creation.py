@@ -22,10 +22,9 @@ from typing import Any, Literal, overload
 
 from minarray import _dtypes as _dt
 from minarray._array_object import NDArray
-from minarray._coerce import _device, _scalar_dtype, as_int, as_intp, as_ints, as_operand, asarray
+from minarray._coerce import _device, _scalar_dtype, as_int, as_intp, as_ints, as_operand, asarray, normalize_axis
 from minarray._joining import stack
 from minarray._native import core
-from minarray.exceptions import AxisError
 
 __all__ = [
     "empty", "empty_like", "zeros", "zeros_like", "ones", "ones_like", "full", "full_like", "arange",
@@ -401,8 +400,8 @@ def logspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, base: 
             y = linspace(asarray(start).item(), asarray(stop).item(), num, endpoint=endpoint)
         else:
             y = linspace(_bound(start, "start"), _bound(stop, "stop"), num, endpoint=endpoint)
-        if axis not in (0, -1):
-            raise AxisError(f"axis {axis} is out of bounds for array of dimension 1")
+        if axis != 0:  # NumPy moves the samples' axis only then
+            normalize_axis(axis, 1)
         out = _pow(asarray(base).item() * 1.0, y)
     else:
         out = _pow(*_spaced(start, stop, base, num, endpoint, axis))

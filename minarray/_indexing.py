@@ -43,6 +43,7 @@ from minarray._coerce import (
     broadcast_shapes,
     drop_axis,
     normalize_axis,
+    write_out,
 )
 from minarray._creation import arange, tri
 from minarray._joining import stack
@@ -287,14 +288,20 @@ def _int_indices(indices: Any, fname: str) -> NDArray:
     return idx
 
 
-def take(x: NDArray, indices: NDArray, /, *, axis: int | None = None) -> NDArray:
+def take(x: NDArray, indices: NDArray, /, axis: int | None = None, out: NDArray | None = None) -> NDArray:
     """Elements of ``x`` at ``indices`` along ``axis`` (Array API ``take``).
 
     The result has x's shape with the axis replaced by the index array's
     shape.  Negative indices count from the end; out-of-range ones raise
     IndexError.  ``axis=None`` indexes the flattened array (NumPy; the
     standard requires an axis for arrays of more than one dimension).
+    NumPy's ``out=`` receives the result.
     """
+    res = _take(x, indices, axis)
+    return res if out is None else write_out(out, res, "take")
+
+
+def _take(x: NDArray, indices: NDArray, axis: int | None) -> NDArray:
     x, ax = along_axis(as_operand(x, "take"), axis)
     idx = _int_indices(indices, "take")
     pre, post = x.shape[:ax], x.shape[ax + 1:]
@@ -373,33 +380,50 @@ def _flat_dims(dims: Any, fname: str) -> tuple[tuple[int, ...], int]:
     return shape, math.prod(shape)
 
 
-def unravel_index(indices: Any, shape: Sequence[int] | SupportsIndex) -> tuple[NDArray, ...]:
+def unravel_index(indices: Any, shape: Sequence[int] | SupportsIndex, order: str = "C") -> tuple[NDArray, ...]:
     """The coordinates, one int64 array per axis of ``shape``, of flat
-    (C-order) ``indices``; ValueError for an index outside the array."""
+    ``indices`` (C order, or Fortran order for ``order="F"``: the first
+    index varies fastest); ValueError for an index outside the array."""
     dims, size = _flat_dims(shape, "unravel_index")
     idx = _ints(indices, "unravel_index")
     if idx.size and bool(_any(_ew.logical_or(_ew.less(idx, 0), _ew.greater_equal(idx, size)))):
         bad = next(i for i in idx.reshape((-1,)).tolist() if not 0 <= i < size)
         raise ValueError(f"index {bad} is out of bounds for array with size {size}")
+    fortran = _fortran(order)
     out = []
     rest = idx
-    for d in reversed(dims):
+    for d in (dims if fortran else reversed(dims)):
         out.append(_ew.remainder(rest, d) if d else rest)
         rest = _ew.floor_divide(rest, d) if d else rest
-    return tuple(reversed(out))
+    return tuple(out if fortran else reversed(out))
 
 
-def ravel_multi_index(multi_index: Sequence[Any], dims: Sequence[int], mode: str = "raise") -> NDArray:
-    """The flat (C-order) indices of coordinate arrays ``multi_index`` in
-    an array of shape ``dims``; ``mode`` "raise", "wrap" or "clip" for
-    coordinates out of range."""
+def _fortran(order: str) -> bool:
+    """Whether ``order`` is "F" for the flat-index routines ("C" or "F" only)."""
+    if order not in ("C", "F"):
+        raise ValueError(f"only 'C' or 'F' order is permitted, not {order!r}")
+    return order == "F"
+
+
+def ravel_multi_index(multi_index: Sequence[Any], dims: Sequence[int], mode: Any = "raise",
+                      order: str = "C") -> NDArray:
+    """The flat indices (C order, or Fortran order for ``order="F"``) of
+    coordinate arrays ``multi_index`` in an array of shape ``dims``;
+    ``mode`` "raise", "wrap" or "clip" for coordinates out of range, or a
+    sequence of them, one per axis (NumPy)."""
     shape, _ = _flat_dims(dims, "ravel_multi_index")
     if len(multi_index) != len(shape):
         raise ValueError(f"parameter multi_index must be a sequence of length {len(shape)}")
-    if mode not in ("raise", "wrap", "clip"):
-        raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap', not {mode!r}")
+    modes = (mode,) * len(shape) if isinstance(mode, str) else tuple(mode)
+    if len(modes) != len(shape):
+        raise ValueError(f"ravel_multi_index: mode needs {len(shape)} entries, got {len(modes)}")
+    for m in modes:
+        if m not in ("raise", "wrap", "clip"):
+            raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap', not {m!r}")
+    triples = list(zip(multi_index, shape, modes, strict=True))
     flat: NDArray | None = None
-    for coord, n in zip(multi_index, shape, strict=True):
+    # the fastest-varying coordinate is added last
+    for coord, n, mode in (reversed(triples) if _fortran(order) else triples):
         c = _ints(coord, "ravel_multi_index")
         if n == 0 and c.size:  # no coordinate is valid, and wrap or clip has none to map to
             raise ValueError(f"ravel_multi_index: cannot ravel coordinates into dims {shape}: it has zero entries")

@@ -114,7 +114,7 @@ def concat(arrays: Sequence[NDArray] | tuple[NDArray, ...], /, axis: int | None 
 concatenate = concat  # NumPy's spelling: the same object
 
 
-def stack(arrays: Sequence[NDArray] | tuple[NDArray, ...], /, *, axis: int = 0) -> NDArray:
+def stack(arrays: Sequence[NDArray] | tuple[NDArray, ...], /, axis: int = 0) -> NDArray:
     """Join arrays of one shape along a new axis (Array API ``stack``).
     ``axis`` indexes the result, so it lies in [-(ndim + 1), ndim]."""
     arrs = _arrays(arrays, "stack")

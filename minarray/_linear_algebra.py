@@ -169,7 +169,7 @@ def _axes_list(axes: Any, ndim: int, which: str) -> list[int]:
     return out
 
 
-def tensordot(x1: Any, x2: Any, /, *, axes: int | tuple[Sequence[int], Sequence[int]] = 2) -> NDArray:
+def tensordot(x1: Any, x2: Any, /, axes: int | tuple[Sequence[int], Sequence[int]] = 2) -> NDArray:
     """Sum products over the given axes (Array API ``tensordot``).
 
     ``axes=N`` contracts the last N axes of x1 with the first N of x2; a

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from minarray import _dtypes as _dt
-from minarray._array_object import NDArray, c_strides
+from minarray._array_object import NDArray, _stride_perm, c_strides
 from minarray._coerce import (
     along_axis,
     as_array,
@@ -57,7 +57,7 @@ Shape = tuple[int, ...]
 _MAXDIMS = 64
 
 
-def repeat(x: NDArray, repeats: int | NDArray, /, *, axis: int | None = None) -> NDArray:
+def repeat(x: NDArray, repeats: int | NDArray, /, axis: int | None = None) -> NDArray:
     """Repeat each element (``axis=None``: of the flattened array) or each
     slice along ``axis`` (Array API ``repeat``).
 
@@ -164,7 +164,7 @@ def _tile_into(out: NDArray, x: NDArray, xs: Shape, xst: Shape, reps: Shape) -> 
         core.copyto(out._view(k * xs[i] * out._strides[i], one.shape, out._strides)._h, one._h)
 
 
-def roll(x: NDArray, /, shift: int | tuple[int, ...], *, axis: int | tuple[int, ...] | None = None) -> NDArray:
+def roll(x: NDArray, /, shift: int | tuple[int, ...], axis: int | tuple[int, ...] | None = None) -> NDArray:
     """Shift elements along axes, wrapping around (Array API ``roll``).
 
     ``axis=None`` rolls the flattened array and restores the shape.  A
@@ -552,7 +552,7 @@ def squeeze(x: NDArray, /, axis: int | tuple[int, ...] | None = None) -> NDArray
     return x._view(0, tuple(x.shape[i] for i in keep), tuple(x._strides[i] for i in keep))
 
 
-def flip(x: NDArray, /, *, axis: int | tuple[int, ...] | None = None) -> NDArray:
+def flip(x: NDArray, /, axis: int | tuple[int, ...] | None = None) -> NDArray:
     """A view of ``x`` with the order of elements reversed along ``axis`` (all axes when None):
     negative strides, no copy."""
     x = as_operand(x, "flip")
@@ -601,11 +601,19 @@ def reshape_fortran(x: NDArray, shape: Any, order: str, copy: bool | None) -> ND
 
 
 def ravel(a: Any, order: str = "C") -> NDArray:
-    """The elements as a 1-d array in C order: a view when ``a`` is
-    C-contiguous, else a copy (NumPy's ``ravel``; only ``order="C"``)."""
-    if order != "C":
-        raise ValueError(f"ravel: only order='C' is supported, not {order!r}")
-    return as_operand(a).ravel()
+    """The elements as a 1-d array: a view when the layout allows, else a
+    copy (NumPy's ``ravel``).  ``order``: "C" reads the last index fastest,
+    "F" the first, "A" as "F" for a Fortran- but not C-contiguous array,
+    "K" in the order of the strides (NumPy: memory order, negative strides
+    read forwards)."""
+    x = as_operand(a)
+    if order == "C":
+        return x.ravel()
+    if order == "K":
+        return x.transpose(tuple(_stride_perm(x._strides))).ravel()
+    if order in ("F", "A"):
+        return reshape_fortran(x, (-1,), order, None)
+    raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
 
 
 def transpose(a: Any, axes: Sequence[int] | None = None) -> NDArray:

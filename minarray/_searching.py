@@ -76,7 +76,7 @@ def argmax(x: NDArray, /, axis: int | None = None, out: NDArray | None = None, *
     return r if out is None else write_out(out, r, "argmax")
 
 
-def searchsorted(x1: NDArray, x2: NDArray, /, *, side: str = "left", sorter: NDArray | None = None) -> NDArray:
+def searchsorted(x1: NDArray, x2: NDArray, /, side: str = "left", sorter: NDArray | None = None) -> NDArray:
     """Indices where ``x2``'s elements would be inserted into the sorted 1-d
     ``x1`` to keep it sorted (``side`` "left": before equal elements,
     "right": after)."""

@@ -62,7 +62,19 @@ from minarray._joining import atleast_2d, concat, stack
 from minarray._manipulation import broadcast_to, diagonal, moveaxis
 from minarray._native import core
 from minarray._reduction import (
-    _FSUM, _MAX, _MIN, _PROD, _SSD, _SUM, Axis, _axes, _finish, _int_acc, _reduce_axes, masked, where_mask,
+    _FSUM,
+    _MAX,
+    _MIN,
+    _PROD,
+    _SSD,
+    _SUM,
+    Axis,
+    _axes,
+    _finish,
+    _int_acc,
+    _reduce_axes,
+    masked,
+    where_mask,
     with_options,
 )
 from minarray._searching import argmax, argmin
@@ -346,24 +358,25 @@ def _numpy_scan(op: int, name: str, x: Any, axis: int | None, dtype: Any) -> NDA
     return _scan(op, name, x, axis, dtype, False)
 
 
-def cumsum(a: NDArray, axis: int | None = None, dtype: Any = None) -> NDArray:
+def cumsum(a: NDArray, axis: int | None = None, dtype: Any = None, out: NDArray | None = None) -> NDArray:
     """NumPy's ``cumsum``: :func:`cumulative_sum` of the flattened array
     when ``axis`` is None (the standard's spelling requires an axis for
     arrays of 2 or more dimensions) and never with an initial zero."""
-    return _numpy_scan(0, "cumsum", a, axis, dtype)
+    return write_out(out, _numpy_scan(0, "cumsum", a, axis, dtype), "cumsum")
 
 
-def cumprod(a: NDArray, axis: int | None = None, dtype: Any = None) -> NDArray:
+def cumprod(a: NDArray, axis: int | None = None, dtype: Any = None, out: NDArray | None = None) -> NDArray:
     """NumPy's ``cumprod``: :func:`cumulative_prod` of the flattened array
     when ``axis`` is None."""
-    return _numpy_scan(1, "cumprod", a, axis, dtype)
+    return write_out(out, _numpy_scan(1, "cumprod", a, axis, dtype), "cumprod")
 
 
-def trace(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = None) -> NDArray:
+def trace(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = None,
+          out: NDArray | None = None) -> NDArray:
     """NumPy's ``trace``: the sum along the diagonal ``offset`` of the 2-d
     subarrays over ``axis1`` and ``axis2`` (``sum``'s dtype rules;
     ``ma.linalg.trace`` is the standard's, over the last two axes)."""
-    return sum(diagonal(as_operand(a), offset, axis1, axis2), axis=-1, dtype=dtype)
+    return sum(diagonal(as_operand(a), offset, axis1, axis2), axis=-1, dtype=dtype, out=out)
 
 
 _METHODS = ("linear", "lower", "higher", "nearest", "midpoint")
@@ -551,7 +564,9 @@ def _nan_quantile_rows(work: NDArray, qa: NDArray, method: str, weak: bool) -> N
     return stack([c[..., 0] for c in cols], axis=-1)
 
 
-def quantile(a: Any, q: Any, axis: Axis = None, *, method: str = "linear", keepdims: bool = False) -> NDArray:
+def quantile(a: Any, q: Any, axis: Axis = None, out: NDArray | None = None, overwrite_input: bool = False,
+             method: str = "linear",
+             keepdims: bool = False) -> NDArray:
     """The ``q``-th quantiles (``q`` in [0, 1], a number or an array of
     them) along ``axis`` (the flattened array when None).  ``method``:
     NumPy's default ``"linear"``, or ``"lower"``, ``"higher"``,
@@ -559,29 +574,39 @@ def quantile(a: Any, q: Any, axis: Axis = None, *, method: str = "linear", keepd
     the result.  Rows holding a NaN give NaN.  Integer inputs give
     float64; floating inputs keep their dtype when ``q`` is a Python
     number (NumPy's weak scalars)."""
-    return _quantile("quantile", a, q, axis, method, keepdims, 1.0, False)
+    return write_out(out, _quantile("quantile", a, q, axis, method, keepdims, 1.0, False), "quantile")
 
 
-def percentile(a: Any, q: Any, axis: Axis = None, *, method: str = "linear", keepdims: bool = False) -> NDArray:
+def percentile(a: Any, q: Any, axis: Axis = None, out: NDArray | None = None, overwrite_input: bool = False,
+               method: str = "linear",
+               keepdims: bool = False) -> NDArray:
     """:func:`quantile` with ``q`` in percent ([0, 100])."""
-    return _quantile("percentile", a, q, axis, method, keepdims, 100.0, False)
+    return write_out(out, _quantile("percentile", a, q, axis, method, keepdims, 100.0, False), "percentile")
 
 
-def nanquantile(a: Any, q: Any, axis: Axis = None, *, method: str = "linear", keepdims: bool = False) -> NDArray:
+def nanquantile(a: Any, q: Any, axis: Axis = None, out: NDArray | None = None, overwrite_input: bool = False,
+                method: str = "linear", keepdims: bool = False) -> NDArray:
     """:func:`quantile` ignoring NaNs (NaN for a row of NaNs only)."""
-    return _quantile("nanquantile", a, q, axis, method, keepdims, 1.0, True)
+    return write_out(out, _quantile("nanquantile", a, q, axis, method, keepdims, 1.0, True), "nanquantile")
 
 
-def nanpercentile(a: Any, q: Any, axis: Axis = None, *, method: str = "linear",
-                  keepdims: bool = False) -> NDArray:
+def nanpercentile(a: Any, q: Any, axis: Axis = None, out: NDArray | None = None, overwrite_input: bool = False,
+                  method: str = "linear", keepdims: bool = False) -> NDArray:
     """:func:`percentile` ignoring NaNs."""
-    return _quantile("nanpercentile", a, q, axis, method, keepdims, 100.0, True)
+    return write_out(out, _quantile("nanpercentile", a, q, axis, method, keepdims, 100.0, True), "nanpercentile")
 
 
-def median(a: Any, axis: Axis = None, *, keepdims: bool = False) -> NDArray:
+def median(a: Any, axis: Axis = None, out: NDArray | None = None, overwrite_input: bool = False,
+           keepdims: bool = False) -> NDArray:
     """The median along ``axis`` (the flattened array when None): the
     middle element, or the mean of the two middle ones, found by selection
-    (no sort).  NaN where a row holds a NaN; integers give float64."""
+    (no sort).  NaN where a row holds a NaN; integers give float64.
+    ``overwrite_input`` is accepted and the input left as it is (NumPy
+    leaves its contents undefined then)."""
+    return write_out(out, _median(a, axis, keepdims), "median")
+
+
+def _median(a: Any, axis: Axis, keepdims: bool) -> NDArray:
     x = as_operand(a, "median")
     _check_real(x, "median")
     rows, axes = _rows(x, axis)
@@ -602,12 +627,13 @@ def median(a: Any, axis: Axis = None, *, keepdims: bool = False) -> NDArray:
     return _keep(out, x.ndim, axes) if keepdims else out
 
 
-def nanmedian(a: Any, axis: Axis = None, *, keepdims: bool = False) -> NDArray:
+def nanmedian(a: Any, axis: Axis = None, out: NDArray | None = None, overwrite_input: bool = False,
+              keepdims: bool = False) -> NDArray:
     """:func:`median` ignoring NaNs (NaN for a row of NaNs only)."""
     x = as_operand(a, "nanmedian")
     if x.dtype.kind != "f":
-        return median(x, axis, keepdims=keepdims)
-    return _nanmedian(x, axis, keepdims)
+        return median(x, axis, out, keepdims=keepdims)
+    return write_out(out, _nanmedian(x, axis, keepdims), "nanmedian")
 
 
 def _nanmedian(x: NDArray, axis: Axis, keepdims: bool) -> NDArray:
@@ -634,11 +660,11 @@ def _concat_last(*parts: NDArray) -> NDArray:
     return concat(list(parts), axis=-1)
 
 
-def ptp(a: Any, axis: Axis = None, keepdims: bool = False) -> NDArray:
+def ptp(a: Any, axis: Axis = None, out: NDArray | None = None, keepdims: bool = False) -> NDArray:
     """Peak to peak: ``max - min`` along ``axis`` (in the input's dtype, so
     integers wrap as NumPy's do)."""
     x = as_operand(a, "ptp")
-    return _ew.subtract(max(x, axis=axis, keepdims=keepdims), min(x, axis=axis, keepdims=keepdims))
+    return _ew.subtract(max(x, axis=axis, keepdims=keepdims), min(x, axis=axis, keepdims=keepdims), out=out)
 
 
 def average(a: Any, axis: Axis = None, weights: Any = None, returned: bool = False, *,
@@ -697,34 +723,41 @@ def _replaced(x: NDArray, value: float) -> NDArray:
     return _searching.where(_ew.isnan(x), value, x) if _floating(x) else x
 
 
-def nansum(a: Any, axis: Axis = None, dtype: Any = None, keepdims: bool = False) -> NDArray:
+def nansum(a: Any, axis: Axis = None, dtype: Any = None, out: NDArray | None = None, keepdims: bool = False,
+           initial: Any = None, where: Any = True) -> NDArray:
     """:func:`minarray.sum` treating NaNs as zero."""
     x = as_operand(a, "nansum")
-    return sum(_replaced(x, 0.0), axis=axis, dtype=dtype, keepdims=keepdims)
+    return sum(_replaced(x, 0.0), axis, dtype, out, keepdims, initial, where)
 
 
-def nanprod(a: Any, axis: Axis = None, dtype: Any = None, keepdims: bool = False) -> NDArray:
+def nanprod(a: Any, axis: Axis = None, dtype: Any = None, out: NDArray | None = None, keepdims: bool = False,
+            initial: Any = None, where: Any = True) -> NDArray:
     """:func:`minarray.prod` treating NaNs as one."""
     x = as_operand(a, "nanprod")
-    return prod(_replaced(x, 1.0), axis=axis, dtype=dtype, keepdims=keepdims)
+    return prod(_replaced(x, 1.0), axis, dtype, out, keepdims, initial, where)
 
 
-def nancumsum(a: Any, axis: int | None = None, dtype: Any = None) -> NDArray:
+def nancumsum(a: Any, axis: int | None = None, dtype: Any = None, out: NDArray | None = None) -> NDArray:
     """:func:`minarray.cumsum` treating NaNs as zero."""
-    return cumsum(_replaced(as_operand(a, "nancumsum"), 0.0), axis, dtype)
+    return cumsum(_replaced(as_operand(a, "nancumsum"), 0.0), axis, dtype, out)
 
 
-def nancumprod(a: Any, axis: int | None = None, dtype: Any = None) -> NDArray:
+def nancumprod(a: Any, axis: int | None = None, dtype: Any = None, out: NDArray | None = None) -> NDArray:
     """:func:`minarray.cumprod` treating NaNs as one."""
-    return cumprod(_replaced(as_operand(a, "nancumprod"), 1.0), axis, dtype)
+    return cumprod(_replaced(as_operand(a, "nancumprod"), 1.0), axis, dtype, out)
 
 
 def _count_numbers(x: NDArray, axis: Axis, keepdims: bool) -> NDArray:
     return _searching.count_nonzero(_ew.logical_not(_ew.isnan(x)), axis=axis, keepdims=keepdims)
 
 
-def nanmean(a: Any, axis: Axis = None, dtype: Any = None, keepdims: bool = False) -> NDArray:
+def nanmean(a: Any, axis: Axis = None, dtype: Any = None, out: NDArray | None = None,
+            keepdims: bool = False) -> NDArray:
     """The mean of the numbers, NaNs ignored (NaN for a slice of NaNs only)."""
+    return write_out(out, _nanmean(a, axis, dtype, keepdims), "nanmean")
+
+
+def _nanmean(a: Any, axis: Axis, dtype: Any, keepdims: bool) -> NDArray:
     x = as_operand(a, "nanmean")
     if dtype is not None:
         x = x.astype(dtype)
@@ -764,17 +797,19 @@ def _nanvar(name: str, a: Any, axis: Axis, dtype: Any, ddof: Any, keepdims: bool
     return out.astype(x.dtype, copy=False)
 
 
-def nanvar(a: Any, axis: Axis = None, dtype: Any = None, ddof: Any = None, keepdims: bool = False, *,
-           correction: Any = None) -> NDArray:
+def nanvar(a: Any, axis: Axis = None, dtype: Any = None, out: NDArray | None = None, ddof: Any = None,
+           keepdims: bool = False,
+           *, correction: Any = None) -> NDArray:
     """The variance of the numbers, NaNs ignored; ``ddof`` or ``correction``
     as in :func:`minarray.var`."""
-    return _nanvar("nanvar", a, axis, dtype, ddof, keepdims, correction, False)
+    return write_out(out, _nanvar("nanvar", a, axis, dtype, ddof, keepdims, correction, False), "nanvar")
 
 
-def nanstd(a: Any, axis: Axis = None, dtype: Any = None, ddof: Any = None, keepdims: bool = False, *,
-           correction: Any = None) -> NDArray:
+def nanstd(a: Any, axis: Axis = None, dtype: Any = None, out: NDArray | None = None, ddof: Any = None,
+           keepdims: bool = False,
+           *, correction: Any = None) -> NDArray:
     """The standard deviation of the numbers, NaNs ignored."""
-    return _nanvar("nanstd", a, axis, dtype, ddof, keepdims, correction, True)
+    return write_out(out, _nanvar("nanstd", a, axis, dtype, ddof, keepdims, correction, True), "nanstd")
 
 
 def _nanminmax(name: str, a: Any, axis: Axis, keepdims: bool, big: float) -> NDArray:
@@ -789,14 +824,14 @@ def _nanminmax(name: str, a: Any, axis: Axis, keepdims: bool, big: float) -> NDA
     return _searching.where(all_nan, float("nan"), out).astype(x.dtype, copy=False)
 
 
-def nanmin(a: Any, axis: Axis = None, keepdims: bool = False) -> NDArray:
+def nanmin(a: Any, axis: Axis = None, out: NDArray | None = None, keepdims: bool = False) -> NDArray:
     """The minimum ignoring NaNs (NaN for a slice of NaNs only)."""
-    return _nanminmax("nanmin", a, axis, keepdims, math.inf)
+    return write_out(out, _nanminmax("nanmin", a, axis, keepdims, math.inf), "nanmin")
 
 
-def nanmax(a: Any, axis: Axis = None, keepdims: bool = False) -> NDArray:
+def nanmax(a: Any, axis: Axis = None, out: NDArray | None = None, keepdims: bool = False) -> NDArray:
     """The maximum ignoring NaNs (NaN for a slice of NaNs only)."""
-    return _nanminmax("nanmax", a, axis, keepdims, -math.inf)
+    return write_out(out, _nanminmax("nanmax", a, axis, keepdims, -math.inf), "nanmax")
 
 
 def _nanarg(name: str, a: Any, axis: int | None, keepdims: bool, big: float) -> NDArray:
@@ -810,14 +845,16 @@ def _nanarg(name: str, a: Any, axis: int | None, keepdims: bool, big: float) -> 
     return fn(_searching.where(nan, big, x), axis=axis, keepdims=keepdims)
 
 
-def nanargmin(a: Any, axis: int | None = None, *, keepdims: bool = False) -> NDArray:
+def nanargmin(a: Any, axis: int | None = None, out: NDArray | None = None, *, keepdims: bool = False) -> NDArray:
     """The index of the minimum ignoring NaNs; ValueError for a slice of NaNs only."""
-    return _nanarg("nanargmin", a, None if axis is None else as_int(axis, "axis"), keepdims, math.inf)
+    return write_out(out, _nanarg("nanargmin", a, None if axis is None else as_int(axis, "axis"), keepdims,
+                                  math.inf), "nanargmin")
 
 
-def nanargmax(a: Any, axis: int | None = None, *, keepdims: bool = False) -> NDArray:
+def nanargmax(a: Any, axis: int | None = None, out: NDArray | None = None, *, keepdims: bool = False) -> NDArray:
     """The index of the maximum ignoring NaNs; ValueError for a slice of NaNs only."""
-    return _nanarg("nanargmax", a, None if axis is None else as_int(axis, "axis"), keepdims, -math.inf)
+    return write_out(out, _nanarg("nanargmax", a, None if axis is None else as_int(axis, "axis"), keepdims,
+                                  -math.inf), "nanargmax")
 
 
 def cov(m: Any, y: Any = None, rowvar: bool = True, bias: bool = False, ddof: int | None = None, *,

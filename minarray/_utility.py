@@ -92,7 +92,7 @@ def _edge(value: Any, x: NDArray, ax: int, name: str) -> NDArray:
     return v
 
 
-def diff(x: NDArray, /, *, axis: int = -1, n: int = 1, prepend: Any = None, append: Any = None) -> NDArray:
+def diff(x: NDArray, /, n: int = 1, axis: int = -1, prepend: Any = None, append: Any = None) -> NDArray:
     """The n-th discrete difference along ``axis``: out[i] = x[i+1] - x[i],
     applied ``n`` times, after concatenating ``prepend`` and ``append``.
     Booleans give x[i+1] != x[i] (NumPy)."""
