@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import operator
 import sys
-from typing import Any
+from typing import Any, TypeVar, overload
 
 from minarray import _dtypes as _dt
 from minarray import dlpack
@@ -339,6 +339,17 @@ def along_axis(x: NDArray, axis: int | None) -> tuple[NDArray, int]:
     if axis is None:
         return x.reshape((-1,)), 0
     return x, normalize_axis(axis, x.ndim)
+
+
+_Out = TypeVar("_Out")
+
+
+@overload
+def write_out(out: None, result: NDArray, name: str) -> NDArray: ...
+
+
+@overload
+def write_out(out: _Out, result: NDArray, name: str) -> _Out: ...
 
 
 def write_out(out: Any, result: NDArray, name: str) -> Any:

@@ -123,10 +123,14 @@ def sum(x: NDArray, /, axis: Axis = None, dtype: Any = None, out: NDArray | None
     """Sum over ``axis`` (pairwise summation for floating point).  NumPy's
     positional order; ``initial`` is added, ``where=`` sums the selected
     elements only."""
-    if out is None and initial is None and where is True:
-        return _sum_like(_SUM, x, axis, dtype, keepdims)
-    return with_options(lambda v: _sum_like(_SUM, v, axis, dtype, keepdims), x, 0, _ew.add, initial, where, out,
-                        "sum")
+    if out is not None or initial is not None or where is not True:
+        return with_options(lambda v: sum(v, axis, dtype, None, keepdims), x, 0, _ew.add, initial, where, out, "sum")
+    # the plain call runs here, one Python frame less (sum of a small array
+    # is mostly Python's overhead)
+    x = as_operand(x)
+    axes = _axes(axis, x.ndim)
+    x, result = _accumulation(x, dtype)
+    return _finish(_reduce_axes(_SUM, x, axes), result, x, axes, keepdims)
 
 
 def prod(x: NDArray, /, axis: Axis = None, dtype: Any = None, out: NDArray | None = None, keepdims: bool = False,
@@ -189,21 +193,14 @@ def _float_result(x: NDArray, name: str, complex_ok: bool) -> DType:
     return _dt.float64 if x.dtype.kind in "biu" else x.dtype
 
 
-def _mean(x: NDArray, axis: Axis, keepdims: bool) -> NDArray:
-    result = _float_result(x, "mean", True)
-    axes = _axes(axis, x.ndim)
-    out = _reduce_axes(_FSUM, x, axes, divisor=float(_count(x, axes)))
-    return _finish(out, result, x, axes, keepdims)
-
-
 def _in_dtype(x: Any, dtype: Any) -> NDArray:
     """The input of mean, var and std with NumPy's ``dtype=``: a floating
     ``dtype`` is the one they compute in; any other only the result's
     (applied by ``_as_dtype``)."""
-    x = as_operand(x)
+    arr = as_operand(x)
     if dtype is not None and _dt.as_dtype(dtype).kind in "fc":
-        x = x.astype(_dt.as_dtype(dtype), copy=False)
-    return x
+        arr = arr.astype(_dt.as_dtype(dtype), copy=False)
+    return arr
 
 
 def _as_dtype(r: NDArray, dtype: Any) -> NDArray:
@@ -220,10 +217,13 @@ def mean(x: NDArray, /, axis: Axis = None, dtype: Any = None, out: NDArray | Non
     """Arithmetic mean over ``axis``; NaN for an empty reduction.  Integer
     inputs give float64 (NumPy); a floating ``dtype`` is computed in."""
     if dtype is None and out is None and where is True:
-        return _mean(as_operand(x), axis, keepdims)
+        x = as_operand(x)
+        result = _float_result(x, "mean", True)
+        axes = _axes(axis, x.ndim)
+        return _finish(_reduce_axes(_FSUM, x, axes, divisor=float(_count(x, axes))), result, x, axes, keepdims)
     x = _in_dtype(x, dtype)
     if where is True:
-        r = _mean(x, axis, keepdims)
+        r = mean(x, axis, None, None, keepdims)
     else:
         # NumPy's formula: the sum of the selected elements over their count
         result = _float_result(x, "mean", True)
@@ -283,8 +283,6 @@ def _correction(correction: Any, ddof: Any) -> Any:
 def _moment(x: Any, axis: Axis, dtype: Any, out: Any, ddof: Any, keepdims: bool, where: Any, correction: Any,
             take_sqrt: bool) -> NDArray:
     c = _correction(correction, ddof)
-    if dtype is None and out is None and where is True:
-        return _var(x, axis, c, keepdims, take_sqrt)
     x = _in_dtype(x, dtype)
     r = _var(x, axis, c, keepdims, take_sqrt) if where is True else _masked_var(x, axis, c, keepdims, where,
                                                                                    take_sqrt)
@@ -298,6 +296,8 @@ def var(x: NDArray, /, axis: Axis = None, dtype: Any = None, out: NDArray | None
     """Variance over ``axis``: sum((x - mean)**2) / (N - correction).
     ``ddof`` is NumPy's name for ``correction``; either may be given.
     NumPy's positional order, ``dtype=`` and ``where=``."""
+    if dtype is None and out is None and where is True:
+        return _var(x, axis, _correction(correction, ddof), keepdims, False)
     return _moment(x, axis, dtype, out, ddof, keepdims, where, correction, False)
 
 
@@ -306,6 +306,8 @@ def std(x: NDArray, /, axis: Axis = None, dtype: Any = None, out: NDArray | None
         correction: int | float | None = None) -> NDArray:
     """Standard deviation over ``axis``: sqrt(var).  ``ddof`` is NumPy's
     name for ``correction``; either may be given."""
+    if dtype is None and out is None and where is True:
+        return _var(x, axis, _correction(correction, ddof), keepdims, True)
     return _moment(x, axis, dtype, out, ddof, keepdims, where, correction, True)
 
 

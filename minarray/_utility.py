@@ -29,34 +29,26 @@ __all__ = [
 ]
 
 
-def _all(x: Any, axis: Axis, keepdims: bool) -> NDArray:
-    x = as_operand(x)
-    axes = _axes(axis, x.ndim)
-    return _finish(_reduce_axes(_ALL, x, axes), _dt.bool, x, axes, keepdims)
-
-
-def _any(x: Any, axis: Axis, keepdims: bool) -> NDArray:
-    x = as_operand(x)
-    axes = _axes(axis, x.ndim)
-    return _finish(_reduce_axes(_ANY, x, axes), _dt.bool, x, axes, keepdims)
-
-
 def all(x: NDArray, /, axis: Axis = None, out: NDArray | None = None, keepdims: bool = False, *,
         where: Any = True) -> NDArray:
     """Logical AND over ``axis`` (True for an empty reduction); NumPy's
     positional order, ``where=`` tests the selected elements only."""
-    if out is None and where is True:
-        return _all(x, axis, keepdims)
-    return with_options(lambda v: _all(v, axis, keepdims), x, True, None, None, where, out, "all")
+    if out is not None or where is not True:
+        return with_options(lambda v: all(v, axis, None, keepdims), x, True, None, None, where, out, "all")
+    x = as_operand(x)
+    axes = _axes(axis, x.ndim)
+    return _finish(_reduce_axes(_ALL, x, axes), _dt.bool, x, axes, keepdims)
 
 
 def any(x: NDArray, /, axis: Axis = None, out: NDArray | None = None, keepdims: bool = False, *,
         where: Any = True) -> NDArray:
     """Logical OR over ``axis`` (False for an empty reduction); NumPy's
     positional order, ``where=`` tests the selected elements only."""
-    if out is None and where is True:
-        return _any(x, axis, keepdims)
-    return with_options(lambda v: _any(v, axis, keepdims), x, False, None, None, where, out, "any")
+    if out is not None or where is not True:
+        return with_options(lambda v: any(v, axis, None, keepdims), x, False, None, None, where, out, "any")
+    x = as_operand(x)
+    axes = _axes(axis, x.ndim)
+    return _finish(_reduce_axes(_ANY, x, axes), _dt.bool, x, axes, keepdims)
 
 
 def _along(x: NDArray, ax: int, start: int, stop: int) -> NDArray:
