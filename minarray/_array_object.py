@@ -101,11 +101,17 @@ class NDArray(core.NDArrayBase):
     _dtype: DType
     _base: Any  # the object owning the memory, or None
 
-    def __new__(cls, *args: Any, **kwargs: Any) -> NDArray:
-        # (refused in __new__, not __init__: a subclass's own __new__, which
-        # makes its instance with asarray(...).view(cls) as NumPy's recipe
-        # does, is then followed by object's __init__, which takes its arguments)
-        raise TypeError("NDArray cannot be constructed directly; use minarray.asarray, empty, zeros...")
+    def __new__(cls, shape: Any, dtype: Any = float, buffer: Any = None, offset: SupportsIndex = 0,
+                strides: Any = None, order: str | None = None) -> NDArray:
+        """NumPy's low-level constructor: an uninitialised array of
+        ``shape``, or a view of ``buffer``'s memory (``offset`` and
+        ``strides`` in bytes); minarray.empty, zeros or asarray are the
+        usual ways.  (In __new__, not __init__: a subclass's own __new__,
+        making its instance with asarray(...).view(cls) as NumPy's recipe
+        does, is then followed by object's __init__.)"""
+        from minarray._creation import ndarray_new  # cycle: _creation imports this module
+
+        return ndarray_new(cls, shape, dtype, buffer, offset, strides, order)
 
     # ---- construction (internal) ---------------------------------------
     @staticmethod

@@ -94,8 +94,11 @@ def nested_leaf(obj: Any) -> NDArray:
     return asarray(obj)
 
 
-def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | None = None) -> NDArray:
-    """Array API ``asarray``.
+def asarray(obj: Any, /, dtype: Any = None, order: str | None = None, *, device: Any = None,
+            copy: bool | None = None) -> NDArray:
+    """Array API ``asarray``, with NumPy's positional ``dtype`` and its
+    ``order``: "C" or "F" asks for that memory order (a copy when the
+    array has another), "A" for either, "K" (or None) for any.
 
     Accepts Python scalars, nested lists/tuples (of scalars, NumPy scalars or
     arrays), NDArrays, objects with ``__array_interface__`` (NumPy arrays),
@@ -104,6 +107,8 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | 
     never does and raises ValueError when a copy would be needed (Array API
     2024.12); ``copy=None`` copies only when needed.
     """
+    if order is not None and order != "K":
+        return _in_order(asarray(obj, dtype, device=device, copy=copy), order, copy)
     if device is None and type(obj) in (list, tuple) and copy is not False:
         # nested lists or tuples of numbers (exact types: a subclass may
         # export its memory): one C call when C can settle it alone
@@ -189,6 +194,19 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | 
         f"cannot convert {type(obj).__name__} to a minarray array: expected a number, a nested sequence of "
         "numbers, or an object with __array_interface__, __dlpack__, __array__ or the buffer protocol"
     )
+
+
+def _in_order(x: NDArray, order: str, copy: bool | None) -> NDArray:
+    """``x`` in the memory order NumPy's ``order=`` of asarray asks for:
+    itself when it has it, else a copy (ValueError under copy=False)."""
+    if order not in ("C", "F", "A"):
+        raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+    c, f = x.flags.c_contiguous, x.flags.f_contiguous
+    if (order == "C" and c) or (order == "F" and f) or (order == "A" and (c or f)):
+        return x
+    if copy is False:
+        raise ValueError(f"Unable to avoid copy while creating an array with order={order!r}")
+    return x.copy("F" if order == "F" else "C")
 
 
 def _numpy_copy(obj: Any, why: str, dt: _dt.DType | None, copy: bool | None) -> NDArray:

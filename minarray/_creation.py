@@ -297,13 +297,14 @@ def meshgrid(*arrays: NDArray, copy: bool = True, sparse: bool = False, indexing
     return tuple(out)
 
 
-def array(object: Any, dtype: Any = None, *, copy: bool | None = True, ndmin: int = 0) -> NDArray:
+def array(object: Any, dtype: Any = None, *, copy: bool | None = True, order: str = "K", ndmin: int = 0) -> NDArray:
     """NumPy's ``array``: a new array from ``object`` (nested sequences,
     scalars, buffers, NDArrays or other arrays).  Unlike :func:`asarray`
     it copies by default; ``copy=None`` copies only when needed and
     ``copy=False`` never (ValueError when it would have to).  ``ndmin``
-    prepends length-1 axes up to that many dimensions."""
-    out = asarray(object, dtype=dtype, copy=copy)
+    prepends length-1 axes up to that many dimensions; ``order`` is
+    :func:`asarray`'s."""
+    out = asarray(object, dtype, order, copy=copy)
     nd = as_int(ndmin, "array: ndmin")
     if out.ndim < nd:
         out = out.reshape((1,) * (nd - out.ndim) + out.shape)
@@ -316,13 +317,15 @@ def copy(a: Any, order: str = "K") -> NDArray:
     return as_operand(a, "copy").copy(order)
 
 
-def asanyarray(a: Any, dtype: Any = None) -> NDArray:
+def asanyarray(a: Any, dtype: Any = None, order: str | None = None, *, device: Any = None,
+               copy: bool | None = None) -> NDArray:
     """NumPy's ``asanyarray``: :func:`asarray`, but an instance of a
     subclass of NDArray passes through as itself (cast when ``dtype``
-    differs, still of its class)."""
-    if isinstance(a, NDArray):
+    differs, still of its class); ``order``, ``device`` and ``copy`` are
+    :func:`asarray`'s."""
+    if isinstance(a, NDArray) and (order is None or order == "K") and device is None and copy is None:
         return a if dtype is None else a.astype(dtype, copy=False)
-    return asarray(a, dtype=dtype)
+    return asarray(a, dtype, order, device=device, copy=copy)
 
 
 def ascontiguousarray(a: Any, dtype: Any = None) -> NDArray:
@@ -599,3 +602,50 @@ def fromiter(iter: Any, dtype: Any, count: int = -1) -> NDArray:
     if out.ndim != 1:  # NumPy reads one scalar per item
         raise ValueError("setting an array element with a sequence.")
     return out
+
+
+def ndarray_new(cls: type[NDArray], shape: Any, dtype: Any, buffer: Any, offset: Any, strides: Any,
+                order: str | None) -> NDArray:
+    """NumPy's ``ndarray(shape, dtype, buffer, offset, strides, order)``:
+    without ``buffer`` a new uninitialised array (``order`` "C" or "F");
+    with one, a view of its memory from byte ``offset`` on, C or Fortran
+    ordered, or with byte ``strides``, which must stay inside it."""
+    dims = _shape(shape)
+    dt = _dt.as_dtype(dtype)
+    order = "C" if order is None else order
+    if buffer is None:
+        if strides is not None:
+            raise ValueError("ndarray: strides= describes a buffer's memory; give buffer= with it")
+        arr = empty(dims, dt, order)
+    else:
+        arr = _buffer_view(asarray(buffer), dims, dt, as_int(offset, "ndarray: offset"), strides, order)
+    return arr if cls is NDArray else arr.view(cls)
+
+
+def _buffer_view(raw: NDArray, dims: tuple[int, ...], dt: _dt.DType, offset: int, strides: Any,
+                 order: str) -> NDArray:
+    if not raw.flags.c_contiguous:
+        raise ValueError("ndarray: the buffer must be C-contiguous memory")
+    if not 0 <= offset <= raw.nbytes:
+        raise ValueError(f"offset must be non-negative and no greater than buffer length ({raw.nbytes})")
+    data = raw.reshape((-1,)).view(_dt.uint8)[offset:]
+    item = dt.itemsize
+    whole = data[:data.shape[0] - data.shape[0] % item].view(dt)
+    if strides is None:
+        n = math.prod(dims)
+        if n > whole.shape[0]:
+            raise TypeError("buffer is too small for requested array")
+        if order == "F":
+            return whole[:n].reshape(dims[::-1]).T
+        if order != "C":
+            raise ValueError(f"only 'C' or 'F' order is permitted, not {order!r}")
+        return whole[:n].reshape(dims)
+    steps = as_ints(strides, "ndarray: strides entry")
+    if len(steps) != len(dims) or any(s % item for s in steps):
+        raise ValueError("strides is incompatible with shape of requested array and size of buffer")
+    # the span the strides reach, in elements, must lie inside the buffer
+    hi = sum((n - 1) * s // item for n, s in zip(dims, steps, strict=True) if s > 0)
+    lo = sum((n - 1) * s // item for n, s in zip(dims, steps, strict=True) if s < 0)
+    if 0 not in dims and (lo < 0 or hi >= whole.shape[0]):
+        raise ValueError("strides is incompatible with shape of requested array and size of buffer")
+    return whole._view(0, dims, tuple(s // item for s in steps), bool(raw.flags.writeable) is False)
