@@ -363,18 +363,19 @@ _Out = TypeVar("_Out")
 
 
 @overload
-def write_out(out: None, result: NDArray, name: str) -> NDArray: ...
+def write_out(out: None, result: NDArray, name: str, casting: str = ...) -> NDArray: ...
 
 
 @overload
-def write_out(out: _Out, result: NDArray, name: str) -> _Out: ...
+def write_out(out: _Out, result: NDArray, name: str, casting: str = ...) -> _Out: ...
 
 
-def write_out(out: Any, result: NDArray, name: str) -> Any:
+def write_out(out: Any, result: NDArray, name: str, casting: str = "unsafe") -> Any:
     """``out[...] = result`` for an ``out=`` argument, returning ``out``
     (NumPy's rule: the caller gets the array it passed back), or ``result``
-    when ``out`` is None.  ``out`` must have the result's shape exactly,
-    and the cast is "same_kind"."""
+    when ``out`` is None.  ``out`` must have the result's shape exactly;
+    the cast is "unsafe", as NumPy's reductions cast into ``out``, unless
+    ``casting="same_kind"`` (a ufunc's, matmul's)."""
     if out is None:
         return result
     if isinstance(out, NDArray):
@@ -385,7 +386,7 @@ def write_out(out: Any, result: NDArray, name: str) -> Any:
         raise TypeError(f"out must be an array, got {type(out).__name__}")
     if dst.shape != result.shape:
         raise ValueError(f"{name}: output of shape {dst.shape} cannot hold the result of shape {result.shape}")
-    if not _dt.same_kind(result.dtype, dst.dtype):
+    if casting == "same_kind" and not _dt.same_kind(result.dtype, dst.dtype):
         raise TypeError(f"Cannot cast {name} output from {result.dtype} to {dst.dtype} with casting rule "
                         f"'same_kind'")
     core.copyto(dst._h, result._h)

@@ -110,7 +110,7 @@ def matmul(x1: Any, x2: Any, /, *, out: NDArray | None = None) -> NDArray:
     mismatched inner dimensions.
     """
     if out is not None:
-        return write_out(out, matmul(x1, x2), "matmul")
+        return write_out(out, matmul(x1, x2), "matmul", "same_kind")
     # _matmul's direct route, inlined: the extra Python frame of calling it
     # was a tenth of a 16x16 product's time.
     if type(x1) is NDArray and type(x2) is NDArray:

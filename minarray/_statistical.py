@@ -666,7 +666,8 @@ def ptp(a: Any, axis: Axis = None, out: NDArray | None = None, keepdims: bool = 
     """Peak to peak: ``max - min`` along ``axis`` (in the input's dtype, so
     integers wrap as NumPy's do)."""
     x = as_operand(a, "ptp")
-    return _ew.subtract(max(x, axis=axis, keepdims=keepdims), min(x, axis=axis, keepdims=keepdims), out=out)
+    return write_out(out, _ew.subtract(max(x, axis=axis, keepdims=keepdims), min(x, axis=axis, keepdims=keepdims)),
+                     "ptp")
 
 
 def average(a: Any, axis: Axis = None, weights: Any = None, returned: bool = False, *,

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from numpy_oracle import both, cumulative_prod, cumulative_sum, same, sum_bits
+from numpy_oracle import both, cumulative_prod, cumulative_sum, np_function, same, sum_bits
 from reduction_helpers import ALL, FLOATS, INTS, REAL, array_pairs, assert_matches, axes_for, to_numpy, values
 
 import minarray as ma
@@ -487,3 +487,93 @@ def test_average_matches_numpy() -> None:
         ma.average(ma.ones(3), weights=ma.zeros(3))
     with pytest.raises(TypeError, match="Axis must be specified"):
         ma.average(ma.ones((2, 3)), weights=ma.ones(3))
+
+
+# ---- NumPy's call signatures: positional axis/dtype/out, where=, initial= ----
+
+_M = np.array([[1.5, -2.0, 3.0], [4.0, np.nan, 6.5]])
+_I = np.array([[3, 1, 4], [1, 5, 9]], dtype=np.int32)
+_MASK = [[True, False, True], [False, True, True]]
+
+# (function, positional and keyword arguments) as NumPy code writes them
+NUMPY_CALLS: list[tuple[str, tuple[Any, ...], dict[str, Any]]] = [
+    ("sum", (_I, 0), {}), ("sum", (_I, 1, np.float32), {}), ("sum", (_I, None, None, None, True), {}),
+    ("prod", (_I, 1, np.int64), {}), ("min", (_I, 0), {}), ("max", (_I, 1, None, True), {}),
+    ("amax", (_I, 0), {}), ("amin", (_I, 1), {}), ("mean", (_I, 1), {}), ("mean", (_I, 0, np.float32), {}),
+    ("var", (_I, 1), {}), ("var", (_I, 0, None, None, 1), {}), ("std", (_I, 0, np.float32, None, 1, True), {}),
+    ("argmax", (_I, 1), {}), ("argmin", (_I, 0), {}), ("count_nonzero", (_I, 0), {}),
+    ("all", (_I, 0), {}), ("any", (_I, 1, None, True), {}), ("cumsum", (_I, 0, np.float64), {}),
+    ("cumprod", (_I, 1), {}), ("ptp", (_I, 1, None, True), {}), ("trace", (_I, 0, 0, 1, np.float64), {}),
+    ("median", (_I, 0), {}), ("median", (_I, 1, None, False, True), {}),
+    ("quantile", (_I, 0.25, 1, None, False, "lower", True), {}), ("percentile", (_I, 50, 0), {}),
+    ("nansum", (_M, 0, None, None, True), {}), ("nanprod", (_M, 1), {}), ("nanmean", (_M, 0, np.float32), {}),
+    ("nanvar", (_M, 1, None, None, 1), {}), ("nanstd", (_M, 0, None, None, 0, True), {}),
+    ("nanmin", (_M, 1, None, True), {}), ("nanmax", (_M, 0), {}), ("nanargmin", (_M, 1), {}),
+    ("nanargmax", (_M, 0), {}), ("nancumsum", (_M, 1), {}), ("nancumprod", (_M, 0), {}),
+    ("nanmedian", (_M, 1), {}), ("nanquantile", (_M, 0.5, 0), {}), ("nanpercentile", (_M, 75, 1), {}),
+    # where= and initial=, NumPy's docstring examples among them
+    ("sum", ([[0, 1], [np.nan, 5]],), {"where": [False, True], "axis": 1}), ("sum", ([10],), {"initial": 5}),
+    ("sum", (_M,), {"where": _MASK}), ("sum", (_I, 0), {"where": [[1], [0]]}), ("sum", (_I,), {"initial": 2.5}),
+    ("prod", ([1.0, np.nan, 3.0],), {"where": [True, False, True]}), ("prod", ([1, 2],), {"initial": 5}),
+    ("max", ([[-50], [10]],), {"axis": -1, "initial": 0}), ("max", ([5],), {"initial": 6}),
+    ("min", ([6],), {"initial": 5}), ("max", (_M,), {"where": ~np.isnan(_M), "initial": -1}),
+    ("min", (_I, 1), {"where": _MASK, "initial": 10, "keepdims": True}),
+    ("min", (np.zeros((0, 3)), 0), {"initial": 7.0}), ("max", (np.zeros((2, 0)),), {"initial": 1.0}),
+    ("all", ([[True, True], [False, True]],), {"where": [[True], [False]]}),
+    ("any", ([[True, False], [False, False]],), {"where": [[False], [True]]}),
+    ("any", (_I, 0), {"where": _MASK, "keepdims": True}),
+    ("mean", (_I,), {"where": [[True], [False]]}), ("mean", (_M, 1), {"where": ~np.isnan(_M)}),
+    ("mean", (_I.astype(np.float32),), {"dtype": np.float64}), ("mean", (_I, 0), {"dtype": np.int64}),
+    ("var", (_I,), {"where": _MASK}), ("std", (_M, 1), {"where": ~np.isnan(_M), "ddof": 1}),
+    ("std", (_I.astype(np.float32),), {"dtype": np.float64}), ("var", (_I, 1), {"dtype": np.float32}),
+    ("nansum", (_M, 1), {"initial": 1.0, "where": _MASK}), ("nanprod", (_M,), {"initial": 2.0}),
+]
+
+
+@pytest.mark.parametrize(("fn", "args", "kwargs"), NUMPY_CALLS,
+                         ids=[f"{c[0]}-{i}" for i, c in enumerate(NUMPY_CALLS)])
+def test_numpy_call_signatures(fn: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    got, expected = both(fn, *args, **kwargs)
+    same(got, expected, ulps=4)
+
+
+@pytest.mark.parametrize(("fn", "args", "kwargs"), [
+    ("sum", (_I, 0), {}), ("mean", (_I, 1), {}), ("var", (_M,), {"where": ~np.isnan(_M)}),
+    ("max", (_I,), {"axis": 1, "initial": 4}), ("all", (_I, 0), {}), ("argmax", (_I, 1), {}),
+    ("cumsum", (_I, 1), {}), ("median", (_I, 0), {}), ("quantile", (_I, 0.5, 1), {}), ("nansum", (_M, 0), {}),
+    ("nanmean", (_M, 1), {}), ("nanargmin", (_M, 0), {}), ("ptp", (_I, 0), {}), ("trace", (_I,), {}),
+], ids=lambda v: v if isinstance(v, str) else None)
+def test_out_receives_the_result(fn: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    expected = np_function(fn)(*args, **kwargs)
+    out = ma.zeros(np.shape(expected), dtype=ma.asarray(expected).dtype)
+    got = getattr(ma, fn)(ma.asarray(args[0]), *args[1:], **kwargs, out=out)
+    assert got is out
+    same(out, expected, ulps=4)
+    # NumPy's out= with minarray's function: written through a zero-copy view
+    np_out = np.zeros(np.shape(expected), dtype=np.asarray(expected).dtype)
+    assert getattr(ma, fn)(ma.asarray(args[0]), *args[1:], **kwargs, out=np_out) is np_out
+    same(np_out, expected, ulps=4)
+
+
+@pytest.mark.parametrize(("fn", "args", "kwargs"), [
+    ("min", (_I,), {"where": _MASK}),  # no identity: where= needs initial=
+    ("max", (_I, 0), {"where": [True, False, True]}),
+    ("sum", (_I,), {"where": [True, False]}),  # the mask does not broadcast
+    ("sum", (_I, 0), {"out": np.zeros(2)}),  # out of the wrong shape
+    ("mean", (_I, 0), {"out": np.zeros((1, 3))}),
+    ("min", (np.zeros((0, 2)), 0), {}),
+], ids=lambda v: v if isinstance(v, str) else None)
+def test_numpy_call_errors(fn: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    with pytest.raises(Exception) as numpy_error:
+        np_function(fn)(*args, **kwargs)
+    conv = {k: ma.asarray(v) if isinstance(v, np.ndarray) else v for k, v in kwargs.items()}
+    with pytest.raises(numpy_error.type):
+        getattr(ma, fn)(ma.asarray(args[0]), *args[1:], **conv)
+
+
+def test_plain_calls_keep_the_standard_spelling() -> None:
+    x = ma.asarray(_I)
+    same(ma.sum(x, axis=0, dtype=ma.float64, keepdims=True), np.sum(_I, axis=0, dtype=np.float64, keepdims=True))
+    same(ma.var(x, axis=1, correction=1), np.var(_I, axis=1, ddof=1))
+    with pytest.raises(ValueError, match="ddof and correction"):
+        ma.std(x, 0, None, None, 1, correction=0.5)
