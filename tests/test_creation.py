@@ -670,3 +670,116 @@ def test_more_constructors_and_editing_match_numpy() -> None:
         same(got, expected)
     got, expected = both("choose", np.array([[0], [1]]), choices)
     same(got, expected)
+
+
+# ---- NumPy's call signatures: positional dtype, order=, array fill values ----
+
+CREATION_CALLS: list[tuple[str, tuple[Any, ...], dict[str, Any]]] = [
+    ("zeros", (3, int), {}), ("ones", ((2, 2), int), {}), ("empty", ((0, 2), np.float32), {}),
+    ("full", ((2, 2), [1, 2]), {}), ("full", ((2, 3), [[1], [2]], float), {}), ("full", (3, np.float32(1.5)), {}),
+    ("full", (2, np.array(7, dtype=np.int8)), {}), ("full", ((2, 2), [1.5, 2]), {"dtype": np.int16}),
+    ("zeros_like", (np.ones((2, 3)), int), {}), ("ones_like", (np.ones(3), None, "C", True, (2, 2)), {}),
+    ("full_like", (np.zeros((2, 3), np.uint8), [0, 0, 255]), {}), ("full_like", (np.zeros(3), 7, int), {}),
+    ("full_like", (np.zeros(3),), {"fill_value": 1.5, "shape": (2, 1)}),
+    ("eye", (3, 4, 1, int), {}), ("eye", (2, None, -1), {}), ("identity", (3, int), {}),
+    ("linspace", (), {"start": -10, "stop": 10, "num": 5}), ("linspace", (0, 1, 4, False), {}),
+    ("logspace", (2.0, 3.0), {"num": 4, "base": [2.0, 3.0], "axis": -1}),
+    ("logspace", (2.0, 3.0, 4, True, [2.0, 3.0]), {}), ("logspace", ([1.0, 2.0], 3.0, 3), {}),
+    ("logspace", (0.0, [1.0, 2.0], 3, False, 2.0, None, 1), {}), ("logspace", (1.0, 2.0, 3), {"axis": -1}),
+    ("geomspace", (1j, 1000j), {"num": 4}), ("geomspace", (-1 + 0j, 1 + 0j), {"num": 5}),
+    ("geomspace", (1 + 1j, 1000 + 1000j, 4), {}), ("geomspace", (1j, 10j, 3, False), {}),
+    ("geomspace", (1, 1000, 4, True, None, 0), {}),
+    ("indices", ((2, 3),), {"sparse": True}), ("indices", ((2, 1, 3), np.int32, True), {}),
+    ("asarray", ([1, 2], float), {}), ("asarray", ([[1, 2]], np.float32, "F"), {}),
+    ("asanyarray", ([1.5], int), {}), ("array", ([[1, 2], [3, 4]], np.int8), {"order": "F"}),
+]
+
+
+@pytest.mark.parametrize(("fn", "args", "kwargs"), CREATION_CALLS,
+                         ids=[f"{c[0]}-{i}" for i, c in enumerate(CREATION_CALLS)])
+def test_numpy_creation_signatures(fn: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    got, expected = both(fn, *args, **kwargs)
+    if fn == "empty":
+        got, expected = ma.zeros_like(got), np.zeros_like(expected)  # the contents are undefined
+    same(got, expected, ulps=2)
+
+
+@pytest.mark.parametrize("fn", ["zeros", "ones", "empty", "full", "eye", "asarray", "array"])
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_order_gives_numpy_layout(fn: str, order: str) -> None:
+    def make(m: Any) -> Any:
+        if fn == "full":
+            return m.full((2, 3), 4.0, None, order)
+        if fn == "eye":
+            return m.eye(2, 3, 0, None, order)
+        if fn in ("asarray", "array"):
+            return getattr(m, fn)([[1, 2, 3], [4, 5, 6]], order=order)
+        return getattr(m, fn)((2, 3), float, order)
+    got, expected = make(ma), make(np)
+    assert (got.flags.c_contiguous, got.flags.f_contiguous) == (expected.flags.c_contiguous,
+                                                                expected.flags.f_contiguous)
+    assert got.strides == expected.strides
+    if fn != "empty":
+        same(got, expected)
+
+
+@pytest.mark.parametrize("order", ["K", "A", "C", "F"])
+@pytest.mark.parametrize("fn", ["empty_like", "zeros_like", "ones_like"])
+def test_like_order(fn: str, order: str) -> None:
+    src = np.zeros((2, 3), np.int16).T
+    got = getattr(ma, fn)(ma.asarray(src), order=order)
+    expected = getattr(np, fn)(src, order=order)
+    assert got.strides == expected.strides and got.dtype == expected.dtype
+
+
+def test_ascontiguousarray_example() -> None:
+    # NumPy's docstring example of ascontiguousarray
+    x = ma.ones((2, 3), order="F")
+    assert x.flags["F_CONTIGUOUS"]
+    y = ma.ascontiguousarray(x)
+    assert y.flags["C_CONTIGUOUS"] and y.tolist() == x.tolist()
+
+
+def test_meshgrid_sparse_and_copy() -> None:
+    x, y = np.linspace(0, 1, 3), np.linspace(0, 1, 2)
+    for kwargs in ({"sparse": True}, {"sparse": True, "indexing": "ij"}, {"copy": False}, {"copy": False,
+                                                                                            "sparse": True}):
+        got, expected = both("meshgrid", x, y, **kwargs)
+        same(list(got), list(expected))
+    xv, _ = ma.meshgrid(ma.asarray(x), ma.asarray(y), copy=False)
+    assert not xv.flags.writeable  # broadcast views, read-only as NumPy's
+    z = ma.meshgrid(ma.asarray(x), ma.asarray(y), sparse=True)
+    z[0][0, 0] = 9.0  # copies: the input is untouched
+    assert float(x[0]) == 0.0
+
+
+@pytest.mark.parametrize(("call", "match"), [
+    (lambda m: m.zeros(3, order="K"), "order"),
+    (lambda m: m.ones((2, 2), order="X"), "order"),
+    (lambda m: m.asarray([1, 2], order="Q"), "order"),
+    (lambda m: m.full((2, 2), [1, 2, 3]), "broadcast"),
+    (lambda m: m.logspace(1.0, 2.0, 3, axis=1), "axis"),
+    (lambda m: m.logspace([1.0, 2.0], 2.0, 3, axis=3), "axis"),
+    (lambda m: m.geomspace(0j, 1j, 3), "zero"),
+    (lambda m: m.ndarray((4,), buffer=np.arange(3.0)), "too small"),
+    (lambda m: m.ndarray((2,), buffer=np.arange(6.0), strides=(48,)), "strides"),
+], ids=["zeros-K", "ones-X", "asarray-Q", "full-mismatch", "logspace-axis", "logspace-array-axis",
+        "geomspace-zero", "ndarray-small", "ndarray-strides"])
+def test_numpy_creation_errors(call: Any, match: str) -> None:
+    raises_as_numpy(call, match)
+
+
+def test_ndarray_constructor() -> None:
+    # NumPy's docstring examples of ndarray: an uninitialised Fortran array,
+    # and a view of a buffer from a byte offset on
+    u = ma.ndarray(shape=(2, 2), dtype=float, order="F")
+    assert u.shape == (2, 2) and u.dtype is ma.float64 and u.flags.f_contiguous
+    buf = np.array([1, 2, 3])
+    got = ma.ndarray((2,), buffer=buf, offset=np.int_().itemsize, dtype=int)
+    same(got, np.ndarray((2,), buffer=buf, offset=np.int_().itemsize, dtype=int))
+    got[0] = 20  # a view: the buffer sees the write
+    assert buf.tolist() == [1, 20, 3]
+    strided = np.arange(8.0)
+    same(ma.ndarray((2, 2), buffer=strided, strides=(32, 8)), np.ndarray((2, 2), buffer=strided, strides=(32, 8)))
+    same(ma.ndarray((3,), np.uint8, bytearray(b"abc")), np.ndarray((3,), np.uint8, bytearray(b"abc")))
+    assert not ma.ndarray((2,), np.uint8, b"ab").flags.writeable

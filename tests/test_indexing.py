@@ -820,3 +820,39 @@ def test_setitem_value_that_views_the_target(name: str) -> None:
         arr[dst] = arr[src]
         x[dst] = x[src]
         np.testing.assert_array_equal(np.from_dlpack(x), arr)
+
+
+# ---- NumPy's call signatures: take's axis and out, order='F' of flat indices --
+
+def test_take_positional_axis_and_out() -> None:
+    a = np.arange(12).reshape(3, 4)
+    got, expected = both("take", a, [2, 0], 1)
+    same(got, expected)
+    out = ma.zeros((3, 2), dtype=ma.int64)
+    assert ma.take(ma.asarray(a), [2, 0], 1, out) is out
+    same(out, expected)
+    raises_as_numpy(lambda m: m.take(m.asarray(a), [1], 0, m.zeros((2, 4), dtype=m.int64)), "shape")
+
+
+@pytest.mark.parametrize(("fn", "args", "kwargs"), [
+    ("ravel_multi_index", (np.array([[3, 6, 6], [4, 5, 1]]), (7, 6)), {"order": "F"}),
+    ("ravel_multi_index", (np.array([[3, 6, 6], [4, 5, 1]]), (4, 4)), {"mode": ("clip", "wrap")}),
+    ("ravel_multi_index", ((3, 1, 4, 1), (6, 7, 8, 9), "raise", "F"), {}),
+    ("ravel_multi_index", (np.array([[3, 6, 6], [4, 5, 1]]), (4, 4), ("wrap", "clip"), "F"), {}),
+    ("unravel_index", ([31, 41, 13], (7, 6)), {"order": "F"}),
+    ("unravel_index", (1621, (6, 7, 8, 9), "F"), {}),
+    ("unravel_index", (np.array([[0, 5], [7, 11]]), (3, 4), "F"), {}),
+], ids=lambda v: v if isinstance(v, str) else None)
+def test_flat_index_fortran_order(fn: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    got, expected = both(fn, *args, **kwargs)
+    same(got, expected)
+
+
+@pytest.mark.parametrize(("call", "match"), [
+    (lambda m: m.unravel_index([1], (2, 2), order="K"), "order"),
+    (lambda m: m.ravel_multi_index(([1], [1]), (2, 2), order="A"), "order"),
+    (lambda m: m.ravel_multi_index(([1], [1]), (2, 2), mode=("clip",)), "mode"),
+    (lambda m: m.ravel_multi_index(([1], [1]), (2, 2), mode=("clip", "bounce")), "clip"),
+], ids=["unravel-K", "ravel-A", "mode-short", "mode-unknown"])
+def test_flat_index_order_errors(call: Any, match: str) -> None:
+    raises_as_numpy(call, match)

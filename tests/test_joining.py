@@ -159,3 +159,13 @@ def test_stacking_matches_numpy() -> None:
         got, expected = both(fn, a, *args)
         same(got, expected)
     same(ma.block([[ma.asarray(a[0]), ma.zeros((3, 2), dtype=ma.int64)]]), np.block([[a[0], np.zeros((3, 2), int)]]))
+
+
+def test_stack_axis_positional() -> None:
+    # NumPy's order: the axis second, by position
+    a, b = np.arange(6).reshape(2, 3), np.arange(6, 12).reshape(2, 3)
+    for axis in (0, 1, 2, -1):
+        got, expected = both("stack", [a, b], axis)
+        same(got, expected)
+    got, expected = both("concatenate", [a, b], 1)
+    same(got, expected)

@@ -609,3 +609,12 @@ def test_correlate_refuses_as_numpy() -> None:
     raises_as_numpy(lambda m: m.correlate(m.ones((2, 2)), m.ones(2)), "too deep")
     raises_as_numpy(lambda m: m.correlate(m.ones(3), m.ones(2), mode="middle"), "mode")
     raises_as_numpy(lambda m: m.correlate(m.ones(0), m.ones(2)), "empty")
+
+
+@pytest.mark.parametrize("axes", [0, 1, 2, (0, 1), (2, 1), ((0, 1), (0, 1)), ((2, 1), (1, 0))], ids=str)
+def test_tensordot_axes_positional(axes: Any) -> None:
+    # NumPy's docstring example of tensordot, the axes third by position
+    a = np.arange(1.0, 9.0).reshape((2, 2, 2))
+    b = np.arange(1.0, 5.0).reshape((2, 2))
+    got, expected = both("tensordot", a, b, axes)
+    same(got, expected)
