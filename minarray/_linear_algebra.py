@@ -25,6 +25,8 @@ reordered as (batch, free, contracted).
 from __future__ import annotations
 
 import math
+import operator
+import string
 from collections.abc import Sequence
 from typing import Any
 
@@ -469,10 +471,32 @@ def _step(spec: str, operands: list[NDArray]) -> NDArray:
     return res.transpose(tuple(res_term.index(c) for c in out)) if res_term != out else res
 
 
+# NumPy's labels of the integers of a sublist: 0-25 upper case, 26-51 lower
+_LABELS = string.ascii_uppercase + string.ascii_lowercase
+
+
+def _labels(sublist: Any) -> str:
+    text = ""
+    for v in sublist:
+        if v is Ellipsis:
+            text += "..."
+            continue
+        i = operator.index(v)
+        if not 0 <= i < len(_LABELS):
+            raise ValueError(f"einsum: subscript {i} is not within the valid range [0, 52)")
+        text += _LABELS[i]
+    return text
+
+
 def _parse(subscripts: Any, operands: tuple[Any, ...]) -> tuple[str, list[NDArray]]:
     if not isinstance(subscripts, str):
-        raise TypeError("einsum: minarray takes the subscripts as a string (\"ij,jk->ik\"), "
-                        "not NumPy's interleaved operand, sublist form")
+        # NumPy's interleaved form: einsum(op0, sublist0, op1, sublist1, ...,
+        # [sublist_out]), each sublist a list of integers (and Ellipsis)
+        args = (subscripts, *operands)
+        out = args[-1] if len(args) % 2 else None
+        pairs = args[:-1] if len(args) % 2 else args
+        operands = pairs[0::2]
+        subscripts = ",".join(_labels(sub) for sub in pairs[1::2]) + ("" if out is None else "->" + _labels(out))
     arrays = [as_operand(x, "einsum") for x in operands]
     if not arrays:
         raise ValueError("einsum: no operands given")

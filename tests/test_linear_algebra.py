@@ -560,8 +560,7 @@ def test_einsum_path_and_errors() -> None:
         ma.einsum("ij,jk->ik", ma.ones((2, 3)), ma.ones((4, 5)))
     with pytest.raises(ValueError):
         np.einsum("ij,jk->ik", np.ones((2, 3)), np.ones((4, 5)))
-    with pytest.raises(TypeError, match="subscripts as a string"):
-        ma.einsum(ma.ones(3), [0])
+    same(ma.einsum(ma.ones(3), [0]), np.einsum(np.ones(3), [0]))  # NumPy's sublist form
 
 
 def test_cross_trace_diagonal_convolve_match_numpy() -> None:
@@ -618,3 +617,26 @@ def test_tensordot_axes_positional(axes: Any) -> None:
     b = np.arange(1.0, 5.0).reshape((2, 2))
     got, expected = both("tensordot", a, b, axes)
     same(got, expected)
+
+
+EINSUM_SUBLISTS: list[tuple[Any, ...]] = [
+    (np.arange(25).reshape(5, 5), [0, 0]), (np.arange(25).reshape(5, 5), [0, 0], [0]),
+    (np.arange(25).reshape(5, 5), [0, 1], [0]), (np.arange(25).reshape(5, 5), [Ellipsis, 1], [Ellipsis]),
+    (np.arange(6).reshape(2, 3), [1, 0]), (np.arange(5), [0], np.arange(5), [0]),
+    (np.arange(25).reshape(5, 5), [0, 1], np.arange(5), [1]), (3, [Ellipsis], np.arange(6).reshape(2, 3), [Ellipsis]),
+    (np.arange(2) + 1, [0], np.arange(5), [1]),
+    (np.arange(60.0).reshape(3, 4, 5), [0, 1, 2], np.arange(24.0).reshape(4, 3, 2), [1, 0, 3], [2, 3]),
+    (np.arange(6.0).reshape(2, 3), [27, 51], np.arange(3.0), [51], [27]),
+]
+
+
+@pytest.mark.parametrize("args", EINSUM_SUBLISTS, ids=[f"sublist-{i}" for i in range(len(EINSUM_SUBLISTS))])
+def test_einsum_sublist_form(args: tuple[Any, ...]) -> None:
+    # NumPy's docstring examples of einsum's interleaved operand, sublist form
+    got, expected = both("einsum", *args)
+    same(got, expected)
+
+
+def test_einsum_sublist_errors() -> None:
+    raises_as_numpy(lambda m: m.einsum(m.arange(5), [60]), "range")
+    raises_as_numpy(lambda m: m.einsum(m.arange(5), [-1]), "range")
