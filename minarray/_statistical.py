@@ -256,13 +256,16 @@ def _real_correction(correction: Any) -> int | float:
     return correction
 
 
-def _masked_var(x: NDArray, axis: Axis, correction: Any, keepdims: bool, where: Any, take_sqrt: bool) -> NDArray:
+def _masked_var(x: NDArray, axis: Axis, correction: Any, keepdims: bool, where: Any, take_sqrt: bool,
+                mu: Any = None) -> NDArray:
     """var (or std) of the elements ``where=`` selects: NumPy's two passes,
-    the masked mean, then the masked sum of squared deviations over the
-    count less the correction (below zero: zero)."""
+    the masked mean (unless given: NumPy's ``mean=``, of keepdims shape),
+    then the masked sum of squared deviations over the count less the
+    correction (below zero: zero)."""
     result = _float_result(x, "std" if take_sqrt else "var", False)
     correction = _real_correction(correction)
-    mu = mean(x, axis, None, None, True, where=where)
+    if mu is None:
+        mu = mean(x, axis, None, None, True, where=where)
     dev = _ew.subtract(x, mu)
     ssd = sum(masked(_ew.multiply(dev, dev), where, 0), axis, result, None, keepdims)
     n = _masked_count(x, axis, keepdims, where)
@@ -280,35 +283,38 @@ def _correction(correction: Any, ddof: Any) -> Any:
     return 0.0 if ddof is None else ddof
 
 
-def _moment(x: Any, axis: Axis, dtype: Any, out: Any, ddof: Any, keepdims: bool, where: Any, correction: Any,
-            take_sqrt: bool) -> NDArray:
+def _moment(x: Any, axis: Axis, dtype: Any, out: Any, ddof: Any, keepdims: bool, where: Any, mu: Any,
+            correction: Any, take_sqrt: bool) -> NDArray:
     c = _correction(correction, ddof)
     x = _in_dtype(x, dtype)
-    r = _var(x, axis, c, keepdims, take_sqrt) if where is True else _masked_var(x, axis, c, keepdims, where,
-                                                                                   take_sqrt)
+    if where is True and mu is None:
+        r = _var(x, axis, c, keepdims, take_sqrt)
+    else:
+        r = _masked_var(x, axis, c, keepdims, where, take_sqrt, None if mu is None else as_operand(mu))
     r = _as_dtype(r, dtype)
     return r if out is None else write_out(out, r, "std" if take_sqrt else "var")
 
 
 def var(x: NDArray, /, axis: Axis = None, dtype: Any = None, out: NDArray | None = None,
-        ddof: int | float | None = None, keepdims: bool = False, *, where: Any = True,
+        ddof: int | float | None = None, keepdims: bool = False, *, where: Any = True, mean: Any = None,
         correction: int | float | None = None) -> NDArray:
     """Variance over ``axis``: sum((x - mean)**2) / (N - correction).
     ``ddof`` is NumPy's name for ``correction``; either may be given.
-    NumPy's positional order, ``dtype=`` and ``where=``."""
-    if dtype is None and out is None and where is True:
+    NumPy's positional order, ``dtype=``, ``where=`` and ``mean=`` (the
+    mean, already computed, of keepdims shape)."""
+    if dtype is None and out is None and where is True and mean is None:
         return _var(x, axis, _correction(correction, ddof), keepdims, False)
-    return _moment(x, axis, dtype, out, ddof, keepdims, where, correction, False)
+    return _moment(x, axis, dtype, out, ddof, keepdims, where, mean, correction, False)
 
 
 def std(x: NDArray, /, axis: Axis = None, dtype: Any = None, out: NDArray | None = None,
-        ddof: int | float | None = None, keepdims: bool = False, *, where: Any = True,
+        ddof: int | float | None = None, keepdims: bool = False, *, where: Any = True, mean: Any = None,
         correction: int | float | None = None) -> NDArray:
     """Standard deviation over ``axis``: sqrt(var).  ``ddof`` is NumPy's
     name for ``correction``; either may be given."""
-    if dtype is None and out is None and where is True:
+    if dtype is None and out is None and where is True and mean is None:
         return _var(x, axis, _correction(correction, ddof), keepdims, True)
-    return _moment(x, axis, dtype, out, ddof, keepdims, where, correction, True)
+    return _moment(x, axis, dtype, out, ddof, keepdims, where, mean, correction, True)
 
 
 def _scan(op: int, name: str, x: Any, axis: int | None, dtype: Any, include_initial: bool) -> NDArray:
@@ -750,24 +756,28 @@ def nancumprod(a: Any, axis: int | None = None, dtype: Any = None, out: NDArray 
     return cumprod(_replaced(as_operand(a, "nancumprod"), 1.0), axis, dtype, out)
 
 
-def _count_numbers(x: NDArray, axis: Axis, keepdims: bool) -> NDArray:
-    return _searching.count_nonzero(_ew.logical_not(_ew.isnan(x)), axis=axis, keepdims=keepdims)
+def _count_numbers(x: NDArray, axis: Axis, keepdims: bool, where: Any = True) -> NDArray:
+    """How many of the elements (those ``where=`` selects) are not NaN."""
+    if where is True:
+        return _searching.count_nonzero(_ew.logical_not(_ew.isnan(x)), axis=axis, keepdims=keepdims)
+    return sum(_ew.logical_not(_ew.isnan(x)), axis, _dt.int64, None, keepdims, where=where)
 
 
 def nanmean(a: Any, axis: Axis = None, dtype: Any = None, out: NDArray | None = None,
-            keepdims: bool = False) -> NDArray:
-    """The mean of the numbers, NaNs ignored (NaN for a slice of NaNs only)."""
-    return write_out(out, _nanmean(a, axis, dtype, keepdims), "nanmean")
+            keepdims: bool = False, *, where: Any = True) -> NDArray:
+    """The mean of the numbers, NaNs ignored (NaN for a slice of NaNs only);
+    ``where=`` picks the elements too."""
+    return write_out(out, _nanmean(a, axis, dtype, keepdims, where), "nanmean")
 
 
-def _nanmean(a: Any, axis: Axis, dtype: Any, keepdims: bool) -> NDArray:
+def _nanmean(a: Any, axis: Axis, dtype: Any, keepdims: bool, where: Any) -> NDArray:
     x = as_operand(a, "nanmean")
     if dtype is not None:
         x = x.astype(dtype)
     if not _floating(x):
-        return mean(x, axis=axis, keepdims=keepdims)
-    tot = sum(_replaced(x, 0.0), axis=axis, keepdims=keepdims)
-    cnt = _count_numbers(x, axis, keepdims)
+        return mean(x, axis, None, None, keepdims, where=where)
+    tot = sum(_replaced(x, 0.0), axis, None, None, keepdims, where=where)
+    cnt = _count_numbers(x, axis, keepdims, where)
     if bool(_utility.any(_ew.equal(cnt, 0))):
         _warn("Mean of empty slice")
     with errstate(invalid="ignore", divide="ignore"):
@@ -775,23 +785,28 @@ def _nanmean(a: Any, axis: Axis, dtype: Any, keepdims: bool) -> NDArray:
 
 
 def _nanvar(name: str, a: Any, axis: Axis, dtype: Any, ddof: Any, keepdims: bool, correction: Any,
-            take_sqrt: bool) -> NDArray:
+            take_sqrt: bool, where: Any = True, mu: Any = None) -> NDArray:
     x = as_operand(a, name)
     if dtype is not None:
         x = x.astype(dtype)
     corr = _correction(correction, ddof)
     if not _floating(x):
         fn = std if take_sqrt else var
-        return fn(x, axis=axis, correction=corr, keepdims=keepdims)
+        return fn(x, axis=axis, correction=corr, keepdims=keepdims, where=where, mean=mu)
     _check_real(x, name)
     nan = _ew.isnan(x)
+    if where is not True:  # an element where= leaves out counts as a NaN
+        nan = _ew.logical_or(nan, _ew.logical_not(where_mask(where, x.shape)))
     x0 = _searching.where(nan, 0.0, x)
-    cnt = _count_numbers(x, axis, True)
-    dof = _ew.subtract(_count_numbers(x, axis, keepdims).astype(_dt.float64), float(corr))
+    numbers = _ew.logical_not(nan)
+    cnt = _searching.count_nonzero(numbers, axis=axis, keepdims=True)
+    dof = _ew.subtract(_searching.count_nonzero(numbers, axis=axis, keepdims=keepdims).astype(_dt.float64),
+                       float(corr))
     if bool(_utility.any(_ew.less_equal(dof, 0))):
         _warn("Degrees of freedom <= 0 for slice.")
     with errstate(invalid="ignore", divide="ignore"):
-        avg = _ew.divide(sum(x0, axis=axis, keepdims=True), cnt.astype(_dt.float64)).astype(x.dtype, copy=False)
+        avg = (as_operand(mu) if mu is not None else
+               _ew.divide(sum(x0, axis=axis, keepdims=True), cnt.astype(_dt.float64)).astype(x.dtype, copy=False))
         dev = _searching.where(nan, 0.0, _ew.subtract(x0, avg))
         ssd = sum(_ew.multiply(dev, dev), axis=axis, keepdims=keepdims)
         out = _ew.divide(ssd, _ew.maximum(dof, 0.0))
@@ -801,40 +816,44 @@ def _nanvar(name: str, a: Any, axis: Axis, dtype: Any, ddof: Any, keepdims: bool
 
 
 def nanvar(a: Any, axis: Axis = None, dtype: Any = None, out: NDArray | None = None, ddof: Any = None,
-           keepdims: bool = False,
-           *, correction: Any = None) -> NDArray:
-    """The variance of the numbers, NaNs ignored; ``ddof`` or ``correction``
-    as in :func:`minarray.var`."""
-    return write_out(out, _nanvar("nanvar", a, axis, dtype, ddof, keepdims, correction, False), "nanvar")
+           keepdims: bool = False, *, where: Any = True, mean: Any = None, correction: Any = None) -> NDArray:
+    """The variance of the numbers, NaNs ignored; ``ddof`` or ``correction``,
+    ``where=`` and ``mean=`` as in :func:`minarray.var`."""
+    r = _nanvar("nanvar", a, axis, dtype, ddof, keepdims, correction, False, where, mean)
+    return write_out(out, r, "nanvar")
 
 
 def nanstd(a: Any, axis: Axis = None, dtype: Any = None, out: NDArray | None = None, ddof: Any = None,
-           keepdims: bool = False,
-           *, correction: Any = None) -> NDArray:
+           keepdims: bool = False, *, where: Any = True, mean: Any = None, correction: Any = None) -> NDArray:
     """The standard deviation of the numbers, NaNs ignored."""
-    return write_out(out, _nanvar("nanstd", a, axis, dtype, ddof, keepdims, correction, True), "nanstd")
+    r = _nanvar("nanstd", a, axis, dtype, ddof, keepdims, correction, True, where, mean)
+    return write_out(out, r, "nanstd")
 
 
-def _nanminmax(name: str, a: Any, axis: Axis, keepdims: bool, big: float) -> NDArray:
+def _nanminmax(name: str, a: Any, axis: Axis, keepdims: bool, initial: Any, where: Any, big: float) -> NDArray:
     x = as_operand(a, name)
     fn = min if big > 0 else max
     if x.dtype.kind != "f":
-        return fn(x, axis=axis, keepdims=keepdims)
-    out = fn(_searching.where(_ew.isnan(x), big, x), axis=axis, keepdims=keepdims)
-    all_nan = _utility.all(_ew.isnan(x), axis=axis, keepdims=keepdims)
+        return fn(x, axis, None, keepdims, initial, where)
+    out = fn(_searching.where(_ew.isnan(x), big, x), axis, None, keepdims, initial, where)
+    if initial is not None:  # NumPy's fmin/fmax from initial: a slice of NaNs gives initial
+        return out
+    all_nan = _utility.all(_ew.isnan(x), axis, None, keepdims, where=where)
     if bool(_utility.any(all_nan)):
         _warn("All-NaN slice encountered")
     return _searching.where(all_nan, float("nan"), out).astype(x.dtype, copy=False)
 
 
-def nanmin(a: Any, axis: Axis = None, out: NDArray | None = None, keepdims: bool = False) -> NDArray:
+def nanmin(a: Any, axis: Axis = None, out: NDArray | None = None, keepdims: bool = False, initial: Any = None,
+           where: Any = True) -> NDArray:
     """The minimum ignoring NaNs (NaN for a slice of NaNs only)."""
-    return write_out(out, _nanminmax("nanmin", a, axis, keepdims, math.inf), "nanmin")
+    return write_out(out, _nanminmax("nanmin", a, axis, keepdims, initial, where, math.inf), "nanmin")
 
 
-def nanmax(a: Any, axis: Axis = None, out: NDArray | None = None, keepdims: bool = False) -> NDArray:
+def nanmax(a: Any, axis: Axis = None, out: NDArray | None = None, keepdims: bool = False, initial: Any = None,
+           where: Any = True) -> NDArray:
     """The maximum ignoring NaNs (NaN for a slice of NaNs only)."""
-    return write_out(out, _nanminmax("nanmax", a, axis, keepdims, -math.inf), "nanmax")
+    return write_out(out, _nanminmax("nanmax", a, axis, keepdims, initial, where, -math.inf), "nanmax")
 
 
 def _nanarg(name: str, a: Any, axis: int | None, keepdims: bool, big: float) -> NDArray:

@@ -527,6 +527,15 @@ NUMPY_CALLS: list[tuple[str, tuple[Any, ...], dict[str, Any]]] = [
     ("var", (_I,), {"where": _MASK}), ("std", (_M, 1), {"where": ~np.isnan(_M), "ddof": 1}),
     ("std", (_I.astype(np.float32),), {"dtype": np.float64}), ("var", (_I, 1), {"dtype": np.float32}),
     ("nansum", (_M, 1), {"initial": 1.0, "where": _MASK}), ("nanprod", (_M,), {"initial": 2.0}),
+    ("nanmin", (_M, 1), {"initial": 0.5}), ("nanmax", (_M, 0), {"where": [[True, True, False]], "initial": -1}),
+    ("nanmin", (_I, 1), {"where": _MASK, "initial": 9}), ("nanmean", (_M, 1), {"where": _MASK}),
+    ("nanmean", (_I, 0), {"where": [[True], [False]]}), ("nanvar", (_M, 1), {"where": _MASK}),
+    ("nanstd", (_M, 1, None, None, 1), {"where": [[True, True, True], [True, False, True]]}),
+    ("nanvar", (_I, 1), {"where": _MASK}),
+    # mean=: the mean already computed, of keepdims shape
+    ("std", (_I, 1), {"mean": np.mean(_I, 1, keepdims=True)}), ("var", (_I, 0, None, None, 1), {"mean": 2.0}),
+    ("var", (_I, 1), {"where": _MASK, "mean": np.ones((2, 1))}),
+    ("nanstd", (_M, 1), {"mean": np.array([[4.0], [4.0]])}),
 ]
 
 
