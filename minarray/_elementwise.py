@@ -45,12 +45,13 @@ from typing import Any, Protocol, overload
 
 from minarray import _dtypes as _dt
 from minarray._array_object import NDArray, c_strides
-from minarray._coerce import as_operand, asarray, broadcast_shapes, normalize_axis, operator_operand
+from minarray._coerce import as_operand, asarray, broadcast_shapes, normalize_axis, operator_operand, write_out
 from minarray._creation import zeros, zeros_like
 from minarray._data_type_functions import finfo
 from minarray._errstate import errstate
+from minarray._joining import concat
 from minarray._native import core
-from minarray._sorting import _searchsorted
+from minarray._sorting import _searchsorted, argsort
 
 __all__ = [
     "abs", "acos", "acosh", "add", "asin", "asinh", "atan", "atan2", "atanh", "bitwise_and",
@@ -680,11 +681,13 @@ def nan_to_num(x: ArrayLike, copy: bool = True, nan: float = 0.0, posinf: float 
 
 
 def interp(x: ArrayLike, xp: ArrayLike, fp: ArrayLike, left: float | None = None,
-           right: float | None = None) -> NDArray:
+           right: float | None = None, period: float | None = None) -> NDArray:
     """Piecewise-linear interpolation of the points (``xp``, ``fp``) at
     ``x`` (``xp`` increasing); ``left``/``right`` (default ``fp[0]`` and
     ``fp[-1]``) outside ``xp``'s range.  NumPy's formula: ``slope * (x -
-    xp[j]) + fp[j]``, exactly ``fp[j]`` at a sample point."""
+    xp[j]) + fp[j]``, exactly ``fp[j]`` at a sample point.  With
+    ``period``, NumPy's periodic form: everything modulo the period, the
+    samples sorted and wrapped one step past each end."""
     xs = as_operand(x, "interp").astype(_dt.float64, copy=False)
     xpa = as_operand(xp, "interp").astype(_dt.float64, copy=False)
     fpa = as_operand(fp, "interp")
@@ -693,6 +696,9 @@ def interp(x: ArrayLike, xp: ArrayLike, fp: ArrayLike, left: float | None = None
     fpa = fpa.astype(_dt.float64, copy=False)
     if xpa.ndim != 1 or fpa.ndim != 1:
         raise ValueError("data must be 1 dimensional")
+    if period is not None:
+        xs, xpa, fpa = _periodic(xs, xpa, fpa, period)
+        left = right = None
     n = xpa.shape[0]
     if n != fpa.shape[0]:
         raise ValueError("fp and xp are not of the same length.")
@@ -705,6 +711,21 @@ def interp(x: ArrayLike, xp: ArrayLike, fp: ArrayLike, left: float | None = None
         return out.astype(_dt.float64, copy=False)
     with errstate(all="ignore"):  # NumPy's interp (C, no error checks) never warns
         return _interp(xs, xpa, fpa, lval, rval, n)
+
+
+def _periodic(xs: NDArray, xpa: NDArray, fpa: NDArray, period: float) -> tuple[NDArray, NDArray, NDArray]:
+    if period == 0:
+        raise ValueError("period must be a non-zero value")
+    p = builtins.abs(float(period))
+    if xpa.shape[0] != fpa.shape[0]:
+        raise ValueError("fp and xp are not of the same length")
+    xpa = remainder(xpa, p)
+    order = argsort(xpa)
+    xpa, fpa = xpa[order], fpa[order]
+    if xpa.shape[0] == 0:
+        raise ValueError("array of sample points is empty")
+    return (remainder(xs, p), concat([subtract(xpa[-1:], p), xpa, add(xpa[:1], p)]),
+            concat([fpa[-1:], fpa, fpa[:1]]))
 
 
 def _interp(xs: NDArray, xpa: NDArray, fpa: NDArray, lval: float, rval: float, n: int) -> NDArray:
@@ -880,22 +901,22 @@ def isclose(a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan:
     return result
 
 
-def isposinf(x: Any) -> NDArray:
-    """Elementwise: is the value +inf?"""
+def isposinf(x: Any, out: NDArray | None = None) -> NDArray:
+    """Elementwise: is the value +inf?  (``out=`` receives it, as NumPy's.)"""
     a = as_operand(x, "isposinf")
     if a.dtype.kind == "c":
         raise TypeError("This operation is not supported for complex values because it would be ambiguous.")
-    return logical_and(isinf(a), logical_not(signbit(a))) if a.dtype.kind == "f" \
-        else zeros(a.shape, dtype=_dt.bool)
+    r = logical_and(isinf(a), logical_not(signbit(a))) if a.dtype.kind == "f" else zeros(a.shape, dtype=_dt.bool)
+    return write_out(out, r, "isposinf")
 
 
-def isneginf(x: Any) -> NDArray:
-    """Elementwise: is the value -inf?"""
+def isneginf(x: Any, out: NDArray | None = None) -> NDArray:
+    """Elementwise: is the value -inf?  (``out=`` receives it, as NumPy's.)"""
     a = as_operand(x, "isneginf")
     if a.dtype.kind == "c":
         raise TypeError("This operation is not supported for complex values because it would be ambiguous.")
-    return logical_and(isinf(a), signbit(a)) if a.dtype.kind == "f" \
-        else zeros(a.shape, dtype=_dt.bool)
+    r = logical_and(isinf(a), signbit(a)) if a.dtype.kind == "f" else zeros(a.shape, dtype=_dt.bool)
+    return write_out(out, r, "isneginf")
 
 
 def iscomplex(x: Any) -> NDArray:
