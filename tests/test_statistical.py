@@ -586,3 +586,27 @@ def test_plain_calls_keep_the_standard_spelling() -> None:
     same(ma.var(x, axis=1, correction=1), np.var(_I, axis=1, ddof=1))
     with pytest.raises(ValueError, match="ddof and correction"):
         ma.std(x, 0, None, None, 1, correction=0.5)
+
+
+@pytest.mark.parametrize(("method", "args", "kwargs"), [
+    ("sum", (0,), {"where": [[True, False, True], [False, True, True]]}), ("prod", (1, np.float64), {}),
+    ("max", (1,), {"initial": 4}), ("min", (None, None, True), {"where": _MASK, "initial": 9}),
+    ("mean", (0,), {"where": [[True], [False]]}), ("std", (1, None, None, 1), {}),
+    ("var", (0,), {"mean": 2.5}), ("all", (1,), {"where": _MASK}),
+    ("any", (0, None), {"keepdims": True}), ("cumsum", (1, np.float32), {}), ("cumprod", (), {}), ("argmax", (0,), {}),
+], ids=lambda v: v if isinstance(v, str) else None)
+def test_reduction_methods_numpy_signatures(method: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    expected = getattr(_I, method)(*args, **kwargs)
+    same(getattr(ma.asarray(_I), method)(*args, **kwargs), expected, ulps=4)
+    # np.<function> on a minarray array stays in minarray with these options
+    got = getattr(np, method)(ma.asarray(_I), *args, **kwargs)
+    assert isinstance(got, ma.NDArray)
+    same(got, expected, ulps=4)
+    out = ma.zeros(np.shape(expected), dtype=ma.asarray(expected).dtype)
+    at = 1 if method in ("max", "min", "all", "any", "argmax") else 2  # out='s place in NumPy's order
+    if len(args) > at:  # out= by position
+        got = getattr(ma.asarray(_I), method)(*args[:at], out, *args[at + 1:], **kwargs)
+    else:
+        got = getattr(ma.asarray(_I), method)(*args, **kwargs, out=out)
+    assert got is out
+    same(out, expected, ulps=4)
