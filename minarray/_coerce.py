@@ -386,8 +386,8 @@ def write_out(out: Any, result: NDArray, name: str, casting: str = "unsafe") -> 
         raise TypeError(f"out must be an array, got {type(out).__name__}")
     if dst.shape != result.shape:
         raise ValueError(f"{name}: output of shape {dst.shape} cannot hold the result of shape {result.shape}")
-    if casting == "same_kind" and not _dt.same_kind(result.dtype, dst.dtype):
+    if not _dt.casting_allows(result.dtype, dst.dtype, casting):
         raise TypeError(f"Cannot cast {name} output from {result.dtype} to {dst.dtype} with casting rule "
-                        f"'same_kind'")
+                        f"{casting!r}")
     core.copyto(dst._h, result._h)
     return out

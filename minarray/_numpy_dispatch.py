@@ -128,15 +128,11 @@ def _cumulative(name: str) -> Callable[..., Any]:
 
 def _concatenate(arrays: Any, axis: Any = 0, out: Any = None, *, dtype: Any = None,
                  casting: Any = "same_kind") -> Any:
-    _require(out is None and casting == "same_kind")
-    result = _ma().concat(list(arrays), axis=axis)
-    return result if dtype is None else result.astype(_dtype(dtype))
+    return _ma().concat(list(arrays), axis, out, dtype=_dtype(dtype), casting=casting)
 
 
 def _stack(arrays: Any, axis: Any = 0, out: Any = None, *, dtype: Any = None, casting: Any = "same_kind") -> Any:
-    _require(out is None and casting == "same_kind")
-    result = _ma().stack(list(arrays), axis=axis)
-    return result if dtype is None else result.astype(_dtype(dtype))
+    return _ma().stack(list(arrays), axis, out, dtype=_dtype(dtype), casting=casting)
 
 
 def _dot(a: Any, b: Any, out: Any = None) -> Any:
