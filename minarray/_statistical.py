@@ -59,7 +59,7 @@ from minarray._elementwise import conj
 from minarray._errstate import _user_stacklevel, errstate
 from minarray._indexing import take, take_along_axis
 from minarray._joining import atleast_2d, concat, stack
-from minarray._manipulation import broadcast_to, diagonal, moveaxis
+from minarray._manipulation import broadcast_to, diagonal, moveaxis, permute_dims
 from minarray._native import core
 from minarray._reduction import (
     _FSUM,
@@ -679,8 +679,8 @@ def ptp(a: Any, axis: Axis = None, out: NDArray | None = None, keepdims: bool = 
 def average(a: Any, axis: Axis = None, weights: Any = None, returned: bool = False, *,
             keepdims: bool = False) -> Any:
     """The (weighted) mean along ``axis``: ``sum(a * weights) /
-    sum(weights)``.  ``weights`` has ``a``'s shape, or is 1-d along a single
-    ``axis``.  With ``returned``, also the sum of the weights (the count
+    sum(weights)``.  ``weights`` has ``a``'s shape, or a's lengths along
+    ``axis`` (a tuple of axes in that order).  With ``returned``, also the sum of the weights (the count
     without weights), broadcast to the result's shape.  ZeroDivisionError
     when the weights sum to zero."""
     x = as_operand(a, "average")
@@ -698,14 +698,15 @@ def average(a: Any, axis: Axis = None, weights: Any = None, returned: bool = Fal
     if w.shape != x.shape:
         if axis is None:
             raise TypeError("Axis must be specified when shapes of a and weights differ.")
-        if w.ndim != 1:
-            raise TypeError("1D weights expected when shapes of a and weights differ.")
-        if isinstance(axis, tuple) and len(axis) != 1:
+        # NumPy 2's rule: the weights have a's lengths along the axes, in
+        # the order given; they broadcast along the others
+        axes = [normalize_axis(ax, x.ndim) for ax in (axis if isinstance(axis, tuple) else (axis,))]
+        if len(set(axes)) != len(axes):
+            raise ValueError("repeated axis")
+        if w.shape != tuple(x.shape[ax] for ax in axes):
             raise ValueError("Shape of weights must be consistent with shape of a along specified axis.")
-        ax = normalize_axis(axis[0] if isinstance(axis, tuple) else axis, x.ndim)
-        if w.shape[0] != x.shape[ax]:
-            raise ValueError("Length of weights not compatible with specified axis.")
-        w = broadcast_to(w.reshape(tuple(-1 if d == ax else 1 for d in range(x.ndim))), x.shape)
+        w = permute_dims(w, tuple(sorted(range(len(axes)), key=lambda i: axes[i])))
+        w = broadcast_to(w.reshape(tuple(n if d in axes else 1 for d, n in enumerate(x.shape))), x.shape)
     wt = w.astype(res_dt, copy=False)
     scl = sum(wt, axis=axis, dtype=res_dt, keepdims=keepdims)
     if bool(_utility.any(_ew.equal(scl, 0))):

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from numpy_errors import raises_as_numpy
 from numpy_oracle import both, cumulative_prod, cumulative_sum, np_function, same, sum_bits
 from reduction_helpers import ALL, FLOATS, INTS, REAL, array_pairs, assert_matches, axes_for, to_numpy, values
 
@@ -610,3 +611,14 @@ def test_reduction_methods_numpy_signatures(method: str, args: tuple[Any, ...], 
         got = getattr(ma.asarray(_I), method)(*args, **kwargs, out=out)
     assert got is out
     same(out, expected, ulps=4)
+
+
+@pytest.mark.parametrize(("a", "axis", "weights"), [
+    (np.arange(1, 5).reshape(2, 2), (0, 1), [[1 / 4, 3 / 4], [1.0, 1 / 2]]),  # NumPy's docstring example
+    (np.arange(24.0).reshape(2, 3, 4), (2, 0), np.arange(8.0).reshape(4, 2) + 1),
+    (np.arange(24.0).reshape(2, 3, 4), 1, [1, 2, 3]), (np.arange(24).reshape(2, 3, 4), (-1,), np.arange(4)),
+], ids=["docstring", "axes-reversed", "one-axis", "int"])
+def test_average_weights_along_axes(a: np.ndarray, axis: Any, weights: Any) -> None:
+    got, expected = both("average", a, axis, weights)
+    same(got, expected, ulps=2)
+    raises_as_numpy(lambda m: m.average(m.asarray(a), axis=axis, weights=[1.0] * 5), "consistent")
