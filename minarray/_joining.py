@@ -113,16 +113,18 @@ def _concat(arrs: list[NDArray], axis: int | None, dt: _dt.DType) -> NDArray:
         raise ValueError("concat: zero-dimensional arrays cannot be concatenated (use stack)")
     for i, a in enumerate(arrs):
         if a.ndim != nd:
-            raise ValueError(
-                f"concat: all arrays need the same number of dimensions, but array 0 has {nd} "
-                f"and array {i} has {a.ndim}"
+            raise ValueError(  # NumPy's words
+                f"all the input arrays must have same number of dimensions, but the array at index 0 has {nd} "
+                f"dimension(s) and the array at index {i} has {a.ndim} dimension(s)"
             )
     ax = normalize_axis(axis, nd)
     for i, a in enumerate(arrs):
         if drop_axis(a.shape, ax) != drop_axis(first.shape, ax):
-            raise ValueError(
-                f"concat: array shapes must match except along axis {ax}, but array 0 has shape "
-                f"{first.shape} and array {i} has shape {a.shape}"
+            d = next(d for d in range(nd) if d != ax and a.shape[d] != first.shape[d])
+            raise ValueError(  # NumPy's words
+                f"all the input array dimensions except for the concatenation axis must match exactly, but along "
+                f"dimension {d}, the array at index 0 has size {first.shape[d]} and the array at index {i} has "
+                f"size {a.shape[d]}"
             )
     shape = (*first.shape[:ax], sum(a.shape[ax] for a in arrs), *first.shape[ax + 1:])
     out = NDArray._empty(shape, dt)

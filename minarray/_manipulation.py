@@ -547,7 +547,7 @@ def squeeze(x: NDArray, /, axis: int | tuple[int, ...] | None = None) -> NDArray
         axes = normalize_axes(axis, x.ndim)
         for a in axes:
             if x.shape[a] != 1:
-                raise ValueError(f"cannot squeeze axis {a}: its size is {x.shape[a]}, not 1")
+                raise ValueError("cannot select an axis to squeeze out which has size not equal to one")  # NumPy's
     keep = [i for i in range(x.ndim) if i not in axes]
     return x._view(0, tuple(x.shape[i] for i in keep), tuple(x._strides[i] for i in keep))
 

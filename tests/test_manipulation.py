@@ -226,7 +226,7 @@ def test_view_function_errors() -> None:
         ma.permute_dims(x, (0, 2))
     with pytest.raises(IndexError, match="out of bounds"):
         ma.swapaxes(x, 0, 2)
-    with pytest.raises(ValueError, match="its size is 2"):
+    with pytest.raises(ValueError, match="size not equal to one"):
         ma.squeeze(x, axis=0)
     with pytest.raises(ValueError, match="repeated"):
         ma.expand_dims(x, axis=(0, 0))
