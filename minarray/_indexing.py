@@ -288,17 +288,34 @@ def _int_indices(indices: Any, fname: str) -> NDArray:
     return idx
 
 
-def take(x: NDArray, indices: NDArray, /, axis: int | None = None, out: NDArray | None = None) -> NDArray:
+def take(x: NDArray, indices: NDArray, /, axis: int | None = None, out: NDArray | None = None,
+         mode: str = "raise") -> NDArray:
     """Elements of ``x`` at ``indices`` along ``axis`` (Array API ``take``).
 
     The result has x's shape with the axis replaced by the index array's
     shape.  Negative indices count from the end; out-of-range ones raise
     IndexError.  ``axis=None`` indexes the flattened array (NumPy; the
     standard requires an axis for arrays of more than one dimension).
-    NumPy's ``out=`` receives the result.
+    NumPy's ``out=`` receives the result; its ``mode`` "wrap" takes the
+    indices modulo the length, "clip" clips them to it (a negative one to
+    0), instead of raising.
     """
+    if mode != "raise":
+        indices = _moded(as_operand(x, "take"), indices, axis, mode)
     res = _take(x, indices, axis)
     return res if out is None else write_out(out, res, "take")
+
+
+def _moded(x: NDArray, indices: Any, axis: int | None, mode: str) -> NDArray:
+    if mode not in ("wrap", "clip"):
+        raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap', not {mode!r}")
+    n = x.size if axis is None else x.shape[normalize_axis(axis, x.ndim)]
+    idx = _int_indices(indices, "take")
+    if n == 0:
+        if idx.size:
+            raise IndexError("cannot do a non-empty take from an empty axes.")
+        return idx
+    return _ew.remainder(idx, n) if mode == "wrap" else _ew.clip(idx, 0, n - 1)
 
 
 def _take(x: NDArray, indices: NDArray, axis: int | None) -> NDArray:

@@ -856,3 +856,18 @@ def test_flat_index_fortran_order(fn: str, args: tuple[Any, ...], kwargs: dict[s
 ], ids=["unravel-K", "ravel-A", "mode-short", "mode-unknown"])
 def test_flat_index_order_errors(call: Any, match: str) -> None:
     raises_as_numpy(call, match)
+
+
+@pytest.mark.parametrize("mode", ["wrap", "clip"])
+@pytest.mark.parametrize(("shape", "indices", "axis"), [
+    ((6,), [0, 1, 4, 9, -8, -1], None), ((2, 3), [[0, 5], [-4, 2]], 1), ((2, 3), [7, -7], None), ((3, 2), [3], 0),
+], ids=["1d", "axis-1", "flat", "axis-0"])
+def test_take_mode(mode: str, shape: tuple[int, ...], indices: Any, axis: int | None) -> None:
+    a = np.arange(math.prod(shape)).reshape(shape) * 10
+    got, expected = both("take", a, indices, axis, None, mode)
+    same(got, expected)
+
+
+def test_take_mode_errors() -> None:
+    raises_as_numpy(lambda m: m.take(m.asarray([4, 3]), [3], mode="bounce"), "clipmode")
+    raises_as_numpy(lambda m: m.take(m.zeros((0,)), [3], mode="wrap"), "empty")
