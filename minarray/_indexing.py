@@ -303,7 +303,7 @@ def take(x: NDArray, indices: NDArray, /, axis: int | None = None, out: NDArray 
     if mode != "raise":
         indices = _moded(as_operand(x, "take"), indices, axis, mode)
     res = _take(x, indices, axis)
-    return res if out is None else write_out(out, res, "take")
+    return write_out(out, res, "take")
 
 
 def _moded(x: NDArray, indices: Any, axis: int | None, mode: str) -> NDArray:

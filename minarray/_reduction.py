@@ -118,7 +118,7 @@ def masked(x: NDArray, where: Any, fill: Any) -> NDArray:
 
 
 def with_options(run: Callable[[NDArray], NDArray], x: Any, fill: Any, combine: Any, initial: Any, where: Any,
-                 out: Any, name: str) -> NDArray:
+                 out: NDArray | None, name: str) -> NDArray:
     """A reduction ``run`` with NumPy's options: ``where=`` replaces the
     left-out elements by ``fill`` (the identity), ``initial=`` joins the
     result through the binary function ``combine`` (NumPy starts the
@@ -130,4 +130,4 @@ def with_options(run: Callable[[NDArray], NDArray], x: Any, fill: Any, combine: 
     result = run(x)
     if initial is not None:
         result = combine(result, asarray(initial, dtype=result.dtype)).astype(result.dtype, copy=False)
-    return result if out is None else write_out(out, result, name)
+    return write_out(out, result, name)

@@ -143,7 +143,15 @@ def prod(x: NDArray, /, axis: Axis = None, dtype: Any = None, out: NDArray | Non
                         out, "prod")
 
 
-def _minmax(op: int, name: str, x: Any, axis: Axis, keepdims: bool, initial: Any = None) -> NDArray:
+def _minmax(op: int, name: str, x: Any, axis: Axis, keepdims: bool, out: NDArray | None = None,
+            initial: Any = None, where: Any = True) -> NDArray:
+    if out is not None or where is not True:
+        if where is not True and initial is None:
+            # NumPy's rule: min and max have no identity to put where the mask is False
+            raise ValueError(f"reduction operation '{'minimum' if op == _MIN else 'maximum'}' does not have an "
+                             f"identity, so to use a where mask one has to specify 'initial'")
+        return with_options(lambda v: _minmax(op, name, v, axis, keepdims, None, initial), x, initial, None, None,
+                            where, out, name)
     x = as_operand(x)
     if x.dtype.kind == "c":
         raise TypeError(f"{name} is not defined for complex dtypes ({x.dtype}): complex numbers are unordered")
@@ -156,35 +164,24 @@ def _minmax(op: int, name: str, x: Any, axis: Axis, keepdims: bool, initial: Any
         kept = tuple(1 if axes is None or d in axes else n for d, n in enumerate(x.shape)) if keepdims else \
             tuple(n for d, n in enumerate(x.shape) if axes is not None and d not in axes)
         return full(kept, initial, dtype=x.dtype)
-    return _finish(_reduce_axes(op, x, axes), x.dtype, x, axes, keepdims)
-
-
-def _minmax_options(op: int, name: str, x: Any, axis: Axis, out: Any, keepdims: bool, initial: Any,
-                    where: Any) -> NDArray:
-    if where is not True and initial is None:
-        # NumPy's rule: min and max have no identity to put where the mask is False
-        raise ValueError(f"reduction operation '{'minimum' if op == _MIN else 'maximum'}' does not have an "
-                         f"identity, so to use a where mask one has to specify 'initial'")
-    return with_options(lambda v: _minmax(op, name, v, axis, keepdims, initial), x, initial,
-                        _ew.minimum if op == _MIN else _ew.maximum, initial, where, out, name)
+    r = _finish(_reduce_axes(op, x, axes), x.dtype, x, axes, keepdims)
+    if initial is not None:  # NumPy starts from it: the same as joining it at the end
+        r = (_ew.minimum if op == _MIN else _ew.maximum)(r, asarray(initial, dtype=r.dtype))
+    return r
 
 
 def min(x: NDArray, /, axis: Axis = None, out: NDArray | None = None, keepdims: bool = False, initial: Any = None,
         where: Any = True) -> NDArray:
     """Minimum over ``axis``; NaN propagates.  ``initial`` joins the
     minimum (and is the result of an empty one); ``where=`` needs it."""
-    if out is None and initial is None and where is True:
-        return _minmax(_MIN, "min", x, axis, keepdims)
-    return _minmax_options(_MIN, "min", x, axis, out, keepdims, initial, where)
+    return _minmax(_MIN, "min", x, axis, keepdims, out, initial, where)
 
 
 def max(x: NDArray, /, axis: Axis = None, out: NDArray | None = None, keepdims: bool = False, initial: Any = None,
         where: Any = True) -> NDArray:
     """Maximum over ``axis``; NaN propagates.  ``initial`` joins the
     maximum (and is the result of an empty one); ``where=`` needs it."""
-    if out is None and initial is None and where is True:
-        return _minmax(_MAX, "max", x, axis, keepdims)
-    return _minmax_options(_MAX, "max", x, axis, out, keepdims, initial, where)
+    return _minmax(_MAX, "max", x, axis, keepdims, out, initial, where)
 
 
 def _float_result(x: NDArray, name: str, complex_ok: bool) -> DType:
@@ -230,7 +227,7 @@ def mean(x: NDArray, /, axis: Axis = None, dtype: Any = None, out: NDArray | Non
         total = sum(masked(x, where, 0), axis, result, None, keepdims)
         r = _ew.divide(total, _masked_count(x, axis, keepdims, where)).astype(result, copy=False)
     r = _as_dtype(r, dtype)
-    return r if out is None else write_out(out, r, "mean")
+    return write_out(out, r, "mean")
 
 
 def _var(x: Any, axis: Axis, correction: int | float, keepdims: bool, take_sqrt: bool) -> NDArray:
@@ -283,7 +280,7 @@ def _correction(correction: Any, ddof: Any) -> Any:
     return 0.0 if ddof is None else ddof
 
 
-def _moment(x: Any, axis: Axis, dtype: Any, out: Any, ddof: Any, keepdims: bool, where: Any, mu: Any,
+def _moment(x: Any, axis: Axis, dtype: Any, out: NDArray | None, ddof: Any, keepdims: bool, where: Any, mu: Any,
             correction: Any, take_sqrt: bool) -> NDArray:
     c = _correction(correction, ddof)
     x = _in_dtype(x, dtype)
@@ -292,7 +289,7 @@ def _moment(x: Any, axis: Axis, dtype: Any, out: Any, ddof: Any, keepdims: bool,
     else:
         r = _masked_var(x, axis, c, keepdims, where, take_sqrt, None if mu is None else as_operand(mu))
     r = _as_dtype(r, dtype)
-    return r if out is None else write_out(out, r, "std" if take_sqrt else "var")
+    return write_out(out, r, "std" if take_sqrt else "var")
 
 
 def var(x: NDArray, /, axis: Axis = None, dtype: Any = None, out: NDArray | None = None,
