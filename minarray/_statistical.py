@@ -407,12 +407,17 @@ def _keep(out: NDArray, ndim: int, axes: tuple[int, ...] | None, lead: int = 0) 
     return out.reshape((*out.shape[:lead], *shape))
 
 
-def _partitioned(rows: NDArray, kth: list[int]) -> NDArray:
+def _partitioned(rows: NDArray, kth: list[int], overwrite: bool = False) -> NDArray:
     """A copy of ``rows`` (reduced axis last) with, in every row, the
-    elements at positions ``kth`` where a sort would put them."""
+    elements at positions ``kth`` where a sort would put them.  With
+    ``overwrite`` (NumPy's ``overwrite_input=True``, which lets the input
+    end partially sorted) the copy is written back over a writable
+    ``rows``: the input itself where ``rows`` is a view of it."""
     out = NDArray._empty(rows.shape, rows.dtype)
     ks = sorted(set(kth))
     core.partition(rows._h, out._h, asarray(ks, dtype=_dt.int64)._h, False)
+    if overwrite and rows.flags.writeable:
+        core.copyto(rows._h, out._h)
     return out
 
 
@@ -490,7 +495,7 @@ def _lerp(a: NDArray, b: NDArray, t: NDArray | float, weak: bool = False) -> NDA
 
 
 def _quantile(name: str, a: Any, q: Any, axis: Axis, method: str, keepdims: bool, scale: float,
-              skip_nan: bool) -> NDArray:
+              skip_nan: bool, overwrite: bool = False) -> NDArray:
     x = as_operand(a, name)
     _check_real(x, name)
     if method not in _METHODS:
@@ -507,7 +512,9 @@ def _quantile(name: str, a: Any, q: Any, axis: Axis, method: str, keepdims: bool
         out = _nan_quantile_rows(work, qa, method, q_dtype is None)
     else:
         below, above, gamma = _virtual(n, qa, method)
-        part = _partitioned(work, [*below, *above, n - 1])
+        part = _partitioned(work, [*below, *above, n - 1], overwrite)
+        if overwrite and work is not rows:  # the input's own dtype, partitioned in place
+            _partitioned(rows, [*below, *above, n - 1], True)
         lo = take(part, asarray(below, dtype=_dt.int64), axis=-1)
         if discrete:
             out = lo
@@ -570,23 +577,24 @@ def _nan_quantile_rows(work: NDArray, qa: NDArray, method: str, weak: bool) -> N
 
 
 def quantile(a: Any, q: Any, axis: Axis = None, out: NDArray | None = None, overwrite_input: bool = False,
-             method: str = "linear",
-             keepdims: bool = False) -> NDArray:
+             method: str = "linear", keepdims: bool = False) -> NDArray:
     """The ``q``-th quantiles (``q`` in [0, 1], a number or an array of
     them) along ``axis`` (the flattened array when None).  ``method``:
     NumPy's default ``"linear"``, or ``"lower"``, ``"higher"``,
     ``"nearest"``, ``"midpoint"``.  An array ``q`` puts its axes first in
     the result.  Rows holding a NaN give NaN.  Integer inputs give
     float64; floating inputs keep their dtype when ``q`` is a Python
-    number (NumPy's weak scalars)."""
-    return write_out(out, _quantile("quantile", a, q, axis, method, keepdims, 1.0, False), "quantile")
+    number (NumPy's weak scalars).  ``overwrite_input=True`` leaves the
+    input partially sorted, as NumPy may."""
+    r = _quantile("quantile", a, q, axis, method, keepdims, 1.0, False, overwrite_input)
+    return write_out(out, r, "quantile")
 
 
 def percentile(a: Any, q: Any, axis: Axis = None, out: NDArray | None = None, overwrite_input: bool = False,
-               method: str = "linear",
-               keepdims: bool = False) -> NDArray:
+               method: str = "linear", keepdims: bool = False) -> NDArray:
     """:func:`quantile` with ``q`` in percent ([0, 100])."""
-    return write_out(out, _quantile("percentile", a, q, axis, method, keepdims, 100.0, False), "percentile")
+    r = _quantile("percentile", a, q, axis, method, keepdims, 100.0, False, overwrite_input)
+    return write_out(out, r, "percentile")
 
 
 def nanquantile(a: Any, q: Any, axis: Axis = None, out: NDArray | None = None, overwrite_input: bool = False,
@@ -606,12 +614,12 @@ def median(a: Any, axis: Axis = None, out: NDArray | None = None, overwrite_inpu
     """The median along ``axis`` (the flattened array when None): the
     middle element, or the mean of the two middle ones, found by selection
     (no sort).  NaN where a row holds a NaN; integers give float64.
-    ``overwrite_input`` is accepted and the input left as it is (NumPy
-    leaves its contents undefined then)."""
-    return write_out(out, _median(a, axis, keepdims), "median")
+    ``overwrite_input=True`` leaves the input partially sorted, as NumPy
+    may."""
+    return write_out(out, _median(a, axis, keepdims, overwrite_input), "median")
 
 
-def _median(a: Any, axis: Axis, keepdims: bool) -> NDArray:
+def _median(a: Any, axis: Axis, keepdims: bool, overwrite: bool = False) -> NDArray:
     x = as_operand(a, "median")
     _check_real(x, "median")
     rows, axes = _rows(x, axis)
@@ -622,7 +630,7 @@ def _median(a: Any, axis: Axis, keepdims: bool) -> NDArray:
     else:
         half = n // 2
         mid = [half - 1, half] if n % 2 == 0 else [half]
-        part = _partitioned(rows, [*mid, n - 1])
+        part = _partitioned(rows, [*mid, n - 1], overwrite)
         out = mean(part[..., mid[0]:mid[-1] + 1], axis=-1)
         if x.dtype.kind == "f":
             last = part[..., n - 1]

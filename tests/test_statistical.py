@@ -622,3 +622,21 @@ def test_average_weights_along_axes(a: np.ndarray, axis: Any, weights: Any) -> N
     got, expected = both("average", a, axis, weights)
     same(got, expected, ulps=2)
     raises_as_numpy(lambda m: m.average(m.asarray(a), axis=axis, weights=[1.0] * 5), "consistent")
+
+
+@pytest.mark.parametrize("fn", ["median", "percentile", "quantile"])
+@pytest.mark.parametrize("axis", [None, 0, 1])
+@pytest.mark.parametrize("dtype", [np.int64, np.float64])
+def test_overwrite_input(fn: str, axis: int | None, dtype: Any) -> None:
+    # NumPy's docstring examples: the result is unchanged, and the input may
+    # be left partially sorted (it holds the same values)
+    a = np.array([[10, 7, 4], [3, 2, 1], [8, 9, 5]], dtype=dtype)
+    args = () if fn == "median" else ((50,) if fn == "percentile" else (0.5,))
+    b = ma.asarray(a.copy())
+    got = getattr(ma, fn)(b, *args, axis, None, True)
+    same(got, getattr(np, fn)(a, *args, axis=axis))
+    assert sorted(b.tolist()[0] + b.tolist()[1] + b.tolist()[2]) == sorted(a.ravel().tolist())
+    assert not ma.all(ma.asarray(a) == b)  # partitioned in place, as NumPy's
+    c = ma.asarray(a.copy())
+    getattr(ma, fn)(c, *args, axis)  # without overwrite_input the input is untouched
+    assert c.tolist() == a.tolist()
