@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Literal, overload
 
 from minarray import _dtypes as _dt
-from minarray._array_object import NDArray
+from minarray._array_object import NDArray, _stride_perm
 from minarray._coerce import _device, _scalar_dtype, as_int, as_intp, as_ints, as_operand, asarray, normalize_axis
 from minarray._joining import stack
 from minarray._native import core
@@ -99,39 +99,64 @@ def ones(shape: Any, dtype: Any = None, order: str = "C", *, device: Any = None)
     return full(shape, 1, dtype if dtype is not None else _dt.float64, order, device=device)
 
 
-def _like(x: NDArray, dtype: Any, order: str, shape: Any) -> tuple[Any, _dt.DType, str]:
-    """The shape, dtype and order of a ``*_like`` result: ``x``'s unless
-    given; NumPy's "K" and "A" keep a Fortran-ordered ``x`` Fortran-ordered."""
+def _like(name: str, x: Any, dtype: Any, order: str, shape: Any, device: Any, fill: Any) -> NDArray:
+    """A ``*_like`` result: ``x``'s shape and dtype unless given, filled
+    with ``fill`` (None: left uninitialised).  NumPy's memory order:
+    "K" keeps ``x``'s (the order of its strides), "A" keeps a Fortran
+    ``x`` Fortran, "C" and "F" are themselves."""
+    x = as_operand(x, name)
+    dt = _dt.as_dtype(dtype) if dtype is not None else x.dtype
     if order in ("K", "A"):
-        order = "F" if x.ndim > 1 and x.flags.f_contiguous and not x.flags.c_contiguous and shape is None else "C"
-    return (x.shape if shape is None else shape), (_dt.as_dtype(dtype) if dtype is not None else x.dtype), order
+        kept = shape is None and x.ndim > 1 and not core.is_contiguous(x._h, False)
+        fortran = kept and core.is_contiguous(x._h, True)
+        if kept and order == "K" and not fortran:
+            return _strided_like(x, dt, device, fill)
+        order = "F" if fortran else "C"
+    shp = x.shape if shape is None else shape
+    if fill is None:
+        return empty(shp, dt, order, device=device)
+    if type(fill) is int and fill == 0:
+        return zeros(shp, dt, order, device=device)
+    return full(shp, fill, dt, order, device=device)
+
+
+def _strided_like(x: NDArray, dt: _dt.DType, device: Any, fill: Any) -> NDArray:
+    """A new array laid out in memory as ``x`` is: its axes, from the
+    largest stride to the smallest, are the C order of the memory
+    (NumPy's ``order="K"`` of an array neither C- nor Fortran-ordered)."""
+    perm = _stride_perm(x._strides)
+    made = empty(tuple(x.shape[p] for p in perm), dt, device=device).transpose(
+        tuple(perm.index(d) for d in range(x.ndim)))
+    if fill is not None:
+        core.copyto(made._h, asarray(fill, dtype=dt)._h)
+    return made
 
 
 def empty_like(x: NDArray, /, dtype: Any = None, order: str = "K", subok: bool = True, shape: Any = None, *,
                device: Any = None) -> NDArray:
     """An uninitialised array with the shape (and, unless given, the dtype) of ``x``."""
-    return empty(*_like(as_operand(x, "empty_like"), dtype, order, shape), device=device)
+    return _like("empty_like", x, dtype, order, shape, device, None)
 
 
 def zeros_like(x: NDArray, /, dtype: Any = None, order: str = "K", subok: bool = True, shape: Any = None, *,
                device: Any = None) -> NDArray:
     """Zeros with the shape (and, unless given, the dtype) of ``x``."""
-    return zeros(*_like(as_operand(x, "zeros_like"), dtype, order, shape), device=device)
+    return _like("zeros_like", x, dtype, order, shape, device, 0)
 
 
 def ones_like(x: NDArray, /, dtype: Any = None, order: str = "K", subok: bool = True, shape: Any = None, *,
               device: Any = None) -> NDArray:
     """Ones with the shape (and, unless given, the dtype) of ``x``."""
-    return ones(*_like(as_operand(x, "ones_like"), dtype, order, shape), device=device)
+    return _like("ones_like", x, dtype, order, shape, device, 1)
 
 
 def full_like(x: NDArray, /, fill_value: Any, dtype: Any = None, order: str = "K", subok: bool = True,
               shape: Any = None, *, device: Any = None) -> NDArray:
     """``fill_value`` in the shape (and, unless given, the dtype) of ``x``;
-    an array ``fill_value`` is broadcast to it."""
-    shp, dt, order = _like(as_operand(x, "full_like"), dtype, order, shape)
-    return full(shp, fill_value if isinstance(fill_value, (bool, int, float, complex)) else
-                asarray(fill_value).astype(dt), dt, order, device=device)
+    an array ``fill_value`` is broadcast to it (cast as NumPy casts it)."""
+    if not isinstance(fill_value, (bool, int, float, complex)):
+        fill_value = asarray(fill_value).astype(dtype if dtype is not None else as_operand(x, "full_like").dtype)
+    return _like("full_like", x, dtype, order, shape, device, fill_value)
 
 
 def _real_number(v: Any, what: str) -> int | float:

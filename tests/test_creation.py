@@ -783,3 +783,19 @@ def test_ndarray_constructor() -> None:
     same(ma.ndarray((2, 2), buffer=strided, strides=(32, 8)), np.ndarray((2, 2), buffer=strided, strides=(32, 8)))
     same(ma.ndarray((3,), np.uint8, bytearray(b"abc")), np.ndarray((3,), np.uint8, bytearray(b"abc")))
     assert not ma.ndarray((2,), np.uint8, b"ab").flags.writeable
+
+
+@pytest.mark.parametrize("fn", ["empty_like", "zeros_like", "ones_like", "full_like"])
+@pytest.mark.parametrize("view", ["transposed", "permuted", "strided", "reversed", "fortran"])
+def test_like_keeps_memory_order(fn: str, view: str) -> None:
+    # NumPy's order="K": the new array's strides follow the prototype's order
+    base = np.ones((2, 3, 4))
+    src = {"transposed": base.transpose(1, 0, 2), "permuted": base.transpose(2, 0, 1), "strided": base[:, ::2],
+           "reversed": base[::-1], "fortran": np.asfortranarray(base)}[view]
+    args = (7,) if fn == "full_like" else ()
+    got, expected = getattr(ma, fn)(ma.asarray(src), *args), getattr(np, fn)(src, *args)
+    assert got.strides == expected.strides
+    if fn != "empty_like":
+        same(got, expected)
+    row = list(range(1, src.shape[-1] + 1))  # an array fill, broadcast along the last axis
+    same(ma.full_like(ma.asarray(src), row), np.full_like(src, row))
