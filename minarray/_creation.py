@@ -639,9 +639,10 @@ def ndarray_new(cls: type[NDArray], shape: Any, dtype: Any, buffer: Any, offset:
     dt = _dt.as_dtype(dtype)
     order = "C" if order is None else order
     if buffer is None:
-        if strides is not None:
-            raise ValueError("ndarray: strides= describes a buffer's memory; give buffer= with it")
-        arr = empty(dims, dt, order)
+        # strides= without a buffer lay out NumPy's allocation of
+        # prod(shape) elements, which they must stay inside
+        arr = empty(dims, dt, order) if strides is None else \
+            _buffer_view(empty(math.prod(dims) * dt.itemsize, _dt.uint8), dims, dt, 0, strides, order)
     else:
         arr = _buffer_view(asarray(buffer), dims, dt, as_int(offset, "ndarray: offset"), strides, order)
     return arr if cls is NDArray else arr.view(cls)

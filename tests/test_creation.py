@@ -783,6 +783,9 @@ def test_ndarray_constructor() -> None:
     same(ma.ndarray((2, 2), buffer=strided, strides=(32, 8)), np.ndarray((2, 2), buffer=strided, strides=(32, 8)))
     same(ma.ndarray((3,), np.uint8, bytearray(b"abc")), np.ndarray((3,), np.uint8, bytearray(b"abc")))
     assert not ma.ndarray((2,), np.uint8, b"ab").flags.writeable
+    # strides= without a buffer: NumPy's allocation of prod(shape) elements
+    assert ma.ndarray((2, 3), strides=(8, 16)).strides == np.ndarray((2, 3), strides=(8, 16)).strides
+    raises_as_numpy(lambda m: m.ndarray((2,), strides=(16,)), "strides")
 
 
 @pytest.mark.parametrize("fn", ["empty_like", "zeros_like", "ones_like", "full_like"])
