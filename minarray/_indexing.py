@@ -336,7 +336,7 @@ def _take(x: NDArray, indices: NDArray, axis: int | None) -> NDArray:
     return out
 
 
-def take_along_axis(x: NDArray, indices: NDArray, /, *, axis: int = -1) -> NDArray:
+def take_along_axis(x: NDArray, indices: NDArray, /, axis: int = -1) -> NDArray:
     """Pick values along ``axis`` at positions given per 1-d slice (Array API
     ``take_along_axis``), e.g. with the output of ``argsort``.
 

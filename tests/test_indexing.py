@@ -871,3 +871,10 @@ def test_take_mode(mode: str, shape: tuple[int, ...], indices: Any, axis: int | 
 def test_take_mode_errors() -> None:
     raises_as_numpy(lambda m: m.take(m.asarray([4, 3]), [3], mode="bounce"), "clipmode")
     raises_as_numpy(lambda m: m.take(m.zeros((0,)), [3], mode="wrap"), "empty")
+
+
+def test_take_along_axis_positional_axis() -> None:
+    a = np.array([[10, 30, 20], [60, 40, 50]])
+    idx = np.argsort(a, 1)
+    got, expected = both("take_along_axis", a, idx, 1)
+    same(got, expected)
