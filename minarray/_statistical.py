@@ -885,12 +885,30 @@ def nanargmax(a: Any, axis: int | None = None, out: NDArray | None = None, *, ke
                                   -math.inf), "nanargmax")
 
 
-def cov(m: Any, y: Any = None, rowvar: bool = True, bias: bool = False, ddof: int | None = None, *,
-        dtype: Any = None) -> NDArray:
+def _cov_weights(weights: Any, n: int, what: str) -> NDArray | None:
+    """NumPy's checks of cov's ``fweights`` or ``aweights``, as float64."""
+    if weights is None:
+        return None
+    w = as_operand(weights, "cov").astype(_dt.float64)
+    if what == "fweights" and not bool(_utility.all(_ew.equal(w, _ew.round(w)))):
+        raise TypeError("fweights must be integer")
+    if w.ndim > 1:
+        raise RuntimeError(f"cannot handle multidimensional {what}")
+    if w.shape[0] != n:
+        raise RuntimeError(f"incompatible numbers of samples and {what}")
+    if bool(_utility.any(_ew.less(w, 0))):
+        raise ValueError(f"{what} cannot be negative")
+    return w
+
+
+def cov(m: Any, y: Any = None, rowvar: bool = True, bias: bool = False, ddof: int | None = None,
+        fweights: Any = None, aweights: Any = None, *, dtype: Any = None) -> NDArray:
     """The covariance matrix of the variables in the rows of ``m`` (columns
     with ``rowvar=False``), ``y``'s variables appended: NumPy's ``cov``,
     normalised by N - 1 (N with ``bias``, N - ``ddof`` when given); one
-    variable gives a 0-d array.  (No frequency or analytic weights.)"""
+    variable gives a 0-d array.  ``fweights`` (whole repeat counts) and
+    ``aweights`` (relative importances) weight the observations, with
+    NumPy's normalisation."""
     from minarray._linear_algebra import matmul  # cycle: _linear_algebra imports this module
 
     x = atleast_2d(as_operand(m, "cov"))
@@ -913,14 +931,28 @@ def cov(m: Any, y: Any = None, rowvar: bool = True, bias: bool = False, ddof: in
     if ddof is None:
         ddof = 0 if bias else 1
     n = x.shape[1]
-    avg = mean(x, axis=1, keepdims=True)
+    fw, aw = _cov_weights(fweights, n, "fweights"), _cov_weights(aweights, n, "aweights")
+    w = aw if fw is None else (fw if aw is None else _ew.multiply(fw, aw))
+    if w is None:
+        avg = mean(x, axis=1, keepdims=True)
+        fact: float = builtins.max(n - ddof, 0)
+    else:
+        # NumPy's normalisation of weighted observations
+        avgs, sums = average(x, axis=1, weights=broadcast_to(w, x.shape), returned=True)
+        avg, w_sum = avgs[:, None], float(sums[0])
+        if ddof == 0:
+            fact = w_sum
+        elif aw is None:
+            fact = w_sum - ddof
+        else:
+            fact = w_sum - ddof * float(sum(_ew.multiply(w, aw))) / w_sum
+        fact = builtins.max(fact, 0.0)
     xc = _ew.subtract(x, avg)
-    fact = builtins.max(n - ddof, 0)
     if fact == 0:
         _warn("Degrees of freedom <= 0 for slice")
     # As NumPy: c *= 1 / fact, whose 1 / 0 reports "divide by zero" and
     # whose 0 * inf then "invalid value", under the errstate in force.
-    c = matmul(xc, conj(xc).T)
+    c = matmul(xc, conj(xc if w is None else _ew.multiply(xc, w)).T)
     _ew.multiply(c, _ew.divide(asarray(1.0), float(fact)), out=c)
     return c.reshape(()) if c.shape == (1, 1) else c
 

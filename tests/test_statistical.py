@@ -640,3 +640,27 @@ def test_overwrite_input(fn: str, axis: int | None, dtype: Any) -> None:
     c = ma.asarray(a.copy())
     getattr(ma, fn)(c, *args, axis)  # without overwrite_input the input is untouched
     assert c.tolist() == a.tolist()
+
+
+_OBS = np.arange(12.0).reshape(3, 4) ** 1.5
+
+
+@pytest.mark.parametrize(("args", "kwargs"), [
+    ((_OBS,), {"fweights": [1, 2, 1, 3]}), ((_OBS,), {"aweights": [0.5, 2, 1, 3]}),
+    ((_OBS, None, True, False, None, [1, 2, 1, 3], [0.5, 2, 1, 3]), {}),
+    ((_OBS,), {"ddof": 0, "aweights": [0.5, 2, 1, 3]}), ((_OBS,), {"ddof": 2, "fweights": [2, 2, 1, 3]}),
+    ((_OBS.T,), {"rowvar": False, "bias": True, "fweights": [1, 2, 1, 3]}),
+    (([1.0, 2.0, 4.0], [2.0, 1.0, 0.5]), {"aweights": [1, 3, 2]}),
+], ids=["fweights", "aweights", "both-positional", "ddof0-aweights", "ddof2-fweights", "columns-bias", "with-y"])
+def test_cov_weights(args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    got, expected = both("cov", *args, **kwargs)
+    same(got, expected, ulps=8)
+
+
+@pytest.mark.parametrize(("kwargs", "match"), [
+    ({"fweights": [1.5, 1, 1]}, "integer"), ({"fweights": [1, -1, 1]}, "negative"),
+    ({"aweights": [[1, 1, 1]]}, "multidimensional"), ({"aweights": [1, 1]}, "incompatible"),
+    ({"aweights": [1, -2, 1]}, "negative"),
+], ids=["fractional", "negative", "2-d", "length", "negative-aweights"])
+def test_cov_weights_errors(kwargs: dict[str, Any], match: str) -> None:
+    raises_as_numpy(lambda m: m.cov([1.0, 2.0, 4.0], **kwargs), match)
