@@ -260,11 +260,12 @@ def _linspace(start: Any, stop: Any, num: int, dtype: Any, device: Any, endpoint
     return work if dt is work_dt else work.astype(dt)
 
 
-def eye(n_rows: int, n_cols: int | None = None, /, k: int = 0, dtype: Any = None, order: str = "C", *,
+def eye(N: int, M: int | None = None, k: int = 0, dtype: Any = None, order: str = "C", *,
         device: Any = None) -> NDArray:
-    """A 2-d array with ones on diagonal ``k`` (0: main, >0: above, <0: below) and zeros
-    elsewhere; NumPy's positional order and ``order=``."""
-    n_cols = n_rows if n_cols is None else n_cols
+    """A 2-d array of ``N`` rows and ``M`` columns (``N`` when None) with ones on diagonal ``k``
+    (0: main, >0: above, <0: below) and zeros elsewhere; NumPy's parameters (the Array API's
+    ``n_rows`` and ``n_cols`` are positional)."""
+    n_rows, n_cols = N, (N if M is None else M)
     k = as_int(k, "eye: k")
     out = zeros((n_rows, n_cols), dtype=dtype, device=device)
     if n_rows and n_cols:
