@@ -307,15 +307,11 @@ def take(x: NDArray, indices: NDArray, /, axis: int | None = None, out: NDArray 
 
 
 def _moded(x: NDArray, indices: Any, axis: int | None, mode: str) -> NDArray:
-    if mode not in ("wrap", "clip"):
-        raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap', not {mode!r}")
     n = x.size if axis is None else x.shape[normalize_axis(axis, x.ndim)]
     idx = _int_indices(indices, "take")
-    if n == 0:
-        if idx.size:
-            raise IndexError("cannot do a non-empty take from an empty axes.")
-        return idx
-    return _ew.remainder(idx, n) if mode == "wrap" else _ew.clip(idx, 0, n - 1)
+    if n == 0 and idx.size and mode in ("wrap", "clip"):  # nothing to wrap or clip onto
+        raise IndexError("cannot do a non-empty take from an empty axes.")
+    return idx if n == 0 else _clip_mode(idx, n, mode, 0)[0]
 
 
 def _take(x: NDArray, indices: NDArray, axis: int | None) -> NDArray:
@@ -519,9 +515,9 @@ def extract(condition: Any, arr: Any) -> NDArray:
     return take(flat, nonzero(as_operand(condition, "extract").reshape((-1,)))[0])
 
 
-def compress(condition: Any, a: Any, axis: int | None = None) -> NDArray:
+def compress(condition: Any, a: Any, axis: int | None = None, out: NDArray | None = None) -> NDArray:
     """The slices of ``a`` along ``axis`` (the flattened array when None)
-    where the 1-d ``condition`` is true."""
+    where the 1-d ``condition`` is true; ``out=`` receives them."""
     c = as_operand(condition, "compress")
     if c.ndim != 1:
         raise ValueError("condition must be a 1-d array")
@@ -532,7 +528,7 @@ def compress(condition: Any, a: Any, axis: int | None = None) -> NDArray:
     idx = nonzero(c)[0]
     if idx.shape[0] and int(idx[-1]) >= n:
         raise IndexError(f"index {int(idx[-1])} is out of bounds for axis {axis} with size {n}")
-    return take(x, idx, axis=axis)
+    return take(x, idx, axis, out)
 
 
 def _cycled(values: Any, n: int, dtype: _dt.DType, fname: str) -> NDArray:
@@ -645,9 +641,10 @@ def select(condlist: Sequence[Any], choicelist: Sequence[Any], default: Any = 0)
     return res if res.dtype is dt else res.astype(dt)
 
 
-def choose(a: Any, choices: Sequence[Any], mode: str = "raise") -> NDArray:
+def choose(a: Any, choices: Sequence[Any], out: NDArray | None = None, mode: str = "raise") -> NDArray:
     """Per element, ``choices[a[i]][i]`` (all broadcast together); ``mode``
-    "raise", "wrap" or "clip" for indices outside ``range(len(choices))``."""
+    "raise", "wrap" or "clip" for indices outside ``range(len(choices))``;
+    NumPy's ``out=`` (third, as in NumPy's order) receives the result."""
     idx = _ints(a, "choose")
     n = len(choices)
     if n == 0:
@@ -657,4 +654,4 @@ def choose(a: Any, choices: Sequence[Any], mode: str = "raise") -> NDArray:
         raise ValueError("invalid entry in choice array")
     arrs = broadcast_arrays(idx, *[as_operand(c, "choose") for c in choices])
     stacked = stack(list(arrs[1:]), axis=0)
-    return take_along_axis(stacked, arrs[0][None], axis=0)[0]
+    return write_out(out, take_along_axis(stacked, arrs[0][None], axis=0)[0], "choose")

@@ -878,3 +878,17 @@ def test_take_along_axis_positional_axis() -> None:
     idx = np.argsort(a, 1)
     got, expected = both("take_along_axis", a, idx, 1)
     same(got, expected)
+
+
+def test_choose_and_compress_out() -> None:
+    # NumPy's order: choose(a, choices, out, mode), compress(condition, a, axis, out)
+    choices = [[0, 1, 2, 3], [10, 11, 12, 13], [20, 21, 22, 23], [30, 31, 32, 33]]
+    got, expected = both("choose", [2, 4, 1, 0], choices, None, "wrap")
+    same(got, expected)
+    out = ma.zeros(4, dtype=ma.int64)
+    assert ma.choose([2, 3, 1, 0], choices, out) is out
+    same(out, np.choose([2, 3, 1, 0], choices))
+    a = np.array([[1, 2], [3, 4], [5, 6]])
+    out = ma.zeros((2, 2), dtype=ma.int64)
+    assert ma.compress([0, 1, 1], ma.asarray(a), 0, out) is out
+    same(out, np.compress([0, 1, 1], a, 0))
