@@ -226,21 +226,17 @@ def _seq(tup: Any, fname: str) -> list[Any]:
     return list(tup)
 
 
-def _joined(arrs: list[NDArray], axis: int, dtype: Any) -> NDArray:
-    out = concat(arrs, axis=axis)
-    return out if dtype is None else out.astype(dtype)
-
-
-def vstack(tup: Sequence[Any], *, dtype: Any = None) -> NDArray:
+def vstack(tup: Sequence[Any], *, dtype: Any = None, casting: str = "same_kind") -> NDArray:
     """Stack arrays row-wise: :func:`concat` along axis 0 after
-    :func:`atleast_2d` (1-d arrays become rows)."""
-    return _joined([_at_least(a, 2) for a in _seq(tup, "vstack")], 0, dtype)
+    :func:`atleast_2d` (1-d arrays become rows); ``dtype`` and ``casting``
+    are concat's."""
+    return concat([_at_least(a, 2) for a in _seq(tup, "vstack")], 0, dtype=dtype, casting=casting)
 
 
-def hstack(tup: Sequence[Any], *, dtype: Any = None) -> NDArray:
+def hstack(tup: Sequence[Any], *, dtype: Any = None, casting: str = "same_kind") -> NDArray:
     """Stack arrays column-wise: along axis 1, or axis 0 for 1-d arrays."""
     arrs = [_at_least(a, 1) for a in _seq(tup, "hstack")]
-    return _joined(arrs, 0 if arrs[0].ndim == 1 else 1, dtype)
+    return concat(arrs, 0 if arrs[0].ndim == 1 else 1, dtype=dtype, casting=casting)
 
 
 def dstack(tup: Sequence[Any]) -> NDArray:

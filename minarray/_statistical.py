@@ -341,18 +341,19 @@ def _scan(op: int, name: str, x: Any, axis: int | None, dtype: Any, include_init
     return out if out.dtype is result else out.astype(result)
 
 
-def cumulative_sum(x: NDArray, /, *, axis: int | None = None, dtype: Any = None,
+def cumulative_sum(x: NDArray, /, *, axis: int | None = None, dtype: Any = None, out: NDArray | None = None,
                    include_initial: bool = False) -> NDArray:
     """Cumulative sum along ``axis`` (optional only for 1-d input); with
-    ``include_initial`` the result starts with the identity 0."""
-    return _scan(0, "cumulative_sum", x, axis, dtype, include_initial)
+    ``include_initial`` the result starts with the identity 0.  NumPy's
+    ``out=`` receives it."""
+    return write_out(out, _scan(0, "cumulative_sum", x, axis, dtype, include_initial), "cumulative_sum")
 
 
-def cumulative_prod(x: NDArray, /, *, axis: int | None = None, dtype: Any = None,
+def cumulative_prod(x: NDArray, /, *, axis: int | None = None, dtype: Any = None, out: NDArray | None = None,
                     include_initial: bool = False) -> NDArray:
     """Cumulative product along ``axis``; with ``include_initial`` the
     result starts with the identity 1."""
-    return _scan(1, "cumulative_prod", x, axis, dtype, include_initial)
+    return write_out(out, _scan(1, "cumulative_prod", x, axis, dtype, include_initial), "cumulative_prod")
 
 
 def _numpy_scan(op: int, name: str, x: Any, axis: int | None, dtype: Any) -> NDArray:

@@ -207,3 +207,11 @@ def test_join_out(fn: str) -> None:
 ], ids=["dtype-cast", "out-cast", "out-and-dtype", "casting", "out-shape", "stack-shapes"])
 def test_join_options_errors(call: Any, match: str) -> None:
     raises_as_numpy(call, match)
+
+
+@pytest.mark.parametrize("fn", ["vstack", "hstack"])
+def test_vstack_hstack_casting(fn: str) -> None:
+    arrays = [np.arange(3), np.arange(3.0)]
+    got, expected = both(fn, arrays, dtype=np.int32, casting="unsafe")
+    same(got, expected)
+    raises_as_numpy(lambda m: getattr(m, fn)([m.arange(3), m.arange(3.0)], dtype=m.int32), "same_kind")

@@ -664,3 +664,11 @@ def test_cov_weights(args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
 ], ids=["fractional", "negative", "2-d", "length", "negative-aweights"])
 def test_cov_weights_errors(kwargs: dict[str, Any], match: str) -> None:
     raises_as_numpy(lambda m: m.cov([1.0, 2.0, 4.0], **kwargs), match)
+
+
+@pytest.mark.parametrize("fn", ["cumulative_sum", "cumulative_prod"])
+def test_cumulative_out(fn: str) -> None:
+    x = ma.arange(1, 5)
+    out = ma.zeros(5, dtype=ma.int64)
+    assert getattr(ma, fn)(x, include_initial=True, out=out) is out
+    assert out.tolist() == getattr(ma, fn)(x, include_initial=True).tolist()
