@@ -216,21 +216,26 @@ def arange(start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None,
 
 @overload
 def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, retstep: Literal[False] = False,
-             dtype: Any = None, *, device: Any = None) -> NDArray: ...
+             dtype: Any = None, axis: int = 0, *, device: Any = None) -> NDArray: ...
 
 
 @overload
 def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, *, retstep: Literal[True],
-             dtype: Any = None, device: Any = None) -> tuple[NDArray, Any]: ...
+             dtype: Any = None, axis: int = 0, device: Any = None) -> tuple[NDArray, Any]: ...
 
 
 def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, retstep: bool = False,
-             dtype: Any = None, *, device: Any = None) -> Any:
+             dtype: Any = None, axis: int = 0, *, device: Any = None) -> Any:
     """``num`` evenly spaced values from ``start`` to ``stop`` (the Array API's
     ``linspace``, with NumPy's defaults and ``retstep``: then ``(values,
     step)``).  Computed like NumPy (in float64, or complex128 for complex
     bounds, ``i * step + start``, the last value exactly ``stop``), then cast;
-    integer dtypes round down first, as NumPy does."""
+    integer dtypes round down first, as NumPy does.  Array bounds broadcast
+    together, their samples along ``axis`` of the result (NumPy's rule)."""
+    if not (_is_scalar(start) and _is_scalar(stop)):
+        return _linspace_of_arrays(start, stop, num, endpoint, retstep, dtype, axis, device)
+    if axis != 0:  # NumPy moves the samples' axis only then
+        normalize_axis(axis, 1)
     values = _linspace(start, stop, num, dtype, device, endpoint)
     if not retstep:
         return values
@@ -238,6 +243,48 @@ def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, retste
     div = (n - 1) if endpoint else n
     step = (stop - start) / div if div > 0 else float("nan")
     return values, step
+
+
+def _linspace_of_arrays(start: Any, stop: Any, num: Any, endpoint: bool, retstep: bool, dtype: Any, axis: int,
+                        device: Any) -> Any:
+    _device(device)
+    y, step = _spaced_arrays(start, stop, num, endpoint, axis)
+    if dtype is not None:
+        dt = _dt.as_dtype(dtype)
+        if dt.kind in "iu":  # NumPy rounds down before the cast
+            from minarray._elementwise import floor  # cycle: _elementwise imports this module
+
+            y = floor(y)
+        y = y.astype(dt)
+    return (y, step) if retstep else y
+
+
+def _spaced_arrays(start: Any, stop: Any, num: Any, endpoint: bool, axis: int) -> tuple[NDArray, Any]:
+    """NumPy's ``linspace`` of array bounds, and its step: ``i * step +
+    start`` (``i / div * delta`` where a step is 0), the last row exactly
+    ``stop``, the samples moved from the first axis to ``axis``."""
+    from minarray._elementwise import add, divide, equal, multiply, subtract  # cycle: _elementwise imports this module
+    from minarray._manipulation import moveaxis  # cycle: _manipulation imports this module
+    from minarray._utility import any  # cycle: _utility imports this module
+
+    s, e = (asarray(v) for v in (start, stop))
+    s, e = (v if v.dtype.kind == "c" else v.astype(_dt.float64) for v in (s, e))
+    n = as_int(num, "linspace: num")
+    if n < 0:
+        raise ValueError(f"Number of samples, {n}, must be non-negative.")
+    div = (n - 1) if endpoint else n
+    delta = subtract(e, s)
+    y = arange(n, dtype=_dt.float64).reshape((n,) + (1,) * delta.ndim)
+    step: Any = float("nan")
+    if div > 0:
+        step = divide(delta, float(div))
+        y = multiply(divide(y, float(div)), delta) if bool(any(equal(step, 0))) else multiply(y, step)
+    else:
+        y = multiply(y, delta)
+    y = add(y, s)
+    if endpoint and n > 1:
+        y[-1] = e
+    return (moveaxis(y, 0, axis) if axis != 0 else y), step
 
 
 def _linspace(start: Any, stop: Any, num: int, dtype: Any, device: Any, endpoint: bool) -> NDArray:
@@ -438,26 +485,15 @@ def logspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, base: 
 
 
 def _spaced(start: Any, stop: Any, base: Any, num: int, endpoint: bool, axis: int) -> tuple[NDArray, NDArray]:
-    """logspace's base and exponents for array arguments: NumPy's
-    ``linspace`` of arrays (``i * step + start``, the last exactly ``stop``)
-    with the samples moved to ``axis``, and ``base`` expanded there."""
-    from minarray._elementwise import add, multiply, subtract  # cycle: _elementwise imports this module
-    from minarray._manipulation import expand_dims, moveaxis  # cycle: _manipulation imports this module
+    """logspace's base and exponents for array arguments: NumPy's rule, the
+    three at the dimensions of the largest, the exponents the linspace of
+    ``start`` and ``stop`` along ``axis``, and ``base`` expanded there."""
+    from minarray._manipulation import expand_dims  # cycle: _manipulation imports this module
 
-    s, e, b = (asarray(v, dtype=_dt.float64) if asarray(v).dtype.kind != "c" else asarray(v)
-               for v in (start, stop, base))
+    s, e, b = (asarray(v) for v in (start, stop, base))
     nd = max(s.ndim, e.ndim, b.ndim)
     s, e, b = (v.reshape((1,) * (nd - v.ndim) + v.shape) for v in (s, e, b))
-    n = as_int(num, "logspace: num")
-    if n < 0:
-        raise ValueError(f"Number of samples, {n}, must be non-negative.")
-    div = (n - 1) if endpoint else n
-    steps = arange(n, dtype=_dt.float64).reshape((n,) + (1,) * nd)
-    step = multiply(subtract(e, s), 1.0 / div) if div > 0 else subtract(e, s)
-    y = add(multiply(steps, step), s)
-    if endpoint and n > 1:
-        y[-1] = e
-    return expand_dims(b, axis=axis), moveaxis(y, 0, axis)
+    return expand_dims(b, axis=axis), _spaced_arrays(s, e, num, endpoint, axis)[0]
 
 
 def geomspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, dtype: Any = None,

@@ -684,6 +684,10 @@ CREATION_CALLS: list[tuple[str, tuple[Any, ...], dict[str, Any]]] = [
     ("eye", (3, 4, 1, int), {}), ("eye", (2, None, -1), {}), ("eye", (3,), {"M": 4, "k": 1}),
     ("eye", (), {"N": 2, "dtype": int}), ("identity", (3, int), {}),
     ("linspace", (), {"start": -10, "stop": 10, "num": 5}), ("linspace", (0, 1, 4, False), {}),
+    ("linspace", ([0.0, 1.0], [1.0, 3.0], 5), {}), ("linspace", ([0.0, 1.0], [1.0, 3.0], 5), {"axis": 1}),
+    ("linspace", ([[0.0], [1.0]], [1.0, 3.0], 3), {"axis": -1}), ("linspace", ([0, 1], [10, 13], 4), {"dtype": int}),
+    ("linspace", ([1.0, 1.0], [1.0, 2.0], 3), {}), ("linspace", ([0j, 1], [1j, 2], 3), {}),
+    ("linspace", ([0.0, 1.0], 2.0, 4, False, True), {}), ("linspace", (0.0, 1.0, 5), {"axis": -1}),
     ("logspace", (2.0, 3.0), {"num": 4, "base": [2.0, 3.0], "axis": -1}),
     ("logspace", (2.0, 3.0, 4, True, [2.0, 3.0]), {}), ("logspace", ([1.0, 2.0], 3.0, 3), {}),
     ("logspace", (0.0, [1.0, 2.0], 3, False, 2.0, None, 1), {}), ("logspace", (1.0, 2.0, 3), {"axis": -1}),
@@ -760,11 +764,13 @@ def test_meshgrid_sparse_and_copy() -> None:
     (lambda m: m.asarray([1, 2], order="Q"), "order"),
     (lambda m: m.full((2, 2), [1, 2, 3]), "broadcast"),
     (lambda m: m.logspace(1.0, 2.0, 3, axis=1), "axis"),
+    (lambda m: m.linspace(0.0, 1.0, 3, axis=1), "axis"), (lambda m: m.linspace([0.0], [1.0], -1), "negative"),
     (lambda m: m.logspace([1.0, 2.0], 2.0, 3, axis=3), "axis"),
     (lambda m: m.geomspace(0j, 1j, 3), "zero"),
     (lambda m: m.ndarray((4,), buffer=np.arange(3.0)), "too small"),
     (lambda m: m.ndarray((2,), buffer=np.arange(6.0), strides=(48,)), "strides"),
-], ids=["zeros-K", "ones-X", "asarray-Q", "full-mismatch", "logspace-axis", "logspace-array-axis",
+], ids=["zeros-K", "ones-X", "asarray-Q", "full-mismatch", "logspace-axis", "linspace-axis", "linspace-num",
+        "logspace-array-axis",
         "geomspace-zero", "ndarray-small", "ndarray-strides"])
 def test_numpy_creation_errors(call: Any, match: str) -> None:
     raises_as_numpy(call, match)

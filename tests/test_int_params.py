@@ -101,6 +101,7 @@ SWEEP: dict[str, tuple[Call, int]] = {
     "ones_like.shape": ((lambda m, v: m.ones_like(V(m), shape=v)), 2),
     "full_like.shape": ((lambda m, v: m.full_like(V(m), 7.0, shape=(3, v))), 2),
     "logspace.axis": ((lambda m, v: m.logspace(0.0, 1.0, 3, axis=v)), 0),
+    "linspace.axis": ((lambda m, v: m.linspace([0.0, 1.0], 2.0, 3, axis=v)), 1),
     "geomspace.axis": ((lambda m, v: m.geomspace(1.0, 10.0, 3, axis=v)), 0),
     "eye.N": ((lambda m, v: m.eye(v)), 2),
     "eye.M": ((lambda m, v: m.eye(3, v)), 2),
