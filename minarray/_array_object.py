@@ -138,11 +138,17 @@ class NDArray(core.NDArrayBase):
     _dtype: DType
     _base: Any  # the object owning the memory, or None
 
-    def __new__(cls, *args: Any, **kwargs: Any) -> NDArray:
-        # (refused in __new__, not __init__: a subclass's own __new__, which
-        # makes its instance with asarray(...).view(cls) as NumPy's recipe
-        # does, is then followed by object's __init__, which takes its arguments)
-        raise TypeError("NDArray cannot be constructed directly; use minarray.asarray, empty, zeros...")
+    def __new__(cls, shape: Any, dtype: Any = float, buffer: Any = None, offset: SupportsIndex = 0,
+                strides: Any = None, order: str | None = None) -> NDArray:
+        """NumPy's low-level constructor: an uninitialised array of
+        ``shape``, or a view of ``buffer``'s memory (``offset`` and
+        ``strides`` in bytes); minarray.empty, zeros or asarray are the
+        usual ways.  (In __new__, not __init__: a subclass's own __new__,
+        making its instance with asarray(...).view(cls) as NumPy's recipe
+        does, is then followed by object's __init__.)"""
+        from minarray._creation import ndarray_new  # cycle: _creation imports this module
+
+        return ndarray_new(cls, shape, dtype, buffer, offset, strides, order)
 
     # ---- construction (internal) ---------------------------------------
     @staticmethod
@@ -637,62 +643,72 @@ class NDArray(core.NDArrayBase):
         return array_ufunc(ufunc, method, inputs, kwargs)
 
     # ---- NumPy-style reduction methods: x.sum(axis=0), x.mean()... with
-    # NumPy's signatures (out= is not supported); see _numpy_dispatch.py.
-    def sum(self, axis: Any = None, dtype: Any = None, out: None = None, keepdims: bool = False) -> NDArray:
+    # NumPy's signatures; see _numpy_dispatch.py.
+    def sum(self, axis: Any = None, dtype: Any = None, out: NDArray | None = None, keepdims: bool = False,
+            initial: Any = None, where: Any = True) -> NDArray:
         """NumPy's method spelling of :func:`minarray.sum`."""
-        return _method("sum", self, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
+        return _method("sum", self, axis=axis, dtype=dtype, out=out, keepdims=keepdims, initial=initial, where=where)
 
-    def prod(self, axis: Any = None, dtype: Any = None, out: None = None, keepdims: bool = False) -> NDArray:
+    def prod(self, axis: Any = None, dtype: Any = None, out: NDArray | None = None, keepdims: bool = False,
+             initial: Any = None, where: Any = True) -> NDArray:
         """NumPy's method spelling of :func:`minarray.prod`."""
-        return _method("prod", self, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
+        return _method("prod", self, axis=axis, dtype=dtype, out=out, keepdims=keepdims, initial=initial,
+                       where=where)
 
-    def mean(self, axis: Any = None, dtype: Any = None, out: None = None, keepdims: bool = False) -> NDArray:
+    def mean(self, axis: Any = None, dtype: Any = None, out: NDArray | None = None, keepdims: bool = False, *,
+             where: Any = True) -> NDArray:
         """NumPy's method spelling of :func:`minarray.mean`."""
-        return _method("mean", self, axis=axis, dtype=dtype, out=out, keepdims=keepdims)
+        return _method("mean", self, axis=axis, dtype=dtype, out=out, keepdims=keepdims, where=where)
 
-    def var(self, axis: Any = None, dtype: Any = None, out: None = None, ddof: float = 0,
-            keepdims: bool = False, *, correction: float | None = None) -> NDArray:
+    def var(self, axis: Any = None, dtype: Any = None, out: NDArray | None = None, ddof: float = 0,
+            keepdims: bool = False, *, where: Any = True, mean: Any = None,
+            correction: float | None = None) -> NDArray:
         """NumPy's method spelling of :func:`minarray.var` (``ddof`` is the standard's ``correction``;
         either may be given)."""
-        return _method("var", self, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims,
-                       correction=correction)
+        return _method("var", self, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims, where=where,
+                       mean=mean, correction=correction)
 
-    def std(self, axis: Any = None, dtype: Any = None, out: None = None, ddof: float = 0,
-            keepdims: bool = False, *, correction: float | None = None) -> NDArray:
+    def std(self, axis: Any = None, dtype: Any = None, out: NDArray | None = None, ddof: float = 0,
+            keepdims: bool = False, *, where: Any = True, mean: Any = None,
+            correction: float | None = None) -> NDArray:
         """NumPy's method spelling of :func:`minarray.std` (``ddof`` is the standard's ``correction``;
         either may be given)."""
-        return _method("std", self, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims,
-                       correction=correction)
+        return _method("std", self, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims, where=where,
+                       mean=mean, correction=correction)
 
-    def max(self, axis: Any = None, out: None = None, keepdims: bool = False) -> NDArray:
+    def max(self, axis: Any = None, out: NDArray | None = None, keepdims: bool = False, initial: Any = None,
+            where: Any = True) -> NDArray:
         """NumPy's method spelling of :func:`minarray.max`."""
-        return _method("max", self, axis=axis, out=out, keepdims=keepdims)
+        return _method("max", self, axis=axis, out=out, keepdims=keepdims, initial=initial, where=where)
 
-    def min(self, axis: Any = None, out: None = None, keepdims: bool = False) -> NDArray:
+    def min(self, axis: Any = None, out: NDArray | None = None, keepdims: bool = False, initial: Any = None,
+            where: Any = True) -> NDArray:
         """NumPy's method spelling of :func:`minarray.min`."""
-        return _method("min", self, axis=axis, out=out, keepdims=keepdims)
+        return _method("min", self, axis=axis, out=out, keepdims=keepdims, initial=initial, where=where)
 
-    def any(self, axis: Any = None, out: None = None, keepdims: bool = False) -> NDArray:
+    def any(self, axis: Any = None, out: NDArray | None = None, keepdims: bool = False, *,
+            where: Any = True) -> NDArray:
         """NumPy's method spelling of :func:`minarray.any`."""
-        return _method("any", self, axis=axis, out=out, keepdims=keepdims)
+        return _method("any", self, axis=axis, out=out, keepdims=keepdims, where=where)
 
-    def all(self, axis: Any = None, out: None = None, keepdims: bool = False) -> NDArray:
+    def all(self, axis: Any = None, out: NDArray | None = None, keepdims: bool = False, *,
+            where: Any = True) -> NDArray:
         """NumPy's method spelling of :func:`minarray.all`."""
-        return _method("all", self, axis=axis, out=out, keepdims=keepdims)
+        return _method("all", self, axis=axis, out=out, keepdims=keepdims, where=where)
 
-    def argmax(self, axis: int | None = None, out: None = None, *, keepdims: bool = False) -> NDArray:
+    def argmax(self, axis: int | None = None, out: NDArray | None = None, *, keepdims: bool = False) -> NDArray:
         """NumPy's method spelling of :func:`minarray.argmax`."""
         return _method("argmax", self, axis=axis, out=out, keepdims=keepdims)
 
-    def argmin(self, axis: int | None = None, out: None = None, *, keepdims: bool = False) -> NDArray:
+    def argmin(self, axis: int | None = None, out: NDArray | None = None, *, keepdims: bool = False) -> NDArray:
         """NumPy's method spelling of :func:`minarray.argmin`."""
         return _method("argmin", self, axis=axis, out=out, keepdims=keepdims)
 
-    def cumsum(self, axis: int | None = None, dtype: Any = None, out: None = None) -> NDArray:
+    def cumsum(self, axis: int | None = None, dtype: Any = None, out: NDArray | None = None) -> NDArray:
         """NumPy's method spelling of :func:`minarray.cumulative_sum`."""
         return _method("cumsum", self, axis=axis, dtype=dtype, out=out)
 
-    def cumprod(self, axis: int | None = None, dtype: Any = None, out: None = None) -> NDArray:
+    def cumprod(self, axis: int | None = None, dtype: Any = None, out: NDArray | None = None) -> NDArray:
         """NumPy's method spelling of :func:`minarray.cumulative_prod`."""
         return _method("cumprod", self, axis=axis, dtype=dtype, out=out)
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import operator
 import sys
-from typing import Any
+from typing import Any, TypeVar, overload
 
 from minarray import _dtypes as _dt
 from minarray import dlpack
@@ -95,8 +95,11 @@ def nested_leaf(obj: Any) -> NDArray:
     return asarray(obj)
 
 
-def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | None = None) -> NDArray:
-    """Array API ``asarray``.
+def asarray(obj: Any, /, dtype: Any = None, order: str | None = None, *, device: Any = None,
+            copy: bool | None = None) -> NDArray:
+    """Array API ``asarray``, with NumPy's positional ``dtype`` and its
+    ``order``: "C" or "F" asks for that memory order (a copy when the
+    array has another), "A" for either, "K" (or None) for any.
 
     Accepts Python scalars, nested lists/tuples (of scalars, NumPy scalars or
     arrays), NDArrays, objects with ``__array_interface__`` (NumPy arrays),
@@ -105,6 +108,8 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | 
     never does and raises ValueError when a copy would be needed (Array API
     2024.12); ``copy=None`` copies only when needed.
     """
+    if order is not None and order != "K":
+        return _in_order(asarray(obj, dtype, device=device, copy=copy), order, copy)
     if device is None and type(obj) in (list, tuple) and copy is not False:
         # nested lists or tuples of numbers (exact types: a subclass may
         # export its memory): one C call when C can settle it alone
@@ -194,6 +199,19 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | 
         f"cannot convert {type(obj).__name__} to a minarray array: expected a number, a nested sequence of "
         "numbers, or an object with __array_interface__, __dlpack__, __array__ or the buffer protocol"
     )
+
+
+def _in_order(x: NDArray, order: str, copy: bool | None) -> NDArray:
+    """``x`` in the memory order NumPy's ``order=`` of asarray asks for:
+    itself when it has it, else a copy (ValueError under copy=False)."""
+    if order not in ("C", "F", "A"):
+        raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+    c, f = x.flags.c_contiguous, x.flags.f_contiguous
+    if (order == "C" and c) or (order == "F" and f) or (order == "A" and (c or f)):
+        return x
+    if copy is False:
+        raise ValueError(f"Unable to avoid copy while creating an array with order={order!r}")
+    return x.copy("F" if order == "F" else "C")
 
 
 def _numpy_copy(obj: Any, why: str, dt: _dt.DType | None, copy: bool | None) -> NDArray:
@@ -344,3 +362,41 @@ def along_axis(x: NDArray, axis: int | None) -> tuple[NDArray, int]:
     if axis is None:
         return x.reshape((-1,)), 0
     return x, normalize_axis(axis, x.ndim)
+
+
+_Out = TypeVar("_Out")
+
+
+@overload
+def write_out(out: None, result: NDArray, name: str, casting: str = ..., broadcast: bool = ...) -> NDArray: ...
+
+
+@overload
+def write_out(out: _Out, result: NDArray, name: str, casting: str = ..., broadcast: bool = ...) -> _Out: ...
+
+
+def write_out(out: Any, result: NDArray, name: str, casting: str = "unsafe", broadcast: bool = False) -> Any:
+    """``out[...] = result`` for an ``out=`` argument, returning ``out``
+    (NumPy's rule: the caller gets the array it passed back), or ``result``
+    when ``out`` is None.  ``out`` must have the result's shape exactly, or
+    with ``broadcast`` a shape the result broadcasts to (an elementwise
+    function's ``out=``, as NumPy's ufuncs take it); the cast is "unsafe",
+    as NumPy's reductions cast into ``out``, unless ``casting="same_kind"``
+    (a ufunc's, matmul's)."""
+    if out is None:
+        return result
+    if isinstance(out, NDArray):
+        dst = out
+    elif hasattr(out, "__dlpack__"):  # NumPy's ndarray, PyTorch's tensor: written through a zero-copy view
+        dst = asarray(out, copy=False)
+    else:
+        raise TypeError(f"out must be an array, got {type(out).__name__}")
+    fits = dst.shape == result.shape or (broadcast and len(dst.shape) >= len(result.shape) and all(
+        r in (1, d) for r, d in zip(reversed(result.shape), reversed(dst.shape), strict=False)))
+    if not fits:
+        raise ValueError(f"{name}: output of shape {dst.shape} cannot hold the result of shape {result.shape}")
+    if not _dt.casting_allows(result.dtype, dst.dtype, casting):
+        raise TypeError(f"Cannot cast {name} output from {result.dtype} to {dst.dtype} with casting rule "
+                        f"{casting!r}")
+    core.copyto(dst._h, result._h)
+    return out

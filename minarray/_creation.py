@@ -21,8 +21,8 @@ from collections.abc import Callable, Sequence
 from typing import Any, Literal, overload
 
 from minarray import _dtypes as _dt
-from minarray._array_object import NDArray
-from minarray._coerce import _device, _scalar_dtype, as_int, as_intp, as_ints, as_operand, asarray
+from minarray._array_object import NDArray, _stride_perm
+from minarray._coerce import _device, _scalar_dtype, as_int, as_intp, as_ints, as_operand, asarray, normalize_axis
 from minarray._joining import stack
 from minarray._native import core
 
@@ -54,63 +54,109 @@ def _new(shape: Any, dtype: Any, device: Any, zero: bool) -> NDArray:
     return made
 
 
-def empty(shape: Any, *, dtype: Any = None, device: Any = None) -> NDArray:
+def _in_order(x: NDArray, order: str) -> NDArray:
+    """A new C-ordered ``x`` laid out as NumPy's ``order=`` of a creation
+    function asks: "C" as it is, "F" Fortran-ordered (a copy; NumPy allows
+    no other order there)."""
+    if order == "C":
+        return x
+    if order == "F":
+        return x if x.ndim < 2 else x.copy("F")
+    raise ValueError(f"only 'C' or 'F' order is permitted, not {order!r}")
+
+
+def empty(shape: Any, dtype: Any = None, order: str = "C", *, device: Any = None) -> NDArray:
     """A new array of ``shape`` whose contents are whatever the memory held (default dtype
-    float64)."""
-    return _new(shape, dtype, device, False)
+    float64); NumPy's positional order and ``order=``."""
+    made = _new(shape, dtype, device, False)
+    return made if order == "C" else _in_order(made, order)
 
 
-def zeros(shape: Any, *, dtype: Any = None, device: Any = None) -> NDArray:
+def zeros(shape: Any, dtype: Any = None, order: str = "C", *, device: Any = None) -> NDArray:
     """A new array of ``shape`` filled with zeros (default dtype float64)."""
-    return _new(shape, dtype, device, True)
+    made = _new(shape, dtype, device, True)
+    return made if order == "C" else _in_order(made, order)
 
 
-def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None) -> NDArray:
+def full(shape: Any, fill_value: Any, dtype: Any = None, order: str = "C", *, device: Any = None) -> NDArray:
     """A new array of ``shape`` filled with ``fill_value``; without ``dtype`` the value decides
-    it (bool, int64, float64 or complex128)."""
+    it (bool, int64, float64 or complex128).  An array ``fill_value`` (a list...) is
+    broadcast to ``shape``, as NumPy's, and gives its dtype."""
     _device(device)
-    if isinstance(fill_value, NDArray):
-        fill_value = fill_value.item()
-    if dtype is None:
-        dt = _scalar_dtype(fill_value)
+    if isinstance(fill_value, (bool, int, float, complex)):
+        dt = _scalar_dtype(fill_value) if dtype is None else _dt.as_dtype(dtype)
+        out = _new(shape, dt, None, False)
+        core.fill(out._h, fill_value)
     else:
-        dt = _dt.as_dtype(dtype)
-    out = _new(shape, dt, None, False)
-    core.fill(out._h, fill_value)
-    return out
+        value = asarray(fill_value, dtype=dtype)
+        out = _new(shape, value.dtype, None, False)
+        core.copyto(out._h, value._h)
+    return out if order == "C" else _in_order(out, order)
 
 
-def ones(shape: Any, *, dtype: Any = None, device: Any = None) -> NDArray:
+def ones(shape: Any, dtype: Any = None, order: str = "C", *, device: Any = None) -> NDArray:
     """A new array of ``shape`` filled with ones (default dtype float64)."""
-    return full(shape, 1, dtype=dtype if dtype is not None else _dt.float64, device=device)
+    return full(shape, 1, dtype if dtype is not None else _dt.float64, order, device=device)
 
 
-def _like(x: NDArray, dtype: Any) -> _dt.DType:
-    return _dt.as_dtype(dtype) if dtype is not None else x.dtype
+def _like(name: str, x: Any, dtype: Any, order: str, shape: Any, device: Any, fill: Any) -> NDArray:
+    """A ``*_like`` result: ``x``'s shape and dtype unless given, filled
+    with ``fill`` (None: left uninitialised).  NumPy's memory order:
+    "K" keeps ``x``'s (the order of its strides), "A" keeps a Fortran
+    ``x`` Fortran, "C" and "F" are themselves."""
+    x = as_operand(x, name)
+    dt = _dt.as_dtype(dtype) if dtype is not None else x.dtype
+    if order in ("K", "A"):
+        kept = shape is None and x.ndim > 1 and not core.is_contiguous(x._h, False)
+        fortran = kept and core.is_contiguous(x._h, True)
+        if kept and order == "K" and not fortran:
+            return _strided_like(x, dt, device, fill)
+        order = "F" if fortran else "C"
+    shp = x.shape if shape is None else shape
+    if fill is None:
+        return empty(shp, dt, order, device=device)
+    if type(fill) is int and fill == 0:
+        return zeros(shp, dt, order, device=device)
+    return full(shp, fill, dt, order, device=device)
 
 
-def empty_like(x: NDArray, /, *, dtype: Any = None, device: Any = None) -> NDArray:
+def _strided_like(x: NDArray, dt: _dt.DType, device: Any, fill: Any) -> NDArray:
+    """A new array laid out in memory as ``x`` is: its axes, from the
+    largest stride to the smallest, are the C order of the memory
+    (NumPy's ``order="K"`` of an array neither C- nor Fortran-ordered)."""
+    perm = _stride_perm(x._strides)
+    made = empty(tuple(x.shape[p] for p in perm), dt, device=device).transpose(
+        tuple(perm.index(d) for d in range(x.ndim)))
+    if fill is not None:
+        core.copyto(made._h, asarray(fill, dtype=dt)._h)
+    return made
+
+
+def empty_like(x: NDArray, /, dtype: Any = None, order: str = "K", subok: bool = True, shape: Any = None, *,
+               device: Any = None) -> NDArray:
     """An uninitialised array with the shape (and, unless given, the dtype) of ``x``."""
-    x = as_operand(x, "empty_like")
-    return empty(x.shape, dtype=_like(x, dtype), device=device)
+    return _like("empty_like", x, dtype, order, shape, device, None)
 
 
-def zeros_like(x: NDArray, /, *, dtype: Any = None, device: Any = None) -> NDArray:
+def zeros_like(x: NDArray, /, dtype: Any = None, order: str = "K", subok: bool = True, shape: Any = None, *,
+               device: Any = None) -> NDArray:
     """Zeros with the shape (and, unless given, the dtype) of ``x``."""
-    x = as_operand(x, "zeros_like")
-    return zeros(x.shape, dtype=_like(x, dtype), device=device)
+    return _like("zeros_like", x, dtype, order, shape, device, 0)
 
 
-def ones_like(x: NDArray, /, *, dtype: Any = None, device: Any = None) -> NDArray:
+def ones_like(x: NDArray, /, dtype: Any = None, order: str = "K", subok: bool = True, shape: Any = None, *,
+              device: Any = None) -> NDArray:
     """Ones with the shape (and, unless given, the dtype) of ``x``."""
-    x = as_operand(x, "ones_like")
-    return ones(x.shape, dtype=_like(x, dtype), device=device)
+    return _like("ones_like", x, dtype, order, shape, device, 1)
 
 
-def full_like(x: NDArray, /, fill_value: Any, *, dtype: Any = None, device: Any = None) -> NDArray:
-    """``fill_value`` in the shape (and, unless given, the dtype) of ``x``."""
-    x = as_operand(x, "full_like")
-    return full(x.shape, fill_value, dtype=_like(x, dtype), device=device)
+def full_like(x: NDArray, /, fill_value: Any, dtype: Any = None, order: str = "K", subok: bool = True,
+              shape: Any = None, *, device: Any = None) -> NDArray:
+    """``fill_value`` in the shape (and, unless given, the dtype) of ``x``;
+    an array ``fill_value`` is broadcast to it (cast as NumPy casts it)."""
+    if not isinstance(fill_value, (bool, int, float, complex)):
+        fill_value = asarray(fill_value).astype(dtype if dtype is not None else as_operand(x, "full_like").dtype)
+    return _like("full_like", x, dtype, order, shape, device, fill_value)
 
 
 def _real_number(v: Any, what: str) -> int | float:
@@ -169,22 +215,27 @@ def arange(start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None,
 
 
 @overload
-def linspace(start: Any, stop: Any, /, num: int = 50, endpoint: bool = True, retstep: Literal[False] = False,
-             dtype: Any = None, *, device: Any = None) -> NDArray: ...
+def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, retstep: Literal[False] = False,
+             dtype: Any = None, axis: int = 0, *, device: Any = None) -> NDArray: ...
 
 
 @overload
-def linspace(start: Any, stop: Any, /, num: int = 50, endpoint: bool = True, *, retstep: Literal[True],
-             dtype: Any = None, device: Any = None) -> tuple[NDArray, Any]: ...
+def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, *, retstep: Literal[True],
+             dtype: Any = None, axis: int = 0, device: Any = None) -> tuple[NDArray, Any]: ...
 
 
-def linspace(start: Any, stop: Any, /, num: int = 50, endpoint: bool = True, retstep: bool = False,
-             dtype: Any = None, *, device: Any = None) -> Any:
+def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, retstep: bool = False,
+             dtype: Any = None, axis: int = 0, *, device: Any = None) -> Any:
     """``num`` evenly spaced values from ``start`` to ``stop`` (the Array API's
     ``linspace``, with NumPy's defaults and ``retstep``: then ``(values,
     step)``).  Computed like NumPy (in float64, or complex128 for complex
     bounds, ``i * step + start``, the last value exactly ``stop``), then cast;
-    integer dtypes round down first, as NumPy does."""
+    integer dtypes round down first, as NumPy does.  Array bounds broadcast
+    together, their samples along ``axis`` of the result (NumPy's rule)."""
+    if not (_is_scalar(start) and _is_scalar(stop)):
+        return _linspace_of_arrays(start, stop, num, endpoint, retstep, dtype, axis, device)
+    if axis != 0:  # NumPy moves the samples' axis only then
+        normalize_axis(axis, 1)
     values = _linspace(start, stop, num, dtype, device, endpoint)
     if not retstep:
         return values
@@ -192,6 +243,48 @@ def linspace(start: Any, stop: Any, /, num: int = 50, endpoint: bool = True, ret
     div = (n - 1) if endpoint else n
     step = (stop - start) / div if div > 0 else float("nan")
     return values, step
+
+
+def _linspace_of_arrays(start: Any, stop: Any, num: Any, endpoint: bool, retstep: bool, dtype: Any, axis: int,
+                        device: Any) -> Any:
+    _device(device)
+    y, step = _spaced_arrays(start, stop, num, endpoint, axis)
+    if dtype is not None:
+        dt = _dt.as_dtype(dtype)
+        if dt.kind in "iu":  # NumPy rounds down before the cast
+            from minarray._elementwise import floor  # cycle: _elementwise imports this module
+
+            y = floor(y)
+        y = y.astype(dt)
+    return (y, step) if retstep else y
+
+
+def _spaced_arrays(start: Any, stop: Any, num: Any, endpoint: bool, axis: int) -> tuple[NDArray, Any]:
+    """NumPy's ``linspace`` of array bounds, and its step: ``i * step +
+    start`` (``i / div * delta`` where a step is 0), the last row exactly
+    ``stop``, the samples moved from the first axis to ``axis``."""
+    from minarray._elementwise import add, divide, equal, multiply, subtract  # cycle: _elementwise imports this module
+    from minarray._manipulation import moveaxis  # cycle: _manipulation imports this module
+    from minarray._utility import any  # cycle: _utility imports this module
+
+    s, e = (asarray(v) for v in (start, stop))
+    s, e = (v if v.dtype.kind == "c" else v.astype(_dt.float64) for v in (s, e))
+    n = as_int(num, "linspace: num")
+    if n < 0:
+        raise ValueError(f"Number of samples, {n}, must be non-negative.")
+    div = (n - 1) if endpoint else n
+    delta = subtract(e, s)
+    y = arange(n, dtype=_dt.float64).reshape((n,) + (1,) * delta.ndim)
+    step: Any = float("nan")
+    if div > 0:
+        step = divide(delta, float(div))
+        y = multiply(divide(y, float(div)), delta) if bool(any(equal(step, 0))) else multiply(y, step)
+    else:
+        y = multiply(y, delta)
+    y = add(y, s)
+    if endpoint and n > 1:
+        y[-1] = e
+    return (moveaxis(y, 0, axis) if axis != 0 else y), step
 
 
 def _linspace(start: Any, stop: Any, num: int, dtype: Any, device: Any, endpoint: bool) -> NDArray:
@@ -214,10 +307,12 @@ def _linspace(start: Any, stop: Any, num: int, dtype: Any, device: Any, endpoint
     return work if dt is work_dt else work.astype(dt)
 
 
-def eye(n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: Any = None, device: Any = None) -> NDArray:
-    """A 2-d array with ones on diagonal ``k`` (0: main, >0: above, <0: below) and zeros
-    elsewhere."""
-    n_cols = n_rows if n_cols is None else n_cols
+def eye(N: int, M: int | None = None, k: int = 0, dtype: Any = None, order: str = "C", *,
+        device: Any = None) -> NDArray:
+    """A 2-d array of ``N`` rows and ``M`` columns (``N`` when None) with ones on diagonal ``k``
+    (0: main, >0: above, <0: below) and zeros elsewhere; NumPy's parameters (the Array API's
+    ``n_rows`` and ``n_cols`` are positional)."""
+    n_rows, n_cols = N, (N if M is None else M)
     k = as_int(k, "eye: k")
     out = zeros((n_rows, n_cols), dtype=dtype, device=device)
     if n_rows and n_cols:
@@ -226,7 +321,7 @@ def eye(n_rows: int, n_cols: int | None = None, /, *, k: int = 0, dtype: Any = N
         if count > 0:
             diag = out.reshape(-1)[start:start + count * (n_cols + 1):n_cols + 1]
             core.fill(diag._h, 1)
-    return out
+    return out if order == "C" else _in_order(out, order)
 
 
 def _tri(x: NDArray, k: int, lower: bool) -> NDArray:
@@ -247,9 +342,11 @@ def triu(x: NDArray, /, k: int = 0) -> NDArray:
     return _tri(as_operand(x, "triu"), k, False)
 
 
-def meshgrid(*arrays: NDArray, indexing: str = "xy") -> tuple[NDArray, ...]:
+def meshgrid(*arrays: NDArray, copy: bool = True, sparse: bool = False, indexing: str = "xy") -> tuple[NDArray, ...]:
     """Coordinate arrays from 1-d arrays: ``indexing="xy"`` (Cartesian, the default) or ``"ij"``
-    (matrix).  A tuple (Array API 2025.12, and NumPy 2)."""
+    (matrix).  A tuple (Array API 2025.12, and NumPy 2).  NumPy's ``sparse=True`` leaves each
+    array of length 1 but along its own axis (they broadcast to the grid), and ``copy=False``
+    gives read-only views instead of new arrays."""
     from minarray._manipulation import broadcast_to  # cycle: _manipulation imports this module
 
     if indexing not in ("xy", "ij"):
@@ -268,17 +365,19 @@ def meshgrid(*arrays: NDArray, indexing: str = "xy") -> tuple[NDArray, ...]:
         if indexing == "xy" and len(arrays) >= 2 and i < 2:
             axis = 1 - i
         s[axis] = a.shape[0]
-        out.append(broadcast_to(a.reshape(tuple(s)), tuple(shape)).copy())
+        grid = a.reshape(tuple(s)) if sparse else broadcast_to(a.reshape(tuple(s)), tuple(shape))
+        out.append(grid.copy() if copy else grid)
     return tuple(out)
 
 
-def array(object: Any, dtype: Any = None, *, copy: bool | None = True, ndmin: int = 0) -> NDArray:
+def array(object: Any, dtype: Any = None, *, copy: bool | None = True, order: str = "K", ndmin: int = 0) -> NDArray:
     """NumPy's ``array``: a new array from ``object`` (nested sequences,
     scalars, buffers, NDArrays or other arrays).  Unlike :func:`asarray`
     it copies by default; ``copy=None`` copies only when needed and
     ``copy=False`` never (ValueError when it would have to).  ``ndmin``
-    prepends length-1 axes up to that many dimensions."""
-    out = asarray(object, dtype=dtype, copy=copy)
+    prepends length-1 axes up to that many dimensions; ``order`` is
+    :func:`asarray`'s."""
+    out = asarray(object, dtype, order, copy=copy)
     nd = as_int(ndmin, "array: ndmin")
     if out.ndim < nd:
         out = out.reshape((1,) * (nd - out.ndim) + out.shape)
@@ -291,13 +390,15 @@ def copy(a: Any, order: str = "K") -> NDArray:
     return as_operand(a, "copy").copy(order)
 
 
-def asanyarray(a: Any, dtype: Any = None) -> NDArray:
+def asanyarray(a: Any, dtype: Any = None, order: str | None = None, *, device: Any = None,
+               copy: bool | None = None) -> NDArray:
     """NumPy's ``asanyarray``: :func:`asarray`, but an instance of a
     subclass of NDArray passes through as itself (cast when ``dtype``
-    differs, still of its class)."""
-    if isinstance(a, NDArray):
+    differs, still of its class); ``order``, ``device`` and ``copy`` are
+    :func:`asarray`'s."""
+    if isinstance(a, NDArray) and (order is None or order == "K") and device is None and copy is None:
         return a if dtype is None else a.astype(dtype, copy=False)
-    return asarray(a, dtype=dtype)
+    return asarray(a, dtype, order, device=device, copy=copy)
 
 
 def ascontiguousarray(a: Any, dtype: Any = None) -> NDArray:
@@ -356,21 +457,55 @@ def _bound(v: Any, what: str) -> float:
     return float(v)
 
 
-def logspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, base: float = 10.0,
-             dtype: Any = None) -> NDArray:
+def _is_scalar(v: Any) -> bool:
+    return not isinstance(v, (list, tuple)) and getattr(v, "ndim", 0) == 0
+
+
+def logspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, base: Any = 10.0,
+             dtype: Any = None, axis: int = 0) -> NDArray:
     """``num`` numbers spaced evenly on a log scale: ``base ** linspace(start,
-    stop, num)``, computed in float64 as NumPy does, then cast to ``dtype``."""
+    stop, num)``, computed in float64 as NumPy does, then cast to ``dtype``.
+    Array ``start``, ``stop`` or ``base`` broadcast together, the samples
+    along ``axis`` of the result (NumPy's rule)."""
     from minarray._elementwise import pow as _pow  # cycle: _elementwise imports this module
 
-    y = linspace(_bound(start, "start"), _bound(stop, "stop"), num, endpoint=endpoint)
-    out = _pow(float(base), y)
+    if _is_scalar(start) and _is_scalar(stop) and _is_scalar(base):
+        complex_bounds = any(isinstance(v, complex) or getattr(getattr(v, "dtype", None), "kind", "") == "c"
+                             for v in (start, stop))
+        if complex_bounds:  # geomspace's complex logarithms
+            y = linspace(asarray(start).item(), asarray(stop).item(), num, endpoint=endpoint)
+        else:
+            y = linspace(_bound(start, "start"), _bound(stop, "stop"), num, endpoint=endpoint)
+        if axis != 0:  # NumPy moves the samples' axis only then
+            normalize_axis(axis, 1)
+        out = _pow(asarray(base).item() * 1.0, y)
+    else:
+        out = _pow(*_spaced(start, stop, base, num, endpoint, axis))
     return out if dtype is None else out.astype(dtype)
 
 
-def geomspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, dtype: Any = None) -> NDArray:
+def _spaced(start: Any, stop: Any, base: Any, num: int, endpoint: bool, axis: int) -> tuple[NDArray, NDArray]:
+    """logspace's base and exponents for array arguments: NumPy's rule, the
+    three at the dimensions of the largest, the exponents the linspace of
+    ``start`` and ``stop`` along ``axis``, and ``base`` expanded there."""
+    from minarray._manipulation import expand_dims  # cycle: _manipulation imports this module
+
+    s, e, b = (asarray(v) for v in (start, stop, base))
+    nd = max(s.ndim, e.ndim, b.ndim)
+    s, e, b = (v.reshape((1,) * (nd - v.ndim) + v.shape) for v in (s, e, b))
+    return expand_dims(b, axis=axis), _spaced_arrays(s, e, num, endpoint, axis)[0]
+
+
+def geomspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, dtype: Any = None,
+              axis: int = 0) -> NDArray:
     """``num`` numbers from ``start`` to ``stop`` in a geometric progression
     (both of one sign, neither zero); the ends are exactly ``start`` and
-    ``stop``."""
+    ``stop``.  Complex ends follow NumPy: the progression between their
+    logarithms after dividing both by ``start``'s direction (a spiral, or a
+    straight line when they share one)."""
+    if any(isinstance(v, complex) or getattr(getattr(v, "dtype", None), "kind", "") == "c" for v in (start, stop)):
+        return _complex_geomspace(complex(asarray(start).item()), complex(asarray(stop).item()), num, endpoint,
+                                  dtype)
     a, b = _bound(start, "start"), _bound(stop, "stop")
     if a == 0 or b == 0:
         raise ValueError("Geometric sequence cannot include zero")
@@ -380,7 +515,7 @@ def geomspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, dtype
     elif a < 0 or b < 0:
         raise ValueError("geomspace: start and stop of opposite signs need complex numbers, "
                          "which minarray's geomspace does not support")
-    out = logspace(math.log10(a), math.log10(b), num, endpoint=endpoint)
+    out = logspace(math.log10(a), math.log10(b), num, endpoint=endpoint, axis=axis)
     n = out.shape[0]
     if n:
         out[0] = a
@@ -391,14 +526,35 @@ def geomspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, dtype
     return out if dtype is None else out.astype(dtype)
 
 
-def indices(dimensions: Sequence[int], dtype: Any = None) -> NDArray:
+def _complex_geomspace(a: complex, b: complex, num: int, endpoint: bool, dtype: Any) -> NDArray:
+    from minarray._elementwise import divide, log10, multiply, sign  # cycle: _elementwise imports this module
+
+    if a == 0 or b == 0:
+        raise ValueError("Geometric sequence cannot include zero")
+    direction = sign(asarray(a))
+    lo, hi = divide(asarray(a), direction), divide(asarray(b), direction)
+    out = logspace(log10(lo).item(), log10(hi).item(), num, endpoint=endpoint)
+    n = out.shape[0]
+    if n:
+        out[0] = lo
+        if endpoint and n > 1:
+            out[-1] = hi
+    out = multiply(direction, out)
+    return out if dtype is None else out.astype(dtype)
+
+
+def indices(dimensions: Sequence[int], dtype: Any = None, sparse: bool = False) -> Any:
     """An array of shape ``(len(dimensions), *dimensions)`` whose ``i``-th
     entry holds each element's index along axis ``i`` (int64 unless
-    ``dtype``)."""
+    ``dtype``); with ``sparse=True`` NumPy's tuple of one array a dimension,
+    of length 1 on every other axis."""
     from minarray._manipulation import broadcast_to  # cycle: _manipulation imports this module
 
     dims = as_ints(dimensions, "indices: dimensions entry")
     dt = _dt.int64 if dtype is None else _dt.as_dtype(dtype)
+    if sparse:
+        return tuple(arange(n, dtype=dt).reshape(tuple(n if j == i else 1 for j in range(len(dims))))
+                     for i, n in enumerate(dims))
     out = NDArray._empty((len(dims), *dims), dt)
     for i, n in enumerate(dims):
         axis = arange(n, dtype=dt).reshape(tuple(n if j == i else 1 for j in range(len(dims))))
@@ -510,3 +666,51 @@ def fromiter(iter: Any, dtype: Any, count: int = -1) -> NDArray:
     if out.ndim != 1:  # NumPy reads one scalar per item
         raise ValueError("setting an array element with a sequence.")
     return out
+
+
+def ndarray_new(cls: type[NDArray], shape: Any, dtype: Any, buffer: Any, offset: Any, strides: Any,
+                order: str | None) -> NDArray:
+    """NumPy's ``ndarray(shape, dtype, buffer, offset, strides, order)``:
+    without ``buffer`` a new uninitialised array (``order`` "C" or "F");
+    with one, a view of its memory from byte ``offset`` on, C or Fortran
+    ordered, or with byte ``strides``, which must stay inside it."""
+    dims = _shape(shape)
+    dt = _dt.as_dtype(dtype)
+    order = "C" if order is None else order
+    if buffer is None:
+        # strides= without a buffer lay out NumPy's allocation of
+        # prod(shape) elements, which they must stay inside
+        arr = empty(dims, dt, order) if strides is None else \
+            _buffer_view(empty(math.prod(dims) * dt.itemsize, _dt.uint8), dims, dt, 0, strides, order)
+    else:
+        arr = _buffer_view(asarray(buffer), dims, dt, as_int(offset, "ndarray: offset"), strides, order)
+    return arr if cls is NDArray else arr.view(cls)
+
+
+def _buffer_view(raw: NDArray, dims: tuple[int, ...], dt: _dt.DType, offset: int, strides: Any,
+                 order: str) -> NDArray:
+    if not raw.flags.c_contiguous:
+        raise ValueError("ndarray: the buffer must be C-contiguous memory")
+    if not 0 <= offset <= raw.nbytes:
+        raise ValueError(f"offset must be non-negative and no greater than buffer length ({raw.nbytes})")
+    data = raw.reshape((-1,)).view(_dt.uint8)[offset:]
+    item = dt.itemsize
+    whole = data[:data.shape[0] - data.shape[0] % item].view(dt)
+    if strides is None:
+        n = math.prod(dims)
+        if n > whole.shape[0]:
+            raise TypeError("buffer is too small for requested array")
+        if order == "F":
+            return whole[:n].reshape(dims[::-1]).T
+        if order != "C":
+            raise ValueError(f"only 'C' or 'F' order is permitted, not {order!r}")
+        return whole[:n].reshape(dims)
+    steps = as_ints(strides, "ndarray: strides entry")
+    if len(steps) != len(dims) or any(s % item for s in steps):
+        raise ValueError("strides is incompatible with shape of requested array and size of buffer")
+    # the span the strides reach, in elements, must lie inside the buffer
+    hi = sum((n - 1) * s // item for n, s in zip(dims, steps, strict=True) if s > 0)
+    lo = sum((n - 1) * s // item for n, s in zip(dims, steps, strict=True) if s < 0)
+    if 0 not in dims and (lo < 0 or hi >= whole.shape[0]):
+        raise ValueError("strides is incompatible with shape of requested array and size of buffer")
+    return whole._view(0, dims, tuple(s // item for s in steps), bool(raw.flags.writeable) is False)

@@ -45,7 +45,7 @@ from typing import Any, Protocol, overload
 
 from minarray import _dtypes as _dt
 from minarray._array_object import NDArray
-from minarray._coerce import as_operand, asarray, broadcast_shapes, normalize_axis, operator_operand
+from minarray._coerce import as_operand, asarray, broadcast_shapes, normalize_axis, operator_operand, write_out
 from minarray._creation import zeros, zeros_like
 from minarray._data_type_functions import finfo
 from minarray._errstate import errstate
@@ -947,34 +947,22 @@ def isclose(a: Any, b: Any, rtol: float = 1e-05, atol: float = 1e-08, equal_nan:
     return result
 
 
-def _written(res: NDArray, out: NDArray | None) -> NDArray:
-    """``res``, or ``out`` holding it (cast to out's dtype, as NumPy's
-    ``out=`` of these functions does)."""
-    if out is None:
-        return res
-    if broadcast_shapes(res.shape, out.shape) != out.shape:
-        raise ValueError(f"non-broadcastable output operand with shape {out.shape} doesn't match the "
-                         f"broadcast shape {res.shape}")
-    out[...] = res
-    return out
-
-
 def isposinf(x: Any, out: NDArray | None = None) -> NDArray:
-    """Elementwise: is the value +inf?  (Into ``out`` when given.)"""
+    """Elementwise: is the value +inf?  (``out=`` receives it, as NumPy's.)"""
     a = as_operand(x, "isposinf")
     if a.dtype.kind == "c":
         raise TypeError("This operation is not supported for complex values because it would be ambiguous.")
-    return _written(logical_and(isinf(a), logical_not(signbit(a))) if a.dtype.kind == "f"
-                    else zeros(a.shape, dtype=_dt.bool), out)
+    r = logical_and(isinf(a), logical_not(signbit(a))) if a.dtype.kind == "f" else zeros(a.shape, dtype=_dt.bool)
+    return write_out(out, r, "isposinf", broadcast=True)
 
 
 def isneginf(x: Any, out: NDArray | None = None) -> NDArray:
-    """Elementwise: is the value -inf?  (Into ``out`` when given.)"""
+    """Elementwise: is the value -inf?  (``out=`` receives it, as NumPy's.)"""
     a = as_operand(x, "isneginf")
     if a.dtype.kind == "c":
         raise TypeError("This operation is not supported for complex values because it would be ambiguous.")
-    return _written(logical_and(isinf(a), signbit(a)) if a.dtype.kind == "f" else zeros(a.shape, dtype=_dt.bool),
-                    out)
+    r = logical_and(isinf(a), signbit(a)) if a.dtype.kind == "f" else zeros(a.shape, dtype=_dt.bool)
+    return write_out(out, r, "isneginf", broadcast=True)
 
 
 def iscomplex(x: Any) -> NDArray:

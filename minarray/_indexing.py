@@ -43,6 +43,7 @@ from minarray._coerce import (
     broadcast_shapes,
     drop_axis,
     normalize_axis,
+    write_out,
 )
 from minarray._creation import arange, tri
 from minarray._joining import stack
@@ -287,14 +288,33 @@ def _int_indices(indices: Any, fname: str) -> NDArray:
     return idx
 
 
-def take(x: NDArray, indices: NDArray, /, *, axis: int | None = None) -> NDArray:
+def take(x: NDArray, indices: NDArray, /, axis: int | None = None, out: NDArray | None = None,
+         mode: str = "raise") -> NDArray:
     """Elements of ``x`` at ``indices`` along ``axis`` (Array API ``take``).
 
     The result has x's shape with the axis replaced by the index array's
     shape.  Negative indices count from the end; out-of-range ones raise
     IndexError.  ``axis=None`` indexes the flattened array (NumPy; the
     standard requires an axis for arrays of more than one dimension).
+    NumPy's ``out=`` receives the result; its ``mode`` "wrap" takes the
+    indices modulo the length, "clip" clips them to it (a negative one to
+    0), instead of raising.
     """
+    if mode != "raise":
+        indices = _moded(as_operand(x, "take"), indices, axis, mode)
+    res = _take(x, indices, axis)
+    return write_out(out, res, "take")
+
+
+def _moded(x: NDArray, indices: Any, axis: int | None, mode: str) -> NDArray:
+    n = x.size if axis is None else x.shape[normalize_axis(axis, x.ndim)]
+    idx = _int_indices(indices, "take")
+    if n == 0 and idx.size and mode in ("wrap", "clip"):  # nothing to wrap or clip onto
+        raise IndexError("cannot do a non-empty take from an empty axes.")
+    return idx if n == 0 else _clip_mode(idx, n, mode, 0)[0]
+
+
+def _take(x: NDArray, indices: NDArray, axis: int | None) -> NDArray:
     x, ax = along_axis(as_operand(x, "take"), axis)
     idx = _int_indices(indices, "take")
     pre, post = x.shape[:ax], x.shape[ax + 1:]
@@ -312,7 +332,7 @@ def take(x: NDArray, indices: NDArray, /, *, axis: int | None = None) -> NDArray
     return out
 
 
-def take_along_axis(x: NDArray, indices: NDArray, /, *, axis: int = -1) -> NDArray:
+def take_along_axis(x: NDArray, indices: NDArray, /, axis: int = -1) -> NDArray:
     """Pick values along ``axis`` at positions given per 1-d slice (Array API
     ``take_along_axis``), e.g. with the output of ``argsort``.
 
@@ -496,9 +516,9 @@ def extract(condition: Any, arr: Any) -> NDArray:
     return take(flat, nonzero(as_operand(condition, "extract").reshape((-1,)))[0])
 
 
-def compress(condition: Any, a: Any, axis: int | None = None) -> NDArray:
+def compress(condition: Any, a: Any, axis: int | None = None, out: NDArray | None = None) -> NDArray:
     """The slices of ``a`` along ``axis`` (the flattened array when None)
-    where the 1-d ``condition`` is true."""
+    where the 1-d ``condition`` is true; ``out=`` receives them."""
     c = as_operand(condition, "compress")
     if c.ndim != 1:
         raise ValueError("condition must be a 1-d array")
@@ -509,7 +529,7 @@ def compress(condition: Any, a: Any, axis: int | None = None) -> NDArray:
     idx = nonzero(c)[0]
     if idx.shape[0] and int(idx[-1]) >= n:
         raise IndexError(f"index {int(idx[-1])} is out of bounds for axis {axis} with size {n}")
-    return take(x, idx, axis=axis)
+    return take(x, idx, axis, out)
 
 
 def _cycled(values: Any, n: int, dtype: _dt.DType, fname: str) -> NDArray:
@@ -622,9 +642,10 @@ def select(condlist: Sequence[Any], choicelist: Sequence[Any], default: Any = 0)
     return res if res.dtype is dt else res.astype(dt)
 
 
-def choose(a: Any, choices: Sequence[Any], mode: str = "raise") -> NDArray:
+def choose(a: Any, choices: Sequence[Any], out: NDArray | None = None, mode: str = "raise") -> NDArray:
     """Per element, ``choices[a[i]][i]`` (all broadcast together); ``mode``
-    "raise", "wrap" or "clip" for indices outside ``range(len(choices))``."""
+    "raise", "wrap" or "clip" for indices outside ``range(len(choices))``;
+    NumPy's ``out=`` (third, as in NumPy's order) receives the result."""
     idx = _ints(a, "choose")
     n = len(choices)
     if n == 0:
@@ -634,4 +655,4 @@ def choose(a: Any, choices: Sequence[Any], mode: str = "raise") -> NDArray:
         raise ValueError("invalid entry in choice array")
     arrs = broadcast_arrays(idx, *[as_operand(c, "choose") for c in choices])
     stacked = stack(list(arrs[1:]), axis=0)
-    return take_along_axis(stacked, arrs[0][None], axis=0)[0]
+    return write_out(out, take_along_axis(stacked, arrs[0][None], axis=0)[0], "choose")

@@ -17,7 +17,7 @@ from typing import Any
 
 from minarray import _dtypes as _dt
 from minarray._array_object import NDArray, c_strides
-from minarray._coerce import as_int, as_ints, as_operand, drop_axis, normalize_axis
+from minarray._coerce import as_int, as_ints, as_operand, asarray, drop_axis, normalize_axis, write_out
 from minarray._native import core
 
 __all__ = [
@@ -41,14 +41,18 @@ def _result_dtype(arrs: list[NDArray]) -> _dt.DType:
     return out
 
 
-def concat(arrays: Sequence[NDArray] | tuple[NDArray, ...], /, axis: int | None = 0) -> NDArray:
+def concat(arrays: Sequence[NDArray] | tuple[NDArray, ...], /, axis: int | None = 0, out: NDArray | None = None, *,
+           dtype: Any = None, casting: str = "same_kind") -> NDArray:
     """Join arrays along an existing axis (Array API ``concat``; NumPy's
     ``concatenate`` is the same object, so ``axis`` may be positional).
 
     All arrays need the same ndim (at least 1) and equal sizes except along
-    ``axis``; the result dtype follows the promotion rules.  ``axis=None``
-    joins the flattened arrays.
+    ``axis``; the result dtype follows the promotion rules, or is NumPy's
+    ``dtype=`` (each array cast to it under ``casting``).  ``axis=None``
+    joins the flattened arrays.  ``out=`` receives the result.
     """
+    if out is not None or dtype is not None:
+        return _concat_options(arrays, axis, out, dtype, casting)
     if type(axis) is int and axis == 0 and type(arrays) in (list, tuple) and arrays:
         # The common case, NDArrays of one dtype joined along axis 0, without
         # the general route's promotion, validation and NDArray views (~5x
@@ -72,7 +76,28 @@ def concat(arrays: Sequence[NDArray] | tuple[NDArray, ...], /, axis: int | None 
                         off += n
                 return made
     arrs = _arrays(arrays, "concat")
-    dt = _result_dtype(arrs)
+    return _concat(arrs, axis, _result_dtype(arrs))
+
+
+def _concat_options(arrays: Any, axis: int | None, out: NDArray | None, dtype: Any, casting: str) -> NDArray:
+    """concat with NumPy's ``out=``, ``dtype=`` and ``casting=``: the
+    arrays cast to ``dtype`` (or out's dtype) under ``casting``, the result
+    computed first, then written to ``out``."""
+    if out is not None and dtype is not None:
+        raise TypeError("concatenate() only takes `out` or `dtype` as an argument, but both were provided.")
+    if casting not in _dt.CASTING:
+        raise ValueError(f"casting must be one of 'no', 'equiv', 'safe', 'same_kind', or 'unsafe', not {casting!r}")
+    arrs = _arrays(arrays, "concat")
+    dt = _dt.as_dtype(dtype) if dtype is not None else _result_dtype(arrs)
+    target = dt if out is None else asarray(out).dtype
+    for a in arrs:
+        if not _dt.casting_allows(a.dtype, target, casting):
+            raise TypeError(f"Cannot cast array data from dtype('{a.dtype}') to dtype('{target}') according to "
+                            f"the rule {casting!r}")
+    return write_out(out, _concat(arrs, axis, dt), "concatenate", "unsafe")
+
+
+def _concat(arrs: list[NDArray], axis: int | None, dt: _dt.DType) -> NDArray:
     if axis is None:
         out = NDArray._empty((sum(a.size for a in arrs),), dt)
         off = 0
@@ -88,16 +113,18 @@ def concat(arrays: Sequence[NDArray] | tuple[NDArray, ...], /, axis: int | None 
         raise ValueError("concat: zero-dimensional arrays cannot be concatenated (use stack)")
     for i, a in enumerate(arrs):
         if a.ndim != nd:
-            raise ValueError(
-                f"concat: all arrays need the same number of dimensions, but array 0 has {nd} "
-                f"and array {i} has {a.ndim}"
+            raise ValueError(  # NumPy's words
+                f"all the input arrays must have same number of dimensions, but the array at index 0 has {nd} "
+                f"dimension(s) and the array at index {i} has {a.ndim} dimension(s)"
             )
     ax = normalize_axis(axis, nd)
     for i, a in enumerate(arrs):
         if drop_axis(a.shape, ax) != drop_axis(first.shape, ax):
-            raise ValueError(
-                f"concat: array shapes must match except along axis {ax}, but array 0 has shape "
-                f"{first.shape} and array {i} has shape {a.shape}"
+            d = next(d for d in range(nd) if d != ax and a.shape[d] != first.shape[d])
+            raise ValueError(  # NumPy's words
+                f"all the input array dimensions except for the concatenation axis must match exactly, but along "
+                f"dimension {d}, the array at index 0 has size {first.shape[d]} and the array at index {i} has "
+                f"size {a.shape[d]}"
             )
     shape = (*first.shape[:ax], sum(a.shape[ax] for a in arrs), *first.shape[ax + 1:])
     out = NDArray._empty(shape, dt)
@@ -114,9 +141,19 @@ def concat(arrays: Sequence[NDArray] | tuple[NDArray, ...], /, axis: int | None 
 concatenate = concat  # NumPy's spelling: the same object
 
 
-def stack(arrays: Sequence[NDArray] | tuple[NDArray, ...], /, *, axis: int = 0) -> NDArray:
+def stack(arrays: Sequence[NDArray] | tuple[NDArray, ...], /, axis: int = 0, out: NDArray | None = None, *,
+          dtype: Any = None, casting: str = "same_kind") -> NDArray:
     """Join arrays of one shape along a new axis (Array API ``stack``).
-    ``axis`` indexes the result, so it lies in [-(ndim + 1), ndim]."""
+    ``axis`` indexes the result, so it lies in [-(ndim + 1), ndim].
+    NumPy's ``out=``, ``dtype=`` and ``casting=`` as :func:`concat`'s."""
+    if out is not None or dtype is not None:
+        arrs = _arrays(arrays, "stack")
+        if len({a.shape for a in arrs}) > 1:
+            raise ValueError("all input arrays must have the same shape")
+        ax = normalize_axis(axis, arrs[0].ndim + 1)
+        # each array with a length-1 axis at ax, joined along it
+        return _concat_options([a.reshape((*a.shape[:ax], 1, *a.shape[ax:])) for a in arrs], ax, out, dtype,
+                               casting)
     arrs = _arrays(arrays, "stack")
     shape = arrs[0].shape
     for i, a in enumerate(arrs):
@@ -189,21 +226,17 @@ def _seq(tup: Any, fname: str) -> list[Any]:
     return list(tup)
 
 
-def _joined(arrs: list[NDArray], axis: int, dtype: Any) -> NDArray:
-    out = concat(arrs, axis=axis)
-    return out if dtype is None else out.astype(dtype)
-
-
-def vstack(tup: Sequence[Any], *, dtype: Any = None) -> NDArray:
+def vstack(tup: Sequence[Any], *, dtype: Any = None, casting: str = "same_kind") -> NDArray:
     """Stack arrays row-wise: :func:`concat` along axis 0 after
-    :func:`atleast_2d` (1-d arrays become rows)."""
-    return _joined([_at_least(a, 2) for a in _seq(tup, "vstack")], 0, dtype)
+    :func:`atleast_2d` (1-d arrays become rows); ``dtype`` and ``casting``
+    are concat's."""
+    return concat([_at_least(a, 2) for a in _seq(tup, "vstack")], 0, dtype=dtype, casting=casting)
 
 
-def hstack(tup: Sequence[Any], *, dtype: Any = None) -> NDArray:
+def hstack(tup: Sequence[Any], *, dtype: Any = None, casting: str = "same_kind") -> NDArray:
     """Stack arrays column-wise: along axis 1, or axis 0 for 1-d arrays."""
     arrs = [_at_least(a, 1) for a in _seq(tup, "hstack")]
-    return _joined(arrs, 0 if arrs[0].ndim == 1 else 1, dtype)
+    return concat(arrs, 0 if arrs[0].ndim == 1 else 1, dtype=dtype, casting=casting)
 
 
 def dstack(tup: Sequence[Any]) -> NDArray:

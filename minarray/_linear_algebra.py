@@ -33,7 +33,7 @@ from typing import Any
 
 from minarray import _dtypes as _dt
 from minarray._array_object import NDArray, c_strides
-from minarray._coerce import as_int, as_operand, broadcast_shapes, normalize_axis
+from minarray._coerce import as_int, as_operand, broadcast_shapes, normalize_axis, write_out
 from minarray._creation import zeros
 from minarray._dtypes import DType
 from minarray._elementwise import conj, multiply
@@ -103,19 +103,6 @@ def _pad(x: NDArray, shape: Shape, strides: Shape, nd: int) -> NDArray:
     return x._view(0, (1,) * pad + shape, (0,) * pad + strides)
 
 
-def _into(out: Any, result: NDArray, name: str) -> NDArray:
-    """``out[...] = result`` for ``out=``: the same shape, a "same_kind" cast."""
-    if not isinstance(out, NDArray):
-        raise TypeError(f"out must be a minarray NDArray, got {type(out).__name__}")
-    if out.shape != result.shape:
-        raise ValueError(f"{name}: output of shape {out.shape} cannot hold the result of shape {result.shape}")
-    if not _dt.same_kind(result.dtype, out.dtype):
-        raise TypeError(f"Cannot cast {name} output from {result.dtype} to {out.dtype} with casting rule "
-                        f"'same_kind'")
-    core.copyto(out._h, result._h)
-    return out
-
-
 def matmul(x1: Any, x2: Any, /, *, out: NDArray | None = None) -> NDArray:
     """Matrix product (Array API ``matmul``, the ``@`` operator); ``out=``
     (NumPy's) receives the result, which must have its shape and cast to
@@ -128,7 +115,7 @@ def matmul(x1: Any, x2: Any, /, *, out: NDArray | None = None) -> NDArray:
     mismatched inner dimensions.
     """
     if out is not None:
-        return _into(out, matmul(x1, x2), "matmul")
+        return write_out(out, matmul(x1, x2), "matmul", "same_kind")
     # _matmul's direct route, inlined: the extra Python frame of calling it
     # was a tenth of a 16x16 product's time.
     if type(x1) is NDArray and type(x2) is NDArray:

@@ -57,7 +57,7 @@ Shape = tuple[int, ...]
 _MAXDIMS = 64
 
 
-def repeat(x: NDArray, repeats: int | NDArray, /, *, axis: int | None = None) -> NDArray:
+def repeat(x: NDArray, repeats: int | NDArray, /, axis: int | None = None) -> NDArray:
     """Repeat each element (``axis=None``: of the flattened array) or each
     slice along ``axis`` (Array API ``repeat``).
 
@@ -164,7 +164,7 @@ def _tile_into(out: NDArray, x: NDArray, xs: Shape, xst: Shape, reps: Shape) -> 
         core.copyto(out._view(k * xs[i] * out._strides[i], one.shape, out._strides)._h, one._h)
 
 
-def roll(x: NDArray, /, shift: int | tuple[int, ...], *, axis: int | tuple[int, ...] | None = None) -> NDArray:
+def roll(x: NDArray, /, shift: int | tuple[int, ...], axis: int | tuple[int, ...] | None = None) -> NDArray:
     """Shift elements along axes, wrapping around (Array API ``roll``).
 
     ``axis=None`` rolls the flattened array and restores the shape.  A
@@ -749,12 +749,12 @@ def squeeze(x: NDArray, /, axis: int | tuple[int, ...] | None = None) -> NDArray
         axes = normalize_axes(axis, x.ndim)
         for a in axes:
             if x.shape[a] != 1:
-                raise ValueError(f"cannot squeeze axis {a}: its size is {x.shape[a]}, not 1")
+                raise ValueError("cannot select an axis to squeeze out which has size not equal to one")  # NumPy's
     keep = [i for i in range(x.ndim) if i not in axes]
     return x._view(0, tuple(x.shape[i] for i in keep), tuple(x._strides[i] for i in keep))
 
 
-def flip(x: NDArray, /, *, axis: int | tuple[int, ...] | None = None) -> NDArray:
+def flip(x: NDArray, /, axis: int | tuple[int, ...] | None = None) -> NDArray:
     """A view of ``x`` with the order of elements reversed along ``axis`` (all axes when None):
     negative strides, no copy."""
     x = as_operand(x, "flip")

@@ -66,15 +66,17 @@ def _dtype(dtype: Any) -> Any:
 
 # ---- adapters: NumPy's signature in, minarray's call out --------------------
 
-def _reduction(name: str, with_dtype: bool = False) -> Callable[..., Any]:
+def _given(value: Any, default: Any) -> Any:
+    """An argument as minarray reads it: NumPy's "not given" (np._NoValue,
+    None) is minarray's default."""
+    return default if _is_default(value) else value
+
+
+def _reduction(name: str) -> Callable[..., Any]:
     def adapter(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: Any = False,
                 initial: Any = None, where: Any = True) -> Any:
-        _require(out is None and _is_default(initial) and (where is True or _is_default(where)))
-        kw: dict[str, Any] = {"axis": axis, "keepdims": bool(keepdims) if not _is_default(keepdims) else False}
-        if dtype is not None:
-            _require(with_dtype)
-            kw["dtype"] = _dtype(dtype)
-        return getattr(_ma(), name)(a, **kw)
+        return getattr(_ma(), name)(a, axis, _dtype(dtype), out, bool(_given(keepdims, False)),
+                                    _given(initial, None), _given(where, True))
 
     return adapter
 
@@ -82,71 +84,55 @@ def _reduction(name: str, with_dtype: bool = False) -> Callable[..., Any]:
 def _minmax(name: str) -> Callable[..., Any]:
     def adapter(a: Any, axis: Any = None, out: Any = None, keepdims: Any = False, initial: Any = None,
                 where: Any = True) -> Any:
-        _require(out is None and _is_default(initial) and (where is True or _is_default(where)))
-        return getattr(_ma(), name)(a, axis=axis, keepdims=bool(keepdims) if not _is_default(keepdims) else False)
+        return getattr(_ma(), name)(a, axis, out, bool(_given(keepdims, False)), _given(initial, None),
+                                    _given(where, True))
 
     return adapter
 
 
 def _boolean(name: str) -> Callable[..., Any]:
     def adapter(a: Any, axis: Any = None, out: Any = None, keepdims: Any = False, *, where: Any = True) -> Any:
-        _require(out is None and (where is True or _is_default(where)))
-        return getattr(_ma(), name)(a, axis=axis, keepdims=bool(keepdims) if not _is_default(keepdims) else False)
+        return getattr(_ma(), name)(a, axis, out, bool(_given(keepdims, False)), where=_given(where, True))
 
     return adapter
 
 
 def _mean(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, keepdims: Any = False, *,
           where: Any = True) -> Any:
-    _require(out is None and (where is True or _is_default(where)))
-    ma = _ma()
-    if dtype is not None:
-        a = a.astype(_dtype(dtype))
-    return ma.mean(a, axis=axis, keepdims=bool(keepdims) if not _is_default(keepdims) else False)
+    return _ma().mean(a, axis, _dtype(dtype), out, bool(_given(keepdims, False)), where=_given(where, True))
 
 
 def _moment(name: str) -> Callable[..., Any]:
     def adapter(a: Any, axis: Any = None, dtype: Any = None, out: Any = None, ddof: Any = 0,
                 keepdims: Any = False, *, where: Any = True, mean: Any = None, correction: Any = None) -> Any:
-        _require(out is None and (where is True or _is_default(where)) and _is_default(mean))
-        if dtype is not None:
-            a = a.astype(_dtype(dtype))
-        return getattr(_ma(), name)(a, axis=axis, correction=None if _is_default(correction) else correction,
-                                    ddof=None if _is_default(ddof) else ddof,
-                                    keepdims=bool(keepdims) if not _is_default(keepdims) else False)
+        return getattr(_ma(), name)(a, axis, _dtype(dtype), out, _given(ddof, None), bool(_given(keepdims, False)),
+                                    where=_given(where, True), mean=_given(mean, None),
+                                    correction=_given(correction, None))
 
     return adapter
 
 
 def _arg(name: str) -> Callable[..., Any]:
     def adapter(a: Any, axis: Any = None, out: Any = None, *, keepdims: Any = False) -> Any:
-        _require(out is None)
-        return getattr(_ma(), name)(a, axis=axis, keepdims=bool(keepdims) if not _is_default(keepdims) else False)
+        return getattr(_ma(), name)(a, axis, out, keepdims=bool(_given(keepdims, False)))
 
     return adapter
 
 
 def _cumulative(name: str) -> Callable[..., Any]:
     def adapter(a: Any, axis: Any = None, dtype: Any = None, out: Any = None) -> Any:
-        _require(out is None)
-        if axis is None:  # NumPy flattens
-            a, axis = a.reshape(-1), 0
-        return getattr(_ma(), name)(a, axis=axis, dtype=_dtype(dtype))
+        return getattr(_ma(), name)(a, axis, _dtype(dtype), out)
 
     return adapter
 
 
 def _concatenate(arrays: Any, axis: Any = 0, out: Any = None, *, dtype: Any = None,
                  casting: Any = "same_kind") -> Any:
-    _require(out is None and casting == "same_kind")
-    result = _ma().concat(list(arrays), axis=axis)
-    return result if dtype is None else result.astype(_dtype(dtype))
+    return _ma().concat(list(arrays), axis, out, dtype=_dtype(dtype), casting=casting)
 
 
 def _stack(arrays: Any, axis: Any = 0, out: Any = None, *, dtype: Any = None, casting: Any = "same_kind") -> Any:
-    _require(out is None and casting == "same_kind")
-    result = _ma().stack(list(arrays), axis=axis)
-    return result if dtype is None else result.astype(_dtype(dtype))
+    return _ma().stack(list(arrays), axis, out, dtype=_dtype(dtype), casting=casting)
 
 
 def _dot(a: Any, b: Any, out: Any = None) -> Any:
@@ -357,21 +343,18 @@ def _same_name(name: str, signature: Any) -> Callable[..., Any]:
 # NDArray's NumPy-style methods (x.sum(axis=0), x.mean()...): the same
 # adapters, which need no NumPy.
 _METHODS: dict[str, Callable[..., Any]] = {
-    "sum": _reduction("sum", with_dtype=True), "prod": _reduction("prod", with_dtype=True),
+    "sum": _reduction("sum"), "prod": _reduction("prod"),
     "max": _minmax("max"), "min": _minmax("min"), "any": _boolean("any"), "all": _boolean("all"),
     "mean": _mean, "var": _moment("var"), "std": _moment("std"),
     "argmax": _arg("argmax"), "argmin": _arg("argmin"),
-    "cumsum": _cumulative("cumulative_sum"), "cumprod": _cumulative("cumulative_prod"),
+    "cumsum": _cumulative("cumsum"), "cumprod": _cumulative("cumprod"),
 }
 
 
 def array_method(name: str, x: NDArray, **kwargs: Any) -> Any:
-    """``x.<name>(**kwargs)`` with NumPy's method signature."""
-    try:
-        return _METHODS[name](x, **kwargs)
-    except _Fallback:
-        given = ", ".join(f"{k}={v!r}" for k, v in kwargs.items() if not _is_default(v) and v is not False)
-        raise TypeError(f"NDArray.{name}() does not support these arguments: {given}") from None
+    """``x.<name>(**kwargs)`` with NumPy's method signature (every
+    argument of which minarray's function takes)."""
+    return _METHODS[name](x, **kwargs)
 
 
 _TABLE: dict[Any, Callable[..., Any]] | None = None
@@ -383,15 +366,15 @@ def _table() -> dict[Any, Callable[..., Any]]:
         import numpy as np  # optional: NumPy is not a dependency of minarray
 
         table: dict[Any, Callable[..., Any]] = {
-            np.sum: _reduction("sum", with_dtype=True),
-            np.prod: _reduction("prod", with_dtype=True),
+            np.sum: _reduction("sum"),
+            np.prod: _reduction("prod"),
             np.max: _minmax("max"), np.amax: _minmax("max"),
             np.min: _minmax("min"), np.amin: _minmax("min"),
             np.any: _boolean("any"), np.all: _boolean("all"),
             np.mean: _mean,
             np.var: _moment("var"), np.std: _moment("std"),
             np.argmax: _arg("argmax"), np.argmin: _arg("argmin"),
-            np.cumsum: _cumulative("cumulative_sum"), np.cumprod: _cumulative("cumulative_prod"),
+            np.cumsum: _cumulative("cumsum"), np.cumprod: _cumulative("cumprod"),
             np.concatenate: _concatenate, np.stack: _stack,
             np.dot: _dot, np.tensordot: _tensordot, np.outer: _outer,
             np.transpose: _transpose, np.reshape: _reshape, np.squeeze: _squeeze,

@@ -1,13 +1,18 @@
 """The reduction driver every reducing chapter shares (statistics' sums and
 means, the utility chapter's all/any, the searching chapter's
 count_nonzero): axes in canonical form, the accumulator dtype of each
-operation, one call into the C core's reduction kernels, and keepdims."""
+operation, one call into the C core's reduction kernels, keepdims, and
+NumPy's ``where=``, ``initial=`` and ``out=`` of a reduction."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from minarray import _dtypes as _dt
+from minarray import _elementwise as _ew
 from minarray._array_object import NDArray, c_strides
-from minarray._coerce import normalize_axes
+from minarray._coerce import as_operand, asarray, normalize_axes, write_out
 from minarray._dtypes import DType
 from minarray._native import core
 
@@ -93,3 +98,36 @@ def _finish(out: NDArray, result: DType, x: NDArray, axes: tuple[int, ...] | Non
     if keepdims:
         return _keepdims_view(out, x.ndim, axes)
     return core.scalar_result(out)  # a reduction to 0-d is NumPy's scalar
+
+
+def where_mask(where: Any, shape: tuple[int, ...]) -> NDArray:
+    """NumPy's ``where=`` of a reduction as a boolean array of the reduced
+    array's shape: the mask broadcasts to the array, never the other way,
+    and numbers count by their truth, as NumPy reads them."""
+    m = as_operand(where)
+    full = NDArray._empty(shape, _dt.bool)
+    core.copyto(full._h, m._h)
+    return full
+
+
+def masked(x: NDArray, where: Any, fill: Any) -> NDArray:
+    """``x`` with the elements ``where=`` leaves out replaced by ``fill`` in
+    x's dtype: reducing it is reducing the selected elements only when
+    ``fill`` is the operation's identity (or its ``initial``)."""
+    return _ew.where(where_mask(where, x.shape), x, asarray(fill, dtype=x.dtype))
+
+
+def with_options(run: Callable[[NDArray], NDArray], x: Any, fill: Any, combine: Any, initial: Any, where: Any,
+                 out: NDArray | None, name: str) -> NDArray:
+    """A reduction ``run`` with NumPy's options: ``where=`` replaces the
+    left-out elements by ``fill`` (the identity), ``initial=`` joins the
+    result through the binary function ``combine`` (NumPy starts the
+    reduction from it; for these associative operations that is the same
+    value), ``out=`` receives the result."""
+    x = as_operand(x)
+    if where is not True:
+        x = masked(x, where, fill)
+    result = run(x)
+    if initial is not None:
+        result = combine(result, asarray(initial, dtype=result.dtype)).astype(result.dtype, copy=False)
+    return write_out(out, result, name)

@@ -15,7 +15,7 @@ from typing import Any
 
 from minarray import _dtypes as _dt
 from minarray._array_object import NDArray, c_strides
-from minarray._coerce import as_operand, normalize_axis
+from minarray._coerce import as_operand, normalize_axis, write_out
 
 # where is the elementwise engine's ternary operation; the standard lists
 # it among the searching functions, so this chapter names it too.
@@ -60,19 +60,23 @@ def _arg(op: int, name: str, x: Any, axis: int | None, keepdims: bool) -> NDArra
     return core.scalar_result(out)  # (a 1-d x's along its axis is NumPy's scalar)
 
 
-def argmin(x: NDArray, /, *, axis: int | None = None, keepdims: bool = False) -> NDArray:
+def argmin(x: NDArray, /, axis: int | None = None, out: NDArray | None = None, *,
+           keepdims: bool = False) -> NDArray:
     """Index of the first minimum along ``axis`` (of the flattened array when
     None), as int64.  A NaN counts as the minimum (NumPy)."""
-    return _arg(0, "argmin", x, axis, keepdims)
+    r = _arg(0, "argmin", x, axis, keepdims)
+    return r if out is None else write_out(out, r, "argmin")
 
 
-def argmax(x: NDArray, /, *, axis: int | None = None, keepdims: bool = False) -> NDArray:
+def argmax(x: NDArray, /, axis: int | None = None, out: NDArray | None = None, *,
+           keepdims: bool = False) -> NDArray:
     """Index of the first maximum along ``axis`` (of the flattened array when
     None), as int64.  A NaN counts as the maximum (NumPy)."""
-    return _arg(1, "argmax", x, axis, keepdims)
+    r = _arg(1, "argmax", x, axis, keepdims)
+    return r if out is None else write_out(out, r, "argmax")
 
 
-def searchsorted(x1: NDArray, x2: NDArray, /, *, side: str = "left", sorter: NDArray | None = None) -> NDArray:
+def searchsorted(x1: NDArray, x2: NDArray, /, side: str = "left", sorter: NDArray | None = None) -> NDArray:
     """Indices where ``x2``'s elements would be inserted into the sorted 1-d
     ``x1`` to keep it sorted (``side`` "left": before equal elements,
     "right": after)."""
@@ -107,7 +111,7 @@ def nonzero(x: NDArray, /) -> tuple[NDArray, ...]:
 
 
 
-def count_nonzero(x: NDArray, /, *, axis: Axis = None, keepdims: bool = False) -> NDArray:
+def count_nonzero(x: NDArray, /, axis: Axis = None, *, keepdims: bool = False) -> NDArray:
     """Number of non-zero elements over ``axis``, as int64."""
     x = as_operand(x)
     axes = _axes(axis, x.ndim)

@@ -117,7 +117,11 @@ def _kth(kth: Any, n: int) -> list[int]:
     return sorted(set(out))
 
 
-def _partition(a: Any, kth: Any, axis: int | None, arg: bool, name: str) -> NDArray:
+def _partition(a: Any, kth: Any, axis: int | None, kind: str, order: Any, arg: bool, name: str) -> NDArray:
+    if kind != "introselect":  # NumPy's one selection algorithm
+        raise ValueError(f"select kind must be 'introselect' (got {kind!r})")
+    if order is not None:
+        raise ValueError(f"{name}: order= sorts structured arrays by field, and minarray has none")
     x = as_operand(a, name)
     _check_sortable(x, name)
     if axis is None:
@@ -137,18 +141,19 @@ def _partition(a: Any, kth: Any, axis: int | None, arg: bool, name: str) -> NDAr
     return out if arg or kept is out.dtype else out.astype(kept)
 
 
-def partition(a: Any, kth: Any, axis: int | None = -1) -> NDArray:
+def partition(a: Any, kth: Any, axis: int | None = -1, kind: str = "introselect", order: Any = None) -> NDArray:
     """A copy of ``a`` with, along ``axis``, the element at each position
     ``kth`` where a sort would put it, the smaller-or-equal ones before and
     the larger-or-equal after, in no particular order (NumPy's
     ``partition``: an introselect in C, O(n) per position).  NaNs count as
     the largest values."""
-    return _partition(a, kth, axis, False, "partition")
+    return _partition(a, kth, axis, kind, order, False, "partition")
 
 
-def argpartition(a: Any, kth: Any, axis: int | None = -1) -> NDArray:
+def argpartition(a: Any, kth: Any, axis: int | None = -1, kind: str = "introselect",
+                 order: Any = None) -> NDArray:
     """The int64 indices that would partition ``a`` (see :func:`partition`)."""
-    return _partition(a, kth, axis, True, "argpartition")
+    return _partition(a, kth, axis, kind, order, True, "argpartition")
 
 
 def lexsort(keys: Any, axis: int = -1) -> NDArray:

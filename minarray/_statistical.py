@@ -52,16 +52,31 @@ from minarray import _dtypes as _dt
 from minarray import _elementwise as _ew
 from minarray import _searching, _utility
 from minarray._array_object import NDArray
-from minarray._coerce import as_int, as_operand, asarray, normalize_axes, normalize_axis
+from minarray._coerce import as_int, as_operand, asarray, normalize_axes, normalize_axis, write_out
 from minarray._creation import full
 from minarray._dtypes import DType
 from minarray._elementwise import conj
 from minarray._errstate import _user_stacklevel, errstate
 from minarray._indexing import take, take_along_axis
 from minarray._joining import atleast_2d, concat, stack
-from minarray._manipulation import broadcast_to, diagonal, moveaxis
+from minarray._manipulation import broadcast_to, diagonal, moveaxis, permute_dims
 from minarray._native import core
-from minarray._reduction import _FSUM, _MAX, _MIN, _PROD, _SSD, _SUM, Axis, _axes, _finish, _int_acc, _reduce_axes
+from minarray._reduction import (
+    _FSUM,
+    _MAX,
+    _MIN,
+    _PROD,
+    _SSD,
+    _SUM,
+    Axis,
+    _axes,
+    _finish,
+    _int_acc,
+    _reduce_axes,
+    masked,
+    where_mask,
+    with_options,
+)
 from minarray._searching import argmax, argmin
 from minarray._sorting import sort
 
@@ -103,35 +118,70 @@ def _sum_like(op: int, x: Any, axis: Axis, dtype: Any, keepdims: bool) -> NDArra
     return _finish(out, result, x, axes, keepdims)
 
 
-def sum(x: NDArray, /, *, axis: Axis = None, dtype: Any = None, keepdims: bool = False) -> NDArray:
-    """Sum over ``axis`` (pairwise summation for floating point)."""
-    return _sum_like(_SUM, x, axis, dtype, keepdims)
+def sum(x: NDArray, /, axis: Axis = None, dtype: Any = None, out: NDArray | None = None, keepdims: bool = False,
+        initial: Any = None, where: Any = True) -> NDArray:
+    """Sum over ``axis`` (pairwise summation for floating point).  NumPy's
+    positional order; ``initial`` is added, ``where=`` sums the selected
+    elements only."""
+    if out is not None or initial is not None or where is not True:
+        return with_options(lambda v: sum(v, axis, dtype, None, keepdims), x, 0, _ew.add, initial, where, out, "sum")
+    # the plain call runs here, one Python frame less (sum of a small array
+    # is mostly Python's overhead)
+    x = as_operand(x)
+    axes = _axes(axis, x.ndim)
+    x, result = _accumulation(x, dtype)
+    return _finish(_reduce_axes(_SUM, x, axes), result, x, axes, keepdims)
 
 
-def prod(x: NDArray, /, *, axis: Axis = None, dtype: Any = None, keepdims: bool = False) -> NDArray:
-    """Product over ``axis``."""
-    return _sum_like(_PROD, x, axis, dtype, keepdims)
+def prod(x: NDArray, /, axis: Axis = None, dtype: Any = None, out: NDArray | None = None, keepdims: bool = False,
+         initial: Any = None, where: Any = True) -> NDArray:
+    """Product over ``axis``; ``initial`` multiplies it, ``where=`` picks
+    the elements."""
+    if out is None and initial is None and where is True:
+        return _sum_like(_PROD, x, axis, dtype, keepdims)
+    return with_options(lambda v: _sum_like(_PROD, v, axis, dtype, keepdims), x, 1, _ew.multiply, initial, where,
+                        out, "prod")
 
 
-def _minmax(op: int, name: str, x: Any, axis: Axis, keepdims: bool) -> NDArray:
+def _minmax(op: int, name: str, x: Any, axis: Axis, keepdims: bool, out: NDArray | None = None,
+            initial: Any = None, where: Any = True) -> NDArray:
+    if out is not None or where is not True:
+        if where is not True and initial is None:
+            # NumPy's rule: min and max have no identity to put where the mask is False
+            raise ValueError(f"reduction operation '{'minimum' if op == _MIN else 'maximum'}' does not have an "
+                             f"identity, so to use a where mask one has to specify 'initial'")
+        return with_options(lambda v: _minmax(op, name, v, axis, keepdims, None, initial), x, initial, None, None,
+                            where, out, name)
     x = as_operand(x)
     if x.dtype.kind == "c":
         raise TypeError(f"{name} is not defined for complex dtypes ({x.dtype}): complex numbers are unordered")
     axes = _axes(axis, x.ndim)
     if _count(x, axes) == 0:
-        raise ValueError(f"zero-size array to reduction operation {name}, which has no identity "
-                         f"(shape {x.shape}, axis {axis})")
-    return _finish(_reduce_axes(op, x, axes), x.dtype, x, axes, keepdims)
+        if initial is None:
+            raise ValueError(f"zero-size array to reduction operation {name}, which has no identity "
+                             f"(shape {x.shape}, axis {axis})")
+        # an empty reduction from initial= is initial itself (NumPy)
+        kept = tuple(1 if axes is None or d in axes else n for d, n in enumerate(x.shape)) if keepdims else \
+            tuple(n for d, n in enumerate(x.shape) if axes is not None and d not in axes)
+        return full(kept, initial, dtype=x.dtype)
+    r = _finish(_reduce_axes(op, x, axes), x.dtype, x, axes, keepdims)
+    if initial is not None:  # NumPy starts from it: the same as joining it at the end
+        r = (_ew.minimum if op == _MIN else _ew.maximum)(r, asarray(initial, dtype=r.dtype))
+    return r
 
 
-def min(x: NDArray, /, *, axis: Axis = None, keepdims: bool = False) -> NDArray:
-    """Minimum over ``axis``; NaN propagates."""
-    return _minmax(_MIN, "min", x, axis, keepdims)
+def min(x: NDArray, /, axis: Axis = None, out: NDArray | None = None, keepdims: bool = False, initial: Any = None,
+        where: Any = True) -> NDArray:
+    """Minimum over ``axis``; NaN propagates.  ``initial`` joins the
+    minimum (and is the result of an empty one); ``where=`` needs it."""
+    return _minmax(_MIN, "min", x, axis, keepdims, out, initial, where)
 
 
-def max(x: NDArray, /, *, axis: Axis = None, keepdims: bool = False) -> NDArray:
-    """Maximum over ``axis``; NaN propagates."""
-    return _minmax(_MAX, "max", x, axis, keepdims)
+def max(x: NDArray, /, axis: Axis = None, out: NDArray | None = None, keepdims: bool = False, initial: Any = None,
+        where: Any = True) -> NDArray:
+    """Maximum over ``axis``; NaN propagates.  ``initial`` joins the
+    maximum (and is the result of an empty one); ``where=`` needs it."""
+    return _minmax(_MAX, "max", x, axis, keepdims, out, initial, where)
 
 
 def _float_result(x: NDArray, name: str, complex_ok: bool) -> DType:
@@ -140,24 +190,50 @@ def _float_result(x: NDArray, name: str, complex_ok: bool) -> DType:
     return _dt.float64 if x.dtype.kind in "biu" else x.dtype
 
 
-def mean(x: NDArray, /, *, axis: Axis = None, keepdims: bool = False) -> NDArray:
+def _in_dtype(x: Any, dtype: Any) -> NDArray:
+    """The input of mean, var and std with NumPy's ``dtype=``: a floating
+    ``dtype`` is the one they compute in; any other only the result's
+    (applied by ``_as_dtype``)."""
+    arr = as_operand(x)
+    if dtype is not None and _dt.as_dtype(dtype).kind in "fc":
+        arr = arr.astype(_dt.as_dtype(dtype), copy=False)
+    return arr
+
+
+def _as_dtype(r: NDArray, dtype: Any) -> NDArray:
+    return r if dtype is None else r.astype(_dt.as_dtype(dtype), copy=False)
+
+
+def _masked_count(x: NDArray, axis: Axis, keepdims: bool, where: Any) -> NDArray:
+    """How many elements ``where=`` selects in each reduction, as float64."""
+    return _sum_like(_SUM, where_mask(where, x.shape), axis, _dt.float64, keepdims)
+
+
+def mean(x: NDArray, /, axis: Axis = None, dtype: Any = None, out: NDArray | None = None, keepdims: bool = False,
+         *, where: Any = True) -> NDArray:
     """Arithmetic mean over ``axis``; NaN for an empty reduction.  Integer
-    inputs give float64 (NumPy)."""
-    x = as_operand(x)
-    result = _float_result(x, "mean", True)
-    axes = _axes(axis, x.ndim)
-    out = _reduce_axes(_FSUM, x, axes, divisor=float(_count(x, axes)))
-    return _finish(out, result, x, axes, keepdims)
+    inputs give float64 (NumPy); a floating ``dtype`` is computed in."""
+    if dtype is None and out is None and where is True:
+        x = as_operand(x)
+        result = _float_result(x, "mean", True)
+        axes = _axes(axis, x.ndim)
+        return _finish(_reduce_axes(_FSUM, x, axes, divisor=float(_count(x, axes))), result, x, axes, keepdims)
+    x = _in_dtype(x, dtype)
+    if where is True:
+        r = mean(x, axis, None, None, keepdims)
+    else:
+        # NumPy's formula: the sum of the selected elements over their count
+        result = _float_result(x, "mean", True)
+        total = sum(masked(x, where, 0), axis, result, None, keepdims)
+        r = _ew.divide(total, _masked_count(x, axis, keepdims, where)).astype(result, copy=False)
+    r = _as_dtype(r, dtype)
+    return write_out(out, r, "mean")
 
 
 def _var(x: Any, axis: Axis, correction: int | float, keepdims: bool, take_sqrt: bool) -> NDArray:
     x = as_operand(x)
     result = _float_result(x, "std" if take_sqrt else "var", False)
-    if isinstance(correction, bool) or not isinstance(correction, (int, float)):
-        try:
-            correction = operator.index(correction)
-        except TypeError:
-            raise TypeError(f"correction must be a real number, got {type(correction).__name__}") from None
+    correction = _real_correction(correction)
     axes = _axes(axis, x.ndim)
     n = _count(x, axes)
     # Two passes: the mean, then the sum of squared deviations from it, each
@@ -166,6 +242,32 @@ def _var(x: Any, axis: Axis, correction: int | float, keepdims: bool, take_sqrt:
     m = _reduce_axes(_FSUM, x, axes, divisor=float(n))
     out = _reduce_axes(_SSD, x, axes, extra=m, divisor=float(builtins.max(n - correction, 0)), take_sqrt=take_sqrt)
     return _finish(out, result, x, axes, keepdims)
+
+
+def _real_correction(correction: Any) -> int | float:
+    if isinstance(correction, bool) or not isinstance(correction, (int, float)):
+        try:
+            return operator.index(correction)
+        except TypeError:
+            raise TypeError(f"correction must be a real number, got {type(correction).__name__}") from None
+    return correction
+
+
+def _masked_var(x: NDArray, axis: Axis, correction: Any, keepdims: bool, where: Any, take_sqrt: bool,
+                mu: Any = None) -> NDArray:
+    """var (or std) of the elements ``where=`` selects: NumPy's two passes,
+    the masked mean (unless given: NumPy's ``mean=``, of keepdims shape),
+    then the masked sum of squared deviations over the count less the
+    correction (below zero: zero)."""
+    result = _float_result(x, "std" if take_sqrt else "var", False)
+    correction = _real_correction(correction)
+    if mu is None:
+        mu = mean(x, axis, None, None, True, where=where)
+    dev = _ew.subtract(x, mu)
+    ssd = sum(masked(_ew.multiply(dev, dev), where, 0), axis, result, None, keepdims)
+    n = _masked_count(x, axis, keepdims, where)
+    r = _ew.divide(ssd, _ew.maximum(_ew.subtract(n, correction), 0.0))
+    return (_ew.sqrt(r) if take_sqrt else r).astype(result, copy=False)
 
 
 def _correction(correction: Any, ddof: Any) -> Any:
@@ -178,18 +280,38 @@ def _correction(correction: Any, ddof: Any) -> Any:
     return 0.0 if ddof is None else ddof
 
 
-def var(x: NDArray, /, *, axis: Axis = None, correction: int | float | None = None, keepdims: bool = False,
-        ddof: int | float | None = None) -> NDArray:
+def _moment(x: Any, axis: Axis, dtype: Any, out: NDArray | None, ddof: Any, keepdims: bool, where: Any, mu: Any,
+            correction: Any, take_sqrt: bool) -> NDArray:
+    c = _correction(correction, ddof)
+    x = _in_dtype(x, dtype)
+    if where is True and mu is None:
+        r = _var(x, axis, c, keepdims, take_sqrt)
+    else:
+        r = _masked_var(x, axis, c, keepdims, where, take_sqrt, None if mu is None else as_operand(mu))
+    r = _as_dtype(r, dtype)
+    return write_out(out, r, "std" if take_sqrt else "var")
+
+
+def var(x: NDArray, /, axis: Axis = None, dtype: Any = None, out: NDArray | None = None,
+        ddof: int | float | None = None, keepdims: bool = False, *, where: Any = True, mean: Any = None,
+        correction: int | float | None = None) -> NDArray:
     """Variance over ``axis``: sum((x - mean)**2) / (N - correction).
-    ``ddof`` is NumPy's name for ``correction``; either may be given."""
-    return _var(x, axis, _correction(correction, ddof), keepdims, False)
+    ``ddof`` is NumPy's name for ``correction``; either may be given.
+    NumPy's positional order, ``dtype=``, ``where=`` and ``mean=`` (the
+    mean, already computed, of keepdims shape)."""
+    if dtype is None and out is None and where is True and mean is None:
+        return _var(x, axis, _correction(correction, ddof), keepdims, False)
+    return _moment(x, axis, dtype, out, ddof, keepdims, where, mean, correction, False)
 
 
-def std(x: NDArray, /, *, axis: Axis = None, correction: int | float | None = None, keepdims: bool = False,
-        ddof: int | float | None = None) -> NDArray:
+def std(x: NDArray, /, axis: Axis = None, dtype: Any = None, out: NDArray | None = None,
+        ddof: int | float | None = None, keepdims: bool = False, *, where: Any = True, mean: Any = None,
+        correction: int | float | None = None) -> NDArray:
     """Standard deviation over ``axis``: sqrt(var).  ``ddof`` is NumPy's
     name for ``correction``; either may be given."""
-    return _var(x, axis, _correction(correction, ddof), keepdims, True)
+    if dtype is None and out is None and where is True and mean is None:
+        return _var(x, axis, _correction(correction, ddof), keepdims, True)
+    return _moment(x, axis, dtype, out, ddof, keepdims, where, mean, correction, True)
 
 
 def _scan(op: int, name: str, x: Any, axis: int | None, dtype: Any, include_initial: bool) -> NDArray:
@@ -219,18 +341,19 @@ def _scan(op: int, name: str, x: Any, axis: int | None, dtype: Any, include_init
     return out if out.dtype is result else out.astype(result)
 
 
-def cumulative_sum(x: NDArray, /, *, axis: int | None = None, dtype: Any = None,
+def cumulative_sum(x: NDArray, /, *, axis: int | None = None, dtype: Any = None, out: NDArray | None = None,
                    include_initial: bool = False) -> NDArray:
     """Cumulative sum along ``axis`` (optional only for 1-d input); with
-    ``include_initial`` the result starts with the identity 0."""
-    return _scan(0, "cumulative_sum", x, axis, dtype, include_initial)
+    ``include_initial`` the result starts with the identity 0.  NumPy's
+    ``out=`` receives it."""
+    return write_out(out, _scan(0, "cumulative_sum", x, axis, dtype, include_initial), "cumulative_sum")
 
 
-def cumulative_prod(x: NDArray, /, *, axis: int | None = None, dtype: Any = None,
+def cumulative_prod(x: NDArray, /, *, axis: int | None = None, dtype: Any = None, out: NDArray | None = None,
                     include_initial: bool = False) -> NDArray:
     """Cumulative product along ``axis``; with ``include_initial`` the
     result starts with the identity 1."""
-    return _scan(1, "cumulative_prod", x, axis, dtype, include_initial)
+    return write_out(out, _scan(1, "cumulative_prod", x, axis, dtype, include_initial), "cumulative_prod")
 
 
 def _numpy_scan(op: int, name: str, x: Any, axis: int | None, dtype: Any) -> NDArray:
@@ -241,24 +364,25 @@ def _numpy_scan(op: int, name: str, x: Any, axis: int | None, dtype: Any) -> NDA
     return _scan(op, name, x, axis, dtype, False)
 
 
-def cumsum(a: NDArray, axis: int | None = None, dtype: Any = None) -> NDArray:
+def cumsum(a: NDArray, axis: int | None = None, dtype: Any = None, out: NDArray | None = None) -> NDArray:
     """NumPy's ``cumsum``: :func:`cumulative_sum` of the flattened array
     when ``axis`` is None (the standard's spelling requires an axis for
     arrays of 2 or more dimensions) and never with an initial zero."""
-    return _numpy_scan(0, "cumsum", a, axis, dtype)
+    return write_out(out, _numpy_scan(0, "cumsum", a, axis, dtype), "cumsum")
 
 
-def cumprod(a: NDArray, axis: int | None = None, dtype: Any = None) -> NDArray:
+def cumprod(a: NDArray, axis: int | None = None, dtype: Any = None, out: NDArray | None = None) -> NDArray:
     """NumPy's ``cumprod``: :func:`cumulative_prod` of the flattened array
     when ``axis`` is None."""
-    return _numpy_scan(1, "cumprod", a, axis, dtype)
+    return write_out(out, _numpy_scan(1, "cumprod", a, axis, dtype), "cumprod")
 
 
-def trace(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = None) -> NDArray:
+def trace(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = None,
+          out: NDArray | None = None) -> NDArray:
     """NumPy's ``trace``: the sum along the diagonal ``offset`` of the 2-d
     subarrays over ``axis1`` and ``axis2`` (``sum``'s dtype rules;
     ``ma.linalg.trace`` is the standard's, over the last two axes)."""
-    return sum(diagonal(as_operand(a), offset, axis1, axis2), axis=-1, dtype=dtype)
+    return sum(diagonal(as_operand(a), offset, axis1, axis2), axis=-1, dtype=dtype, out=out)
 
 
 _METHODS = ("linear", "lower", "higher", "nearest", "midpoint")
@@ -284,12 +408,17 @@ def _keep(out: NDArray, ndim: int, axes: tuple[int, ...] | None, lead: int = 0) 
     return out.reshape((*out.shape[:lead], *shape))
 
 
-def _partitioned(rows: NDArray, kth: list[int]) -> NDArray:
+def _partitioned(rows: NDArray, kth: list[int], overwrite: bool = False) -> NDArray:
     """A copy of ``rows`` (reduced axis last) with, in every row, the
-    elements at positions ``kth`` where a sort would put them."""
+    elements at positions ``kth`` where a sort would put them.  With
+    ``overwrite`` (NumPy's ``overwrite_input=True``, which lets the input
+    end partially sorted) the copy is written back over a writable
+    ``rows``: the input itself where ``rows`` is a view of it."""
     out = NDArray._empty(rows.shape, rows.dtype)
     ks = sorted(set(kth))
     core.partition(rows._h, out._h, asarray(ks, dtype=_dt.int64)._h, False)
+    if overwrite and rows.flags.writeable:
+        core.copyto(rows._h, out._h)
     return out
 
 
@@ -367,7 +496,7 @@ def _lerp(a: NDArray, b: NDArray, t: NDArray | float, weak: bool = False) -> NDA
 
 
 def _quantile(name: str, a: Any, q: Any, axis: Axis, method: str, keepdims: bool, scale: float,
-              skip_nan: bool) -> NDArray:
+              skip_nan: bool, overwrite: bool = False) -> NDArray:
     x = as_operand(a, name)
     _check_real(x, name)
     if method not in _METHODS:
@@ -384,7 +513,9 @@ def _quantile(name: str, a: Any, q: Any, axis: Axis, method: str, keepdims: bool
         out = _nan_quantile_rows(work, qa, method, q_dtype is None)
     else:
         below, above, gamma = _virtual(n, qa, method)
-        part = _partitioned(work, [*below, *above, n - 1])
+        part = _partitioned(work, [*below, *above, n - 1], overwrite)
+        if overwrite and work is not rows:  # the input's own dtype, partitioned in place
+            _partitioned(rows, [*below, *above, n - 1], True)
         lo = take(part, asarray(below, dtype=_dt.int64), axis=-1)
         if discrete:
             out = lo
@@ -446,37 +577,50 @@ def _nan_quantile_rows(work: NDArray, qa: NDArray, method: str, weak: bool) -> N
     return stack([c[..., 0] for c in cols], axis=-1)
 
 
-def quantile(a: Any, q: Any, axis: Axis = None, *, method: str = "linear", keepdims: bool = False) -> NDArray:
+def quantile(a: Any, q: Any, axis: Axis = None, out: NDArray | None = None, overwrite_input: bool = False,
+             method: str = "linear", keepdims: bool = False) -> NDArray:
     """The ``q``-th quantiles (``q`` in [0, 1], a number or an array of
     them) along ``axis`` (the flattened array when None).  ``method``:
     NumPy's default ``"linear"``, or ``"lower"``, ``"higher"``,
     ``"nearest"``, ``"midpoint"``.  An array ``q`` puts its axes first in
     the result.  Rows holding a NaN give NaN.  Integer inputs give
     float64; floating inputs keep their dtype when ``q`` is a Python
-    number (NumPy's weak scalars)."""
-    return _quantile("quantile", a, q, axis, method, keepdims, 1.0, False)
+    number (NumPy's weak scalars).  ``overwrite_input=True`` leaves the
+    input partially sorted, as NumPy may."""
+    r = _quantile("quantile", a, q, axis, method, keepdims, 1.0, False, overwrite_input)
+    return write_out(out, r, "quantile")
 
 
-def percentile(a: Any, q: Any, axis: Axis = None, *, method: str = "linear", keepdims: bool = False) -> NDArray:
+def percentile(a: Any, q: Any, axis: Axis = None, out: NDArray | None = None, overwrite_input: bool = False,
+               method: str = "linear", keepdims: bool = False) -> NDArray:
     """:func:`quantile` with ``q`` in percent ([0, 100])."""
-    return _quantile("percentile", a, q, axis, method, keepdims, 100.0, False)
+    r = _quantile("percentile", a, q, axis, method, keepdims, 100.0, False, overwrite_input)
+    return write_out(out, r, "percentile")
 
 
-def nanquantile(a: Any, q: Any, axis: Axis = None, *, method: str = "linear", keepdims: bool = False) -> NDArray:
+def nanquantile(a: Any, q: Any, axis: Axis = None, out: NDArray | None = None, overwrite_input: bool = False,
+                method: str = "linear", keepdims: bool = False) -> NDArray:
     """:func:`quantile` ignoring NaNs (NaN for a row of NaNs only)."""
-    return _quantile("nanquantile", a, q, axis, method, keepdims, 1.0, True)
+    return write_out(out, _quantile("nanquantile", a, q, axis, method, keepdims, 1.0, True), "nanquantile")
 
 
-def nanpercentile(a: Any, q: Any, axis: Axis = None, *, method: str = "linear",
-                  keepdims: bool = False) -> NDArray:
+def nanpercentile(a: Any, q: Any, axis: Axis = None, out: NDArray | None = None, overwrite_input: bool = False,
+                  method: str = "linear", keepdims: bool = False) -> NDArray:
     """:func:`percentile` ignoring NaNs."""
-    return _quantile("nanpercentile", a, q, axis, method, keepdims, 100.0, True)
+    return write_out(out, _quantile("nanpercentile", a, q, axis, method, keepdims, 100.0, True), "nanpercentile")
 
 
-def median(a: Any, axis: Axis = None, *, keepdims: bool = False) -> NDArray:
+def median(a: Any, axis: Axis = None, out: NDArray | None = None, overwrite_input: bool = False,
+           keepdims: bool = False) -> NDArray:
     """The median along ``axis`` (the flattened array when None): the
     middle element, or the mean of the two middle ones, found by selection
-    (no sort).  NaN where a row holds a NaN; integers give float64."""
+    (no sort).  NaN where a row holds a NaN; integers give float64.
+    ``overwrite_input=True`` leaves the input partially sorted, as NumPy
+    may."""
+    return write_out(out, _median(a, axis, keepdims, overwrite_input), "median")
+
+
+def _median(a: Any, axis: Axis, keepdims: bool, overwrite: bool = False) -> NDArray:
     x = as_operand(a, "median")
     _check_real(x, "median")
     rows, axes = _rows(x, axis)
@@ -487,7 +631,7 @@ def median(a: Any, axis: Axis = None, *, keepdims: bool = False) -> NDArray:
     else:
         half = n // 2
         mid = [half - 1, half] if n % 2 == 0 else [half]
-        part = _partitioned(rows, [*mid, n - 1])
+        part = _partitioned(rows, [*mid, n - 1], overwrite)
         out = mean(part[..., mid[0]:mid[-1] + 1], axis=-1)
         if x.dtype.kind == "f":
             last = part[..., n - 1]
@@ -497,12 +641,13 @@ def median(a: Any, axis: Axis = None, *, keepdims: bool = False) -> NDArray:
     return _keep(out, x.ndim, axes) if keepdims else out
 
 
-def nanmedian(a: Any, axis: Axis = None, *, keepdims: bool = False) -> NDArray:
+def nanmedian(a: Any, axis: Axis = None, out: NDArray | None = None, overwrite_input: bool = False,
+              keepdims: bool = False) -> NDArray:
     """:func:`median` ignoring NaNs (NaN for a row of NaNs only)."""
     x = as_operand(a, "nanmedian")
     if x.dtype.kind != "f":
-        return median(x, axis, keepdims=keepdims)
-    return _nanmedian(x, axis, keepdims)
+        return median(x, axis, out, keepdims=keepdims)
+    return write_out(out, _nanmedian(x, axis, keepdims), "nanmedian")
 
 
 def _nanmedian(x: NDArray, axis: Axis, keepdims: bool) -> NDArray:
@@ -529,18 +674,19 @@ def _concat_last(*parts: NDArray) -> NDArray:
     return concat(list(parts), axis=-1)
 
 
-def ptp(a: Any, axis: Axis = None, keepdims: bool = False) -> NDArray:
+def ptp(a: Any, axis: Axis = None, out: NDArray | None = None, keepdims: bool = False) -> NDArray:
     """Peak to peak: ``max - min`` along ``axis`` (in the input's dtype, so
     integers wrap as NumPy's do)."""
     x = as_operand(a, "ptp")
-    return _ew.subtract(max(x, axis=axis, keepdims=keepdims), min(x, axis=axis, keepdims=keepdims))
+    return write_out(out, _ew.subtract(max(x, axis=axis, keepdims=keepdims), min(x, axis=axis, keepdims=keepdims)),
+                     "ptp")
 
 
 def average(a: Any, axis: Axis = None, weights: Any = None, returned: bool = False, *,
             keepdims: bool = False) -> Any:
     """The (weighted) mean along ``axis``: ``sum(a * weights) /
-    sum(weights)``.  ``weights`` has ``a``'s shape, or is 1-d along a single
-    ``axis``.  With ``returned``, also the sum of the weights (the count
+    sum(weights)``.  ``weights`` has ``a``'s shape, or a's lengths along
+    ``axis`` (a tuple of axes in that order).  With ``returned``, also the sum of the weights (the count
     without weights), broadcast to the result's shape.  ZeroDivisionError
     when the weights sum to zero."""
     x = as_operand(a, "average")
@@ -558,14 +704,15 @@ def average(a: Any, axis: Axis = None, weights: Any = None, returned: bool = Fal
     if w.shape != x.shape:
         if axis is None:
             raise TypeError("Axis must be specified when shapes of a and weights differ.")
-        if w.ndim != 1:
-            raise TypeError("1D weights expected when shapes of a and weights differ.")
-        if isinstance(axis, tuple) and len(axis) != 1:
+        # NumPy 2's rule: the weights have a's lengths along the axes, in
+        # the order given; they broadcast along the others
+        axes = [normalize_axis(ax, x.ndim) for ax in (axis if isinstance(axis, tuple) else (axis,))]
+        if len(set(axes)) != len(axes):
+            raise ValueError("repeated axis")
+        if w.shape != tuple(x.shape[ax] for ax in axes):
             raise ValueError("Shape of weights must be consistent with shape of a along specified axis.")
-        ax = normalize_axis(axis[0] if isinstance(axis, tuple) else axis, x.ndim)
-        if w.shape[0] != x.shape[ax]:
-            raise ValueError("Length of weights not compatible with specified axis.")
-        w = broadcast_to(w.reshape(tuple(-1 if d == ax else 1 for d in range(x.ndim))), x.shape)
+        w = permute_dims(w, tuple(sorted(range(len(axes)), key=lambda i: axes[i])))
+        w = broadcast_to(w.reshape(tuple(n if d in axes else 1 for d, n in enumerate(x.shape))), x.shape)
     wt = w.astype(res_dt, copy=False)
     scl = sum(wt, axis=axis, dtype=res_dt, keepdims=keepdims)
     if bool(_utility.any(_ew.equal(scl, 0))):
@@ -592,41 +739,52 @@ def _replaced(x: NDArray, value: float) -> NDArray:
     return _searching.where(_ew.isnan(x), value, x) if _floating(x) else x
 
 
-def nansum(a: Any, axis: Axis = None, dtype: Any = None, keepdims: bool = False) -> NDArray:
+def nansum(a: Any, axis: Axis = None, dtype: Any = None, out: NDArray | None = None, keepdims: bool = False,
+           initial: Any = None, where: Any = True) -> NDArray:
     """:func:`minarray.sum` treating NaNs as zero."""
     x = as_operand(a, "nansum")
-    return sum(_replaced(x, 0.0), axis=axis, dtype=dtype, keepdims=keepdims)
+    return sum(_replaced(x, 0.0), axis, dtype, out, keepdims, initial, where)
 
 
-def nanprod(a: Any, axis: Axis = None, dtype: Any = None, keepdims: bool = False) -> NDArray:
+def nanprod(a: Any, axis: Axis = None, dtype: Any = None, out: NDArray | None = None, keepdims: bool = False,
+            initial: Any = None, where: Any = True) -> NDArray:
     """:func:`minarray.prod` treating NaNs as one."""
     x = as_operand(a, "nanprod")
-    return prod(_replaced(x, 1.0), axis=axis, dtype=dtype, keepdims=keepdims)
+    return prod(_replaced(x, 1.0), axis, dtype, out, keepdims, initial, where)
 
 
-def nancumsum(a: Any, axis: int | None = None, dtype: Any = None) -> NDArray:
+def nancumsum(a: Any, axis: int | None = None, dtype: Any = None, out: NDArray | None = None) -> NDArray:
     """:func:`minarray.cumsum` treating NaNs as zero."""
-    return cumsum(_replaced(as_operand(a, "nancumsum"), 0.0), axis, dtype)
+    return cumsum(_replaced(as_operand(a, "nancumsum"), 0.0), axis, dtype, out)
 
 
-def nancumprod(a: Any, axis: int | None = None, dtype: Any = None) -> NDArray:
+def nancumprod(a: Any, axis: int | None = None, dtype: Any = None, out: NDArray | None = None) -> NDArray:
     """:func:`minarray.cumprod` treating NaNs as one."""
-    return cumprod(_replaced(as_operand(a, "nancumprod"), 1.0), axis, dtype)
+    return cumprod(_replaced(as_operand(a, "nancumprod"), 1.0), axis, dtype, out)
 
 
-def _count_numbers(x: NDArray, axis: Axis, keepdims: bool) -> NDArray:
-    return _searching.count_nonzero(_ew.logical_not(_ew.isnan(x)), axis=axis, keepdims=keepdims)
+def _count_numbers(x: NDArray, axis: Axis, keepdims: bool, where: Any = True) -> NDArray:
+    """How many of the elements (those ``where=`` selects) are not NaN."""
+    if where is True:
+        return _searching.count_nonzero(_ew.logical_not(_ew.isnan(x)), axis=axis, keepdims=keepdims)
+    return sum(_ew.logical_not(_ew.isnan(x)), axis, _dt.int64, None, keepdims, where=where)
 
 
-def nanmean(a: Any, axis: Axis = None, dtype: Any = None, keepdims: bool = False) -> NDArray:
-    """The mean of the numbers, NaNs ignored (NaN for a slice of NaNs only)."""
+def nanmean(a: Any, axis: Axis = None, dtype: Any = None, out: NDArray | None = None,
+            keepdims: bool = False, *, where: Any = True) -> NDArray:
+    """The mean of the numbers, NaNs ignored (NaN for a slice of NaNs only);
+    ``where=`` picks the elements too."""
+    return write_out(out, _nanmean(a, axis, dtype, keepdims, where), "nanmean")
+
+
+def _nanmean(a: Any, axis: Axis, dtype: Any, keepdims: bool, where: Any) -> NDArray:
     x = as_operand(a, "nanmean")
     if dtype is not None:
         x = x.astype(dtype)
     if not _floating(x):
-        return mean(x, axis=axis, keepdims=keepdims)
-    tot = sum(_replaced(x, 0.0), axis=axis, keepdims=keepdims)
-    cnt = _count_numbers(x, axis, keepdims)
+        return mean(x, axis, None, None, keepdims, where=where)
+    tot = sum(_replaced(x, 0.0), axis, None, None, keepdims, where=where)
+    cnt = _count_numbers(x, axis, keepdims, where)
     if bool(_utility.any(_ew.equal(cnt, 0))):
         _warn("Mean of empty slice")
     with errstate(invalid="ignore", divide="ignore"):
@@ -634,23 +792,28 @@ def nanmean(a: Any, axis: Axis = None, dtype: Any = None, keepdims: bool = False
 
 
 def _nanvar(name: str, a: Any, axis: Axis, dtype: Any, ddof: Any, keepdims: bool, correction: Any,
-            take_sqrt: bool) -> NDArray:
+            take_sqrt: bool, where: Any = True, mu: Any = None) -> NDArray:
     x = as_operand(a, name)
     if dtype is not None:
         x = x.astype(dtype)
     corr = _correction(correction, ddof)
     if not _floating(x):
         fn = std if take_sqrt else var
-        return fn(x, axis=axis, correction=corr, keepdims=keepdims)
+        return fn(x, axis=axis, correction=corr, keepdims=keepdims, where=where, mean=mu)
     _check_real(x, name)
     nan = _ew.isnan(x)
+    if where is not True:  # an element where= leaves out counts as a NaN
+        nan = _ew.logical_or(nan, _ew.logical_not(where_mask(where, x.shape)))
     x0 = _searching.where(nan, 0.0, x)
-    cnt = _count_numbers(x, axis, True)
-    dof = _ew.subtract(_count_numbers(x, axis, keepdims).astype(_dt.float64), float(corr))
+    numbers = _ew.logical_not(nan)
+    cnt = _searching.count_nonzero(numbers, axis=axis, keepdims=True)
+    dof = _ew.subtract(_searching.count_nonzero(numbers, axis=axis, keepdims=keepdims).astype(_dt.float64),
+                       float(corr))
     if bool(_utility.any(_ew.less_equal(dof, 0))):
         _warn("Degrees of freedom <= 0 for slice.")
     with errstate(invalid="ignore", divide="ignore"):
-        avg = _ew.divide(sum(x0, axis=axis, keepdims=True), cnt.astype(_dt.float64)).astype(x.dtype, copy=False)
+        avg = (as_operand(mu) if mu is not None else
+               _ew.divide(sum(x0, axis=axis, keepdims=True), cnt.astype(_dt.float64)).astype(x.dtype, copy=False))
         dev = _searching.where(nan, 0.0, _ew.subtract(x0, avg))
         ssd = sum(_ew.multiply(dev, dev), axis=axis, keepdims=keepdims)
         out = _ew.divide(ssd, _ew.maximum(dof, 0.0))
@@ -659,39 +822,45 @@ def _nanvar(name: str, a: Any, axis: Axis, dtype: Any, ddof: Any, keepdims: bool
     return out.astype(x.dtype, copy=False)
 
 
-def nanvar(a: Any, axis: Axis = None, dtype: Any = None, ddof: Any = None, keepdims: bool = False, *,
-           correction: Any = None) -> NDArray:
-    """The variance of the numbers, NaNs ignored; ``ddof`` or ``correction``
-    as in :func:`minarray.var`."""
-    return _nanvar("nanvar", a, axis, dtype, ddof, keepdims, correction, False)
+def nanvar(a: Any, axis: Axis = None, dtype: Any = None, out: NDArray | None = None, ddof: Any = None,
+           keepdims: bool = False, *, where: Any = True, mean: Any = None, correction: Any = None) -> NDArray:
+    """The variance of the numbers, NaNs ignored; ``ddof`` or ``correction``,
+    ``where=`` and ``mean=`` as in :func:`minarray.var`."""
+    r = _nanvar("nanvar", a, axis, dtype, ddof, keepdims, correction, False, where, mean)
+    return write_out(out, r, "nanvar")
 
 
-def nanstd(a: Any, axis: Axis = None, dtype: Any = None, ddof: Any = None, keepdims: bool = False, *,
-           correction: Any = None) -> NDArray:
+def nanstd(a: Any, axis: Axis = None, dtype: Any = None, out: NDArray | None = None, ddof: Any = None,
+           keepdims: bool = False, *, where: Any = True, mean: Any = None, correction: Any = None) -> NDArray:
     """The standard deviation of the numbers, NaNs ignored."""
-    return _nanvar("nanstd", a, axis, dtype, ddof, keepdims, correction, True)
+    r = _nanvar("nanstd", a, axis, dtype, ddof, keepdims, correction, True, where, mean)
+    return write_out(out, r, "nanstd")
 
 
-def _nanminmax(name: str, a: Any, axis: Axis, keepdims: bool, big: float) -> NDArray:
+def _nanminmax(name: str, a: Any, axis: Axis, keepdims: bool, initial: Any, where: Any, big: float) -> NDArray:
     x = as_operand(a, name)
     fn = min if big > 0 else max
     if x.dtype.kind != "f":
-        return fn(x, axis=axis, keepdims=keepdims)
-    out = fn(_searching.where(_ew.isnan(x), big, x), axis=axis, keepdims=keepdims)
-    all_nan = _utility.all(_ew.isnan(x), axis=axis, keepdims=keepdims)
+        return fn(x, axis, None, keepdims, initial, where)
+    out = fn(_searching.where(_ew.isnan(x), big, x), axis, None, keepdims, initial, where)
+    if initial is not None:  # NumPy's fmin/fmax from initial: a slice of NaNs gives initial
+        return out
+    all_nan = _utility.all(_ew.isnan(x), axis, None, keepdims, where=where)
     if bool(_utility.any(all_nan)):
         _warn("All-NaN slice encountered")
     return _searching.where(all_nan, float("nan"), out).astype(x.dtype, copy=False)
 
 
-def nanmin(a: Any, axis: Axis = None, keepdims: bool = False) -> NDArray:
+def nanmin(a: Any, axis: Axis = None, out: NDArray | None = None, keepdims: bool = False, initial: Any = None,
+           where: Any = True) -> NDArray:
     """The minimum ignoring NaNs (NaN for a slice of NaNs only)."""
-    return _nanminmax("nanmin", a, axis, keepdims, math.inf)
+    return write_out(out, _nanminmax("nanmin", a, axis, keepdims, initial, where, math.inf), "nanmin")
 
 
-def nanmax(a: Any, axis: Axis = None, keepdims: bool = False) -> NDArray:
+def nanmax(a: Any, axis: Axis = None, out: NDArray | None = None, keepdims: bool = False, initial: Any = None,
+           where: Any = True) -> NDArray:
     """The maximum ignoring NaNs (NaN for a slice of NaNs only)."""
-    return _nanminmax("nanmax", a, axis, keepdims, -math.inf)
+    return write_out(out, _nanminmax("nanmax", a, axis, keepdims, initial, where, -math.inf), "nanmax")
 
 
 def _nanarg(name: str, a: Any, axis: int | None, keepdims: bool, big: float) -> NDArray:
@@ -705,22 +874,42 @@ def _nanarg(name: str, a: Any, axis: int | None, keepdims: bool, big: float) -> 
     return fn(_searching.where(nan, big, x), axis=axis, keepdims=keepdims)
 
 
-def nanargmin(a: Any, axis: int | None = None, *, keepdims: bool = False) -> NDArray:
+def nanargmin(a: Any, axis: int | None = None, out: NDArray | None = None, *, keepdims: bool = False) -> NDArray:
     """The index of the minimum ignoring NaNs; ValueError for a slice of NaNs only."""
-    return _nanarg("nanargmin", a, None if axis is None else as_int(axis, "axis"), keepdims, math.inf)
+    return write_out(out, _nanarg("nanargmin", a, None if axis is None else as_int(axis, "axis"), keepdims,
+                                  math.inf), "nanargmin")
 
 
-def nanargmax(a: Any, axis: int | None = None, *, keepdims: bool = False) -> NDArray:
+def nanargmax(a: Any, axis: int | None = None, out: NDArray | None = None, *, keepdims: bool = False) -> NDArray:
     """The index of the maximum ignoring NaNs; ValueError for a slice of NaNs only."""
-    return _nanarg("nanargmax", a, None if axis is None else as_int(axis, "axis"), keepdims, -math.inf)
+    return write_out(out, _nanarg("nanargmax", a, None if axis is None else as_int(axis, "axis"), keepdims,
+                                  -math.inf), "nanargmax")
 
 
-def cov(m: Any, y: Any = None, rowvar: bool = True, bias: bool = False, ddof: int | None = None, *,
-        dtype: Any = None) -> NDArray:
+def _cov_weights(weights: Any, n: int, what: str) -> NDArray | None:
+    """NumPy's checks of cov's ``fweights`` or ``aweights``, as float64."""
+    if weights is None:
+        return None
+    w = as_operand(weights, "cov").astype(_dt.float64)
+    if what == "fweights" and not bool(_utility.all(_ew.equal(w, _ew.round(w)))):
+        raise TypeError("fweights must be integer")
+    if w.ndim > 1:
+        raise RuntimeError(f"cannot handle multidimensional {what}")
+    if w.shape[0] != n:
+        raise RuntimeError(f"incompatible numbers of samples and {what}")
+    if bool(_utility.any(_ew.less(w, 0))):
+        raise ValueError(f"{what} cannot be negative")
+    return w
+
+
+def cov(m: Any, y: Any = None, rowvar: bool = True, bias: bool = False, ddof: int | None = None,
+        fweights: Any = None, aweights: Any = None, *, dtype: Any = None) -> NDArray:
     """The covariance matrix of the variables in the rows of ``m`` (columns
     with ``rowvar=False``), ``y``'s variables appended: NumPy's ``cov``,
     normalised by N - 1 (N with ``bias``, N - ``ddof`` when given); one
-    variable gives a 0-d array.  (No frequency or analytic weights.)"""
+    variable gives a 0-d array.  ``fweights`` (whole repeat counts) and
+    ``aweights`` (relative importances) weight the observations, with
+    NumPy's normalisation."""
     from minarray._linear_algebra import matmul  # cycle: _linear_algebra imports this module
 
     x = atleast_2d(as_operand(m, "cov"))
@@ -743,14 +932,28 @@ def cov(m: Any, y: Any = None, rowvar: bool = True, bias: bool = False, ddof: in
     if ddof is None:
         ddof = 0 if bias else 1
     n = x.shape[1]
-    avg = mean(x, axis=1, keepdims=True)
+    fw, aw = _cov_weights(fweights, n, "fweights"), _cov_weights(aweights, n, "aweights")
+    w = aw if fw is None else (fw if aw is None else _ew.multiply(fw, aw))
+    if w is None:
+        avg = mean(x, axis=1, keepdims=True)
+        fact: float = builtins.max(n - ddof, 0)
+    else:
+        # NumPy's normalisation of weighted observations
+        avgs, sums = average(x, axis=1, weights=broadcast_to(w, x.shape), returned=True)
+        avg, w_sum = avgs[:, None], float(sums[0])
+        if ddof == 0:
+            fact = w_sum
+        elif aw is None:
+            fact = w_sum - ddof
+        else:
+            fact = w_sum - ddof * float(sum(_ew.multiply(w, aw))) / w_sum
+        fact = builtins.max(fact, 0.0)
     xc = _ew.subtract(x, avg)
-    fact = builtins.max(n - ddof, 0)
     if fact == 0:
         _warn("Degrees of freedom <= 0 for slice")
     # As NumPy: c *= 1 / fact, whose 1 / 0 reports "divide by zero" and
     # whose 0 * inf then "invalid value", under the errstate in force.
-    c = matmul(xc, conj(xc).T)
+    c = matmul(xc, conj(xc if w is None else _ew.multiply(xc, w)).T)
     _ew.multiply(c, _ew.divide(asarray(1.0), float(fact)), out=c)
     return c.reshape(()) if c.shape == (1, 1) else c
 

@@ -22,22 +22,30 @@ from minarray._elementwise import ArrayLike, isclose
 from minarray._joining import concat
 from minarray._manipulation import broadcast_to
 from minarray._native import core
-from minarray._reduction import _ALL, _ANY, Axis, _axes, _finish, _reduce_axes
+from minarray._reduction import _ALL, _ANY, Axis, _axes, _finish, _reduce_axes, with_options
 
 __all__ = [
     "all", "any", "diff", "allclose", "array_equal", "array_equiv", "gradient", "trapezoid", "ediff1d",
 ]
 
 
-def all(x: NDArray, /, *, axis: Axis = None, keepdims: bool = False) -> NDArray:
-    """Logical AND over ``axis`` (True for an empty reduction)."""
+def all(x: NDArray, /, axis: Axis = None, out: NDArray | None = None, keepdims: bool = False, *,
+        where: Any = True) -> NDArray:
+    """Logical AND over ``axis`` (True for an empty reduction); NumPy's
+    positional order, ``where=`` tests the selected elements only."""
+    if out is not None or where is not True:
+        return with_options(lambda v: all(v, axis, None, keepdims), x, True, None, None, where, out, "all")
     x = as_operand(x)
     axes = _axes(axis, x.ndim)
     return _finish(_reduce_axes(_ALL, x, axes), _dt.bool, x, axes, keepdims)
 
 
-def any(x: NDArray, /, *, axis: Axis = None, keepdims: bool = False) -> NDArray:
-    """Logical OR over ``axis`` (False for an empty reduction)."""
+def any(x: NDArray, /, axis: Axis = None, out: NDArray | None = None, keepdims: bool = False, *,
+        where: Any = True) -> NDArray:
+    """Logical OR over ``axis`` (False for an empty reduction); NumPy's
+    positional order, ``where=`` tests the selected elements only."""
+    if out is not None or where is not True:
+        return with_options(lambda v: any(v, axis, None, keepdims), x, False, None, None, where, out, "any")
     x = as_operand(x)
     axes = _axes(axis, x.ndim)
     return _finish(_reduce_axes(_ANY, x, axes), _dt.bool, x, axes, keepdims)
@@ -76,7 +84,7 @@ def _edge(value: Any, x: NDArray, ax: int, name: str) -> NDArray:
     return v
 
 
-def diff(x: NDArray, /, *, axis: int = -1, n: int = 1, prepend: Any = None, append: Any = None) -> NDArray:
+def diff(x: NDArray, /, n: int = 1, axis: int = -1, prepend: Any = None, append: Any = None) -> NDArray:
     """The n-th discrete difference along ``axis``: out[i] = x[i+1] - x[i],
     applied ``n`` times, after concatenating ``prepend`` and ``append``.
     Booleans give x[i+1] != x[i] (NumPy)."""

@@ -69,10 +69,12 @@ def test_default_dtypes_and_full_inference() -> None:
 
 @pytest.mark.parametrize("dtype", ALL_DTYPES, ids=str)
 def test_like_functions(dtype: ma.DType) -> None:
-    x = ma.zeros((2, 3), dtype=ma.int16).T  # a non-contiguous source
+    x = ma.zeros((2, 3), dtype=ma.int16).T  # a Fortran-ordered source
     for fn in (ma.empty_like, ma.zeros_like, ma.ones_like):
         y = fn(x, dtype=dtype)
-        assert y.shape == (3, 2) and y.dtype is dtype and y.flags.c_contiguous
+        # NumPy's default order="K" keeps the source's memory order
+        assert y.shape == (3, 2) and y.dtype is dtype and y.flags.f_contiguous and not y.flags.c_contiguous
+        assert fn(x, dtype=dtype, order="C").flags.c_contiguous
         assert fn(x).dtype is ma.int16
     assert ma.full_like(x, 5).tolist() == [[5, 5]] * 3
     assert ma.full_like(x, 2, dtype=dtype).dtype is dtype
@@ -121,7 +123,7 @@ def test_creation_errors() -> None:
         ma.full(3, math.nan, dtype=ma.int32)
     with pytest.raises(TypeError, match="complex"):
         ma.full(3, 1j, dtype=ma.float64)
-    with pytest.raises(TypeError, match="Python scalar"):
+    with pytest.raises(TypeError, match="str"):
         ma.full(3, "x")
     with pytest.raises(ValueError, match="64 bits"):
         ma.zeros(2**64)
@@ -683,3 +685,140 @@ def test_tril_triu_take_k_by_position_and_nested_lists(fn: str, k: int) -> None:
     nested = [[1, 2, 3], [4, 5, 6], [7, 8, 9], [10, 11, 12]]
     same(getattr(ma, fn)(nested, k), getattr(np, fn)(nested, k))
     same(getattr(ma, fn)(nested, k=k), getattr(np, fn)(nested, k=k))
+# ---- NumPy's call signatures: positional dtype, order=, array fill values ----
+
+CREATION_CALLS: list[tuple[str, tuple[Any, ...], dict[str, Any]]] = [
+    ("zeros", (3, int), {}), ("ones", ((2, 2), int), {}), ("empty", ((0, 2), np.float32), {}),
+    ("full", ((2, 2), [1, 2]), {}), ("full", ((2, 3), [[1], [2]], float), {}), ("full", (3, np.float32(1.5)), {}),
+    ("full", (2, np.array(7, dtype=np.int8)), {}), ("full", ((2, 2), [1.5, 2]), {"dtype": np.int16}),
+    ("zeros_like", (np.ones((2, 3)), int), {}), ("ones_like", (np.ones(3), None, "C", True, (2, 2)), {}),
+    ("full_like", (np.zeros((2, 3), np.uint8), [0, 0, 255]), {}), ("full_like", (np.zeros(3), 7, int), {}),
+    ("full_like", (np.zeros(3),), {"fill_value": 1.5, "shape": (2, 1)}),
+    ("eye", (3, 4, 1, int), {}), ("eye", (2, None, -1), {}), ("eye", (3,), {"M": 4, "k": 1}),
+    ("eye", (), {"N": 2, "dtype": int}), ("identity", (3, int), {}),
+    ("linspace", (), {"start": -10, "stop": 10, "num": 5}), ("linspace", (0, 1, 4, False), {}),
+    ("linspace", ([0.0, 1.0], [1.0, 3.0], 5), {}), ("linspace", ([0.0, 1.0], [1.0, 3.0], 5), {"axis": 1}),
+    ("linspace", ([[0.0], [1.0]], [1.0, 3.0], 3), {"axis": -1}), ("linspace", ([0, 1], [10, 13], 4), {"dtype": int}),
+    ("linspace", ([1.0, 1.0], [1.0, 2.0], 3), {}), ("linspace", ([0j, 1], [1j, 2], 3), {}),
+    ("linspace", ([0.0, 1.0], 2.0, 4, False, True), {}), ("linspace", (0.0, 1.0, 5), {"axis": -1}),
+    ("logspace", (2.0, 3.0), {"num": 4, "base": [2.0, 3.0], "axis": -1}),
+    ("logspace", (2.0, 3.0, 4, True, [2.0, 3.0]), {}), ("logspace", ([1.0, 2.0], 3.0, 3), {}),
+    ("logspace", (0.0, [1.0, 2.0], 3, False, 2.0, None, 1), {}), ("logspace", (1.0, 2.0, 3), {"axis": -1}),
+    ("geomspace", (1j, 1000j), {"num": 4}), ("geomspace", (-1 + 0j, 1 + 0j), {"num": 5}),
+    ("geomspace", (1 + 1j, 1000 + 1000j, 4), {}), ("geomspace", (1j, 10j, 3, False), {}),
+    ("geomspace", (1, 1000, 4, True, None, 0), {}),
+    ("indices", ((2, 3),), {"sparse": True}), ("indices", ((2, 1, 3), np.int32, True), {}),
+    ("asarray", ([1, 2], float), {}), ("asarray", ([[1, 2]], np.float32, "F"), {}),
+    ("asanyarray", ([1.5], int), {}), ("array", ([[1, 2], [3, 4]], np.int8), {"order": "F"}),
+]
+
+
+@pytest.mark.parametrize(("fn", "args", "kwargs"), CREATION_CALLS,
+                         ids=[f"{c[0]}-{i}" for i, c in enumerate(CREATION_CALLS)])
+def test_numpy_creation_signatures(fn: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    got, expected = both(fn, *args, **kwargs)
+    if fn == "empty":
+        got, expected = ma.zeros_like(got), np.zeros_like(expected)  # the contents are undefined
+    same(got, expected, ulps=2)
+
+
+@pytest.mark.parametrize("fn", ["zeros", "ones", "empty", "full", "eye", "asarray", "array"])
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_order_gives_numpy_layout(fn: str, order: str) -> None:
+    def make(m: Any) -> Any:
+        if fn == "full":
+            return m.full((2, 3), 4.0, None, order)
+        if fn == "eye":
+            return m.eye(2, 3, 0, None, order)
+        if fn in ("asarray", "array"):
+            return getattr(m, fn)([[1, 2, 3], [4, 5, 6]], order=order)
+        return getattr(m, fn)((2, 3), float, order)
+    got, expected = make(ma), make(np)
+    assert (got.flags.c_contiguous, got.flags.f_contiguous) == (expected.flags.c_contiguous,
+                                                                expected.flags.f_contiguous)
+    assert got.strides == expected.strides
+    if fn != "empty":
+        same(got, expected)
+
+
+@pytest.mark.parametrize("order", ["K", "A", "C", "F"])
+@pytest.mark.parametrize("fn", ["empty_like", "zeros_like", "ones_like"])
+def test_like_order(fn: str, order: str) -> None:
+    src = np.zeros((2, 3), np.int16).T
+    got = getattr(ma, fn)(ma.asarray(src), order=order)
+    expected = getattr(np, fn)(src, order=order)
+    assert got.strides == expected.strides and got.dtype == expected.dtype
+
+
+def test_ascontiguousarray_example() -> None:
+    # NumPy's docstring example of ascontiguousarray
+    x = ma.ones((2, 3), order="F")
+    assert x.flags["F_CONTIGUOUS"]
+    y = ma.ascontiguousarray(x)
+    assert y.flags["C_CONTIGUOUS"] and y.tolist() == x.tolist()
+
+
+def test_meshgrid_sparse_and_copy() -> None:
+    x, y = np.linspace(0, 1, 3), np.linspace(0, 1, 2)
+    for kwargs in ({"sparse": True}, {"sparse": True, "indexing": "ij"}, {"copy": False}, {"copy": False,
+                                                                                            "sparse": True}):
+        got, expected = both("meshgrid", x, y, **kwargs)
+        same(list(got), list(expected))
+    xv, _ = ma.meshgrid(ma.asarray(x), ma.asarray(y), copy=False)
+    assert not xv.flags.writeable  # broadcast views, read-only as NumPy's
+    z = ma.meshgrid(ma.asarray(x), ma.asarray(y), sparse=True)
+    z[0][0, 0] = 9.0  # copies: the input is untouched
+    assert float(x[0]) == 0.0
+
+
+@pytest.mark.parametrize(("call", "match"), [
+    (lambda m: m.zeros(3, order="K"), "order"),
+    (lambda m: m.ones((2, 2), order="X"), "order"),
+    (lambda m: m.asarray([1, 2], order="Q"), "order"),
+    (lambda m: m.full((2, 2), [1, 2, 3]), "broadcast"),
+    (lambda m: m.logspace(1.0, 2.0, 3, axis=1), "axis"),
+    (lambda m: m.linspace(0.0, 1.0, 3, axis=1), "axis"), (lambda m: m.linspace([0.0], [1.0], -1), "negative"),
+    (lambda m: m.logspace([1.0, 2.0], 2.0, 3, axis=3), "axis"),
+    (lambda m: m.geomspace(0j, 1j, 3), "zero"),
+    (lambda m: m.ndarray((4,), buffer=np.arange(3.0)), "too small"),
+    (lambda m: m.ndarray((2,), buffer=np.arange(6.0), strides=(48,)), "strides"),
+], ids=["zeros-K", "ones-X", "asarray-Q", "full-mismatch", "logspace-axis", "linspace-axis", "linspace-num",
+        "logspace-array-axis",
+        "geomspace-zero", "ndarray-small", "ndarray-strides"])
+def test_numpy_creation_errors(call: Any, match: str) -> None:
+    raises_as_numpy(call, match)
+
+
+def test_ndarray_constructor() -> None:
+    # NumPy's docstring examples of ndarray: an uninitialised Fortran array,
+    # and a view of a buffer from a byte offset on
+    u = ma.ndarray(shape=(2, 2), dtype=float, order="F")
+    assert u.shape == (2, 2) and u.dtype is ma.float64 and u.flags.f_contiguous
+    buf = np.array([1, 2, 3])
+    got = ma.ndarray((2,), buffer=buf, offset=np.int_().itemsize, dtype=int)
+    same(got, np.ndarray((2,), buffer=buf, offset=np.int_().itemsize, dtype=int))
+    got[0] = 20  # a view: the buffer sees the write
+    assert buf.tolist() == [1, 20, 3]
+    strided = np.arange(8.0)
+    same(ma.ndarray((2, 2), buffer=strided, strides=(32, 8)), np.ndarray((2, 2), buffer=strided, strides=(32, 8)))
+    same(ma.ndarray((3,), np.uint8, bytearray(b"abc")), np.ndarray((3,), np.uint8, bytearray(b"abc")))
+    assert not ma.ndarray((2,), np.uint8, b"ab").flags.writeable
+    # strides= without a buffer: NumPy's allocation of prod(shape) elements
+    assert ma.ndarray((2, 3), strides=(8, 16)).strides == np.ndarray((2, 3), strides=(8, 16)).strides
+    raises_as_numpy(lambda m: m.ndarray((2,), strides=(16,)), "strides")
+
+
+@pytest.mark.parametrize("fn", ["empty_like", "zeros_like", "ones_like", "full_like"])
+@pytest.mark.parametrize("view", ["transposed", "permuted", "strided", "reversed", "fortran"])
+def test_like_keeps_memory_order(fn: str, view: str) -> None:
+    # NumPy's order="K": the new array's strides follow the prototype's order
+    base = np.ones((2, 3, 4))
+    src = {"transposed": base.transpose(1, 0, 2), "permuted": base.transpose(2, 0, 1), "strided": base[:, ::2],
+           "reversed": base[::-1], "fortran": np.asfortranarray(base)}[view]
+    args = (7,) if fn == "full_like" else ()
+    got, expected = getattr(ma, fn)(ma.asarray(src), *args), getattr(np, fn)(src, *args)
+    assert got.strides == expected.strides
+    if fn != "empty_like":
+        same(got, expected)
+    row = list(range(1, src.shape[-1] + 1))  # an array fill, broadcast along the last axis
+    same(ma.full_like(ma.asarray(src), row), np.full_like(src, row))

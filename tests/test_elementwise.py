@@ -950,3 +950,22 @@ def test_unwrap_keeps_integers_as_numpy(p: Any, kw: dict[str, Any]) -> None:
     expected = np.unwrap(p, **kw)
     got = ma.unwrap(p, **kw)
     same(got, expected)
+@pytest.mark.parametrize(("x", "xp", "fp", "period"), [
+    ([-180, -170, -185, 185, -10, -5, 0, 365], [190, -190, 350, -350], [5, 10, 3, 4], 360),
+    ([1.5, 4.0, 6.7, -2.0], [0, 2, 4], [0, 1, 4], 5), ([0.25, 3.0], [2.5, 0.5], [1.0, -1.0], -2.0),
+], ids=["docstring", "unsorted-x", "negative-period"])
+def test_interp_period(x: list[float], xp: list[float], fp: list[float], period: float) -> None:
+    got = ma.interp(x, xp, fp, period=period)
+    expected = np.interp(x, xp, fp, period=period)
+    assert got.dtype == expected.dtype and np.allclose(np.asarray(got), expected, rtol=1e-15, atol=0)
+    with pytest.raises(ValueError, match="period"):
+        ma.interp(x, xp, fp, period=0)
+
+
+@pytest.mark.parametrize("name", ["isposinf", "isneginf"])
+def test_isinf_signs_out(name: str) -> None:
+    # NumPy's docstring example: out= of another dtype receives the result
+    x = np.array([-np.inf, 0.0, np.inf])
+    y = ma.asarray([2, 2, 2])
+    assert getattr(ma, name)(ma.asarray(x), y) is y
+    assert y.tolist() == getattr(np, name)(x, np.array([2, 2, 2])).tolist()

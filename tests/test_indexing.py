@@ -871,3 +871,73 @@ def test_ravel_multi_index_mode_per_axis_matches_numpy(mode: Any) -> None:
                                            ({"order": "X"}, "order must be one of")])
 def test_ravel_multi_index_bad_modes_raise_as_numpy(kw: dict[str, Any], match: str) -> None:
     raises_as_numpy(lambda xp: xp.ravel_multi_index(xp.asarray([[3, 6], [4, 5]]), (7, 6), **kw), match)
+# ---- NumPy's call signatures: take's axis and out, order='F' of flat indices --
+
+def test_take_positional_axis_and_out() -> None:
+    a = np.arange(12).reshape(3, 4)
+    got, expected = both("take", a, [2, 0], 1)
+    same(got, expected)
+    out = ma.zeros((3, 2), dtype=ma.int64)
+    assert ma.take(ma.asarray(a), [2, 0], 1, out) is out
+    same(out, expected)
+    raises_as_numpy(lambda m: m.take(m.asarray(a), [1], 0, m.zeros((2, 4), dtype=m.int64)), "shape")
+
+
+@pytest.mark.parametrize(("fn", "args", "kwargs"), [
+    ("ravel_multi_index", (np.array([[3, 6, 6], [4, 5, 1]]), (7, 6)), {"order": "F"}),
+    ("ravel_multi_index", (np.array([[3, 6, 6], [4, 5, 1]]), (4, 4)), {"mode": ("clip", "wrap")}),
+    ("ravel_multi_index", ((3, 1, 4, 1), (6, 7, 8, 9), "raise", "F"), {}),
+    ("ravel_multi_index", (np.array([[3, 6, 6], [4, 5, 1]]), (4, 4), ("wrap", "clip"), "F"), {}),
+    ("unravel_index", ([31, 41, 13], (7, 6)), {"order": "F"}),
+    ("unravel_index", (1621, (6, 7, 8, 9), "F"), {}),
+    ("unravel_index", (np.array([[0, 5], [7, 11]]), (3, 4), "F"), {}),
+], ids=lambda v: v if isinstance(v, str) else None)
+def test_flat_index_fortran_order(fn: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    got, expected = both(fn, *args, **kwargs)
+    same(got, expected)
+
+
+@pytest.mark.parametrize(("call", "match"), [
+    (lambda m: m.unravel_index([1], (2, 2), order="K"), "order"),
+    (lambda m: m.ravel_multi_index(([1], [1]), (2, 2), order="A"), "order"),
+    (lambda m: m.ravel_multi_index(([1], [1]), (2, 2), mode=("clip",)), "mode"),
+    (lambda m: m.ravel_multi_index(([1], [1]), (2, 2), mode=("clip", "bounce")), "clip"),
+], ids=["unravel-K", "ravel-A", "mode-short", "mode-unknown"])
+def test_flat_index_order_errors(call: Any, match: str) -> None:
+    raises_as_numpy(call, match)
+
+
+@pytest.mark.parametrize("mode", ["wrap", "clip"])
+@pytest.mark.parametrize(("shape", "indices", "axis"), [
+    ((6,), [0, 1, 4, 9, -8, -1], None), ((2, 3), [[0, 5], [-4, 2]], 1), ((2, 3), [7, -7], None), ((3, 2), [3], 0),
+], ids=["1d", "axis-1", "flat", "axis-0"])
+def test_take_mode(mode: str, shape: tuple[int, ...], indices: Any, axis: int | None) -> None:
+    a = np.arange(math.prod(shape)).reshape(shape) * 10
+    got, expected = both("take", a, indices, axis, None, mode)
+    same(got, expected)
+
+
+def test_take_mode_errors() -> None:
+    raises_as_numpy(lambda m: m.take(m.asarray([4, 3]), [3], mode="bounce"), "clipmode")
+    raises_as_numpy(lambda m: m.take(m.zeros((0,)), [3], mode="wrap"), "empty")
+
+
+def test_take_along_axis_positional_axis() -> None:
+    a = np.array([[10, 30, 20], [60, 40, 50]])
+    idx = np.argsort(a, 1)
+    got, expected = both("take_along_axis", a, idx, 1)
+    same(got, expected)
+
+
+def test_choose_and_compress_out() -> None:
+    # NumPy's order: choose(a, choices, out, mode), compress(condition, a, axis, out)
+    choices = [[0, 1, 2, 3], [10, 11, 12, 13], [20, 21, 22, 23], [30, 31, 32, 33]]
+    got, expected = both("choose", [2, 4, 1, 0], choices, None, "wrap")
+    same(got, expected)
+    out = ma.zeros(4, dtype=ma.int64)
+    assert ma.choose([2, 3, 1, 0], choices, out) is out
+    same(out, np.choose([2, 3, 1, 0], choices))
+    a = np.array([[1, 2], [3, 4], [5, 6]])
+    out = ma.zeros((2, 2), dtype=ma.int64)
+    assert ma.compress([0, 1, 1], ma.asarray(a), 0, out) is out
+    same(out, np.compress([0, 1, 1], a, 0))

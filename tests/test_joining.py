@@ -19,6 +19,7 @@ from array_strategies import (
 )
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from numpy_errors import raises_as_numpy
 from numpy_oracle import both, same, unstack
 from reduction_helpers import array_pairs, values
 
@@ -159,3 +160,58 @@ def test_stacking_matches_numpy() -> None:
         got, expected = both(fn, a, *args)
         same(got, expected)
     same(ma.block([[ma.asarray(a[0]), ma.zeros((3, 2), dtype=ma.int64)]]), np.block([[a[0], np.zeros((3, 2), int)]]))
+
+
+def test_stack_axis_positional() -> None:
+    # NumPy's order: the axis second, by position
+    a, b = np.arange(6).reshape(2, 3), np.arange(6, 12).reshape(2, 3)
+    for axis in (0, 1, 2, -1):
+        got, expected = both("stack", [a, b], axis)
+        same(got, expected)
+    got, expected = both("concatenate", [a, b], 1)
+    same(got, expected)
+
+
+@pytest.mark.parametrize(("fn", "args", "kwargs"), [
+    ("concatenate", ([np.arange(3), np.arange(3.0)],), {"dtype": np.int32, "casting": "unsafe"}),
+    ("concatenate", ([np.arange(3), np.arange(3.0)],), {"dtype": np.float32}),
+    ("concatenate", ([np.arange(4).reshape(2, 2), np.ones((2, 2))], None), {"dtype": np.complex64}),
+    ("stack", ([np.arange(3), np.arange(3)], 1), {"dtype": np.float32}),
+    ("stack", ([np.arange(3), np.arange(3.0)], -1), {"dtype": np.int8, "casting": "unsafe"}),
+], ids=lambda v: v if isinstance(v, str) else None)
+def test_join_dtype(fn: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    got, expected = both(fn, *args, **kwargs)
+    same(got, expected)
+
+
+@pytest.mark.parametrize("fn", ["concatenate", "stack"])
+def test_join_out(fn: str) -> None:
+    a, b = np.arange(6).reshape(2, 3), np.arange(6, 12).reshape(2, 3)
+    expected = getattr(np, fn)([a, b], 1)
+    out = ma.zeros(expected.shape)
+    assert getattr(ma, fn)([ma.asarray(a), ma.asarray(b)], 1, out) is out
+    same(out, expected.astype(np.float64))
+    # the result is made before out is written: out may be one of the inputs
+    x = ma.asarray(np.arange(4.0))
+    got = ma.concatenate([x[:2], x[2:]], 0, x)
+    assert got is x and x.tolist() == [0.0, 1.0, 2.0, 3.0]
+
+
+@pytest.mark.parametrize(("call", "match"), [
+    (lambda m: m.concatenate([m.arange(3), m.arange(3.0)], dtype=m.int32), "same_kind"),
+    (lambda m: m.concatenate([m.arange(3), m.arange(3.0)], out=m.zeros(6, dtype=m.int64)), "same_kind"),
+    (lambda m: m.concatenate([m.arange(3)], out=m.zeros(3), dtype=m.float64), "out"),
+    (lambda m: m.concatenate([m.arange(3)], dtype=m.float64, casting="bogus"), "casting"),
+    (lambda m: m.concatenate([m.arange(3)], 0, m.zeros(4)), "shape"),
+    (lambda m: m.stack([m.arange(3), m.arange(2)], dtype=m.int8), "same shape"),
+], ids=["dtype-cast", "out-cast", "out-and-dtype", "casting", "out-shape", "stack-shapes"])
+def test_join_options_errors(call: Any, match: str) -> None:
+    raises_as_numpy(call, match)
+
+
+@pytest.mark.parametrize("fn", ["vstack", "hstack"])
+def test_vstack_hstack_casting(fn: str) -> None:
+    arrays = [np.arange(3), np.arange(3.0)]
+    got, expected = both(fn, arrays, dtype=np.int32, casting="unsafe")
+    same(got, expected)
+    raises_as_numpy(lambda m: getattr(m, fn)([m.arange(3), m.arange(3.0)], dtype=m.int32), "same_kind")

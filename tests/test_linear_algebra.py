@@ -667,3 +667,15 @@ def test_einsum_sublist_form_matches_numpy(call: Any) -> None:
 
 def test_einsum_sublist_out_of_range_raises_as_numpy() -> None:
     raises_as_numpy(lambda xp: xp.einsum(xp.ones(2), [52]), "valid range")
+    raises_as_numpy(lambda xp: xp.einsum(xp.ones(2), [-1]), "valid range")
+
+
+@pytest.mark.parametrize("axes", [0, 1, 2, (0, 1), (2, 1), ((0, 1), (0, 1)), ((2, 1), (1, 0))], ids=str)
+def test_tensordot_axes_positional(axes: Any) -> None:
+    # NumPy's docstring example of tensordot, the axes third by position
+    a = np.arange(1.0, 9.0).reshape((2, 2, 2))
+    b = np.arange(1.0, 5.0).reshape((2, 2))
+    got, expected = both("tensordot", a, b, axes)
+    same(got, expected)
+
+

@@ -229,7 +229,7 @@ def test_view_function_errors() -> None:
         ma.permute_dims(x, (0, 2))
     with pytest.raises(IndexError, match="out of bounds"):
         ma.swapaxes(x, 0, 2)
-    with pytest.raises(ValueError, match="its size is 2"):
+    with pytest.raises(ValueError, match="size not equal to one"):
         ma.squeeze(x, axis=0)
     with pytest.raises(ValueError, match="repeated"):
         ma.expand_dims(x, axis=(0, 0))
@@ -700,3 +700,33 @@ def test_ravel_orders_match_numpy(layout: str, order: str) -> None:
 
 def test_ravel_bad_order_raises_as_numpy() -> None:
     raises_as_numpy(lambda xp: xp.ravel(xp.arange(3), order="X"), "order must be one of")
+# ---- NumPy's call signatures: positional axis, ravel's order ------------------
+
+_A3 = np.arange(24).reshape(2, 3, 4)
+
+MANIPULATION_CALLS: list[tuple[str, tuple[Any, ...], dict[str, Any]]] = [
+    ("flip", (_A3, 0), {}), ("flip", (_A3, (0, 2)), {}), ("flip", (_A3, -1), {}),
+    ("repeat", (_A3, 2, 1), {}), ("roll", (_A3, 2, 0), {}), ("roll", (_A3, (1, -1), (0, 2)), {}),
+    ("squeeze", (_A3[:, :1], 1), {}), ("expand_dims", (_A3, 1), {}), ("moveaxis", (_A3, 0, -1), {}),
+    ("ravel", (_A3, "F"), {}), ("ravel", (_A3.transpose(2, 0, 1), "A"), {}), ("ravel", (_A3.T, "A"), {}),
+    ("ravel", (_A3.swapaxes(1, 2), "K"), {}), ("ravel", (_A3[:, ::-1], "K"), {}), ("ravel", (_A3.T, "K"), {}),
+    ("ravel", (_A3[::2, :, 1:3],), {"order": "F"}),
+]
+
+
+@pytest.mark.parametrize(("fn", "args", "kwargs"), MANIPULATION_CALLS,
+                         ids=[f"{c[0]}-{i}" for i, c in enumerate(MANIPULATION_CALLS)])
+def test_numpy_manipulation_signatures(fn: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    got, expected = both(fn, *args, **kwargs)
+    same(got, expected)
+
+
+@pytest.mark.parametrize("order", ["C", "F", "A", "K"])
+def test_ravel_method_order_and_views(order: str) -> None:
+    for a in (_A3, _A3.T, np.asfortranarray(_A3)):
+        x = ma.asarray(a)
+        same(x.ravel(order=order), a.ravel(order=order))
+        # a view exactly where NumPy gives one
+        r, e = ma.ravel(x, order), np.ravel(a, order)
+        assert (x.data_ptr <= r.data_ptr < x.data_ptr + x.nbytes) == np.shares_memory(e, a)
+    raises_as_numpy(lambda m: m.ravel(m.asarray(_A3), order="Z"), "order")

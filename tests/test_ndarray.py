@@ -156,7 +156,7 @@ def test_copy_and_device() -> None:
         x.__array_namespace__(api_version="1999.01")
     with pytest.raises(TypeError):
         hash(x)
-    with pytest.raises(TypeError, match="cannot be constructed"):
+    with pytest.raises(TypeError, match="shape"):  # NumPy's ndarray() needs a shape too
         ma.NDArray()
 
 

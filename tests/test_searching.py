@@ -136,3 +136,21 @@ def test_searchsorted_kernel_refuses_an_out_it_would_overrun() -> None:
     readonly = ma.from_numpy(frozen)
     with pytest.raises(ValueError, match="read-only"):
         core.searchsorted(x1._h, x2._h, readonly._h, False)
+
+
+# ---- NumPy's call signatures: positional axis, out=, searchsorted's side -----
+
+def test_numpy_searching_signatures() -> None:
+    a = np.array([[1, 5, 2], [7, 2, 9]])
+    x = ma.asarray(a)
+    assert ma.argmax(x, 1).tolist() == np.argmax(a, 1).tolist()
+    assert ma.argmin(x, 0).tolist() == np.argmin(a, 0).tolist()
+    assert ma.count_nonzero(ma.asarray([[1, 0], [7, 2]]), 0).tolist() == np.count_nonzero([[1, 0], [7, 2]], 0).tolist()
+    out = ma.zeros(2, dtype=ma.int64)
+    assert ma.argmax(x, 1, out) is out and out.tolist() == np.argmax(a, 1).tolist()
+    assert ma.argmin(x, None, None, keepdims=True).shape == np.argmin(a, None, None, keepdims=True).shape
+    s = np.array([1, 2, 3, 3, 5])
+    assert ma.searchsorted(ma.asarray(s), 3, "right").tolist() == np.searchsorted(s, 3, "right").tolist()
+    order = np.array([4, 0, 1, 2, 3])
+    assert (ma.searchsorted(ma.asarray(s[order]), [3], "left", ma.asarray(order)).tolist()
+            == np.searchsorted(s[order], [3], "left", order).tolist())

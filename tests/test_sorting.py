@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from numpy_errors import raises_as_numpy
 from numpy_oracle import same
 from reduction_helpers import FLOATS, INTS, REAL, array_pairs, assert_matches, values
 
@@ -309,3 +310,13 @@ def test_median_and_percentile_match_numpy(pattern: str, n: int) -> None:
 ], ids=["names", "bytes-and-ints", "code-points", "tuples-of-ints"])
 def test_lexsort_of_sequences_matches_numpy(keys: Any) -> None:
     np.testing.assert_array_equal(np.asarray(ma.lexsort(keys)), np.lexsort(keys))
+
+def test_partition_numpy_signature() -> None:
+    a = np.array([[5, 1, 4, 2], [9, 7, 8, 6]])
+    kth = np.sort(a, 1)[:, 2]
+    got = ma.partition(ma.asarray(a), 2, 1, "introselect", None)
+    assert got[:, 2].tolist() == np.partition(a, 2, 1, "introselect", None)[:, 2].tolist() == kth.tolist()
+    idx = np.asarray(ma.argpartition(ma.asarray(a), 2, 1, "introselect", None))
+    assert np.take_along_axis(a, idx, 1)[:, 2].tolist() == kth.tolist()
+    for fn in ("partition", "argpartition"):
+        raises_as_numpy(lambda m, f=fn: getattr(m, f)(m.asarray(a), 1, kind="quick"), "introselect")

@@ -13,7 +13,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from numpy_oracle import both, cumulative_prod, cumulative_sum, same, sum_bits
+from numpy_errors import raises_as_numpy
+from numpy_oracle import both, cumulative_prod, cumulative_sum, np_function, same, sum_bits
 from reduction_helpers import ALL, FLOATS, INTS, REAL, array_pairs, assert_matches, axes_for, to_numpy, values
 
 import minarray as ma
@@ -487,3 +488,187 @@ def test_average_matches_numpy() -> None:
         ma.average(ma.ones(3), weights=ma.zeros(3))
     with pytest.raises(TypeError, match="Axis must be specified"):
         ma.average(ma.ones((2, 3)), weights=ma.ones(3))
+
+
+# ---- NumPy's call signatures: positional axis/dtype/out, where=, initial= ----
+
+_M = np.array([[1.5, -2.0, 3.0], [4.0, np.nan, 6.5]])
+_I = np.array([[3, 1, 4], [1, 5, 9]], dtype=np.int32)
+_MASK = [[True, False, True], [False, True, True]]
+
+# (function, positional and keyword arguments) as NumPy code writes them
+NUMPY_CALLS: list[tuple[str, tuple[Any, ...], dict[str, Any]]] = [
+    ("sum", (_I, 0), {}), ("sum", (_I, 1, np.float32), {}), ("sum", (_I, None, None, None, True), {}),
+    ("prod", (_I, 1, np.int64), {}), ("min", (_I, 0), {}), ("max", (_I, 1, None, True), {}),
+    ("amax", (_I, 0), {}), ("amin", (_I, 1), {}), ("mean", (_I, 1), {}), ("mean", (_I, 0, np.float32), {}),
+    ("var", (_I, 1), {}), ("var", (_I, 0, None, None, 1), {}), ("std", (_I, 0, np.float32, None, 1, True), {}),
+    ("argmax", (_I, 1), {}), ("argmin", (_I, 0), {}), ("count_nonzero", (_I, 0), {}),
+    ("all", (_I, 0), {}), ("any", (_I, 1, None, True), {}), ("cumsum", (_I, 0, np.float64), {}),
+    ("cumprod", (_I, 1), {}), ("ptp", (_I, 1, None, True), {}), ("trace", (_I, 0, 0, 1, np.float64), {}),
+    ("median", (_I, 0), {}), ("median", (_I, 1, None, False, True), {}),
+    ("quantile", (_I, 0.25, 1, None, False, "lower", True), {}), ("percentile", (_I, 50, 0), {}),
+    ("nansum", (_M, 0, None, None, True), {}), ("nanprod", (_M, 1), {}), ("nanmean", (_M, 0, np.float32), {}),
+    ("nanvar", (_M, 1, None, None, 1), {}), ("nanstd", (_M, 0, None, None, 0, True), {}),
+    ("nanmin", (_M, 1, None, True), {}), ("nanmax", (_M, 0), {}), ("nanargmin", (_M, 1), {}),
+    ("nanargmax", (_M, 0), {}), ("nancumsum", (_M, 1), {}), ("nancumprod", (_M, 0), {}),
+    ("nanmedian", (_M, 1), {}), ("nanquantile", (_M, 0.5, 0), {}), ("nanpercentile", (_M, 75, 1), {}),
+    # where= and initial=, NumPy's docstring examples among them
+    ("sum", ([[0, 1], [np.nan, 5]],), {"where": [False, True], "axis": 1}), ("sum", ([10],), {"initial": 5}),
+    ("sum", (_M,), {"where": _MASK}), ("sum", (_I, 0), {"where": [[1], [0]]}), ("sum", (_I,), {"initial": 2.5}),
+    ("prod", ([1.0, np.nan, 3.0],), {"where": [True, False, True]}), ("prod", ([1, 2],), {"initial": 5}),
+    ("max", ([[-50], [10]],), {"axis": -1, "initial": 0}), ("max", ([5],), {"initial": 6}),
+    ("min", ([6],), {"initial": 5}), ("max", (_M,), {"where": ~np.isnan(_M), "initial": -1}),
+    ("min", (_I, 1), {"where": _MASK, "initial": 10, "keepdims": True}),
+    ("min", (np.zeros((0, 3)), 0), {"initial": 7.0}), ("max", (np.zeros((2, 0)),), {"initial": 1.0}),
+    ("all", ([[True, True], [False, True]],), {"where": [[True], [False]]}),
+    ("any", ([[True, False], [False, False]],), {"where": [[False], [True]]}),
+    ("any", (_I, 0), {"where": _MASK, "keepdims": True}),
+    ("mean", (_I,), {"where": [[True], [False]]}), ("mean", (_M, 1), {"where": ~np.isnan(_M)}),
+    ("mean", (_I.astype(np.float32),), {"dtype": np.float64}), ("mean", (_I, 0), {"dtype": np.int64}),
+    ("var", (_I,), {"where": _MASK}), ("std", (_M, 1), {"where": ~np.isnan(_M), "ddof": 1}),
+    ("std", (_I.astype(np.float32),), {"dtype": np.float64}), ("var", (_I, 1), {"dtype": np.float32}),
+    ("nansum", (_M, 1), {"initial": 1.0, "where": _MASK}), ("nanprod", (_M,), {"initial": 2.0}),
+    ("nanmin", (_M, 1), {"initial": 0.5}), ("nanmax", (_M, 0), {"where": [[True, True, False]], "initial": -1}),
+    ("nanmin", (_I, 1), {"where": _MASK, "initial": 9}), ("nanmean", (_M, 1), {"where": _MASK}),
+    ("nanmean", (_I, 0), {"where": [[True], [False]]}), ("nanvar", (_M, 1), {"where": _MASK}),
+    ("nanstd", (_M, 1, None, None, 1), {"where": [[True, True, True], [True, False, True]]}),
+    ("nanvar", (_I, 1), {"where": _MASK}),
+    # mean=: the mean already computed, of keepdims shape
+    ("std", (_I, 1), {"mean": np.mean(_I, 1, keepdims=True)}), ("var", (_I, 0, None, None, 1), {"mean": 2.0}),
+    ("var", (_I, 1), {"where": _MASK, "mean": np.ones((2, 1))}),
+    ("nanstd", (_M, 1), {"mean": np.array([[4.0], [4.0]])}),
+]
+
+
+@pytest.mark.parametrize(("fn", "args", "kwargs"), NUMPY_CALLS,
+                         ids=[f"{c[0]}-{i}" for i, c in enumerate(NUMPY_CALLS)])
+def test_numpy_call_signatures(fn: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    got, expected = both(fn, *args, **kwargs)
+    same(got, expected, ulps=4)
+
+
+@pytest.mark.parametrize(("fn", "args", "kwargs"), [
+    ("sum", (_I, 0), {}), ("mean", (_I, 1), {}), ("var", (_M,), {"where": ~np.isnan(_M)}),
+    ("max", (_I,), {"axis": 1, "initial": 4}), ("all", (_I, 0), {}), ("argmax", (_I, 1), {}),
+    ("cumsum", (_I, 1), {}), ("median", (_I, 0), {}), ("quantile", (_I, 0.5, 1), {}), ("nansum", (_M, 0), {}),
+    ("nanmean", (_M, 1), {}), ("nanargmin", (_M, 0), {}), ("ptp", (_I, 0), {}), ("trace", (_I,), {}),
+], ids=lambda v: v if isinstance(v, str) else None)
+def test_out_receives_the_result(fn: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    expected = np_function(fn)(*args, **kwargs)
+    out = ma.zeros(np.shape(expected), dtype=ma.asarray(expected).dtype)
+    got = getattr(ma, fn)(ma.asarray(args[0]), *args[1:], **kwargs, out=out)
+    assert got is out
+    same(out, expected, ulps=4)
+    # NumPy's out= with minarray's function: written through a zero-copy view
+    np_out = np.zeros(np.shape(expected), dtype=np.asarray(expected).dtype)
+    assert getattr(ma, fn)(ma.asarray(args[0]), *args[1:], **kwargs, out=np_out) is np_out
+    same(np_out, expected, ulps=4)
+
+
+@pytest.mark.parametrize(("fn", "args", "kwargs"), [
+    ("min", (_I,), {"where": _MASK}),  # no identity: where= needs initial=
+    ("max", (_I, 0), {"where": [True, False, True]}),
+    ("sum", (_I,), {"where": [True, False]}),  # the mask does not broadcast
+    ("sum", (_I, 0), {"out": np.zeros(2)}),  # out of the wrong shape
+    ("mean", (_I, 0), {"out": np.zeros((1, 3))}),
+    ("min", (np.zeros((0, 2)), 0), {}),
+], ids=lambda v: v if isinstance(v, str) else None)
+def test_numpy_call_errors(fn: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    with pytest.raises(Exception) as numpy_error:
+        np_function(fn)(*args, **kwargs)
+    conv = {k: ma.asarray(v) if isinstance(v, np.ndarray) else v for k, v in kwargs.items()}
+    with pytest.raises(numpy_error.type):
+        getattr(ma, fn)(ma.asarray(args[0]), *args[1:], **conv)
+
+
+def test_plain_calls_keep_the_standard_spelling() -> None:
+    x = ma.asarray(_I)
+    same(ma.sum(x, axis=0, dtype=ma.float64, keepdims=True), np.sum(_I, axis=0, dtype=np.float64, keepdims=True))
+    same(ma.var(x, axis=1, correction=1), np.var(_I, axis=1, ddof=1))
+    with pytest.raises(ValueError, match="ddof and correction"):
+        ma.std(x, 0, None, None, 1, correction=0.5)
+
+
+@pytest.mark.parametrize(("method", "args", "kwargs"), [
+    ("sum", (0,), {"where": [[True, False, True], [False, True, True]]}), ("prod", (1, np.float64), {}),
+    ("max", (1,), {"initial": 4}), ("min", (None, None, True), {"where": _MASK, "initial": 9}),
+    ("mean", (0,), {"where": [[True], [False]]}), ("std", (1, None, None, 1), {}),
+    ("var", (0,), {"mean": 2.5}), ("all", (1,), {"where": _MASK}),
+    ("any", (0, None), {"keepdims": True}), ("cumsum", (1, np.float32), {}), ("cumprod", (), {}), ("argmax", (0,), {}),
+], ids=lambda v: v if isinstance(v, str) else None)
+def test_reduction_methods_numpy_signatures(method: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    expected = getattr(_I, method)(*args, **kwargs)
+    same(getattr(ma.asarray(_I), method)(*args, **kwargs), expected, ulps=4)
+    # np.<function> on a minarray array stays in minarray with these options
+    got = getattr(np, method)(ma.asarray(_I), *args, **kwargs)
+    assert isinstance(got, ma.NDArray)
+    same(got, expected, ulps=4)
+    out = ma.zeros(np.shape(expected), dtype=ma.asarray(expected).dtype)
+    at = 1 if method in ("max", "min", "all", "any", "argmax") else 2  # out='s place in NumPy's order
+    if len(args) > at:  # out= by position
+        got = getattr(ma.asarray(_I), method)(*args[:at], out, *args[at + 1:], **kwargs)
+    else:
+        got = getattr(ma.asarray(_I), method)(*args, **kwargs, out=out)
+    assert got is out
+    same(out, expected, ulps=4)
+
+
+@pytest.mark.parametrize(("a", "axis", "weights"), [
+    (np.arange(1, 5).reshape(2, 2), (0, 1), [[1 / 4, 3 / 4], [1.0, 1 / 2]]),  # NumPy's docstring example
+    (np.arange(24.0).reshape(2, 3, 4), (2, 0), np.arange(8.0).reshape(4, 2) + 1),
+    (np.arange(24.0).reshape(2, 3, 4), 1, [1, 2, 3]), (np.arange(24).reshape(2, 3, 4), (-1,), np.arange(4)),
+], ids=["docstring", "axes-reversed", "one-axis", "int"])
+def test_average_weights_along_axes(a: np.ndarray, axis: Any, weights: Any) -> None:
+    got, expected = both("average", a, axis, weights)
+    same(got, expected, ulps=2)
+    raises_as_numpy(lambda m: m.average(m.asarray(a), axis=axis, weights=[1.0] * 5), "consistent")
+
+
+@pytest.mark.parametrize("fn", ["median", "percentile", "quantile"])
+@pytest.mark.parametrize("axis", [None, 0, 1])
+@pytest.mark.parametrize("dtype", [np.int64, np.float64])
+def test_overwrite_input(fn: str, axis: int | None, dtype: Any) -> None:
+    # NumPy's docstring examples: the result is unchanged, and the input may
+    # be left partially sorted (it holds the same values)
+    a = np.array([[10, 7, 4], [3, 2, 1], [8, 9, 5]], dtype=dtype)
+    args = () if fn == "median" else ((50,) if fn == "percentile" else (0.5,))
+    b = ma.asarray(a.copy())
+    got = getattr(ma, fn)(b, *args, axis, None, True)
+    same(got, getattr(np, fn)(a, *args, axis=axis))
+    assert sorted(b.tolist()[0] + b.tolist()[1] + b.tolist()[2]) == sorted(a.ravel().tolist())
+    assert not ma.all(ma.asarray(a) == b)  # partitioned in place, as NumPy's
+    c = ma.asarray(a.copy())
+    getattr(ma, fn)(c, *args, axis)  # without overwrite_input the input is untouched
+    assert c.tolist() == a.tolist()
+
+
+_OBS = np.arange(12.0).reshape(3, 4) ** 1.5
+
+
+@pytest.mark.parametrize(("args", "kwargs"), [
+    ((_OBS,), {"fweights": [1, 2, 1, 3]}), ((_OBS,), {"aweights": [0.5, 2, 1, 3]}),
+    ((_OBS, None, True, False, None, [1, 2, 1, 3], [0.5, 2, 1, 3]), {}),
+    ((_OBS,), {"ddof": 0, "aweights": [0.5, 2, 1, 3]}), ((_OBS,), {"ddof": 2, "fweights": [2, 2, 1, 3]}),
+    ((_OBS.T,), {"rowvar": False, "bias": True, "fweights": [1, 2, 1, 3]}),
+    (([1.0, 2.0, 4.0], [2.0, 1.0, 0.5]), {"aweights": [1, 3, 2]}),
+], ids=["fweights", "aweights", "both-positional", "ddof0-aweights", "ddof2-fweights", "columns-bias", "with-y"])
+def test_cov_weights(args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    got, expected = both("cov", *args, **kwargs)
+    same(got, expected, ulps=8)
+
+
+@pytest.mark.parametrize(("kwargs", "match"), [
+    ({"fweights": [1.5, 1, 1]}, "integer"), ({"fweights": [1, -1, 1]}, "negative"),
+    ({"aweights": [[1, 1, 1]]}, "multidimensional"), ({"aweights": [1, 1]}, "incompatible"),
+    ({"aweights": [1, -2, 1]}, "negative"),
+], ids=["fractional", "negative", "2-d", "length", "negative-aweights"])
+def test_cov_weights_errors(kwargs: dict[str, Any], match: str) -> None:
+    raises_as_numpy(lambda m: m.cov([1.0, 2.0, 4.0], **kwargs), match)
+
+
+@pytest.mark.parametrize("fn", ["cumulative_sum", "cumulative_prod"])
+def test_cumulative_out(fn: str) -> None:
+    x = ma.arange(1, 5)
+    out = ma.zeros(5, dtype=ma.int64)
+    assert getattr(ma, fn)(x, include_initial=True, out=out) is out
+    assert out.tolist() == getattr(ma, fn)(x, include_initial=True).tolist()

@@ -144,3 +144,30 @@ def test_gradient_with_coordinates_matches_numpy(f: np.ndarray, args: tuple[Any,
 ])
 def test_gradient_spacing_errors_as_numpy(args: tuple[Any, ...], match: str) -> None:
     raises_as_numpy(lambda xp: xp.gradient(xp.asarray(_F1), *args), match)
+# ---- NumPy's call signatures: positional axis/out, where=, diff's n ----------
+
+_B = np.array([[True, False, True], [True, True, False]])
+
+
+@pytest.mark.parametrize(("fn", "args", "kwargs"), [
+    ("all", (_B, 0), {}), ("any", (_B, 1, None, True), {}), ("all", (np.arange(6).reshape(2, 3), 1), {}),
+    ("all", ([[True, True], [False, True]],), {"where": [[True], [False]]}),
+    ("any", ([[True, False], [False, False]],), {"where": [[False], [True]]}),
+    ("all", ([1, 2],), {"where": [1, 0]}), ("any", (_B, 0), {"where": _B, "keepdims": True}),
+    ("diff", (np.array([1, 2, 4, 7, 0]), 2), {}), ("diff", (np.array([[1, 3, 6, 10], [0, 5, 6, 8]]), 1, 0), {}),
+    ("diff", (np.arange(6), 1, -1, 0, [9]), {}),
+], ids=lambda v: v if isinstance(v, str) else None)
+def test_numpy_utility_signatures(fn: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    got, expected = both(fn, *args, **kwargs)
+    same(got, expected)
+
+
+def test_all_any_out() -> None:
+    # NumPy's docstring examples: out= is filled and returned
+    o = ma.asarray(False)
+    z = ma.any([-1, 4, 5], out=o)
+    assert z is o and bool(o)
+    out = ma.zeros(2, dtype=ma.bool)
+    assert ma.all(ma.asarray(_B), 1, out) is out and out.tolist() == np.all(_B, 1).tolist()
+    with pytest.raises(ValueError):
+        ma.any(ma.asarray(_B), 0, ma.zeros(2, dtype=ma.bool))
