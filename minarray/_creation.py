@@ -241,8 +241,11 @@ def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, retste
         return values
     n = as_int(num, "linspace: num")
     div = (n - 1) if endpoint else n
-    step = (stop - start) / div if div > 0 else float("nan")
-    return values, step
+    if div <= 0:
+        return values, float("nan")  # (NumPy's: a Python float)
+    step = (stop - start) / div
+    # NumPy's step is its float64 (complex128) scalar
+    return values, (_dt.complex128 if isinstance(step, complex) else _dt.float64)(step)
 
 
 def _linspace_of_arrays(start: Any, stop: Any, num: Any, endpoint: bool, retstep: bool, dtype: Any, axis: int,

@@ -139,11 +139,9 @@ def _matmul(x1: Any, x2: Any, name: str) -> NDArray:
             core.matmul(x1._h, x2._h, made._h, False, name)
             return made
     a, b, dt, kt = _operands("matmul", x1, x2)
-    if a.ndim == 0 or b.ndim == 0:
-        raise ValueError(
-            f"matmul: operands must have at least one dimension, got shapes {a.shape} and {b.shape} "
-            "(use multiply for products with scalars)"
-        )
+    if a.ndim == 0 or b.ndim == 0:  # NumPy's words (matmul is its gufunc)
+        raise ValueError(f"matmul: Input operand {0 if a.ndim == 0 else 1} does not have enough dimensions "
+                         "(has 0, gufunc core with signature (n?,k),(k,m?)->(n?,m?) requires 1)")
     ka, kb = a.shape[-1], b.shape[0] if b.ndim == 1 else b.shape[-2]
     if ka != kb:
         raise ValueError(
@@ -230,7 +228,8 @@ def vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> NDArray:
     """
     a, b, dt, kt = _operands("vecdot", x1, x2)
     if a.ndim == 0 or b.ndim == 0:
-        raise ValueError(f"vecdot: operands must have at least one dimension, got shapes {a.shape} and {b.shape}")
+        raise ValueError(f"vecdot: Input operand {0 if a.ndim == 0 else 1} does not have enough dimensions "
+                         "(has 0, gufunc core with signature (n),(n)->() requires 1)")
     ax = as_int(axis, "vecdot: axis")
     n_min = min(a.ndim, b.ndim)
     if ax >= 0 and a.ndim == b.ndim and ax < a.ndim:

@@ -435,7 +435,7 @@ def test_out_matches_numpy(name: str, data: st.DataObject) -> None:
 
 def test_out_errors() -> None:
     a = ma.asarray(np.arange(6.0).reshape(2, 3))
-    with pytest.raises(ValueError, match=r"\(3,\).*\(2, 3\)"):
+    with pytest.raises(ValueError, match=r"\(3,\).*\(2,3\)"):  # NumPy's words and shapes
         ma.add(a, a, out=ma.zeros((3,)))
     ro = ma.broadcast_to(ma.zeros((3,)), (2, 3))
     with pytest.raises(ValueError, match="read-only"):

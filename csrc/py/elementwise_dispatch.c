@@ -515,8 +515,20 @@ static PyObject *no_loop_error(const ma_ew_op *op, const ew_operand *o, int n, i
   return NULL;
 }
 
-/* Is `out` (shape `oshape`) the broadcast of the input arrays' shapes with
- * out's own?  Else the ValueError, naming both shapes. */
+/* Append `shape` to `buf` (room for `cap` bytes) as NumPy's messages write
+ * shapes: "(3,3) ", "(3,) ", "() ". */
+static void numpy_shape_text(char *buf, size_t cap, int nd, const int64_t *shape) {
+  size_t len = strlen(buf);
+  len += (size_t)snprintf(buf + len, len < cap ? cap - len : 0, "(");
+  for (int i = 0; i < nd && len < cap; i++)
+    len += (size_t)snprintf(buf + len, cap - len, i ? ",%lld" : "%lld", (long long)shape[i]);
+  if (len < cap) snprintf(buf + len, cap - len, nd == 1 ? ",) " : ") ");
+}
+
+/* Is `out` the broadcast of the input arrays' shapes with out's own?  Else
+ * NumPy's ValueError, in NumPy's words: its iterator's when out and the
+ * inputs do not broadcast at all, its output operand's when out is too
+ * small for their broadcast (numpy/_core/src/multiarray/nditer_constr.c). */
 static int check_out_shape(const ma_ew_op *op, const ew_operand *o, int n, PyObject *out) {
   const ma_array *ins[3];
   ma_array zero; /* a 0-d stand-in for each Python scalar: no dims */
@@ -534,17 +546,30 @@ static int check_out_shape(const ma_ew_op *op, const ew_operand *o, int n, PyObj
   }
   const ma_array *d = ma_handle_get(MA_ND(out)->h);
   if (!d) return -1;
-  int ok = d->t.ndim >= nd;
-  for (int i = 0; ok && i < nd; i++) {
+  int ok = d->t.ndim >= nd, mutual = 1; /* mutual: out and the result broadcast together */
+  for (int i = 0; i < nd && i < d->t.ndim; i++) {
     int64_t s = shape[nd - 1 - i], t = d->t.shape[d->t.ndim - 1 - i];
-    ok = s == t || s == 1;
+    ok = ok && (s == t || s == 1);
+    mutual = mutual && (s == t || s == 1 || t == 1);
   }
   if (ok) return 0;
-  PyObject *want = ma_dims_tuple(nd, shape), *have = want ? ma_nd_shape(out) : NULL;
-  if (have)
-    PyErr_Format(PyExc_ValueError, "%s: output of shape %R cannot hold the result of shape %R", op->name,
-                 have, want);
-  Py_XDECREF(want);
+  (void)op;
+  char text[4096] = "";
+  if (mutual) {
+    numpy_shape_text(text, sizeof text, d->t.ndim, d->t.shape);
+    size_t len = strlen(text);
+    text[len ? len - 1 : 0] = '\0'; /* no space before the next words */
+    char want[2048] = "";
+    numpy_shape_text(want, sizeof want, nd, shape);
+    len = strlen(want);
+    want[len ? len - 1 : 0] = '\0';
+    PyErr_Format(PyExc_ValueError, "non-broadcastable output operand with shape %s doesn't match the broadcast "
+                 "shape %s", text, want);
+    return -1;
+  }
+  for (int k = 0; k < n; k++) numpy_shape_text(text, sizeof text, ins[k]->t.ndim, ins[k]->t.shape);
+  numpy_shape_text(text, sizeof text, d->t.ndim, d->t.shape);
+  PyErr_Format(PyExc_ValueError, "operands could not be broadcast together with shapes %s", text);
   return -1;
 }
 

@@ -115,7 +115,8 @@ def slogdet(x: Any, /) -> SlogdetResult:
     number of modulus 1."""
     a = matrices(x, "slogdet", square=True)
     sign, logabs, _ = _lapack.slogdet(a, False)
-    return SlogdetResult(sign, logabs)
+    # (one matrix's are NumPy's scalars)
+    return SlogdetResult(core.scalar_result(sign), core.scalar_result(logabs))
 
 
 def inv(x: Any, /) -> NDArray:
