@@ -124,7 +124,8 @@ CASES: dict[str, Case] = {
     "left shift: float": Case(lambda: a() << 1, TypeError, r"bitwise_left_shift .*float64"),
     "iadd: float into int": Case(lambda: _iadd(i(), 1.5), TypeError, r"Cannot cast add output from float64 to int64"),
     "iadd: broadcast grows": Case(lambda: _iadd(ma.ones(3), ma.ones((2, 3))), ValueError,
-                                  r"non-broadcastable output operand with shape \(3,\) doesn't match the broadcast shape \(2,3\)"),
+                                  r"non-broadcastable output operand with shape \(3,\) doesn't match the "
+                                  r"broadcast shape \(2,3\)"),
     "clip: str bound": Case(lambda: ma.clip(a(), "a", 1), TypeError, r"got str"),
     # ---- reductions -----------------------------------------------------------------
     "sum: axis out of range": Case(lambda: ma.sum(a(), axis=2), ma.AxisError, r"axis 2 is out of bounds.*dimension 2"),
@@ -210,7 +211,8 @@ CASES: dict[str, Case] = {
     "searchsorted: 2-d": Case(lambda: ma.searchsorted(a(), 1.0), ValueError, r"1-d sorted array"),
     # ---- linear algebra ---------------------------------------------------------------
     "matmul: inner mismatch": Case(lambda: a() @ a(), ValueError, r"last dimension of x1 \(4"),
-    "matmul: 0-d": Case(lambda: ma.matmul(ma.asarray(1.0), a()), ValueError, r"operand 0 does not have enough dimensions"),
+    "matmul: 0-d": Case(lambda: ma.matmul(ma.asarray(1.0), a()), ValueError,
+                        r"operand 0 does not have enough dimensions"),
     "vecdot: mismatch": Case(lambda: ma.vecdot(a(), ma.ones(3)), ValueError, r"size 4 in x1.*3 in x2"),
     "tensordot: too many axes": Case(lambda: ma.tensordot(a(), a(), axes=3), ValueError, r"cannot contract 3 axes"),
     # ---- scalars and protocols ------------------------------------------------------------
