@@ -647,17 +647,26 @@ class NDArray(core.NDArrayBase):
     def sum(self, axis: Any = None, dtype: Any = None, out: NDArray | None = None, keepdims: bool = False,
             initial: Any = None, where: Any = True) -> NDArray:
         """NumPy's method spelling of :func:`minarray.sum`."""
+        if type(self) is NDArray and out is None and initial is None and where is True:
+            made: NDArray = _namespace().sum(self, axis, dtype, keepdims=keepdims)  # (the common call, direct)
+            return made
         return _method("sum", self, axis=axis, dtype=dtype, out=out, keepdims=keepdims, initial=initial, where=where)
 
     def prod(self, axis: Any = None, dtype: Any = None, out: NDArray | None = None, keepdims: bool = False,
              initial: Any = None, where: Any = True) -> NDArray:
         """NumPy's method spelling of :func:`minarray.prod`."""
+        if type(self) is NDArray and out is None and initial is None and where is True:
+            made: NDArray = _namespace().prod(self, axis, dtype, keepdims=keepdims)
+            return made
         return _method("prod", self, axis=axis, dtype=dtype, out=out, keepdims=keepdims, initial=initial,
                        where=where)
 
     def mean(self, axis: Any = None, dtype: Any = None, out: NDArray | None = None, keepdims: bool = False, *,
              where: Any = True) -> NDArray:
         """NumPy's method spelling of :func:`minarray.mean`."""
+        if type(self) is NDArray and out is None and dtype is None and where is True:
+            made: NDArray = _namespace().mean(self, axis, keepdims=keepdims)
+            return made
         return _method("mean", self, axis=axis, dtype=dtype, out=out, keepdims=keepdims, where=where)
 
     def var(self, axis: Any = None, dtype: Any = None, out: NDArray | None = None, ddof: float = 0,
@@ -679,29 +688,47 @@ class NDArray(core.NDArrayBase):
     def max(self, axis: Any = None, out: NDArray | None = None, keepdims: bool = False, initial: Any = None,
             where: Any = True) -> NDArray:
         """NumPy's method spelling of :func:`minarray.max`."""
+        if type(self) is NDArray and out is None and initial is None and where is True:
+            made: NDArray = _namespace().max(self, axis, keepdims=keepdims)
+            return made
         return _method("max", self, axis=axis, out=out, keepdims=keepdims, initial=initial, where=where)
 
     def min(self, axis: Any = None, out: NDArray | None = None, keepdims: bool = False, initial: Any = None,
             where: Any = True) -> NDArray:
         """NumPy's method spelling of :func:`minarray.min`."""
+        if type(self) is NDArray and out is None and initial is None and where is True:
+            made: NDArray = _namespace().min(self, axis, keepdims=keepdims)
+            return made
         return _method("min", self, axis=axis, out=out, keepdims=keepdims, initial=initial, where=where)
 
     def any(self, axis: Any = None, out: NDArray | None = None, keepdims: bool = False, *,
             where: Any = True) -> NDArray:
         """NumPy's method spelling of :func:`minarray.any`."""
+        if type(self) is NDArray and out is None and where is True:
+            made: NDArray = _namespace().any(self, axis, keepdims=keepdims)
+            return made
         return _method("any", self, axis=axis, out=out, keepdims=keepdims, where=where)
 
     def all(self, axis: Any = None, out: NDArray | None = None, keepdims: bool = False, *,
             where: Any = True) -> NDArray:
         """NumPy's method spelling of :func:`minarray.all`."""
+        if type(self) is NDArray and out is None and where is True:
+            made: NDArray = _namespace().all(self, axis, keepdims=keepdims)
+            return made
         return _method("all", self, axis=axis, out=out, keepdims=keepdims, where=where)
 
     def argmax(self, axis: int | None = None, out: NDArray | None = None, *, keepdims: bool = False) -> NDArray:
         """NumPy's method spelling of :func:`minarray.argmax`."""
+        if type(self) is NDArray and out is None:
+            made: NDArray = _namespace().argmax(self, axis, keepdims=keepdims)
+            return made
         return _method("argmax", self, axis=axis, out=out, keepdims=keepdims)
 
     def argmin(self, axis: int | None = None, out: NDArray | None = None, *, keepdims: bool = False) -> NDArray:
         """NumPy's method spelling of :func:`minarray.argmin`."""
+        if type(self) is NDArray and out is None:
+            made: NDArray = _namespace().argmin(self, axis, keepdims=keepdims)
+            return made
         return _method("argmin", self, axis=axis, out=out, keepdims=keepdims)
 
     def cumsum(self, axis: int | None = None, dtype: Any = None, out: NDArray | None = None) -> NDArray:
@@ -1017,9 +1044,30 @@ def _products() -> Any:
     return _products_module
 
 
-def _method(name: str, x: NDArray, **kwargs: Any) -> NDArray:
-    from minarray._numpy_dispatch import array_method  # cycle: _numpy_dispatch imports this module
+_namespace_module: Any = None
+_array_method: Any = None
 
+
+def _namespace() -> Any:
+    """The package, imported on first use (it imports this module): the
+    reduction methods' common calls go straight to its functions, a fifth
+    of the cost of the general route below (an import statement inside a
+    function costs about a microsecond a call)."""
+    global _namespace_module
+    if _namespace_module is None:
+        import minarray  # cycle: the package imports this module
+
+        _namespace_module = minarray
+    return _namespace_module
+
+
+def _method(name: str, x: NDArray, **kwargs: Any) -> NDArray:
+    global _array_method
+    if _array_method is None:
+        from minarray._numpy_dispatch import array_method  # cycle: _numpy_dispatch imports this module
+
+        _array_method = array_method
+    array_method = _array_method
     if type(x) is NDArray:
         result: NDArray = array_method(name, x, **kwargs)
         return result
