@@ -88,7 +88,7 @@ EXPRESSIONS: list[tuple[str, Callable[[Any, Any], Any]]] = [
     ("x[1] + 1", lambda m, x: x[1] + 1),
     ("x[1] * x[2]", lambda m, x: x[1] * x[2]),
     ("x[1] > 0", lambda m, x: x[1] > 0),
-    ("sqrt(x[1])", lambda m, x: m.sqrt(x[1])),
+    ("sqrt(x[5])", lambda m, x: m.sqrt(x[5])),
     ("add(1, 2)", lambda m, x: m.add(1, 2)),
     ("0-d array + 1", lambda m, x: m.asarray(2.0) + 1),
     ("asarray(2.0)", lambda m, x: m.asarray(2.0)),
