@@ -529,6 +529,8 @@ def _path(subscripts: str, arrays: list[NDArray], optimize: Any) -> tuple[list[A
         optimize = [(0, 1)] * (len(arrays) - 1) if len(arrays) > 1 else [(0,)]
     elif optimize is True:
         optimize = "auto"
+    elif isinstance(optimize, (list, tuple)) and optimize and optimize[0] == "einsum_path":
+        optimize = list(optimize[1:])  # a path as einsum_path returns it (NumPy's, or minarray's)
     try:
         path, info = opt_einsum.contract_path(subscripts, *(a.shape for a in arrays), shapes=True,
                                               optimize=optimize)
@@ -559,7 +561,8 @@ def einsum(subscripts: str, *operands: Any, dtype: Any = None, optimize: Any = T
         work.append(_step(step, picked))
     (result,) = work
     want = _dt.result_type(*arrays) if len(arrays) > 1 else arrays[0].dtype
-    return result if result.dtype is want else result.astype(want)
+    # (a full contraction is NumPy's scalar)
+    return core.scalar_result(result if result.dtype is want else result.astype(want))
 
 
 def einsum_path(subscripts: str, *operands: Any, optimize: Any = "greedy") -> tuple[list[Any], str]:

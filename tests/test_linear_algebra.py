@@ -679,3 +679,17 @@ def test_tensordot_axes_positional(axes: Any) -> None:
     same(got, expected)
 
 
+
+
+def test_einsum_takes_the_path_einsum_path_returns_and_contracts_to_a_scalar() -> None:
+    # NumPy's docstring: optimize= the list einsum_path returns, its first
+    # entry the marker "einsum_path" (NumPy's own path, or minarray's)
+    a = np.arange(64.0).reshape(2, 4, 8) / 64
+    spec = "ijk,ilm,njm,nlk,abc->"
+    want = np.einsum(spec, a, a, a, a, a)
+    for path in (np.einsum_path(spec, a, a, a, a, a, optimize="greedy")[0],
+                 ma.einsum_path(spec, *[ma.asarray(a)] * 5, optimize="greedy")[0]):
+        got = ma.einsum(spec, *[ma.asarray(a)] * 5, optimize=path)
+        assert repr(got).startswith("np.float64(")
+        np.testing.assert_allclose(float(got), want, rtol=1e-12)
+    assert repr(ma.einsum("ii", ma.eye(3))) == repr(np.einsum("ii", np.eye(3)))
