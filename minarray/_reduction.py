@@ -11,6 +11,7 @@ from typing import Any
 
 from minarray import _dtypes as _dt
 from minarray import _elementwise as _ew
+from minarray import _subclass
 from minarray._array_object import NDArray, c_strides
 from minarray._coerce import as_operand, asarray, normalize_axes, write_out
 from minarray._dtypes import DType
@@ -96,8 +97,13 @@ def _finish(out: NDArray, result: DType, x: NDArray, axes: tuple[int, ...] | Non
         # in NumPy ("overflow encountered in reduce")
         out = core.ndarray_copy(out, result, "reduce")
     if keepdims:
-        return _keepdims_view(out, x.ndim, axes)
-    return core.scalar_result(out)  # a reduction to 0-d is NumPy's scalar
+        out = _keepdims_view(out, x.ndim, axes)
+    elif type(x) is NDArray:
+        return core.scalar_result(out)  # a reduction to 0-d is NumPy's scalar
+    if type(x) is NDArray or type(x) is _dt.scalar_class:
+        return out if keepdims else core.scalar_result(out)
+    made: NDArray = _subclass.reduced(out, x)  # an instance of a subclass, as NumPy's np.sum(sub)
+    return made
 
 
 def where_mask(where: Any, shape: tuple[int, ...]) -> NDArray:

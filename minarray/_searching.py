@@ -15,7 +15,7 @@ from typing import Any
 
 from minarray import _dtypes as _dt
 from minarray._array_object import NDArray, c_strides
-from minarray._coerce import as_operand, normalize_axis, write_out
+from minarray._coerce import as_operand, asarray, normalize_axis, write_out
 
 # where is the elementwise engine's ternary operation; the standard lists
 # it among the searching functions, so this chapter names it too.
@@ -112,7 +112,11 @@ def nonzero(x: NDArray, /) -> tuple[NDArray, ...]:
 
 
 def count_nonzero(x: NDArray, /, axis: Axis = None, *, keepdims: bool = False) -> NDArray:
-    """Number of non-zero elements over ``axis``, as int64."""
+    """Number of non-zero elements over ``axis``, as int64 (of a
+    subclass's instance: its class along an axis, a plain count of all of
+    it, as NumPy's)."""
     x = as_operand(x)
+    if axis is None and type(x) is not NDArray:
+        x = asarray(x)
     axes = _axes(axis, x.ndim)
     return _finish(_reduce_axes(_COUNT, x, axes), _dt.int64, x, axes, keepdims)

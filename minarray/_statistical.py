@@ -382,7 +382,8 @@ def trace(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1, dtype: Any = 
     """NumPy's ``trace``: the sum along the diagonal ``offset`` of the 2-d
     subarrays over ``axis1`` and ``axis2`` (``sum``'s dtype rules;
     ``ma.linalg.trace`` is the standard's, over the last two axes)."""
-    return sum(diagonal(as_operand(a), offset, axis1, axis2), axis=-1, dtype=dtype, out=out)
+    # (asarray: a subclass's trace is a plain result, as NumPy's)
+    return sum(diagonal(asarray(a), offset, axis1, axis2), axis=-1, dtype=dtype, out=out)
 
 
 _METHODS = ("linear", "lower", "higher", "nearest", "midpoint")

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 
     N = TypeVar("N", bound=NDArray)
 
-__all__ = ["like", "retype", "wrap"]
+__all__ = ["like", "reduced", "retype", "wrap"]
 
 
 def retype(result: NDArray, cls: type[N], obj: Any) -> N:
@@ -54,10 +54,10 @@ def like(obj: NDArray, result: NDArray) -> NDArray:
     return retype(result, type(obj), obj)
 
 
-def wrap(result: NDArray, name: str, *inputs: Any) -> Any:
-    """The result of the elementwise function ``name`` on ``inputs``, one of
-    them an instance of a subclass: that input's ``__array_wrap__`` makes it,
-    with NumPy's context ``(function, inputs, output index)``."""
+def _winner(result: NDArray, inputs: Any) -> Any:
+    """The input NumPy gives the result's type to: among the instances of
+    subclasses (not minarray's scalars), the one with the highest
+    ``__array_priority__``, the first on ties; None when there is none."""
     plain = type(result)
     winner, best = None, 0.0
     for x in inputs:
@@ -65,7 +65,22 @@ def wrap(result: NDArray, name: str, *inputs: Any) -> Any:
             priority = float(getattr(x, "__array_priority__", 0.0))
             if winner is None or priority > best:
                 winner, best = x, priority
+    return winner
+
+
+def wrap(result: NDArray, name: str, *inputs: Any) -> Any:
+    """The result of the elementwise function ``name`` on ``inputs``, one of
+    them an instance of a subclass: that input's ``__array_wrap__`` makes it,
+    with NumPy's context ``(function, inputs, output index)``."""
+    winner = _winner(result, inputs)
     if winner is None:
         return result
     context = (getattr(sys.modules.get("minarray"), name, None), inputs, 0)
     return winner.__array_wrap__(result, context, False)
+
+
+def reduced(result: NDArray, x: Any) -> Any:
+    """A reduction's ``result`` over ``x``, an instance of a subclass:
+    ``x.__array_wrap__`` makes it (no context; "return_scalar" for a 0-d
+    result), as NumPy's ``np.sum(sub)`` calls ``sub.sum()``."""
+    return x.__array_wrap__(result, None, result.ndim == 0)

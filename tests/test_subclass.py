@@ -94,6 +94,35 @@ def _run(xp: ModuleType, op: Callable[[Any, ModuleType], Any]) -> tuple[Any, lis
     return op(a, xp), log
 
 
+# Module-level functions: NumPy's reductions call the subclass's method
+# (np.sum(sub) is sub.sum()), so they keep the class; counting and the
+# trace, concatenate and stack give plain arrays.  The order of the hooks'
+# calls inside them is NumPy's own business, so only the result is compared.
+FUNCTIONS: dict[str, Callable[[Any, ModuleType], Any]] = {
+    "sum(a)": lambda a, xp: xp.sum(a),
+    "sum(a, axis=0)": lambda a, xp: xp.sum(a, axis=0),
+    "mean(a)": lambda a, xp: xp.mean(a),
+    "max(a, axis=1)": lambda a, xp: xp.max(a, axis=1),
+    "std(a)": lambda a, xp: xp.std(a),
+    "prod(a, keepdims)": lambda a, xp: xp.prod(a, keepdims=True),
+    "all(a)": lambda a, xp: xp.all(a),
+    "count_nonzero(a)": lambda a, xp: xp.count_nonzero(a),
+    "count_nonzero(a, axis=0)": lambda a, xp: xp.count_nonzero(a, axis=0),
+    "trace(a)": lambda a, xp: xp.trace(a),
+    "concatenate": lambda a, xp: xp.concatenate([a, a]),
+    "stack": lambda a, xp: xp.stack([a, a]),
+}
+
+
+@pytest.mark.parametrize("name", list(FUNCTIONS))
+def test_module_functions_keep_the_subclass_as_numpy(name: str) -> None:
+    want, _ = _run(np, FUNCTIONS[name])
+    got, _ = _run(ma, FUNCTIONS[name])
+    assert (type(got).__name__ == "InfoArray") == (type(want).__name__ == "InfoArray"), (type(got), type(want))
+    assert getattr(got, "info", "absent") == getattr(want, "info", "absent")
+    np.testing.assert_allclose(np.asarray(ma.asarray(got)), np.asarray(want))
+
+
 @pytest.mark.parametrize("name", list(OPERATIONS))
 def test_operations_keep_the_subclass_as_numpy(name: str) -> None:
     want, want_log = _run(np, OPERATIONS[name])
