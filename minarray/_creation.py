@@ -387,10 +387,12 @@ def array(object: Any, dtype: Any = None, *, copy: bool | None = True, order: st
     return out
 
 
-def copy(a: Any, order: str = "K") -> NDArray:
+def copy(a: Any, order: str = "K", subok: bool = False) -> NDArray:
     """A copy of ``a`` that owns its memory (NumPy's ``copy``: the axes keep
-    their memory order with the default ``order="K"``)."""
-    return as_operand(a, "copy").copy(order)
+    their memory order with the default ``order="K"``; a plain array unless
+    ``subok`` keeps a subclass's class)."""
+    x = as_operand(a, "copy")
+    return (x if subok or type(x) is NDArray else asarray(x)).copy(order)
 
 
 def asanyarray(a: Any, dtype: Any = None, order: str | None = None, *, device: Any = None,

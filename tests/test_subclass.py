@@ -111,6 +111,8 @@ FUNCTIONS: dict[str, Callable[[Any, ModuleType], Any]] = {
     "trace(a)": lambda a, xp: xp.trace(a),
     "concatenate": lambda a, xp: xp.concatenate([a, a]),
     "stack": lambda a, xp: xp.stack([a, a]),
+    "copy(a)": lambda a, xp: xp.copy(a),
+    "copy(a, subok=True)": lambda a, xp: xp.copy(a, subok=True),
 }
 
 
