@@ -22,21 +22,19 @@ where NumPy users notice the difference:
 Every other 0-d array (``asarray(5)``, ``zeros(())``, ``x.reshape(())``,
 ``x[...]``) stays an NDArray, as NumPy's stays an ndarray.  The C core
 makes Scalars itself (csrc/py/ndarray.c); Python routines that compute a
-0-d result return ``scalar_result(r)``, NumPy's ``PyArray_Return``.
+0-d result return ``core.scalar_result(r)``, NumPy's ``PyArray_Return``.
 """
 
 from __future__ import annotations
 
 import numbers
-from typing import Any, NoReturn, TypeVar
+from typing import Any, NoReturn
 
 from minarray import _dtypes as _dt
 from minarray._array_object import NDArray
 from minarray._native import core
 
-__all__ = ["Scalar", "scalar_result"]
-
-T = TypeVar("T")
+__all__ = ["Scalar"]
 
 
 class Scalar(NDArray):
@@ -79,15 +77,6 @@ def _from_item(dtype: str, value: Any) -> Scalar:
     """A pickled scalar, made again."""
     made: Scalar = _dt.as_dtype(dtype)(value)
     return made
-
-
-def scalar_result(x: T) -> T:
-    """``x`` as NumPy's scalar when it is a 0-d NDArray on the host, else
-    ``x`` itself: the end of a routine whose result NumPy returns through
-    ``PyArray_Return``.  A new ``x`` nothing else holds becomes the scalar
-    itself; any other is copied."""
-    out: T = core.scalar_result(x)
-    return out
 
 
 core.scalar_setup(Scalar)

@@ -181,7 +181,7 @@ def test_dtype_is_the_class_of_the_singletons() -> None:
 
 
 def ml_dtypes_or_skip() -> Any:
-    return pytest.importorskip("ml_dtypes")
+    return pytest.importorskip("ml_dtypes", reason="ml_dtypes is optional: it gives NumPy bfloat16 and float8")
 
 
 # NumPy's attributes of a dtype, read from minarray's and from NumPy's.

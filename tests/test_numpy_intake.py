@@ -25,7 +25,7 @@ np = pytest.importorskip("numpy")
 def _np_dtype(d: _dt.DType) -> Any:
     if d.typestr:
         return np.dtype(d.name)
-    ml = pytest.importorskip("ml_dtypes")
+    ml = pytest.importorskip("ml_dtypes", reason="ml_dtypes is optional: it gives NumPy bfloat16 and float8")
     return np.dtype(getattr(ml, d.name))
 
 

@@ -316,7 +316,7 @@ def _ml_pairs() -> list[tuple[str, list[float]]]:
 @pytest.mark.parametrize(("name", "values"), _ml_pairs(), ids=lambda v: v if isinstance(v, str) else str(len(v)))
 @pytest.mark.parametrize("shape", ["flat", "0-d", "2-d"])
 def test_ml_dtypes_print_as_numpy_prints_them(name: str, values: list[float], shape: str) -> None:
-    ml_dtypes = pytest.importorskip("ml_dtypes")
+    ml_dtypes = pytest.importorskip("ml_dtypes", reason="ml_dtypes is optional: it gives NumPy bfloat16 and float8")
     kind = getattr(ml_dtypes, name)
     ref = np.array(values).astype(kind)
     if shape == "0-d":
@@ -356,7 +356,7 @@ def test_finfo_limits_pickle_and_bfloat16_prints_as_ml_dtypes() -> None:
 
     f = ma.finfo(ma.float32)
     assert repr(pickle.loads(pickle.dumps(f.max))) == "3.4028235e+38"
-    ml_dtypes = pytest.importorskip("ml_dtypes")
+    ml_dtypes = pytest.importorskip("ml_dtypes", reason="ml_dtypes is optional: it gives NumPy bfloat16 and float8")
     b, m = ma.finfo(ma.bfloat16), ml_dtypes.finfo(ml_dtypes.bfloat16)
     for attr in ("eps", "max", "min", "smallest_normal"):
         assert str(getattr(b, attr)) == str(getattr(m, attr)), attr

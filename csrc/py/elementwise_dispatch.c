@@ -529,7 +529,7 @@ static void numpy_shape_text(char *buf, size_t cap, int nd, const int64_t *shape
  * NumPy's ValueError, in NumPy's words: its iterator's when out and the
  * inputs do not broadcast at all, its output operand's when out is too
  * small for their broadcast (numpy/_core/src/multiarray/nditer_constr.c). */
-static int check_out_shape(const ma_ew_op *op, const ew_operand *o, int n, PyObject *out) {
+static int check_out_shape(const ew_operand *o, int n, PyObject *out) {
   const ma_array *ins[3];
   ma_array zero; /* a 0-d stand-in for each Python scalar: no dims */
   memset(&zero, 0, sizeof zero);
@@ -553,7 +553,6 @@ static int check_out_shape(const ma_ew_op *op, const ew_operand *o, int n, PyObj
     mutual = mutual && (s == t || s == 1 || t == 1);
   }
   if (ok) return 0;
-  (void)op;
   char text[4096] = "";
   if (mutual) {
     numpy_shape_text(text, sizeof text, d->t.ndim, d->t.shape);
@@ -644,7 +643,7 @@ static PyObject *ew_dispatch(int opi, PyObject *const *xs, int n, PyObject *out,
     }
     /* the common case first: every array operand has out's shape */
     PyObject *like = common_like(o, n);
-    if (!(like && same_shape(like, out)) && check_out_shape(op, o, n, out) < 0)
+    if (!(like && same_shape(like, out)) && check_out_shape(o, n, out) < 0)
       goto done;
     int to = ma_ndarray_tid(MA_ND(out)->dtype);
     if (to < 0 || !ma_same_kind[sig->out][to]) {
