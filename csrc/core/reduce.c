@@ -213,6 +213,17 @@ static void run_outer(const red_plan *P, int j, int64_t j0, int64_t j1) {
   ma_nest_walk(&n, 0, nest_finish(&n), outer_each, &c);
 }
 
+/* NumPy divides a complex total by the count as a complex number, count
+ * + 0j, in complex128 (complex64 / intp promotes), by Smith's algorithm:
+ * with a zero imaginary part its ratio is 0 and its scale 1 / count, so
+ * the quotient is (re + im*0) * (1/count), (im - re*0) * (1/count): a
+ * multiplication by the reciprocal, which rounds differently from a
+ * division. */
+static ma_c128 complex_by_count(double re, double im, double count) {
+  double scale = 1.0 / count;
+  return CMPLX((re + im * 0.0) * scale, (im - re * 0.0) * scale);
+}
+
 static void finalize(int acc, char *out, int64_t n, double divisor, int take_sqrt) {
   switch (acc) {
     case MA_FLOAT32: {
@@ -227,12 +238,15 @@ static void finalize(int acc, char *out, int64_t n, double divisor, int take_sqr
     }
     case MA_COMPLEX64: {
       ma_c64 *o = (ma_c64 *)out;
-      for (int64_t i = 0; i < n; i++) o[i] = CMPLXF((float)(crealf(o[i]) / divisor), (float)(cimagf(o[i]) / divisor));
+      for (int64_t i = 0; i < n; i++) {
+        ma_c128 q = complex_by_count(crealf(o[i]), cimagf(o[i]), divisor);
+        o[i] = CMPLXF((float)creal(q), (float)cimag(q));
+      }
       break;
     }
     case MA_COMPLEX128: {
       ma_c128 *o = (ma_c128 *)out;
-      for (int64_t i = 0; i < n; i++) o[i] = CMPLX(creal(o[i]) / divisor, cimag(o[i]) / divisor);
+      for (int64_t i = 0; i < n; i++) o[i] = complex_by_count(creal(o[i]), cimag(o[i]), divisor);
       break;
     }
   }
@@ -383,7 +397,7 @@ static void red_walk(const red_plan *P, int op, int tid, int64_t nout, int64_t n
   int64_t rmin = P->nr ? iabs64(P->rs[P->nr - 1]) : INT64_MAX;
   for (int d = 0; d < P->nk; d++)
     if (iabs64(P->ks[d]) < rmin && (j < 0 || iabs64(P->ks[d]) < iabs64(P->ks[j]))) j = d;
-  int outer = j >= 0 && P->nr > 0 && P->kn[j] >= 8;
+  int outer = j >= 0 && P->nr > 0 && P->kn[j] >= 2;
   int threaded = nin >= ma_get_parallel_min() && ma_get_num_threads() > 1;
   if (nout == 1 && P->nr == 1 && nin >= 2 * RED_MIN_LEAF && red_single(P, op, tid, P->rn[0])) return;
   red_split S = {P, outer ? j : -1, outer ? P->kn[j] : nout, 0};
