@@ -52,7 +52,7 @@ from minarray import _dtypes as _dt
 from minarray import _elementwise as _ew
 from minarray import _searching, _utility
 from minarray._array_object import NDArray
-from minarray._coerce import as_int, as_operand, asarray, normalize_axes, normalize_axis, write_out
+from minarray._coerce import as_int, as_operand, asarray, broadcast_shapes, normalize_axes, normalize_axis, write_out
 from minarray._creation import full
 from minarray._dtypes import DType
 from minarray._elementwise import conj
@@ -184,10 +184,16 @@ def max(x: NDArray, /, axis: Axis = None, out: NDArray | None = None, keepdims: 
     return _minmax(_MAX, "max", x, axis, keepdims, out, initial, where)
 
 
-def _float_result(x: NDArray, name: str, complex_ok: bool) -> DType:
-    if x.dtype.kind == "c" and not complex_ok:
-        raise TypeError(f"{name} requires a real-valued floating-point array, not {x.dtype}")
+def _float_result(x: NDArray) -> DType:
+    """The dtype of a mean: the input's, float64 for integers and booleans."""
     return _dt.float64 if x.dtype.kind in "biu" else x.dtype
+
+
+def _moment_result(x: NDArray) -> DType:
+    """The dtype of a variance: the mean's, made real (NumPy's var of
+    complex numbers is the mean squared magnitude of the deviations)."""
+    f = _float_result(x)
+    return _dt._real_of(f) if f.kind == "c" else f
 
 
 def _in_dtype(x: Any, dtype: Any) -> NDArray:
@@ -215,7 +221,7 @@ def mean(x: NDArray, /, axis: Axis = None, dtype: Any = None, out: NDArray | Non
     inputs give float64 (NumPy); a floating ``dtype`` is computed in."""
     if dtype is None and out is None and where is True:
         x = as_operand(x)
-        result = _float_result(x, "mean", True)
+        result = _float_result(x)
         axes = _axes(axis, x.ndim)
         return _finish(_reduce_axes(_FSUM, x, axes, divisor=float(_count(x, axes))), result, x, axes, keepdims)
     x = _in_dtype(x, dtype)
@@ -223,7 +229,7 @@ def mean(x: NDArray, /, axis: Axis = None, dtype: Any = None, out: NDArray | Non
         r = mean(x, axis, None, None, keepdims)
     else:
         # NumPy's formula: the sum of the selected elements over their count
-        result = _float_result(x, "mean", True)
+        result = _float_result(x)
         total = sum(masked(x, where, 0), axis, result, None, keepdims)
         r = _ew.divide(total, _masked_count(x, axis, keepdims, where)).astype(result, copy=False)
     r = _as_dtype(r, dtype)
@@ -232,16 +238,52 @@ def mean(x: NDArray, /, axis: Axis = None, dtype: Any = None, out: NDArray | Non
 
 def _var(x: Any, axis: Axis, correction: int | float, keepdims: bool, take_sqrt: bool) -> NDArray:
     x = as_operand(x)
-    result = _float_result(x, "std" if take_sqrt else "var", False)
-    correction = _real_correction(correction)
+    if x.dtype.kind == "c":  # the kernel squares real numbers only
+        return _masked_var(x, axis, correction, keepdims, True, take_sqrt)
     axes = _axes(axis, x.ndim)
-    n = _count(x, axes)
     # Two passes: the mean, then the sum of squared deviations from it, each
-    # pairwise; NumPy does the same.  N - correction below zero acts as zero
-    # (NumPy), so the result is inf or NaN there.
-    m = _reduce_axes(_FSUM, x, axes, divisor=float(n))
-    out = _reduce_axes(_SSD, x, axes, extra=m, divisor=float(builtins.max(n - correction, 0)), take_sqrt=take_sqrt)
+    # pairwise; NumPy does the same.
+    m = _reduce_axes(_FSUM, x, axes, divisor=float(_count(x, axes)))
+    return _deviations(x, axes, m, correction, keepdims, take_sqrt)
+
+
+def _deviations(x: NDArray, axes: tuple[int, ...] | None, m: NDArray, correction: Any, keepdims: bool,
+                take_sqrt: bool) -> NDArray:
+    """The second pass: the sum of squared deviations from ``m`` (of the
+    kept shape) over N - correction; below zero that acts as zero (NumPy),
+    so the result is inf or NaN there."""
+    result = _moment_result(x)
+    n = _count(x, axes)
+    divisor = float(builtins.max(n - _real_correction(correction), 0))
+    out = _reduce_axes(_SSD, x, axes, extra=m, divisor=divisor, take_sqrt=take_sqrt)
     return _finish(out, result, x, axes, keepdims)
+
+
+# The dtypes in which the squared-deviation kernel subtracts the mean as
+# NumPy's ``x - mean`` does: the input's own for these, float64 for integers
+# and booleans (NumPy's mean of them).  float16 and the narrower storage
+# types widen in the kernel, where NumPy's subtraction does not.
+_MEAN_IN_KERNEL = (_dt.float32, _dt.float64)
+
+
+def _given_mean(x: NDArray, axes: tuple[int, ...] | None, mu: NDArray) -> NDArray | None:
+    """NumPy's ``mean=`` as the kernel's operand (of the kept shape,
+    contiguous), or None where the kernel would not compute NumPy's
+    ``x - mean``: a mean that varies along a reduced axis, or of a dtype
+    other than the one the subtraction runs in."""
+    kind = x.dtype if x.dtype in _MEAN_IN_KERNEL else (_dt.float64 if _dt.isdtype(x.dtype, ("integral", "bool"))
+                                                       else None)
+    if kind is None or mu.dtype != kind or mu.ndim > x.ndim:
+        return None
+    reduced = set(range(x.ndim)) if axes is None else set(axes)
+    kd = tuple(1 if d in reduced else n for d, n in enumerate(x.shape))
+    try:
+        if broadcast_shapes(mu.shape, kd) != kd:
+            return None
+    except ValueError:
+        return None
+    kept = broadcast_to(mu, kd)[tuple(0 if d in reduced else slice(None) for d in range(x.ndim))]
+    return kept if kept.flags.c_contiguous else kept.copy()
 
 
 def _real_correction(correction: Any) -> int | float:
@@ -259,15 +301,26 @@ def _masked_var(x: NDArray, axis: Axis, correction: Any, keepdims: bool, where: 
     the masked mean (unless given: NumPy's ``mean=``, of keepdims shape),
     then the masked sum of squared deviations over the count less the
     correction (below zero: zero)."""
-    result = _float_result(x, "std" if take_sqrt else "var", False)
     correction = _real_correction(correction)
     if mu is None:
         mu = mean(x, axis, None, None, True, where=where)
     dev = _ew.subtract(x, mu)
-    ssd = sum(masked(_ew.multiply(dev, dev), where, 0), axis, result, None, keepdims)
+    result = _moment_result(dev)  # a given mean of a wider dtype widens it (NumPy's x - mean)
+    ssd = sum(masked(_squared(dev), where, 0), axis, result, None, keepdims)
     n = _masked_count(x, axis, keepdims, where)
-    r = _ew.divide(ssd, _ew.maximum(_ew.subtract(n, correction), 0.0))
-    return (_ew.sqrt(r) if take_sqrt else r).astype(result, copy=False)
+    # divided in float64 and rounded to the result, then the root taken in
+    # the result's dtype: NumPy's order (true_divide into ``out=ret``)
+    r = _ew.divide(ssd, _ew.maximum(_ew.subtract(n, correction), 0.0)).astype(result, copy=False)
+    return _ew.sqrt(r) if take_sqrt else r
+
+
+def _squared(dev: NDArray) -> NDArray:
+    """The squared deviations; of complex ones their squared magnitude
+    re*re + im*im, real, as NumPy's var and nanvar take them."""
+    if dev.dtype.kind != "c":
+        return _ew.multiply(dev, dev)
+    re, im = dev.real, dev.imag
+    return _ew.add(_ew.multiply(re, re), _ew.multiply(im, im))
 
 
 def _correction(correction: Any, ddof: Any) -> Any:
@@ -284,10 +337,15 @@ def _moment(x: Any, axis: Axis, dtype: Any, out: NDArray | None, ddof: Any, keep
             correction: Any, take_sqrt: bool) -> NDArray:
     c = _correction(correction, ddof)
     x = _in_dtype(x, dtype)
+    mu = None if mu is None else as_operand(mu)
     if where is True and mu is None:
         r = _var(x, axis, c, keepdims, take_sqrt)
+    elif where is True and (given := _given_mean(x, _axes(axis, x.ndim), mu)) is not None:
+        # NumPy's mean= (already computed: ``mean(x, axis, keepdims=True)``)
+        # skips the first pass; the second is the kernel's, as without it
+        r = _deviations(x, _axes(axis, x.ndim), given, c, keepdims, take_sqrt)
     else:
-        r = _masked_var(x, axis, c, keepdims, where, take_sqrt, None if mu is None else as_operand(mu))
+        r = _masked_var(x, axis, c, keepdims, where, take_sqrt, mu)
     r = _as_dtype(r, dtype)
     return write_out(out, r, "std" if take_sqrt else "var")
 
@@ -801,7 +859,6 @@ def _nanvar(name: str, a: Any, axis: Axis, dtype: Any, ddof: Any, keepdims: bool
     if not _floating(x):
         fn = std if take_sqrt else var
         return fn(x, axis=axis, correction=corr, keepdims=keepdims, where=where, mean=mu)
-    _check_real(x, name)
     nan = _ew.isnan(x)
     if where is not True:  # an element where= leaves out counts as a NaN
         nan = _ew.logical_or(nan, _ew.logical_not(where_mask(where, x.shape)))
@@ -816,11 +873,10 @@ def _nanvar(name: str, a: Any, axis: Axis, dtype: Any, ddof: Any, keepdims: bool
         avg = (as_operand(mu) if mu is not None else
                _ew.divide(sum(x0, axis=axis, keepdims=True), cnt.astype(_dt.float64)).astype(x.dtype, copy=False))
         dev = _searching.where(nan, 0.0, _ew.subtract(x0, avg))
-        ssd = sum(_ew.multiply(dev, dev), axis=axis, keepdims=keepdims)
-        out = _ew.divide(ssd, _ew.maximum(dof, 0.0))
-    if take_sqrt:
-        out = _ew.sqrt(out)
-    return out.astype(x.dtype, copy=False)
+        ssd = sum(_squared(dev), axis=axis, keepdims=keepdims)
+        # rounded to the result before the root, as NumPy's nanstd takes it
+        out = _ew.divide(ssd, _ew.maximum(dof, 0.0)).astype(_moment_result(x), copy=False)
+    return _ew.sqrt(out) if take_sqrt else out
 
 
 def nanvar(a: Any, axis: Axis = None, dtype: Any = None, out: NDArray | None = None, ddof: Any = None,

@@ -5,10 +5,11 @@
 #include "fpe.h"
 #include "pyapi.h"
 
-/* Does `out` hold `x`'s first `nkept` dims, C-contiguous, of type `tid`? */
-static int check_out(const ma_array *out, const ma_array *x, int nkept, int tid, const char *what) {
+/* Does `out` hold `x`'s first `nkept` dims, C-contiguous, of type `tid`,
+ * and may it be written when `written`?  (The mean is only read.) */
+static int check_out(const ma_array *out, const ma_array *x, int nkept, int tid, const char *what, int written) {
   int ok = out->t.ndim == nkept && ma_type_of(out->t.dtype) == tid && ma_array_is_contiguous(out, 0) &&
-           !(out->flags & MA_READONLY);
+           !(written && (out->flags & MA_READONLY));
   for (int d = 0; ok && d < nkept; d++) ok = out->t.shape[d] == x->t.shape[d];
   if (!ok) PyErr_Format(PyExc_ValueError, "reduce: %s does not match the reduction", what);
   return ok;
@@ -40,8 +41,8 @@ static PyObject *py_reduce(PyObject *self, PyObject *const *args, Py_ssize_t nar
   const ma_red_kernel *k = &ma_red_kernels[op][tid];
   if (!k->init) return PyErr_Format(PyExc_TypeError, "reduce: operation %d does not support this dtype", op);
   int nkept = x->t.ndim - nred;
-  if (out && !check_out(out, x, nkept, k->acc, "the output")) return NULL;
-  if ((op == MA_R_SSD) != (extra != NULL) || (extra && !check_out(extra, x, nkept, k->acc, "the mean")))
+  if (out && !check_out(out, x, nkept, k->acc, "the output", 1)) return NULL;
+  if ((op == MA_R_SSD) != (extra != NULL) || (extra && !check_out(extra, x, nkept, k->acc, "the mean", 0)))
     return extra ? NULL : PyErr_Format(PyExc_ValueError, "reduce: the mean is required for SSD only");
   PyObject *result = NULL; /* the new output's handle when we allocate it */
   if (!out) {
@@ -86,7 +87,7 @@ static PyObject *py_argreduce(PyObject *self, PyObject *const *args, Py_ssize_t 
   ma_arg_kernel kern = ma_arg_kernels[op][tid];
   if (!kern) return PyErr_Format(PyExc_TypeError, "argreduce: unsupported dtype");
   int nkept = x->t.ndim - 1;
-  if (!check_out(out, x, nkept, MA_INT64, "the output")) return NULL;
+  if (!check_out(out, x, nkept, MA_INT64, "the output", 1)) return NULL;
   Py_BEGIN_ALLOW_THREADS
   ma_argreduce_run(kern, x, out);
   Py_END_ALLOW_THREADS
