@@ -7,11 +7,15 @@ allow); an output operand allocated from ``None``; ``finished``,
 ``iternext()``, ``reset()`` and the context manager; ``op_axes`` (each
 operand's axes placed among the iterator's, as in NumPy's outer product).
 
-Every value is a view of the operand's memory, so there is nothing to
-write back and no buffer: the flags that ask for buffering or for NumPy's
-other machinery (``buffered``, ``reduce_ok``, ``itershape``...) raise
-ValueError naming themselves rather than being ignored.  Iterating is a
-Python step per element (or per chunk): the loop is the caller's.
+Every value is a view of the operand's memory.  ``buffered`` is what
+lets NumPy's iterator cast an operand to ``op_dtypes`` on the way: here an
+operand that needs the cast is iterated as a cast copy, and a written one
+is cast back into the operand when the iteration ends or the iterator is
+closed (NumPy flushes its buffers then too).  The flags that ask for
+NumPy's other machinery (``reduce_ok``, ``delay_bufalloc``,
+``itershape``...) raise ValueError naming themselves rather than being
+ignored.  Iterating is a Python step per element (or per chunk): the loop
+is the caller's.
 """
 
 from __future__ import annotations
@@ -28,10 +32,10 @@ from minarray._manipulation import broadcast_to
 
 __all__ = ["nditer"]
 
-_GLOBAL_FLAGS = {"multi_index", "external_loop", "c_index", "f_index", "refs_ok", "zerosize_ok"}
-# NumPy's flags whose machinery (buffers, reductions, delayed allocation) minarray's iterator does not have
-_GLOBAL_UNSUPPORTED = {"buffered", "grow_inner", "delay_bufalloc", "reduce_ok", "ranged", "common_dtype",
-                       "copy_if_overlap"}
+_GLOBAL_FLAGS = {"multi_index", "external_loop", "c_index", "f_index", "refs_ok", "zerosize_ok", "buffered",
+                 "grow_inner"}
+# NumPy's flags whose machinery (reductions, delayed allocation) minarray's iterator does not have
+_GLOBAL_UNSUPPORTED = {"delay_bufalloc", "reduce_ok", "ranged", "common_dtype", "copy_if_overlap"}
 _OP_FLAGS = {"readonly", "readwrite", "writeonly", "allocate", "no_broadcast", "contig", "aligned", "nbo",
              "no_subtype", "copy", "overlap_assume_elementwise"}
 _OP_UNSUPPORTED = {"updateifcopy", "arraymask", "writemasked", "virtual"}
@@ -146,6 +150,9 @@ class nditer:
         if len(dtypes) != nop:
             raise ValueError("op_dtypes must be a tuple/list matching the number of ops")
         arrays: list[NDArray | None] = []
+        buffered = "buffered" in (flags or ())
+        # (operand, its cast copy) for each written operand iterated as a copy
+        self._write_back: list[tuple[NDArray, NDArray]] = []
         for i, (x, fl) in enumerate(zip(raw, pflags, strict=True)):
             if x is None:
                 if op_flags is None:
@@ -159,13 +166,20 @@ class nditer:
                 raise ValueError("operand array with iterator write flag set is read-only")
             want = None if dtypes[i] is None else _dt.as_dtype(dtypes[i])
             if want is not None and want is not a.dtype:
-                if "copy" not in fl or fl & {"readwrite", "writeonly"}:
+                written = bool(fl & {"readwrite", "writeonly"})
+                if not buffered and ("copy" not in fl or written):
                     raise TypeError("Iterator operand required copying or buffering, but neither copying nor "
                                     "buffering was enabled")
                 if not _can_cast(a.dtype, want, casting):
                     raise TypeError(f"Iterator operand {i} dtype could not be cast from dtype('{a.dtype}') to "
                                     f"dtype('{want}') according to the rule '{casting}'")
-                a = a.astype(want)
+                if written and not _can_cast(want, a.dtype, casting):
+                    raise TypeError(f"Iterator requested dtype could not be cast from dtype('{want}') to "
+                                    f"dtype('{a.dtype}'), the operand {i} dtype, according to the rule '{casting}'")
+                copy = a.astype(want)
+                if written:
+                    self._write_back.append((a, copy))
+                a = copy
             arrays.append(a)
         if op_axes is not None:
             arrays = _with_op_axes(arrays, op_axes)
@@ -251,12 +265,15 @@ class nditer:
         self._steps = itertools.product(*(range(d.length) for d in outer))
         self._pos: tuple[int, ...] | None = next(self._steps, None) if self.itersize else None
         self._started = False
+        self._flushed = False
 
     def iternext(self) -> bool:
         """Steps to the next element (or chunk); False when there is none."""
         self._check_open()
         if self._pos is not None:
             self._pos = next(self._steps, None)
+            if self._pos is None:
+                self._flush()
         return self._pos is not None
 
     @property
@@ -304,6 +321,13 @@ class nditer:
     def __getitem__(self, i: int) -> NDArray:
         return self._views()[i]
 
+    def __setitem__(self, i: int, value: Any) -> None:
+        """``it[i] = v``: writes ``v`` into operand i's current element (or chunk)."""
+        view = self._views()[i]
+        if not view.flags.writeable:
+            raise RuntimeError(f"Iterator operand {i} is not writeable")  # NumPy's words
+        view[...] = value
+
     def __len__(self) -> int:
         return len(self._ops)
 
@@ -339,9 +363,11 @@ class nditer:
     # ---- about the iteration -----------------------------------------------------------------
     @property
     def operands(self) -> tuple[NDArray, ...]:
-        """The operands, an allocated output included."""
+        """The operands, an allocated output included (a written operand
+        iterated as a cast copy: the operand itself)."""
         self._check_open()
-        return tuple(self._ops)
+        originals = {id(copy): a for a, copy in self._write_back}
+        return tuple(originals.get(id(op), op) for op in self._ops)
 
     @property
     def nop(self) -> int:
@@ -369,8 +395,19 @@ class nditer:
         if self._closed:
             raise ValueError("Iterator is closed")
 
+    def _flush(self) -> None:
+        """Casts each written copy back into its operand (``buffered``),
+        once per pass."""
+        if not self._flushed:
+            for a, copy in self._write_back:
+                a[...] = copy.astype(a.dtype)
+        self._flushed = True
+
     def close(self) -> None:
-        """Ends the iteration (every write is already in the operands: nothing to write back)."""
+        """Ends the iteration; what was written to a cast copy reaches its
+        operand (every other write already has)."""
+        if not self._closed:
+            self._flush()
         self._closed = True
 
     def __enter__(self) -> nditer:

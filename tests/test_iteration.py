@@ -163,13 +163,69 @@ def test_op_dtypes_with_copy_casts_a_readonly_operand() -> None:
     assert got == expected and all(type(v) is float for v in got)
 
 
-@pytest.mark.parametrize(("kwargs", "name"), [({"flags": ["buffered"]}, "buffered"),
+@pytest.mark.parametrize(("kwargs", "name"), [({"flags": ["delay_bufalloc"]}, "delay_bufalloc"),
                                               ({"flags": ["reduce_ok"]}, "reduce_ok"),
                                               ({"op_flags": ["arraymask"]}, "arraymask"),
                                               ({"itershape": (2,)}, "itershape")])
 def test_unsupported_flags_name_themselves(kwargs: dict[str, Any], name: str) -> None:
     with pytest.raises(ValueError, match=name):
         ma.nditer(ma.arange(3), **kwargs)
+
+
+def _lambda_ufunc(xp: Any, fn: Any, *args: Any) -> Any:
+    # NumPy's docstring's "lambda ufunc": buffered chunks, written by it[0] = ...
+    it = xp.nditer((None, *args), ["buffered", "external_loop"],
+                   [["writeonly", "allocate", "no_broadcast"]] + [["readonly", "nbo", "aligned"]] * len(args))
+    while not it.finished:
+        it[0] = fn(*it[1:])
+        it.iternext()
+    return it.operands[0]
+
+
+def test_buffered_lambda_ufunc_matches_numpy() -> None:
+    a, b = np.arange(5), np.ones(5)
+    same(_lambda_ufunc(ma, lambda i, j: i * i + j / 2, ma.asarray(a), ma.asarray(b)),
+         _lambda_ufunc(np, lambda i, j: i * i + j / 2, a, b))
+
+
+@pytest.mark.parametrize("closing", ["with", "exhausted"])
+def test_buffered_casts_and_writes_back(closing: str) -> None:
+    # buffered lets op_dtypes cast a written operand: the values reach it
+    # cast back when the iteration ends or the iterator closes
+    results = []
+    for xp in (np, ma):
+        a = xp.asarray(np.arange(6, dtype=np.int32))
+        it = xp.nditer(a, ["buffered"], [["readwrite"]], op_dtypes=[xp.float32], casting="unsafe")
+        if closing == "with":
+            with it:
+                for x in it:
+                    x[...] = x * 2.5
+        else:
+            for x in it:
+                x[...] = x * 2.5
+        results.append(a)
+    same(results[1], results[0])
+    raises_as_numpy(lambda m: m.nditer(m.asarray(np.arange(3)), ["buffered"], [["readwrite"]],
+                                       op_dtypes=[m.float32], casting="safe"), "according to the rule")
+    raises_as_numpy(lambda m: m.nditer(m.asarray(np.arange(3)), [], [["readwrite"]], op_dtypes=[m.float32],
+                                       casting="unsafe"), "buffering")
+
+
+def test_setitem_writes_the_current_element() -> None:
+    results = []
+    for xp in (np, ma):
+        a = xp.zeros(3)
+        with xp.nditer(a, op_flags=[["writeonly"]]) as it:
+            while not it.finished:
+                it[0] = 7
+                it.iternext()
+        results.append(a)
+    same(results[1], results[0])
+
+    def write_readonly(m: Any) -> None:
+        m.nditer(m.zeros(3))[0] = 1
+
+    raises_as_numpy(write_readonly, "not writeable")
 
 
 def _outer_it(xp: Any, x: Any, y: Any) -> Any:
