@@ -148,6 +148,8 @@ from minarray._errstate import *  # noqa: F403
 from minarray._errstate import __all__ as _errstate_all
 from minarray._io import *  # noqa: F403
 from minarray._io import __all__ as _io_all
+from minarray._memmap import *  # noqa: F403
+from minarray._memmap import __all__ as _memmap_all
 from minarray._npy_format import *  # noqa: F403
 from minarray._npy_format import __all__ as _npy_format_all
 from minarray._threads import *  # noqa: F403
@@ -221,7 +223,7 @@ __all__ = [
     *_constants_all, *_creation_all, *_data_type_functions_all, *_elementwise_all, *_histograms_all,
     *_indexing_all, *_inspection_all, *_joining_all, *_linear_algebra_all, *_manipulation_all,
     *_searching_all, *_set_all, *_sorting_all, *_statistical_all, *_utility_all,
-    *_errstate_all, *_io_all, *_npy_format_all, *_threads_all, *_dlpack_all,
+    *_errstate_all, *_io_all, *_memmap_all, *_npy_format_all, *_threads_all, *_dlpack_all,
     *_float_format_all, *_printing_all, *_printoptions_all,
     *_polynomial_all, *_text_io_all,
     *_ufunc_all,

@@ -36,7 +36,8 @@ from typing import Any, BinaryIO
 from minarray import _dtypes as _dt
 from minarray._array_object import NDArray
 from minarray._coerce import as_int, asarray
-from minarray._io import contiguous_strides, raw, read_into, remaining_bytes, write_raw
+from minarray._io import raw, read_into, remaining_bytes, write_raw
+from minarray._memmap import over_mapping
 from minarray._native import core
 
 __all__ = [
@@ -338,15 +339,15 @@ def read_array(f: Any, left: int | None = None, max_header_size: int = MAX_HEADE
 def _open_memmap(file: Any, mode: str, max_header_size: int) -> NDArray:
     if isinstance(file, (str, bytes, os.PathLike)):
         with open(file, "r+b" if mode == "r+" else "rb") as f:
-            return _map(f, mode, max_header_size)
+            return _map(f, mode, max_header_size, file)
     try:
         file.fileno()
     except (AttributeError, OSError, ValueError):
         raise ValueError("mmap_mode needs a file on disk: a path, or a file object with a fileno()") from None
-    return _map(file, mode, max_header_size)
+    return _map(file, mode, max_header_size, getattr(file, "name", None))
 
 
-def _map(f: Any, mode: str, max_header_size: int) -> NDArray:
+def _map(f: Any, mode: str, max_header_size: int, name: Any) -> NDArray:
     dtype, swap, shape, fortran = read_header(f, max_header_size)
     offset = f.tell()
     if swap:
@@ -359,7 +360,7 @@ def _map(f: Any, mode: str, max_header_size: int) -> NDArray:
         out = _new_array(dtype, shape, fortran)
         return out._view(0, out._shape, out._strides, readonly=True) if mode == "r" else out
     h = core.map_file(f.fileno(), offset, shape, dtype.code, dtype.bits, fortran, _MMAP_MODES[mode])
-    return NDArray._new(h, shape, contiguous_strides(shape, fortran), None)
+    return over_mapping(h, shape, fortran, name, offset, mode)  # NumPy's load gives a memmap
 
 
 def load(file: Any, mmap_mode: str | None = None, allow_pickle: bool = False,
