@@ -263,6 +263,28 @@ class DType:
         # as NumPy: equal spellings (float, "f8") need not hash alike
         return hash(self.name)
 
+    # The dtypes are the scalar types (``ma.float64(3)`` makes a scalar), so
+    # NumPy's tests of a scalar's type ask them: ``isinstance(v,
+    # ma.float64)`` holds for a scalar of that dtype (minarray's, one class
+    # for every dtype, or NumPy's), never for an array, 0-d ones included,
+    # nor for a Python number; ``issubclass(x.dtype.type, ma.float64)``
+    # for the same type under any spelling.
+
+    def __instancecheck__(self, inst: Any) -> _builtin_bool:
+        if type(inst) is scalar_class:
+            return _builtin_bool(inst.dtype is self)
+        return _numpy_like(type(inst)) and self.__subclasscheck__(type(inst))
+
+    def __subclasscheck__(self, sub: Any) -> _builtin_bool:
+        if sub is self:
+            return True
+        if isinstance(sub, DType) or not _numpy_like(sub):
+            return False
+        try:
+            return _lookup(sub) is self
+        except (TypeError, ValueError):
+            return False
+
     def __reduce__(self) -> str:
         return self.name
 

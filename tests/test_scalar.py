@@ -182,6 +182,21 @@ def test_scalars_sit_in_numpys_type_tree() -> None:
     assert not isinstance(ma.asarray(1.0), ma.floating)  # an array is no scalar, as in NumPy
 
 
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint64", "float32", "float64", "complex128"])
+def test_isinstance_of_a_concrete_type_as_numpys(dtype: str) -> None:
+    # isinstance(v, np.float64), issubclass(x.dtype.type, np.float64): the
+    # dtypes are the scalar types; the answers are NumPy's
+    a = np.ones(2, dtype=dtype)
+    x = ma.asarray(a)
+    for other in ("bool", "int8", "int64", "float32", "float64", "complex128"):
+        want = isinstance(a[0], getattr(np, other if other != "bool" else "bool_"))
+        assert isinstance(x[0], getattr(ma, other)) == want
+        assert isinstance(a[0], getattr(ma, other)) == want  # NumPy's scalar, asked of minarray's type
+        assert issubclass(x.dtype.type, getattr(ma, other)) == want
+        assert not isinstance(x, getattr(ma, other)) and not isinstance(x[:1].reshape(()), getattr(ma, other))
+    assert not isinstance(1.0, ma.float64) and not isinstance(True, ma.bool)  # Python numbers are not, as in NumPy
+
+
 def test_a_scalar_becomes_an_array_where_numpy_makes_one() -> None:
     s = ma.float64(2.0)
     a = ma.asarray(s)  # np.asarray of a scalar: a fresh writeable 0-d array
