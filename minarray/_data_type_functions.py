@@ -50,13 +50,20 @@ class dtype_float(float):
         self.ftype = ftype
         return self
 
-    def __repr__(self) -> str:
+    def __str__(self) -> str:
         if self.ftype in _LIMIT_FORMAT:
             return scalar_text(float(self), self.ftype)
         # bfloat16 and the narrow floats print as ml_dtypes' scalars: "%g"
         return f"{float(self):g}"
 
-    __str__ = __repr__
+    def __repr__(self) -> str:
+        """NumPy's repr of the dtype's scalar (``np.float32(1.1920929e-07)``;
+        the value alone under ``legacy`` printing or without a NumPy type)."""
+        if self.ftype not in _LIMIT_FORMAT:
+            return str(self)
+        from minarray._printing import scalar_repr  # cycle: printing needs the array object's chapter modules
+
+        return scalar_repr(_dt.as_dtype(self.ftype)(float(self)))
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (dtype_float, (float(self), self.ftype))
