@@ -64,6 +64,18 @@ class Scalar(NDArray):
     def __reduce__(self) -> tuple[Any, ...]:
         return _from_item, (self.dtype.name, self.item())
 
+    def __round__(self, ndigits: int | None = None) -> Any:
+        """``round(s)``: a Python int, rounded half to even; ``round(s, n)``
+        a scalar of the same dtype (``ma.round``), as NumPy's.  NumPy's
+        bool and complex scalars define no rounding."""
+        if self.dtype.kind in "bc":
+            raise TypeError(f"type minarray {self.dtype} scalar doesn't define __round__ method")
+        if ndigits is None:
+            return round(self.item())
+        from minarray._elementwise import round as round_  # cycle: the elementwise chapter imports this module
+
+        return round_(self, decimals=ndigits)
+
     # In-place operators make a new scalar (Python falls back to the binary
     # operator on NotImplemented), as NumPy's immutable scalars do.
     def __iadd__(self, other: Any) -> Any:

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from numpy_errors import raises_as_numpy
 
 import minarray as ma
 from minarray._scalar import Scalar
@@ -278,3 +279,16 @@ def test_calling_a_dtype_makes_numpys_scalar(dtype: str) -> None:
         assert type(got) is Scalar and repr(got) == repr(want), (dtype, v)
     assert repr(getattr(ma, dtype)(np.asarray(1))) == repr(getattr(np, dtype)(np.asarray(1)))
     assert type(getattr(ma, dtype)([1, 0])) is ma.NDArray
+
+
+def test_round_as_numpys() -> None:
+    # round(s) is a Python int (half to even), round(s, n) a scalar of the
+    # same dtype; NumPy's bool and complex scalars refuse
+    for xp in (np, ma):
+        x, i = xp.asarray([1.5, 2.5, 2.567]), xp.asarray([13, 25])
+        got = [round(x[0]), round(x[1]), round(x[2], 2), round(i[0], -1), round(i[1]), round(xp.float32(2.567), 2)]
+        assert [type(v) is int for v in got] == [True, True, False, False, True, False]
+        assert [float(v) for v in got] == [2.0, 2.0, 2.57, 10.0, 25.0, float(np.float32(2.57))]
+        assert [str(v.dtype) for v in got if not isinstance(v, int)] == ["float64", "int64", "float32"]
+    raises_as_numpy(lambda m: round(m.asarray([True])[0]), "__round__")
+    raises_as_numpy(lambda m: round(m.asarray([1j])[0]), "__round__")
