@@ -123,6 +123,11 @@ def sum(x: NDArray, /, axis: Axis = None, dtype: Any = None, out: NDArray | None
     """Sum over ``axis`` (pairwise summation for floating point).  NumPy's
     positional order; ``initial`` is added, ``where=`` sums the selected
     elements only."""
+    if type(x) is not NDArray:  # NumPy's np.sum(sub) calls sub.sum
+        own = _subclass.call_own_method(x, "sum", {"axis": axis, "dtype": dtype, "out": out},
+                                        keepdims=(keepdims, False), initial=(initial, None), where=(where, True))
+        if own is not NotImplemented:
+            return own  # type: ignore[no-any-return]
     if out is not None or initial is not None or where is not True:
         return with_options(lambda v: sum(v, axis, dtype, None, keepdims), x, 0, _ew.add, initial, where, out, "sum")
     # the plain call runs here, one Python frame less (sum of a small array
@@ -137,6 +142,11 @@ def prod(x: NDArray, /, axis: Axis = None, dtype: Any = None, out: NDArray | Non
          initial: Any = None, where: Any = True) -> NDArray:
     """Product over ``axis``; ``initial`` multiplies it, ``where=`` picks
     the elements."""
+    if type(x) is not NDArray:  # NumPy's np.prod(sub) calls sub.prod
+        own = _subclass.call_own_method(x, "prod", {"axis": axis, "dtype": dtype, "out": out},
+                                        keepdims=(keepdims, False), initial=(initial, None), where=(where, True))
+        if own is not NotImplemented:
+            return own  # type: ignore[no-any-return]
     if out is None and initial is None and where is True:
         return _sum_like(_PROD, x, axis, dtype, keepdims)
     return with_options(lambda v: _sum_like(_PROD, v, axis, dtype, keepdims), x, 1, _ew.multiply, initial, where,
@@ -174,6 +184,11 @@ def min(x: NDArray, /, axis: Axis = None, out: NDArray | None = None, keepdims: 
         where: Any = True) -> NDArray:
     """Minimum over ``axis``; NaN propagates.  ``initial`` joins the
     minimum (and is the result of an empty one); ``where=`` needs it."""
+    if type(x) is not NDArray:  # NumPy's np.min(sub) calls sub.min
+        own = _subclass.call_own_method(x, "min", {"axis": axis, "out": out}, keepdims=(keepdims, False),
+                                        initial=(initial, None), where=(where, True))
+        if own is not NotImplemented:
+            return own  # type: ignore[no-any-return]
     return _minmax(_MIN, "min", x, axis, keepdims, out, initial, where)
 
 
@@ -181,6 +196,11 @@ def max(x: NDArray, /, axis: Axis = None, out: NDArray | None = None, keepdims: 
         where: Any = True) -> NDArray:
     """Maximum over ``axis``; NaN propagates.  ``initial`` joins the
     maximum (and is the result of an empty one); ``where=`` needs it."""
+    if type(x) is not NDArray:  # NumPy's np.max(sub) calls sub.max
+        own = _subclass.call_own_method(x, "max", {"axis": axis, "out": out}, keepdims=(keepdims, False),
+                                        initial=(initial, None), where=(where, True))
+        if own is not NotImplemented:
+            return own  # type: ignore[no-any-return]
     return _minmax(_MAX, "max", x, axis, keepdims, out, initial, where)
 
 
@@ -213,6 +233,11 @@ def mean(x: NDArray, /, axis: Axis = None, dtype: Any = None, out: NDArray | Non
          *, where: Any = True) -> NDArray:
     """Arithmetic mean over ``axis``; NaN for an empty reduction.  Integer
     inputs give float64 (NumPy); a floating ``dtype`` is computed in."""
+    if type(x) is not NDArray:  # NumPy's np.mean(sub) calls sub.mean
+        own = _subclass.call_own_method(x, "mean", {"axis": axis, "dtype": dtype, "out": out},
+                                        keepdims=(keepdims, False), where=(where, True))
+        if own is not NotImplemented:
+            return own  # type: ignore[no-any-return]
     if dtype is None and out is None and where is True:
         x = as_operand(x)
         result = _float_result(x, "mean", True)
@@ -299,6 +324,12 @@ def var(x: NDArray, /, axis: Axis = None, dtype: Any = None, out: NDArray | None
     ``ddof`` is NumPy's name for ``correction``; either may be given.
     NumPy's positional order, ``dtype=``, ``where=`` and ``mean=`` (the
     mean, already computed, of keepdims shape)."""
+    if type(x) is not NDArray:  # NumPy's np.var(sub) calls sub.var
+        own = _subclass.call_own_method(x, "var", {"axis": axis, "dtype": dtype, "out": out}, ddof=(ddof, None),
+                                        keepdims=(keepdims, False), where=(where, True), mean=(mean, None),
+                                        correction=(correction, None))
+        if own is not NotImplemented:
+            return own  # type: ignore[no-any-return]
     if dtype is None and out is None and where is True and mean is None:
         return _var(x, axis, _correction(correction, ddof), keepdims, False)
     return _moment(x, axis, dtype, out, ddof, keepdims, where, mean, correction, False)
@@ -309,6 +340,12 @@ def std(x: NDArray, /, axis: Axis = None, dtype: Any = None, out: NDArray | None
         correction: int | float | None = None) -> NDArray:
     """Standard deviation over ``axis``: sqrt(var).  ``ddof`` is NumPy's
     name for ``correction``; either may be given."""
+    if type(x) is not NDArray:  # NumPy's np.std(sub) calls sub.std
+        own = _subclass.call_own_method(x, "std", {"axis": axis, "dtype": dtype, "out": out}, ddof=(ddof, None),
+                                        keepdims=(keepdims, False), where=(where, True), mean=(mean, None),
+                                        correction=(correction, None))
+        if own is not NotImplemented:
+            return own  # type: ignore[no-any-return]
     if dtype is None and out is None and where is True and mean is None:
         return _var(x, axis, _correction(correction, ddof), keepdims, True)
     return _moment(x, axis, dtype, out, ddof, keepdims, where, mean, correction, True)

@@ -37,13 +37,22 @@ if TYPE_CHECKING:
 R = TypeVar("R")
 
 __all__ = [
-    "instance", "kept", "like", "of_inputs", "plain", "reduced", "retype", "through_method", "ufunc_body", "wrap",
+    "call_own_method", "instance", "kept", "like", "of_inputs", "plain",
+    "reduced", "retype", "through_method", "ufunc_body", "wrap",
 ]
 
 
 def retype(result: NDArray, cls: type[N], obj: Any) -> N:
     """``result`` as an instance of ``cls`` (a view of all of it), finalized
-    from ``obj`` as NumPy finalizes a new array of a subclass."""
+    from ``obj`` as NumPy finalizes a new array of a subclass.  A class
+    with a ``_finalized_shape(shape)`` (the matrix: always 2-d) gets its
+    instances in the shape it names, size-1 axes added or dropped, where
+    NumPy's ``__array_finalize__`` would set ``self.shape``."""
+    shaped = getattr(cls, "_finalized_shape", None)
+    if shaped is not None:
+        shape = shaped(result.shape)
+        if shape != result.shape:
+            result = core.ndarray_view_as(result, _plain_class()).reshape(shape)
     new = core.ndarray_view_as(result, cls)
     new.__array_finalize__(obj)
     return new
@@ -174,3 +183,17 @@ def ufunc_body(impl: Any, name: str, inputs: Any) -> Any:
     if isinstance(out, tuple):
         return tuple(wrap(o, name, *inputs) for o in out)
     return wrap(out, name, *inputs)
+
+
+def call_own_method(x: Any, name: str, always: dict[str, Any], **optional: tuple[Any, Any]) -> Any:
+    """NumPy's np.sum(sub), np.max(sub)... call ``sub.sum(...)``: when the
+    class of ``x`` (an instance of a subclass) overrides NDArray's method
+    ``name`` (the matrix's reductions do), that method's result, called
+    with ``always`` and each ``optional`` keyword ``(value, default)``
+    given a value other than its default, as NumPy passes them; else
+    NotImplemented (NDArray's own method, the function itself, does)."""
+    if not instance(x) or getattr(type(x), name, None) is getattr(_plain_class(), name):
+        return NotImplemented
+    kwargs = dict(always)
+    kwargs.update({k: v for k, (v, default) in optional.items() if v is not default})
+    return getattr(x, name)(**kwargs)

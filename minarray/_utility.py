@@ -34,6 +34,11 @@ def all(x: NDArray, /, axis: Axis = None, out: NDArray | None = None, keepdims: 
         where: Any = True) -> NDArray:
     """Logical AND over ``axis`` (True for an empty reduction); NumPy's
     positional order, ``where=`` tests the selected elements only."""
+    if type(x) is not NDArray:  # NumPy's np.all(sub) calls sub.all
+        own = _subclass.call_own_method(x, "all", {"axis": axis, "out": out}, keepdims=(keepdims, False),
+                                        where=(where, True))
+        if own is not NotImplemented:
+            return own  # type: ignore[no-any-return]
     if out is not None or where is not True:
         return with_options(lambda v: all(v, axis, None, keepdims), x, True, None, None, where, out, "all")
     x = as_operand(x)
@@ -45,6 +50,11 @@ def any(x: NDArray, /, axis: Axis = None, out: NDArray | None = None, keepdims: 
         where: Any = True) -> NDArray:
     """Logical OR over ``axis`` (False for an empty reduction); NumPy's
     positional order, ``where=`` tests the selected elements only."""
+    if type(x) is not NDArray:  # NumPy's np.any(sub) calls sub.any
+        own = _subclass.call_own_method(x, "any", {"axis": axis, "out": out}, keepdims=(keepdims, False),
+                                        where=(where, True))
+        if own is not NotImplemented:
+            return own  # type: ignore[no-any-return]
     if out is not None or where is not True:
         return with_options(lambda v: any(v, axis, None, keepdims), x, False, None, None, where, out, "any")
     x = as_operand(x)

@@ -437,7 +437,21 @@ SWEEP: dict[str, Callable[[Any, Any], Any]] = {
     "sinc": lambda xp, a: xp.sinc(a),
     "vander": lambda xp, a: xp.vander(a[0]),
     "polyval": lambda xp, a: xp.polyval([1, 2], a),
+    "linalg.inv": lambda xp, a: xp.linalg.inv(_spd(xp, a)),
+    "linalg.cholesky": lambda xp, a: xp.linalg.cholesky(_spd(xp, a)),
+    "linalg.eigh values": lambda xp, a: xp.linalg.eigh(_spd(xp, a))[0],
+    "linalg.eigh vectors": lambda xp, a: abs(xp.linalg.eigh(_spd(xp, a))[1]),
+    "linalg.solve": lambda xp, a: xp.linalg.solve(_spd(xp, a), a[:, :2]),
+    "linalg.solve plain b": lambda xp, a: xp.linalg.solve(_spd(xp, a), xp.ones(3)),
+    "linalg.pinv": lambda xp, a: xp.linalg.pinv(a),
+    "linalg.det": lambda xp, a: xp.linalg.det(_spd(xp, a)),
+    "linalg.matrix_power": lambda xp, a: xp.linalg.matrix_power(_spd(xp, a), 0),
 }
+
+
+def _spd(xp: Any, a: Any) -> Any:
+    """A symmetric positive-definite 3x3 matrix made from ``a`` (of its class)."""
+    return a[:, :3] @ a[:, :3].T + 10 * xp.eye(3)
 
 
 def _named(xp: ModuleType) -> Any:
