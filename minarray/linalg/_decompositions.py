@@ -15,7 +15,6 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from minarray import _dtypes as _dt
-from minarray import _subclass
 from minarray import _elementwise as _ew
 from minarray import _indexing, _manipulation, _searching, _sorting, _subclass, _utility
 from minarray import _statistical as _stat
