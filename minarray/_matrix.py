@@ -2,7 +2,8 @@
 NumPy's own docstrings) that still uses it.
 
 Its instances keep two dimensions through every view, copy and result
-(a 1-d result becomes a row, a 0-d one a 1x1 matrix; :func:`_subclass.retype`
+but indexing with None, as NumPy's (a 1-d result becomes a row, a 0-d
+one a 1x1 matrix; :func:`_subclass.retype`
 asks the class for the shape through ``_finalized_shape``, where NumPy's
 ``__array_finalize__`` reshapes in place); ``*`` is the matrix product and
 ``**`` the matrix power; a reduction along an axis keeps it as a row or a
@@ -112,6 +113,11 @@ class matrix(NDArray):
             # NumPy's rule: m[:, k] (a scalar second index) is a column
             column = isinstance(key, tuple) and len(key) > 1 and isscalar(key[1])
             out = out.reshape((out.shape[0], 1) if column else (1, out.shape[0]))
+        elif out.ndim > 2:
+            # NumPy's indexing skips the 2-d rule: m[None] is a 3-d matrix
+            made = core.ndarray_view_as(out, type(self))
+            made.__array_finalize__(self)
+            return made
         return self.__array_wrap__(out)
 
     # ---- the matrix product and power -------------------------------------

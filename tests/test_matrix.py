@@ -40,7 +40,7 @@ EXPRESSIONS = [
     "m.T", "m.H", "(m * 1j).H", "f.I", "m.I", "m.A", "m.A1", "m.getA()", "m.getA1()", "m.getT()", "m.getH()",
     "m.getI()",
     "m[0]", "m[1, :]", "m[:, 0]", "m[0, 1]", "m[:, [0, 1]]", "m[[1, 0]]", "m[m > 1]", "m[0:1]", "f[:, 1:]",
-    "f[..., 0]", "list(m)[1]",
+    "f[..., 0]", "list(m)[1]", "m[None]",
     "m.sum()", "m.sum(0)", "m.sum(1)", "m.sum(axis=1)", "f.mean()", "f.mean(0)", "f.mean(1)", "f.std(0)",
     "f.var(1, ddof=1)", "m.prod(1)", "m.max()", "m.max(0)", "m.min(1)", "m.ptp(0)", "m.ptp()", "m.any(1)",
     "m.all()", "m.argmax()", "m.argmax(0)", "m.argmin(1)",
