@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Literal, overload
 
 from minarray import _dtypes as _dt
+from minarray import _subclass
 from minarray._array_object import NDArray, _stride_perm
 from minarray._coerce import _device, _scalar_dtype, as_int, as_intp, as_ints, as_operand, asarray, normalize_axis
 from minarray._joining import stack
@@ -99,11 +100,22 @@ def ones(shape: Any, dtype: Any = None, order: str = "C", *, device: Any = None)
     return full(shape, 1, dtype if dtype is not None else _dt.float64, order, device=device)
 
 
-def _like(name: str, x: Any, dtype: Any, order: str, shape: Any, device: Any, fill: Any) -> NDArray:
+def _like(name: str, x: Any, dtype: Any, order: str, shape: Any, device: Any, fill: Any,
+          subok: bool = True) -> NDArray:
     """A ``*_like`` result: ``x``'s shape and dtype unless given, filled
-    with ``fill`` (None: left uninitialised).  NumPy's memory order:
-    "K" keeps ``x``'s (the order of its strides), "A" keeps a Fortran
-    ``x`` Fortran, "C" and "F" are themselves."""
+    with ``fill`` (None: left uninitialised), of ``x``'s subclass unless
+    ``subok`` is False (NumPy's default keeps it)."""
+    made = _made_like(name, x, dtype, order, shape, device, fill)
+    if type(x) is NDArray or not subok or not _subclass.instance(x):
+        return made
+    out: NDArray = _subclass.kept(made, x, True)
+    return out
+
+
+def _made_like(name: str, x: Any, dtype: Any, order: str, shape: Any, device: Any, fill: Any) -> NDArray:
+    """:func:`_like`'s new plain array.  NumPy's memory order: "K" keeps
+    ``x``'s (the order of its strides), "A" keeps a Fortran ``x``
+    Fortran, "C" and "F" are themselves."""
     x = as_operand(x, name)
     dt = _dt.as_dtype(dtype) if dtype is not None else x.dtype
     if order in ("K", "A"):
@@ -135,19 +147,19 @@ def _strided_like(x: NDArray, dt: _dt.DType, device: Any, fill: Any) -> NDArray:
 def empty_like(x: NDArray, /, dtype: Any = None, order: str = "K", subok: bool = True, shape: Any = None, *,
                device: Any = None) -> NDArray:
     """An uninitialised array with the shape (and, unless given, the dtype) of ``x``."""
-    return _like("empty_like", x, dtype, order, shape, device, None)
+    return _like("empty_like", x, dtype, order, shape, device, None, subok)
 
 
 def zeros_like(x: NDArray, /, dtype: Any = None, order: str = "K", subok: bool = True, shape: Any = None, *,
                device: Any = None) -> NDArray:
     """Zeros with the shape (and, unless given, the dtype) of ``x``."""
-    return _like("zeros_like", x, dtype, order, shape, device, 0)
+    return _like("zeros_like", x, dtype, order, shape, device, 0, subok)
 
 
 def ones_like(x: NDArray, /, dtype: Any = None, order: str = "K", subok: bool = True, shape: Any = None, *,
               device: Any = None) -> NDArray:
     """Ones with the shape (and, unless given, the dtype) of ``x``."""
-    return _like("ones_like", x, dtype, order, shape, device, 1)
+    return _like("ones_like", x, dtype, order, shape, device, 1, subok)
 
 
 def full_like(x: NDArray, /, fill_value: Any, dtype: Any = None, order: str = "K", subok: bool = True,
@@ -156,7 +168,7 @@ def full_like(x: NDArray, /, fill_value: Any, dtype: Any = None, order: str = "K
     an array ``fill_value`` is broadcast to it (cast as NumPy casts it)."""
     if not isinstance(fill_value, (bool, int, float, complex)):
         fill_value = asarray(fill_value).astype(dtype if dtype is not None else as_operand(x, "full_like").dtype)
-    return _like("full_like", x, dtype, order, shape, device, fill_value)
+    return _like("full_like", x, dtype, order, shape, device, fill_value, subok)
 
 
 def _real_number(v: Any, what: str) -> int | float:
@@ -337,11 +349,15 @@ def _tri(x: NDArray, k: int, lower: bool) -> NDArray:
 
 def tril(x: NDArray, /, k: int = 0) -> NDArray:
     """A copy of ``x`` with the elements above diagonal ``k`` of its last two axes set to zero."""
+    if type(x) is not NDArray:  # NumPy's gives a plain array
+        x = _subclass.plain(x)
     return _tri(as_operand(x, "tril"), k, True)
 
 
 def triu(x: NDArray, /, k: int = 0) -> NDArray:
     """A copy of ``x`` with the elements below diagonal ``k`` of its last two axes set to zero."""
+    if type(x) is not NDArray:  # NumPy's gives a plain array
+        x = _subclass.plain(x)
     return _tri(as_operand(x, "triu"), k, False)
 
 
@@ -368,7 +384,7 @@ def meshgrid(*arrays: NDArray, copy: bool = True, sparse: bool = False, indexing
         if indexing == "xy" and len(arrays) >= 2 and i < 2:
             axis = 1 - i
         s[axis] = a.shape[0]
-        grid = a.reshape(tuple(s)) if sparse else broadcast_to(a.reshape(tuple(s)), tuple(shape))
+        grid = a.reshape(tuple(s)) if sparse else broadcast_to(a.reshape(tuple(s)), tuple(shape), subok=True)
         out.append(grid.copy() if copy else grid)
     return tuple(out)
 
@@ -441,6 +457,8 @@ def diag(v: Any, k: int = 0) -> NDArray:
 
 def diagflat(v: Any, k: int = 0) -> NDArray:
     """A 2-d array with the flattened ``v`` on diagonal ``k``."""
+    if type(v) is not NDArray and _subclass.instance(v):
+        return _subclass.through_method(diagflat, v, k)
     return diag(as_operand(v, "diagflat").reshape((-1,)), k)
 
 

@@ -44,6 +44,7 @@ from collections.abc import Callable
 from typing import Any, Protocol, overload
 
 from minarray import _dtypes as _dt
+from minarray import _subclass
 from minarray._array_object import NDArray
 from minarray._coerce import as_operand, asarray, broadcast_shapes, normalize_axis, operator_operand, write_out
 from minarray._creation import zeros, zeros_like
@@ -322,6 +323,8 @@ def round(x: NDArray, /, decimals: int = 0, *, out: NDArray | None = None) -> ND
     API's ``round``); with ``decimals``, to that many decimal places (NumPy's:
     ``rint(x * 10**decimals) / 10**decimals``, or the reverse for negative
     ``decimals``; integers are unchanged for ``decimals >= 0``)."""
+    if decimals and type(x) is not NDArray:  # NumPy's gives a plain array then
+        x = _subclass.plain(x)
     if decimals == 0:
         return _round(x, out=out)
     d = operator.index(decimals)
@@ -658,6 +661,8 @@ def nan_to_num(x: ArrayLike, copy: bool = True, nan: float = 0.0, posinf: float 
     """``x`` with NaN replaced by ``nan`` (0.0) and infinities by
     ``posinf``/``neginf`` (the largest finite values of the dtype by
     default); complex parts are replaced separately."""
+    if copy and type(x) is not NDArray and _subclass.instance(x):
+        return _subclass.through_method(nan_to_num, x, copy, nan, posinf, neginf, zero_d=True)
     a = as_operand(x, "nan_to_num")
     if a.dtype.kind not in "fc":
         return a.copy() if copy else a

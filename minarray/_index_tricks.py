@@ -10,8 +10,7 @@ array-like or a scalar; the entries are raised to ``ndmin`` dimensions,
 given one result dtype (Python scalars weak, as in NumPy 2), and
 concatenated along ``axis``.  A leading string changes the three:
 ``'axis'``, ``'axis,ndmin'``, ``'axis,ndmin,trans1d'``, or ``'r'``/``'c'``
-(NumPy's matrix results: here a 2-d row or column array, minarray having
-no matrix class).
+(a :class:`minarray.matrix`, a row or a column, as NumPy's).
 """
 
 from __future__ import annotations
@@ -48,7 +47,7 @@ class _AxisConcatenator:
             raise ValueError(f"unknown special directive {key!r}: a directive needs entries after it")
         items = key if isinstance(key, tuple) else (key,)
         axis, ndmin, trans1d = self.axis, self.ndmin, self.trans1d
-        shape_as: str | None = None  # 'r' or 'c': NumPy's matrix, as a 2-d array
+        shape_as: str | None = None  # 'r' or 'c': a matrix, a row or a column
         objs: list[NDArray] = []
         dtypes: list[_dt.DType] = []
         scalars: list[Any] = []
@@ -103,6 +102,9 @@ class _AxisConcatenator:
                 raise ValueError("matrix must be 2-dimensional")
             if out.ndim < 2:
                 out = out.reshape((-1, 1) if shape_as == "c" else (1, -1))
+            from minarray._matrix import matrix  # cycle: _matrix is imported after this module
+
+            return matrix(out, copy=False)
         return out
 
     @staticmethod

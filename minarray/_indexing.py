@@ -31,7 +31,7 @@ from typing import Any, SupportsIndex
 
 from minarray import _dtypes as _dt
 from minarray import _elementwise as _ew
-from minarray import _searching
+from minarray import _searching, _subclass
 from minarray._array_object import NDArray
 from minarray._coerce import (
     along_axis,
@@ -300,6 +300,8 @@ def take(x: NDArray, indices: NDArray, /, axis: int | None = None, out: NDArray 
     indices modulo the length, "clip" clips them to it (a negative one to
     0), instead of raising.
     """
+    if type(x) is not NDArray and _subclass.instance(x):
+        return _subclass.through_method(take, x, indices, axis, out=out, mode=mode)
     if mode != "raise":
         indices = _moded(as_operand(x, "take"), indices, axis, mode)
     res = _take(x, indices, axis)
@@ -338,6 +340,8 @@ def take_along_axis(x: NDArray, indices: NDArray, /, axis: int = -1) -> NDArray:
 
     ``indices`` has x's ndim; its other dimensions broadcast against x's.
     """
+    if type(x) is not NDArray and _subclass.instance(x):
+        return _subclass.through_method(take_along_axis, x, indices, axis)
     x = as_operand(x, "take_along_axis")
     idx = _int_indices(indices, "take_along_axis")
     if x.ndim == 0:
@@ -512,6 +516,8 @@ def ix_(*args: Any) -> tuple[NDArray, ...]:
 def extract(condition: Any, arr: Any) -> NDArray:
     """The elements of the flattened ``arr`` where the flattened
     ``condition`` is non-zero (1-d)."""
+    if type(arr) is not NDArray and _subclass.instance(arr):
+        return _subclass.through_method(lambda v: extract(condition, v), arr)
     flat = as_operand(arr, "extract").reshape((-1,))
     return take(flat, nonzero(as_operand(condition, "extract").reshape((-1,)))[0])
 
@@ -519,6 +525,8 @@ def extract(condition: Any, arr: Any) -> NDArray:
 def compress(condition: Any, a: Any, axis: int | None = None, out: NDArray | None = None) -> NDArray:
     """The slices of ``a`` along ``axis`` (the flattened array when None)
     where the 1-d ``condition`` is true; ``out=`` receives them."""
+    if type(a) is not NDArray and _subclass.instance(a):
+        return _subclass.through_method(lambda v, **k: compress(condition, v, axis, **k), a, out=out)
     c = as_operand(condition, "compress")
     if c.ndim != 1:
         raise ValueError("condition must be a 1-d array")

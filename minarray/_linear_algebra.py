@@ -32,6 +32,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from minarray import _dtypes as _dt
+from minarray import _subclass
 from minarray._array_object import NDArray, c_strides
 from minarray._coerce import as_int, as_operand, broadcast_shapes, normalize_axis, write_out
 from minarray._creation import zeros
@@ -114,6 +115,8 @@ def matmul(x1: Any, x2: Any, /, *, out: NDArray | None = None) -> NDArray:
     from the result.  0-d arrays raise ValueError (use ``multiply``), as do
     mismatched inner dimensions.
     """
+    if (type(x1) is not NDArray or type(x2) is not NDArray) and (_subclass.instance(x1) or _subclass.instance(x2)):
+        return _subclass.of_inputs(matmul, x1, x2, out=out, zero_d=True)
     if out is not None:
         return write_out(out, matmul(x1, x2), "matmul", "same_kind")
     # _matmul's direct route, inlined: the extra Python frame of calling it
@@ -226,6 +229,8 @@ def vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> NDArray:
     both arrays have the same ndim (NumPy's reading).  The vector axis must
     have one size in both: the standard forbids broadcasting it.
     """
+    if (type(x1) is not NDArray or type(x2) is not NDArray) and (_subclass.instance(x1) or _subclass.instance(x2)):
+        return _subclass.of_inputs(vecdot, x1, x2, axis=axis, zero_d=True)
     a, b, dt, kt = _operands("vecdot", x1, x2)
     if a.ndim == 0 or b.ndim == 0:
         raise ValueError(f"vecdot: Input operand {0 if a.ndim == 0 else 1} does not have enough dimensions "
@@ -282,6 +287,8 @@ def dot(a: Any, b: Any) -> NDArray:
     vectors, the matrix product of matrices, and for N-d arrays the sum
     over the last axis of ``a`` and the second-to-last of ``b`` (the
     last, when ``b`` is 1-d)."""
+    if (type(a) is not NDArray or type(b) is not NDArray) and (_subclass.instance(a) or _subclass.instance(b)):
+        return _subclass.of_inputs(dot, a, b)
     x, y = as_operand(a, "dot"), as_operand(b, "dot")
     if x.ndim == 0 or y.ndim == 0:
         return multiply(x, y)
@@ -300,6 +307,8 @@ def dot(a: Any, b: Any) -> NDArray:
 def vdot(a: Any, b: Any, /) -> NDArray:
     """The dot product of the flattened arrays, ``a`` conjugated (NumPy's
     ``vdot``): a 0-d array."""
+    if type(a) is not NDArray or type(b) is not NDArray:  # NumPy's gives a plain array
+        a, b = _subclass.plain(a), _subclass.plain(b)
     x, y = as_operand(a, "vdot").reshape((-1,)), as_operand(b, "vdot").reshape((-1,))
     if x.shape != y.shape:
         raise ValueError(f"vdot: vectors have different lengths ({x.shape[0]} and {y.shape[0]})")
@@ -309,6 +318,8 @@ def vdot(a: Any, b: Any, /) -> NDArray:
 def inner(a: Any, b: Any, /) -> NDArray:
     """The sum of products over the last axes of ``a`` and ``b`` (NumPy's
     ``inner``: no conjugation; scalars multiply)."""
+    if (type(a) is not NDArray or type(b) is not NDArray) and (_subclass.instance(a) or _subclass.instance(b)):
+        return _subclass.of_inputs(inner, a, b)
     x, y = as_operand(a, "inner"), as_operand(b, "inner")
     if x.ndim == 0 or y.ndim == 0:
         return multiply(x, y)
@@ -376,6 +387,8 @@ def convolve(a: Any, v: Any, mode: str = "full") -> NDArray:
     "same" (max(N, M), centred) or "valid" (full overlaps only).  The
     overlapping windows of the zero-padded longer array are one strided
     view, times the reversed shorter one: one matrix-vector product."""
+    if type(a) is not NDArray or type(v) is not NDArray:  # NumPy's gives a plain array
+        a, v = _subclass.plain(a), _subclass.plain(v)
     x, w = as_operand(a, "convolve"), as_operand(v, "convolve")
     # NumPy reads both with ndmin=1: a scalar is a one-element array
     x, w = (x.reshape((1,)) if x.ndim == 0 else x), (w.reshape((1,)) if w.ndim == 0 else w)
@@ -411,6 +424,8 @@ def correlate(a: Any, v: Any, mode: str = "valid") -> NDArray:
     conjugated, reversed ``v``; when ``v`` is the longer one NumPy
     correlates the other way round and conjugates and reverses the result,
     which moves the "same" window: so does this."""
+    if (type(a) is not NDArray or type(v) is not NDArray) and (_subclass.instance(a) or _subclass.instance(v)):
+        return _subclass.of_inputs(correlate, a, v, mode, zero_d=True)
     x, w = as_operand(a, "correlate"), as_operand(v, "correlate")
     if x.ndim != 1 or w.ndim != 1:
         raise ValueError(f"object too deep for desired array (correlate needs 1-d arrays, got shapes "
@@ -548,6 +563,7 @@ def einsum(subscripts: str, *operands: Any, dtype: Any = None, optimize: Any = T
     (``"greedy"``, ``"optimal"``...) and explicit paths are passed to it.
     ``dtype`` casts the operands first.  Each pairwise step is one batched
     :func:`minarray.matmul`."""
+    operands = tuple(_subclass.plain(x) for x in operands)  # NumPy's gives a plain array
     spec, arrays = _parse(subscripts, operands)
     if dtype is not None:
         dt = _dt.as_dtype(dtype)

@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from minarray import _dtypes as _dt
+from minarray import _subclass
 from minarray._array_object import NDArray, c_strides
 from minarray._coerce import (
     along_axis,
@@ -64,6 +65,8 @@ def repeat(x: NDArray, repeats: int | NDArray, /, axis: int | None = None) -> ND
     ``repeats`` is a non-negative integer or a 1-d integer array with one
     count per slice (or a single count, which broadcasts).
     """
+    if type(x) is not NDArray and _subclass.instance(x):
+        return _subclass.through_method(repeat, x, repeats, axis)
     x, ax = along_axis(as_operand(x, "repeat"), axis)
     n = x.shape[ax]
     counts: NDArray | None = None
@@ -115,6 +118,8 @@ def tile(x: NDArray, repetitions: Sequence[int] | int, /) -> NDArray:
     """Repeat the whole array ``repetitions[i]`` times along each axis (Array
     API ``tile``).  Shorter ``repetitions`` are padded with leading 1s;
     a shorter ``x`` is treated as if it had leading size-1 axes."""
+    if type(x) is not NDArray and _subclass.instance(x):
+        return _subclass.through_method(tile, x, repetitions, zero_d=True)
     x = as_operand(x, "tile")
     reps = tuple(as_intp(r, "tile: repetitions entry") for r in
                  (repetitions if isinstance(repetitions, (tuple, list)) else (repetitions,)))
@@ -172,6 +177,8 @@ def roll(x: NDArray, /, shift: int | tuple[int, ...], axis: int | tuple[int, ...
     either side is broadcast to the other (NumPy); shifts of a repeated
     axis add up.
     """
+    if type(x) is not NDArray and _subclass.instance(x):
+        return _subclass.through_method(roll, x, shift, axis, zero_d=True)
     x = as_operand(x, "roll")
     shifts = as_ints(shift, "roll: shift")
     out = NDArray._empty(x.shape, x.dtype)
@@ -531,6 +538,8 @@ def delete(arr: Any, obj: Any, axis: int | None = None) -> NDArray:
     """A copy of ``arr`` without the entries ``obj`` (an index, slice,
     index sequence or boolean mask of those to drop) along ``axis``
     (the flattened array when None)."""
+    if type(arr) is not NDArray and _subclass.instance(arr):
+        return _subclass.through_method(delete, arr, obj, axis, zero_d=True)
     from minarray._indexing import take  # cycle: _indexing imports this module
 
     x = as_operand(arr, "delete")
@@ -554,6 +563,8 @@ def insert(arr: Any, obj: Any, values: Any, axis: int | None = None) -> NDArray:
     indices ``obj`` along ``axis`` (the flattened array when None), as
     NumPy's ``insert``: one index inserts the whole block ``values``,
     a sequence one slice per index."""
+    if type(arr) is not NDArray and _subclass.instance(arr):
+        return _subclass.through_method(insert, arr, obj, values, axis, zero_d=True)
     from minarray._indexing import take  # cycle: _indexing imports this module
 
     x = as_operand(arr, "insert")
@@ -623,6 +634,8 @@ def copyto(dst: NDArray, src: Any, casting: str = "same_kind", where: Any = True
 def resize(a: Any, new_shape: int | Sequence[int]) -> NDArray:
     """A new array of ``new_shape`` filled with ``a``'s elements in C order,
     repeated as often as needed (NumPy's ``resize`` function)."""
+    if type(a) is not NDArray:  # NumPy's gives a plain array
+        a = _subclass.plain(a)
     from minarray._indexing import take  # cycle: _indexing imports this module
 
     x = as_operand(a, "resize").reshape((-1,))
@@ -665,8 +678,11 @@ def trim_zeros(filt: Any, trim: str = "fb", axis: Any = None) -> Any:
     return x[tuple(key)]
 
 
-def broadcast_to(x: NDArray, /, shape: Sequence[int]) -> NDArray:
-    """A read-only view of ``x`` with ``shape`` (size-1 dims get stride 0)."""
+def broadcast_to(x: NDArray, /, shape: Sequence[int], subok: bool = False) -> NDArray:
+    """A read-only view of ``x`` with ``shape`` (size-1 dims get stride 0);
+    a plain array unless ``subok`` (NumPy's keyword) keeps x's subclass."""
+    if type(x) is not NDArray and not subok:
+        x = _subclass.plain(x)
     x = as_operand(x, "broadcast_to")
     shape = as_ints(shape, "broadcast_to: shape entry")
     if any(n < 0 for n in shape):
@@ -682,12 +698,13 @@ def broadcast_to(x: NDArray, /, shape: Sequence[int]) -> NDArray:
     return x._view(0, shape, tuple(strides), readonly=True)
 
 
-def broadcast_arrays(*arrays: NDArray) -> tuple[NDArray, ...]:
+def broadcast_arrays(*arrays: NDArray, subok: bool = False) -> tuple[NDArray, ...]:
     """The arrays broadcast against each other: read-only views of one
-    common shape, as a tuple (Array API 2025.12, and NumPy 2)."""
-    arrays = tuple(as_operand(a, "broadcast_arrays") for a in arrays)
+    common shape, as a tuple (Array API 2025.12, and NumPy 2); plain
+    arrays unless ``subok`` (NumPy's keyword) keeps their subclasses."""
+    arrays = tuple(as_operand(a if subok else _subclass.plain(a), "broadcast_arrays") for a in arrays)
     shape = broadcast_shapes(*(a.shape for a in arrays))
-    return tuple(a if a.shape == shape else broadcast_to(a, shape) for a in arrays)
+    return tuple(a if a.shape == shape else broadcast_to(a, shape, subok) for a in arrays)
 
 
 def permute_dims(x: NDArray, /, axes: tuple[int, ...]) -> NDArray:

@@ -17,6 +17,7 @@ from typing import Any
 
 from minarray import _dtypes as _dt
 from minarray import _elementwise as _ew
+from minarray import _subclass
 from minarray._array_object import NDArray
 from minarray._coerce import as_int, asarray
 from minarray._creation import arange, diag, ones, vander, zeros
@@ -122,6 +123,8 @@ def polyval(p: Any, x: Any) -> Any:
     ``x``, by Horner's scheme (NumPy's ``polyval``): the result has x's
     shape, in the dtype NumPy's ``zeros_like(x) * x + p[i]`` gives.  ``x``
     a :class:`poly1d` composes the polynomials."""
+    if type(x) is not NDArray and _subclass.instance(x):
+        return _subclass.through_method(lambda v: polyval(p, v), x, zero_d=True)
     pa = asarray(p._coeffs if isinstance(p, poly1d) else p)
     if isinstance(x, poly1d):
         yp: Any = 0

@@ -36,7 +36,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from minarray import _dtypes as _dt
-from minarray import _printoptions
+from minarray import _printoptions, _subclass
 from minarray._array_object import NDArray
 from minarray._coerce import asarray
 from minarray._float_format import (
@@ -481,7 +481,8 @@ def _dtype_text(d: _dt.DType) -> str:
 
 def array_repr(arr: Any, max_line_width: int | None = None, precision: int | None = None,
                suppress_small: bool | None = None) -> str:
-    """``array([...], dtype=...)`` as NumPy's ``array_repr`` writes it."""
+    """``array([...], dtype=...)`` as NumPy's ``array_repr`` writes it (an
+    instance of a subclass with its class's name: ``matrix([[1, 2]])``)."""
     if not isinstance(arr, NDArray):
         arr = asarray(arr)
     options = _printoptions.current()
@@ -491,6 +492,9 @@ def array_repr(arr: Any, max_line_width: int | None = None, precision: int | Non
     if max_line_width is None:
         max_line_width = options["linewidth"]
     prefix = "array("
+    if _subclass.instance(arr):
+        prefix = type(arr).__name__ + "("
+        arr = _subclass.plain(arr)  # its elements, printed without the subclass's own indexing or methods
     legacy = options["legacy"]
     if legacy <= 113 and arr.ndim == 0:
         body = repr(arr.item())
@@ -519,6 +523,7 @@ def array_str(a: Any, max_line_width: int | None = None, precision: int | None =
     0-d array as its scalar prints, whatever the options."""
     if not isinstance(a, NDArray):
         a = asarray(a)
+    a = _subclass.plain(a)  # an instance of a subclass prints its elements as a plain array does
     if a.ndim == 0:
         if _printoptions.current()["legacy"] <= 113:
             return str(a.item())

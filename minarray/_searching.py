@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from minarray import _dtypes as _dt
+from minarray import _subclass
 from minarray._array_object import NDArray, c_strides
 from minarray._coerce import as_operand, asarray, normalize_axis, write_out
 
@@ -64,6 +65,8 @@ def argmin(x: NDArray, /, axis: int | None = None, out: NDArray | None = None, *
            keepdims: bool = False) -> NDArray:
     """Index of the first minimum along ``axis`` (of the flattened array when
     None), as int64.  A NaN counts as the minimum (NumPy)."""
+    if type(x) is not NDArray and _subclass.instance(x):
+        return _subclass.through_method(argmin, x, axis, out=out, keepdims=keepdims)
     r = _arg(0, "argmin", x, axis, keepdims)
     return r if out is None else write_out(out, r, "argmin")
 
@@ -72,6 +75,8 @@ def argmax(x: NDArray, /, axis: int | None = None, out: NDArray | None = None, *
            keepdims: bool = False) -> NDArray:
     """Index of the first maximum along ``axis`` (of the flattened array when
     None), as int64.  A NaN counts as the maximum (NumPy)."""
+    if type(x) is not NDArray and _subclass.instance(x):
+        return _subclass.through_method(argmax, x, axis, out=out, keepdims=keepdims)
     r = _arg(1, "argmax", x, axis, keepdims)
     return r if out is None else write_out(out, r, "argmax")
 

@@ -12,6 +12,7 @@ import math
 from typing import Any, NamedTuple
 
 from minarray import _dtypes as _dt
+from minarray import _subclass
 from minarray._array_object import NDArray, c_strides
 from minarray._coerce import as_operand, asarray, normalize_axis
 from minarray._creation import arange, empty, ones, zeros
@@ -123,6 +124,8 @@ def _values_only(x: Any, equal_nan: bool) -> NDArray | None:
 
 def unique_values(x: NDArray, /) -> NDArray:
     """The distinct values of ``x``, sorted, each NaN kept."""
+    if type(x) is not NDArray and _subclass.instance(x):
+        return _subclass.through_method(unique_values, x)
     v = _values_only(x, False)
     return v if v is not None else _unique(x).values
 
@@ -151,6 +154,10 @@ def unique(ar: Any, return_index: bool = False, return_inverse: bool = False, re
     standard's ``unique_values`` keeps each NaN).  With ``axis``, the
     distinct slices along that axis (rows for ``axis=0``), in
     lexicographic order, NaNs never equal."""
+    if type(ar) is not NDArray and _subclass.instance(ar):
+        # NumPy's keeps the subclass on the values only, not on the positions
+        r = unique(_subclass.plain(ar), return_index, return_inverse, return_counts, axis, equal_nan=equal_nan)
+        return (_subclass.kept(r[0], ar), *r[1:]) if isinstance(r, tuple) else _subclass.kept(r, ar)
     if axis is not None:
         return _unique_slices(as_operand(ar, "unique"), axis, return_index, return_inverse, return_counts)
     if not (return_index or return_inverse or return_counts):
@@ -207,6 +214,8 @@ def isin(element: Any, test_elements: Any, assume_unique: bool = False, invert: 
     """Elementwise: is each element of ``element`` among ``test_elements``
     (flattened)?  A boolean array of ``element``'s shape; NaN is never
     found (NaN != NaN).  ``invert`` gives the opposite."""
+    if type(element) is not NDArray or type(test_elements) is not NDArray:  # NumPy's gives a plain array
+        element, test_elements = _subclass.plain(element), _subclass.plain(test_elements)
     e = as_operand(element, "isin")
     if isinstance(test_elements, (set, frozenset)):
         # NumPy reads a set as one object (a 0-d object array), which no
@@ -258,6 +267,8 @@ def union1d(ar1: Any, ar2: Any) -> NDArray:
 def setdiff1d(ar1: Any, ar2: Any, assume_unique: bool = False) -> NDArray:
     """The sorted distinct values of ``ar1`` not in ``ar2`` (the values of
     ``ar1`` in their order, when ``assume_unique``)."""
+    if type(ar1) is not NDArray and _subclass.instance(ar1):
+        return _subclass.through_method(setdiff1d, ar1, ar2, assume_unique)
     a = _flat(ar1, "setdiff1d")
     if not assume_unique:
         a = unique(a)

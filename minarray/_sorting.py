@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from minarray import _dtypes as _dt
+from minarray import _subclass
 from minarray._array_object import NDArray
 from minarray._coerce import as_int, as_operand, asarray, normalize_axis
 from minarray._native import core
@@ -66,6 +67,8 @@ def sort(x: NDArray, /, axis: int | None = -1, kind: str | None = None, order: A
          descending: bool = False, stable: bool = True) -> NDArray:
     """A sorted copy of ``x`` along ``axis`` (``None``: of the flattened
     array, as NumPy).  The sort is stable whatever ``kind`` says."""
+    if type(x) is not NDArray and _subclass.instance(x):
+        return _subclass.through_method(sort, x, axis, kind, order, descending=descending, stable=stable)
     x, axis = _numpy_args(x, axis, kind, order, "sort")
     return _sort(x, axis, descending, False, "sort")
 
@@ -75,6 +78,8 @@ def argsort(x: NDArray, /, axis: int | None = -1, kind: str | None = None, order
     """The int64 indices that sort ``x`` along ``axis`` (``None``: the
     flattened array).  Stable: equal elements keep their order, ascending
     or descending, whatever ``kind`` says."""
+    if type(x) is not NDArray and _subclass.instance(x):
+        return _subclass.through_method(argsort, x, axis, kind, order, descending=descending, stable=stable)
     x, axis = _numpy_args(x, axis, kind, order, "argsort")
     return _sort(x, axis, descending, True, "argsort")
 
@@ -147,12 +152,16 @@ def partition(a: Any, kth: Any, axis: int | None = -1, kind: str = "introselect"
     the larger-or-equal after, in no particular order (NumPy's
     ``partition``: an introselect in C, O(n) per position).  NaNs count as
     the largest values."""
+    if type(a) is not NDArray and _subclass.instance(a):
+        return _subclass.through_method(partition, a, kth, axis, kind, order)
     return _partition(a, kth, axis, kind, order, False, "partition")
 
 
 def argpartition(a: Any, kth: Any, axis: int | None = -1, kind: str = "introselect",
                  order: Any = None) -> NDArray:
     """The int64 indices that would partition ``a`` (see :func:`partition`)."""
+    if type(a) is not NDArray and _subclass.instance(a):
+        return _subclass.through_method(argpartition, a, kth, axis, kind, order)
     return _partition(a, kth, axis, kind, order, True, "argpartition")
 
 
@@ -198,6 +207,8 @@ def sort_complex(a: Any) -> NDArray:
     then imaginary part (NaNs last, as NumPy orders complex values).
     Real input becomes complex as NumPy's ``sort_complex`` makes it: int8,
     uint8, int16 and uint16 complex64, every other real type complex128."""
+    if type(a) is not NDArray:  # NumPy's gives a plain array
+        a = _subclass.plain(a)
     x = as_operand(a, "sort_complex")
     if x.dtype.kind != "c":
         small = x.dtype in (_dt.int8, _dt.uint8, _dt.int16, _dt.uint16)

@@ -50,7 +50,7 @@ from typing import Any
 
 from minarray import _dtypes as _dt
 from minarray import _elementwise as _ew
-from minarray import _searching, _utility
+from minarray import _searching, _subclass, _utility
 from minarray._array_object import NDArray
 from minarray._coerce import as_int, as_operand, asarray, broadcast_shapes, normalize_axes, normalize_axis, write_out
 from minarray._creation import full
@@ -123,6 +123,11 @@ def sum(x: NDArray, /, axis: Axis = None, dtype: Any = None, out: NDArray | None
     """Sum over ``axis`` (pairwise summation for floating point).  NumPy's
     positional order; ``initial`` is added, ``where=`` sums the selected
     elements only."""
+    if type(x) is not NDArray:  # NumPy's np.sum(sub) calls sub.sum
+        own = _subclass.call_own_method(x, "sum", {"axis": axis, "dtype": dtype, "out": out},
+                                        keepdims=(keepdims, False), initial=(initial, None), where=(where, True))
+        if own is not NotImplemented:
+            return own  # type: ignore[no-any-return]
     if out is not None or initial is not None or where is not True:
         return with_options(lambda v: sum(v, axis, dtype, None, keepdims), x, 0, _ew.add, initial, where, out, "sum")
     # the plain call runs here, one Python frame less (sum of a small array
@@ -137,6 +142,11 @@ def prod(x: NDArray, /, axis: Axis = None, dtype: Any = None, out: NDArray | Non
          initial: Any = None, where: Any = True) -> NDArray:
     """Product over ``axis``; ``initial`` multiplies it, ``where=`` picks
     the elements."""
+    if type(x) is not NDArray:  # NumPy's np.prod(sub) calls sub.prod
+        own = _subclass.call_own_method(x, "prod", {"axis": axis, "dtype": dtype, "out": out},
+                                        keepdims=(keepdims, False), initial=(initial, None), where=(where, True))
+        if own is not NotImplemented:
+            return own  # type: ignore[no-any-return]
     if out is None and initial is None and where is True:
         return _sum_like(_PROD, x, axis, dtype, keepdims)
     return with_options(lambda v: _sum_like(_PROD, v, axis, dtype, keepdims), x, 1, _ew.multiply, initial, where,
@@ -174,6 +184,11 @@ def min(x: NDArray, /, axis: Axis = None, out: NDArray | None = None, keepdims: 
         where: Any = True) -> NDArray:
     """Minimum over ``axis``; NaN propagates.  ``initial`` joins the
     minimum (and is the result of an empty one); ``where=`` needs it."""
+    if type(x) is not NDArray:  # NumPy's np.min(sub) calls sub.min
+        own = _subclass.call_own_method(x, "min", {"axis": axis, "out": out}, keepdims=(keepdims, False),
+                                        initial=(initial, None), where=(where, True))
+        if own is not NotImplemented:
+            return own  # type: ignore[no-any-return]
     return _minmax(_MIN, "min", x, axis, keepdims, out, initial, where)
 
 
@@ -181,6 +196,11 @@ def max(x: NDArray, /, axis: Axis = None, out: NDArray | None = None, keepdims: 
         where: Any = True) -> NDArray:
     """Maximum over ``axis``; NaN propagates.  ``initial`` joins the
     maximum (and is the result of an empty one); ``where=`` needs it."""
+    if type(x) is not NDArray:  # NumPy's np.max(sub) calls sub.max
+        own = _subclass.call_own_method(x, "max", {"axis": axis, "out": out}, keepdims=(keepdims, False),
+                                        initial=(initial, None), where=(where, True))
+        if own is not NotImplemented:
+            return own  # type: ignore[no-any-return]
     return _minmax(_MAX, "max", x, axis, keepdims, out, initial, where)
 
 
@@ -219,6 +239,11 @@ def mean(x: NDArray, /, axis: Axis = None, dtype: Any = None, out: NDArray | Non
          *, where: Any = True) -> NDArray:
     """Arithmetic mean over ``axis``; NaN for an empty reduction.  Integer
     inputs give float64 (NumPy); a floating ``dtype`` is computed in."""
+    if type(x) is not NDArray:  # NumPy's np.mean(sub) calls sub.mean
+        own = _subclass.call_own_method(x, "mean", {"axis": axis, "dtype": dtype, "out": out},
+                                        keepdims=(keepdims, False), where=(where, True))
+        if own is not NotImplemented:
+            return own  # type: ignore[no-any-return]
     if dtype is None and out is None and where is True:
         x = as_operand(x)
         result = _float_result(x)
@@ -357,6 +382,12 @@ def var(x: NDArray, /, axis: Axis = None, dtype: Any = None, out: NDArray | None
     ``ddof`` is NumPy's name for ``correction``; either may be given.
     NumPy's positional order, ``dtype=``, ``where=`` and ``mean=`` (the
     mean, already computed, of keepdims shape)."""
+    if type(x) is not NDArray:  # NumPy's np.var(sub) calls sub.var
+        own = _subclass.call_own_method(x, "var", {"axis": axis, "dtype": dtype, "out": out}, ddof=(ddof, None),
+                                        keepdims=(keepdims, False), where=(where, True), mean=(mean, None),
+                                        correction=(correction, None))
+        if own is not NotImplemented:
+            return own  # type: ignore[no-any-return]
     if dtype is None and out is None and where is True and mean is None:
         return _var(x, axis, _correction(correction, ddof), keepdims, False)
     return _moment(x, axis, dtype, out, ddof, keepdims, where, mean, correction, False)
@@ -367,6 +398,12 @@ def std(x: NDArray, /, axis: Axis = None, dtype: Any = None, out: NDArray | None
         correction: int | float | None = None) -> NDArray:
     """Standard deviation over ``axis``: sqrt(var).  ``ddof`` is NumPy's
     name for ``correction``; either may be given."""
+    if type(x) is not NDArray:  # NumPy's np.std(sub) calls sub.std
+        own = _subclass.call_own_method(x, "std", {"axis": axis, "dtype": dtype, "out": out}, ddof=(ddof, None),
+                                        keepdims=(keepdims, False), where=(where, True), mean=(mean, None),
+                                        correction=(correction, None))
+        if own is not NotImplemented:
+            return own  # type: ignore[no-any-return]
     if dtype is None and out is None and where is True and mean is None:
         return _var(x, axis, _correction(correction, ddof), keepdims, True)
     return _moment(x, axis, dtype, out, ddof, keepdims, where, mean, correction, True)
@@ -404,6 +441,9 @@ def cumulative_sum(x: NDArray, /, *, axis: int | None = None, dtype: Any = None,
     """Cumulative sum along ``axis`` (optional only for 1-d input); with
     ``include_initial`` the result starts with the identity 0.  NumPy's
     ``out=`` receives it."""
+    if type(x) is not NDArray and _subclass.instance(x):
+        return _subclass.through_method(cumulative_sum, x, axis=axis, dtype=dtype, out=out,
+                                        include_initial=include_initial)
     return write_out(out, _scan(0, "cumulative_sum", x, axis, dtype, include_initial), "cumulative_sum")
 
 
@@ -411,6 +451,9 @@ def cumulative_prod(x: NDArray, /, *, axis: int | None = None, dtype: Any = None
                     include_initial: bool = False) -> NDArray:
     """Cumulative product along ``axis``; with ``include_initial`` the
     result starts with the identity 1."""
+    if type(x) is not NDArray and _subclass.instance(x):
+        return _subclass.through_method(cumulative_prod, x, axis=axis, dtype=dtype, out=out,
+                                        include_initial=include_initial)
     return write_out(out, _scan(1, "cumulative_prod", x, axis, dtype, include_initial), "cumulative_prod")
 
 
@@ -426,12 +469,16 @@ def cumsum(a: NDArray, axis: int | None = None, dtype: Any = None, out: NDArray 
     """NumPy's ``cumsum``: :func:`cumulative_sum` of the flattened array
     when ``axis`` is None (the standard's spelling requires an axis for
     arrays of 2 or more dimensions) and never with an initial zero."""
+    if type(a) is not NDArray and _subclass.instance(a):
+        return _subclass.through_method(cumsum, a, axis, dtype, out=out)
     return write_out(out, _numpy_scan(0, "cumsum", a, axis, dtype), "cumsum")
 
 
 def cumprod(a: NDArray, axis: int | None = None, dtype: Any = None, out: NDArray | None = None) -> NDArray:
     """NumPy's ``cumprod``: :func:`cumulative_prod` of the flattened array
     when ``axis`` is None."""
+    if type(a) is not NDArray and _subclass.instance(a):
+        return _subclass.through_method(cumprod, a, axis, dtype, out=out)
     return write_out(out, _numpy_scan(1, "cumprod", a, axis, dtype), "cumprod")
 
 
@@ -646,6 +693,9 @@ def quantile(a: Any, q: Any, axis: Axis = None, out: NDArray | None = None, over
     float64; floating inputs keep their dtype when ``q`` is a Python
     number (NumPy's weak scalars).  ``overwrite_input=True`` leaves the
     input partially sorted, as NumPy may."""
+    if type(a) is not NDArray and _subclass.instance(a):
+        return _subclass.through_method(quantile, a, q, axis, out=out, overwrite_input=overwrite_input,
+                                        method=method, keepdims=keepdims)
     r = _quantile("quantile", a, q, axis, method, keepdims, 1.0, False, overwrite_input)
     return write_out(out, r, "quantile")
 
@@ -653,6 +703,9 @@ def quantile(a: Any, q: Any, axis: Axis = None, out: NDArray | None = None, over
 def percentile(a: Any, q: Any, axis: Axis = None, out: NDArray | None = None, overwrite_input: bool = False,
                method: str = "linear", keepdims: bool = False) -> NDArray:
     """:func:`quantile` with ``q`` in percent ([0, 100])."""
+    if type(a) is not NDArray and _subclass.instance(a):
+        return _subclass.through_method(percentile, a, q, axis, out=out, overwrite_input=overwrite_input,
+                                        method=method, keepdims=keepdims)
     r = _quantile("percentile", a, q, axis, method, keepdims, 100.0, False, overwrite_input)
     return write_out(out, r, "percentile")
 
@@ -660,12 +713,18 @@ def percentile(a: Any, q: Any, axis: Axis = None, out: NDArray | None = None, ov
 def nanquantile(a: Any, q: Any, axis: Axis = None, out: NDArray | None = None, overwrite_input: bool = False,
                 method: str = "linear", keepdims: bool = False) -> NDArray:
     """:func:`quantile` ignoring NaNs (NaN for a row of NaNs only)."""
+    if type(a) is not NDArray and _subclass.instance(a):
+        return _subclass.through_method(nanquantile, a, q, axis, out=out, overwrite_input=overwrite_input,
+                                        method=method, keepdims=keepdims)
     return write_out(out, _quantile("nanquantile", a, q, axis, method, keepdims, 1.0, True), "nanquantile")
 
 
 def nanpercentile(a: Any, q: Any, axis: Axis = None, out: NDArray | None = None, overwrite_input: bool = False,
                   method: str = "linear", keepdims: bool = False) -> NDArray:
     """:func:`percentile` ignoring NaNs."""
+    if type(a) is not NDArray and _subclass.instance(a):
+        return _subclass.through_method(nanpercentile, a, q, axis, out=out, overwrite_input=overwrite_input,
+                                        method=method, keepdims=keepdims)
     return write_out(out, _quantile("nanpercentile", a, q, axis, method, keepdims, 100.0, True), "nanpercentile")
 
 
@@ -676,6 +735,9 @@ def median(a: Any, axis: Axis = None, out: NDArray | None = None, overwrite_inpu
     (no sort).  NaN where a row holds a NaN; integers give float64.
     ``overwrite_input=True`` leaves the input partially sorted, as NumPy
     may."""
+    if type(a) is not NDArray and _subclass.instance(a):
+        return _subclass.through_method(median, a, axis, out=out, overwrite_input=overwrite_input,
+                                        keepdims=keepdims, zero_d=True)
     return write_out(out, _median(a, axis, keepdims, overwrite_input), "median")
 
 
@@ -703,6 +765,9 @@ def _median(a: Any, axis: Axis, keepdims: bool, overwrite: bool = False) -> NDAr
 def nanmedian(a: Any, axis: Axis = None, out: NDArray | None = None, overwrite_input: bool = False,
               keepdims: bool = False) -> NDArray:
     """:func:`median` ignoring NaNs (NaN for a row of NaNs only)."""
+    if type(a) is not NDArray and _subclass.instance(a):
+        return _subclass.through_method(nanmedian, a, axis, out=out, overwrite_input=overwrite_input,
+                                        keepdims=keepdims, zero_d=True)
     x = as_operand(a, "nanmedian")
     if x.dtype.kind != "f":
         return median(x, axis, out, keepdims=keepdims)
@@ -736,6 +801,8 @@ def _concat_last(*parts: NDArray) -> NDArray:
 def ptp(a: Any, axis: Axis = None, out: NDArray | None = None, keepdims: bool = False) -> NDArray:
     """Peak to peak: ``max - min`` along ``axis`` (in the input's dtype, so
     integers wrap as NumPy's do)."""
+    if type(a) is not NDArray and _subclass.instance(a):
+        return _subclass.through_method(ptp, a, axis, out=out, keepdims=keepdims, zero_d=True)
     x = as_operand(a, "ptp")
     return write_out(out, _ew.subtract(max(x, axis=axis, keepdims=keepdims), min(x, axis=axis, keepdims=keepdims)),
                      "ptp")
@@ -748,6 +815,8 @@ def average(a: Any, axis: Axis = None, weights: Any = None, returned: bool = Fal
     ``axis`` (a tuple of axes in that order).  With ``returned``, also the sum of the weights (the count
     without weights), broadcast to the result's shape.  ZeroDivisionError
     when the weights sum to zero."""
+    if type(a) is not NDArray and _subclass.instance(a):
+        return _subclass.through_method(average, a, axis, weights, returned, keepdims=keepdims, zero_d=True)
     x = as_operand(a, "average")
     if weights is None:
         avg = mean(x, axis=axis, keepdims=keepdims)
@@ -801,6 +870,9 @@ def _replaced(x: NDArray, value: float) -> NDArray:
 def nansum(a: Any, axis: Axis = None, dtype: Any = None, out: NDArray | None = None, keepdims: bool = False,
            initial: Any = None, where: Any = True) -> NDArray:
     """:func:`minarray.sum` treating NaNs as zero."""
+    if type(a) is not NDArray and _subclass.instance(a):
+        return _subclass.through_method(nansum, a, axis, dtype, out=out, keepdims=keepdims, initial=initial,
+                                        where=where, zero_d=True)
     x = as_operand(a, "nansum")
     return sum(_replaced(x, 0.0), axis, dtype, out, keepdims, initial, where)
 
@@ -808,17 +880,24 @@ def nansum(a: Any, axis: Axis = None, dtype: Any = None, out: NDArray | None = N
 def nanprod(a: Any, axis: Axis = None, dtype: Any = None, out: NDArray | None = None, keepdims: bool = False,
             initial: Any = None, where: Any = True) -> NDArray:
     """:func:`minarray.prod` treating NaNs as one."""
+    if type(a) is not NDArray and _subclass.instance(a):
+        return _subclass.through_method(nanprod, a, axis, dtype, out=out, keepdims=keepdims, initial=initial,
+                                        where=where, zero_d=True)
     x = as_operand(a, "nanprod")
     return prod(_replaced(x, 1.0), axis, dtype, out, keepdims, initial, where)
 
 
 def nancumsum(a: Any, axis: int | None = None, dtype: Any = None, out: NDArray | None = None) -> NDArray:
     """:func:`minarray.cumsum` treating NaNs as zero."""
+    if type(a) is not NDArray and _subclass.instance(a):
+        return _subclass.through_method(nancumsum, a, axis, dtype, out=out, zero_d=True)
     return cumsum(_replaced(as_operand(a, "nancumsum"), 0.0), axis, dtype, out)
 
 
 def nancumprod(a: Any, axis: int | None = None, dtype: Any = None, out: NDArray | None = None) -> NDArray:
     """:func:`minarray.cumprod` treating NaNs as one."""
+    if type(a) is not NDArray and _subclass.instance(a):
+        return _subclass.through_method(nancumprod, a, axis, dtype, out=out, zero_d=True)
     return cumprod(_replaced(as_operand(a, "nancumprod"), 1.0), axis, dtype, out)
 
 
@@ -833,6 +912,8 @@ def nanmean(a: Any, axis: Axis = None, dtype: Any = None, out: NDArray | None = 
             keepdims: bool = False, *, where: Any = True) -> NDArray:
     """The mean of the numbers, NaNs ignored (NaN for a slice of NaNs only);
     ``where=`` picks the elements too."""
+    if type(a) is not NDArray and _subclass.instance(a):
+        return _subclass.through_method(nanmean, a, axis, dtype, out=out, keepdims=keepdims, where=where, zero_d=True)
     return write_out(out, _nanmean(a, axis, dtype, keepdims, where), "nanmean")
 
 
@@ -883,6 +964,9 @@ def nanvar(a: Any, axis: Axis = None, dtype: Any = None, out: NDArray | None = N
            keepdims: bool = False, *, where: Any = True, mean: Any = None, correction: Any = None) -> NDArray:
     """The variance of the numbers, NaNs ignored; ``ddof`` or ``correction``,
     ``where=`` and ``mean=`` as in :func:`minarray.var`."""
+    if type(a) is not NDArray and _subclass.instance(a):
+        return _subclass.through_method(nanvar, a, axis, dtype, out=out, ddof=ddof, keepdims=keepdims,
+                                        where=where, mean=mean, correction=correction, zero_d=True)
     r = _nanvar("nanvar", a, axis, dtype, ddof, keepdims, correction, False, where, mean)
     return write_out(out, r, "nanvar")
 
@@ -890,6 +974,9 @@ def nanvar(a: Any, axis: Axis = None, dtype: Any = None, out: NDArray | None = N
 def nanstd(a: Any, axis: Axis = None, dtype: Any = None, out: NDArray | None = None, ddof: Any = None,
            keepdims: bool = False, *, where: Any = True, mean: Any = None, correction: Any = None) -> NDArray:
     """The standard deviation of the numbers, NaNs ignored."""
+    if type(a) is not NDArray and _subclass.instance(a):
+        return _subclass.through_method(nanstd, a, axis, dtype, out=out, ddof=ddof, keepdims=keepdims,
+                                        where=where, mean=mean, correction=correction, zero_d=True)
     r = _nanvar("nanstd", a, axis, dtype, ddof, keepdims, correction, True, where, mean)
     return write_out(out, r, "nanstd")
 
@@ -911,12 +998,18 @@ def _nanminmax(name: str, a: Any, axis: Axis, keepdims: bool, initial: Any, wher
 def nanmin(a: Any, axis: Axis = None, out: NDArray | None = None, keepdims: bool = False, initial: Any = None,
            where: Any = True) -> NDArray:
     """The minimum ignoring NaNs (NaN for a slice of NaNs only)."""
+    if type(a) is not NDArray and _subclass.instance(a):
+        return _subclass.through_method(nanmin, a, axis, out=out, keepdims=keepdims, initial=initial,
+                                        where=where, zero_d=True)
     return write_out(out, _nanminmax("nanmin", a, axis, keepdims, initial, where, math.inf), "nanmin")
 
 
 def nanmax(a: Any, axis: Axis = None, out: NDArray | None = None, keepdims: bool = False, initial: Any = None,
            where: Any = True) -> NDArray:
     """The maximum ignoring NaNs (NaN for a slice of NaNs only)."""
+    if type(a) is not NDArray and _subclass.instance(a):
+        return _subclass.through_method(nanmax, a, axis, out=out, keepdims=keepdims, initial=initial,
+                                        where=where, zero_d=True)
     return write_out(out, _nanminmax("nanmax", a, axis, keepdims, initial, where, -math.inf), "nanmax")
 
 
@@ -933,12 +1026,16 @@ def _nanarg(name: str, a: Any, axis: int | None, keepdims: bool, big: float) -> 
 
 def nanargmin(a: Any, axis: int | None = None, out: NDArray | None = None, *, keepdims: bool = False) -> NDArray:
     """The index of the minimum ignoring NaNs; ValueError for a slice of NaNs only."""
+    if type(a) is not NDArray and _subclass.instance(a):
+        return _subclass.through_method(nanargmin, a, axis, out=out, keepdims=keepdims)
     return write_out(out, _nanarg("nanargmin", a, None if axis is None else as_int(axis, "axis"), keepdims,
                                   math.inf), "nanargmin")
 
 
 def nanargmax(a: Any, axis: int | None = None, out: NDArray | None = None, *, keepdims: bool = False) -> NDArray:
     """The index of the maximum ignoring NaNs; ValueError for a slice of NaNs only."""
+    if type(a) is not NDArray and _subclass.instance(a):
+        return _subclass.through_method(nanargmax, a, axis, out=out, keepdims=keepdims)
     return write_out(out, _nanarg("nanargmax", a, None if axis is None else as_int(axis, "axis"), keepdims,
                                   -math.inf), "nanargmax")
 
@@ -967,6 +1064,8 @@ def cov(m: Any, y: Any = None, rowvar: bool = True, bias: bool = False, ddof: in
     variable gives a 0-d array.  ``fweights`` (whole repeat counts) and
     ``aweights`` (relative importances) weight the observations, with
     NumPy's normalisation."""
+    if type(m) is not NDArray or type(y) is not NDArray:  # NumPy's gives a plain array
+        m, y = _subclass.plain(m), _subclass.plain(y)
     from minarray._linear_algebra import matmul  # cycle: _linear_algebra imports this module
 
     x = atleast_2d(as_operand(m, "cov"))
@@ -1019,6 +1118,8 @@ def corrcoef(x: Any, y: Any = None, rowvar: bool = True, *, dtype: Any = None) -
     """Pearson correlation coefficients: :func:`cov` divided by the
     standard deviations, the real parts clipped to [-1, 1] (NumPy's
     ``corrcoef``)."""
+    if type(x) is not NDArray or type(y) is not NDArray:  # NumPy's gives a plain array
+        x, y = _subclass.plain(x), _subclass.plain(y)
     c = cov(x, y, rowvar, dtype=dtype)
     if c.ndim == 0:
         return _ew.divide(c, c)

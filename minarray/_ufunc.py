@@ -38,6 +38,7 @@ import warnings
 from typing import Any
 
 from minarray import _dtypes as _dt
+from minarray import _subclass
 from minarray._array_object import NDArray
 from minarray._coerce import (
     as_operand,
@@ -188,7 +189,12 @@ def _call(uf: Any, *args: Any, out: Any = None, where: Any = True, casting: str 
     if nout == 1 and mask is True and casting == "same_kind" and outs[0] is not None and op >= 0:
         # the engine reads every input before it writes out (overlap snapshots)
         return core.ew_call(op, outs[0], *xs)
-    r = core.ew_call(op, None, *xs) if op >= 0 or impl is None else impl(*xs)
+    if op >= 0 or impl is None:
+        r = core.ew_call(op, None, *xs)
+    elif any(type(x) is not NDArray and _subclass.instance(x) for x in xs):
+        r = _subclass.ufunc_body(impl, name, xs)  # a subclass's __array_wrap__ makes the result, as NumPy's
+    else:
+        r = impl(*xs)
     results = (r,) if nout == 1 else tuple(r)
     if dtype is not None and any(res.dtype is not _dt.as_dtype(dtype) for res in results):
         raise TypeError(f"No loop matching the specified signature and casting was found for ufunc {name}")

@@ -15,6 +15,7 @@ from typing import Any
 
 from minarray import _dtypes as _dt
 from minarray import _elementwise as _ew
+from minarray import _subclass
 from minarray._array_object import NDArray
 from minarray._coerce import as_int, as_operand, broadcast_shapes, normalize_axes, normalize_axis
 from minarray._dtypes import DType
@@ -33,6 +34,11 @@ def all(x: NDArray, /, axis: Axis = None, out: NDArray | None = None, keepdims: 
         where: Any = True) -> NDArray:
     """Logical AND over ``axis`` (True for an empty reduction); NumPy's
     positional order, ``where=`` tests the selected elements only."""
+    if type(x) is not NDArray:  # NumPy's np.all(sub) calls sub.all
+        own = _subclass.call_own_method(x, "all", {"axis": axis, "out": out}, keepdims=(keepdims, False),
+                                        where=(where, True))
+        if own is not NotImplemented:
+            return own  # type: ignore[no-any-return]
     if out is not None or where is not True:
         return with_options(lambda v: all(v, axis, None, keepdims), x, True, None, None, where, out, "all")
     x = as_operand(x)
@@ -44,6 +50,11 @@ def any(x: NDArray, /, axis: Axis = None, out: NDArray | None = None, keepdims: 
         where: Any = True) -> NDArray:
     """Logical OR over ``axis`` (False for an empty reduction); NumPy's
     positional order, ``where=`` tests the selected elements only."""
+    if type(x) is not NDArray:  # NumPy's np.any(sub) calls sub.any
+        own = _subclass.call_own_method(x, "any", {"axis": axis, "out": out}, keepdims=(keepdims, False),
+                                        where=(where, True))
+        if own is not NotImplemented:
+            return own  # type: ignore[no-any-return]
     if out is not None or where is not True:
         return with_options(lambda v: any(v, axis, None, keepdims), x, False, None, None, where, out, "any")
     x = as_operand(x)
@@ -88,6 +99,8 @@ def diff(x: NDArray, /, n: int = 1, axis: int = -1, prepend: Any = None, append:
     """The n-th discrete difference along ``axis``: out[i] = x[i+1] - x[i],
     applied ``n`` times, after concatenating ``prepend`` and ``append``.
     Booleans give x[i+1] != x[i] (NumPy)."""
+    if type(x) is not NDArray and _subclass.instance(x):
+        return _subclass.through_method(diff, x, n, axis, prepend, append, zero_d=True)
     x = as_operand(x)
     if x.ndim == 0:
         raise ValueError("diff requires an array of at least one dimension, not a 0-d array")
@@ -177,6 +190,8 @@ def gradient(f: ArrayLike, *varargs: Any, axis: int | tuple[int, ...] | None = N
     axis, each a scalar or the axis's 1-d coordinates (then the
     differences are NumPy's second-order ones for uneven steps).  One
     array per axis, a tuple when there are several."""
+    if type(f) is not NDArray and _subclass.instance(f):
+        return _subclass.through_method(gradient, f, *varargs, axis=axis, edge_order=edge_order, zero_d=True)
     a = as_operand(f, "gradient")
     axes = tuple(range(a.ndim)) if axis is None else normalize_axes(axis, a.ndim)
     if not varargs:
@@ -269,6 +284,8 @@ def trapezoid(y: ArrayLike, x: ArrayLike | None = None, dx: float = 1.0, axis: i
 def ediff1d(ary: ArrayLike, to_end: ArrayLike | None = None, to_begin: ArrayLike | None = None) -> NDArray:
     """The differences of the flattened array, with ``to_begin`` and
     ``to_end`` (flattened) joined before and after, in the input's dtype."""
+    if type(ary) is not NDArray and _subclass.instance(ary):
+        return _subclass.through_method(ediff1d, ary, to_end, to_begin, zero_d=True)
     a = as_operand(ary, "ediff1d").reshape((-1,))
     parts = [diff(a)]
     if to_begin is not None:

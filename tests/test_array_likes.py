@@ -118,6 +118,9 @@ DIFFERS: dict[tuple[str, str], str] = {
                             "takes the exponent array's float64",
     ("ma.argsort", "scalar"): "NumPy sorts a 0-d array as a 1-d one (array([0])); minarray refuses it as sort does",
     ("ma.linalg.matrix_rank", "scalar"): "NumPy answers 0 or 1 for a 0-d or 1-d input; minarray needs matrices",
+    ("ma.bmat", "__array__"): "NumPy's bmat falls off its end for an object that is neither a sequence nor an "
+                              "ndarray (returns None); minarray makes the matrix of its elements",
+    ("ma.bmat", "scalar"): "NumPy's bmat returns None for a scalar (as above); minarray makes a 1x1 matrix",
 }
 
 # Functions whose results differ from NumPy's for arrays too, for a reason

@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 
 from minarray import _dtypes as _dt
 from minarray import _elementwise as _ew
-from minarray import _indexing, _manipulation, _searching, _sorting, _utility
+from minarray import _indexing, _manipulation, _searching, _sorting, _subclass, _utility
 from minarray import _statistical as _stat
 from minarray._array_object import NDArray
 from minarray._coerce import as_int, as_operand, broadcast_shapes, normalize_axis
@@ -102,6 +102,8 @@ def _identity(shape: tuple[int, ...], dt: DType) -> NDArray:
 def det(x: Any, /) -> NDArray:
     """Determinant of each square matrix (LU factorisation, LAPACK ?getrf);
     0 for a singular matrix."""
+    if type(x) is not NDArray:
+        x = _subclass.plain(x)
     a = matrices(x, "det", square=True)
     det = _lapack.slogdet(a, True)[2]
     assert det is not None
@@ -122,6 +124,8 @@ def slogdet(x: Any, /) -> SlogdetResult:
 def inv(x: Any, /) -> NDArray:
     """Inverse of each square matrix (LAPACK ?gesv against the identity).
     Raises :class:`LinAlgError` for a singular matrix."""
+    if type(x) is not NDArray and _subclass.instance(x):  # NumPy wraps the result as the input's type
+        return _subclass.through_method(inv, x)
     return _lapack.solve(matrices(x, "inv", square=True), None, "inv")
 
 
@@ -133,6 +137,9 @@ def solve(x1: Any, x2: Any, /) -> NDArray:
     every matrix of the stack: the result is then (..., M).  Raises
     :class:`LinAlgError` for a singular matrix.
     """
+    if _subclass.instance(x1) or _subclass.instance(x2):  # NumPy wraps the result as x2's type
+        made = solve(_subclass.plain(x1), _subclass.plain(x2))
+        return _subclass.kept(made, x2) if _subclass.instance(x2) else made
     a = matrices(x1, "solve", square=True)
     b = as_operand(x2, "solve")
     dt = lapack_dtype(_dt.promote(a.dtype, b.dtype), "solve")
@@ -159,6 +166,8 @@ def cholesky(x: Any, /, *, upper: bool = False) -> NDArray:
     ?potrf): lower-triangular L with ``x = L @ L^H``, or, with ``upper``,
     ``U = L^H``.  Only the triangle named is read.  Raises
     :class:`LinAlgError` when a matrix is not positive definite."""
+    if type(x) is not NDArray and _subclass.instance(x):  # NumPy wraps the result as the input's type
+        return _subclass.through_method(cholesky, x, upper=upper)
     return _lapack.cholesky(matrices(x, "cholesky", square=True), bool(upper))
 
 
@@ -181,6 +190,9 @@ def eigh(x: Any, /, UPLO: str = "L") -> EighResult:  # NumPy's name
     """Eigenvalues (ascending, real) and orthonormal eigenvectors (the
     columns) of each Hermitian matrix, read from its lower triangle, or
     its upper one with ``UPLO="U"`` (LAPACK ?syevd / ?heevd)."""
+    if type(x) is not NDArray and _subclass.instance(x):  # NumPy wraps the eigenvectors as x's type
+        values, vectors = eigh(_subclass.plain(x), UPLO)
+        return EighResult(values, _subclass.kept(vectors, x))
     w, v = _lapack.eigh(_hermitian(x, UPLO, "eigh"), True, "eigh")
     assert v is not None
     return EighResult(w, v)
@@ -355,6 +367,8 @@ def pinv(x: Any, /, rcond: Any = None, hermitian: bool = False, *, rtol: Any = _
     is the same cutoff, and ``rtol=None`` max(M, N) times machine epsilon;
     giving both raises ValueError.  ``hermitian`` takes each matrix as
     Hermitian (see :func:`svd`)."""
+    if type(x) is not NDArray and _subclass.instance(x):  # NumPy wraps the result as the input's type
+        return _subclass.through_method(pinv, x, rcond, hermitian, rtol=rtol)
     if rcond is None:
         rel: Any = 1e-15 if rtol is _NOVALUE else rtol
     elif rtol is not _NOVALUE:
@@ -441,6 +455,8 @@ def tensorsolve(a: Any, b: Any, axes: Any = None) -> NDArray:
 def matrix_power(x: Any, n: int, /) -> NDArray:
     """``x`` multiplied by itself ``n`` times (repeated squaring); ``n = 0``
     gives the identity, negative ``n`` powers of the inverse."""
+    if type(x) is not NDArray and _subclass.instance(x):  # NumPy's keeps the subclass (asanyarray)
+        return _subclass.through_method(matrix_power, x, n)
     a = as_operand(x, "matrix_power")
     k = as_int(n, "matrix_power: the exponent n")
     if a.ndim < 2 or a.shape[-1] != a.shape[-2]:

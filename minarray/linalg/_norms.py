@@ -14,6 +14,7 @@ from typing import Any
 from minarray import _dtypes as _dt
 from minarray import _elementwise as _ew
 from minarray import _statistical as _stat
+from minarray import _subclass
 from minarray._array_object import NDArray
 from minarray._coerce import as_int, as_operand, normalize_axes
 from minarray._manipulation import permute_dims
@@ -93,6 +94,8 @@ def norm(x: Any, ord: Any = None, axis: int | tuple[int, ...] | None = None, kee
     array; otherwise ``x`` must be 1-d (vector norm) or 2-d (matrix norm).
     An integer axis gives vector norms, a pair of axes matrix norms (``ord``
     None meaning 'fro')."""
+    if type(x) is not NDArray:  # NumPy's gives a plain array
+        x = _subclass.plain(x)
     a = _floating(x, "norm")
     if axis is None:
         if ord is None:
