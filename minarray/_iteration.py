@@ -11,7 +11,9 @@ Every value is a view of the operand's memory.  ``buffered`` is what
 lets NumPy's iterator cast an operand to ``op_dtypes`` on the way: here an
 operand that needs the cast is iterated as a cast copy, and a written one
 is cast back into the operand when the iteration ends or the iterator is
-closed (NumPy flushes its buffers then too).  The flags that ask for
+closed (NumPy flushes its buffers then too).  The op flag
+``updateifcopy`` asks for the same copy without buffering: it is
+``operands[i]`` then, and reaches the operand when the iterator closes.  The flags that ask for
 NumPy's other machinery (``reduce_ok``, ``delay_bufalloc``,
 ``itershape``...) raise ValueError naming themselves rather than being
 ignored.  Iterating is a Python step per element (or per chunk): the loop
@@ -37,8 +39,8 @@ _GLOBAL_FLAGS = {"multi_index", "external_loop", "c_index", "f_index", "refs_ok"
 # NumPy's flags whose machinery (reductions, delayed allocation) minarray's iterator does not have
 _GLOBAL_UNSUPPORTED = {"delay_bufalloc", "reduce_ok", "ranged", "common_dtype", "copy_if_overlap"}
 _OP_FLAGS = {"readonly", "readwrite", "writeonly", "allocate", "no_broadcast", "contig", "aligned", "nbo",
-             "no_subtype", "copy", "overlap_assume_elementwise"}
-_OP_UNSUPPORTED = {"updateifcopy", "arraymask", "writemasked", "virtual"}
+             "no_subtype", "copy", "updateifcopy", "overlap_assume_elementwise"}
+_OP_UNSUPPORTED = {"arraymask", "writemasked", "virtual"}
 _CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
 _KIND_ORDER = "buifc"
 
@@ -151,8 +153,9 @@ class nditer:
             raise ValueError("op_dtypes must be a tuple/list matching the number of ops")
         arrays: list[NDArray | None] = []
         buffered = "buffered" in (flags or ())
-        # (operand, its cast copy) for each written operand iterated as a copy
-        self._write_back: list[tuple[NDArray, NDArray]] = []
+        # (operand, its cast copy, whether the copy is buffered's) for each
+        # written operand iterated as a copy
+        self._write_back: list[tuple[NDArray, NDArray, bool]] = []
         for i, (x, fl) in enumerate(zip(raw, pflags, strict=True)):
             if x is None:
                 if op_flags is None:
@@ -167,7 +170,7 @@ class nditer:
             want = None if dtypes[i] is None else _dt.as_dtype(dtypes[i])
             if want is not None and want is not a.dtype:
                 written = bool(fl & {"readwrite", "writeonly"})
-                if not buffered and ("copy" not in fl or written):
+                if not buffered and "updateifcopy" not in fl and ("copy" not in fl or written):
                     raise TypeError("Iterator operand required copying or buffering, but neither copying nor "
                                     "buffering was enabled")
                 if not _can_cast(a.dtype, want, casting):
@@ -178,7 +181,7 @@ class nditer:
                                     f"dtype('{a.dtype}'), the operand {i} dtype, according to the rule '{casting}'")
                 copy = a.astype(want)
                 if written:
-                    self._write_back.append((a, copy))
+                    self._write_back.append((a, copy, buffered))
                 a = copy
             arrays.append(a)
         if op_axes is not None:
@@ -273,7 +276,7 @@ class nditer:
         if self._pos is not None:
             self._pos = next(self._steps, None)
             if self._pos is None:
-                self._flush()
+                self._flush(closing=False)
         return self._pos is not None
 
     @property
@@ -363,10 +366,11 @@ class nditer:
     # ---- about the iteration -----------------------------------------------------------------
     @property
     def operands(self) -> tuple[NDArray, ...]:
-        """The operands, an allocated output included (a written operand
-        iterated as a cast copy: the operand itself)."""
+        """The operands, an allocated output included; for a written
+        operand iterated as a cast copy, the operand itself when buffered
+        (the copy is the buffer's), the copy under ``updateifcopy``."""
         self._check_open()
-        originals = {id(copy): a for a, copy in self._write_back}
+        originals = {id(copy): a for a, copy, buffered in self._write_back if buffered}
         return tuple(originals.get(id(op), op) for op in self._ops)
 
     @property
@@ -395,11 +399,12 @@ class nditer:
         if self._closed:
             raise ValueError("Iterator is closed")
 
-    def _flush(self) -> None:
-        """Casts each written copy back into its operand (``buffered``),
-        once per pass."""
-        if not self._flushed:
-            for a, copy in self._write_back:
+    def _flush(self, closing: bool) -> None:
+        """Casts each written copy back into its operand: buffered ones
+        once per pass, at its end or on closing; ``updateifcopy`` ones on
+        closing only, as NumPy's."""
+        for a, copy, buffered in self._write_back:
+            if (buffered and not self._flushed) or (closing and not buffered):
                 a[...] = copy.astype(a.dtype)
         self._flushed = True
 
@@ -407,7 +412,7 @@ class nditer:
         """Ends the iteration; what was written to a cast copy reaches its
         operand (every other write already has)."""
         if not self._closed:
-            self._flush()
+            self._flush(closing=True)
         self._closed = True
 
     def __enter__(self) -> nditer:

@@ -211,6 +211,20 @@ def test_buffered_casts_and_writes_back(closing: str) -> None:
                                        casting="unsafe"), "buffering")
 
 
+def test_updateifcopy_writes_back_on_closing() -> None:
+    # NumPy's docstring example: the operand is a cast copy, and the operand
+    # changes only when the iterator closes
+    seen = []
+    for xp in (np, ma):
+        a = xp.asarray(np.arange(6, dtype="i4"))[::-2]
+        with xp.nditer(a, [], [["writeonly", "updateifcopy"]], casting="unsafe", op_dtypes=[xp.float32]) as it:
+            x = it.operands[0]
+            x[:] = [-1, -2, -3]
+            seen.append(np.asarray(a).tolist())
+        seen.append((np.asarray(a).tolist(), str(x.dtype)))
+    assert seen[:2] == seen[2:] and seen[1] == ([-1, -2, -3], "float32")
+
+
 def test_setitem_writes_the_current_element() -> None:
     results = []
     for xp in (np, ma):
