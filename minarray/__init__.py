@@ -158,7 +158,8 @@ from minarray.dlpack import *  # noqa: F403
 from minarray.dlpack import __all__ as _dlpack_all
 
 # NumPy's routines that are no chapter's (issue #32): bit packing, functional
-# programming, index tricks, iteration (nditer), the matrix class, and the
+# programming, index tricks, iteration (nditer), the matrix class, window
+# functions for signal processing, and the
 # ma.emath and ma.lib namespaces (ma.lib.stride_tricks).
 # isort: split
 from minarray import emath, lib
@@ -172,6 +173,8 @@ from minarray._iteration import *  # noqa: F403
 from minarray._iteration import __all__ as _iteration_all
 from minarray._matrix import *  # noqa: F403
 from minarray._matrix import __all__ as _matrix_all
+from minarray._window import *  # noqa: F403
+from minarray._window import __all__ as _window_all
 
 # Printing: arrays as text, as NumPy prints them, and the options.
 # isort: split
@@ -232,6 +235,7 @@ __all__ = [
     "dlpack", "linalg", "random", "fft", "exceptions", "AxisError", "ndarray",
     "testing",  # imported last, below
     *_bit_packing_all, *_functional_all, *_index_tricks_all, *_iteration_all, *_matrix_all,
+    *_window_all,
     "emath", "lib",
     "__array_api_version__", "__version__",
 ]
