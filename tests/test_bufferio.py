@@ -356,6 +356,8 @@ def test_frombuffer_refuses_what_it_cannot_view() -> None:
     with pytest.raises(TypeError):
         ma.frombuffer([1, 2, 3])
     with pytest.raises(TypeError, match="unknown dtype"):
+        ma.frombuffer(b"ab", dtype="float99")
+    with pytest.raises(TypeError, match="no dtype 'float128'"):
         ma.frombuffer(b"ab", dtype="float128")
 
 

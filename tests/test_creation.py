@@ -109,7 +109,9 @@ def test_creation_errors() -> None:
         ma.zeros((2.5, 3))
     with pytest.raises(TypeError, match="shape entry must be an integer"):
         ma.ones("3")
-    with pytest.raises(TypeError, match="unknown dtype 'float128'"):
+    with pytest.raises(TypeError, match="unknown dtype 'float99'"):
+        ma.zeros(3, dtype="float99")
+    with pytest.raises(TypeError, match="no dtype 'float128' \\(extended precision\\)"):
         ma.zeros(3, dtype="float128")
     with pytest.raises(TypeError, match="cannot interpret"):
         ma.zeros(3, dtype=object())
