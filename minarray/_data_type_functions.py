@@ -392,28 +392,30 @@ def typename(char: str) -> str:
     return _TYPE_NAMES[char]
 
 
-# NumPy's groups of type characters, with the characters of the types
-# minarray holds (no long double, strings, objects or dates), so that
-# ``a.dtype.char in ma.typecodes["AllFloat"]`` reads as in NumPy.
+#: NumPy's groups of type characters, with the characters of the types
+#: minarray holds (no long double, strings, objects or dates), so that
+#: ``a.dtype.char in ma.typecodes["AllFloat"]`` reads as in NumPy.
 typecodes: dict[str, str] = {
     "Character": "", "Integer": "bhilqp", "UnsignedInteger": "BHILQP", "Float": "efd", "Complex": "FD",
     "AllInteger": "bBhHiIlLqQpP", "AllFloat": "efdFD", "Datetime": "", "All": "?bhilqpBHILQPefdFD",
 }
 
 
-# NumPy's sctypeDict over minarray's types: each dtype by its name, and
-# NumPy's other names of them (its C names, Python's int, float, complex).
+#: NumPy's sctypeDict over minarray's types: each dtype by its name, and
+#: NumPy's other names of them (its C names, Python's int, float, complex).
 sctypeDict: dict[str, DType] = {**{d.name: d for d in _dt.ALL}, **_dt._ALIASES}
 
-# The types NumPy counts as scalars: Python's, then each of minarray's
-# numeric types (``isinstance(v, ma.ScalarType)`` holds for its scalars).
+#: The types NumPy counts as scalars: Python's, then each of minarray's
+#: numeric types (``isinstance(v, ma.ScalarType)`` holds for its scalars).
 ScalarType: tuple[Any, ...] = (int, float, complex, bool, bytes, str, memoryview, _dt.bool, _dt.complex64,
                                _dt.complex128, _dt.float16, _dt.float32, _dt.float64, _dt.int8, _dt.int16,
                                _dt.int32, _dt.int64, _dt.uint8, _dt.uint16, _dt.uint32, _dt.uint64)
 
+#: Whether the machine stores numbers little-endian, as NumPy's ``little_endian``.
 little_endian: bool = sys.byteorder == "little"
 
-# NumPy's boolean scalars: minarray's read-only 0-d arrays (not
-# singletons, as NumPy's are: compare them with ==, not ``is``).
+#: NumPy's ``True_``: minarray's read-only bool scalar True (not a
+#: singleton, as NumPy's is: compare it with ``==``, not ``is``).
 True_: NDArray = _dt.bool(True)
+#: NumPy's ``False_``: minarray's read-only bool scalar False (compare with ``==``).
 False_: NDArray = _dt.bool(False)
