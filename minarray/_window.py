@@ -7,8 +7,9 @@ Each window is NumPy's formula evaluated with minarray's elementwise
 functions in the same order of operations, so the values are NumPy's to
 the last bit wherever the elementwise functions are.  The length ``M`` is
 read as NumPy reads it, through an array with ``0.0`` in front: the result
-is float64 (complex if ``M`` is), empty for ``M < 1`` and ``[1.0]`` for
-``M == 1``.
+is float64, empty for ``M < 1`` and ``[1.0]`` for ``M == 1``; a float ``M``
+is taken as it is, as NumPy takes it.  (A complex ``M``, which NumPy
+orders lexicographically, raises TypeError here.)
 """
 
 from __future__ import annotations
