@@ -78,13 +78,17 @@ from minarray._dtypes import DType as dtype
 from minarray._dtypes import (
     bytes_,
     character,
+    clongdouble,
+    complex256,
     complexfloating,
     datetime64,
     flexible,
+    float128,
     floating,
     generic,
     inexact,
     integer,
+    longdouble,
     number,
     object_,
     signedinteger,
@@ -158,7 +162,8 @@ from minarray.dlpack import *  # noqa: F403
 from minarray.dlpack import __all__ as _dlpack_all
 
 # NumPy's routines that are no chapter's (issue #32): bit packing, functional
-# programming, index tricks, iteration (nditer), the matrix class, and the
+# programming, index tricks, iteration (nditer), the matrix class, window
+# functions for signal processing, and the
 # ma.emath and ma.lib namespaces (ma.lib.stride_tricks).
 # isort: split
 from minarray import emath, lib
@@ -172,6 +177,8 @@ from minarray._iteration import *  # noqa: F403
 from minarray._iteration import __all__ as _iteration_all
 from minarray._matrix import *  # noqa: F403
 from minarray._matrix import __all__ as _matrix_all
+from minarray._window import *  # noqa: F403
+from minarray._window import __all__ as _window_all
 
 # Printing: arrays as text, as NumPy prints them, and the options.
 # isort: split
@@ -222,6 +229,7 @@ __all__ = [
     # NumPy's dtype class and scalar type tree (minarray/_dtypes.py)
     "dtype", "generic", "number", "integer", "signedinteger", "unsignedinteger", "inexact", "floating",
     "complexfloating", "flexible", "character", "datetime64", "timedelta64", "str_", "bytes_", "object_", "void",
+    "longdouble", "clongdouble", "float128", "complex256",
     *_constants_all, *_creation_all, *_data_type_functions_all, *_elementwise_all, *_histograms_all,
     *_indexing_all, *_inspection_all, *_joining_all, *_linear_algebra_all, *_manipulation_all,
     *_searching_all, *_set_all, *_sorting_all, *_statistical_all, *_utility_all,
@@ -232,6 +240,7 @@ __all__ = [
     "dlpack", "linalg", "random", "fft", "exceptions", "AxisError", "ndarray",
     "testing",  # imported last, below
     *_bit_packing_all, *_functional_all, *_index_tricks_all, *_iteration_all, *_matrix_all,
+    *_window_all,
     "emath", "lib",
     "__array_api_version__", "__version__",
 ]

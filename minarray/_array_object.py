@@ -67,9 +67,28 @@ class Flags:
     def owndata(self) -> bool:
         return self._a._base is None
 
+    @property
+    def aligned(self) -> bool:
+        """Always true: minarray's arrays hold aligned elements (it refuses
+        memory that is not)."""
+        return True
+
+    @property
+    def fnc(self) -> bool:
+        """Fortran-contiguous and not C-contiguous (NumPy's ``fnc``)."""
+        return self.f_contiguous and not self.c_contiguous
+
+    @property
+    def forc(self) -> bool:
+        """C-contiguous or Fortran-contiguous (NumPy's ``forc``)."""
+        return self.c_contiguous or self.f_contiguous
+
     def __getitem__(self, key: str) -> bool:
+        # NumPy's names and their one-letter forms
         names = {"C_CONTIGUOUS": "c_contiguous", "F_CONTIGUOUS": "f_contiguous",
-                 "WRITEABLE": "writeable", "OWNDATA": "owndata"}
+                 "WRITEABLE": "writeable", "OWNDATA": "owndata", "ALIGNED": "aligned",
+                 "C": "c_contiguous", "F": "f_contiguous", "W": "writeable", "O": "owndata", "A": "aligned",
+                 "FNC": "fnc", "FORC": "forc"}
         if key.upper() not in names:
             raise KeyError(key)
         return bool(getattr(self, names[key.upper()]))

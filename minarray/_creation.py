@@ -31,7 +31,7 @@ __all__ = [
     "empty", "empty_like", "zeros", "zeros_like", "ones", "ones_like", "full", "full_like", "arange",
     "linspace", "eye", "tril", "triu", "meshgrid", "array", "copy", "asanyarray", "ascontiguousarray",
     "identity", "diag", "diagflat", "tri", "logspace", "geomspace", "indices", "fromfunction", "mgrid",
-    "ogrid", "vander", "fromiter",
+    "ogrid", "vander", "fromiter", "asfortranarray", "asarray_chkfinite", "require",
 ]
 
 
@@ -429,6 +429,53 @@ def ascontiguousarray(a: Any, dtype: Any = None) -> NDArray:
     if out.ndim == 0:
         out = out.reshape((1,))
     return out if out.flags.c_contiguous else out.copy()
+
+
+def asfortranarray(a: Any, dtype: Any = None) -> NDArray:
+    """``a`` as a Fortran-contiguous (column-major) array of at least one
+    dimension: itself when it already is one (and of ``dtype``), else a copy."""
+    out = asarray(a, dtype=dtype, order="F")
+    return out.reshape((1,)) if out.ndim == 0 else out
+
+
+def asarray_chkfinite(a: Any, dtype: Any = None, order: str | None = None) -> NDArray:
+    """:func:`asarray`, refusing (ValueError) a float or complex array that
+    holds an infinity or a NaN."""
+    from minarray._elementwise import isfinite  # cycle: _elementwise imports this module
+
+    out = asarray(a, dtype, order)
+    if out.dtype.kind in "fc" and not bool(isfinite(out).all()):
+        raise ValueError("array must not contain infs or NaNs")
+    return out
+
+
+# NumPy's spellings of the flags ``require`` takes, to their letter.
+_REQUIREMENTS = {"C": "C", "C_CONTIGUOUS": "C", "CONTIGUOUS": "C", "F": "F", "F_CONTIGUOUS": "F",
+                 "FORTRAN": "F", "A": "A", "ALIGNED": "A", "W": "W", "WRITEABLE": "W", "O": "O",
+                 "OWNDATA": "O", "E": "E", "ENSUREARRAY": "E"}
+
+
+def require(a: Any, dtype: Any = None, requirements: Any = None) -> NDArray:
+    """``a`` as an array of ``dtype`` that meets ``requirements`` (a flag or
+    a sequence of them: "C" contiguous, "F" contiguous, "A" aligned, "W"
+    writeable, "O" owning its data, "E" a plain NDArray, not a subclass,
+    or NumPy's long names of them): itself when it meets them all, else a
+    copy that does."""
+    if not requirements:
+        return asanyarray(a, dtype=dtype)
+    wanted = {_REQUIREMENTS[r.upper()] for r in requirements}
+    subok = "E" not in wanted
+    wanted.discard("E")
+    if {"C", "F"} <= wanted:
+        raise ValueError('Cannot specify both "C" and "F" order')
+    order = "C" if "C" in wanted else "F" if "F" in wanted else "A"
+    wanted -= {"C", "F"}
+    arr = asanyarray(a, dtype=dtype) if subok else asarray(a, dtype=dtype)
+    if order != "A" and not arr.flags["C" if order == "C" else "F"]:
+        arr = arr.copy(order)
+    elif any(not arr.flags[flag] for flag in wanted):
+        arr = arr.copy(order)
+    return arr
 
 
 def identity(n: int, dtype: Any = None) -> NDArray:

@@ -32,7 +32,8 @@ from minarray._float_format import scalar_text
 
 __all__ = [
     "astype", "result_type", "can_cast", "isdtype", "finfo", "iinfo", "promote_types", "iscomplexobj",
-    "isrealobj", "isscalar", "issubdtype",
+    "isrealobj", "isscalar", "issubdtype", "iterable", "real_if_close", "common_type", "min_scalar_type",
+    "mintypecode", "typename", "typecodes", "sctypeDict", "ScalarType", "little_endian", "True_", "False_",
 ]
 
 
@@ -271,3 +272,150 @@ def isscalar(element: Any) -> bool:
 def astype(x: NDArray, dtype: Any, /, *, copy: bool = True, device: Any = None) -> NDArray:
     """Array API ``astype``."""
     return as_array(x, "astype", "x").astype(dtype, copy=copy, device=device)
+
+
+def iterable(y: Any) -> bool:
+    """Can ``y`` be iterated over (``iter(y)`` works)?  A 0-d array cannot."""
+    try:
+        iter(y)
+    except TypeError:
+        return False
+    return True
+
+
+def real_if_close(a: Any, tol: float = 100) -> NDArray:
+    """The real part of the complex ``a`` when every imaginary part is
+    below ``tol`` (in machine epsilons of ``a``'s dtype when ``tol > 1``,
+    an absolute bound otherwise); ``a`` itself otherwise."""
+    from minarray._creation import asanyarray  # cycle: _creation imports this module through _elementwise
+
+    x = asanyarray(a)
+    if x.dtype.kind != "c":
+        return x
+    if tol > 1:
+        tol = finfo(x.dtype).eps * tol
+    if bool((abs(x.imag) < tol).all()):
+        x = x.real
+    return x
+
+
+# The precision rank of each float and complex dtype in NumPy's
+# common_type (half, single, double), and the dtype of each rank.
+_PRECISION: dict[str, int] = {"float16": 0, "float32": 1, "float64": 2, "complex64": 1, "complex128": 2}
+_FLOAT_OF_RANK = (_dt.float16, _dt.float32, _dt.float64)
+_COMPLEX_OF_RANK = (None, _dt.complex64, _dt.complex128)
+
+
+def common_type(*arrays: Any) -> DType:
+    """NumPy's ``common_type``: the float dtype (complex if any array is)
+    that the arrays' values all fit in, integers counting as float64: one
+    of float16, float32, float64, complex64 and complex128 (float16 for no
+    arrays).  minarray's narrower storage floats count as float32."""
+    is_complex, rank = False, 0
+    for a in arrays:
+        dt = a.dtype
+        if dt.kind in "iu":
+            p = 2
+        elif dt.kind in "fc":
+            p = _PRECISION.get(dt.name, 1)
+        else:
+            raise TypeError("can't get common type for non-numeric array")
+        is_complex = is_complex or dt.kind == "c"
+        rank = max(rank, p)
+    found = _COMPLEX_OF_RANK[max(rank, 1)] if is_complex else _FLOAT_OF_RANK[rank]
+    assert found is not None
+    return found
+
+
+# NumPy's bounds for a value to count as fitting float16 and float32
+# (open intervals, a little inside each type's largest finite value).
+_FLOAT_BOUND = ((_dt.float16, 65000.0), (_dt.float32, 3.4e38))
+
+
+def min_scalar_type(a: Any, /) -> DType:
+    """The smallest dtype that holds the value ``a`` (a scalar or 0-d
+    array; an array of more dimensions gives its own dtype): a
+    non-negative integer the smallest unsigned one, a negative one the
+    smallest signed one, a float the smallest float whose range holds it
+    (precision may be lost; an infinity or NaN float16), a complex number
+    complex64 when both parts lie within float32's range, else complex128."""
+    x = a if isinstance(a, NDArray) else asarray(a)
+    if x.ndim != 0:
+        return x.dtype
+    kind = x.dtype.kind
+    if kind == "b":
+        return _dt.bool
+    v = x.item()
+    if kind in "iu":
+        table = (_dt.uint8, _dt.uint16, _dt.uint32, _dt.uint64) if v >= 0 else (_dt.int8, _dt.int16, _dt.int32,
+                                                                                  _dt.int64)
+        return next(t for t in table if iinfo(t).min <= v <= iinfo(t).max)
+    if kind == "f":
+        if not math.isfinite(v):
+            return _dt.float16
+        return next((t for t, bound in _FLOAT_BOUND if -bound < v < bound), _dt.float64)
+    bound = _FLOAT_BOUND[1][1]
+    return _dt.complex64 if all(-bound < p < bound for p in (v.real, v.imag)) else _dt.complex128
+
+
+# NumPy's type characters from the largest element to the smallest.
+_TYPECODES_BY_SIZE = "GDFgdfQqLlIiHhBb?"
+
+
+def mintypecode(typechars: Any, typeset: str = "GDFgdf", default: str = "d") -> str:
+    """NumPy's ``mintypecode``: the character of the smallest type in
+    ``typeset`` that the types of ``typechars`` (characters or arrays) can
+    be cast to safely, or ``default`` when none of them is in ``typeset``."""
+    chars = (t if isinstance(t, str) and t else asarray(t).dtype.char for t in typechars)
+    found = {c for c in chars if c in typeset}
+    if not found:
+        return default
+    if "F" in found and "d" in found:
+        return "D"
+    return min(found, key=_TYPECODES_BY_SIZE.index)
+
+
+# NumPy's description of each type character.
+_TYPE_NAMES = {
+    "S1": "character", "?": "bool", "b": "signed char", "B": "unsigned char", "h": "short",
+    "H": "unsigned short", "i": "integer", "I": "unsigned integer", "l": "long integer",
+    "L": "unsigned long integer", "q": "long long integer", "Q": "unsigned long long integer",
+    "f": "single precision", "d": "double precision", "g": "long precision", "F": "complex single precision",
+    "D": "complex double precision", "G": "complex long double precision", "S": "string", "U": "unicode",
+    "V": "void", "O": "object",
+}
+
+
+def typename(char: str) -> str:
+    """NumPy's description of the type character ``char`` ("d": "double
+    precision"); KeyError for a character NumPy does not describe."""
+    return _TYPE_NAMES[char]
+
+
+#: NumPy's groups of type characters, with the characters of the types
+#: minarray holds (no long double, strings, objects or dates), so that
+#: ``a.dtype.char in ma.typecodes["AllFloat"]`` reads as in NumPy.
+typecodes: dict[str, str] = {
+    "Character": "", "Integer": "bhilqp", "UnsignedInteger": "BHILQP", "Float": "efd", "Complex": "FD",
+    "AllInteger": "bBhHiIlLqQpP", "AllFloat": "efdFD", "Datetime": "", "All": "?bhilqpBHILQPefdFD",
+}
+
+
+#: NumPy's sctypeDict over minarray's types: each dtype by its name, and
+#: NumPy's other names of them (its C names, Python's int, float, complex).
+sctypeDict: dict[str, DType] = {**{d.name: d for d in _dt.ALL}, **_dt._ALIASES}
+
+#: The types NumPy counts as scalars: Python's, then each of minarray's
+#: numeric types (``isinstance(v, ma.ScalarType)`` holds for its scalars).
+ScalarType: tuple[Any, ...] = (int, float, complex, bool, bytes, str, memoryview, _dt.bool, _dt.complex64,
+                               _dt.complex128, _dt.float16, _dt.float32, _dt.float64, _dt.int8, _dt.int16,
+                               _dt.int32, _dt.int64, _dt.uint8, _dt.uint16, _dt.uint32, _dt.uint64)
+
+#: Whether the machine stores numbers little-endian, as NumPy's ``little_endian``.
+little_endian: bool = sys.byteorder == "little"
+
+#: NumPy's ``True_``: minarray's read-only bool scalar True (not a
+#: singleton, as NumPy's is: compare it with ``==``, not ``is``).
+True_: NDArray = _dt.bool(True)
+#: NumPy's ``False_``: minarray's read-only bool scalar False (compare with ``==``).
+False_: NDArray = _dt.bool(False)

@@ -465,18 +465,31 @@ _FAMILIES: Final[dict[str, str]] = {
 }
 
 
+# The family of NumPy's long double types (float128, complex256 on x86-64).
+_EXTENDED: Final = "extended precision"
+
+
 # The family of each of NumPy's names of them that is not the family's own.
-_FAMILY_OF_NAME: Final[dict[str, str]] = {"unicode": "str", "str_": "str", "bytes_": "bytes", "object_": "object"}
+_FAMILY_OF_NAME: Final[dict[str, str]] = {
+    "unicode": "str", "str_": "str", "bytes_": "bytes", "object_": "object",
+    "longdouble": _EXTENDED, "clongdouble": _EXTENDED, "float128": _EXTENDED, "complex256": _EXTENDED,
+    "longfloat": _EXTENDED, "clongfloat": _EXTENDED, "g": _EXTENDED, "G": _EXTENDED, "f16": _EXTENDED,
+    "c32": _EXTENDED,
+}
 
 
 # NumPy's spellings of those families: a kind letter with an optional
 # byte order, size and unit ('<U10', 'M8[s]', 'S5', 'O'), or a name.
 _OUT_OF_SCOPE_SPELLING: Final = re.compile(
     r"[<>|=]?(?P<letter>[MmUSaOV])\d*(\[\w*\])?"
-    r"|(?P<name>datetime64|timedelta64|str_?|unicode|bytes_?|object_?|void)\d*(\[\w*\])?")
+    r"|(?P<name>datetime64|timedelta64|str_?|unicode|bytes_?|object_?|void)\d*(\[\w*\])?"
+    r"|[<>=]?(?P<name_>g|G|f16|c32|c?longdouble|c?longfloat|float128|complex256)")
 
 
 def _scope(family: str) -> _builtin_str:
+    if family == _EXTENDED:
+        return ("minarray's widest types are float64 and complex128 (DLPack exchanges no wider); "
+                f"use NumPy for {family}")
     return f"minarray holds numeric and boolean types only (DLPack carries no others); use NumPy for {family} data"
 
 
@@ -508,6 +521,8 @@ def _out_of_scope_string(s: str) -> TypeError | None:
         return None
     if m["letter"]:
         return out_of_scope(s, _FAMILIES[m["letter"]])
+    if m["name_"]:
+        return out_of_scope(s, _EXTENDED)
     return out_of_scope(s, _FAMILY_OF_NAME.get(m["name"], m["name"]))
 
 
@@ -737,6 +752,19 @@ class void(_OutOfScope, flexible):
 
 class object_(_OutOfScope):
     """NumPy's Python objects: not held by minarray."""
+
+
+class longdouble(_OutOfScope, floating):
+    """NumPy's extended-precision float (C's long double): not held by minarray."""
+
+
+class clongdouble(_OutOfScope, complexfloating):
+    """NumPy's extended-precision complex: not held by minarray."""
+
+
+# NumPy's names of them by size on x86-64 Linux: the same classes.
+float128 = longdouble
+complex256 = clongdouble
 
 
 def _not_a_dtype(cls: type) -> TypeError:

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import operator
 import os
 import sys
 import types
@@ -36,7 +37,7 @@ from typing import Any, Literal
 from minarray._native import core
 
 __all__ = [
-    "errstate", "geterr", "geterrcall", "seterr", "seterrcall",
+    "errstate", "geterr", "geterrcall", "seterr", "seterrcall", "getbufsize", "setbufsize",
 ]
 
 
@@ -180,3 +181,36 @@ def _report(operation: str, flags: int) -> None:
 
 
 core.fpe_setup(_report)
+
+
+# NumPy's ufunc buffer size, in elements.  minarray's loops run on the
+# arrays' own memory and have no buffer: the number is kept only so that
+# code that sets and restores it runs, with NumPy's checks.
+_bufsize: contextvars.ContextVar[int] = contextvars.ContextVar("minarray_bufsize", default=8192)
+# NumPy's bounds: one complex double, and a million of them.
+_MIN_BUFSIZE = 16
+_MAX_BUFSIZE = 16_000_000
+
+
+def getbufsize() -> int:
+    """NumPy's ufunc buffer size (8192 unless :func:`setbufsize` changed
+    it); minarray keeps the number but has no such buffer."""
+    return _bufsize.get()
+
+
+def setbufsize(size: int) -> int:
+    """Set the number :func:`getbufsize` returns, checked as NumPy checks
+    it (a multiple of 16 from 16 to 16,000,000), and return the old one.
+    It changes nothing else: minarray's loops have no buffer."""
+    if size < 0:
+        raise ValueError("buffer size must be non-negative")
+    n = operator.index(size)
+    if n > _MAX_BUFSIZE:
+        raise ValueError(f"Buffer size, {n}, is too big")
+    if n % 16:
+        raise ValueError(f"Buffer size, {n}, is not a multiple of 16")
+    if n < _MIN_BUFSIZE:
+        raise ValueError(f"Buffer size, {n}, is too small")
+    old = _bufsize.get()
+    _bufsize.set(n)
+    return old

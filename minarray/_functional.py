@@ -1,7 +1,8 @@
 """NumPy's functional programming routines: ``vectorize`` (a Python
 function applied to each element, or to each core slice of a
-generalised-ufunc ``signature``), ``apply_along_axis`` and
-``apply_over_axes``.
+generalised-ufunc ``signature``), ``apply_along_axis``,
+``apply_over_axes`` and ``piecewise`` (a function per region of a
+condition list).
 
 Calling the Python function once per element (or per slice) is what these
 routines are; everything around the calls (broadcasting, the result's
@@ -12,16 +13,21 @@ from __future__ import annotations
 
 import itertools
 import re
+import sys
 from collections.abc import Callable, Iterable
 from typing import Any
 
 from minarray import _dtypes as _dt
 from minarray._array_object import NDArray
 from minarray._coerce import as_int, as_operand, asarray, broadcast_shapes, normalize_axis
-from minarray._creation import empty
+from minarray._creation import asanyarray, empty, zeros_like
+from minarray._data_type_functions import isscalar
+from minarray._joining import concat
 from minarray._manipulation import broadcast_arrays, broadcast_to, expand_dims, permute_dims
+from minarray._scalar import Scalar
+from minarray._utility import any as _any
 
-__all__ = ["vectorize", "apply_along_axis", "apply_over_axes"]
+__all__ = ["vectorize", "apply_along_axis", "apply_over_axes", "piecewise", "frompyfunc"]
 
 # A generalised ufunc's signature, NumPy's grammar: "(m,n),(n)->(m)".
 _ARGS = r"\((?:\w+(?:,\w+)*)?\)"
@@ -216,3 +222,57 @@ def apply_over_axes(func: Callable[..., Any], a: Any, axes: Any) -> NDArray:
                 raise ValueError("function is not returning an array of the correct shape")
         val = res
     return val
+
+
+def _is_array_or_list(obj: Any) -> bool:
+    """What NumPy's piecewise takes for one condition rather than a list of
+    them: a list or an array (minarray's or NumPy's)."""
+    if isinstance(obj, Scalar):  # minarray's scalar stands where NumPy's is no ndarray
+        return False
+    np = sys.modules.get("numpy")  # NumPy's arrays, if NumPy is in use at all
+    return isinstance(obj, (list, NDArray)) or (np is not None and isinstance(obj, np.ndarray))
+
+
+def piecewise(x: Any, condlist: Any, funclist: Any, *args: Any, **kw: Any) -> NDArray:
+    """NumPy's ``piecewise``: an array like ``x`` (its shape, dtype and
+    class) where each boolean condition of ``condlist`` holds, the matching
+    entry of ``funclist`` applied to those elements of ``x`` (a callable,
+    given ``*args`` and ``**kw`` too) or taken as the value (anything
+    else).  One more function than conditions: the last is for where none
+    holds.  A later condition wins where several hold; where none does and
+    no extra function is given, the result is 0."""
+    xa = asanyarray(x)
+    n_funcs = len(funclist)
+    # NumPy's undocumented reading: a lone condition (a scalar, or anything
+    # but a list or an array as the first entry of an n-d x's condlist)
+    # is a list of one
+    if isscalar(condlist) or (not _is_array_or_list(condlist[0]) and xa.ndim != 0):
+        condlist = [condlist]
+    conds = asarray(condlist, dtype=_dt.bool)
+    if conds.ndim == 0:
+        raise TypeError("len() of unsized object")
+    n = conds.shape[0]
+    if n == n_funcs - 1:  # the "otherwise" condition: none of the others
+        otherwise = ~_any(conds, axis=0, keepdims=True)
+        conds = concat([conds, otherwise], axis=0)
+        n += 1
+    elif n != n_funcs:
+        raise ValueError(f"with {n} condition(s), either {n} or {n + 1} functions are expected")
+    y = zeros_like(xa)
+    for cond, func in zip(conds, funclist, strict=False):
+        if not callable(func):
+            y[cond] = func
+        else:
+            vals = xa[cond]
+            if vals.size > 0:
+                y[cond] = func(vals, *args, **kw)
+    return y
+
+
+def frompyfunc(func: Callable[..., Any], /, nin: int, nout: int, *, identity: Any = None) -> Any:
+    """NumPy's ``frompyfunc`` makes a ufunc that returns arrays of Python
+    objects, which minarray does not hold: it raises TypeError, pointing to
+    :class:`vectorize` (which calls a Python function per element and
+    returns numbers) or to NumPy."""
+    raise TypeError("frompyfunc returns arrays of Python objects (dtype object), which minarray does not hold: "
+                    "use minarray.vectorize(func, otypes=...) for numeric results, or NumPy's frompyfunc")

@@ -45,7 +45,7 @@ from minarray._coerce import (
     normalize_axis,
     write_out,
 )
-from minarray._creation import arange, tri
+from minarray._creation import arange, ones, tri
 from minarray._joining import stack
 from minarray._manipulation import broadcast_arrays, broadcast_to, moveaxis, permute_dims
 from minarray._native import core
@@ -55,7 +55,7 @@ from minarray._utility import any as _any
 __all__ = [
     "take", "take_along_axis", "unravel_index", "ravel_multi_index", "tril_indices",
     "triu_indices", "tril_indices_from", "triu_indices_from", "diag_indices", "ix_", "extract", "compress",
-    "put", "place", "put_along_axis", "select", "choose",
+    "put", "place", "put_along_axis", "select", "choose", "putmask", "diag_indices_from", "mask_indices",
 ]
 
 
@@ -496,6 +496,26 @@ def diag_indices(n: int, ndim: int = 2) -> tuple[NDArray, ...]:
     return (idx,) * as_int(ndim, "diag_indices: ndim")
 
 
+def diag_indices_from(arr: Any) -> tuple[NDArray, ...]:
+    """:func:`diag_indices` for ``arr``, an array of at least 2 dimensions
+    that all have the same length."""
+    a = as_operand(arr, "diag_indices_from")
+    if a.ndim < 2:
+        raise ValueError("input array must be at least 2-d")
+    if len(set(a.shape)) != 1:
+        raise ValueError("All dimensions of input must be of equal length")
+    return diag_indices(a.shape[0], a.ndim)
+
+
+def mask_indices(n: int, mask_func: Any, k: Any = 0) -> tuple[NDArray, NDArray]:
+    """The indices of the nonzero entries of ``mask_func(ones((n, n)), k)``
+    (``mask_func`` is :func:`tril`, :func:`triu` or alike): NumPy's
+    ``mask_indices``."""
+    m = mask_func(ones((as_int(n, "mask_indices: n"),) * 2, dtype=_dt.int64), k)
+    i, j = nonzero(_ew.not_equal(as_operand(m, "mask_indices"), 0))
+    return i, j
+
+
 def ix_(*args: Any) -> tuple[NDArray, ...]:
     """An open mesh: each 1-d sequence reshaped to broadcast along its own
     axis, so ``x[ix_(rows, cols)]`` picks the cross product (boolean
@@ -600,6 +620,29 @@ def place(arr: NDArray, mask: Any, vals: Any) -> None:
     count = int(count_nonzero(m))
     if count:
         arr[m] = _cycled(vals, count, arr.dtype, "place")
+
+
+def putmask(a: NDArray, mask: Any, values: Any) -> None:
+    """Write ``values`` where ``mask`` is true, in place: the element at
+    flat position ``i`` takes ``values[i % len(values)]`` (unlike
+    :func:`place`, which takes the values in turn).  ``mask`` has one entry
+    per element of ``a``; empty ``values`` write nothing."""
+    a = as_array(a, "putmask", "a")
+    m = as_operand(mask, "putmask").astype(_dt.bool, copy=False)
+    if m.size != a.size:
+        raise ValueError("putmask: mask and data must be the same size")
+    v = as_operand(values, "putmask").reshape((-1,))
+    if v.shape[0] == 0 or a.size == 0:
+        return
+    positions = nonzero(m.reshape((-1,)))[0]
+    if positions.shape[0] == 0:
+        return
+    # the values are read (taken into a new array) before anything is written
+    vals = take(v, _ew.remainder(positions, v.shape[0])).astype(a.dtype, copy=False)
+    if a.ndim == 0:
+        a[()] = vals[0]
+        return
+    a[unravel_index(positions, a.shape)] = vals
 
 
 def put_along_axis(arr: NDArray, indices: Any, values: Any, axis: int | None) -> None:

@@ -17,7 +17,7 @@ from minarray._native import core
 from minarray.exceptions import TooHardError
 
 __all__ = [
-    "__array_namespace_info__", "shape", "ndim", "size", "may_share_memory", "shares_memory",
+    "__array_namespace_info__", "shape", "ndim", "size", "may_share_memory", "shares_memory", "isfortran",
 ]
 
 
@@ -233,3 +233,9 @@ def _solvable(terms: list[tuple[int, int]], rhs: int, work: int) -> bool:
         return False
 
     return search(0, rhs)
+
+
+def isfortran(a: Any) -> bool:
+    """Is the array ``a`` Fortran-contiguous and not C-contiguous (NumPy's
+    ``isfortran``: an array of one dimension, contiguous both ways, is not)?"""
+    return bool(a.flags.fnc)

@@ -33,7 +33,7 @@ from minarray._coerce import as_intp, asarray
 from minarray._native import core
 
 __all__ = [
-    "frombuffer", "fromfile",
+    "frombuffer", "fromfile", "fromstring",
 ]
 
 
@@ -356,3 +356,15 @@ def _register_with_dask() -> None:
             import minarray.dask  # noqa: F401
         except ImportError:  # dask without dask.array (no NumPy): nothing to register with
             pass
+
+
+def fromstring(string: str | bytes, dtype: Any = None, count: SupportsIndex = -1, *, sep: str = "") -> NDArray:
+    """A new 1-d array of the numbers in the text ``string``, separated by
+    ``sep`` (any whitespace when ``sep`` is only whitespace): ``count`` of
+    them (-1: all), as ``dtype`` (default float64).  NumPy 2 removed the
+    binary mode (no ``sep``): it raises, as NumPy's, pointing to
+    :func:`frombuffer`."""
+    if not sep:
+        raise ValueError("The binary mode of fromstring is removed, use frombuffer instead")
+    dt = _dt.as_dtype(dtype) if dtype is not None else _dt.float64
+    return _fromtext(string, dt, as_intp(count, "fromstring: count"), sep)

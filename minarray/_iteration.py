@@ -30,9 +30,10 @@ from minarray import _dtypes as _dt
 from minarray._array_object import NDArray
 from minarray._coerce import as_operand, broadcast_shapes
 from minarray._creation import empty
-from minarray._manipulation import broadcast_to
+from minarray._flatiter import flatiter
+from minarray._manipulation import broadcast_arrays, broadcast_to
 
-__all__ = ["nditer"]
+__all__ = ["nditer", "broadcast", "flatiter"]
 
 _GLOBAL_FLAGS = {"multi_index", "external_loop", "c_index", "f_index", "refs_ok", "zerosize_ok", "buffered",
                  "grow_inner"}
@@ -421,3 +422,69 @@ class nditer:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+# The most arrays NumPy's broadcast object takes (NPY_MAXARGS).
+_MAX_BROADCAST_ARGS = 64
+
+
+class broadcast:
+    """NumPy's ``broadcast``: the arrays broadcast against each other,
+    iterated together.  ``shape``, ``nd``/``ndim``, ``size`` and
+    ``numiter`` describe the broadcast; iterating yields one tuple of
+    elements (0-d arrays, minarray's scalars) per position in C order;
+    ``index`` counts the tuples taken, ``iters`` holds one flat iterator
+    per array and ``reset()`` starts over."""
+
+    def __init__(self, *args: Any) -> None:
+        if len(args) > _MAX_BROADCAST_ARGS:
+            raise ValueError(f"Need at least 0 and at most {_MAX_BROADCAST_ARGS} array objects.")
+        self._views = broadcast_arrays(*args) if args else []
+        self._shape: tuple[int, ...] = self._views[0].shape if self._views else ()
+        self._index = 0
+        self._iters = tuple(v.flat for v in self._views)
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self._shape
+
+    @property
+    def nd(self) -> int:
+        return len(self._shape)
+
+    @property
+    def ndim(self) -> int:
+        return len(self._shape)
+
+    @property
+    def numiter(self) -> int:
+        return len(self._views)
+
+    @property
+    def size(self) -> int:
+        n = 1
+        for d in self._shape:
+            n *= d
+        return n
+
+    @property
+    def index(self) -> int:
+        return self._index
+
+    @property
+    def iters(self) -> tuple[flatiter, ...]:
+        return self._iters
+
+    def reset(self) -> None:
+        """Start the iteration again from the first position."""
+        self._index = 0
+        self._iters = tuple(v.flat for v in self._views)
+
+    def __iter__(self) -> broadcast:
+        return self
+
+    def __next__(self) -> tuple[Any, ...]:
+        if self._index >= self.size:
+            raise StopIteration
+        self._index += 1
+        return tuple(next(it) for it in self._iters)

@@ -12,6 +12,7 @@ split returns views of the input (no copy), as NumPy's do.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -22,7 +23,7 @@ from minarray._native import core
 
 __all__ = [
     "concat", "concatenate", "stack", "unstack", "atleast_1d", "atleast_2d", "atleast_3d", "vstack", "hstack",
-    "dstack", "column_stack", "split", "array_split", "hsplit", "vsplit", "dsplit", "block",
+    "dstack", "column_stack", "split", "array_split", "hsplit", "vsplit", "dsplit", "block", "row_stack",
 ]
 
 
@@ -231,6 +232,13 @@ def vstack(tup: Sequence[Any], *, dtype: Any = None, casting: str = "same_kind")
     :func:`atleast_2d` (1-d arrays become rows); ``dtype`` and ``casting``
     are concat's."""
     return concat([_at_least(a, 2) for a in _seq(tup, "vstack")], 0, dtype=dtype, casting=casting)
+
+
+def row_stack(tup: Sequence[Any], *, dtype: Any = None, casting: str = "same_kind") -> NDArray:
+    """NumPy's old name of :func:`vstack`, deprecated since NumPy 2.0: it
+    warns (DeprecationWarning) as NumPy's does, then stacks."""
+    warnings.warn("`row_stack` alias is deprecated. Use `vstack` directly.", DeprecationWarning, stacklevel=2)
+    return vstack(tup, dtype=dtype, casting=casting)
 
 
 def hstack(tup: Sequence[Any], *, dtype: Any = None, casting: str = "same_kind") -> NDArray:

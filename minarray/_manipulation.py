@@ -42,12 +42,13 @@ from minarray._joining import concat
 from minarray._native import core
 from minarray._searching import nonzero
 from minarray._searching import where as _where
+from minarray.exceptions import AxisError
 
 __all__ = [
     "broadcast_shapes", "repeat", "roll", "tile", "pad", "append", "insert", "delete", "copyto", "resize",
     "trim_zeros", "broadcast_to", "broadcast_arrays", "expand_dims", "flip", "moveaxis", "permute_dims",
     "reshape", "squeeze", "swapaxes", "ravel", "transpose", "fliplr", "flipud", "rot90", "diagonal",
-    "fill_diagonal",
+    "fill_diagonal", "rollaxis",
 ]
 
 
@@ -823,6 +824,27 @@ def ravel(a: Any, order: str = "C") -> NDArray:
     """The elements as a 1-d array in ``order`` ("C", "F", "A" or "K", as
     :meth:`NDArray.ravel`): a view when the memory allows, else a copy."""
     return as_operand(a).ravel(order)
+
+
+def rollaxis(a: Any, axis: int, start: int = 0) -> NDArray:
+    """NumPy's ``rollaxis``, kept for old code (:func:`moveaxis` says it
+    more plainly): a view of ``a`` with ``axis`` moved to stand before the
+    axis now at ``start``."""
+    x = as_operand(a, "rollaxis")
+    n = x.ndim
+    ax = normalize_axis(axis, n)
+    s = operator.index(start)
+    if s < 0:
+        s += n
+    if not 0 <= s < n + 1:
+        raise AxisError(start, n, "start")  # NumPy's: 'start' arg requires -n <= start < n + 1
+    if ax < s:
+        s -= 1
+    if ax == s:
+        return x[...]
+    axes = [i for i in range(n) if i != ax]
+    axes.insert(s, ax)
+    return x.transpose(tuple(axes))
 
 
 def transpose(a: Any, axes: Sequence[int] | None = None) -> NDArray:

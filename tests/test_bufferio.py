@@ -356,6 +356,8 @@ def test_frombuffer_refuses_what_it_cannot_view() -> None:
     with pytest.raises(TypeError):
         ma.frombuffer([1, 2, 3])
     with pytest.raises(TypeError, match="unknown dtype"):
+        ma.frombuffer(b"ab", dtype="float99")
+    with pytest.raises(TypeError, match="no dtype 'float128'"):
         ma.frombuffer(b"ab", dtype="float128")
 
 
@@ -548,3 +550,39 @@ SIZES_TOO_LARGE = {
 def test_frombuffer_sizes_past_int64_raise_as_numpy(case: tuple[Any, str]) -> None:
     call, match = case
     raises_as_numpy(call, match)
+
+
+# ---- fromstring ----------------------------------------------------------------------------
+
+FROMSTRING: dict[str, tuple[str, dict[str, Any]]] = {
+    "spaces": ("1 2 3.5", {"sep": " "}),
+    "any-whitespace": ("1\t2\n  3   4", {"sep": " "}),
+    "commas": ("1, 2,3 , 4", {"sep": ","}),
+    "int-dtype": ("7,8,9", {"dtype": int, "sep": ","}),
+    "int8": ("1 -2 3", {"dtype": np.int8, "sep": " "}),
+    "float32": ("0.1 0.2", {"dtype": "float32", "sep": " "}),
+    "complex": ("1+2j 3", {"dtype": complex, "sep": " "}),
+    "count": ("1 2 3 4", {"sep": " ", "count": 2}),
+    "empty": ("", {"sep": " "}),
+    "exponent": ("1e3;-2.5E-2", {"sep": ";"}),
+}
+
+
+@pytest.mark.parametrize("case", FROMSTRING)
+def test_fromstring_as_numpy(case: str) -> None:
+    text, kw = FROMSTRING[case]
+    kw_ma = {k: (getattr(ma, np.dtype(v).name) if k == "dtype" else v) for k, v in kw.items()}
+    same_values = np.fromstring(text, **kw)
+    got = ma.fromstring(text, **kw_ma)
+    assert np.asarray(got).dtype == same_values.dtype and got.shape == same_values.shape
+    np.testing.assert_array_equal(np.asarray(got), same_values)
+
+
+def test_fromstring_binary_mode_refused_as_numpy() -> None:
+    raises_as_numpy(lambda m: m.fromstring(b"\x00" * 8), "binary mode of fromstring is removed.*frombuffer")
+    raises_as_numpy(lambda m: m.fromstring("1 2", sep=""), "binary mode")
+
+
+def test_fromstring_unreadable_text_refused_as_numpy() -> None:
+    raises_as_numpy(lambda m: m.fromstring("1,2,,3", sep=","), "read")
+    raises_as_numpy(lambda m: m.fromstring("1, 2, x", dtype=int, sep=","), "read")

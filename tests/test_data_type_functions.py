@@ -9,6 +9,8 @@ from typing import Any
 import numpy as np
 import pytest
 from array_strategies import NP_DTYPES, np_dtype
+from numpy_errors import raises_as_numpy
+from numpy_oracle import same
 
 import minarray as ma
 
@@ -189,3 +191,153 @@ def test_abstract_types_make_no_instances() -> None:
             np.dtype(getattr(np, name))  # NumPy 2 refuses them too
         assert repr(getattr(ma, name)) == f"<class 'minarray.{name}'>"
         assert name in ma.__all__
+
+
+# ---- NumPy's type utilities: iterable, real_if_close, common_type, min_scalar_type... --------
+
+ITERABLES: dict[str, Any] = {
+    "list": lambda m: [1, 2], "tuple": lambda m: (), "str": lambda m: "ab", "int": lambda m: 3,
+    "float": lambda m: 1.5, "none": lambda m: None, "1-d": lambda m: m.arange(3), "0-d": lambda m: m.asarray(3.0),
+    "scalar": lambda m: m.arange(3)[0], "generator": lambda m: (i for i in range(2)), "dict": lambda m: {1: 2},
+}
+
+
+@pytest.mark.parametrize("case", ITERABLES)
+def test_iterable_as_numpy(case: str) -> None:
+    assert ma.iterable(ITERABLES[case](ma)) is np.iterable(ITERABLES[case](np))
+
+
+REAL_IF_CLOSE: dict[str, tuple[Any, dict[str, Any]]] = {
+    "tiny-imag": ([1 + 1e-15j, 2 - 3e-15j], {}),
+    "real-input": ([1, 2], {}),
+    "float-input": ([1.5, 2.0], {}),
+    "large-imag": ([1 + 1e-10j, 2], {}),
+    "complex64": (np.array([1 + 1e-7j], np.complex64), {"tol": 1000}),
+    "complex64-too-large": (np.array([1 + 1e-4j], np.complex64), {"tol": 1000}),
+    "absolute-tol": ([1 + 0.01j, 2], {"tol": 0.1}),
+    "absolute-tol-fails": ([1 + 0.2j, 2], {"tol": 0.1}),
+    "2-d": (np.array([[1 + 0j, 2], [3, 4j * 1e-20]]), {}),
+    "scalar": (3 + 0j, {}),
+}
+
+
+@pytest.mark.parametrize("case", REAL_IF_CLOSE)
+def test_real_if_close_as_numpy(case: str) -> None:
+    a, kw = REAL_IF_CLOSE[case]
+    same(ma.real_if_close(a, **kw), np.real_if_close(a, **kw))
+    if isinstance(a, np.ndarray):
+        same(ma.real_if_close(ma.asarray(a), **kw), np.real_if_close(a, **kw))
+
+
+COMMON_TYPE = [(), ("int8",), ("float16",), ("float32",), ("float16", "float32"), ("int32", "float32"),
+               ("float32", "complex64"), ("float64", "complex64"), ("complex128",), ("uint64", "float16"),
+               ("complex64",)]
+
+
+@pytest.mark.parametrize("dtypes", COMMON_TYPE, ids=str)
+def test_common_type_as_numpy(dtypes: tuple[str, ...]) -> None:
+    want = np.common_type(*(np.zeros(2, d) for d in dtypes))
+    got = ma.common_type(*(ma.zeros(2, dtype=getattr(ma, d)) for d in dtypes))
+    assert got is getattr(ma, np.dtype(want).name)
+
+
+def test_common_type_errors_as_numpy() -> None:
+    raises_as_numpy(lambda m: m.common_type(m.zeros(2, dtype=m.bool)), "non-numeric array")
+    raises_as_numpy(lambda m: m.common_type([1.0, 2.0]), "dtype")
+
+
+MIN_SCALAR: list[Any] = [True, False, 0, 255, 256, 65535, 65536, 2**32, 2**63, -1, -128, -129, -2**15 - 1,
+                         -2**31 - 1, -2**63, 1.0, 64999.9, 65000.0, -65000.0, 65520.0, 1e5, 3.3e38, 3.4e38, 1e39,
+                         1e-50, float("nan"), float("inf"), -float("inf"), 1 + 1j, 1e39j, -1e39 + 0j,
+                         complex(float("nan"), 0), complex(1, float("inf")), np.float32(3), np.int8(5), np.uint64(3),
+                         np.float32(1e38), np.array(300), np.array([1, 2], np.int8), np.array(-1.5)]
+
+
+@pytest.mark.parametrize("value", MIN_SCALAR, ids=repr)
+def test_min_scalar_type_as_numpy(value: Any) -> None:
+    want = np.min_scalar_type(value)
+    got = ma.min_scalar_type(ma.asarray(value) if isinstance(value, np.ndarray) else value)
+    assert got is getattr(ma, want.name)
+
+
+def test_min_scalar_type_of_a_list_is_its_array_dtype() -> None:
+    assert ma.min_scalar_type([1, 2]) is getattr(ma, np.min_scalar_type([1, 2]).name)
+
+
+MINTYPECODE: list[tuple[Any, dict[str, Any]]] = [
+    (["d", "f", "S"], {}), ("idF", {}), ("idD", {}), (["i", "l"], {}), ("fF", {}), (["e"], {}), ("", {}),
+    ("id", {"default": "f"}), ("hbBf", {"typeset": "bBhf"}), ("?", {"typeset": "?bB"}),
+]
+
+
+@pytest.mark.parametrize(("chars", "kw"), MINTYPECODE, ids=str)
+def test_mintypecode_as_numpy(chars: Any, kw: dict[str, Any]) -> None:
+    assert ma.mintypecode(chars, **kw) == np.mintypecode(chars, **kw)
+
+
+def test_mintypecode_reads_arrays_as_numpy() -> None:
+    assert ma.mintypecode([ma.ones(2, dtype=ma.float32), "d"]) == np.mintypecode([np.ones(2, np.float32), "d"])
+    assert ma.mintypecode([ma.ones(2, dtype=ma.complex64)]) == np.mintypecode([np.ones(2, np.complex64)])
+
+
+@pytest.mark.parametrize("char", [*"?bBhHiIlLqQfdgFDGSUVO", "S1"])
+def test_typename_as_numpy(char: str) -> None:
+    assert ma.typename(char) == np.typename(char)
+
+
+def test_typename_errors_as_numpy() -> None:
+    raises_as_numpy(lambda m: m.typename("e"), "e")
+    raises_as_numpy(lambda m: m.typename("zz"), "zz")
+
+
+def test_typecodes_are_numpys_for_minarrays_types() -> None:
+    assert ma.typecodes.keys() == np.typecodes.keys()
+    for key, chars in np.typecodes.items():
+        held = ""
+        for c in chars:
+            try:
+                ma.dtype(c)
+            except TypeError:
+                continue
+            held += c
+        assert ma.typecodes[key] == held, key
+    assert ma.asarray([1.5]).dtype.char in ma.typecodes["AllFloat"]
+    assert ma.asarray([1]).dtype.char in ma.typecodes["AllInteger"]
+
+
+def test_sctypedict_holds_numpys_names_of_minarrays_types() -> None:
+    for name, t in ma.sctypeDict.items():
+        if name not in np.sctypeDict:  # a storage type NumPy knows through ml_dtypes, when it is loaded
+            assert t.name == name and t not in (ma.float64, ma.int64), name
+            continue
+        assert t is getattr(ma, np.dtype(np.sctypeDict[name]).name), name
+    # every name NumPy gives one of its own types that minarray holds
+    for name, t in np.sctypeDict.items():
+        if t.__module__ == "numpy" and np.dtype(t).kind in "biufc" and np.dtype(t).name in ma.sctypeDict:
+            assert name in ma.sctypeDict, name
+
+
+def test_scalar_type_lists_pythons_then_minarrays_types() -> None:
+    assert ma.ScalarType[:7] == np.ScalarType[:7]
+    for v in (3, 2.5, 1j, True, b"x", "s", ma.float32(2), ma.asarray([1, 2], dtype=ma.uint8)[0], np.int16(3)):
+        assert isinstance(v, ma.ScalarType) == isinstance(v, np.ScalarType) or isinstance(v, ma.NDArray), v
+    assert isinstance(ma.float32(2), ma.ScalarType)
+    assert not isinstance([1], ma.ScalarType)
+
+
+def test_little_endian_as_numpy() -> None:
+    assert ma.little_endian is np.little_endian
+
+
+def test_true_and_false_as_numpy() -> None:
+    for name in ("True_", "False_"):
+        got, want = getattr(ma, name), getattr(np, name)
+        assert repr(got) == repr(want)
+        assert got == want and bool(got) is bool(want)
+        assert got.dtype == ma.bool and got.ndim == 0
+    assert ma.asarray([True, False])[0] == ma.True_
+    assert ma.asarray([True, False])[1] == ma.False_
+    assert ma.True_ != ma.False_
+    with pytest.raises((TypeError, ValueError)):
+        ma.True_[()] = False  # read-only: the constant stays
+    assert bool(ma.True_)

@@ -159,6 +159,9 @@ OVERRIDES: dict[str, Call | Callable[[], Call]] = {
     "NDArray.__bool__": call(F0), "NDArray.__complex__": call(F0), "NDArray.__float__": call(F0),
     "NDArray.__int__": call(F0), "NDArray.__index__": call(I0), "NDArray.__format__": call(F0, ".2f"),
     "NDArray.item": call(F, 0), "NDArray.__reduce_ex__": call(F, 2), "NDArray.__setitem__": call(F, 0, F1),
+    "ma.fromstring": call("1 2 3 4", sep=" "), "ma.kaiser": call(4, 2.5), "ma.mask_indices": call(4, ma.triu),
+    "ma.row_stack": call([F, F]), "ma.setbufsize": call(8192), "ma.typename": call("d"),
+    "ma.piecewise": call(F1, [B1], [lambda x: x * 2.0, -1.0]), "ma.putmask": call(F, B, F1),
     "NDArray.fill": call(F, 1.0), "NDArray.reshape": call(F, (2, 8)), "NDArray.transpose": call(F, 1, 0),
 }
 
@@ -168,6 +171,7 @@ EXCLUDED: dict[str, str] = {
     "ma.mgrid": "indexed with slices, never called: takes no array",
     "ma.ogrid": "indexed with slices, never called: takes no array",
     "ma.from_pointer": "takes an address, not an array (the sweep makes its device arrays with it)",
+    "ma.frompyfunc": "always refuses (it would make object arrays): takes a function, not an array",
 }
 
 # Callables whose signature has out= but which refuse any out array on the

@@ -350,3 +350,34 @@ def test_numpy_2_c_type_names_are_the_same_dtypes(name: str) -> None:
     # NumPy 2's np.uint, np.long and np.ulong (its docstrings compare with np.uint)
     assert str(getattr(ma, name)) == np.dtype(getattr(np, name)).name
     assert ma.dtype(name) is getattr(ma, name)
+
+
+# ---- NumPy's extended precision: names that refuse with the reason ---------------------------
+
+EXTENDED = ["longdouble", "clongdouble", "float128", "complex256"]
+
+
+@pytest.mark.parametrize("name", EXTENDED)
+def test_extended_precision_names_refuse_with_the_reason(name: str) -> None:
+    t = getattr(ma, name)  # the name exists: no AttributeError
+    assert name in ma.__all__
+    kind = "floating" if name in ("longdouble", "float128") else "complexfloating"
+    assert issubclass(t, getattr(ma, kind)) and issubclass(getattr(np, name), getattr(np, kind))
+    assert ma.issubdtype(t, getattr(ma, kind))
+    for use in (lambda: t(1.0), lambda: ma.dtype(t), lambda: ma.zeros(2, dtype=t),
+                lambda: ma.asarray([1.0], dtype=t), lambda: ma.arange(3).astype(t)):
+        with pytest.raises(TypeError, match=r"extended precision.*float64 and complex128.*NumPy"):
+            use()
+
+
+def test_extended_precision_aliases_are_the_same_classes_as_numpy() -> None:
+    assert (ma.float128 is ma.longdouble) == (np.float128 is np.longdouble)
+    assert (ma.complex256 is ma.clongdouble) == (np.complex256 is np.clongdouble)
+
+
+@pytest.mark.parametrize("spelling", ["g", "G", "<g", "longdouble", "clongdouble", "float128", "complex256",
+                                      "f16", "c32"])
+def test_extended_precision_spellings_refuse_with_the_reason(spelling: str) -> None:
+    assert np.dtype(spelling).itemsize >= 16  # NumPy's long double types
+    with pytest.raises(TypeError, match=rf"no dtype '{re.escape(spelling)}' \(extended precision\)"):
+        ma.dtype(spelling)

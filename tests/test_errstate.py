@@ -501,3 +501,45 @@ def test_errors_are_numpys(row: str, mode: str) -> None:
         assert want is not None and got is not None
         assert got.dtype == want.dtype
         np.testing.assert_array_equal(got, want)
+
+
+# ---- getbufsize / setbufsize ----------------------------------------------------------------
+
+
+def test_bufsize_is_kept_and_returned_as_numpy() -> None:
+    assert ma.getbufsize() == np.getbufsize() == 8192
+    try:
+        assert ma.setbufsize(4096) == np.setbufsize(4096) == 8192
+        assert ma.getbufsize() == np.getbufsize() == 4096
+        assert ma.setbufsize(16) == 4096
+        assert ma.getbufsize() == 16
+    finally:
+        ma.setbufsize(8192)
+        np.setbufsize(8192)
+    assert ma.getbufsize() == 8192
+
+
+def test_bufsize_is_per_context_as_numpy() -> None:
+    seen: list[int] = []
+
+    def other_thread() -> None:
+        seen.append(ma.getbufsize())
+
+    try:
+        ma.setbufsize(1024)
+        t = threading.Thread(target=other_thread)
+        t.start()
+        t.join()
+    finally:
+        ma.setbufsize(8192)
+    assert seen == [8192]  # a new thread starts from the default, as NumPy's context variable
+
+
+@pytest.mark.parametrize("size", [-16, 0, 8, 24, 16_000_008, 16_000_016, 2**40, 8.0, 32.5, "a"], ids=repr)
+def test_setbufsize_refuses_as_numpy(size: Any) -> None:
+    with pytest.raises(Exception) as expected:
+        np.setbufsize(size)
+    with pytest.raises(type(expected.value)) as got:
+        ma.setbufsize(size)
+    assert str(got.value) == str(expected.value) or type(size) is not int
+    assert ma.getbufsize() == np.getbufsize() == 8192  # nothing changed

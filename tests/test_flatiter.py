@@ -121,3 +121,10 @@ def test_flat_of_0d_and_empty_arrays_as_numpy() -> None:
         e = xp.zeros((0, 3))
         assert len(e.flat) == 0 and e.flat[:].shape == (0,)
         e.flat = 5
+
+
+def test_flatiter_is_exported_as_numpy() -> None:
+    x = ma.arange(6).reshape(2, 3)
+    assert type(x.flat) is ma.flatiter
+    assert isinstance(x.flat, ma.flatiter) == isinstance(np.arange(6).flat, np.flatiter)
+    assert "flatiter" in ma.__all__

@@ -171,3 +171,66 @@ def test_apply_over_axes_matches_numpy(axes: Any) -> None:
 def test_apply_over_axes_refuses_as_numpy() -> None:
     raises_as_numpy(lambda m: m.apply_over_axes(lambda a, axis: a.reshape(-1), m.ones((2, 3, 4)), [0]),
                     "correct shape")
+
+
+# ---- piecewise -----------------------------------------------------------------------------
+
+X_PIECES = np.linspace(-2.5, 2.5, 11)
+PIECEWISE: dict[str, tuple[Any, Any, Any, dict[str, Any]]] = {
+    # x, condlist (a function of x), funclist, keywords
+    "two-functions": (X_PIECES, lambda x: [x < 0, x >= 0], [lambda v: -v, lambda v: v * 10], {}),
+    "otherwise": (X_PIECES, lambda x: [x < -1, x > 1], [-1.0, 1.0, lambda v: v / 2], {}),
+    "scalars-only": (X_PIECES, lambda x: [x < 0], [7, 8], {}),
+    "uncovered-is-zero": (X_PIECES, lambda x: [x < -2, x > 2], [1, 2], {}),
+    "later-wins": (X_PIECES, lambda x: [x < 1, x < 0], [1.0, 2.0], {}),
+    "one-bare-condition": (X_PIECES, lambda x: x > 0, [lambda v: v ** 2, 0.5], {}),
+    "int-keeps-dtype": (np.arange(-3, 4), lambda x: [x % 2 == 0], [lambda v: v * 2.7, -1], {}),
+    "2-d": (np.arange(12.0).reshape(3, 4), lambda x: [x > 5, x < 2], [lambda v: v - 100, 9], {}),
+    "args-and-kw": (X_PIECES, lambda x: [x > 0], [lambda v, a, b=0: v * a + b, 0], {"args": (3,), "b": 1}),
+    "0-d": (np.array(2.0), lambda x: [x > 1], [lambda v: v + 1, 0], {}),
+    "scalar-x": (1.5, lambda x: [x > 1], [lambda v: v * 4, 0], {}),
+    "no-match-skips-call": (X_PIECES, lambda x: [x > 100], [lambda v: v[5], 3], {}),
+}
+
+
+@pytest.mark.parametrize("case", PIECEWISE)
+def test_piecewise_as_numpy(case: str) -> None:
+    x, conds, funcs, kw = PIECEWISE[case]
+    kw = dict(kw)
+    args = kw.pop("args", ())
+    want = np.piecewise(x, conds(np.asarray(x)), funcs, *args, **kw)
+    got = ma.piecewise(ma.asarray(x), conds(ma.asarray(x)), funcs, *args, **kw)
+    same(got, want)
+
+
+def test_piecewise_takes_lists_as_numpy() -> None:
+    x = [-1.0, 0.5, 2.0]
+    same(ma.piecewise(x, [[True, False, False], [False, False, True]], [1, 2, 3]),
+         np.piecewise(x, [[True, False, False], [False, False, True]], [1, 2, 3]))
+
+
+class _Sub(ma.NDArray):
+    pass
+
+
+def test_piecewise_keeps_subclass_and_leaves_x() -> None:
+    x = ma.asarray([1.0, -1.0, 3.0]).view(_Sub)
+    got = ma.piecewise(x, [x > 0], [lambda v: v * 2, 5.0])
+    assert type(got) is _Sub  # NumPy's: zeros_like(x) keeps the class
+    np.testing.assert_array_equal(np.asarray(got), [2.0, 5.0, 6.0])
+    np.testing.assert_array_equal(np.asarray(x), [1.0, -1.0, 3.0])
+
+
+def test_piecewise_errors_as_numpy() -> None:
+    raises_as_numpy(lambda m: m.piecewise(m.arange(3.0), [m.arange(3) > 0], [1, 2, 3]),
+                    r"with 1 condition\(s\), either 1 or 2 functions are expected")
+    raises_as_numpy(lambda m: m.piecewise(m.arange(3.0), [m.arange(4) > 0], [1]), "index|shape|size|match")
+
+
+# ---- frompyfunc ----------------------------------------------------------------------------
+
+def test_frompyfunc_refuses_naming_the_reason() -> None:
+    with pytest.raises(TypeError, match=r"objects.*vectorize"):
+        ma.frompyfunc(lambda x: x, 1, 1)
+    # NumPy's makes a ufunc of object results, which minarray cannot hold
+    assert np.frompyfunc(lambda x: x, 1, 1)(np.arange(2)).dtype == object

@@ -941,3 +941,87 @@ def test_choose_and_compress_out() -> None:
     out = ma.zeros((2, 2), dtype=ma.int64)
     assert ma.compress([0, 1, 1], ma.asarray(a), 0, out) is out
     same(out, np.compress([0, 1, 1], a, 0))
+
+
+# ---- putmask, diag_indices_from, mask_indices ------------------------------------------------
+
+PUTMASK: dict[str, tuple[Any, Any, Any]] = {
+    # a, mask (a function of a), values
+    "cycled-by-position": (np.arange(6), lambda a: a > 2, [10, 20]),
+    "one-value": (np.arange(6.0).reshape(2, 3), lambda a: a % 2 == 0, -1.5),
+    "values-as-long": (np.arange(4), lambda a: a != 1, [9, 8, 7, 6]),
+    "longer-values": (np.arange(4), lambda a: a > 1, np.arange(100, 110)),
+    "empty-values": (np.arange(4), lambda a: a > 1, []),
+    "float-into-int": (np.arange(5), lambda a: a < 3, [1.7, -2.2]),
+    "no-true": (np.arange(3.0), lambda a: a > 9, [1.0]),
+    "mask-other-shape": (np.arange(6).reshape(2, 3), lambda a: (a > 3).ravel(), [0]),
+    "0-d": (np.array(5), lambda a: np.array(True), 3),
+    "complex": (np.zeros(3, complex), lambda a: np.array([True, False, True]), [1 + 2j]),
+}
+
+
+@pytest.mark.parametrize("case", PUTMASK)
+def test_putmask_as_numpy(case: str) -> None:
+    a, mask, values = PUTMASK[case]
+    want = np.array(a, copy=True)
+    got = ma.asarray(a.copy())
+    m = mask(want)
+    np.putmask(want, m, values)
+    ma.putmask(got, m.tolist() if m.ndim else bool(m), values)
+    same(got, want)
+
+
+def test_putmask_strided_in_place_as_numpy() -> None:
+    want = np.arange(12.0).reshape(3, 4)
+    got = ma.arange(12.0).reshape(3, 4)
+    np.putmask(want[:, ::2], want[:, ::2] > 3, [-1.0, -2.0])
+    ma.putmask(got[:, ::2], got[:, ::2] > 3, [-1.0, -2.0])
+    same(got, want)
+
+
+def test_putmask_reads_values_before_writing() -> None:
+    want = np.arange(6)
+    np.putmask(want, want > 1, want[::-1].copy())
+    got = ma.arange(6)
+    ma.putmask(got, got > 1, got[::-1])  # the values are a view of the array written
+    same(got, want)
+
+
+def test_putmask_writes_through_a_numpy_array() -> None:
+    n = np.arange(4.0)
+    ma.putmask(n, n > 1, 0.0)
+    np.testing.assert_array_equal(n, [0.0, 1.0, 0.0, 0.0])
+
+
+def test_putmask_errors_as_numpy() -> None:
+    raises_as_numpy(lambda m: m.putmask([1, 2], [True, False], 3), "array")
+    raises_as_numpy(lambda m: m.putmask(m.arange(6), [True, False], 1), "mask and data must be the same size")
+
+
+@pytest.mark.parametrize("shape", [(3, 3), (4, 4, 4), (1, 1), (0, 0), (2, 2, 2, 2)], ids=str)
+def test_diag_indices_from_as_numpy(shape: tuple[int, ...]) -> None:
+    n = np.zeros(shape)
+    same(ma.diag_indices_from(ma.asarray(n)), np.diag_indices_from(n))
+    same(ma.diag_indices_from(n.tolist()) if n.size else ma.diag_indices_from(n), np.diag_indices_from(n))
+
+
+def test_diag_indices_from_errors_as_numpy() -> None:
+    raises_as_numpy(lambda m: m.diag_indices_from(m.ones(3)), "at least 2-d")
+    raises_as_numpy(lambda m: m.diag_indices_from(m.ones((3, 4))), "equal length")
+
+
+@pytest.mark.parametrize("func", ["triu", "tril"])
+@pytest.mark.parametrize("k", [-2, 0, 1, 5])
+@pytest.mark.parametrize("n", [0, 1, 4])
+def test_mask_indices_as_numpy(n: int, func: str, k: int) -> None:
+    same(ma.mask_indices(n, getattr(ma, func), k), np.mask_indices(n, getattr(np, func), k))
+
+
+def test_mask_indices_with_a_function_of_ones() -> None:
+    def odd_sum(m: Any, k: int) -> Any:
+        return m * ((ma.arange(m.shape[0])[:, None] + ma.arange(m.shape[1])) % 2 == k)
+
+    def odd_sum_np(m: Any, k: int) -> Any:
+        return m * ((np.arange(m.shape[0])[:, None] + np.arange(m.shape[1])) % 2 == k)
+
+    same(ma.mask_indices(4, odd_sum, 1), np.mask_indices(4, odd_sum_np, 1))

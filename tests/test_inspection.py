@@ -151,3 +151,33 @@ def test_shares_memory_max_work_as_numpy() -> None:
     for xp, arr in ((np, n), (ma, x)):
         with pytest.raises(ValueError, match="Invalid value for max_work"):
             xp.shares_memory(arr, arr, max_work=-5)
+
+
+# ---- isfortran and the flags it reads -------------------------------------------------------
+
+ISFORTRAN = {
+    "c-2d": lambda m: m.ones((3, 4)),
+    "f-2d": lambda m: m.ones((3, 4)).T,
+    "1-d": lambda m: m.ones(4),
+    "column": lambda m: m.ones((4, 1)).T,
+    "strided": lambda m: m.ones((4, 6))[::2, ::2],
+    "0-d": lambda m: m.asarray(1.0),
+    "empty": lambda m: m.ones((0, 3)).T,
+}
+
+
+@pytest.mark.parametrize("layout", ISFORTRAN)
+def test_isfortran_and_flags_as_numpy(layout: str) -> None:
+    n, a = ISFORTRAN[layout](np), ISFORTRAN[layout](ma)
+    assert ma.isfortran(a) is np.isfortran(n)
+    for flag in ("fnc", "forc", "aligned"):
+        assert getattr(a.flags, flag) == getattr(n.flags, flag), flag
+    for key in ("C", "F", "W", "O", "A", "FNC", "FORC", "ALIGNED", "C_CONTIGUOUS"):
+        assert a.flags[key] == n.flags[key], key
+
+
+def test_isfortran_needs_an_array_as_numpy() -> None:
+    with pytest.raises(AttributeError):
+        np.isfortran([[1, 2]])
+    with pytest.raises(AttributeError, match="flags"):
+        ma.isfortran([[1, 2]])

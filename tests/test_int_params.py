@@ -133,6 +133,17 @@ SWEEP: dict[str, tuple[Call, int]] = {
     "reshape.shape": ((lambda m, v: m.reshape(A(m), (v, 12))), 2),
     "resize.new_shape": ((lambda m, v: m.resize(V(m), (v, 3))), 2),
     # ---- index routines -----------------------------------------------------------
+    "fromstring.count": ((lambda m, v: m.fromstring("1 2 3", sep=" ", count=v)), 2),
+    "mask_indices.n": ((lambda m, v: m.mask_indices(v, m.triu)), 2),
+    "mask_indices.k": ((lambda m, v: m.mask_indices(3, m.triu, v)), 1),
+    "rollaxis.axis": ((lambda m, v: m.rollaxis(A(m), v)), 2),
+    "rollaxis.start": ((lambda m, v: m.rollaxis(A(m), 0, v)), 2),
+    "setbufsize.size": ((lambda m, v: (m.setbufsize(v * 8), m.setbufsize(8192))), 16),
+    "hanning.M": ((lambda m, v: m.hanning(v)), 2),
+    "hamming.M": ((lambda m, v: m.hamming(v)), 2),
+    "blackman.M": ((lambda m, v: m.blackman(v)), 2),
+    "bartlett.M": ((lambda m, v: m.bartlett(v)), 2),
+    "kaiser.M": ((lambda m, v: m.kaiser(v, 3.0)), 2),
     "diag_indices.n": ((lambda m, v: m.diag_indices(v)), 2),
     "diag_indices.ndim": ((lambda m, v: m.diag_indices(3, v)), 2),
     "tril_indices.n": ((lambda m, v: m.tril_indices(v)), 2),
@@ -341,6 +352,8 @@ SWEEP: dict[str, tuple[Call, int]] = {
 # not take an integer.
 NOT_INT: dict[str, str] = {
     "angle.deg": "a bool",
+    "frompyfunc.nin": "never read: frompyfunc refuses before (it makes object arrays)",
+    "frompyfunc.nout": "never read: frompyfunc refuses before (it makes object arrays)",
     "fliplr.m": "the array",
     "flipud.m": "the array",
     "rot90.m": "the array",
@@ -365,6 +378,8 @@ NO_NUMPY = {"normalize_axis.axis", "normalize_axis.ndim", "set_num_threads.n", "
 REAL_VALUED = {f"{f}.{p}" for f in ("std", "var", "nanstd", "nanvar", "NDArray.std", "NDArray.var")
                for p in ("ddof", "correction")}
 # printing's threshold and line width are only compared with counts and lengths
+# a window's length goes through a float64 array, in NumPy as here
+REAL_VALUED |= {f"{w}.M" for w in ("hanning", "hamming", "blackman", "bartlett", "kaiser")}
 REAL_VALUED |= {"array2string.threshold", "array2string.max_line_width", "array_repr.max_line_width",
                 "array_str.max_line_width"}
 
@@ -396,6 +411,7 @@ STRICTER: dict[str, str] = {
     "tri.k": "NumPy compares with a float diagonal offset",
     "tril.k": "NumPy compares with a float diagonal offset",
     "triu.k": "NumPy compares with k - 1 as a float",
+    "mask_indices.k": "k goes to mask_func: NumPy's triu takes the float (above), minarray's refuses it",
     "tril_indices.n": "NumPy's tri(2.5) has 3 rows",
     "tril_indices.m": "NumPy's tri(.., 2.5) has 3 columns",
     "tril_indices.k": "NumPy compares with a float diagonal offset",

@@ -268,3 +268,48 @@ def test_op_axes_permutes_and_writes_through() -> None:
             for v, w in it:
                 v[...] = v + w
     np.testing.assert_array_equal(np.asarray(x), n)
+
+
+# ---- broadcast -------------------------------------------------------------------------------
+
+BROADCAST: dict[str, Any] = {
+    "two": lambda m: (m.arange(3), m.ones((2, 1))),
+    "one": lambda m: (m.arange(4.0).reshape(2, 2),),
+    "scalar-and-list": lambda m: (1, [1, 2]),
+    "three": lambda m: (m.arange(2).reshape(2, 1, 1), m.ones((3, 1)), m.arange(4)),
+    "empty": lambda m: (m.ones((0, 3)), m.arange(3)),
+    "none": lambda m: (),
+}
+
+
+@pytest.mark.parametrize("case", BROADCAST)
+def test_broadcast_as_numpy(case: str) -> None:
+    want = np.broadcast(*BROADCAST[case](np))
+    got = ma.broadcast(*BROADCAST[case](ma))
+    for attr in ("shape", "nd", "ndim", "numiter", "size", "index"):
+        assert getattr(got, attr) == getattr(want, attr), attr
+    assert len(got.iters) == len(want.iters)
+    rows_want, rows_got = list(want), list(got)
+    assert len(rows_got) == len(rows_want)
+    for g, w in zip(rows_got, rows_want, strict=True):
+        assert [x.item() for x in g] == [x.item() for x in w]
+    assert got.index == want.index == want.size
+
+
+def test_broadcast_index_reset_and_iters_as_numpy() -> None:
+    want = np.broadcast(np.arange(3), np.ones((2, 1)))
+    got = ma.broadcast(ma.arange(3), ma.ones((2, 1)))
+    for _ in range(4):
+        assert [x.item() for x in next(got)] == [x.item() for x in next(want)]
+    assert got.index == want.index == 4
+    got.reset()
+    want.reset()
+    assert got.index == want.index == 0
+    assert [x.item() for x in next(got)] == [x.item() for x in next(want)]
+    assert isinstance(got.iters[0], ma.flatiter)
+    assert next(got.iters[0]).item() == next(want.iters[0]).item()
+
+
+def test_broadcast_errors_as_numpy() -> None:
+    raises_as_numpy(lambda m: m.broadcast(m.ones(2), m.ones(3)), "broadcast")
+    raises_as_numpy(lambda m: m.broadcast(*[m.ones(1)] * 65), "at most 64")

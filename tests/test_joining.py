@@ -5,6 +5,7 @@ stacking and splitting routines (vstack, hstack, block, split...)."""
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
@@ -215,3 +216,31 @@ def test_vstack_hstack_casting(fn: str) -> None:
     got, expected = both(fn, arrays, dtype=np.int32, casting="unsafe")
     same(got, expected)
     raises_as_numpy(lambda m: getattr(m, fn)([m.arange(3), m.arange(3.0)], dtype=m.int32), "same_kind")
+
+
+# ---- row_stack ----------------------------------------------------------------------------
+
+ROW_STACK: dict[str, tuple[Any, dict[str, Any]]] = {
+    "1-d": (lambda m: [m.arange(3), m.arange(3, 6)], {}),
+    "2-d-and-1-d": (lambda m: [m.ones((2, 3)), m.arange(3.0)], {}),
+    "lists": (lambda m: [[1, 2], [[3, 4], [5, 6]]], {}),
+    "dtype": (lambda m: [m.arange(2), m.arange(2)], {"dtype": "float32"}),
+}
+
+
+@pytest.mark.parametrize("case", ROW_STACK)
+def test_row_stack_warns_then_stacks_as_numpy(case: str) -> None:
+    arrays, kw = ROW_STACK[case]
+    with pytest.warns(DeprecationWarning, match="row_stack") as numpy_warned:
+        want = np.row_stack(arrays(np), **kw)
+    with pytest.warns(DeprecationWarning, match="row_stack.*vstack") as warned:
+        got = ma.row_stack(arrays(ma), **kw)
+    assert len(warned) == len(numpy_warned) == 1
+    assert warned[0].filename == __file__  # the warning points at the caller, as NumPy's
+    same(got, want)
+
+
+def test_row_stack_errors_as_numpy() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        raises_as_numpy(lambda m: m.row_stack([m.ones(2), m.ones(3)]), "[Ss]hape|dimension|size")

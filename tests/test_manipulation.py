@@ -730,3 +730,26 @@ def test_ravel_method_order_and_views(order: str) -> None:
         r, e = ma.ravel(x, order), np.ravel(a, order)
         assert (x.data_ptr <= r.data_ptr < x.data_ptr + x.nbytes) == np.shares_memory(e, a)
     raises_as_numpy(lambda m: m.ravel(m.asarray(_A3), order="Z"), "order")
+
+
+# ---- rollaxis -----------------------------------------------------------------------------
+
+ROLLAXIS = [(3, 0), (0, 3), (1, 0), (2, 1), (-1, 0), (0, -1), (1, 1), (1, 2), (2, 3), (-3, 4), (0, -4)]
+
+
+@pytest.mark.parametrize(("axis", "start"), ROLLAXIS, ids=[f"axis{a}-start{s}" for a, s in ROLLAXIS])
+def test_rollaxis_as_numpy(axis: int, start: int) -> None:
+    n = np.arange(120.0).reshape(2, 3, 4, 5)
+    got = ma.rollaxis(ma.asarray(n), axis, start)
+    same(got, np.rollaxis(n, axis, start))
+    assert got.base is not None  # a view, as NumPy's
+
+
+def test_rollaxis_takes_a_list_as_numpy() -> None:
+    same(ma.rollaxis([[1, 2, 3]], 1), np.rollaxis(np.array([[1, 2, 3]]), 1))
+
+
+def test_rollaxis_errors_as_numpy() -> None:
+    raises_as_numpy(lambda m: m.rollaxis(m.ones((2, 3, 4)), 3), "out of bounds")
+    raises_as_numpy(lambda m: m.rollaxis(m.ones((2, 3, 4)), 1, 5), "start")
+    raises_as_numpy(lambda m: m.rollaxis(m.ones((2, 3, 4)), 1, -5), "start")
