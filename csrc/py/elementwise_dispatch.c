@@ -661,7 +661,8 @@ static PyObject *ew_dispatch(int opi, PyObject *const *xs, int n, PyObject *out,
   unsigned fpe = 0;
   PyObject *r = ew_run(op, sig, out ? MA_ND(out)->h : NULL, in, n, &fpe);
   if (!r) goto done;
-  if ((fpe & op->fpe) && ma_report_fpe(op->name, fpe & op->fpe) < 0) {
+  fpe &= ma_ew_fpe(op, sig);
+  if (fpe && ma_report_fpe(op->name, fpe) < 0) {
     Py_DECREF(r);
     goto done;
   }
