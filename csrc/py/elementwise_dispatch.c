@@ -696,7 +696,7 @@ static PyObject *py_ew_call(PyObject *self, PyObject *const *args, Py_ssize_t na
 /* ---- the NDArray operators ----------------------------------------------------
  * C methods of NDArray, one per operator, each one ew_dispatch call. */
 
-static int op_index(const char *name) {
+int ma_ew_op_index(const char *name) {
   for (int i = 0; i < ma_ew_nops; i++)
     if (strcmp(ma_ew_ops[i].name, name) == 0) return i;
   return -1;
@@ -764,7 +764,7 @@ static PyObject *py_ew_setup(PyObject *self, PyObject *const *args, Py_ssize_t n
     PyErr_SetString(PyExc_TypeError, "ew_setup(operand, widened) needs two callables, after ndarray_setup");
     return NULL;
   }
-#define EW_FIND(d, name) op_##d = op_index(#name);
+#define EW_FIND(d, name) op_##d = ma_ew_op_index(#name);
   EW_OPERATORS(EW_FIND)
   EW_COMPARISONS(EW_FIND)
   EW_UNARY(EW_FIND)
@@ -772,6 +772,7 @@ static PyObject *py_ew_setup(PyObject *self, PyObject *const *args, Py_ssize_t n
     if (ma_ndarray_add_method(m) < 0) return NULL;
   Py_XSETREF(py_operand, Py_NewRef(args[0]));
   Py_XSETREF(py_widened, Py_NewRef(args[1]));
+  if (ma_scalar_math_install() < 0) return NULL;
   Py_RETURN_NONE;
 }
 
@@ -799,6 +800,10 @@ static PyObject *py_ew_ops(PyObject *self, PyObject *const *args, Py_ssize_t nar
 
 PyObject *ma_ew_call(int opi, PyObject *const *xs, int n, PyObject *out) {
   return ew_dispatch(opi, xs, n, out, EW_CALL);
+}
+
+PyObject *ma_ew_operator(int opi, PyObject *const *xs, int n) {
+  return ew_dispatch(opi, xs, n, NULL, EW_DUNDER);
 }
 
 #define FC(name, fn, doc) {name, (PyCFunction)(void (*)(void))fn, METH_FASTCALL, doc}
