@@ -260,3 +260,21 @@ def test_operands_it_does_not_take_go_to_the_array_operators() -> None:
         s + "a"
     bf = ma.asarray([1.5], dtype=ma.float8_e4m3fn)[0]
     assert float(bf + 1) == 2.5
+
+
+def test_operator_methods_called_by_name_take_the_scalar_path() -> None:
+    """s.__add__(1) is s + 1: the same result and the same reports."""
+    s = ma.int8(100)
+    with ma.errstate(all="raise"):
+        with pytest.raises(FloatingPointError, match="overflow encountered in scalar add"):
+            s.__add__(100)
+        with pytest.raises(FloatingPointError, match="overflow encountered in scalar add"):
+            s.__radd__(100)
+        with pytest.raises(FloatingPointError, match="overflow encountered in scalar negative"):
+            ma.int8(-128).__neg__()
+        with pytest.raises(FloatingPointError, match="divide by zero encountered in scalar divide"):
+            ma.float64(1).__truediv__(0)
+    assert s.__lt__(101) is (s < 101) and type(s.__mul__(1)) is Scalar
+    assert s.__add__("a") is NotImplemented
+    arr = ma.asarray([1, 2], dtype=ma.int8)
+    assert arr.__add__(s).tolist() == [101, 102] and s.__add__(arr).tolist() == [101, 102]

@@ -717,14 +717,22 @@ EW_OPERATORS(EW_DECLARE)
 EW_COMPARISONS(EW_DECLARE)
 EW_UNARY(EW_DECLARE)
 
+/* An operator method called on a Scalar by name (s.__add__(1)) takes the
+ * Scalar's own path, as its slots (s + 1) do (csrc/py/scalar_math.c). */
+static PyObject *operator_method(int opi, PyObject *const *xs, int n) {
+  if (ma_nd.scalar && (Py_TYPE(xs[0]) == ma_nd.scalar || (n == 2 && Py_TYPE(xs[1]) == ma_nd.scalar)))
+    return ma_scalar_operator(opi, xs, n);
+  return ew_dispatch(opi, xs, n, NULL, EW_DUNDER);
+}
+
 #define EW_BINARY_METHODS(d, name)                                             \
   static PyObject *m_##d(PyObject *self, PyObject *other) {                    \
     PyObject *xs[2] = {self, other};                                           \
-    return ew_dispatch(op_##d, xs, 2, NULL, EW_DUNDER);                        \
+    return operator_method(op_##d, xs, 2);                                     \
   }                                                                            \
   static PyObject *m_r##d(PyObject *self, PyObject *other) {                   \
     PyObject *xs[2] = {other, self};                                           \
-    return ew_dispatch(op_##d, xs, 2, NULL, EW_DUNDER);                        \
+    return operator_method(op_##d, xs, 2);                                     \
   }                                                                            \
   static PyObject *m_i##d(PyObject *self, PyObject *other) {                   \
     PyObject *xs[2] = {self, other};                                           \
@@ -734,13 +742,13 @@ EW_OPERATORS(EW_BINARY_METHODS)
 #define EW_COMPARE_METHOD(d, name)                                             \
   static PyObject *m_##d(PyObject *self, PyObject *other) {                    \
     PyObject *xs[2] = {self, other};                                           \
-    return ew_dispatch(op_##d, xs, 2, NULL, EW_DUNDER);                        \
+    return operator_method(op_##d, xs, 2);                                     \
   }
 EW_COMPARISONS(EW_COMPARE_METHOD)
 #define EW_UNARY_METHOD(d, name)                                               \
   static PyObject *m_##d(PyObject *self, PyObject *unused) {                   \
     (void)unused;                                                              \
-    return ew_dispatch(op_##d, &self, 1, NULL, EW_DUNDER);                     \
+    return operator_method(op_##d, &self, 1);                                  \
   }
 EW_UNARY(EW_UNARY_METHOD)
 

@@ -228,6 +228,10 @@ int ma_ew_op_index(const char *name);
  * -x): the result, NULL with the error set, or NotImplemented for an
  * operand it does not know. */
 PyObject *ma_ew_operator(int opi, PyObject *const *xs, int n);
+/* Operator `opi` of the engine on xs[0..n), one of them a Scalar, by the
+ * Scalar's own path (csrc/py/scalar_math.c): what NDArray's operator
+ * methods do when called on a Scalar by name (s.__add__(1)). */
+PyObject *ma_scalar_operator(int opi, PyObject *const *xs, int n);
 /* Give the Scalar class its C number slots (csrc/py/scalar_math.c) once
  * it and NDArray's operators are both there; 0, or -1 with the error set. */
 int ma_scalar_math_install(void);

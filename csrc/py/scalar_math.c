@@ -52,7 +52,7 @@ enum {
 #define SC_ENUM(id, ma, np, ov) SC_##id,
   SC_BINARY_OPS(SC_ENUM) SC_UNARY_OPS(SC_ENUM)
 #undef SC_ENUM
-  SC_NOPS
+  SC_NOPS /* (the binary ones first: SC_negative is the first unary one) */
 };
 
 typedef struct {
@@ -246,6 +246,13 @@ static PyObject *sc_unary_slot(int k, PyObject *x) {
   PyObject *r;
   if (sc_unary(k, x, &r)) return r;
   return ma_ew_operator(sc_opi[k], &x, 1);
+}
+
+PyObject *ma_scalar_operator(int opi, PyObject *const *xs, int n) {
+  for (int k = 0; k < SC_NOPS; k++)
+    if (sc_opi[k] == opi && (k < SC_negative) == (n == 2))
+      return n == 2 ? sc_binary_slot(k, xs[0], xs[1]) : sc_unary_slot(k, xs[0]);
+  return ma_ew_operator(opi, xs, n);
 }
 
 #define SC_NUMBER_SLOTS(X)                                                                    \
