@@ -12,7 +12,8 @@
  * (the one statement of the promotion rules, weak Python scalars
  * included), convert a Python operand with the engine's own rules
  * (ma_store_scalar), call the same generated loop on the one element and
- * build the Scalar.  Whatever they do not cover (an array operand, a
+ * take the result's Scalar from the pool of free ones (ma_scalar_new,
+ * ndarray.c), or NumPy's np.True_ and np.False_.  Whatever they do not cover (an array operand, a
  * storage type, an error the engine words) goes to NDArray's operator
  * (ma_ew_operator), as before.
  *
