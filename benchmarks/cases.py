@@ -37,7 +37,7 @@ class Unavailable(Exception):
 
 @dataclass(frozen=True)
 class Case:
-    group: str  # allocation, elementwise, reduction, ufunc, bits, indexing, linalg, random, dlpack, io
+    group: str  # allocation, scalar, elementwise, reduction, ufunc, bits, indexing, linalg, random, dlpack, io
     name: str  # what is measured, e.g. "add float32 contiguous"
     size: int  # elements (bytes for allocation cases)
     unit: str  # "elements" or "bytes"
@@ -139,6 +139,57 @@ UNARY = ("sqrt", "exp", "log", "sin")
 UNARY_OUT = ("exp", "sin")
 UNARY_OUT_SIZES = (10**6, 16 * 10**6)
 BINARY = ("add", "multiply")
+
+
+# ---- scalars -------------------------------------------------------------------
+
+
+def _scalars() -> Iterator[Case]:
+    """Arithmetic on scalars, one operation at a time (``x[i] * w + 1``),
+    and a loop of it over a 1-d array, as user code writes it."""
+    exprs: dict[str, Callable[[Any, Any], Any]] = {
+        "s + 1": lambda s, t: s + 1,
+        "s * t": lambda s, t: s * t,
+        "s < 0.5": lambda s, t: s < 0.5,
+        "-s": lambda s, t: -s,
+        "float(s)": lambda s, t: float(s),
+    }
+    for dtype in ("float64", "int64"):
+        for text, fn in exprs.items():
+            def mk(inp: Inputs, dtype: str = dtype, fn: Callable[[Any, Any], Any] = fn) -> Call:
+                x = to_ma(np.array([3, 2], dtype=dtype))
+                s, t = x[0], x[1]
+                return lambda: fn(s, t)
+
+            def rf(inp: Inputs, dtype: str = dtype, fn: Callable[[Any, Any], Any] = fn) -> Call:
+                x = np.array([3, 2], dtype=dtype)
+                s, t = x[0], x[1]
+                return lambda: fn(s, t)
+
+            yield Case("scalar", f"{text} {dtype}", 1, "elements", "numpy", dict, mk, rf)
+
+    n = 1000
+
+    def loop(x: Any, w: Any) -> Any:
+        total = x[0] * 0
+        for i in range(len(x)):
+            total += x[i] * w
+        return total
+
+    def setup() -> Inputs:
+        return {"x": _uniform((n,), "float64")}
+
+    def mk_loop(inp: Inputs) -> Call:
+        x = to_ma(inp["x"])
+        w = x[1]
+        return lambda: loop(x, w)
+
+    def rf_loop(inp: Inputs) -> Call:
+        x = inp["x"]
+        w = x[1]
+        return lambda: loop(x, w)
+
+    yield Case("scalar", "total += x[i] * w float64", n, "elements", "numpy", setup, mk_loop, rf_loop)
 
 
 # ---- allocation ----------------------------------------------------------------
@@ -845,6 +896,6 @@ def _printing() -> Iterator[Case]:
 
 def all_cases() -> list[Case]:
     """Every case, in the order the table prints them."""
-    return [*_allocation(), *_elementwise(), *_reductions(), *_ufuncs(), *_bit_packing(), *_statistics(),
+    return [*_allocation(), *_scalars(), *_elementwise(), *_reductions(), *_ufuncs(), *_bit_packing(), *_statistics(),
             *_indexing(), *_linalg(),
             *_random(), *_random_legacy(), *_dlpack(), *_io(), *_printing(), *_text()]

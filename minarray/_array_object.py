@@ -115,6 +115,10 @@ def _may_write(a: NDArray) -> bool:
     owner = a
     while isinstance(owner._base, NDArray):
         owner = owner._base
+    if type(owner) is _dt.scalar_class:
+        # a scalar is immutable, as NumPy's: its operators hand out shared
+        # np.True_ and np.False_ (csrc/py/scalar_math.c)
+        return False
     if owner is not a and core.is_readonly(owner._h):
         return False
     if owner._base is None:

@@ -17,7 +17,12 @@ where NumPy users notice the difference:
 - it prints as NumPy 2 prints scalars: ``np.float64(6.0)``, ``np.True_``
   (``str`` is the value alone, as for a 0-d array);
 - ``isinstance(s, ma.floating)`` and the other abstract types answer by
-  its dtype, as NumPy's scalar types sit in that tree.
+  its dtype, as NumPy's scalar types sit in that tree;
+- its operators with another scalar or a Python number are NumPy's scalar
+  math (csrc/py/scalar_math.c): as fast, and with its reports, integer
+  overflow included (``ma.int8(100) + 100`` warns "overflow encountered in
+  scalar add"); ``float(s)`` of a complex one keeps the real part with a
+  ``ComplexWarning``.
 
 Every other 0-d array (``asarray(5)``, ``zeros(())``, ``x.reshape(())``,
 ``x[...]``) stays an NDArray, as NumPy's stays an ndarray.  The C core
@@ -76,8 +81,9 @@ class Scalar(NDArray):
 
         return round_(self, decimals=ndigits)
 
-    # In-place operators make a new scalar (Python falls back to the binary
-    # operator on NotImplemented), as NumPy's immutable scalars do.
+    # In-place operators make a new scalar, as NumPy's immutable scalars do:
+    # the class has no in-place slots (csrc/py/scalar_math.c), and these
+    # answer an explicit s.__iadd__(1) with NotImplemented.
     def __iadd__(self, other: Any) -> Any:
         return NotImplemented
 

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-__all__ = ["AxisError", "RankWarning", "TooHardError"]
+__all__ = ["AxisError", "ComplexWarning", "RankWarning", "TooHardError"]
 
 
 class AxisError(ValueError, IndexError):
@@ -14,6 +14,12 @@ class AxisError(ValueError, IndexError):
     def __init__(self, axis: int, ndim: int, what: str = "axis") -> None:
         self.axis, self.ndim = axis, ndim
         super().__init__(f"{what} {axis} is out of bounds for an array of dimension {ndim}")
+
+
+class ComplexWarning(RuntimeWarning):
+    """A complex scalar converted to a real Python number (``float(s)``,
+    ``int(s)``), which keeps the real part: NumPy's
+    ``numpy.exceptions.ComplexWarning``."""
 
 
 class RankWarning(RuntimeWarning):

@@ -87,6 +87,53 @@ def test_integer_division_by_zero_warns(name: str, dtype: str) -> None:
     assert messages(lambda: getattr(ma, name)(ma.asarray(a), ma.asarray(b + 1))) == set()
 
 
+# One element each, so that no other element's flag hides a difference.
+SINGLE: dict[str, Callable[[Any], Any]] = {
+    "nan // 1": lambda m: m.floor_divide(m.asarray([np.nan]), m.asarray([1.0])),
+    "1 // nan": lambda m: m.floor_divide(m.asarray([1.0]), m.asarray([np.nan])),
+    "nan % 1": lambda m: m.remainder(m.asarray([np.nan]), m.asarray([1.0])),
+    "-2.5 % nan float32": lambda m: m.remainder(m.asarray([-2.5], dtype=m.float32),
+                                                m.asarray([np.nan], dtype=m.float32)),
+    "complex < nan": lambda m: m.less(m.asarray([0j]), m.asarray([complex(np.nan, 0)])),
+    "complex64 >= nan": lambda m: m.greater_equal(m.asarray([1j], dtype=m.complex64), m.asarray([np.nan])),
+    "complex == nan": lambda m: m.equal(m.asarray([0j]), m.asarray([complex(np.nan, 0)])),
+    "0j ** -1": lambda m: m.pow(m.asarray([0j]), m.asarray([-1 + 0j])),
+    "0j ** 1j": lambda m: m.pow(m.asarray([0j]), m.asarray([1j])),
+    "0j ** (1-2j)": lambda m: m.pow(m.asarray([0j]), m.asarray([1 - 2j])),
+    "(1-2j) ** 100": lambda m: m.pow(m.asarray([1 - 2j]), m.asarray([100 + 0j])),
+    "(1-2j) ** -100": lambda m: m.pow(m.asarray([1 - 2j], dtype=m.complex64), m.asarray([-100], dtype=m.int8)),
+    "(1-2j) ** 99": lambda m: m.pow(m.asarray([1 - 2j]), m.asarray([99])),
+}
+
+
+@pytest.mark.parametrize("case", list(SINGLE))
+def test_single_element_flags_and_values_are_numpys(case: str) -> None:
+    """NaN operands of floor division and remainder warn of nothing;
+    ordered comparisons of complex NaNs warn; 0j to a power whose real
+    part is not positive is NaN and invalid; integer powers of complex
+    values are repeated products below 100 only (NumPy's nc_pow)."""
+    fn = SINGLE[case]
+    np_f = {"pow": np.power}
+    want_holder: list[Any] = []
+    want = messages(lambda: want_holder.append(fn(_NumpyAsMa(np_f))))
+    got_holder: list[Any] = []
+    got = messages(lambda: got_holder.append(fn(ma)))
+    assert got == want, case
+    w, g = np.asarray(want_holder[0]), np.asarray(got_holder[0])
+    assert g.dtype == w.dtype, case
+    assert g.tobytes() == w.tobytes() or (np.isnan(w).all() and np.isnan(g).all()), case
+
+
+class _NumpyAsMa:
+    """NumPy spelled as minarray for SINGLE's lambdas (ma.pow is NumPy's power)."""
+
+    def __init__(self, renamed: dict[str, Any]) -> None:
+        self._renamed = renamed
+
+    def __getattr__(self, name: str) -> Any:
+        return self._renamed.get(name) or getattr(np, name)
+
+
 def test_reductions_warn_like_numpy() -> None:
     big = np.array([1e308, 1e308])
     assert messages(lambda: ma.sum(ma.asarray(big))) == messages(lambda: np.sum(big))

@@ -47,6 +47,16 @@ typedef struct {
   unsigned fpe;        /* the floating-point flags (fpe.h) it reports */
 } ma_ew_op;
 
+/* The flags loop `sig` of `op` reports: the op's own, and for an ordered
+ * comparison of complex values the invalid flag too.  A NaN raises that
+ * flag in any ordered comparison (hardware's rule); NumPy warns of it for
+ * complex values ("invalid value encountered in less"), never for real
+ * ones. */
+static inline unsigned ma_ew_fpe(const ma_ew_op *op, const ma_ew_sig *sig) {
+  int complex_order = op->compare >= MA_EW_LT && sig->type < MA_NTYPES && ma_type_kind[sig->type] == 'c';
+  return op->fpe | (complex_order ? (unsigned)MA_FPE_INVALID : 0u);
+}
+
 extern const ma_ew_op ma_ew_ops[];
 extern const int ma_ew_nops;
 /* The dtype two operand keys promote to (-1 for two Python scalars), for

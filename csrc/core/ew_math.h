@@ -70,7 +70,9 @@ static inline int ma_signbit(double x) {
  * Infinities follow the Array API's floor_divide special cases, where
  * NumPy's divmod gives NaN or -1: an infinite dividend over a finite
  * non-zero divisor is that infinity with the quotient's sign, and a finite
- * dividend over an infinite divisor is a zero with the quotient's sign. */
+ * dividend over an infinite divisor is a zero with the quotient's sign.
+ * The sign tests are the quiet comparisons, as NumPy's: `<` on a NaN
+ * would raise the invalid flag, and NaN // 1 warns of nothing. */
 #define MA_DIVMOD(T, S)                                                        \
   static inline T ma_floordiv##S(T a, T b) {                                   \
     if (!b) return a / b;                                                      \
@@ -79,12 +81,12 @@ static inline int ma_signbit(double x) {
     T mod = fmod##S(a, b);                                                     \
     T div = (a - mod) / b;                                                     \
     if (mod) {                                                                 \
-      if ((b < 0) != (mod < 0)) div -= (T)1;                                   \
+      if (isless(b, (T)0) != isless(mod, (T)0)) div -= (T)1;                   \
     }                                                                          \
     T fdiv;                                                                    \
     if (div) {                                                                 \
       fdiv = floor##S(div);                                                    \
-      if (div - fdiv > (T)0.5) fdiv += (T)1;                                   \
+      if (isgreater(div - fdiv, (T)0.5)) fdiv += (T)1;                         \
     } else {                                                                   \
       fdiv = copysign##S((T)0, a / b);                                         \
     }                                                                          \
@@ -94,7 +96,7 @@ static inline int ma_signbit(double x) {
     T mod = fmod##S(a, b);                                                     \
     if (!b) return mod;                                                        \
     if (mod) {                                                                 \
-      if ((b < 0) != (mod < 0)) mod += b;                                      \
+      if (isless(b, (T)0) != isless(mod, (T)0)) mod += b;                      \
     } else {                                                                   \
       mod = copysign##S((T)0, b);                                              \
     }                                                                          \
@@ -169,17 +171,20 @@ static inline float ma_nextafter_bf16(float x, float y) {
     T q = r / i, d = r * q + i;                                                \
     return MK(q / d, (T)-1 / d);                                      \
   }                                                                            \
-  /* NumPy's nc_pow: exact repeated products for small integer exponents,    \
-   * cpow otherwise. */                                                        \
+  /* NumPy's nc_pow: exact repeated products for integer exponents below   \
+   * 100 in magnitude, cpow otherwise. */                                     \
   static inline C ma_cpow##S(C a, C b) {                                       \
     T ar = RE(a), ai = IM(a), br = RE(b),          \
       bi = IM(b);                                                     \
     if (br == 0 && bi == 0) return MK(1, 0);                          \
     if (ar == 0 && ai == 0) {                                                  \
-      if (br > 0) return MK(0, 0);                         \
+      /* 0 ** z is 0 for Re(z) > 0; otherwise ill-defined (four complex    \
+       * zeros): NaN, and the invalid flag, as NumPy's */                    \
+      if (br > 0) return MK(0, 0);                                             \
+      ma_fpe_raise(MA_FPE_INVALID);                                            \
       return MK(NAN, NAN);                                            \
     }                                                                          \
-    if (bi == 0 && br >= -100 && br <= 100 && (T)(int)br == br) {              \
+    if (bi == 0 && br > -100 && br < 100 && (T)(int)br == br) {                \
       int n = (int)br;                                                         \
       if (n == 1) return a;                                                    \
       if (n == 2) return ma_cmul##S(a, a);                                     \

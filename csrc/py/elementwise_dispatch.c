@@ -661,7 +661,8 @@ static PyObject *ew_dispatch(int opi, PyObject *const *xs, int n, PyObject *out,
   unsigned fpe = 0;
   PyObject *r = ew_run(op, sig, out ? MA_ND(out)->h : NULL, in, n, &fpe);
   if (!r) goto done;
-  if ((fpe & op->fpe) && ma_report_fpe(op->name, fpe & op->fpe) < 0) {
+  fpe &= ma_ew_fpe(op, sig);
+  if (fpe && ma_report_fpe(op->name, fpe) < 0) {
     Py_DECREF(r);
     goto done;
   }
@@ -695,7 +696,7 @@ static PyObject *py_ew_call(PyObject *self, PyObject *const *args, Py_ssize_t na
 /* ---- the NDArray operators ----------------------------------------------------
  * C methods of NDArray, one per operator, each one ew_dispatch call. */
 
-static int op_index(const char *name) {
+int ma_ew_op_index(const char *name) {
   for (int i = 0; i < ma_ew_nops; i++)
     if (strcmp(ma_ew_ops[i].name, name) == 0) return i;
   return -1;
@@ -716,14 +717,22 @@ EW_OPERATORS(EW_DECLARE)
 EW_COMPARISONS(EW_DECLARE)
 EW_UNARY(EW_DECLARE)
 
+/* An operator method called on a Scalar by name (s.__add__(1)) takes the
+ * Scalar's own path, as its slots (s + 1) do (csrc/py/scalar_math.c). */
+static PyObject *operator_method(int opi, PyObject *const *xs, int n) {
+  if (ma_nd.scalar && (Py_TYPE(xs[0]) == ma_nd.scalar || (n == 2 && Py_TYPE(xs[1]) == ma_nd.scalar)))
+    return ma_scalar_operator(opi, xs, n);
+  return ew_dispatch(opi, xs, n, NULL, EW_DUNDER);
+}
+
 #define EW_BINARY_METHODS(d, name)                                             \
   static PyObject *m_##d(PyObject *self, PyObject *other) {                    \
     PyObject *xs[2] = {self, other};                                           \
-    return ew_dispatch(op_##d, xs, 2, NULL, EW_DUNDER);                        \
+    return operator_method(op_##d, xs, 2);                                     \
   }                                                                            \
   static PyObject *m_r##d(PyObject *self, PyObject *other) {                   \
     PyObject *xs[2] = {other, self};                                           \
-    return ew_dispatch(op_##d, xs, 2, NULL, EW_DUNDER);                        \
+    return operator_method(op_##d, xs, 2);                                     \
   }                                                                            \
   static PyObject *m_i##d(PyObject *self, PyObject *other) {                   \
     PyObject *xs[2] = {self, other};                                           \
@@ -733,13 +742,13 @@ EW_OPERATORS(EW_BINARY_METHODS)
 #define EW_COMPARE_METHOD(d, name)                                             \
   static PyObject *m_##d(PyObject *self, PyObject *other) {                    \
     PyObject *xs[2] = {self, other};                                           \
-    return ew_dispatch(op_##d, xs, 2, NULL, EW_DUNDER);                        \
+    return operator_method(op_##d, xs, 2);                                     \
   }
 EW_COMPARISONS(EW_COMPARE_METHOD)
 #define EW_UNARY_METHOD(d, name)                                               \
   static PyObject *m_##d(PyObject *self, PyObject *unused) {                   \
     (void)unused;                                                              \
-    return ew_dispatch(op_##d, &self, 1, NULL, EW_DUNDER);                     \
+    return operator_method(op_##d, &self, 1);                                  \
   }
 EW_UNARY(EW_UNARY_METHOD)
 
@@ -763,7 +772,7 @@ static PyObject *py_ew_setup(PyObject *self, PyObject *const *args, Py_ssize_t n
     PyErr_SetString(PyExc_TypeError, "ew_setup(operand, widened) needs two callables, after ndarray_setup");
     return NULL;
   }
-#define EW_FIND(d, name) op_##d = op_index(#name);
+#define EW_FIND(d, name) op_##d = ma_ew_op_index(#name);
   EW_OPERATORS(EW_FIND)
   EW_COMPARISONS(EW_FIND)
   EW_UNARY(EW_FIND)
@@ -771,6 +780,7 @@ static PyObject *py_ew_setup(PyObject *self, PyObject *const *args, Py_ssize_t n
     if (ma_ndarray_add_method(m) < 0) return NULL;
   Py_XSETREF(py_operand, Py_NewRef(args[0]));
   Py_XSETREF(py_widened, Py_NewRef(args[1]));
+  if (ma_scalar_math_install() < 0) return NULL;
   Py_RETURN_NONE;
 }
 
@@ -798,6 +808,10 @@ static PyObject *py_ew_ops(PyObject *self, PyObject *const *args, Py_ssize_t nar
 
 PyObject *ma_ew_call(int opi, PyObject *const *xs, int n, PyObject *out) {
   return ew_dispatch(opi, xs, n, out, EW_CALL);
+}
+
+PyObject *ma_ew_operator(int opi, PyObject *const *xs, int n) {
+  return ew_dispatch(opi, xs, n, NULL, EW_DUNDER);
 }
 
 #define FC(name, fn, doc) {name, (PyCFunction)(void (*)(void))fn, METH_FASTCALL, doc}

@@ -490,15 +490,77 @@ static PyObject *scalar_retag(PyObject *r) {
 
 PyObject *ma_scalar_result(PyObject *r) { return scalar_retag(r); }
 
-PyObject *ma_scalar_at(const ma_array *a, int64_t off) {
+/* A new Scalar holding a copy of the element at `src`, of dtype `dt`. */
+static PyObject *scalar_new(DLDataType dt, const char *src) {
   int err = 0;
-  PyObject *h = ma_handle_empty(a->t.dtype, 0, NULL, NULL, 0, &err);
-  if (!h) return ma_alloc_error(0, NULL, (int)ma_elsize(a->t.dtype)); /* 0-d: no size overflows */
+  PyObject *h = ma_handle_empty(dt, 0, NULL, NULL, 0, &err);
+  if (!h) return ma_alloc_error(0, NULL, (int)ma_elsize(dt)); /* 0-d: no size overflows */
   ma_array *r = ma_handle_meta(h);
-  int64_t size = ma_elsize(a->t.dtype);
-  memcpy(r->t.data, (const char *)a->t.data + off * size, (size_t)size);
+  memcpy(r->t.data, src, (size_t)ma_elsize(dt));
   r->flags |= MA_READONLY;
   return ma_ndarray_wrap_as(ma_nd.scalar ? ma_nd.scalar : ma_nd.type, h, NULL, NULL, NULL);
+}
+
+/* Scalars kept for reuse, as CPython keeps floats: a scalar's allocation
+ * and deallocation (the object, its handle, its buffer) were over half of
+ * what `s * t` or `x[i]` cost.  scalar_setup makes SCALAR_POOL of each
+ * kernel type once, and the pool holds them for the process (so the
+ * allocator's live count never moves with it); a new scalar is one of them
+ * that nobody else holds any more, its element overwritten.  "Nobody"
+ * covers every way to reach its memory: a reference to the object (a weak
+ * one too), to its handle, or to its buffer (a view, an export), and the
+ * fields Python may have reassigned.  The bool scalars are NumPy's two
+ * singletons, np.True_ and np.False_, shared and never overwritten. */
+#define SCALAR_POOL 8
+static PyObject *scalar_pool[MA_NTYPES][SCALAR_POOL];
+static PyObject *scalar_bools[2];
+
+/* The element memory of pooled scalar `s` of kernel type `tid` when only
+ * the pool holds it, else NULL. */
+static char *scalar_free_data(PyObject *s, int tid) {
+  ma_ndobject *o = MA_ND(s);
+  if (Py_REFCNT(s) != 1 || Py_TYPE(s) != ma_nd.scalar || o->weakrefs || o->base != Py_None ||
+      o->dtype != ma_nd.dtypes[tid] || !o->h || !MA_HANDLE_CHECK(o->h) || Py_REFCNT(o->h) != 1)
+    return NULL;
+  const ma_handle *h = (const ma_handle *)o->h;
+  const ma_array *a = h->a;
+  if (h->device || !a || a->t.ndim != 0 || a->t.dtype.code != ma_dltypes[tid].code ||
+      a->t.dtype.bits != ma_dltypes[tid].bits || a->t.dtype.lanes != 1 || !(a->flags & MA_READONLY) ||
+      !a->buf || !a->buf->owned || a->t.data != a->buf->data ||
+      __atomic_load_n(&a->buf->refcount, __ATOMIC_ACQUIRE) != 1)
+    return NULL;
+  return (char *)a->t.data;
+}
+
+PyObject *ma_scalar_new(int tid, const void *src) {
+  if (tid == MA_BOOL && scalar_bools[0]) return Py_NewRef(scalar_bools[*(const uint8_t *)src != 0]);
+  if (tid > MA_BOOL && tid < MA_NTYPES)
+    for (int i = 0; i < SCALAR_POOL && scalar_pool[tid][i]; i++) {
+      char *d = scalar_free_data(scalar_pool[tid][i], tid);
+      if (d) {
+        memcpy(d, src, (size_t)ma_type_size[tid]);
+        return Py_NewRef(scalar_pool[tid][i]);
+      }
+    }
+  return scalar_new(ma_dltypes[tid], (const char *)src);
+}
+
+PyObject *ma_scalar_at(const ma_array *a, int64_t off) {
+  int tid = ma_type_of(a->t.dtype);
+  const char *src = (const char *)a->t.data + off * ma_elsize(a->t.dtype);
+  return tid < MA_NTYPES ? ma_scalar_new(tid, src) : scalar_new(a->t.dtype, src);
+}
+
+/* The pool and the bool singletons (above), made once. */
+static int scalar_pool_fill(void) {
+  static const uint8_t zero[16] = {0}, one = 1;
+  if (scalar_bools[0]) return 0;
+  for (int tid = MA_BOOL + 1; tid < MA_NTYPES; tid++)
+    for (int i = 0; i < SCALAR_POOL; i++)
+      if (!(scalar_pool[tid][i] = scalar_new(ma_dltypes[tid], (const char *)zero))) return -1;
+  if (!(scalar_bools[1] = scalar_new(ma_dltypes[MA_BOOL], (const char *)&one))) return -1;
+  if (!(scalar_bools[0] = scalar_new(ma_dltypes[MA_BOOL], (const char *)zero))) return -1;
+  return 0;
 }
 
 /* scalar_result(x) -> x as NumPy's scalar when x is a 0-d NDArray on the
@@ -559,6 +621,7 @@ static PyObject *py_scalar_setup(PyObject *self, PyObject *const *args, Py_ssize
   }
   Py_XSETREF(ma_nd.scalar, (PyTypeObject *)Py_NewRef(args[0]));
   tp->tp_dealloc = nd_type_dealloc; /* NDArray's: its objects go to the one free list */
+  if (scalar_pool_fill() < 0 || ma_scalar_math_install() < 0) return NULL; /* its operators (csrc/py/scalar_math.c) */
   Py_RETURN_NONE;
 }
 

@@ -164,6 +164,8 @@ static inline int ma_is_user_subclass(PyObject *x) {
  * new Scalar. */
 PyObject *ma_scalar_result(PyObject *r);
 PyObject *ma_scalar_at(const ma_array *a, int64_t off);
+/* A Scalar of kernel type `tid` holding a copy of the element at `src`. */
+PyObject *ma_scalar_new(int tid, const void *src);
 /* An NDArray's shape and strides tuples, made on first use (an NDArray's
  * fields may be NULL until then): borrowed, or NULL with an error. */
 PyObject *ma_nd_shape(PyObject *x);
@@ -220,6 +222,19 @@ int ma_report_fpe(const char *operation, unsigned flags);
  * does), into `out` (NULL: a new array): what ma.add(x, y, out=z) runs
  * (csrc/py/elementwise_dispatch.c). */
 PyObject *ma_ew_call(int opi, PyObject *const *xs, int n, PyObject *out);
+/* The number of the engine's op `name` (ma_ew_ops), or -1. */
+int ma_ew_op_index(const char *name);
+/* NDArray's operator for op `opi` on xs[0..n) in that order (x + y, or
+ * -x): the result, NULL with the error set, or NotImplemented for an
+ * operand it does not know. */
+PyObject *ma_ew_operator(int opi, PyObject *const *xs, int n);
+/* Operator `opi` of the engine on xs[0..n), one of them a Scalar, by the
+ * Scalar's own path (csrc/py/scalar_math.c): what NDArray's operator
+ * methods do when called on a Scalar by name (s.__add__(1)). */
+PyObject *ma_scalar_operator(int opi, PyObject *const *xs, int n);
+/* Give the Scalar class its C number slots (csrc/py/scalar_math.c) once
+ * it and NDArray's operators are both there; 0, or -1 with the error set. */
+int ma_scalar_math_install(void);
 /* minarray.ufunc, the type of the elementwise functions (csrc/py/ufunc.c). */
 extern PyTypeObject ma_ufunc_type;
 

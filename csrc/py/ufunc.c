@@ -376,7 +376,7 @@ static PyObject *py_ew_at(PyObject *self, PyObject *const *args, Py_ssize_t narg
   if (fpe) ma_fpe_clear();
   if (aux.err)
     PyErr_SetString(PyExc_ValueError, "Integers to negative integer powers are not allowed.");
-  else if (!((fpe & op->fpe) && ma_report_fpe(op->name, fpe & op->fpe) < 0))
+  else if (!((fpe &= ma_ew_fpe(op, sig)) && ma_report_fpe(op->name, fpe) < 0))
     res = Py_NewRef(Py_True);
 done:
   ma_array_free(snaps[0]);
