@@ -204,6 +204,9 @@ def arange(start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None,
             core.arange_fill(made._h, lo, lo + step)
             return made
     _device(device)
+    # the dtype first: arange of dates (dtype=datetime64) is refused for the
+    # dtype, which is what minarray lacks, not for its string bounds
+    given = None if dtype is None else _dt.as_dtype(dtype)
     if stop is None:
         start, stop = 0, start
     start = _real_number(start, "start")
@@ -214,10 +217,10 @@ def arange(start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None,
     if not all(math.isfinite(v) for v in (start, stop, step)):
         raise ValueError(f"arange arguments must be finite, got start={start}, stop={stop}, step={step}")
     n = max(0, math.ceil((stop - start) / step))
-    if dtype is None:
+    if given is None:
         dt = _dt.int64 if all(isinstance(v, int) for v in (start, stop, step)) else _dt.float64
     else:
-        dt = _dt.as_dtype(dtype)
+        dt = given
     if dt.wide is not None:
         # a storage type (float8...) has no arithmetic: fill its wide type, round
         return arange(start, stop, step, dtype=dt.wide).astype(dt)

@@ -148,11 +148,11 @@ def _table_dtype(dtype: Any, fn: str) -> _dt.DType:
     if dtype is None:
         raise TypeError("a dtype must be provided.")
     if isinstance(dtype, (list, tuple, dict)) or getattr(dtype, "names", None) is not None:
-        raise TypeError(f"{fn}: structured dtypes are not supported by minarray (got {dtype!r})")
+        raise TypeError(f"{fn}: {_dt.out_of_scope(str(dtype), 'structured')}")
     try:
         dt = _dt.as_dtype(dtype)
-    except TypeError:
-        raise TypeError(f"{fn}: only numeric dtypes are supported by minarray, got {dtype!r}") from None
+    except TypeError as exc:  # its words name the family and point to NumPy
+        raise TypeError(f"{fn}: {exc}") from None
     if dt.kind not in "biufc":
         raise TypeError(f"{fn}: dtype {dt} cannot be read from text")
     return dt
