@@ -127,16 +127,19 @@ class errstate(contextlib.ContextDecorator):
         self._call = call
         self._kinds = {"divide": divide, "over": over, "under": under, "invalid": invalid}
         self._all = all
-        self._tokens: list[contextvars.Token[tuple[dict[str, str], Any]]] = []
+        self._tokens: list[tuple[contextvars.Token[tuple[dict[str, str], Any]], contextvars.Token[int]]] = []
 
     def __enter__(self) -> errstate:
         modes = _checked(self._all, self._kinds)
         call = self._call if self._call is not None else _state.get()[1]
-        self._tokens.append(_state.set((modes, call)))
+        # the buffer size is part of NumPy's error state: restored on exit too
+        self._tokens.append((_state.set((modes, call)), _bufsize.set(_bufsize.get())))
         return self
 
     def __exit__(self, *exc: object) -> None:
-        _state.reset(self._tokens.pop())
+        state, bufsize = self._tokens.pop()
+        _bufsize.reset(bufsize)
+        _state.reset(state)
 
 
 _PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep

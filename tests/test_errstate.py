@@ -566,6 +566,14 @@ def test_bufsize_is_kept_and_returned_as_numpy() -> None:
     assert ma.getbufsize() == 8192
 
 
+def test_errstate_restores_the_bufsize_as_numpy() -> None:
+    # NumPy's docstring example: the buffer size is part of the error state
+    for xp in (np, ma):
+        with xp.errstate():
+            assert xp.setbufsize(4096) == 8192 and xp.getbufsize() == 4096
+        assert xp.getbufsize() == 8192
+
+
 def test_bufsize_is_per_context_as_numpy() -> None:
     seen: list[int] = []
 
