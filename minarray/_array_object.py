@@ -74,6 +74,11 @@ class Flags:
         return True
 
     @property
+    def writebackifcopy(self) -> bool:
+        """Always false: no minarray array is a copy to be written back."""
+        return False
+
+    @property
     def fnc(self) -> bool:
         """Fortran-contiguous and not C-contiguous (NumPy's ``fnc``)."""
         return self.f_contiguous and not self.c_contiguous
@@ -88,7 +93,7 @@ class Flags:
         names = {"C_CONTIGUOUS": "c_contiguous", "F_CONTIGUOUS": "f_contiguous",
                  "WRITEABLE": "writeable", "OWNDATA": "owndata", "ALIGNED": "aligned",
                  "C": "c_contiguous", "F": "f_contiguous", "W": "writeable", "O": "owndata", "A": "aligned",
-                 "FNC": "fnc", "FORC": "forc"}
+                 "FNC": "fnc", "FORC": "forc", "WRITEBACKIFCOPY": "writebackifcopy", "X": "writebackifcopy"}
         if key.upper() not in names:
             raise KeyError(key)
         return bool(getattr(self, names[key.upper()]))
@@ -102,7 +107,8 @@ class Flags:
 
     def __repr__(self) -> str:
         return (f"  C_CONTIGUOUS : {self.c_contiguous}\n  F_CONTIGUOUS : {self.f_contiguous}\n"
-                f"  OWNDATA : {self.owndata}\n  WRITEABLE : {self.writeable}")
+                f"  OWNDATA : {self.owndata}\n  WRITEABLE : {self.writeable}\n  ALIGNED : {self.aligned}\n"
+                f"  WRITEBACKIFCOPY : {self.writebackifcopy}\n")
 
 
 def _may_write(a: NDArray) -> bool:
