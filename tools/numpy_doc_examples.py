@@ -23,6 +23,12 @@ must run, but their output is not compared, as NumPy's doctest tool does.
 Examples that NumPy itself cannot run here (an optional package missing)
 are left out and listed.  Statement counts are reported beside.
 
+An example that stops on minarray's refusal of what it does not hold (a
+TypeError that names a structured, string, bytes, object, date or
+extended-precision dtype, or a byte order, and points to NumPy) stops
+where minarray says it stops: the table counts those apart, and gives the
+share that runs of the examples within minarray's scope.
+
 Each module's examples run in a child process with a time limit per
 example; a child that hangs or crashes is killed, the example it was on is
 recorded as such, and a new child carries on with the rest::
@@ -351,6 +357,18 @@ def _runs(run: Result) -> bool:
     return bool(run["status"] == "done" and all(o["status"] != "error" for o in run["outcomes"]))
 
 
+# minarray's refusals of what it does not hold (minarray/_dtypes.py's
+# out_of_scope, value_out_of_scope and _non_native): TypeErrors that say so
+_OUT_OF_SCOPE = re.compile(r"^TypeError: .*(use NumPy for \w+|minarray holds native byte order only)")
+
+
+def _out_of_scope(run: Result) -> bool:
+    """Whether the example stops on minarray's refusal of a dtype it does
+    not hold (and on nothing before it)."""
+    first = next((o for o in run["outcomes"] if o["status"] == "error"), None)
+    return first is not None and bool(_OUT_OF_SCOPE.match(first["error"].strip()))
+
+
 def _matches(run: Result) -> bool:
     return bool(run["status"] == "done" and all(o["status"] == "ok" for o in run["outcomes"]))
 
@@ -417,6 +435,7 @@ def summarise(results: list[Result], without: int) -> dict[str, Any]:
             c = per[key]
             c["examples"] += 1
             c["runs"] += _runs(run)
+            c["out_of_scope"] += run["status"] == "done" and _out_of_scope(run)
             c["matches"] += _matches(run)
             c["numpy_matches_docstring"] += r["numpy_matches_docstring"]
             c["statements"] += r["statements"]
@@ -455,15 +474,16 @@ def _pct(n: int, d: int) -> str:
 
 def markdown(summary: dict[str, Any]) -> str:
     """The figures as a Markdown table, a row per module."""
-    rows = ["| module | examples | run | match NumPy's output | statements | statements run "
-            "| statements match |",
-            "|---|---:|---:|---:|---:|---:|---:|"]
+    rows = ["| module | examples | run | match NumPy's output | stop on a dtype minarray lacks "
+            "| run, of those in scope | statements | statements run | statements match |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
     order = [m for m in ("numpy", *MODULES[1:], "overall") if m in summary["modules"]]
     for m in order:
         c = collections.Counter(summary["modules"][m])
         n, s = c["examples"], c["statements"]
         label = {"numpy": "`numpy`", "overall": "**overall**"}.get(m, f"`numpy.{m}`")
-        rows.append(f"| {label} | {n} | {_pct(c['runs'], n)} | {_pct(c['matches'], n)} | {s} "
+        rows.append(f"| {label} | {n} | {_pct(c['runs'], n)} | {_pct(c['matches'], n)} | {c['out_of_scope']} "
+                    f"| {_pct(c['runs'], n - c['out_of_scope'])} | {s} "
                     f"| {_pct(c['statements_run'], s)} | {_pct(c['statements_match'], s)} |")
     return "\n".join(rows) + "\n"
 
