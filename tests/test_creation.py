@@ -919,3 +919,9 @@ def test_require_ensurearray_drops_the_subclass() -> None:
 def test_require_errors_as_numpy() -> None:
     raises_as_numpy(lambda m: m.require(m.ones(3), requirements="CF"), 'both "C" and "F"')
     raises_as_numpy(lambda m: m.require(m.ones(3), requirements=["X"]), "X")
+
+
+def test_arange_of_dates_refuses_the_dtype() -> None:
+    # NumPy's arange of dates: the dtype is what minarray lacks, and says so
+    with pytest.raises(TypeError, match=r"no dtype 'datetime64'.*use NumPy for datetime64"):
+        ma.arange("1066-10-13", "1066-10-16", dtype=ma.datetime64)
