@@ -47,8 +47,8 @@ static int exp512; /* exp of float64 takes exp_f64x8 (below) */
 
 /* ---- exp of float64, AVX-512 ------------------------------------------------
  *
- * libmvec's 512-bit exp took 0.59 ns per double in cache where PyTorch's
- * (SLEEF) took 0.47 on an Intel Xeon (Sapphire Rapids class): exp is the
+ * libmvec's 512-bit exp took 0.55-0.59 ns per double in cache where PyTorch's
+ * (SLEEF) took 0.46-0.47 on an Intel Xeon (Sapphire Rapids class): exp is the
  * one function whose speed decided a benchmark against PyTorch, so it has
  * a kernel of its own.  exp(x) = 2^(j/16) * exp(r) with j = round(16 x /
  * ln 2) and |r| <= ln 2 / 32: 2^(j/16) comes from a 16-entry table held in
