@@ -445,7 +445,8 @@ STAT_SIZES = (10**4, 10**6)
 def _statistics() -> Iterator[Case]:
     """Order statistics and unique against NumPy: median and a percentile
     of float64 (selection, no sort), unique of int64 with few and with many
-    distinct values, of int32 with few, of float64 with few and with many."""
+    distinct values and randint(0, n) of n (the case the performance issue
+    names), of int32 with few, of float64 with few and with many."""
     def case(name: str, n: int, data: Callable[[np.random.Generator, int], np.ndarray], fn: str,
              *args: Any) -> Case:
         def setup() -> Inputs:
@@ -470,6 +471,10 @@ def _statistics() -> Iterator[Case]:
     def many(rng: np.random.Generator, n: int) -> np.ndarray:
         return rng.integers(0, 10 * n, n)
 
+    def upto_n(rng: np.random.Generator, n: int) -> np.ndarray:
+        # randint(0, n) of n: about 63% distinct, all inside a small range
+        return rng.integers(0, n, n)
+
     def few_int32(rng: np.random.Generator, n: int) -> np.ndarray:
         return rng.integers(0, 100, n, dtype=np.int32)
 
@@ -481,6 +486,7 @@ def _statistics() -> Iterator[Case]:
         yield case("percentile(30) float64", n, uniform, "percentile", 30)
         yield case("unique int64 (1000 values)", n, few, "unique")
         yield case("unique int64 (mostly distinct)", n, many, "unique")
+        yield case("unique int64 (randint(0, n))", n, upto_n, "unique")
         yield case("unique int32 (100 values)", n, few_int32, "unique")
         yield case("unique float64 (100 values)", n, few_float, "unique")
         yield case("unique float64 (mostly distinct)", n, uniform, "unique")

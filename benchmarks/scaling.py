@@ -35,10 +35,13 @@ from benchmarks.plot import save_figure
 
 # The cases the sweep runs when no --filter is given: those that scaled
 # worst against PyTorch on 16 cores, the large elementwise and reduction
-# cases beside them, and the matrix products (OpenBLAS on every side).
+# cases beside them (and exp of 10^6 doubles with out=: a job of a few
+# hundred microseconds, where starting the pool's workers shows), and the
+# matrix products (OpenBLAS on every side).
 SWEEP_FILTER = (
     r"elementwise (add float32 contiguous out=|add float64 contiguous|exp float32 contiguous( out=)?"
     r"|exp float64 contiguous|sin float64 contiguous( out=)?) 16000000"
+    r"|elementwise exp float64 contiguous out= 1000000"
     r"|elementwise add float32 transposed A\.T with B \(4000,4000\)"
     r"|reduction (sum|max) float64 all 16000000"
     r"|reduction sum float32 \(4000,4000\) axis=[01]"
