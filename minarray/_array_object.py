@@ -749,6 +749,11 @@ class NDArray(core.NDArrayBase):
     def argmax(self, axis: int | None = None, out: NDArray | None = None, *, keepdims: bool = False) -> NDArray:
         """NumPy's method spelling of :func:`minarray.argmax`."""
         if type(self) is NDArray and out is None:
+            if axis is None and not keepdims:
+                # a contiguous array's index in one C call (None: anything else)
+                found: NDArray | None = core.argreduce_all(1, self)
+                if found is not None:
+                    return found
             made: NDArray = _namespace().argmax(self, axis, keepdims=keepdims)
             return made
         return _method("argmax", self, axis=axis, out=out, keepdims=keepdims)
@@ -756,6 +761,10 @@ class NDArray(core.NDArrayBase):
     def argmin(self, axis: int | None = None, out: NDArray | None = None, *, keepdims: bool = False) -> NDArray:
         """NumPy's method spelling of :func:`minarray.argmin`."""
         if type(self) is NDArray and out is None:
+            if axis is None and not keepdims:
+                found: NDArray | None = core.argreduce_all(0, self)
+                if found is not None:
+                    return found
             made: NDArray = _namespace().argmin(self, axis, keepdims=keepdims)
             return made
         return _method("argmin", self, axis=axis, out=out, keepdims=keepdims)

@@ -21,8 +21,8 @@ from minarray._joining import concat
 from minarray._joining import concat as _concat
 from minarray._manipulation import moveaxis
 from minarray._native import core
-from minarray._searching import nonzero
-from minarray._sorting import _searchsorted, lexsort
+from minarray._searching import argmin, nonzero
+from minarray._sorting import _searchsorted, complex_order, lexsort
 from minarray._statistical import cumulative_sum
 from minarray._statistical import sum as _sum
 from minarray._utility import any as _any
@@ -73,10 +73,7 @@ def _unique_complex(x: NDArray) -> UniqueAllResult:
     NaN is distinct and -0.0 equals 0.0, as for real values."""
     flat = x.reshape((-1,))
     n = flat.shape[0]
-    re, im = real(flat), imag(flat)
-    # NumPy's complex order: [R + Rj, R + nanj, nan + Rj, nan + nanj]
-    nan_class = isnan(re).astype(_dt.int8) * 2 + isnan(im).astype(_dt.int8)
-    order = lexsort((im, re, nan_class))  # stable: the first of a group is its first occurrence
+    order = complex_order(flat, 0)  # stable: the first of a group is its first occurrence
     s = flat[order]
     new_group = concat((ones((min(n, 1),), dtype=_dt.bool), not_equal(s[1:], s[:-1])))
     starts = nonzero(new_group)[0]
@@ -130,19 +127,24 @@ def unique_values(x: NDArray, /) -> NDArray:
     return v if v is not None else _unique(x).values
 
 
-def _collapse_nans(r: UniqueAllResult) -> UniqueAllResult:
+def _collapse_nans(r: UniqueAllResult, first_seen: bool = False) -> UniqueAllResult:
     """NumPy's ``equal_nan=True``: the NaNs (sorted last, each its own
-    group) merged into one group."""
+    group) merged into one group, shown by the first of them in the sorted
+    order; for complex values every one with a NaN part is such a NaN, as
+    in NumPy.  ``first_seen``: shown by the first in the input instead, as
+    NumPy's values-only unique of complex numbers (a hash set) keeps it."""
     v = r.values
     n = v.shape[0]
-    if v.dtype.kind != "f" or n < 2 or not bool(isnan(v[n - 2])):
+    if v.dtype.kind not in "fc" or n < 2 or not bool(isnan(v[n - 2])):
         return r
     k = int(_sum(isnan(v)).item())
     first_nan = n - k
+    shown = first_nan + (int(argmin(r.indices[first_nan:])) if first_seen else 0)
+    values = concat((v[:first_nan], v[shown:shown + 1]))
     counts = r.counts[:first_nan + 1].copy()
     counts[first_nan] = _sum(r.counts[first_nan:])
     inverse = minimum(r.inverse_indices, first_nan)
-    return UniqueAllResult(v[:first_nan + 1], r.indices[:first_nan + 1], inverse, counts)
+    return UniqueAllResult(values, r.indices[:first_nan + 1], inverse, counts)
 
 
 def unique(ar: Any, return_index: bool = False, return_inverse: bool = False, return_counts: bool = False,
@@ -166,7 +168,7 @@ def unique(ar: Any, return_index: bool = False, return_inverse: bool = False, re
             return v
     r = _unique(ar)
     if equal_nan:
-        r = _collapse_nans(r)
+        r = _collapse_nans(r, first_seen=not (return_index or return_inverse or return_counts))
     extra = [x for want, x in ((return_index, r.indices), (return_inverse, r.inverse_indices),
                                (return_counts, r.counts)) if want]
     return (r.values, *extra) if extra else r.values

@@ -94,6 +94,34 @@ static PyObject *py_argreduce(PyObject *self, PyObject *const *args, Py_ssize_t 
   Py_RETURN_NONE;
 }
 
+/* argreduce_all(op, x) -> NumPy's x.argmin() (op 0) or x.argmax() (op 1)
+ * of a C-contiguous NDArray on the host with at least one element, as an
+ * int64 scalar; None for any other x (the Python route takes it, with its
+ * checks and messages).  One call instead of the general route's views
+ * and output array: the method is what loops call, per element of work. */
+static PyObject *py_argreduce_all(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+  (void)self;
+  MA_NARGS(2, "argreduce_all");
+  int op = (int)PyLong_AsLong(args[0]);
+  if (PyErr_Occurred()) return NULL;
+  if (op < 0 || op > 1) return PyErr_Format(PyExc_ValueError, "argreduce_all: bad operation %d", op);
+  ma_array *x = ma_ndarray_array(args[1]); /* NULL for a device array or anything else */
+  int tid = x ? ma_type_of(x->t.dtype) : -1;
+  if (tid < 0 || tid >= MA_NTYPES || !ma_arg_kernels[op][tid] || !ma_array_is_contiguous(x, 0)) Py_RETURN_NONE;
+  int64_t n = ma_array_size(x);
+  if (n < 1) Py_RETURN_NONE;
+  ma_arg_kernel kern = ma_arg_kernels[op][tid];
+  int64_t at;
+  if (n < 4096) { /* a short scan costs less than giving the GIL up and back */
+    at = kern(x->t.data, n, 1);
+  } else {
+    Py_BEGIN_ALLOW_THREADS
+    at = kern(x->t.data, n, 1);
+    Py_END_ALLOW_THREADS
+  }
+  return ma_scalar_new(MA_INT64, &at);
+}
+
 /* scan(op, x, out, include_initial): cumulative sum (op 0) / product (1)
  * along the last axis.  out: any strides, shape x.shape[:-1] + (n + incl,),
  * dtype the scan kernel's result type. */
@@ -153,6 +181,7 @@ static PyObject *py_subtract(PyObject *self, PyObject *const *args, Py_ssize_t n
 PyMethodDef ma_reduce_methods[] = {
     FC("reduce", py_reduce, "reduce(op, x, out, nred, extra, divisor, sqrt)"),
     FC("argreduce", py_argreduce, "argreduce(op, x, out)"),
+    FC("argreduce_all", py_argreduce_all, "argreduce_all(op, x) -> int64 scalar or None"),
     FC("scan", py_scan, "scan(op, x, out, include_initial)"),
     FC("subtract", py_subtract, "subtract(out, a, b)"),
     {NULL, NULL, 0, NULL}};
