@@ -20,10 +20,10 @@ from minarray._coerce import as_operand, asarray, normalize_axis, write_out
 
 # where is the elementwise engine's ternary operation; the standard lists
 # it among the searching functions, so this chapter names it too.
-from minarray._elementwise import where
+from minarray._elementwise import equal, imag, isnan, logical_and, logical_not, real, where
 from minarray._joining import stack
 from minarray._native import core
-from minarray._reduction import _COUNT, Axis, _axes, _finish, _reduce_axes
+from minarray._reduction import _ANY, _COUNT, _MAX, _MIN, Axis, _axes, _finish, _reduce_axes
 from minarray._sorting import _searchsorted
 
 __all__ = [
@@ -31,17 +31,42 @@ __all__ = [
 ]
 
 
+def complex_arg_last(op: int, v: NDArray, out: NDArray) -> None:
+    """``out[...]`` = the index of the first minimum (op 0) or maximum (op
+    1) of complex ``v`` along its last axis, in NumPy's order of complex
+    numbers (by real part, then imaginary part), where as in NumPy the
+    first value with a NaN part wins over any number.  Real kernels only:
+    the extreme real part among the numbers, the extreme imaginary part
+    among those that have it, and the first element that has both (or the
+    first NaN of a row that holds one)."""
+    last = (v.ndim - 1,)
+    red = _MAX if op else _MIN
+    fill = float("-inf") if op else float("inf")
+    nan = isnan(v)
+    re = where(nan, fill, real(v))
+    candidate = logical_and(equal(re, _reduce_axes(red, re, last)[..., None]), logical_not(nan))
+    im = where(candidate, imag(v), fill)
+    pick = logical_and(candidate, equal(im, _reduce_axes(red, im, last)[..., None]))
+    hit = where(_reduce_axes(_ANY, nan, last)[..., None], nan, pick)
+    core.argreduce(1, hit._h, out._h)  # the first True
+
+
+def _argreduce(op: int, v: NDArray, out: NDArray) -> None:
+    if v.dtype.kind == "c":
+        complex_arg_last(op, v, out)
+    else:
+        core.argreduce(op, v._h, out._h)
+
+
 def _arg(op: int, name: str, x: Any, axis: int | None, keepdims: bool) -> NDArray:
     x = as_operand(x)._widened()
-    if x.dtype.kind == "c":
-        raise TypeError(f"{name} is not defined for complex dtypes ({x.dtype}): complex numbers are unordered")
     if axis is None:
         # The index into the flattened (C order) array.
         flat = x.reshape((x.size,))
         if x.size == 0:
             raise ValueError(f"attempt to get {name} of an empty array (shape {x.shape})")
         out = NDArray._empty((), _dt.int64)
-        core.argreduce(op, flat._h, out._h)
+        _argreduce(op, flat, out)
         if keepdims:
             shp = (1,) * x.ndim
             return out._view(0, shp, c_strides(shp))
@@ -54,7 +79,7 @@ def _arg(op: int, name: str, x: Any, axis: int | None, keepdims: bool) -> NDArra
     v = x._view(0, tuple(x.shape[d] for d in order), tuple(x._strides[d] for d in order))
     kshape = v.shape[:-1]
     out = NDArray._empty(kshape, _dt.int64)
-    core.argreduce(op, v._h, out._h)
+    _argreduce(op, v, out)
     if keepdims:
         shp = (*x.shape[:ax], 1, *x.shape[ax + 1:])
         return out._view(0, shp, c_strides(shp))

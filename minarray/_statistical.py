@@ -163,9 +163,9 @@ def _minmax(op: int, name: str, x: Any, axis: Axis, keepdims: bool, out: NDArray
         return with_options(lambda v: _minmax(op, name, v, axis, keepdims, None, initial), x, initial, None, None,
                             where, out, name)
     x = as_operand(x)
-    if x.dtype.kind == "c":
-        raise TypeError(f"{name} is not defined for complex dtypes ({x.dtype}): complex numbers are unordered")
     axes = _axes(axis, x.ndim)
+    if x.dtype.kind == "c" and _count(x, axes) > 0:
+        return _complex_extreme(op, x, axes, keepdims, initial)
     if _count(x, axes) == 0:
         if initial is None:
             raise ValueError(f"zero-size array to reduction operation {name}, which has no identity "
@@ -190,6 +190,26 @@ def min(x: NDArray, /, axis: Axis = None, out: NDArray | None = None, keepdims: 
         if own is not NotImplemented:
             return own  # type: ignore[no-any-return]
     return _minmax(_MIN, "min", x, axis, keepdims, out, initial, where)
+
+
+def _complex_extreme(op: int, x: NDArray, axes: tuple[int, ...] | None, keepdims: bool, initial: Any) -> NDArray:
+    """max or min of complex numbers in NumPy's order (by real part, then
+    imaginary part; the first value with a NaN part wins): the reduced
+    axes made one, the element its arg-reduction picks (and ``initial``
+    joins the values compared)."""
+    red = tuple(range(x.ndim)) if axes is None else axes
+    kept = [d for d in range(x.ndim) if d not in red]
+    kshape = tuple(x.shape[d] for d in kept)
+    v = permute_dims(x, (*kept, *red)).reshape((*kshape, math.prod(x.shape[d] for d in red)))
+    if initial is not None:
+        v = concat((full((*kshape, 1), initial, dtype=x.dtype), v), axis=-1)
+    at = NDArray._empty(kshape, _dt.int64)
+    _searching.complex_arg_last(1 if op == _MAX else 0, v, at)
+    r = take_along_axis(v, at[..., None], axis=-1)[..., 0]
+    if keepdims:
+        r = r.reshape(tuple(1 if d in red else n for d, n in enumerate(x.shape)))
+    made: NDArray = core.scalar_result(r) if r.ndim == 0 else r
+    return made
 
 
 def max(x: NDArray, /, axis: Axis = None, out: NDArray | None = None, keepdims: bool = False, initial: Any = None,
@@ -530,7 +550,9 @@ def _partitioned(rows: NDArray, kth: list[int], overwrite: bool = False) -> NDAr
 
 def _check_real(x: NDArray, name: str) -> None:
     if x.dtype.kind == "c":
-        raise TypeError(f"{name} is not defined for complex dtypes ({x.dtype}): complex numbers are unordered")
+        raise TypeError(f"{name} of complex numbers ({x.dtype}) is not supported by minarray: sort, argsort, max, "
+                        "min, argmax and argmin order them as NumPy does; partition, searchsorted, median and "
+                        "the quantiles do not")
 
 
 def _result_dtype(x: NDArray, q_dtype: DType | None, method: str = "linear") -> DType:

@@ -73,8 +73,6 @@ def test_sort_errors() -> None:
         ma.sort(ma.asarray(1.0))
     with pytest.raises(IndexError):
         ma.argsort(ma.ones((2, 3)), axis=2)
-    with pytest.raises(TypeError, match="complex"):
-        ma.sort(ma.asarray(np.array([1j, 2j])))
 
 
 def test_sort_empty_and_views() -> None:
@@ -320,3 +318,42 @@ def test_partition_numpy_signature() -> None:
     assert np.take_along_axis(a, idx, 1)[:, 2].tolist() == kth.tolist()
     for fn in ("partition", "argpartition"):
         raises_as_numpy(lambda m, f=fn: getattr(m, f)(m.asarray(a), 1, kind="quick"), "introselect")
+
+
+def _complex_with_nans(seed: int, shape: tuple[int, ...]) -> np.ndarray:
+    # small integer parts (ties), and each of NumPy's NaN groups: R + nanj, nan + Rj, nan + nanj
+    rng = np.random.default_rng(seed)
+    a = (rng.integers(0, 3, shape) + 1j * rng.integers(0, 3, shape)).astype(complex)
+    u = rng.random(shape)
+    a[u < 0.08] = complex(np.nan, 1)
+    a[(u >= 0.08) & (u < 0.14)] = a[(u >= 0.08) & (u < 0.14)].real + 1j * np.nan
+    a[u > 0.95] = complex(np.nan, np.nan)
+    return a
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("axis", [0, 1, -1, None], ids=lambda a: f"axis={a}")
+def test_complex_sort_in_numpys_order(seed: int, axis: int | None) -> None:
+    # NumPy orders complex numbers by real part, then imaginary part, NaN
+    # groups last: [R + Rj, R + nanj, nan + Rj, nan + nanj]
+    a = _complex_with_nans(seed, (5, 7))
+    x = ma.asarray(a)
+    np.testing.assert_array_equal(np.asarray(ma.sort(x, axis=axis)), np.sort(a, axis=axis))
+    np.testing.assert_array_equal(np.asarray(ma.argsort(x, axis=axis)), np.argsort(a, axis=axis, kind="stable"))
+    np.testing.assert_array_equal(np.asarray(ma.sort_complex(x)), np.sort_complex(a))
+
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_complex_descending_sort_is_stable(seed: int) -> None:
+    # descending: NumPy's order reversed, equal values in their order
+    a = _complex_with_nans(seed, (4, 9))
+    x = ma.asarray(a)
+    np.testing.assert_array_equal(np.asarray(ma.sort(x, axis=1, descending=True)), np.sort(a, axis=1)[:, ::-1])
+    idx = np.asarray(ma.argsort(x, axis=1, descending=True))
+    for row, order in zip(a, idx, strict=True):
+        got = row[order]
+        ties = (got[1:] == got[:-1]) | (np.isnan(got[1:]) & np.isnan(got[:-1]) & (
+            np.isnan(got[1:].real) == np.isnan(got[:-1].real)) & (np.isnan(got[1:].imag) == np.isnan(got[:-1].imag)))
+        same_value = ties & ~np.isnan(got[1:])
+        assert (order[1:][same_value] > order[:-1][same_value]).all()

@@ -301,10 +301,6 @@ def test_bad_axes() -> None:
 
 
 def test_bad_dtypes() -> None:
-    c = ma.asarray(np.array([1 + 2j, 3j]))
-    for fn in (ma.min, ma.max):
-        with pytest.raises(TypeError, match="complex"):
-            fn(c)
     with pytest.raises(TypeError):
         ma.sum(ma.ones(3), dtype="not a dtype")
     with pytest.raises(TypeError):
@@ -720,3 +716,17 @@ def test_sums_over_outer_axes_add_in_numpys_order(dtype: str, shape: tuple[int, 
         for axes in itertools.chain.from_iterable(itertools.combinations(range(b.ndim), r) for r in range(1, b.ndim)):
             same(ma.sum(y, axis=axes), np.sum(b, axis=axes))
             same(ma.mean(y, axis=axes), np.mean(b, axis=axes))
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("axis", [None, 0, 2, (0, 2), (1, 2)], ids=lambda a: f"axis={a}")
+def test_complex_max_min_as_numpys(seed: int, axis: Any) -> None:
+    rng = np.random.default_rng(seed)
+    a = (rng.integers(0, 3, (4, 5, 3)) + 1j * rng.integers(0, 3, (4, 5, 3))).astype(complex)
+    if seed % 2:
+        a[rng.random(a.shape) < 0.05] = complex(np.nan, 1)
+    x = ma.asarray(a)
+    for name in ("max", "min"):
+        for keepdims in (False, True):
+            same(getattr(ma, name)(x, axis=axis, keepdims=keepdims), getattr(np, name)(a, axis=axis, keepdims=keepdims))
+    same(ma.max(x, initial=2 + 5j), np.max(a, initial=2 + 5j))
