@@ -429,6 +429,16 @@ def test_other_bases_are_refused(name: str) -> None:
         exec(f"from minarray.polynomial import {name}", {})
 
 
+@pytest.mark.parametrize("module", ["chebyshev", "legendre", "laguerre", "hermite", "hermite_e"])
+def test_other_basis_modules_are_refused(module: str) -> None:
+    """``import numpy.polynomial.chebyshev`` and ``from
+    numpy.polynomial.hermite import hermval`` name the basis too."""
+    assert hasattr(np.polynomial, module)
+    for statement in (f"import minarray.polynomial.{module}", f"from minarray.polynomial.{module} import x"):
+        with pytest.raises(NotImplementedError, match=f"polynomial.{module}: .*power basis only"):
+            exec(statement, {})
+
+
 def test_unknown_attribute() -> None:
     with pytest.raises(AttributeError, match="no attribute 'nothing'"):
         ma.polynomial.nothing  # noqa: B018

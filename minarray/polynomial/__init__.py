@@ -9,19 +9,11 @@ from __future__ import annotations
 from typing import NoReturn
 
 from minarray.polynomial import polynomial, polyutils
+from minarray.polynomial._other_bases import BASES, refuse
 from minarray.polynomial._polybase import PolyBase
 from minarray.polynomial.polynomial import Polynomial
 
 __all__ = ["set_default_printstyle", "polynomial", "Polynomial", "polyutils"]
-
-# NumPy's other bases, each name with the one it is known by
-_OTHER_BASES = {
-    "chebyshev": "Chebyshev", "Chebyshev": "Chebyshev",
-    "legendre": "Legendre", "Legendre": "Legendre",
-    "laguerre": "Laguerre", "Laguerre": "Laguerre",
-    "hermite": "Hermite", "Hermite": "Hermite",
-    "hermite_e": "HermiteE", "HermiteE": "HermiteE",
-}
 
 
 def set_default_printstyle(style: str) -> None:
@@ -33,10 +25,6 @@ def set_default_printstyle(style: str) -> None:
 
 
 def __getattr__(name: str) -> NoReturn:
-    # NotImplementedError, not AttributeError: "from minarray.polynomial
-    # import Chebyshev" would turn the latter into a bare ImportError
-    if name in _OTHER_BASES:
-        raise NotImplementedError(
-            f"numpy.polynomial.{name}: minarray provides the power basis only (Polynomial and "
-            f"ma.polynomial.polynomial); the {_OTHER_BASES[name]} basis is NumPy's, use numpy.polynomial")
+    if name in BASES:
+        refuse(name)
     raise AttributeError(f"module 'minarray.polynomial' has no attribute '{name}'")
