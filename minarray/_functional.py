@@ -274,5 +274,5 @@ def frompyfunc(func: Callable[..., Any], /, nin: int, nout: int, *, identity: An
     objects, which minarray does not hold: it raises TypeError, pointing to
     :class:`vectorize` (which calls a Python function per element and
     returns numbers) or to NumPy."""
-    raise TypeError("frompyfunc returns arrays of Python objects (dtype object), which minarray does not hold: "
-                    "use minarray.vectorize(func, otypes=...) for numeric results, or NumPy's frompyfunc")
+    raise TypeError(f"frompyfunc returns arrays of dtype 'object': {_dt.out_of_scope('object', 'object')}; "
+                    "minarray.vectorize(func, otypes=...) gives numeric results")

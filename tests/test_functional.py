@@ -230,7 +230,7 @@ def test_piecewise_errors_as_numpy() -> None:
 # ---- frompyfunc ----------------------------------------------------------------------------
 
 def test_frompyfunc_refuses_naming_the_reason() -> None:
-    with pytest.raises(TypeError, match=r"objects.*vectorize"):
+    with pytest.raises(TypeError, match=r"object.*use NumPy.*vectorize"):
         ma.frompyfunc(lambda x: x, 1, 1)
     # NumPy's makes a ufunc of object results, which minarray cannot hold
     assert np.frompyfunc(lambda x: x, 1, 1)(np.arange(2)).dtype == object
