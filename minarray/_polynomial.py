@@ -44,6 +44,19 @@ def _inexact(a: NDArray) -> NDArray:
     return a if a.dtype.kind in "fc" else a.astype(_dt.float64)
 
 
+def check_fit_points(xa: NDArray, ya: NDArray) -> None:
+    """NumPy's checks of a least-squares fit's points (polyfit's and the
+    polynomial package's fit), in its order and with its error types."""
+    if xa.ndim != 1:
+        raise TypeError("expected 1D vector for x")
+    if xa.size == 0:
+        raise TypeError("expected non-empty vector for x")
+    if ya.ndim < 1 or ya.ndim > 2:
+        raise TypeError("expected 1D or 2D array for y")
+    if xa.shape[0] != ya.shape[0]:
+        raise TypeError("expected x and y to have same length")
+
+
 def _real_if_real(w: NDArray) -> NDArray:
     """Eigenvalues as NumPy's ``eigvals`` returns them for real input: real
     when every imaginary part is zero (minarray's, as the Array API's, are
@@ -69,14 +82,7 @@ def polyfit(x: Any, y: Any, deg: int, rcond: float | None = None, full: bool = F
     # NumPy's checks, in its order and with its error types
     if order < 1:
         raise ValueError("expected deg >= 0")
-    if xa.ndim != 1:
-        raise TypeError("expected 1D vector for x")
-    if xa.size == 0:
-        raise TypeError("expected non-empty vector for x")
-    if ya.ndim < 1 or ya.ndim > 2:
-        raise TypeError("expected 1D or 2D array for y")
-    if xa.shape[0] != ya.shape[0]:
-        raise TypeError("expected x and y to have same length")
+    check_fit_points(xa, ya)
     if rcond is None:
         rcond = len(xa) * finfo(xa.dtype).eps
     # NumPy's vander computes in x's type promoted with int64 (float64

@@ -18,6 +18,7 @@ from minarray._creation import array, ones, zeros
 from minarray._data_type_functions import common_type, finfo
 from minarray._elementwise import sqrt, square
 from minarray._float_format import format_float_positional, format_float_scientific
+from minarray._polynomial import check_fit_points
 from minarray._printoptions import get_printoptions
 from minarray._scalar import Scalar
 from minarray._searching import nonzero
@@ -223,14 +224,7 @@ def _fit(vander_f: Callable[[Any, int], NDArray], x: Any, y: Any, deg: Any, rcon
         raise TypeError("deg must be an int or non-empty 1-D array of int")
     if int(dg.min()) < 0:
         raise ValueError("expected deg >= 0")
-    if xa.ndim != 1:
-        raise TypeError("expected 1D vector for x")
-    if xa.size == 0:
-        raise TypeError("expected non-empty vector for x")
-    if ya.ndim < 1 or ya.ndim > 2:
-        raise TypeError("expected 1D or 2D array for y")
-    if len(xa) != len(ya):
-        raise TypeError("expected x and y to have same length")
+    check_fit_points(xa, ya)
     if dg.ndim == 0:
         lmax = int(dg)
         order = lmax + 1
