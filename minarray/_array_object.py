@@ -513,6 +513,13 @@ class NDArray(core.NDArrayBase):
     def __bool__(self) -> bool:
         return bool(core.ndarray_item(self, 2))
 
+    def __contains__(self, value: Any) -> bool:
+        """``value in x``: whether any element equals ``value``, compared
+        with broadcasting as NumPy does, so ``[0, 1] in x`` asks about the
+        rows of a 2-d ``x`` (Python's fallback would iterate the rows and
+        ask each for one truth value)."""
+        return bool((self == value).any())
+
     # ---- copying ------------------------------------------------------------
     def __copy__(self) -> NDArray:
         """``copy.copy(x)``: a new array with its own data, its axes laid out
