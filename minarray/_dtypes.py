@@ -969,14 +969,19 @@ def result_type(*arrays_and_dtypes: Any) -> DType:
     return out
 
 
-def can_cast(from_: Any, to: Any, /) -> _builtin_bool:
+def can_cast(from_: Any, to: Any, /, casting: str = "safe") -> _builtin_bool:
     """Array API ``can_cast``: can ``from_`` be cast to ``to`` without loss
-    under the promotion rules?"""
+    under the promotion rules?  NumPy's ``casting`` names another rule
+    (one of CASTING)."""
     if isinstance(from_, (DType, str)) or isinstance(from_, type) or not hasattr(from_, "dtype"):
         src = as_dtype(from_)
     else:
         src = as_dtype(from_.dtype)  # an array
     dst = as_dtype(to)
+    if casting != "safe":
+        if casting not in CASTING:
+            raise ValueError(f"casting must be one of {', '.join(map(repr, CASTING))}, got {casting!r}")
+        return casting_allows(src, dst, casting)
     if src is dst:
         return True
     return promote(src, dst) is dst
