@@ -117,6 +117,12 @@ class DType:
         made = core.scalar_of(self, value)  # a Python number: stored straight into the scalar
         if made is not None:
             return made
+        if isinstance(value, str):
+            # NumPy's scalar types read a string as Python's number types do
+            # (np.float64("nan"), np.int64("12")); arrays of strings stay out
+            parse = {"b": _builtin_bool, "i": int, "u": int, "f": float, "c": complex}.get(self.kind)
+            if parse is not None:
+                return self(parse(value))
         from minarray._coerce import asarray  # cycle: _coerce imports this module
 
         return core.scalar_result(asarray(value, dtype=self))
