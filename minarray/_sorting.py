@@ -28,12 +28,30 @@ def _check_sortable(x: NDArray, name: str) -> None:
         raise TypeError(f"{name} is not defined for complex dtypes ({x.dtype}): complex numbers are unordered")
 
 
+def _complex_order(x: NDArray, axis: int) -> NDArray:
+    """The indices that sort complex ``x`` along ``axis`` in NumPy's order:
+    by real part, then imaginary part, with the values holding a NaN after
+    all others, as R + nanj, then nan + Rj, then nan + nanj."""
+    from minarray._elementwise import imag, isnan, real  # cycle: _elementwise imports this module
+    from minarray._searching import where  # cycle: _searching imports this module (through _elementwise)
+
+    re, im = real(x), imag(x)
+    group = where(isnan(re), 2, where(isnan(im), 1, 0))
+    return lexsort((im, re, group), axis=axis)
+
+
 def _sort(x: Any, axis: int, descending: bool, arg: bool, name: str) -> NDArray:
     x = as_operand(x)
-    _check_sortable(x, name)
+    if x.dtype.kind != "c" or descending:  # NumPy orders complex values ascending only
+        _check_sortable(x, name)
     if x.ndim == 0:
         raise ValueError(f"{name} needs an array of at least one dimension, not a 0-d array")
     ax = normalize_axis(axis, x.ndim)
+    if x.dtype.kind == "c":
+        from minarray._indexing import take_along_axis  # cycle: _indexing imports this module
+
+        indices = _complex_order(x, ax)
+        return indices if arg else take_along_axis(x, indices, axis=ax)
     kept, x = x.dtype, x._widened()
     out = NDArray._empty(x.shape, _dt.int64 if arg else x.dtype)
     nd = x.ndim
@@ -213,10 +231,4 @@ def sort_complex(a: Any) -> NDArray:
     if x.dtype.kind != "c":
         small = x.dtype in (_dt.int8, _dt.uint8, _dt.int16, _dt.uint16)
         return sort(x, axis=-1).astype(_dt.complex64 if small else _dt.complex128)
-    from minarray._elementwise import imag, real  # cycle: _elementwise imports this module
-    from minarray._indexing import take_along_axis  # cycle: _indexing imports this module (through _elementwise)
-
-    if x.ndim == 0:
-        sort(x, axis=-1)  # NumPy's AxisError for a 0-d array
-    order = lexsort((imag(x), real(x)), axis=-1)
-    return take_along_axis(x, order, axis=-1)
+    return sort(x, axis=-1)
