@@ -773,8 +773,8 @@ def _median(a: Any, axis: Axis, keepdims: bool, overwrite: bool = False) -> NDAr
     rows, axes = _rows(x, axis)
     n = rows.shape[-1]
     res_dt = _result_dtype(x, None)
-    if n == 0:
-        out = full(rows.shape[:-1], float("nan"), dtype=res_dt)
+    if n == 0:  # NumPy's mean of nothing: NaN, with its warnings
+        out = mean(rows, axis=-1).astype(res_dt, copy=False)
     else:
         half = n // 2
         mid = [half - 1, half] if n % 2 == 0 else [half]

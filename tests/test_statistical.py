@@ -736,9 +736,11 @@ def _reports(f: Any) -> tuple[str, list[str]]:
     "m.var(m.asarray([1.0, 2.0]), ddof=2)", "m.std(m.asarray([1.0, 2.0]), ddof=3, keepdims=True)",
     "m.std(m.asarray([1.0], m.float32), ddof=1)", "m.var(m.asarray([1.0, 2.0], m.float16), ddof=2)",
     "m.var(m.zeros((2, 1)), axis=1, ddof=1)", "m.var(m.zeros((0, 0)), axis=0)",
+    "m.median(m.zeros(0))", "m.median(m.zeros((0, 3)), axis=0)", "m.median(m.zeros((3, 0)), axis=1)",
+    "m.median(m.zeros(0, m.float32))", "m.median(m.zeros((0, 2)), axis=0, keepdims=True)",
 ])
 def test_mean_and_var_over_nothing_report_as_numpy(call: str) -> None:
-    """A slice with no degrees of freedom: NumPy's value, its RuntimeWarning
+    """A slice with no degrees of freedom (a median's too): NumPy's value, its RuntimeWarning
     ("Mean of empty slice", "Degrees of freedom <= 0 for slice") and the
     division's own report, "scalar divide" for a float64 scalar."""
     want = _reports(lambda: eval(call, {"m": np}))
