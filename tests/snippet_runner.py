@@ -12,6 +12,7 @@ import io
 import math
 import operator
 import pickle
+import re
 import warnings
 from types import ModuleType
 from typing import Any
@@ -60,4 +61,8 @@ def run(code: str, library: str) -> list[str]:
     finally:
         lib.set_printoptions(**saved)
     shown = [f"warning: {w.category.__name__}: {w.message}" for w in caught]
-    return out.getvalue().splitlines() + shown + record
+    # an object's address ("<_io.StringIO object at 0x7f...>") is not NumPy's
+    return [_ADDRESS.sub(" at 0x...", line) for line in out.getvalue().splitlines() + shown + record]
+
+
+_ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
