@@ -12,6 +12,7 @@ from __future__ import annotations
 import builtins
 import math
 import operator
+import warnings
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, SupportsIndex
 
@@ -19,7 +20,9 @@ from minarray import _dtypes as _dt
 from minarray import _subclass
 from minarray._dldevice import DLDeviceType
 from minarray._dtypes import DType
+from minarray._errstate import _user_stacklevel
 from minarray._native import core
+from minarray.exceptions import ComplexWarning
 
 if TYPE_CHECKING:
     from types import ModuleType
@@ -153,6 +156,12 @@ def c_strides(shape: Shape) -> Shape:
         s *= shape[i] or 1
     return tuple(out)
 
+
+
+def _warn_complex_discarded() -> None:
+    """NumPy's ComplexWarning for a cast of complex values to a real type."""
+    warnings.warn("Casting complex values to real discards the imaginary part", ComplexWarning,
+                  stacklevel=_user_stacklevel())
 
 class NDArray(core.NDArrayBase):
     """An N-dimensional array over minarray's own (or foreign) memory."""
@@ -402,6 +411,8 @@ class NDArray(core.NDArrayBase):
             raise ValueError(f"unsupported device {device!r}")
         if dt is self._dtype and not copy:
             return self
+        if self._dtype.kind == "c" and dt.kind in "iuf":  # NumPy warns, even for no elements; not for bool
+            _warn_complex_discarded()
         made: NDArray = core.ndarray_copy(self, dt)  # one C call (csrc/py/convert.c)
         return made if type(self) is NDArray else _subclass.like(self, made)
 
@@ -518,6 +529,13 @@ class NDArray(core.NDArrayBase):
     # 1 int/float/complex, 2 bool, 3 index).
     def __bool__(self) -> bool:
         return bool(core.ndarray_item(self, 2))
+
+    def __contains__(self, value: Any) -> bool:
+        """``value in x``: whether any element equals ``value``, compared
+        with broadcasting as NumPy does, so ``[0, 1] in x`` asks about the
+        rows of a 2-d ``x`` (Python's fallback would iterate the rows and
+        ask each for one truth value)."""
+        return bool((self == value).any())
 
     # ---- copying ------------------------------------------------------------
     def __copy__(self) -> NDArray:

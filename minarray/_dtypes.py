@@ -117,6 +117,12 @@ class DType:
         made = core.scalar_of(self, value)  # a Python number: stored straight into the scalar
         if made is not None:
             return made
+        if isinstance(value, str):
+            # NumPy's scalar types read a string as Python's number types do
+            # (np.float64("nan"), np.int64("12")); arrays of strings stay out
+            parse = {"b": _builtin_bool, "i": int, "u": int, "f": float, "c": complex}.get(self.kind)
+            if parse is not None:
+                return self(parse(value))
         from minarray._coerce import asarray  # cycle: _coerce imports this module
 
         return core.scalar_result(asarray(value, dtype=self))
@@ -969,14 +975,19 @@ def result_type(*arrays_and_dtypes: Any) -> DType:
     return out
 
 
-def can_cast(from_: Any, to: Any, /) -> _builtin_bool:
+def can_cast(from_: Any, to: Any, /, casting: str = "safe") -> _builtin_bool:
     """Array API ``can_cast``: can ``from_`` be cast to ``to`` without loss
-    under the promotion rules?"""
+    under the promotion rules?  NumPy's ``casting`` names another rule
+    (one of CASTING)."""
     if isinstance(from_, (DType, str)) or isinstance(from_, type) or not hasattr(from_, "dtype"):
         src = as_dtype(from_)
     else:
         src = as_dtype(from_.dtype)  # an array
     dst = as_dtype(to)
+    if casting != "safe":
+        if casting not in CASTING:
+            raise ValueError(f"casting must be one of {', '.join(map(repr, CASTING))}, got {casting!r}")
+        return casting_allows(src, dst, casting)
     if src is dst:
         return True
     return promote(src, dst) is dst

@@ -471,7 +471,9 @@ def clip(x: NDArray, /, min: Operand | None = None, max: Operand | None = None, 
          out: NDArray | None = None) -> NDArray:
     """Clamp each element of ``x`` to ``[min, max]`` (Array API ``clip``).
 
-    The result has ``x``'s dtype.  NaN in ``x``, ``min`` or ``max`` propagates.
+    The result has ``x``'s dtype, unless a bound of another kind promotes
+    it (an integer ``x`` with float bounds: float, as NumPy's; the standard
+    leaves that case open).  NaN in ``x``, ``min`` or ``max`` propagates.
     A Python int bound outside an integer dtype's range is clamped to that
     range (it bounds nothing)."""
     x = as_operand(x, "clip")
@@ -498,7 +500,7 @@ def clip(x: NDArray, /, min: Operand | None = None, max: Operand | None = None, 
         return out
     if res is x:
         return x.copy()
-    if res._dtype is not dt:
+    if res._dtype is not dt and res._dtype.kind == dt.kind:
         return res.astype(dt)
     return res
 

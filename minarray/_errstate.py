@@ -159,6 +159,11 @@ def _user_stacklevel() -> int:
 def _report(operation: str, flags: int) -> None:
     """Called by the C engine when an operation raised floating-point flags."""
     modes, call = _state.get()
+    # The kernels carry the Array API's names ("pow", "acos"); NumPy's
+    # messages name its ufuncs ("power", "arccos").
+    from minarray._numpy_dispatch import NUMPY_UFUNC_NAME  # cycle: dispatch imports the whole namespace
+
+    operation = NUMPY_UFUNC_NAME.get(operation, operation)
     for kind in _KINDS:
         if not flags & _BITS[kind]:
             continue

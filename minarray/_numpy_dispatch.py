@@ -453,6 +453,14 @@ _UFUNCS: dict[str, str] = {
 }
 
 
+# minarray function -> the NumPy ufunc name that says what it does, for
+# messages NumPy words with its ufunc's name ("overflow encountered in
+# power"); the first NumPy name above wins ("divide", not "true_divide").
+# ``round`` is not NumPy's ufunc ``rint``: np.round reports the steps it
+# computes with, so it keeps its own name.
+NUMPY_UFUNC_NAME: dict[str, str] = {mine: theirs for theirs, mine in reversed(_UFUNCS.items()) if theirs != "rint"}
+
+
 # Ufunc keyword arguments that change nothing at these values.
 _UFUNC_NOOPS: dict[str, Any] = {"casting": "same_kind", "order": "K", "subok": True, "where": True}
 

@@ -81,6 +81,36 @@ class Scalar(NDArray):
 
         return round_(self, decimals=ndigits)
 
+    # Python's number methods, which NumPy's scalar types inherit (float64
+    # from float) or add (is_integer on every real type): each answers for
+    # the kinds whose NumPy type has it, and is missing for the others.
+    def _python_method(self, name: str, kinds: str) -> Any:
+        if self.dtype.kind not in kinds:
+            raise AttributeError(f"a minarray {self.dtype} scalar has no attribute {name!r}")
+        return self.item()
+
+    def is_integer(self) -> bool:
+        """Whether the value is a whole number (always True for integers)."""
+        value = self._python_method("is_integer", "fiu")
+        return True if isinstance(value, int) else bool(value.is_integer())
+
+    def as_integer_ratio(self) -> tuple[int, int]:
+        """The exact value as a fraction in lowest terms, as ``float``'s."""
+        ratio: tuple[int, int] = self._python_method("as_integer_ratio", "f").as_integer_ratio()
+        return ratio
+
+    def hex(self) -> str:
+        """``float.hex`` of a float64 (NumPy's float64 is a Python float)."""
+        if self.dtype is not _dt.float64:
+            raise AttributeError(f"a minarray {self.dtype} scalar has no attribute 'hex'")
+        text: str = self.item().hex()
+        return text
+
+    def bit_count(self) -> int:
+        """The number of ones in the absolute value's binary form."""
+        count: int = abs(self._python_method("bit_count", "iu")).bit_count()
+        return count
+
     # In-place operators make a new scalar, as NumPy's immutable scalars do:
     # the class has no in-place slots (csrc/py/scalar_math.c), and these
     # answer an explicit s.__iadd__(1) with NotImplemented.

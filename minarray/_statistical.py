@@ -173,7 +173,8 @@ def _minmax(op: int, name: str, x: Any, axis: Axis, keepdims: bool, out: NDArray
         # an empty reduction from initial= is initial itself (NumPy)
         kept = tuple(1 if axes is None or d in axes else n for d, n in enumerate(x.shape)) if keepdims else \
             tuple(n for d, n in enumerate(x.shape) if axes is not None and d not in axes)
-        return full(kept, initial, dtype=x.dtype)
+        empty: NDArray = full(kept, initial, dtype=x.dtype)
+        return empty if kept else core.scalar_result(empty)  # a 0-d result is NumPy's scalar
     r = _finish(_reduce_axes(op, x, axes), x.dtype, x, axes, keepdims)
     if initial is not None:  # NumPy starts from it: the same as joining it at the end
         r = (_ew.minimum if op == _MIN else _ew.maximum)(r, asarray(initial, dtype=r.dtype))
@@ -268,7 +269,11 @@ def mean(x: NDArray, /, axis: Axis = None, dtype: Any = None, out: NDArray | Non
         x = as_operand(x)
         result = _float_result(x)
         axes = _axes(axis, x.ndim)
-        return _finish(_reduce_axes(_FSUM, x, axes, divisor=float(_count(x, axes))), result, x, axes, keepdims)
+        n = _count(x, axes)
+        if n == 0:
+            _warn("Mean of empty slice")
+            return _over_nothing(sum(x, axis, result, None, keepdims), result)
+        return _finish(_reduce_axes(_FSUM, x, axes, divisor=float(n)), result, x, axes, keepdims)
     x = _in_dtype(x, dtype)
     if where is True:
         r = mean(x, axis, None, None, keepdims)
@@ -281,11 +286,32 @@ def mean(x: NDArray, /, axis: Axis = None, dtype: Any = None, out: NDArray | Non
     return write_out(out, r, "mean")
 
 
+def _over_nothing(total: NDArray, result: DType) -> NDArray:
+    """A sum over no degrees of freedom divided as NumPy's mean and var
+    divide it: by an intp zero, so that a float64 scalar reports "... in
+    scalar divide" and other results "... in divide", under the errstate
+    in force (the kernels' own division would report "reduce")."""
+    r: NDArray = (total / _dt.int64(0)).astype(result, copy=False)
+    return r if r.ndim or type(total) is not _dt.scalar_class else core.scalar_result(r)
+
+
 def _var(x: Any, axis: Axis, correction: int | float, keepdims: bool, take_sqrt: bool) -> NDArray:
     x = as_operand(x)
     if x.dtype.kind == "c":  # the kernel squares real numbers only
         return _masked_var(x, axis, correction, keepdims, True, take_sqrt)
     axes = _axes(axis, x.ndim)
+    n = _count(x, axes)
+    if n - _real_correction(correction) <= 0:
+        _warn("Degrees of freedom <= 0 for slice")
+        result = _moment_result(x)
+        if n == 0:  # NumPy's mean of nothing first, with its report; the squared deviations sum to 0
+            _ew.divide(sum(x, axis, result, None, True), _dt.int64(0))
+            ssd = sum(x, axis, result, None, keepdims)
+        else:
+            m = _reduce_axes(_FSUM, x, axes, divisor=float(n))
+            ssd = _finish(_reduce_axes(_SSD, x, axes, extra=m, divisor=1.0), result, x, axes, keepdims)
+        r = _over_nothing(ssd, result)
+        return _ew.sqrt(r) if take_sqrt else r
     # Two passes: the mean, then the sum of squared deviations from it, each
     # pairwise; NumPy does the same.
     m = _reduce_axes(_FSUM, x, axes, divisor=float(_count(x, axes)))
@@ -769,8 +795,8 @@ def _median(a: Any, axis: Axis, keepdims: bool, overwrite: bool = False) -> NDAr
     rows, axes = _rows(x, axis)
     n = rows.shape[-1]
     res_dt = _result_dtype(x, None)
-    if n == 0:
-        out = full(rows.shape[:-1], float("nan"), dtype=res_dt)
+    if n == 0:  # NumPy's mean of nothing: NaN, with its warnings
+        out = mean(rows, axis=-1).astype(res_dt, copy=False)
     else:
         half = n // 2
         mid = [half - 1, half] if n % 2 == 0 else [half]

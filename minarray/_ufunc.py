@@ -50,7 +50,7 @@ from minarray._coerce import (
 )
 from minarray._creation import arange, ascontiguousarray, full
 from minarray._elementwise import add, less
-from minarray._errstate import _user_stacklevel
+from minarray._errstate import _user_stacklevel, errstate
 from minarray._joining import concat as _concat
 from minarray._manipulation import broadcast_to, copyto, moveaxis
 from minarray._native import core
@@ -189,18 +189,33 @@ def _call(uf: Any, *args: Any, out: Any = None, where: Any = True, casting: str 
     if nout == 1 and mask is True and casting == "same_kind" and outs[0] is not None and op >= 0:
         # the engine reads every input before it writes out (overlap snapshots)
         return core.ew_call(op, outs[0], *xs)
-    if op >= 0 or impl is None:
-        r = core.ew_call(op, None, *xs)
-    elif any(type(x) is not NDArray and _subclass.instance(x) for x in xs):
-        r = _subclass.ufunc_body(impl, name, xs)  # a subclass's __array_wrap__ makes the result, as NumPy's
+    if mask is True:
+        r = _compute(name, op, impl, xs)
     else:
-        r = impl(*xs)
+        # NumPy never computes the elements where= leaves out, so only the
+        # selected ones may warn (sqrt(x, where=x >= 0)): the whole result
+        # quietly, then the selected elements again for their reports.
+        with errstate(all="ignore"):
+            r = _compute(name, op, impl, xs)
+        shape = broadcast_shapes(mask.shape, *(x.shape for x in xs if isinstance(x, NDArray)))
+        chosen = broadcast_to(mask, shape)
+        _compute(name, op, impl, [broadcast_to(x, shape)[chosen] if isinstance(x, NDArray) else x for x in xs])
     results = (r,) if nout == 1 else tuple(r)
     if dtype is not None and any(res.dtype is not _dt.as_dtype(dtype) for res in results):
         raise TypeError(f"No loop matching the specified signature and casting was found for ufunc {name}")
     done = tuple(res if o is None else _store(name, res, o, casting, mask)
                  for res, o in zip(results, outs, strict=True))
     return done[0] if nout == 1 else done
+
+
+def _compute(name: str, op: int, impl: Any, xs: list[Any]) -> Any:
+    """The ufunc's result(s) for the inputs ``xs``, by the engine's op or
+    the Python body."""
+    if op >= 0 or impl is None:
+        return core.ew_call(op, None, *xs)
+    if any(type(x) is not NDArray and _subclass.instance(x) for x in xs):
+        return _subclass.ufunc_body(impl, name, xs)  # a subclass's __array_wrap__ makes the result, as NumPy's
+    return impl(*xs)
 
 
 def _inputs_as(name: str, xs: list[Any], dt: _dt.DType, casting: str) -> list[Any]:

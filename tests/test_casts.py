@@ -160,3 +160,17 @@ def test_float16_from_float64_rounds_once() -> None:
     v = float.fromhex("-0x1.5edfff204dc4fp+4")  # just below a float16 midpoint
     assert ma.asarray([v]).astype(ma.float16).tolist() == np.array([v]).astype(np.float16).tolist()
     assert ma.asarray([complex(v, 1)]).astype(ma.float16).tolist() == [-21.921875]
+
+
+@pytest.mark.parametrize("target", ["float64", "float32", "float16", "int8", "uint64", "bool", "complex64"])
+@pytest.mark.parametrize("shape", [(2,), (0,), ()])
+def test_complex_to_real_cast_warns_as_numpy(target: str, shape: tuple[int, ...]) -> None:
+    """NumPy's ComplexWarning for a cast that drops imaginary parts (even
+    of no elements); none to bool or complex."""
+    seen = []
+    for m, a in ((np, np.full(shape, 1 + 2j)), (ma, ma.full(shape, 1 + 2j))):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            a.astype(getattr(m, target))
+        seen.append([(w.category.__name__, str(w.message)) for w in caught])
+    assert seen[1] == seen[0]

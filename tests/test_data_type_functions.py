@@ -75,6 +75,17 @@ def test_result_type_and_can_cast_match_numpy(d1: ma.DType) -> None:
         assert ma.can_cast(ma.zeros(1, dtype=d1), d2) == np.can_cast(n1, n2, casting="safe"), d2
 
 
+@pytest.mark.parametrize("casting", ["no", "equiv", "safe", "same_kind", "unsafe"])
+def test_can_cast_under_numpys_casting_rules(casting: str) -> None:
+    for d1 in NP_DTYPES:
+        for d2 in NP_DTYPES:
+            want = np.can_cast(np_dtype(d1), np_dtype(d2), casting)
+            assert ma.can_cast(d1, d2, casting) == want, (d1, d2)
+            assert ma.can_cast(ma.zeros(1, dtype=d1), d2, casting=casting) == want, (d1, d2)
+    with pytest.raises(ValueError):
+        ma.can_cast(ma.int8, ma.int16, "sometimes")
+
+
 def test_result_type_with_python_scalars_is_weak() -> None:
     assert ma.result_type(ma.int8, 1) == ma.int8
     assert ma.result_type(ma.float32, 1.0) == ma.float32

@@ -504,6 +504,20 @@ def test_clip_matches_numpy(dtype: str, data: st.DataObject) -> None:
         np.testing.assert_array_equal(to_numpy(ma.clip(x, -1000, 5)), np.clip(x_np, -128, 5))
 
 
+@pytest.mark.parametrize(("dtype", "lo", "hi"), [
+    ("int64", 0.5, 3.5), ("int8", 0.5, None), ("uint8", None, 2.5), ("bool", 0, 1), ("int16", -1.5, 7),
+    ("int32", np.float32(0.5), None),
+])
+def test_clip_with_bounds_of_another_kind_promotes_as_numpy(dtype: str, lo: Any, hi: Any) -> None:
+    """Float bounds on integers: NumPy's float result (the standard leaves
+    mixed kinds open); bounds of x's own kind keep x's dtype."""
+    x_np = np.arange(-2, 5).astype(dtype)
+    def to_ma(v: Any) -> Any:
+        return ma.float32(float(v)) if isinstance(v, np.float32) else v
+
+    assert_same(to_numpy(ma.clip(ma.asarray(x_np), to_ma(lo), to_ma(hi))), np.clip(x_np, lo, hi))
+
+
 # ---- special cases (Array API 2024.12 special-case tables) ---------------------------------
 
 INF, NAN = float("inf"), float("nan")

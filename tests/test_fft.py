@@ -49,6 +49,14 @@ def test_n_dimensional(name: str) -> None:
         close(getattr(ma.fft, name)(ma.asarray(a), **kw), getattr(np.fft, name)(a, s=s, axes=np_axes))
 
 
+@pytest.mark.parametrize("name", ["fft2", "ifft2", "rfft2", "irfft2"])
+def test_two_dimensional(name: str) -> None:
+    """NumPy's 2-d spellings: the last two axes unless told otherwise."""
+    a = np.stack([REAL, REAL[::-1]]) if name == "rfft2" else np.stack([COMPLEX, COMPLEX[::-1]])
+    for kw in ({}, {"s": (3, 8)}, {"axes": (0, 2)}, {"s": (2, 4), "axes": (1, 0), "norm": "ortho"}):
+        close(getattr(ma.fft, name)(ma.asarray(a), **kw), getattr(np.fft, name)(a, **kw))
+
+
 def test_half_precision_computes_in_float32() -> None:
     got = ma.fft.fft(ma.asarray(REAL.astype(np.float16)))
     assert got.dtype is ma.complex64

@@ -258,8 +258,10 @@ SWEEP: dict[str, tuple[Call, int]] = {
     # ---- fft ---------------------------------------------------------------------------
     **{f"fft.{name}.n": fft_n(name) for name in ("fft", "ifft", "rfft", "irfft", "hfft", "ihfft")},
     **{f"fft.{name}.axis": fft_axis(name) for name in ("fft", "ifft", "rfft", "irfft", "hfft", "ihfft")},
-    **{f"fft.{name}.s": fft_s(name) for name in ("fftn", "ifftn", "rfftn", "irfftn")},
-    **{f"fft.{name}.axes": fft_axes(name) for name in ("fftn", "ifftn", "rfftn", "irfftn", "fftshift", "ifftshift")},
+    **{f"fft.{name}.s": fft_s(name) for name in ("fftn", "ifftn", "rfftn", "irfftn", "fft2", "ifft2", "rfft2",
+                                                  "irfft2")},
+    **{f"fft.{name}.axes": fft_axes(name) for name in ("fftn", "ifftn", "rfftn", "irfftn", "fft2", "ifft2", "rfft2",
+                                                        "irfft2", "fftshift", "ifftshift")},
     "fft.fftfreq.n": ((lambda m, v: m.fft.fftfreq(v)), 4),
     "fft.rfftfreq.n": ((lambda m, v: m.fft.rfftfreq(v)), 4),
     # ---- minarray's own ------------------------------------------------------------------

@@ -316,3 +316,19 @@ def test_real_and_imag_of_a_real_array_as_numpy() -> None:
         assert not i.flags.writeable and i.tolist() == [0.0, 0.0, 0.0]
         with pytest.raises(ValueError, match="read-only"):
             i[0] = 1
+
+
+@pytest.mark.parametrize("value", [3, 7, 2.0, [0, 1], [0, 2], [9, 9], [[0, 1], [2, 3]], np.nan])
+@pytest.mark.parametrize("shape", [(4,), (2, 2), (0,), ()])
+def test_in_compares_with_broadcasting_as_numpy(shape: tuple[int, ...], value: Any) -> None:
+    """``v in x`` is NumPy's ``(x == v).any()``: a row of a 2-d array is
+    found, and a shape that does not broadcast raises as NumPy's."""
+    n = np.arange(max(math.prod(shape), 1))[:math.prod(shape)].reshape(shape)
+    a = ma.asarray(n)
+    try:
+        want: Any = value in n
+    except ValueError:
+        with pytest.raises(ValueError):
+            value in a  # noqa: B015 - the membership test is what raises
+        return
+    assert (value in a) is want

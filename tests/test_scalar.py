@@ -292,3 +292,37 @@ def test_round_as_numpys() -> None:
         assert [str(v.dtype) for v in got if not isinstance(v, int)] == ["float64", "int64", "float32"]
     raises_as_numpy(lambda m: round(m.asarray([True])[0]), "__round__")
     raises_as_numpy(lambda m: round(m.asarray([1j])[0]), "__round__")
+
+
+def _outcome(call: Callable[[Any], Any], m: Any) -> str:
+    try:
+        return repr(call(m))
+    except (ValueError, TypeError, OverflowError, AttributeError) as exc:
+        return type(exc).__name__
+
+
+@pytest.mark.parametrize("text", ["nan", " 1.5 ", "-inf", "12", "1.5", "300", "-5", "False", "", "1+2j", "1e10",
+                                  "abc", "1_000", "0.1"])
+@pytest.mark.parametrize("name", ["float64", "float32", "float16", "int64", "int8", "uint8", "bool_", "complex128"])
+def test_scalar_type_reads_a_string_as_numpy(name: str, text: str) -> None:
+    """np.float64("nan"), np.int64("12"): Python's parsing, then the value."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # float16("1e10") overflows to inf, warning in both
+        assert _outcome(lambda m: getattr(m, name)(text), ma) == _outcome(lambda m: getattr(m, name)(text), np)
+
+
+@pytest.mark.parametrize("method", ["is_integer", "as_integer_ratio", "hex", "bit_count"])
+@pytest.mark.parametrize("value", [0.75, 3.0, -2.5, 1e300, 7, -12, True, 1 + 2j])
+@pytest.mark.parametrize("name", ["float64", "float32", "float16", "int64", "uint8", "int8", "bool_", "complex128"])
+def test_python_number_methods_as_numpy(name: str, value: Any, method: str) -> None:
+    """The methods NumPy's scalar types inherit from Python's (float64's
+    hex) or add (is_integer): present for the same types, same answers."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the casts of 1e300 and 1+2j
+        try:
+            want = getattr(getattr(np, name)(value), method)()
+        except (AttributeError, OverflowError, TypeError) as exc:
+            with pytest.raises(type(exc)):
+                getattr(getattr(ma, name)(value), method)()
+            return
+        assert getattr(getattr(ma, name)(value), method)() == want

@@ -75,6 +75,23 @@ def test_sort_errors() -> None:
         ma.argsort(ma.ones((2, 3)), axis=2)
 
 
+COMPLEX_VALUES = np.array([complex(np.nan, 1), complex(2, np.nan), 1 + 1j, complex(np.nan, np.nan), 3 + 0j,
+                           complex(np.nan, 0), complex(0, np.nan), 1 + 0j, -np.inf + 0j, 1 - 1j, 3 + 0j, 0j])
+
+
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+@pytest.mark.parametrize(("shape", "axis"), [((12,), -1), ((3, 4), 0), ((3, 4), 1), ((2, 2, 3), 1), ((12,), None)])
+def test_sort_complex_values_as_numpy(dtype: str, shape: tuple[int, ...], axis: int | None) -> None:
+    """NumPy orders complex values by real part, then imaginary part, with
+    R + nanj, nan + Rj and nan + nanj after every other value."""
+    a = COMPLEX_VALUES.astype(dtype).reshape(shape)
+    for f in ("sort", "argsort"):
+        got = getattr(ma, f)(ma.asarray(a), axis=axis)
+        want = getattr(np, f)(a, axis=axis, kind="stable")
+        assert got.dtype == ma.asarray(want).dtype
+        np.testing.assert_array_equal(np.asarray(got), want)
+
+
 def test_sort_empty_and_views() -> None:
     assert ma.sort(ma.zeros((0, 3)), axis=0).shape == (0, 3)
     assert ma.argsort(ma.zeros((2, 0))).shape == (2, 0)
@@ -158,6 +175,7 @@ SORT_COMPLEX_CASES = {
     "float32": np.array([1.5, -0.5, 2.0], np.float32), "float16": np.array([2.0, 1.0], np.float16),
     "float64-nan": np.array([np.nan, 1.0, -2.0]),
     "complex128": np.array([1 + 2j, 1 - 1j, np.nan + 0j, 0j, 1 + np.nan * 1j, -3 + 4j, np.nan + 1j]),
+    "complex128-nan-parts": COMPLEX_VALUES,
     "complex64-2d": (np.arange(12).reshape(3, 4)[:, ::-1] * (1 - 1j)).astype(np.complex64),
     "empty": np.zeros((2, 0)),
 }

@@ -730,3 +730,43 @@ def test_complex_max_min_as_numpys(seed: int, axis: Any) -> None:
         for keepdims in (False, True):
             same(getattr(ma, name)(x, axis=axis, keepdims=keepdims), getattr(np, name)(a, axis=axis, keepdims=keepdims))
     same(ma.max(x, initial=2 + 5j), np.max(a, initial=2 + 5j))
+
+
+def _reports(f: Any) -> tuple[str, list[str]]:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        r = f()
+    return repr(r), [f"{w.category.__name__}: {w.message}" for w in caught]
+
+
+@pytest.mark.parametrize("call", [
+    "m.mean(m.zeros(0))", "m.mean(m.zeros(0, m.float32))", "m.mean(m.zeros(0, m.int8))",
+    "m.mean(m.zeros((0, 3)), axis=0)", "m.mean(m.zeros((3, 0)), axis=0)", "m.mean(m.zeros((0, 0)), axis=0)",
+    "m.mean(m.zeros((2, 0)), axis=1, keepdims=True)", "m.var(m.zeros(0))", "m.std(m.zeros(0, m.int8))",
+    "m.var(m.asarray([1.0, 2.0]), ddof=2)", "m.std(m.asarray([1.0, 2.0]), ddof=3, keepdims=True)",
+    "m.std(m.asarray([1.0], m.float32), ddof=1)", "m.var(m.asarray([1.0, 2.0], m.float16), ddof=2)",
+    "m.var(m.zeros((2, 1)), axis=1, ddof=1)", "m.var(m.zeros((0, 0)), axis=0)",
+    "m.median(m.zeros(0))", "m.median(m.zeros((0, 3)), axis=0)", "m.median(m.zeros((3, 0)), axis=1)",
+    "m.median(m.zeros(0, m.float32))", "m.median(m.zeros((0, 2)), axis=0, keepdims=True)",
+])
+def test_mean_and_var_over_nothing_report_as_numpy(call: str) -> None:
+    """A slice with no degrees of freedom (a median's too): NumPy's value, its RuntimeWarning
+    ("Mean of empty slice", "Degrees of freedom <= 0 for slice") and the
+    division's own report, "scalar divide" for a float64 scalar."""
+    want = _reports(lambda: eval(call, {"m": np}))
+    assert _reports(lambda: eval(call, {"m": ma})) == want
+    outcomes = []
+    for m in (np, ma):  # under errstate "raise" the division raises, after the warning
+        with m.errstate(all="raise"), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                outcomes.append(repr(eval(call, {"m": m})))
+            except FloatingPointError as exc:
+                outcomes.append(str(exc))
+    assert outcomes[1] == outcomes[0]
+
+
+def test_max_of_nothing_from_initial_is_a_scalar() -> None:
+    for m in (np, ma):
+        assert repr(m.max(m.zeros(0), initial=-1.0)) == "np.float64(-1.0)"
+        assert repr(m.min(m.zeros((0, 2)), axis=0, initial=3)) == "array([3., 3.])"

@@ -175,6 +175,24 @@ def test_assert_equal_containers_like_numpy(actual: Any, desired: Any) -> None:
     check_same("assert_equal", actual, desired)
 
 
+@pytest.mark.parametrize("name", ["assert_equal", "assert_almost_equal", "assert_array_equal"])
+@pytest.mark.parametrize(("actual", "desired"), [
+    (np.float64(1.0), 2.0), (np.int64(3), np.int64(4)), (np.float32(1.5), np.float32(1.5)),
+    (np.float64(np.nan), np.nan), (2, np.int8(3)), (np.bool_(True), False),
+], ids=repr)
+def test_scalars_of_numpy_types_like_numpy(name: str, actual: Any, desired: Any) -> None:
+    """A minarray scalar is compared and shown as NumPy's ("Items are not
+    equal", ``np.float64(1.0)``), not as a 0-d array."""
+    def to_ma(v: Any) -> Any:
+        return getattr(ma, v.dtype.name)(v.item()) if isinstance(v, np.generic) else v
+
+    want = _outcome(getattr(nt, name), actual, desired)
+    got = _outcome(getattr(mt, name), to_ma(actual), to_ma(desired))
+    assert got[0] == want[0]
+    if want[0] == "AssertionError":  # other errors are minarray's own words
+        assert got[1] == want[1]
+
+
 @pytest.mark.parametrize("err_msg", ["", "short note", "a note long enough to go on its own line " * 2, "two\nlines"])
 @pytest.mark.parametrize("verbose", [True, False])
 def test_err_msg_and_verbose_like_numpy(err_msg: str, verbose: bool) -> None:

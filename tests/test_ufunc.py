@@ -11,6 +11,7 @@ import inspect
 import math
 import pickle
 import sys
+import warnings
 from typing import Any
 
 import numpy as np
@@ -532,3 +533,22 @@ def test_corpus_forms() -> None:
     same(ma.maximum.reduce([3, 7, 2]), np.maximum.reduce([3, 7, 2]))
     same(ma.logical_and.reduce([True, True, False]), np.logical_and.reduce([True, True, False]))
     assert math.isclose(float(ma.logaddexp.reduce(ma.zeros(4))), float(np.logaddexp.reduce(np.zeros(4))))
+
+
+@pytest.mark.parametrize(("call", "where"), [
+    ("m.sqrt(m.asarray([4.0, -1.0]), where={w}, out=m.zeros(2))", [True, False]),
+    ("m.sqrt(m.asarray([4.0, -1.0]), where={w}, out=m.zeros(2))", [False, True]),
+    ("m.divide(m.asarray([[1.0], [2.0]]), m.asarray([0.0, 2.0]), where={w}, out=m.zeros((2, 2)))", [False, True]),
+    ("m.log(m.asarray([0.0, 1.0, -1.0]), where={w}, out=m.ones(3))", [False, True, True]),
+    ("m.floor_divide(m.asarray([1, 2]), m.asarray([0, 2]), where={w}, out=m.zeros(2, m.int64))", [False, True]),
+])
+def test_where_leaves_out_elements_that_would_warn(call: str, where: list[Any]) -> None:
+    """The elements where= leaves out are never computed in NumPy: they
+    report nothing, the selected ones as usual."""
+    seen = []
+    for m in (np, ma):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            r = eval(call.format(w=f"m.asarray({where})"), {"m": m})
+        seen.append((repr(np.asarray(r).tolist()), [str(w.message) for w in caught]))
+    assert seen[1] == seen[0]

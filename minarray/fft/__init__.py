@@ -24,7 +24,7 @@ from minarray._creation import arange
 from minarray._manipulation import roll
 
 __all__ = ["fft", "ifft", "fftn", "ifftn", "rfft", "irfft", "rfftn", "irfftn", "hfft", "ihfft",
-           "fftfreq", "rfftfreq", "fftshift", "ifftshift"]
+           "fft2", "ifft2", "rfft2", "irfft2", "fftfreq", "rfftfreq", "fftshift", "ifftshift"]
 
 _NORMS = ("backward", "ortho", "forward")
 
@@ -104,6 +104,25 @@ rfftn = _many("rfftn", True)
 rfftn.__doc__ = "The n-dimensional transform of a real array (the last axis halved)."
 irfftn = _many("irfftn", False)
 irfftn.__doc__ = "The inverse of :func:`rfftn`."
+
+
+def _two(nd: Any) -> Any:
+    """NumPy's two-dimensional spelling of an n-dimensional transform: the
+    same function over the last two axes by default."""
+    def f(x: NDArray, /, s: Sequence[int] | None = None, axes: Sequence[int] = (-2, -1),
+          norm: str | None = "backward") -> NDArray:
+        out: NDArray = nd(x, s=s, axes=axes, norm=norm)
+        return out
+
+    f.__name__ = f.__qualname__ = nd.__name__[:-1] + "2"
+    f.__doc__ = f"{nd.__doc__[:-1]}, over the last two axes unless ``axes`` says otherwise."
+    return f
+
+
+fft2 = _two(fftn)
+ifft2 = _two(ifftn)
+rfft2 = _two(rfftn)
+irfft2 = _two(irfftn)
 
 
 def _float_dtype(dtype: Any) -> _dt.DType:

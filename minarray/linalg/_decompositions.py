@@ -60,7 +60,7 @@ class SVDResult(NamedTuple):
 class LstsqResult(NamedTuple):
     x: NDArray
     residuals: NDArray
-    rank: int
+    rank: NDArray  # an int32 scalar: LAPACK's integer, as NumPy returns it
     s: NDArray
 
 
@@ -326,7 +326,7 @@ def lstsq(a: Any, b: Any, /, rcond: float | None = None) -> LstsqResult:
     rc = finfo(dt).eps * max(m, n) if rcond is None else float(rcond)
     x, resid, rank, s = _lapack.lstsq(x1.astype(dt, copy=False), bb.astype(dt, copy=False), rc)
     residuals = resid if rank == n and m > n else zeros((0,), dtype=REAL[dt])
-    return LstsqResult(x.reshape((n,)) if vector else x, residuals, rank, s)
+    return LstsqResult(x.reshape((n,)) if vector else x, residuals, _dt.int32(rank), s)
 
 
 # ---- built on the above ----------------------------------------------------------

@@ -67,9 +67,9 @@ def _is_array(x: object) -> bool:
     """An array object (minarray's, NumPy's, a tensor), as opposed to a
     scalar or a Python sequence: what NumPy's ``isinstance(x, ndarray)``
     tests for, widened to the arrays minarray converts.  Scalars of NumPy
-    have a shape but no ``__len__``."""
+    have a shape but no ``__len__``; minarray's stand for them."""
     if isinstance(x, NDArray):
-        return True
+        return not isinstance(x, _dtypes.scalar_class)
     return hasattr(x, "shape") and hasattr(x, "__len__") and not isinstance(x, (str, bytes))
 
 
@@ -89,7 +89,7 @@ def _is_complex(x: object) -> bool:
 
 def _repr(a: object, precision: int) -> str:
     try:
-        if isinstance(a, NDArray):
+        if isinstance(a, NDArray) and _is_array(a):
             return _printing.array_repr(a, precision=precision)
         return repr(a)
     except Exception as exc:  # a broken repr must not hide the assertion
