@@ -16,6 +16,9 @@ import pytest
 import minarray as ma
 from minarray._native import core
 
+# complex to real casts are compared with NumPy's values, their ComplexWarning aside
+pytestmark = pytest.mark.filterwarnings("ignore::minarray.exceptions.ComplexWarning")
+
 FAST_DTYPES = [np.bool_, np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64,
                np.uint64, np.float16, np.float32, np.float64, np.complex64, np.complex128]
 

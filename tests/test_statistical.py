@@ -22,7 +22,9 @@ import minarray as ma
 
 # Special values are the point of these tests; which warnings they give is
 # test_errstate.py's subject (NumPy as the oracle).
-pytestmark = pytest.mark.filterwarnings("ignore:.* encountered in :RuntimeWarning")
+pytestmark = [pytest.mark.filterwarnings("ignore:.* encountered in :RuntimeWarning"),
+              pytest.mark.filterwarnings("ignore:Mean of empty slice:RuntimeWarning"),
+              pytest.mark.filterwarnings("ignore:Degrees of freedom <= 0:RuntimeWarning")]
 
 SETTINGS = settings(max_examples=60, deadline=None)
 
