@@ -292,6 +292,43 @@ def cpu_description() -> tuple[str, str]:
     return model, " ".join(f for f in ISA_FLAGS if f in have)
 
 
+def cpu_topology() -> tuple[dict[str, str], int | None]:
+    """Which core each CPU the process may run on belongs to ({"3":
+    "0:1"}: CPU 3 is core 1 of package 0), and how many NUMA nodes the
+    system has; empty and None where /sys does not say.  Two CPUs of one
+    core are hyperthreads that share its vector units, so a pool whose
+    threads land on them scales like one of half the size (the sweep's
+    pool trace names the CPUs each thread ran on)."""
+    cores: dict[str, str] = {}
+    cpus = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else set(range(os.cpu_count() or 1))
+    for cpu in sorted(cpus):
+        top = Path(f"/sys/devices/system/cpu/cpu{cpu}/topology")
+        try:
+            cores[str(cpu)] = (f"{(top / 'physical_package_id').read_text().strip()}:"
+                               f"{(top / 'core_id').read_text().strip()}")
+        except OSError:
+            return {}, None
+    try:
+        nodes = len([d for d in Path("/sys/devices/system/node").iterdir()
+                     if d.name.startswith("node") and d.name[4:].isdigit()])
+    except OSError:
+        nodes = 0
+    return cores, nodes or None
+
+
+def topology_summary(meta: dict[str, Any]) -> str:
+    """'16 CPUs on 8 cores of 1 package, 1 NUMA node', from cpu_topology's
+    record in `meta`; empty when it was not recorded."""
+    cores: dict[str, str] = meta.get("cpu_cores") or {}
+    if not cores:
+        return ""
+    packages = {v.split(":")[0] for v in cores.values()}
+    nodes = meta.get("numa_nodes")
+    return (f"{len(cores)} CPUs on {len(set(cores.values()))} cores of {len(packages)} "
+            f"package{'s' if len(packages) != 1 else ''}"
+            + (f", {nodes} NUMA node{'s' if nodes != 1 else ''}" if nodes else ""))
+
+
 def metadata(args: dict[str, Any]) -> dict[str, Any]:
     """What a reader needs to judge whether two runs are comparable."""
     model, isa = cpu_description()
@@ -308,6 +345,7 @@ def metadata(args: dict[str, Any]) -> dict[str, Any]:
         # A shared machine's other work skews times, threaded ones most.
         "loadavg": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
     }
+    meta["cpu_cores"], meta["numa_nodes"] = cpu_topology()
     # How this process was scheduled: on a busy shared machine a run may be
     # given real-time priority (chrt) to stand in for a dedicated one.
     if hasattr(os, "sched_getscheduler"):

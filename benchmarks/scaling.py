@@ -71,8 +71,10 @@ class Point:
     note: str = ""
     # minarray's pool during one more call, per thread that took part (the
     # calling thread first): [chunks, first chunk started, busy, last chunk
-    # ended], microseconds from the job's start; empty when the call ran
-    # no job on the pool (one thread, or too small to split)
+    # ended] in microseconds from the job's start, then the CPUs its first
+    # chunk started and its last ended on (-1: unknown) and how often it
+    # was preempted while running chunks; empty when the call ran no job on
+    # the pool (one thread, or too small to split)
     pool: list[list[float]] = field(default_factory=list)
 
 
@@ -173,9 +175,11 @@ def set_threads(n: int, blas: list[BlasCount]) -> None:
 def pool_trace(call: timing.Call) -> list[list[float]]:
     """One more call with the pool's trace on (csrc/core/threads.h): per
     thread of the call's last job, [chunks, first start, busy, last end] in
-    microseconds.  Where a threaded call loses its time -- a split into too
-    few chunks, threads that join late, threads that run slower than one
-    thread alone -- shows in these, not in the call's time."""
+    microseconds, then [first CPU, last CPU, preemptions].  Where a threaded
+    call loses its time -- a split into too few chunks, threads that join
+    late, threads that run slower than one thread alone, threads sharing a
+    core or preempted by other work -- shows in these, not in the call's
+    time."""
     try:
         from minarray._native import ffi, lib
     except ImportError:
@@ -190,13 +194,18 @@ def pool_trace(call: timing.Call) -> list[list[float]]:
         lib.ma_pool_set_trace(0)
     if lib.ma_pool_jobs() == before:
         return []
-    buf = ffi.new("int64_t[]", 4 * 256)
+    k = lib.MA_TRACE_FIELDS
+    buf = ffi.new("int64_t[]", k * 256)
     n = lib.ma_pool_last_trace(buf, 256)
-    return [[float(buf[4 * i]), buf[4 * i + 1] / 1e3, buf[4 * i + 2] / 1e3, buf[4 * i + 3] / 1e3] for i in range(n)]
+    return [[float(buf[k * i]), buf[k * i + 1] / 1e3, buf[k * i + 2] / 1e3, buf[k * i + 3] / 1e3,
+             float(buf[k * i + 4]), float(buf[k * i + 5]), float(buf[k * i + 6])] for i in range(n)]
 
 
-def pool_summary(pool: list[list[float]]) -> str:
-    """'4 thr., chunks 4/4/4/4, joined by 12 µs, busy 3.1-3.3 ms, idle 4%'."""
+def pool_summary(pool: list[list[float]], cores: dict[str, str] | None = None) -> str:
+    """'4 thr., chunks 4/4/4/4, last joined at 12 µs, busy 3.10-3.30 ms of
+    3.40 ms, idle 4%, CPUs 0,1,8,9 (2 cores), preempted 0 times'; `cores`
+    maps a CPU to its core (report.cpu_topology), so that threads sharing
+    a core show.  Traces of older runs carry no CPUs and print without."""
     if not pool:
         return ""
     chunks = "/".join(str(int(t[0])) for t in pool)
@@ -204,8 +213,20 @@ def pool_summary(pool: list[list[float]]) -> str:
     busy = [t[2] for t in pool]
     wall = max(t[3] for t in pool)
     idle = 1 - sum(busy) / (len(pool) * wall) if wall > 0 else 0.0
-    return (f"{len(pool)} thr., chunks {chunks}, last joined at {joined:.0f} µs, "
+    text = (f"{len(pool)} thr., chunks {chunks}, last joined at {joined:.0f} µs, "
             f"busy {min(busy) / 1e3:.2f}-{max(busy) / 1e3:.2f} ms of {wall / 1e3:.2f} ms, idle {idle:.0%}")
+    if all(len(t) >= 7 for t in pool):
+        cpus = [int(c) for t in pool for c in (t[4], t[5]) if c >= 0]
+        if cpus:
+            text += f", CPUs {','.join(str(int(t[4])) for t in pool)}"
+            moved = sum(1 for t in pool if t[5] != t[4])
+            if moved:
+                text += f" (ended on {','.join(str(int(t[5])) for t in pool)})"
+            if cores:
+                used = {cores.get(str(c), str(c)) for c in cpus}
+                text += f" on {len(used)} core{'s' if len(used) != 1 else ''}"
+        text += f", preempted {int(sum(t[6] for t in pool))} times"
+    return text
 
 
 # ---- running -----------------------------------------------------------------------
@@ -344,7 +365,8 @@ def section(meta: dict[str, Any], sweeps: list[Sweep], counts: list[int], figure
     lines = [
         f"Run of {meta.get('date', '?')}: {meta.get('cpu_model', '?')} "
         f"({meta.get('cpu_isa') or 'instruction sets unknown'}; {report.code_paths(meta)}), "
-        f"{meta.get('cpu_count')} CPUs, Python {meta.get('python')}, NumPy {meta.get('numpy')}, "
+        f"{report.topology_summary(meta) or str(meta.get('cpu_count')) + ' CPUs'}, "
+        f"Python {meta.get('python')}, NumPy {meta.get('numpy')}, "
         f"PyTorch {meta.get('torch')}; threads {', '.join(map(str, counts))}; "
         f"{opts.get('repeats')} repeats{' (--quick: a smoke run, not a measurement)' if opts.get('quick') else ''}; "
         f"1-minute load average {meta.get('loadavg_before', 0) or 0:.1f} before, "
@@ -408,8 +430,9 @@ def render(args: Any, meta: dict[str, Any], sweeps: list[Sweep]) -> None:
     for sw in sweeps:
         for pt in sw.points:
             if pt.pool:
-                print(f"  {sw.label} @ {pt.threads}: {pool_summary(pt.pool)}")
-    print(f"\nCPU: {meta.get('cpu_model', '?')} ({meta.get('cpu_isa') or '?'}); {meta.get('cpu_count')} CPUs; "
+                print(f"  {sw.label} @ {pt.threads}: {pool_summary(pt.pool, meta.get('cpu_cores'))}")
+    print(f"\nCPU: {meta.get('cpu_model', '?')} ({meta.get('cpu_isa') or '?'}); "
+          f"{report.topology_summary(meta) or str(meta.get('cpu_count')) + ' CPUs'}; "
           f"{report.code_paths(meta)}; {seconds:.0f} s")
     if _busy(meta):
         print(_busy(meta))

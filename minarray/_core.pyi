@@ -58,6 +58,7 @@ class _Lib:
     MA_LEGACY_STANDARD_EXPONENTIAL: int
     MA_LEGACY_UNIFORM: int
     MA_MAXDIMS: int
+    MA_TRACE_FIELDS: int
     kDLBfloat: int
     kDLBool: int
     kDLCPU: int

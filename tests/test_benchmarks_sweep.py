@@ -74,6 +74,15 @@ def test_sweep_runs_each_case_at_each_count_and_fills_the_page(tmp_path: Path) -
             assert (p["pytorch"] is not None and p["pytorch"] > 0) == torch, p
             assert p["note"] == ""
 
+    # the cores behind the CPUs, where the system says (Linux's /sys)
+    if Path("/sys/devices/system/cpu/cpu0/topology/core_id").exists() and hasattr(os, "sched_getaffinity"):
+        assert sorted(map(int, doc["meta"]["cpu_cores"])) == sorted(os.sched_getaffinity(0))
+    # a traced job: seven fields per thread, its CPUs among the process's
+    for s in doc["sweeps"]:
+        for p in s["points"]:
+            for thread in p["pool"]:
+                assert len(thread) == 7 and thread[0] >= 0 and thread[6] >= 0, thread
+
     section = _section(page)
     assert doc["meta"]["cpu_model"] in section  # the CPU is named
     assert "| elementwise: add float64 contiguous | 10k |" in section
@@ -110,3 +119,15 @@ def test_numpy_blas_is_given_each_count() -> None:
         torch = sys.modules.get("torch")
         if torch is not None and torch_threads is not None:
             torch.set_num_threads(torch_threads)
+
+
+def test_pool_summary_names_the_cpus_and_the_cores_they_share() -> None:
+    # four threads on two hyperthreaded cores: CPUs 0 and 8 are one core
+    cores = {"0": "0:0", "8": "0:0", "1": "0:1", "9": "0:1"}
+    pool = [[4.0, 1.0, 900.0, 1000.0, 0.0, 0.0, 0.0], [4.0, 20.0, 880.0, 990.0, 8.0, 8.0, 2.0],
+            [4.0, 25.0, 870.0, 995.0, 1.0, 9.0, 0.0], [4.0, 30.0, 860.0, 1000.0, 9.0, 9.0, 1.0]]
+    text = scaling.pool_summary(pool, cores)
+    assert text == ("4 thr., chunks 4/4/4/4, last joined at 30 µs, busy 0.86-0.90 ms of 1.00 ms, idle 12%, "
+                    "CPUs 0,8,1,9 (ended on 0,8,9,9) on 2 cores, preempted 3 times")
+    # a trace saved before the CPUs were recorded prints as it did
+    assert scaling.pool_summary([t[:4] for t in pool]) == text.split(", CPUs")[0]

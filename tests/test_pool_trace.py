@@ -1,14 +1,17 @@
 """The thread pool's opt-in trace (csrc/core/threads.h, ma_pool_last_trace).
 
 What a measurement reads to see where a threaded call spends its time:
-per thread of the last traced job, the chunks it ran and when.  Checked
-for consistency only (no timing is asserted): every chunk is counted once,
-each thread's busy time fits between its first start and its last end,
-and jobs run with the trace off leave the last trace as it was.
+per thread of the last traced job, the chunks it ran and when, the CPUs
+it ran them on and how often it was preempted.  Checked for consistency
+only (no timing is asserted): every chunk is counted once, each thread's
+busy time fits between its first start and its last end, its CPUs are
+ones the process may run on, and jobs run with the trace off leave the
+last trace as it was.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 
 import numpy as np
@@ -28,10 +31,11 @@ def restore() -> Iterator[None]:
     threads._set_parallel_min(pmin)
 
 
-def last_trace() -> list[tuple[int, int, int, int]]:
-    buf = ffi.new("int64_t[]", 4 * 256)
+def last_trace() -> list[tuple[int, ...]]:
+    k = lib.MA_TRACE_FIELDS
+    buf = ffi.new("int64_t[]", k * 256)
     n = lib.ma_pool_last_trace(buf, 256)
-    return [(buf[4 * i], buf[4 * i + 1], buf[4 * i + 2], buf[4 * i + 3]) for i in range(n)]
+    return [tuple(buf[k * i + f] for f in range(k)) for i in range(n)]
 
 
 @pytest.mark.parametrize("nthreads", [2, 3])
@@ -52,10 +56,15 @@ def test_trace_counts_every_chunk_once(nthreads: int) -> None:
     assert 1 <= len(trace) <= nthreads
     # the iterator's split: about MA_CHUNKS_PER_THREAD (4) chunks per thread
     assert sum(t[0] for t in trace) == 4 * nthreads
-    for chunks, first, busy, last in trace:
-        assert chunks >= 0 and busy >= 0
+    cpus = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else set(range(os.cpu_count() or 1))
+    for chunks, first, busy, last, cpu_first, cpu_last, preempted in trace:
+        assert chunks >= 0 and busy >= 0 and preempted >= 0
         if chunks:
             assert 0 <= first <= last and busy <= last - first
+            # the CPUs a thread ran on are ones the process may run on
+            # (-1 only where the system cannot say)
+            assert cpu_first in cpus or cpu_first == -1
+            assert cpu_last in cpus or cpu_last == -1
 
 
 def test_untraced_jobs_leave_the_last_trace() -> None:

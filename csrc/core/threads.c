@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -17,7 +18,7 @@
  * a worker joins only while pool.job points at it. */
 /* One thread's part in a traced job (ma_pool_last_trace). */
 typedef struct {
-  int64_t chunks, first_ns, busy_ns, last_ns;
+  int64_t chunks, first_ns, busy_ns, last_ns, cpu_first, cpu_last, preempted;
 } trace_t;
 
 typedef struct job {
@@ -121,26 +122,42 @@ int ma_pool_last_trace(int64_t *out, int cap) {
   pthread_mutex_lock(&pool.busy);
   int n = last_trace_n;
   for (int i = 0; i < n && i < cap; i++) {
-    out[4 * i] = last_trace[i].chunks;
-    out[4 * i + 1] = last_trace[i].first_ns;
-    out[4 * i + 2] = last_trace[i].busy_ns;
-    out[4 * i + 3] = last_trace[i].last_ns;
+    const trace_t *t = &last_trace[i];
+    int64_t *o = out + MA_TRACE_FIELDS * i;
+    o[0] = t->chunks;
+    o[1] = t->first_ns;
+    o[2] = t->busy_ns;
+    o[3] = t->last_ns;
+    o[4] = t->cpu_first;
+    o[5] = t->cpu_last;
+    o[6] = t->preempted;
   }
   pthread_mutex_unlock(&pool.busy);
   return n;
 }
 
+/* This thread's involuntary context switches so far (0 where unknown). */
+static int64_t preemptions(void) {
+  struct rusage ru;
+  return getrusage(RUSAGE_THREAD, &ru) == 0 ? (int64_t)ru.ru_nivcsw : 0;
+}
+
 static void run_chunks_traced(job_t *j, trace_t *t) {
+  int64_t switches = preemptions();
+  t->cpu_first = t->cpu_last = -1;
   for (;;) {
     int64_t c = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED);
-    if (c >= j->nchunks) return;
+    if (c >= j->nchunks) break;
     uint64_t a = now_ns();
+    if (t->chunks == 0) t->cpu_first = sched_getcpu();
     j->fn(j->ctx, c);
     uint64_t b = now_ns();
     if (t->chunks++ == 0) t->first_ns = (int64_t)(a - j->t0);
     t->busy_ns += (int64_t)(b - a);
     t->last_ns = (int64_t)(b - j->t0);
+    t->cpu_last = sched_getcpu();
   }
+  t->preempted = preemptions() - switches;
 }
 
 /* `slot`: the caller passes 0, a worker -1 (it takes the next free one). */

@@ -58,10 +58,16 @@ int64_t ma_pool_jobs(void);
  * benchmark sweep): while tracing is on, each job records per thread that
  * took part how many chunks it ran, when it started its first chunk, how
  * long its chunks took and when it finished its last (nanoseconds from
- * the moment the job was announced).  ma_pool_last_trace writes four
- * int64 per thread, the calling thread first, into out[0 .. 4 * cap) and
- * returns how many threads took part (0: no job traced yet).  Off by
+ * the moment the job was announced), the CPUs it started and finished on
+ * (-1 where the system cannot say) and how often the system took the CPU
+ * from it while it ran chunks (involuntary context switches).  The CPUs
+ * show whether the threads shared cores (hyperthreads of one core halve
+ * each other's vector throughput) and the switches whether something
+ * else ran on them.  ma_pool_last_trace writes MA_TRACE_FIELDS int64 per
+ * thread, the calling thread first, into out[0 .. MA_TRACE_FIELDS * cap)
+ * and returns how many threads took part (0: no job traced yet).  Off by
  * default: a job then costs no clock read. */
+#define MA_TRACE_FIELDS 7
 void ma_pool_set_trace(int on);
 int ma_pool_last_trace(int64_t *out, int cap);
 /* cdef-end */
