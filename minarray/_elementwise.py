@@ -61,8 +61,8 @@ __all__ = [
     "greater", "greater_equal", "hypot", "imag", "isfinite", "isinf", "isnan", "less", "less_equal", "log",
     "log1p", "log2", "log10", "logaddexp", "logical_and", "logical_not", "logical_or", "logical_xor",
     "maximum", "minimum", "multiply", "negative", "nextafter", "not_equal", "positive", "pow", "real",
-    "reciprocal", "remainder", "round", "sign", "signbit", "sin", "sinh", "square", "sqrt", "subtract", "tan",
-    "tanh", "trunc", "deg2rad", "rad2deg", "degrees", "radians", "exp2", "fabs", "fmax", "fmin", "fmod",
+    "reciprocal", "remainder", "round", "sign", "signbit", "sin", "sinh", "spacing", "square", "sqrt", "subtract",
+    "tan", "tanh", "trunc", "deg2rad", "rad2deg", "degrees", "radians", "exp2", "fabs", "fmax", "fmin", "fmod",
     "divmod", "float_power", "angle", "heaviside", "sinc", "fix", "rint", "nan_to_num", "interp", "cbrt",
     "logaddexp2", "gcd", "lcm", "ldexp", "frexp", "modf", "unwrap", "isclose", "isposinf", "isneginf", "iscomplex",
     "isreal", "absolute", "arccos", "arccosh", "arcsin", "arcsinh", "arctan", "arctan2", "arctanh", "invert",
@@ -360,6 +360,8 @@ sign = _unary("sign", _d("Sign of x: -1, 0 or 1 (x / abs(x) for complex, NaN for
 
 
 signbit = _unary("signbit", _d("True where the sign bit of x is set (including -0.0 and -NaN)."))
+spacing = _unary("spacing", _d("The distance from x to the next value away from zero (negative for negative "
+                              "x, NaN for infinities): NumPy's ``spacing``, one ULP of x."))
 
 
 sin = _unary("sin", _d("Sine."))

@@ -448,7 +448,8 @@ _UFUNCS: dict[str, str] = {
     "bitwise_and": "bitwise_and", "bitwise_or": "bitwise_or", "bitwise_xor": "bitwise_xor",
     "invert": "bitwise_invert", "left_shift": "bitwise_left_shift", "right_shift": "bitwise_right_shift",
     "isnan": "isnan", "isinf": "isinf", "isfinite": "isfinite", "sign": "sign", "signbit": "signbit",
-    "copysign": "copysign", "nextafter": "nextafter", "floor": "floor", "ceil": "ceil", "trunc": "trunc",
+    "copysign": "copysign", "nextafter": "nextafter", "spacing": "spacing", "floor": "floor", "ceil": "ceil",
+    "trunc": "trunc",
     "rint": "round", "conjugate": "conj", "reciprocal": "reciprocal", "matmul": "matmul",
 }
 

@@ -21,7 +21,7 @@ NP_DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint
 EXACT = {
     "abs", "add", "subtract", "multiply", "divide", "floor_divide", "remainder", "sqrt",
     "negative", "positive", "ceil", "floor", "trunc", "round", "sign", "signbit", "square",
-    "reciprocal", "maximum", "minimum", "copysign", "nextafter", "real", "imag", "conj",
+    "reciprocal", "maximum", "minimum", "copysign", "nextafter", "spacing", "real", "imag", "conj",
     "isfinite", "isinf", "isnan", "equal", "not_equal", "less", "less_equal", "greater",
     "greater_equal", "logical_and", "logical_or", "logical_xor", "logical_not", "bitwise_and",
     "bitwise_or", "bitwise_xor", "bitwise_invert", "bitwise_left_shift", "bitwise_right_shift",

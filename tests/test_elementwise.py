@@ -14,6 +14,7 @@ from __future__ import annotations
 import itertools
 import os
 import warnings
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -55,7 +56,7 @@ SETTINGS = settings(max_examples=EXAMPLES, deadline=None,
 UNARY = ["abs", "acos", "acosh", "asin", "asinh", "atan", "atanh", "bitwise_invert", "ceil", "conj",
          "cos", "cosh", "exp", "expm1", "floor", "imag", "isfinite", "isinf", "isnan", "log", "log1p",
          "log2", "log10", "logical_not", "negative", "positive", "real", "reciprocal", "round", "sign",
-         "signbit", "sin", "sinh", "square", "sqrt", "tan", "tanh", "trunc"]
+         "signbit", "sin", "sinh", "spacing", "square", "sqrt", "tan", "tanh", "trunc"]
 BINARY = ["add", "atan2", "bitwise_and", "bitwise_left_shift", "bitwise_or", "bitwise_right_shift",
           "bitwise_xor", "copysign", "divide", "equal", "floor_divide", "greater", "greater_equal",
           "hypot", "less", "less_equal", "logaddexp", "logical_and", "logical_or", "logical_xor",
@@ -262,7 +263,7 @@ def test_binary_matches_numpy(name: str, data: st.DataObject) -> None:
 
 @pytest.mark.parametrize("name", [n for n in UNARY + BINARY if n not in (
     "bitwise_invert", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift",
-    "bitwise_right_shift", "conj", "real", "imag")])
+    "bitwise_right_shift", "conj", "real", "imag", "spacing")])
 @settings(max_examples=20, deadline=None)
 @given(data=st.data())
 def test_bfloat16_matches_ml_dtypes(name: str, data: st.DataObject) -> None:
@@ -1043,3 +1044,33 @@ def test_exp_float64_special_values_and_flags_as_numpy() -> None:
             except FloatingPointError as e:
                 ours = str(e)
         assert ours == numpy_error, v
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+def test_spacing_edges_and_flags_as_numpy(dtype: str) -> None:
+    """spacing at zero, the subnormals, the largest value, the infinities
+    and NaN: NumPy's values and the floating-point errors it reports
+    (underflow from a subnormal, overflow at the largest value; NumPy's
+    float16 loop steps negative values toward zero and reports invalid for
+    the infinities and NaN, and minarray follows it there too)."""
+    fi = np.finfo(dtype)
+    values = [0.0, -0.0, 1.0, -1.0, 3.7, -1e-3, fi.max, -fi.max, fi.smallest_subnormal,
+              -fi.smallest_subnormal, fi.tiny, -fi.tiny, np.inf, -np.inf, np.nan]
+
+    def outcome(lib: Any, x: Any) -> str:
+        try:
+            with lib.errstate(all="raise"):
+                r = lib.spacing(x)
+            return repr(np.asarray(r).tobytes())
+        except FloatingPointError as e:
+            return str(e)
+
+    for v in values:
+        x = np.array(v, dtype=dtype)
+        assert outcome(ma, ma.asarray(x)) == outcome(np, x), v
+    with np.errstate(all="ignore"), ma.errstate(all="ignore"):
+        want = np.spacing(np.array(values, dtype=dtype))
+        got = ma.spacing(ma.asarray(np.array(values, dtype=dtype)))
+    assert got.dtype == want.dtype and np.asarray(got).tobytes() == want.tobytes()
+    assert isinstance(ma.spacing, ma.ufunc) and ma.spacing.nin == 1
+

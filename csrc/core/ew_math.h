@@ -139,6 +139,39 @@ static inline float ma_nextafter_bf16(float x, float y) {
   return ma_bf16_load(ma_next16(ma_bf16_store(x), ma_bf16_store(y), x != x, y != y, x, y));
 }
 
+/* NumPy's spacing: x's distance to the next value away from zero, negative
+ * for negative x, NaN for the infinities (quietly, isless being the quiet
+ * comparison).  +-0 give the smallest subnormal, with no flag (NumPy's
+ * loops special-case zero; from a subnormal nextafter raises underflow, as
+ * NumPy's does).  float16 follows NumPy's float16 loop, which differs from
+ * its float32/float64 ones: a negative x steps toward zero (the result is
+ * positive), the largest value overflows and the infinities and NaN raise
+ * invalid. */
+static inline double ma_spacing(double x) {
+  if (isinf(x)) return NAN;
+  if (x == 0) return 0x1p-1074;
+  return nextafter(x, isless(x, 0.0) ? -INFINITY : INFINITY) - x;
+}
+static inline float ma_spacingf(float x) {
+  if (isinf(x)) return NAN;
+  if (x == 0) return 0x1p-149f;
+  return nextafterf(x, isless(x, 0.0f) ? -INFINITY : INFINITY) - x;
+}
+static inline float ma_spacing_f16(float x) {
+  if (x != x || isinf(x)) {
+    ma_fpe_raise(MA_FPE_INVALID);
+    return NAN;
+  }
+  float r = ma_nextafter_f16(x, isless(x, 0.0f) ? 0.0f : INFINITY) - x;
+  if (isinf(r)) ma_fpe_raise(MA_FPE_OVERFLOW);
+  return r;
+}
+static inline float ma_spacing_bf16(float x) {
+  if (isinf(x)) return NAN;
+  if (x == 0) return ma_bf16_load(1);
+  return ma_nextafter_bf16(x, isless(x, 0.0f) ? -INFINITY : INFINITY) - x;
+}
+
 /* ---- complex --------------------------------------------------------------- */
 
 /* Complex helpers, for ma_c64 (suffix f) and ma_c128 (no suffix).  Products

@@ -124,6 +124,12 @@ def nextafter(t: CType) -> str:
     return "nextafter{F}({x}, {y})"
 
 
+def spacing(t: CType) -> str:
+    if t.name in ("float16", "bfloat16"):
+        return "ma_spacing_" + ("f16" if t.name == "float16" else "bf16") + "({x})"
+    return "ma_spacing{F}({x})"
+
+
 def cmp(op: str, cfn: str | None) -> dict[str, Template]:
     d: dict[str, Template] = {k: "{x} " + op + " {y}" for k in "biuf"}
     if cfn is None:
@@ -170,6 +176,7 @@ OPS: list[Op] = [
     Op("hypot", 2, {"f": "hypot{F}({x}, {y})"}),
     Op("logaddexp", 2, {"f": "ma_logaddexp{F}({x}, {y})"}, simd=False),
     Op("nextafter", 2, {"f": nextafter}, simd=False),
+    Op("spacing", 1, {"f": spacing}, simd=False),
     # NaN-propagating; on equal values the second operand (NumPy's SIMD loops)
     Op("maximum", 2, {"b": "{x} | {y}", "i": "({x} > {y} ? {x} : {y})", "u": "({x} > {y} ? {x} : {y})",
                       "f": "(({x} > {y} || {x} != {x}) ? {x} : {y})", "c": "ma_cmax{F}({x}, {y})"},
