@@ -180,7 +180,12 @@ def _call(uf: Any, *args: Any, out: Any = None, where: Any = True, casting: str 
     if mask is not True and all(o is None for o in outs):
         warnings.warn("'where' used without 'out', expect unitialized memory in output. If this is intentional, "
                       "use out=None.", UserWarning, stacklevel=_user_stacklevel())
-    xs = [_operand(x) for x in args]
+    if name in ("equal", "not_equal") and (args[0] is None) != (args[1] is None):
+        # every element against the object None: the engine answers all
+        # False (all True) in the array's shape, as NumPy's object loop does
+        xs = [x if x is None or isinstance(x, NDArray) else asarray(x) for x in args]
+    else:
+        xs = [_operand(x) for x in args]
     if dtype is not None:
         xs = _inputs_as(name, xs, _dt.as_dtype(dtype), casting)
     elif casting in ("no", "equiv", "safe"):

@@ -672,10 +672,11 @@ def test_unsupported_dtype_raises_type_error() -> None:
 
 def test_dunders_return_notimplemented_for_foreign_objects() -> None:
     a = ma.zeros((2,))
+    foreign = object()
     assert a.__add__("x") is NotImplemented
-    assert a.__eq__(None) is NotImplemented
-    assert (a == None) is False  # noqa: E711 (Python falls back to identity)
-    assert (a != None) is True  # noqa: E711
+    assert a.__eq__(foreign) is NotImplemented
+    assert (a == foreign) is False  # Python falls back to identity
+    assert (a != foreign) is True
     with pytest.raises(TypeError):
         _ = a + "x"  # type: ignore[operator]
 
@@ -1074,3 +1075,26 @@ def test_spacing_edges_and_flags_as_numpy(dtype: str) -> None:
     assert got.dtype == want.dtype and np.asarray(got).tobytes() == want.tobytes()
     assert isinstance(ma.spacing, ma.ufunc) and ma.spacing.nin == 1
 
+
+@pytest.mark.parametrize("shape", [(), (3,), (2, 0), (2, 3)], ids=str)
+@pytest.mark.parametrize("dtype", ["bool", "int8", "float64", "complex128"])
+def test_comparison_with_none_as_numpy(shape: tuple[int, ...], dtype: str) -> None:
+    """x == None compares every element with the object None: all False
+    (all True for !=), in x's shape, from either side and through the
+    ufuncs; other comparisons with None raise TypeError."""
+    xn = np.ones(shape, dtype=dtype)
+    x = ma.asarray(xn)
+    cases: list[Callable[[Any, Any], Any]] = [
+        lambda a, lib: a == None, lambda a, lib: a != None,  # noqa: E711
+        lambda a, lib: None == a, lambda a, lib: None != a,  # noqa: E711
+        lambda a, lib: lib.equal(a, None), lambda a, lib: lib.not_equal(None, a),
+    ]
+    for case in cases:
+        got, want = case(x, ma), case(xn, np)
+        assert type(got).__name__ == ("Scalar" if isinstance(want, np.generic) else "NDArray")
+        assert got.dtype == ma.bool and got.shape == want.shape
+        np.testing.assert_array_equal(np.asarray(got), want)
+    with pytest.raises(TypeError):
+        x < None  # noqa: B015
+    # a scalar leaves None to Python, as NumPy's scalars do: a Python bool
+    assert (ma.float64(1.0) == None) is False and (ma.int64(1) != None) is True  # noqa: E711

@@ -583,6 +583,33 @@ static PyObject *convert(PyObject *x) {
   return PyObject_CallOneArg(py_operand, x);
 }
 
+/* x == None and x != None (and equal/not_equal called so): NumPy compares
+ * each element with the object None, which no number equals, so the result
+ * is all False or all True in x's shape: a scalar for a 0-d x, x's class
+ * for a subclass.  (A scalar's own operator leaves None to Python, which
+ * answers False, as NumPy's scalars do.)  *handled is 0 when this is not
+ * such a call; else the result, or NULL with the error set. */
+static PyObject *compare_with_none(const ma_ew_op *op, PyObject *const *xs, int n, PyObject *out, int mode,
+                                   int *handled) {
+  *handled = 0;
+  if (n != 2 || out || (op->compare != MA_EW_EQ && op->compare != MA_EW_NE) || (xs[0] == Py_None) == (xs[1] == Py_None))
+    return NULL;
+  PyObject *x = xs[0] == Py_None ? xs[1] : xs[0];
+  if (!is_ndarray(x) || (mode != EW_CALL && Py_TYPE(x) == ma_nd.scalar)) return NULL;
+  *handled = 1;
+  const ma_array *a = ma_handle_get(MA_ND(x)->h); /* a device array's error */
+  if (!a) return NULL;
+  int err = 0;
+  PyObject *h = ma_handle_empty(ma_dltypes[MA_BOOL], a->t.ndim, a->t.shape, NULL, 1, &err);
+  if (!h) return ma_alloc_error(a->t.ndim, a->t.shape, 1);
+  if (op->compare == MA_EW_NE) {
+    ma_array *r = ma_handle_meta(h);
+    memset(r->t.data, 1, (size_t)ma_array_size(r));
+  }
+  PyObject *res = wrap_result(h, x);
+  return res ? result_type(res, op, xs, n) : NULL;
+}
+
 /* op(xs[0..n)) into `out` (NULL: allocate): the result, NULL with the
  * error set, or NotImplemented (operators, for operands they do not know). */
 static PyObject *ew_dispatch(int opi, PyObject *const *xs, int n, PyObject *out, int mode) {
@@ -590,6 +617,9 @@ static PyObject *ew_dispatch(int opi, PyObject *const *xs, int n, PyObject *out,
   ew_operand o[3];
   PyObject *owned[3] = {NULL, NULL, NULL}, *res = NULL;
   int narrays = 0;
+  int none_compared;
+  res = compare_with_none(op, xs, n, out, mode, &none_compared);
+  if (none_compared) return res;
   for (int k = 0; k < n; k++) {
     if (!decode(xs[k], &o[k])) {
       owned[k] = convert(xs[k]);
