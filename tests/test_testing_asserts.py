@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 import numpy.testing as nt
+import numpy.testing._private.utils as np_ulp  # NumPy's nulp_diff is not public
 import pytest
 from array_strategies import examples
 from hypothesis import given
@@ -19,6 +20,7 @@ from hypothesis import strategies as st
 
 import minarray as ma
 import minarray.testing as mt
+from minarray.testing import _ulp as mt_ulp
 
 DTYPES = ["bool", "int8", "uint8", "int32", "int64", "uint64", "float16", "float32", "float64",
           "complex64", "complex128"]
@@ -269,3 +271,84 @@ def test_works_without_numpy() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
     assert "Mismatched elements: 1 / 3 (33.3%)" in out.stdout
     assert " DESIRED: array([1. , 2. , 3.1])" in out.stdout
+
+
+# ---- ULP comparisons, strings, significant digits, no warnings ----------------------
+
+
+def _ulp_outcome(func: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[str, str, Any]:
+    """(verdict, message, returned value as NumPy data)."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ret = func(*args, **kwargs)
+    except (AssertionError, ValueError, TypeError, NotImplementedError) as exc:
+        return type(exc).__name__, str(exc), None
+    return "pass", "", None if ret is None else np.asarray(ret)
+
+
+@examples(200)
+@given(pairs(), st.sampled_from([0, 1, 3, 1e20]))
+def test_ulp_assertions_like_numpy(pair: tuple[Any, Any], ulps: float) -> None:
+    actual, desired = pair
+
+    def to_ma(v: Any) -> Any:
+        return ma.asarray(v) if isinstance(v, np.ndarray) else v
+
+    for name, kwargs in (("assert_array_max_ulp", {"maxulp": ulps}),
+                         ("assert_array_almost_equal_nulp", {"nulp": int(min(ulps, 10))}),
+                         ("nulp_diff", {})):
+        ours, theirs = (mt_ulp, np_ulp) if name == "nulp_diff" else (mt, nt)
+        want = _ulp_outcome(getattr(theirs, name), actual, desired, **kwargs)
+        got = _ulp_outcome(getattr(ours, name), to_ma(actual), to_ma(desired), **kwargs)
+        # the same verdict; the same message where it is the assertion's
+        # own (an operation's refusal, of booleans say, is worded by each library)
+        assert got[0] == want[0], (name, want, got)
+        if want[0] == "AssertionError":
+            assert got[1] == want[1]
+        if want[2] is not None:
+            assert got[2].dtype == want[2].dtype and got[2].shape == want[2].shape
+            np.testing.assert_array_equal(got[2], want[2])
+
+
+def test_nulp_diff_counts_the_values_between() -> None:
+    x = np.array([1.0, -1.0, 0.0, 5e-324, np.nan], dtype=np.float64)
+    y = np.array([np.nextafter(1.0, 2.0), -1.0, -0.0, -5e-324, -np.nan])
+    want = np_ulp.nulp_diff(x, y)
+    got = mt_ulp.nulp_diff(ma.asarray(x), ma.asarray(y))
+    np.testing.assert_array_equal(np.asarray(got), want)
+    assert np.asarray(got).tolist() == [[1.0, 0.0, 0.0, 2.0, 0.0]]
+    for dtype in ("float16", "float32"):
+        a = np.array([1.0, 2.0], dtype=dtype)
+        np.testing.assert_array_equal(np.asarray(mt_ulp.nulp_diff(a, a * 1.5)), np_ulp.nulp_diff(a, a * 1.5))
+    with pytest.raises(ValueError, match="same shape"):
+        mt_ulp.nulp_diff(np.ones(2), np.ones(3))
+
+
+@pytest.mark.parametrize(("actual", "desired"), [
+    ("abc", "abc"), ("abc\nxyz\n", "abc\nxyq\n"), ("a\nb\nc\n", "a\nB\nc\n"), ("one", "two\nthree"),
+    ("x", 1), (b"x", "x"), ("", "a"),
+], ids=["equal", "one-line", "middle-line", "line-count", "desired-not-str", "actual-bytes", "empty"])
+def test_assert_string_equal_like_numpy(actual: Any, desired: Any) -> None:
+    assert _outcome(mt.assert_string_equal, actual, desired) == _outcome(nt.assert_string_equal, actual, desired)
+
+
+@pytest.mark.parametrize(("actual", "desired", "significant"), [
+    (3.14159, 3.1416, 6), (3.14159, 3.1416, 4), (1e-30, 1.0000001e-30, 7), (0.0, 0.0, 7), (0.0, 1e-300, 7),
+    (np.nan, np.nan, 7), (np.nan, 1.0, 7), (np.inf, np.inf, 7), (np.inf, -np.inf, 7), (-5.0, 5.0, 3),
+    (123456.0, 123457.0, 6), (123456.0, 123457.0, 5),
+], ids=lambda v: repr(v))
+def test_assert_approx_equal_like_numpy(actual: float, desired: float, significant: int) -> None:
+    want = _outcome(nt.assert_approx_equal, actual, desired, significant=significant)
+    assert _outcome(mt.assert_approx_equal, actual, desired, significant=significant) == want
+
+
+def test_assert_no_warnings() -> None:
+    assert mt.assert_no_warnings(lambda v: v + 1, 1) == 2
+    with pytest.raises(AssertionError, match="Got warnings when calling warn"):
+        mt.assert_no_warnings(warnings.warn, "loud")
+    with mt.assert_no_warnings():
+        pass
+    with pytest.raises(AssertionError, match="Got warnings: "):
+        with mt.assert_no_warnings():
+            warnings.warn("loud", stacklevel=1)

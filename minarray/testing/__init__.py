@@ -6,17 +6,22 @@ from minarray.testing._asserts import (
     assert_,
     assert_allclose,
     assert_almost_equal,
+    assert_approx_equal,
     assert_array_almost_equal,
     assert_array_equal,
     assert_array_less,
     assert_equal,
+    assert_no_warnings,
     assert_raises,
     assert_raises_regex,
+    assert_string_equal,
     assert_warns,
 )
+from minarray.testing._ulp import assert_array_almost_equal_nulp, assert_array_max_ulp
 
 __all__ = [
-    "assert_", "assert_allclose", "assert_almost_equal", "assert_array_almost_equal",
-    "assert_array_equal", "assert_array_less", "assert_equal", "assert_raises",
-    "assert_raises_regex", "assert_warns",
+    "assert_", "assert_allclose", "assert_almost_equal", "assert_approx_equal", "assert_array_almost_equal",
+    "assert_array_almost_equal_nulp", "assert_array_equal", "assert_array_less", "assert_array_max_ulp",
+    "assert_equal", "assert_no_warnings", "assert_raises", "assert_raises_regex", "assert_string_equal",
+    "assert_warns",
 ]

@@ -17,6 +17,7 @@ for ``assert_array_almost_equal``).
 from __future__ import annotations
 
 import contextlib
+import difflib
 import math
 import numbers
 import operator
@@ -40,9 +41,9 @@ from minarray import (
 from minarray._array_object import NDArray
 
 __all__ = [
-    "assert_", "assert_allclose", "assert_almost_equal", "assert_array_almost_equal",
-    "assert_array_equal", "assert_array_less", "assert_equal", "assert_raises",
-    "assert_raises_regex", "assert_warns",
+    "assert_", "assert_allclose", "assert_almost_equal", "assert_approx_equal", "assert_array_almost_equal",
+    "assert_array_equal", "assert_array_less", "assert_equal", "assert_no_warnings", "assert_raises",
+    "assert_raises_regex", "assert_string_equal", "assert_warns",
 ]
 
 _Names = tuple[str, str]
@@ -444,3 +445,88 @@ def assert_warns(warning_class: type[Warning], *args: Any, **kwargs: Any) -> Any
     func, rest = args[0], args[1:]
     with _warns(warning_class, name=getattr(func, "__name__", None)):
         return func(*rest, **kwargs)
+
+
+@contextlib.contextmanager
+def _no_warnings(name: str | None = None) -> Iterator[None]:
+    __tracebackhide__ = True
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        yield
+    if caught:
+        raise AssertionError(f"Got warnings{f' when calling {name}' if name is not None else ''}: {caught}")
+
+
+def assert_no_warnings(*args: Any, **kwargs: Any) -> Any:
+    """Fail if ``func(*args, **kwargs)`` warns, else return its result;
+    without a callable, a context manager."""
+    __tracebackhide__ = True
+    if not args:
+        return _no_warnings()
+    func, rest = args[0], args[1:]
+    with _no_warnings(name=getattr(func, "__name__", None)):
+        return func(*rest, **kwargs)
+
+
+def assert_approx_equal(actual: Any, desired: Any, significant: int = 7, err_msg: object = "",
+                        verbose: bool = True) -> None:
+    """Fail unless two numbers agree to ``significant`` digits, both scaled
+    by the power of ten of their mean magnitude; NaN equals only NaN and an
+    infinity only itself."""
+    __tracebackhide__ = True
+    actual, desired = float(actual), float(desired)
+    if desired == actual:
+        return
+    mean = 0.5 * (abs(desired) + abs(actual))
+    scale = 10.0 ** math.floor(math.log10(mean)) if mean > 0 and math.isfinite(mean) else math.nan
+    msg = _build_err_msg([actual, desired], err_msg,
+                         header=f"Items are not equal to {significant:d} significant digits:", verbose=verbose)
+    if not (math.isfinite(desired) and math.isfinite(actual)):
+        if math.isnan(desired) or math.isnan(actual):
+            if not (math.isnan(desired) and math.isnan(actual)):
+                raise AssertionError(msg)
+        elif desired != actual:
+            raise AssertionError(msg)
+        return
+    # NumPy's scaled difference: NaN (never >= the bound) where the mean
+    # magnitude is zero, which two different finite numbers cannot reach
+    if abs(desired / scale - actual / scale) >= 10.0 ** -(significant - 1):
+        raise AssertionError(msg)
+
+
+def assert_string_equal(actual: object, desired: object) -> None:
+    """Fail unless two strings are equal, with the lines that differ marked
+    as ``difflib.Differ`` marks them."""
+    __tracebackhide__ = True
+    if not isinstance(actual, str):
+        raise AssertionError(repr(type(actual)))
+    if not isinstance(desired, str):
+        raise AssertionError(repr(type(desired)))
+    if actual == desired:
+        return
+    diff = list(difflib.Differ().compare(actual.splitlines(True), desired.splitlines(True)))
+    shown: list[str] = []
+    while diff:
+        d1 = diff.pop(0)
+        if d1.startswith("  "):
+            continue
+        if not d1.startswith("- "):
+            raise AssertionError(repr(d1))
+        group = [d1]
+        d2 = diff.pop(0)
+        if d2.startswith("? "):
+            group.append(d2)
+            d2 = diff.pop(0)
+        if not d2.startswith("+ "):
+            raise AssertionError(repr(d2))
+        group.append(d2)
+        if diff:
+            d3 = diff.pop(0)
+            if d3.startswith("? "):
+                group.append(d3)
+            else:
+                diff.insert(0, d3)
+        if d2[2:] != d1[2:]:
+            shown.extend(group)
+    if shown:
+        raise AssertionError("Differences in strings:\n" + "".join(shown).rstrip())
