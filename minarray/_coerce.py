@@ -110,9 +110,10 @@ def asarray(obj: Any, /, dtype: Any = None, order: str | None = None, *, device:
     """
     if order is not None and order != "K":
         return _in_order(asarray(obj, dtype, device=device, copy=copy), order, copy)
-    if device is None and type(obj) in (list, tuple) and copy is not False:
+    if device is None and (type(obj) in (list, tuple) or (obj is None and dtype is not None)) and copy is not False:
         # nested lists or tuples of numbers (exact types: a subclass may
-        # export its memory): one C call when C can settle it alone
+        # export its memory): one C call when C can settle it alone.  None
+        # with a dtype is NumPy's object None cast to it (NaN for floats).
         made: NDArray = core.ndarray_from_nested(obj, _dt.as_dtype(dtype) if dtype is not None else None)
         return made
     if device is None:

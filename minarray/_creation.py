@@ -167,7 +167,9 @@ def full_like(x: NDArray, /, fill_value: Any, dtype: Any = None, order: str = "K
     """``fill_value`` in the shape (and, unless given, the dtype) of ``x``;
     an array ``fill_value`` is broadcast to it (cast as NumPy casts it)."""
     if not isinstance(fill_value, (bool, int, float, complex)):
-        fill_value = asarray(fill_value).astype(dtype if dtype is not None else as_operand(x, "full_like").dtype)
+        target = dtype if dtype is not None else as_operand(x, "full_like").dtype
+        # None is NumPy's object None cast to the dtype (NaN in floats)
+        fill_value = asarray(None, dtype=target) if fill_value is None else asarray(fill_value).astype(target)
     return _like("full_like", x, dtype, order, shape, device, fill_value, subok)
 
 

@@ -278,6 +278,8 @@ def _value_array(value: Any, dtype: _dt.DType) -> NDArray:
         return value
     if isinstance(value, (bool, int, float, complex)):
         return NDArray._new(core.from_scalar(value, dtype.code, dtype.bits), (), (), None)
+    if value is None:  # NumPy's object None cast to x's dtype: NaN in floats, False in bool
+        return asarray(None, dtype=dtype)
     return asarray(value)
 
 

@@ -925,3 +925,50 @@ def test_arange_of_dates_refuses_the_dtype() -> None:
     # NumPy's arange of dates: the dtype is what minarray lacks, and says so
     with pytest.raises(TypeError, match=r"no dtype 'datetime64'.*use NumPy for datetime64"):
         ma.arange("1066-10-13", "1066-10-16", dtype=ma.datetime64)
+
+
+NONE_DTYPES = ["float64", "float32", "float16", "complex128", "complex64", "bool", "int64", "uint8"]
+
+
+def _none_outcome(fn: Any) -> tuple[str, Any]:
+    """('ok', (dtype name, shape, bytes)) or (the error's type, its message)."""
+    try:
+        r = fn()
+    except (TypeError, ValueError) as e:
+        return type(e).__name__, str(e)
+    a = np.asarray(r)
+    return "ok", (str(a.dtype), a.shape, a.tobytes())
+
+
+@pytest.mark.parametrize("dtype", NONE_DTYPES)
+@pytest.mark.parametrize("value", [[1.0, None], [[None, 2], [3, None]], (None,), None, [None, [1, 2]]],
+                         ids=["flat", "nested", "tuple", "bare", "ragged"])
+def test_none_with_a_dtype_is_numpys_cast_of_none(value: Any, dtype: str) -> None:
+    """With a dtype, NumPy casts its object None: NaN in a float type,
+    NaN + NaN j in a complex one, False in bool, TypeError in an integer
+    type; the same in asarray, full and full_like."""
+    assert _none_outcome(lambda: ma.asarray(value, dtype=dtype)) == _none_outcome(
+        lambda: np.asarray(value, dtype=dtype))
+    assert _none_outcome(lambda: ma.full(3, None, dtype=dtype)) == _none_outcome(
+        lambda: np.full(3, None, dtype=dtype))
+    assert _none_outcome(lambda: ma.full_like(ma.zeros(2, dtype=dtype), None)) == _none_outcome(
+        lambda: np.full_like(np.zeros(2, dtype=dtype), None))
+
+
+@pytest.mark.parametrize("dtype", NONE_DTYPES)
+def test_setting_none_is_numpys_cast_of_none(dtype: str) -> None:
+    def put(lib: Any, key: Any) -> Any:
+        arr = lib.zeros(5, dtype=dtype)
+        arr[lib.asarray(key) if isinstance(key, list) else key] = None
+        return arr
+
+    keys: list[Any] = [0, slice(1, 3), [False, False, False, True, False], [4], Ellipsis]
+    for key in keys:
+        assert _none_outcome(lambda k=key: put(ma, k)) == _none_outcome(lambda k=key: put(np, k)), key
+
+
+def test_none_without_a_dtype_is_refused() -> None:
+    # NumPy makes an object array, which minarray does not hold
+    for value in ([1.0, None], None, [None]):
+        with pytest.raises(TypeError, match="object"):
+            ma.asarray(value)

@@ -144,7 +144,7 @@ def test_setitem_which_cases_c_answers() -> None:
         assert not set_in_c(ma.zeros((3, 4)), key, value), (key, value)
     # bad keys (C's parse raises) and bad values (the general route's error): nothing is written
     y = ma.zeros((3, 4))
-    for key, value in (((0, 0, 0), 1), ((..., ...), 1), (slice(None, None, 0), 1), (0, "1"), (0, None),
+    for key, value in (((0, 0, 0), 1), ((..., ...), 1), (slice(None, None, 0), 1), (0, "1"), (0, object()),
                        (0, ma.ones(3)), (slice(None), ma.ones((2, 4)))):
         with pytest.raises((IndexError, ValueError, TypeError)):
             y[key] = value

@@ -18,6 +18,7 @@ typedef struct {
   int small_int, big_int; /* ints in int64 / in (INT64_MAX, UINT64_MAX] */
   PyObject *huge_int;     /* the first int beyond both (borrowed) */
   PyObject *arrays;       /* list of the converted leaves, or NULL */
+  int target;             /* the dtype asked for (ma_type), or -1 */
 } nest_info;
 
 /* NumPy 2's error for a ragged sequence: `depth` axes agreed. */
@@ -100,10 +101,16 @@ static int discover(PyObject *o, int depth, nest_info *ni) {
     Py_LeaveRecursiveCall();
     return rc;
   }
-  if (!is_python_scalar(o)) return array_leaf(o, depth, ni);
+  /* None is a leaf of its own only when a dtype was asked for (NumPy casts
+   * its object None to it: ma_store_scalar); without one NumPy would make
+   * an object array, which array_leaf refuses */
+  int none_leaf = o == Py_None && ni->target >= 0;
+  if (!is_python_scalar(o) && !none_leaf) return array_leaf(o, depth, ni);
   if (ni->ndim >= 0 && ni->ndim != depth) return ragged(ni, depth < ni->ndim ? depth : ni->ndim);
   ni->ndim = depth;
-  if (PyBool_Check(o)) {
+  if (none_leaf) {
+    /* no kind: the dtype is given */
+  } else if (PyBool_Check(o)) {
     if (ni->kind < 0) ni->kind = 0;
   } else if (PyLong_Check(o)) {
     if (ni->kind < 1) ni->kind = 1;
@@ -197,7 +204,7 @@ static int fill_nested(PyObject *o, int depth, ma_array *a, int tid, char **p, c
     }
     return 0;
   }
-  if (is_python_scalar(o)) {
+  if (is_python_scalar(o) || o == Py_None) {
     if (ma_store_scalar(o, tid, *p) < 0) return -1;
     *p += ma_type_size[tid];
     return 0;
@@ -243,6 +250,7 @@ static PyObject *py_ndarray_from_nested(PyObject *self, PyObject *const *args, P
   memset(&ni, 0, sizeof(ni));
   ni.ndim = -1;
   ni.kind = -1;
+  ni.target = tid;
   PyObject *result = NULL;
   if (discover(args[0], 0, &ni) < 0) goto done;
   if (tid < 0) {

@@ -32,13 +32,32 @@ static void int_range(int tid, int64_t *lo, uint64_t *hi) {
  *   - a float going to an integer type is truncated toward zero and must
  *     then fit (NaN: ValueError, infinity: OverflowError);
  *   - a complex number cannot go to a real type (TypeError), only to bool;
+ *   - None, NumPy's object None cast to the dtype, is NaN in a float type,
+ *     NaN + NaN j in a complex one, False in bool, and a TypeError in an
+ *     integer type (int(None) fails);
  *   - everything else converts like the cast kernels. */
 int ma_store_scalar(PyObject *v, int tid, char *dst) {
   union { uint8_t b; int64_t i; uint64_t u; double f; ma_c128 c; } tmp;
   int src;
   int64_t zero[MA_MAXOPS] = {0}; /* strides of a one-element "loop" */
   char *ps[2];
-  if (PyBool_Check(v)) {
+  if (v == Py_None) {
+    if (is_integer_type(tid)) {
+      PyErr_SetString(PyExc_TypeError,
+                      "int() argument must be a string, a bytes-like object or a real number, not 'NoneType'");
+      return -1;
+    }
+    if (tid == MA_BOOL) {
+      tmp.b = 0;
+      src = MA_BOOL;
+    } else if (is_complex_type(tid)) {
+      tmp.c = CMPLX(NAN, NAN);
+      src = MA_COMPLEX128;
+    } else {
+      tmp.f = NAN;
+      src = MA_FLOAT64;
+    }
+  } else if (PyBool_Check(v)) {
     tmp.b = (uint8_t)(v == Py_True);
     src = MA_BOOL;
   } else if (PyLong_Check(v) || (!PyFloat_Check(v) && !PyComplex_Check(v) && PyIndex_Check(v))) {
