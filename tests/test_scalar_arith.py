@@ -254,7 +254,7 @@ def test_operands_it_does_not_take_go_to_the_array_operators() -> None:
     arr = ma.asarray([1.0, 2.0])
     assert (s + arr).tolist() == [3.0, 4.0] and (arr + s).tolist() == [3.0, 4.0]
     assert (s < arr).tolist() == [False, False] and (arr < s).tolist() == [True, False]
-    assert (s * [1, 2]).tolist() == [2.0, 4.0] and ([1, 2] * s).tolist() == [2.0, 4.0]
+    assert (s + [1, 2]).tolist() == [3.0, 4.0] and ([1, 2] - s).tolist() == [-1.0, 0.0]  # noqa: RUF005
     assert (s == "a") is False and (s != None) is True  # noqa: E711
     with pytest.raises(TypeError):
         s + "a"
@@ -278,3 +278,27 @@ def test_operator_methods_called_by_name_take_the_scalar_path() -> None:
     assert s.__add__("a") is NotImplemented
     arr = ma.asarray([1, 2], dtype=ma.int8)
     assert arr.__add__(s).tolist() == [101, 102] and s.__add__(arr).tolist() == [101, 102]
+
+
+@pytest.mark.parametrize("name", ["float64", "float32", "float16", "complex128", "int64", "int8", "uint16", "bool"])
+@pytest.mark.parametrize("seq", [[1, 2], (1, 2), [], [[1], [2]]], ids=["list", "tuple", "empty", "nested"])
+def test_a_scalar_times_a_sequence_is_pythons_product(name: str, seq: Any) -> None:
+    """NumPy's scalars multiply a list or tuple as Python's numbers do: an
+    integer scalar repeats it, any other raises TypeError (an array, 0-d
+    too, multiplies elementwise).  Other operators stay elementwise."""
+    def make(lib: Any) -> Any:
+        return (lib.bool_ if lib is np and name == "bool" else getattr(lib, name))(2)
+
+    for args in ((0, 1), (1, 0)):
+        outcomes = []
+        for lib in (np, ma):
+            pair = (make(lib), seq)
+            try:
+                outcomes.append(repr(operator.mul(pair[args[0]], pair[args[1]])))
+            except TypeError:
+                outcomes.append("TypeError")
+        assert outcomes[0] == outcomes[1], (args, outcomes)
+    got, want = ma.asarray(make(ma)) * seq, np.asarray(make(np)) * seq
+    assert np.asarray(got).tolist() == want.tolist()
+    got, want = make(ma) + seq, make(np) + seq
+    assert np.asarray(got).tolist() == want.tolist()

@@ -236,9 +236,29 @@ static int sc_unary(int k, PyObject *x, PyObject **res) {
  * what the fast path does not take goes to NDArray's operator method with
  * the operands in the same order, the call CPython's generic slot made. */
 
+/* s * [1, 2] and (1, 2) * s: NumPy's scalars multiply a list or tuple as
+ * Python's numbers do, not elementwise as an array does: an integer scalar
+ * repeats it (NotImplemented: Python then repeats the sequence by the
+ * scalar's __index__), any other is a TypeError.  1 with *res set when
+ * this is such a product. */
+static int sc_sequence_product(int k, PyObject *x, PyObject *y, PyObject **res) {
+  if (k != SC_multiply) return 0;
+  PyObject *s = PyList_Check(x) || PyTuple_Check(x) ? y : PyList_Check(y) || PyTuple_Check(y) ? x : NULL;
+  if (!s || Py_TYPE(s) != ma_nd.scalar) return 0;
+  int tid = ma_ndarray_tid(MA_ND(s)->dtype);
+  if (tid >= 0 && (ma_type_kind[tid] == 'i' || ma_type_kind[tid] == 'u')) {
+    *res = Py_NewRef(Py_NotImplemented);
+  } else {
+    PyErr_Format(PyExc_TypeError, "can't multiply sequence by non-int of type '%s'",
+                 tid >= 0 ? ma_type_name[tid] : Py_TYPE(s)->tp_name);
+    *res = NULL;
+  }
+  return 1;
+}
+
 static PyObject *sc_binary_slot(int k, PyObject *x, PyObject *y) {
   PyObject *r;
-  if (sc_binary(k, x, y, &r)) return r;
+  if (sc_binary(k, x, y, &r) || sc_sequence_product(k, x, y, &r)) return r;
   PyObject *xs[2] = {x, y};
   return ma_ew_operator(sc_opi[k], xs, 2);
 }
