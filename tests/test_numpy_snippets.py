@@ -39,14 +39,9 @@ DIFFERS = {
 
 PENDING = {
     "shapes/shape-assign": "setting x.shape in place needs the C core to change an array's own shape",
-    "protocols/array-eq-none": "x == None: the C comparison answers NotImplemented, so Python gives False",
-    "testing/assert-array-max-ulp": "minarray.testing has no assert_array_max_ulp yet",
-    "scalar-mix/scalar-times-list": "float64 scalar * list: NumPy's float64 is a float (TypeError); C scalar math",
-    "more-arrays/array-of-none": "None as NaN in a float list: the C nested-list reader refuses None",
     "deeper/legacy-multinomial": "the legacy random API has no multinomial yet",
     "deeper/legacy-lognormal": "the legacy random API has no lognormal yet",
     "deeper/rng-dirichlet": "Generator has no dirichlet yet",
-    "deeper/testing-assert-string-equal": "minarray.testing has no assert_string_equal yet",
     "deeper/functional-where-scalar-cond": "where of 0-d operands gives a scalar (NumPy's a 0-d array); the "
                                            "library's own callers rely on the scalar",
 }
