@@ -219,8 +219,18 @@ class NDArray(core.NDArrayBase):
 
     @property
     def shape(self) -> Shape:
-        """The length of each axis."""
+        """The length of each axis.  Assigning it reshapes the array in
+        place, as NumPy allows: only into a shape that lays over the memory
+        as it lies (else AttributeError; ``reshape`` copies when it must)."""
         return self._shape
+
+    @shape.setter
+    def shape(self, value: Any) -> None:
+        core.ndarray_set_shape(self, value)
+
+    @shape.deleter
+    def shape(self) -> None:
+        raise AttributeError("Cannot delete array shape")
 
     @property
     def ndim(self) -> int:

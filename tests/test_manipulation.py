@@ -8,8 +8,10 @@ splitting are test_joining.py's, take is test_indexing.py's."""
 
 from __future__ import annotations
 
+import gc
 import math
 import re
+import threading
 import warnings
 from typing import Any
 
@@ -753,3 +755,99 @@ def test_rollaxis_errors_as_numpy() -> None:
     raises_as_numpy(lambda m: m.rollaxis(m.ones((2, 3, 4)), 3), "out of bounds")
     raises_as_numpy(lambda m: m.rollaxis(m.ones((2, 3, 4)), 1, 5), "start")
     raises_as_numpy(lambda m: m.rollaxis(m.ones((2, 3, 4)), 1, -5), "start")
+
+
+# ---- x.shape = ... ---------------------------------------------------------------------
+
+
+def _shape_set(lib: Any, make: Any, value: Any) -> Any:
+    a = make(lib)
+    a.shape = value
+    return a
+
+
+SHAPE_SETS = [
+    (lambda L: L.arange(6), (3, 2)), (lambda L: L.arange(6), 6), (lambda L: L.arange(6), [2, -1]),
+    (lambda L: L.arange(6), (4,)), (lambda L: L.arange(6), (-1, -1)), (lambda L: L.arange(6), (2, 0)),
+    (lambda L: L.arange(12).reshape(3, 4).T, (12,)), (lambda L: L.arange(12).reshape(3, 4).T, (4, 3)),
+    (lambda L: L.arange(12).reshape(3, 4)[:, ::2], (3, 2, 1)), (lambda L: L.zeros((0, 3)), (3, 0, 5)),
+    (lambda L: L.arange(24.0).reshape(2, 3, 4)[::-1], (2, 12)), (lambda L: L.ones(()), (1, 1)),
+]
+
+
+@pytest.mark.parametrize(("make", "value"), SHAPE_SETS, ids=[f"case{i}" for i in range(len(SHAPE_SETS))])
+def test_setting_shape_as_numpy(make: Any, value: Any) -> None:
+    """x.shape = s reshapes in place where NumPy allows it (a view of the
+    memory as it lies, strides as NumPy's); AttributeError where only a
+    copy could, ValueError for a size that does not match."""
+    try:
+        want = _shape_set(np, make, value)
+    except (ValueError, AttributeError) as e:
+        with pytest.raises(type(e)):
+            _shape_set(ma, make, value)
+        return
+    got = _shape_set(ma, make, value)
+    assert got.shape == want.shape and got.strides == want.strides
+    np.testing.assert_array_equal(np.asarray(got), want)
+
+
+def test_setting_shape_keeps_views_and_writes_through() -> None:
+    a = ma.arange(6)
+    v = a[1:]
+    a.shape = (2, 3)
+    assert v.shape == (5,) and a.shape == (2, 3) and a.ndim == 2 and a.strides == (24, 8)
+    a[1, 2] = 50
+    assert v[4] == 50 and a.base is None
+    with pytest.raises(AttributeError, match="Cannot delete array shape"):
+        del a.shape
+    with pytest.raises(AttributeError):
+        ma.float64(1.0).shape = (1,)  # a scalar's shape is not writable, as NumPy's
+
+
+def test_earlier_shapes_are_freed_with_the_array() -> None:
+    """Each assignment keeps the earlier handle until the array dies (a
+    kernel on another thread may read it): then all of it goes."""
+    def live() -> tuple[int, int]:
+        gc.collect()
+        st = ma.allocator_stats()
+        return st["live_buffers"], st["live_bytes"]
+
+    before = live()
+    a = ma.arange(1000.0)
+    for _ in range(100):
+        a.shape = (10, 100)
+        a.shape = (1000,)
+    assert float(ma.sum(a)) == 499500.0
+    del a
+    assert live() == before
+
+
+def test_setting_shape_while_another_thread_computes() -> None:
+    """A kernel another thread runs on x (GIL released) reads the metadata
+    it started with, whatever shape x takes meanwhile: no crash, no wrong
+    sum."""
+    x = ma.arange(1_000_000.0)
+    expected = float(np.arange(1_000_000.0).sum())
+    stop = threading.Event()
+    errors: list[str] = []
+
+    def compute() -> None:
+        while not stop.is_set():
+            s = float(ma.sum(x))
+            if s != expected:
+                errors.append(f"sum {s}")
+            y = x + 1.0
+            if y.size != 1_000_000:
+                errors.append(f"size {y.size}")
+
+    t = threading.Thread(target=compute)
+    t.start()
+    try:
+        for _ in range(300):
+            x.shape = (1000, 1000)
+            x.shape = (1_000_000,)
+            x.shape = (100, 100, 100)
+    finally:
+        stop.set()
+        t.join()
+    assert errors == []

@@ -38,7 +38,6 @@ DIFFERS = {
 }
 
 PENDING = {
-    "shapes/shape-assign": "setting x.shape in place needs the C core to change an array's own shape",
     "deeper/legacy-multinomial": "the legacy random API has no multinomial yet",
     "deeper/legacy-lognormal": "the legacy random API has no lognormal yet",
     "deeper/rng-dirichlet": "Generator has no dirichlet yet",

@@ -23,6 +23,7 @@ static int nd_traverse(PyObject *self, visitproc visit, void *arg) {
   Py_VISIT(o->strides);
   Py_VISIT(o->dtype);
   Py_VISIT(o->base); /* an imported array's producer may refer back to it */
+  Py_VISIT(o->retired);
   return 0;
 }
 
@@ -32,6 +33,7 @@ static int nd_clear(PyObject *self) {
   Py_CLEAR(o->strides);
   Py_CLEAR(o->dtype);
   Py_CLEAR(o->base);
+  Py_CLEAR(o->retired);
   return 0;
 }
 

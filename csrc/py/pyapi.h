@@ -114,6 +114,7 @@ typedef struct {
   PyObject *dtype;    /* the DType singleton */
   PyObject *base;     /* the object whose memory this views, or None */
   PyObject *weakrefs; /* for weakref.ref(x) */
+  PyObject *retired;  /* the handles of earlier shapes (x.shape = ...), or NULL */
 } ma_ndobject;
 #define MA_ND(obj) ((ma_ndobject *)(obj))
 extern PyTypeObject ma_ndarray_base_type;

@@ -979,6 +979,76 @@ static PyObject *py_ndarray_reshape(PyObject *self, PyObject *const *args, Py_ss
   return r;
 }
 
+/* ndarray_set_shape(x, shape) -> None: `x.shape = shape`, in place, where
+ * NumPy allows it: the new shape must lay over x's memory as it lies (a
+ * reshape with copy=False), else AttributeError in NumPy's words; a size
+ * that does not match is reshape's ValueError.  x takes a new handle.  The
+ * old one is not freed but kept with x until x dies (its `retired` list):
+ * a kernel that another thread started on x, with the GIL released, may
+ * still be reading the old metadata, and C code may hold the old shape
+ * tuple borrowed.  So each assignment keeps a few hundred bytes until the
+ * array is freed; views of x keep their shapes. */
+static PyObject *py_ndarray_set_shape(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+  (void)self;
+  MA_NARGS(2, "ndarray_set_shape");
+  PyObject *x = args[0], *value = args[1];
+  ma_array *a = ma_ndarray_meta(x);
+  if (!a) {
+    PyErr_SetString(PyExc_TypeError, "ndarray_set_shape expects an NDArray");
+    return NULL;
+  }
+  if (Py_TYPE(x) == ma_nd.scalar) {
+    PyErr_SetString(PyExc_AttributeError, "a scalar's shape is not writable (it is a 0-d value)");
+    return NULL;
+  }
+  /* an int or a sequence of them, as NumPy takes it */
+  PyObject *t = PyTuple_Check(value) ? Py_NewRef(value)
+                : PyIndex_Check(value) ? PyTuple_Pack(1, value)
+                                       : PySequence_Tuple(value);
+  if (!t) return NULL;
+  int64_t size = ma_array_size(a), dims[MA_MAXDIMS], strides[MA_MAXDIMS];
+  int unknown = -1, nn = reshape_dims(t, size, dims, &unknown);
+  Py_DECREF(t);
+  if (nn < 0) return NULL;
+  size_t nbytes;
+  if (ma_nbytes(nn, dims, (size_t)ma_elsize(a->t.dtype), &nbytes) != 0) {
+    PyObject *sh = ma_dims_tuple(nn, dims);
+    if (sh) ma_empty_error(sh, 1, (int)ma_elsize(a->t.dtype));
+    Py_XDECREF(sh);
+    return NULL;
+  }
+  const int64_t *st = strides;
+  int same = nn == a->t.ndim;
+  for (int i = 0; same && i < nn; i++) same = dims[i] == a->t.shape[i];
+  if (same) {
+    st = a->t.strides;
+  } else if (ma_array_is_contiguous(a, 0)) {
+    st = NULL; /* C strides */
+  } else if (!nocopy_strides(a, nn, dims, strides)) {
+    PyErr_SetString(PyExc_AttributeError,
+                    "Incompatible shape for in-place modification. Use `.reshape()` to make a copy with the "
+                    "desired shape.");
+    return NULL;
+  }
+  PyObject *h = ma_handle_view(a, 0, a->t.dtype, nn, dims, st, 0);
+  if (!h) return NULL;
+  ma_ndobject *o = MA_ND(x);
+  if (!o->retired && !(o->retired = PyList_New(0))) {
+    Py_DECREF(h);
+    return NULL;
+  }
+  /* the shape and strides tuples too: C code may hold them borrowed */
+  if (PyList_Append(o->retired, o->h) < 0 || (o->shape && PyList_Append(o->retired, o->shape) < 0) ||
+      (o->strides && PyList_Append(o->retired, o->strides) < 0)) {
+    Py_DECREF(h);
+    return NULL;
+  }
+  Py_SETREF(o->h, h);
+  Py_CLEAR(o->shape); /* made again from the new handle when read */
+  Py_CLEAR(o->strides);
+  Py_RETURN_NONE;
+}
+
 /* ValueError: shapes (2,), (3,) cannot be broadcast together */
 static PyObject *broadcast_error(PyObject *seq) {
   PyObject *parts = PyList_New(0), *sep = PyUnicode_FromString(", "), *joined = NULL;
@@ -1042,4 +1112,5 @@ PyMethodDef ma_views_methods[] = {
     FC("ndarray_permute", py_ndarray_permute, "ndarray_permute(x, axes|None) -> view"),
     FC("ndarray_transpose", py_ndarray_transpose, "ndarray_transpose(x, args) -> x.transpose(*args)"),
     FC("ndarray_reshape", py_ndarray_reshape, "ndarray_reshape(x, shape_args, copy) -> view, or a copy"),
+    FC("ndarray_set_shape", py_ndarray_set_shape, "ndarray_set_shape(x, shape): x.shape = shape, in place"),
     {NULL, NULL, 0, NULL}};
