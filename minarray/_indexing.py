@@ -31,7 +31,7 @@ from typing import Any, SupportsIndex
 
 from minarray import _dtypes as _dt
 from minarray import _elementwise as _ew
-from minarray import _searching, _subclass
+from minarray import _subclass
 from minarray._array_object import NDArray
 from minarray._coerce import (
     along_axis,
@@ -690,7 +690,7 @@ def select(condlist: Sequence[Any], choicelist: Sequence[Any], default: Any = 0)
     dt = _dt.result_type(*choices, default)
     out: Any = default
     for cond, choice in zip(reversed(conds), reversed(choices), strict=True):
-        out = _searching.where(cond, choice, out)
+        out = _ew.where(cond, choice, out)
     res = as_operand(out)
     return res if res.dtype is dt else res.astype(dt)
 

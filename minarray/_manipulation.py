@@ -38,10 +38,10 @@ from minarray._coerce import (
 )
 from minarray._creation import arange, full
 from minarray._elementwise import remainder
+from minarray._elementwise import where as _where
 from minarray._joining import concat
 from minarray._native import core
 from minarray._searching import nonzero
-from minarray._searching import where as _where
 from minarray.exceptions import AxisError
 
 __all__ = [

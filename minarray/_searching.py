@@ -3,7 +3,10 @@
 ``where``; and beside them NumPy's ``argwhere`` and ``flatnonzero``.
 
 ``where`` is the elementwise engine's ternary operation and is defined
-with it (minarray/_elementwise.py); this chapter names it too.
+with it (minarray/_elementwise.py); this chapter's ``where`` is the one
+the namespace exports, which gives 0-d operands a 0-d array as NumPy's
+function does (the engine's own answer, for the library's callers, is a
+scalar, as a ufunc's is).
 ``nonzero`` shares its C kernel with boolean indexing, ``count_nonzero``
 is a reduction over the shared driver (minarray/_reduction.py), and
 ``searchsorted`` is the sorting chapter's binary search.
@@ -11,24 +14,41 @@ is a reduction over the shared driver (minarray/_reduction.py), and
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, overload
 
 from minarray import _dtypes as _dt
-from minarray import _subclass
+from minarray import _elementwise, _subclass
 from minarray._array_object import NDArray, c_strides
 from minarray._coerce import as_operand, asarray, normalize_axis, write_out
-
-# where is the elementwise engine's ternary operation; the standard lists
-# it among the searching functions, so this chapter names it too.
-from minarray._elementwise import equal, imag, isnan, logical_and, logical_not, real, where
+from minarray._elementwise import equal, imag, isnan, logical_and, logical_not, real
 from minarray._joining import stack
 from minarray._native import core
 from minarray._reduction import _ANY, _COUNT, _MAX, _MIN, Axis, _axes, _finish, _reduce_axes
+from minarray._scalar import Scalar
 from minarray._sorting import _searchsorted
 
 __all__ = [
     "argmax", "argmin", "count_nonzero", "searchsorted", "argwhere", "flatnonzero", "nonzero", "where",
 ]
+
+
+@overload
+def where(condition: Any, /) -> tuple[NDArray, ...]: ...
+
+
+@overload
+def where(condition: Any, x1: Any, x2: Any, /, *, out: NDArray | None = None) -> NDArray: ...
+
+
+def where(condition: Any, x1: Any = _elementwise._NOVALUE, x2: Any = _elementwise._NOVALUE, /, *,
+          out: NDArray | None = None) -> Any:
+    """Elements of ``x1`` where ``condition`` is true, else of ``x2`` (all
+    three broadcast; the values promote like a binary operation).  With
+    ``condition`` alone, NumPy's ``where(condition)``: ``nonzero(condition)``.
+    NumPy's ``where`` is a function, not a ufunc: 0-d operands give a 0-d
+    array (``where(True, 1, 2)`` is ``array(1)``), not a scalar."""
+    r = _elementwise.where(condition, x1, x2, out=out)
+    return asarray(r) if type(r) is Scalar else r
 
 
 def complex_arg_last(op: int, v: NDArray, out: NDArray) -> None:
@@ -43,11 +63,11 @@ def complex_arg_last(op: int, v: NDArray, out: NDArray) -> None:
     red = _MAX if op else _MIN
     fill = float("-inf") if op else float("inf")
     nan = isnan(v)
-    re = where(nan, fill, real(v))
+    re = _elementwise.where(nan, fill, real(v))
     candidate = logical_and(equal(re, _reduce_axes(red, re, last)[..., None]), logical_not(nan))
-    im = where(candidate, imag(v), fill)
+    im = _elementwise.where(candidate, imag(v), fill)
     pick = logical_and(candidate, equal(im, _reduce_axes(red, im, last)[..., None]))
-    hit = where(_reduce_axes(_ANY, nan, last)[..., None], nan, pick)
+    hit = _elementwise.where(_reduce_axes(_ANY, nan, last)[..., None], nan, pick)
     core.argreduce(1, hit._h, out._h)  # the first True
 
 

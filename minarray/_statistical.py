@@ -645,7 +645,7 @@ def _lerp(a: NDArray, b: NDArray, t: NDArray | float, weak: bool = False) -> NDA
     one_minus = _ew.subtract(1.0, t)
     if weak:
         t, one_minus = t.astype(a.dtype), one_minus.astype(a.dtype)
-    return _searching.where(_ew.greater_equal(t, 0.5), _ew.subtract(b, _ew.multiply(d, one_minus)),
+    return _ew.where(_ew.greater_equal(t, 0.5), _ew.subtract(b, _ew.multiply(d, one_minus)),
                      _ew.add(a, _ew.multiply(d, t)))
 
 
@@ -678,7 +678,7 @@ def _quantile(name: str, a: Any, q: Any, axis: Axis, method: str, keepdims: bool
             out = _lerp(lo, hi, gamma[0] if q_dtype is None else asarray(gamma, dtype=_dt.float64))
         if work.dtype.kind == "f":  # a NaN anywhere in a row (it sorts last) makes that row's results NaN
             last = part[..., n - 1:n]
-            out = _searching.where(_ew.isnan(last), last, out)
+            out = _ew.where(_ew.isnan(last), last, out)
     out = moveaxis(out, -1, 0).reshape((*qa.shape, *out.shape[:-1]))
     if out.dtype is not res_dt:
         out = out.astype(res_dt)
@@ -703,10 +703,10 @@ def _row_positions(counts: NDArray, p: float, method: str) -> tuple[NDArray, NDA
     lo = _ew.floor(v)
     g = _ew.subtract(v, lo)
     if method == "midpoint":
-        g = _searching.where(_ew.equal(g, 0.0), 0.0, 0.5)
+        g = _ew.where(_ew.equal(g, 0.0), 0.0, 0.5)
     at_end = _ew.greater_equal(v, last)
-    lo = _searching.where(at_end, last, _ew.maximum(lo, 0.0))
-    hi = _searching.where(at_end, last, _ew.minimum(_ew.add(lo, 1.0), last))
+    lo = _ew.where(at_end, last, _ew.maximum(lo, 0.0))
+    hi = _ew.where(at_end, last, _ew.minimum(_ew.add(lo, 1.0), last))
     return lo.astype(_dt.int64), hi.astype(_dt.int64), g
 
 
@@ -727,7 +727,7 @@ def _nan_quantile_rows(work: NDArray, qa: NDArray, method: str, weak: bool) -> N
         else:
             hi = take_along_axis(srt, hi_i, axis=-1)
             col = _lerp(lo, hi, g, weak)
-        cols.append(_searching.where(_ew.equal(counts, 0), float("nan"), col).astype(col.dtype, copy=False))
+        cols.append(_ew.where(_ew.equal(counts, 0), float("nan"), col).astype(col.dtype, copy=False))
     return stack([c[..., 0] for c in cols], axis=-1)
 
 
@@ -804,7 +804,7 @@ def _median(a: Any, axis: Axis, keepdims: bool, overwrite: bool = False) -> NDAr
         out = mean(part[..., mid[0]:mid[-1] + 1], axis=-1)
         if x.dtype.kind == "f":
             last = part[..., n - 1]
-            out = _searching.where(_ew.isnan(last), last, out)
+            out = _ew.where(_ew.isnan(last), last, out)
         if out.dtype is not res_dt:
             out = out.astype(res_dt)
     return _keep(out, x.ndim, axes) if keepdims else out
@@ -833,10 +833,10 @@ def _nanmedian(x: NDArray, axis: Axis, keepdims: bool) -> NDArray:
         _warn("All-NaN slice encountered")
     lo = _ew.maximum(_ew.floor_divide(_ew.subtract(counts, 1), 2), 0)
     hi = _ew.floor_divide(counts, 2)
-    hi = _searching.where(_ew.equal(counts, 0), 0, hi)
+    hi = _ew.where(_ew.equal(counts, 0), 0, hi)
     pair = take_along_axis(srt, _concat_last(lo, hi), axis=-1)
     out = mean(pair, axis=-1)
-    out = _searching.where(_ew.equal(counts[..., 0], 0), float("nan"), out)
+    out = _ew.where(_ew.equal(counts[..., 0], 0), float("nan"), out)
     if out.dtype is not x.dtype:
         out = out.astype(x.dtype)
     return _keep(out, x.ndim, axes) if keepdims else out
@@ -912,7 +912,7 @@ def _floating(x: NDArray) -> bool:
 def _replaced(x: NDArray, value: float) -> NDArray:
     """``x`` with its NaNs replaced by ``value`` (``x`` itself when it has
     no NaN to replace: not a floating dtype)."""
-    return _searching.where(_ew.isnan(x), value, x) if _floating(x) else x
+    return _ew.where(_ew.isnan(x), value, x) if _floating(x) else x
 
 
 def nansum(a: Any, axis: Axis = None, dtype: Any = None, out: NDArray | None = None, keepdims: bool = False,
@@ -991,7 +991,7 @@ def _nanvar(name: str, a: Any, axis: Axis, dtype: Any, ddof: Any, keepdims: bool
     nan = _ew.isnan(x)
     if where is not True:  # an element where= leaves out counts as a NaN
         nan = _ew.logical_or(nan, _ew.logical_not(where_mask(where, x.shape)))
-    x0 = _searching.where(nan, 0.0, x)
+    x0 = _ew.where(nan, 0.0, x)
     numbers = _ew.logical_not(nan)
     cnt = _searching.count_nonzero(numbers, axis=axis, keepdims=True)
     dof = _ew.subtract(_searching.count_nonzero(numbers, axis=axis, keepdims=keepdims).astype(_dt.float64),
@@ -1001,7 +1001,7 @@ def _nanvar(name: str, a: Any, axis: Axis, dtype: Any, ddof: Any, keepdims: bool
     with errstate(invalid="ignore", divide="ignore"):
         avg = (as_operand(mu) if mu is not None else
                _ew.divide(sum(x0, axis=axis, keepdims=True), cnt.astype(_dt.float64)).astype(x.dtype, copy=False))
-        dev = _searching.where(nan, 0.0, _ew.subtract(x0, avg))
+        dev = _ew.where(nan, 0.0, _ew.subtract(x0, avg))
         ssd = sum(_squared(dev), axis=axis, keepdims=keepdims)
         # rounded to the result before the root, as NumPy's nanstd takes it
         out = _ew.divide(ssd, _ew.maximum(dof, 0.0)).astype(_moment_result(x), copy=False)
@@ -1034,13 +1034,13 @@ def _nanminmax(name: str, a: Any, axis: Axis, keepdims: bool, initial: Any, wher
     fn = min if big > 0 else max
     if x.dtype.kind != "f":
         return fn(x, axis, None, keepdims, initial, where)
-    out = fn(_searching.where(_ew.isnan(x), big, x), axis, None, keepdims, initial, where)
+    out = fn(_ew.where(_ew.isnan(x), big, x), axis, None, keepdims, initial, where)
     if initial is not None:  # NumPy's fmin/fmax from initial: a slice of NaNs gives initial
         return out
     all_nan = _utility.all(_ew.isnan(x), axis, None, keepdims, where=where)
     if bool(_utility.any(all_nan)):
         _warn("All-NaN slice encountered")
-    return _searching.where(all_nan, float("nan"), out).astype(x.dtype, copy=False)
+    return _ew.where(all_nan, float("nan"), out).astype(x.dtype, copy=False)
 
 
 def nanmin(a: Any, axis: Axis = None, out: NDArray | None = None, keepdims: bool = False, initial: Any = None,
@@ -1069,7 +1069,7 @@ def _nanarg(name: str, a: Any, axis: int | None, keepdims: bool, big: float) -> 
     nan = _ew.isnan(x)
     if bool(_utility.any(_utility.all(nan, axis=axis))):
         raise ValueError("All-NaN slice encountered")
-    return fn(_searching.where(nan, big, x), axis=axis, keepdims=keepdims)
+    return fn(_ew.where(nan, big, x), axis=axis, keepdims=keepdims)
 
 
 def nanargmin(a: Any, axis: int | None = None, out: NDArray | None = None, *, keepdims: bool = False) -> NDArray:

@@ -50,11 +50,11 @@ from minarray._coerce import (
 )
 from minarray._creation import arange, ascontiguousarray, full
 from minarray._elementwise import add, less
+from minarray._elementwise import where as _select
 from minarray._errstate import _user_stacklevel, errstate
 from minarray._joining import concat as _concat
 from minarray._manipulation import broadcast_to, copyto, moveaxis
 from minarray._native import core
-from minarray._searching import where as _select
 from minarray._set import unique
 from minarray._statistical import cumprod, cumsum, max, min, prod, sum
 from minarray._utility import all as _all

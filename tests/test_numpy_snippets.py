@@ -41,8 +41,6 @@ PENDING = {
     "deeper/legacy-multinomial": "the legacy random API has no multinomial yet",
     "deeper/legacy-lognormal": "the legacy random API has no lognormal yet",
     "deeper/rng-dirichlet": "Generator has no dirichlet yet",
-    "deeper/functional-where-scalar-cond": "where of 0-d operands gives a scalar (NumPy's a 0-d array); the "
-                                           "library's own callers rely on the scalar",
 }
 
 

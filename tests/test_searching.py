@@ -181,3 +181,22 @@ def test_argmax_method_fast_path_as_numpys(dtype: str) -> None:
             assert int(got) == int(want) and got.dtype == ma.int64 and got.shape == ()
     with pytest.raises(ValueError, match="empty"):
         ma.zeros(0).argmax()
+
+
+@pytest.mark.parametrize(("cond", "x1", "x2"), [
+    (True, 1, 2), (False, 1.5, 2), (np.bool_(True), np.float32(1), 2), ("array", 1, 2.5), (True, "array", 0),
+], ids=["python", "mixed", "numpy-scalars", "0-d-cond", "0-d-value"])
+def test_where_of_0d_operands_is_a_0d_array(cond: object, x1: object, x2: object) -> None:
+    """NumPy's where is a function, not a ufunc: 0-d operands give a 0-d
+    array (writeable, printed as array(1)), not a scalar."""
+    def lib_args(lib: object) -> list[object]:
+        return [lib.asarray(True) if v == "array" else v for v in (cond, x1, x2)]
+
+    want = np.where(*lib_args(np))
+    got = ma.where(*lib_args(ma))
+    assert type(got) is ma.NDArray and got.shape == () and got.dtype == want.dtype
+    assert repr(got) == repr(want) and got.item() == want.item()
+    got[...] = 0
+    assert got.item() == 0
+    o = ma.zeros(())
+    assert ma.where(True, 3.0, 4.0, out=o) is o and o.item() == 3.0

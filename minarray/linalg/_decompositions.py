@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 
 from minarray import _dtypes as _dt
 from minarray import _elementwise as _ew
-from minarray import _indexing, _manipulation, _searching, _sorting, _subclass, _utility
+from minarray import _indexing, _manipulation, _sorting, _subclass, _utility
 from minarray import _statistical as _stat
 from minarray._array_object import NDArray
 from minarray._coerce import as_int, as_operand, broadcast_shapes, normalize_axis
@@ -382,7 +382,7 @@ def pinv(x: Any, /, rcond: Any = None, hermitian: bool = False, *, rtol: Any = _
         return zeros((*batch, n, m), dtype=a.dtype)
     u, s, vh = svd(a, full_matrices=False, hermitian=hermitian)
     keep = _ew.greater(s, _cutoff(a, s, tol))
-    sinv = _searching.where(keep, _ew.divide(1.0, _searching.where(keep, s, 1.0)), 0.0).astype(s.dtype, copy=False)
+    sinv = _ew.where(keep, _ew.divide(1.0, _ew.where(keep, s, 1.0)), 0.0).astype(s.dtype, copy=False)
     # pinv = V diag(1/s) U^H
     v = _conj_t(vh)
     return matmul(_ew.multiply(v, sinv.reshape((*sinv.shape[:-1], 1, s.shape[-1]))).astype(a.dtype, copy=False),
@@ -509,9 +509,9 @@ def _svdvals_or_nan(a: NDArray) -> NDArray:
     never return from one holding an infinity)."""
     finite = _utility.all(_ew.isfinite(a), axis=(-2, -1))
     k = min(a.shape[-2:])
-    s = _each_or_nan(_searching.where(finite.reshape((*finite.shape, 1, 1)), a, 0).astype(a.dtype, copy=False),
+    s = _each_or_nan(_ew.where(finite.reshape((*finite.shape, 1, 1)), a, 0).astype(a.dtype, copy=False),
                      svdvals, (k,), REAL[a.dtype])
-    return _searching.where(finite.reshape((*finite.shape, 1)), s, math.nan).astype(s.dtype, copy=False)
+    return _ew.where(finite.reshape((*finite.shape, 1)), s, math.nan).astype(s.dtype, copy=False)
 
 
 def cond(x: Any, p: Any = None) -> NDArray:
@@ -543,4 +543,4 @@ def cond(x: Any, p: Any = None) -> NDArray:
             else:
                 r = _ew.multiply(matrix_norm(a, ord=p), matrix_norm(ia, ord=p))
     singular = _ew.logical_and(_ew.isnan(r), _ew.logical_not(_utility.any(_ew.isnan(a), axis=(-2, -1))))
-    return _searching.where(singular, math.inf, r).astype(r.dtype, copy=False)
+    return _ew.where(singular, math.inf, r).astype(r.dtype, copy=False)

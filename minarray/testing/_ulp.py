@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from minarray import _coerce, _data_type_functions, _elementwise, _manipulation, _searching, _statistical, _utility
+from minarray import _coerce, _data_type_functions, _elementwise, _manipulation, _statistical, _utility
 from minarray import _dtypes as _dt
 from minarray._array_object import NDArray
 
@@ -77,7 +77,7 @@ def assert_array_almost_equal_nulp(x: Any, y: Any, nulp: int = 1) -> None:
     __tracebackhide__ = True
     xa, ya = _coerce.asarray(x), _coerce.asarray(y)
     ax, ay = _elementwise.abs(xa), _elementwise.abs(ya)
-    ref = nulp * _elementwise.spacing(_searching.where(ax > ay, ax, ay))
+    ref = nulp * _elementwise.spacing(_elementwise.where(ax > ay, ax, ay))
     if not bool(_utility.all(_elementwise.abs(xa - ya) <= ref)):
         if _data_type_functions.iscomplexobj(xa) or _data_type_functions.iscomplexobj(ya):
             msg = f"Arrays are not equal to {nulp} ULP"
