@@ -451,6 +451,20 @@ class NDArray(core.NDArrayBase):
             return _manip.reshape_fortran(self, shape[0] if len(shape) == 1 else shape, order, copy)
         return _reshape_view(self, shape, copy)  # one C call, errors included (csrc/py/views.c)
 
+    def resize(self, *new_shape: Any, refcheck: bool = True) -> None:
+        """Change this array's shape and size in place, as NumPy's
+        ``ndarray.resize``: its elements in C order, cut short or followed
+        by zeros.  Only for an array that owns its memory in one
+        C-contiguous block and, with ``refcheck``, that nothing else views
+        or exports (ValueError otherwise; ``minarray.resize`` makes a
+        resized copy instead).  The old memory is freed with the array,
+        not before: a kernel another thread runs on it may still read it."""
+        if not new_shape:
+            return  # NumPy's resize() without a shape changes nothing
+        one = new_shape[0] if len(new_shape) == 1 else None
+        dims = new_shape if one is None or hasattr(one, "__index__") else tuple(one)
+        core.ndarray_resize(self, tuple(operator.index(d) for d in dims), refcheck)
+
     def ravel(self, order: str = "C") -> NDArray:
         """The elements as a 1-d array, in C order (``"C"``), Fortran order
         (``"F"``), Fortran order for a Fortran- but not C-contiguous array

@@ -851,3 +851,109 @@ def test_setting_shape_while_another_thread_computes() -> None:
         stop.set()
         t.join()
     assert errors == []
+
+
+# ---- x.resize(...) --------------------------------------------------------------------------
+
+
+def _resized(lib: Any, make: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    a = make(lib)
+    r = a.resize(*args, **kwargs)
+    return r, a
+
+
+RESIZES = [
+    (lambda L: L.arange(6), ((2, 4),), {}), (lambda L: L.arange(6), (2, 2), {}), (lambda L: L.arange(6), ([3],), {}),
+    (lambda L: L.arange(4.0), ((),), {}), (lambda L: L.arange(4.0), (), {}), (lambda L: L.arange(3), (-1,), {}),
+    (lambda L: L.arange(6).reshape(2, 3).T.copy(), (7,), {}), (lambda L: L.zeros((2, 0)), (3,), {}),
+    (lambda L: L.arange(6)[::2], (2,), {}), (lambda L: L.arange(6)[1:], (8,), {}),
+    (lambda L: L.arange(6, dtype="int8"), (np.int64(3),), {}), (lambda L: L.ones(3, dtype=bool), (5,), {}),
+    (lambda L: L.arange(6.0), (0,), {"refcheck": False}),
+]
+
+
+@pytest.mark.parametrize(("make", "args", "kwargs"), RESIZES, ids=[f"case{i}" for i in range(len(RESIZES))])
+def test_resize_in_place_as_numpy(make: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    """a.resize(...) changes the array itself as NumPy's does: its
+    elements in C order, cut short or followed by zeros; NumPy's
+    ValueErrors for a view, a strided array or a negative size."""
+    try:
+        want = _resized(np, make, args, kwargs)
+    except ValueError as e:
+        with pytest.raises(ValueError, match=re.escape(str(e).split("\n")[0])):
+            _resized(ma, make, args, kwargs)
+        return
+    got = _resized(ma, make, args, kwargs)
+    assert got[0] is None and want[0] is None
+    assert got[1].shape == want[1].shape and got[1].dtype == want[1].dtype
+    np.testing.assert_array_equal(np.asarray(got[1]), want[1])
+
+
+def test_resize_refuses_memory_others_hold_and_keeps_it_for_them() -> None:
+    msg = "cannot resize an array that references or is referenced"
+    a = ma.arange(6)
+    v = a[1:]
+    with pytest.raises(ValueError, match=msg):
+        a.resize(8)
+    m = memoryview(a)
+    with pytest.raises(ValueError, match=msg):
+        a.resize(8)
+    m.release()
+    # refcheck=False: the view keeps the old memory (NumPy's would read freed memory)
+    a.resize(3, refcheck=False)
+    assert a.tolist() == [0, 1, 2] and v.tolist() == [1, 2, 3, 4, 5]
+    # after a shape change the array's own earlier handles do not count as others
+    b = ma.arange(6.0)
+    b.shape = (2, 3)
+    b.resize(2, 4)
+    assert b.tolist() == [[0.0, 1.0, 2.0, 3.0], [4.0, 5.0, 0.0, 0.0]]
+    with pytest.raises(ValueError, match="scalar"):
+        ma.float64(1.0).resize(2)
+    ro = ma.arange(3)
+    ro.flags.writeable = False
+    with pytest.raises(ValueError, match="read-only"):
+        ro.resize(4)
+
+
+def test_resized_memory_is_freed_with_the_array() -> None:
+    def live() -> tuple[int, int]:
+        gc.collect()
+        st = ma.allocator_stats()
+        return st["live_buffers"], st["live_bytes"]
+
+    before = live()
+    a = ma.arange(100.0)
+    for n in (1000, 10, 5000, 1):
+        a.resize(n)
+    assert a.tolist() == [0.0]
+    del a
+    assert live() == before
+
+
+def test_resize_while_another_thread_computes() -> None:
+    """A kernel another thread runs on x keeps reading the memory it
+    started with, whatever x is resized to meanwhile: it sees ones, and the
+    zeros a resize adds until they are filled (a sum between the two
+    sizes), never freed or foreign memory."""
+    x = ma.ones(1_000_000)
+    stop = threading.Event()
+    errors: list[str] = []
+
+    def compute() -> None:
+        while not stop.is_set():
+            s = float(ma.sum(x))
+            if not (s.is_integer() and 500_000.0 <= s <= 1_000_000.0):
+                errors.append(f"sum {s}")
+
+    t = threading.Thread(target=compute)
+    t.start()
+    try:
+        for _ in range(100):
+            x.resize(500_000)
+            x[...] = 1.0
+            x.resize(1_000_000)
+            x[...] = 1.0
+    finally:
+        stop.set()
+        t.join()
+    assert errors == []

@@ -979,15 +979,36 @@ static PyObject *py_ndarray_reshape(PyObject *self, PyObject *const *args, Py_ss
   return r;
 }
 
-/* ndarray_set_shape(x, shape) -> None: `x.shape = shape`, in place, where
- * NumPy allows it: the new shape must lay over x's memory as it lies (a
- * reshape with copy=False), else AttributeError in NumPy's words; a size
- * that does not match is reshape's ValueError.  x takes a new handle.  The
- * old one is not freed but kept with x until x dies (its `retired` list):
- * a kernel that another thread started on x, with the GIL released, may
- * still be reading the old metadata, and C code may hold the old shape
- * tuple borrowed.  So each assignment keeps a few hundred bytes until the
- * array is freed; views of x keep their shapes. */
+/* ---- in-place shape changes --------------------------------------------
+ *
+ * x.shape = s and x.resize(s) change an array itself, as NumPy's do: x
+ * takes a new handle.  The old one is not freed but kept with x until x
+ * dies (its `retired` list), with the old shape tuples: a kernel that
+ * another thread started on x with the GIL released still reads the old
+ * metadata (and, after a resize, the old memory), and C code may hold the
+ * old tuples borrowed.  So each change keeps its old metadata (a few
+ * hundred bytes; after a resize, the old memory too) until the array is
+ * freed.  Views of x keep their shapes and their memory. */
+
+/* x's handle becomes `h` (stolen); 0, or -1 with the error set. */
+static int adopt_handle(PyObject *x, PyObject *h) {
+  ma_ndobject *o = MA_ND(x);
+  if ((!o->retired && !(o->retired = PyList_New(0))) || PyList_Append(o->retired, o->h) < 0 ||
+      (o->shape && PyList_Append(o->retired, o->shape) < 0) ||
+      (o->strides && PyList_Append(o->retired, o->strides) < 0)) {
+    Py_DECREF(h);
+    return -1;
+  }
+  Py_SETREF(o->h, h);
+  Py_CLEAR(o->shape); /* made again from the new handle when read */
+  Py_CLEAR(o->strides);
+  return 0;
+}
+
+/* ndarray_set_shape(x, shape) -> None: `x.shape = shape`, where NumPy
+ * allows it: the new shape must lay over x's memory as it lies (a reshape
+ * with copy=False), else AttributeError in NumPy's words; a size that
+ * does not match is reshape's ValueError. */
 static PyObject *py_ndarray_set_shape(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(2, "ndarray_set_shape");
@@ -1031,21 +1052,84 @@ static PyObject *py_ndarray_set_shape(PyObject *self, PyObject *const *args, Py_
     return NULL;
   }
   PyObject *h = ma_handle_view(a, 0, a->t.dtype, nn, dims, st, 0);
-  if (!h) return NULL;
-  ma_ndobject *o = MA_ND(x);
-  if (!o->retired && !(o->retired = PyList_New(0))) {
-    Py_DECREF(h);
+  if (!h || adopt_handle(x, h) < 0) return NULL;
+  Py_RETURN_NONE;
+}
+
+/* How many references to x's memory the array itself accounts for: its
+ * handle's and those of the retired handles over the same memory. */
+static int64_t own_references(PyObject *x, const ma_array *a) {
+  int64_t n = 1;
+  PyObject *r = MA_ND(x)->retired;
+  for (Py_ssize_t i = 0; r && i < PyList_GET_SIZE(r); i++) {
+    PyObject *h = PyList_GET_ITEM(r, i);
+    n += MA_HANDLE_CHECK(h) && ((ma_handle *)h)->a && ((ma_handle *)h)->a->buf == a->buf;
+  }
+  return n;
+}
+
+/* ndarray_resize(x, shape, refcheck) -> None: `x.resize(shape)`, NumPy's
+ * in-place resize: x's elements in C order, cut or followed by zeros, in
+ * new memory of the new shape.  As NumPy, only for an array that owns its
+ * memory and lies in one C-contiguous block, and with refcheck only when
+ * nothing else refers to that memory (a view, a buffer export): NumPy's
+ * ValueErrors.  (Where NumPy with refcheck=False would leave views over
+ * freed memory, minarray's keep the old memory.)  `shape` is a tuple of
+ * ints. */
+static PyObject *py_ndarray_resize(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+  (void)self;
+  MA_NARGS(3, "ndarray_resize");
+  PyObject *x = args[0];
+  int64_t dims[MA_MAXDIMS];
+  ma_array *a = ma_ndarray_array(x); /* a device array's error */
+  if (!a) {
+    if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "ndarray_resize expects an NDArray");
     return NULL;
   }
-  /* the shape and strides tuples too: C code may hold them borrowed */
-  if (PyList_Append(o->retired, o->h) < 0 || (o->shape && PyList_Append(o->retired, o->shape) < 0) ||
-      (o->strides && PyList_Append(o->retired, o->strides) < 0)) {
-    Py_DECREF(h);
+  int nn = ma_parse_dims(args[1], dims, "new_shape");
+  if (nn < 0) return NULL;
+  for (int i = 0; i < nn; i++)
+    if (dims[i] < 0) {
+      PyErr_SetString(PyExc_ValueError, "negative dimensions not allowed");
+      return NULL;
+    }
+  int refcheck = PyObject_IsTrue(args[2]);
+  if (refcheck < 0) return NULL;
+  if (Py_TYPE(x) == ma_nd.scalar) {
+    PyErr_SetString(PyExc_ValueError, "a scalar cannot be resized (it is a 0-d value)");
     return NULL;
   }
-  Py_SETREF(o->h, h);
-  Py_CLEAR(o->shape); /* made again from the new handle when read */
-  Py_CLEAR(o->strides);
+  if (!ma_array_is_contiguous(a, 0)) {
+    PyErr_SetString(PyExc_ValueError, "resize only works on single-segment arrays");
+    return NULL;
+  }
+  if (MA_ND(x)->base != Py_None || !a->buf) {
+    PyErr_SetString(PyExc_ValueError, "cannot resize this array: it does not own its data");
+    return NULL;
+  }
+  if (a->flags & MA_READONLY) {
+    PyErr_SetString(PyExc_ValueError, "cannot resize a read-only array");
+    return NULL;
+  }
+  if (refcheck && __atomic_load_n(&a->buf->refcount, __ATOMIC_ACQUIRE) > own_references(x, a)) {
+    PyErr_SetString(PyExc_ValueError,
+                    "cannot resize an array that references or is referenced\nby another object in this way.\n"
+                    "Use the np.resize function to get a new resized copy or\n set refcheck=False to disable this "
+                    "check");
+    return NULL;
+  }
+  int err = 0, item = (int)ma_elsize(a->t.dtype);
+  PyObject *h = ma_handle_empty(a->t.dtype, nn, dims, NULL, 1, &err);
+  if (!h) {
+    PyObject *sh = ma_dims_tuple(nn, dims);
+    if (sh) ma_empty_error(sh, err, item);
+    Py_XDECREF(sh);
+    return NULL;
+  }
+  ma_array *r = ma_handle_meta(h);
+  int64_t keep = ma_array_size(a) < ma_array_size(r) ? ma_array_size(a) : ma_array_size(r);
+  if (keep > 0) memcpy(r->t.data, a->t.data, (size_t)(keep * item));
+  if (adopt_handle(x, h) < 0) return NULL;
   Py_RETURN_NONE;
 }
 
@@ -1113,4 +1197,5 @@ PyMethodDef ma_views_methods[] = {
     FC("ndarray_transpose", py_ndarray_transpose, "ndarray_transpose(x, args) -> x.transpose(*args)"),
     FC("ndarray_reshape", py_ndarray_reshape, "ndarray_reshape(x, shape_args, copy) -> view, or a copy"),
     FC("ndarray_set_shape", py_ndarray_set_shape, "ndarray_set_shape(x, shape): x.shape = shape, in place"),
+    FC("ndarray_resize", py_ndarray_resize, "ndarray_resize(x, shape, refcheck): x.resize(shape), in place"),
     {NULL, NULL, 0, NULL}};
