@@ -35,7 +35,11 @@ probed, not read from the version number:
   ``Generator.binomial``'s BTPE acceptance test has the
   corrected Stirling terms (gh-31238), which decide a rare draw otherwise
   than before; the oracle before 2.5 draws 2.5's way from NumPy's bit
-  generator.
+  generator, for ``binomial`` and for ``multinomial``, which draws it.
+  ``RandomState.multinomial`` draws RandomState's own binomial (2.4 drew
+  the Generator's, which skips the draw for no trials or a zero
+  probability); the oracle before 2.5 draws 2.5's way with NumPy's
+  ``RandomState.binomial``.
 """
 
 from __future__ import annotations
@@ -583,12 +587,81 @@ def binomial_corrected() -> bool:
     return numpy_own == new
 
 
+def _multinomial_rows(out: np.ndarray, n: np.ndarray, rows: np.ndarray, p: np.ndarray, binomial: Any) -> None:
+    """random_multinomial into ``out`` (shape + (d,)), row by row in C
+    order: trials ``n`` over the pvals row ``rows`` names, each category but
+    the last a ``binomial(trials left, p[j] / probability left)``."""
+    d = p.shape[-1]
+    flat = p.reshape(-1, d)
+    for idx in np.ndindex(*n.shape):
+        dn, remaining, pr = int(n[idx]), 1.0, flat[rows[idx]]
+        for j in range(d - 1):
+            out[(*idx, j)] = k = binomial(dn, float(pr[j] / remaining))
+            dn -= k
+            if dn <= 0:
+                break
+            remaining -= float(pr[j])
+        if dn > 0:
+            out[(*idx, d - 1)] = dn
+
+
+def _multinomial(gen: np.random.Generator, n: Any, pvals: Any, size: Any = None) -> np.ndarray:
+    """``gen.multinomial(n, pvals, size)`` for valid arguments, with 2.5's
+    binomial drawn from ``gen``'s bit generator."""
+    p = np.ascontiguousarray(pvals, dtype=np.float64)
+    n_arr = np.asarray(n).astype(np.int64)
+    rows = np.arange(p.size // p.shape[-1]).reshape(p.shape[:-1])
+    if size is not None:
+        shape = tuple(int(s) for s in np.atleast_1d(size))
+    else:
+        shape = np.broadcast_shapes(n_arr.shape, rows.shape)
+    out = np.zeros((*shape, p.shape[-1]), np.int64)
+    _multinomial_rows(out, np.broadcast_to(n_arr, shape), np.broadcast_to(rows, shape), p,
+                      lambda k, q: _binomial_one(gen, k, q, True))
+    return out
+
+
 def generator_method(gen: np.random.Generator, name: str) -> Any:
     """``gen.<name>`` as current NumPy's Generator defines it: before NumPy
-    2.5, ``binomial`` is rebuilt on ``gen``'s bit generator with 2.5's bound."""
-    if name == "binomial" and not binomial_corrected():
-        return functools.partial(_binomial, gen)
+    2.5, ``binomial`` and ``multinomial`` are rebuilt on ``gen``'s bit
+    generator with 2.5's bound."""
+    if name in ("binomial", "multinomial") and not binomial_corrected():
+        return functools.partial(_binomial if name == "binomial" else _multinomial, gen)
     return getattr(gen, name)
+
+
+def _legacy_multinomial(rs: np.random.RandomState, n: int, pvals: Any, size: Any = None) -> np.ndarray:
+    """``rs.multinomial(n, pvals, size)`` for valid arguments as NumPy 2.5
+    draws it: RandomState's own binomial for each category."""
+    p = np.ascontiguousarray(pvals, dtype=np.float64)
+    shape = () if size is None else tuple(int(s) for s in np.atleast_1d(size))
+    out = np.zeros((*shape, p.shape[0]), np.int64)
+    if p.shape[0]:
+        _multinomial_rows(out, np.full(shape, n, np.int64), np.zeros(shape, np.intp), p,
+                          lambda k, q: int(rs.binomial(k, q)))
+    return out
+
+
+@functools.cache
+def legacy_multinomial_frozen() -> bool:
+    """Whether NumPy's RandomState.multinomial draws RandomState's own
+    binomial (NumPy 2.5), which draws even for no trials, rather than the
+    Generator's (2.4), which does not.  The oracle above must draw as NumPy
+    where the two agree (it proves it draws as NumPy)."""
+    rs, again = np.random.RandomState(3), np.random.RandomState(3)
+    if rs.multinomial(40, [0.2, 0.3, 0.5], 50).tolist() != _legacy_multinomial(again, 40, [0.2, 0.3, 0.5], 50).tolist():
+        raise AssertionError("NumPy's RandomState.multinomial draws as no oracle the tests know: update the oracle")
+    before = rs.get_state()[2]
+    rs.multinomial(0, [0.5, 0.5])
+    return bool(rs.get_state()[2] != before)
+
+
+def randomstate_method(rs: np.random.RandomState, name: str) -> Any:
+    """``rs.<name>`` as current NumPy's RandomState defines it: before NumPy
+    2.5, ``multinomial`` is rebuilt on ``rs`` with RandomState's binomial."""
+    if name == "multinomial" and not legacy_multinomial_frozen():
+        return functools.partial(_legacy_multinomial, rs)
+    return getattr(rs, name)
 
 
 # ---- a call and NumPy's, compared ---------------------------------------------------

@@ -154,6 +154,8 @@ OVERRIDES: dict[str, Call | Callable[[], Call]] = {
     "RandomState.set_state": call(("MT19937", S("i", (624,)), 0, 0, 0.0)),
     "Generator.shuffle": call(F1),  # a 1-d array: shuffled in place by C
     "Generator.choice": call(F1, 4, p=S("p", (4,))), "Generator.integers": call(S("z"), I),
+    "Generator.dirichlet": call(F1), "RandomState.dirichlet": call(F1),
+    "RandomState.multinomial": call(5, S("p", (4,))),
     "NDArray.__array_function__": _numpy_hooks("__array_function__"),
     "NDArray.__array_ufunc__": _numpy_hooks("__array_ufunc__"),
     "NDArray.__bool__": call(F0), "NDArray.__complex__": call(F0), "NDArray.__float__": call(F0),

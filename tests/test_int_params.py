@@ -328,12 +328,14 @@ SWEEP: dict[str, tuple[Call, int]] = {
     # ---- random ------------------------------------------------------------------------------
     **{f"random.Generator.{name}.size": ((lambda m, v, name=name: getattr(rng(m), name)(size=(v, 3))), 2)
        for name in ("random", "standard_normal", "standard_exponential", "normal", "uniform", "exponential",
-                    "integers", "poisson")},
+                    "integers", "poisson", "lognormal")},
     "random.Generator.integers.size": ((lambda m, v: rng(m).integers(0, 10, size=(v, 3))), 2),
     "random.Generator.beta.size": ((lambda m, v: rng(m).beta(1.0, 2.0, size=(v, 3))), 2),
     "random.Generator.gamma.size": ((lambda m, v: rng(m).gamma(2.0, size=(v, 3))), 2),
     "random.Generator.standard_gamma.size": ((lambda m, v: rng(m).standard_gamma(2.0, size=(v, 3))), 2),
     "random.Generator.binomial.size": ((lambda m, v: rng(m).binomial(5, 0.5, size=(v, 3))), 2),
+    "random.Generator.multinomial.size": ((lambda m, v: rng(m).multinomial(5, [0.5, 0.5], size=(v, 3))), 2),
+    "random.Generator.dirichlet.size": ((lambda m, v: rng(m).dirichlet([1.0, 2.0], size=(v, 3))), 2),
     "random.Generator.choice.size": ((lambda m, v: rng(m).choice(5, size=(v, 3))), 2),
     "random.Generator.choice.axis": ((lambda m, v: rng(m).choice(A(m), 2, axis=v)), 1),
     "random.Generator.multivariate_normal.size": (
@@ -363,6 +365,7 @@ NOT_INT: dict[str, str] = {
     "digitize.bins": "an array of bin edges",
     "from_pointer.device": "a (device type, device id) pair, checked as DLPack's",
     "random.Generator.binomial.n": "an array-like of trial counts: NumPy truncates floats there",
+    "random.Generator.multinomial.n": "an array-like of trial counts: NumPy truncates floats there",
     "random.Generator.gamma.shape": "the distribution's shape parameter, a float",
     "random.Generator.standard_gamma.shape": "the distribution's shape parameter, a float",
     "polyint.k": "the integration constants, any numbers",

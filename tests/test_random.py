@@ -352,6 +352,141 @@ def test_parameter_arrays() -> None:
     assert mg.bit_generator.state == ng.bit_generator.state
 
 
+# ---- lognormal, multinomial and dirichlet ------------------------------------------------
+
+
+@pytest.mark.parametrize("size", [None, 0, 1, 1000, (3, 5)], ids=repr)
+@pytest.mark.parametrize("args", [(), (0.5, 2.0), (-3.0, 0.0), (0, 1), (1000.0, 1.0), (0.0, float("nan")),
+                                  ([0.0, 1.0, -2.0], 0.5), (1.0, [[1.0], [0.0]])], ids=repr)
+def test_lognormal(args: tuple[Any, ...], size: Any) -> None:
+    if size is not None and any(isinstance(a, list) for a in args):
+        size = np.broadcast_shapes(*(np.shape(a) for a in args))
+    mg, ng = pair(21)
+    both(mg, ng, "lognormal", *args, size=size)
+    both(mg, ng, "lognormal", *args, size=size)
+
+
+# (n, pvals): the early stop, zero and one probabilities (no draw for a zero
+# probability or no trials left), pvals summing below 1 (the last takes the
+# rest), one category, BTPE's large counts
+MULTINOMIAL_CASES: list[tuple[int, list[float]]] = [
+    (10, [0.2, 0.3, 0.5]), (0, [0.5, 0.5]), (20, [0.0, 0.5, 0.5]), (20, [0.0, 1.0]), (20, [1.0, 0.0, 0.0]),
+    (20, [0.5, 0.0, 0.5]), (7, [0.1, 0.2]), (5, [1.0]), (3, [0.4]), (1000, [0.1] * 10),
+    (2**40, [0.3, 0.25, 0.45]), (1, [1 / 6] * 6),
+]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 42, [1, 2, 3]], ids=repr)
+@pytest.mark.parametrize("size", [None, 0, 1, 7, (3, 5), (), (2, 0, 3)], ids=repr)
+@pytest.mark.parametrize(("n", "pvals"), MULTINOMIAL_CASES, ids=[f"{n}-{p[:3]}" for n, p in MULTINOMIAL_CASES])
+def test_multinomial(n: int, pvals: list[float], size: Any, seed: Any) -> None:
+    mg, ng = pair(seed)
+    both(mg, ng, "multinomial", n, pvals, size)
+    both(mg, ng, "multinomial", n, pvals, size=size)
+
+
+def test_multinomial_broadcasts_n_and_the_rows_of_pvals() -> None:
+    """n (any shape) and the rows of pvals (its last axis the categories)
+    broadcast, with size when given; float n truncates; pvals may be a
+    strided view or float32 (cast to float64 before the draws)."""
+    mg, ng = pair(12)
+    multinomial = generator_method(ng, "multinomial")
+    p2 = np.array([[0.2, 0.3, 0.5], [0.0, 1.0, 0.0], [0.6, 0.1, 0.3]])
+    calls: list[tuple[Any, Any, Any]] = [
+        ([10, 20], [0.2, 0.3, 0.5], None), ([[0], [5], [100]], [0.5, 0.5], None), (10, p2, None),
+        (np.array([1, 50, 2000]), p2, None), ([[3], [7]], p2, None), (10, p2, (4, 3)), ([5, 6], [0.5, 0.5], (3, 2)),
+        (np.array([], dtype=np.int64), [0.5, 0.5], None), (5.5, p2, None), ([5.0, 6.9], [0.5, 0.5], None),
+        (True, p2[:1], (2, 1)), (7, p2.astype(np.float32), None), (4, p2.reshape(3, 1, 3), (2, 3, 4)),
+    ]
+    for n, pvals, size in calls:
+        same(mg.multinomial(to_ma(n), to_ma(pvals), size), multinomial(n, pvals, size))
+    same(mg.multinomial(9, ma.asarray(p2)[:, ::-1]), multinomial(9, p2[:, ::-1]))
+    same(mg.multinomial(np.int64(9), [0.5, 0.5], 2), multinomial(9, [0.5, 0.5], 2))
+    assert mg.bit_generator.state == ng.bit_generator.state
+
+
+# (n, pvals, size, exception, message)
+MULTINOMIAL_ERRORS: list[tuple[Any, Any, Any, type[Exception], str]] = [
+    (5, 0.5, None, ValueError, "pvals must have at least 1 dimension and the last dimension of pvals must be greater"),
+    (5, [], None, ValueError, "pvals must have at least 1 dimension"),
+    (5, [[]], 3, ValueError, "pvals must have at least 1 dimension"),
+    (5, [0.5, -0.1, 0.6], None, ValueError, "pvals < 0, pvals > 1 or pvals contains NaNs"),
+    (5, [[0.5, 0.5], [float("nan"), 0.5]], None, ValueError, "pvals < 0, pvals > 1 or pvals contains NaNs"),
+    (5, [0.7, 0.7, 0.1], None, ValueError, re.escape("sum(pvals[:-1]) > 1.0")),
+    (5, [[0.5, 0.5, 0.0], [0.7, 0.7, 0.0]], None, ValueError, re.escape("sum(pvals[...,:-1]) > 1.0")),
+    (5, np.array([0.5, 0.5000001, 0.0], dtype=np.float32), None, ValueError,
+     re.escape("sum(pvals[:-1].astype(np.float64)) > 1.0. The pvals array is cast to 64-bit floating point")),
+    (-1, [0.5, 0.5], None, ValueError, "n < 0"),
+    ([5, -1], [0.5, 0.5], None, ValueError, "n < 0"),
+    (-1, [[0.5, 0.5]], None, ValueError, "n < 0"),
+    (-1, [0.5, 0.5], -1, ValueError, "negative dimensions are not allowed"),  # the size first, as NumPy
+    (5, [[0.2, 0.8], [0.3, 0.7]], (3, 1), ValueError,
+     re.escape("Output size (3, 1) is not compatible with broadcast dimensions of inputs (3, 2).")),
+    ([1, 2, 3], [[0.5, 0.5], [0.5, 0.5]], None, ValueError, "broadcast"),
+    ("5", [0.5, 0.5], None, TypeError, "an integer is required"),
+    (2**63, [0.5, 0.5], None, OverflowError, "Python int too large to convert to C long"),
+]
+
+
+@pytest.mark.parametrize(("n", "pvals", "size", "exc", "msg"), MULTINOMIAL_ERRORS,
+                         ids=[f"{e[4][:30]}-{i}" for i, e in enumerate(MULTINOMIAL_ERRORS)])
+def test_multinomial_errors(n: Any, pvals: Any, size: Any, exc: type[Exception], msg: str) -> None:
+    mg, ng = pair(2)
+    with pytest.raises(exc, match=msg):
+        ng.multinomial(n, pvals, size)
+    with pytest.raises(exc, match=msg):
+        mg.multinomial(n, to_ma(pvals), size)
+    assert mg.bit_generator.state == ng.bit_generator.state
+
+
+# alphas of both of NumPy's branches: stick breaking when every alpha is
+# below 0.1 (with zeros: the rows stop at the first j after which every
+# alpha is 0; all zeros: no draw at all), else gammas over their row's sum
+# (an alpha of 0 gives 0 there; a NaN, NaN rows: NumPy refuses only alpha < 0);
+# 0.1 itself is the gamma branch
+DIRICHLET_CASES: list[list[float]] = [
+    [1.0, 2.0, 3.0], [0.5], [3.0], [100.0, 0.5, 1.0, 7.5], [0.0, 2.0], [0.1, 0.05], [float("nan"), 1.0],
+    [float("inf"), 1.0], [], [0.05], [0.05, 0.02, 0.01], [1e-3] * 5, [0.05, 0.0, 0.02], [0.05, 0.02, 0.0, 0.0],
+    [0.0, 0.05], [0.0, 0.0], [-0.0, 0.0], [0.09, 0.0999],
+]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 42], ids=repr)
+@pytest.mark.parametrize("size", [None, 0, 1, 7, (3, 5), ()], ids=repr)
+@pytest.mark.parametrize("alpha", DIRICHLET_CASES, ids=repr)
+def test_dirichlet(alpha: list[float], size: Any, seed: Any) -> None:
+    mg, ng = pair(seed)
+    both(mg, ng, "dirichlet", alpha, size)
+    both(mg, ng, "dirichlet", ma.asarray(alpha), size=size)
+    both(mg, ng, "dirichlet", tuple(alpha), size)
+
+
+def test_dirichlet_long_rows_and_a_strided_alpha() -> None:
+    mg, ng = pair(6)
+    alpha = np.linspace(0.2, 40.0, 300)
+    both(mg, ng, "dirichlet", alpha, 50)
+    same(mg.dirichlet(ma.asarray(alpha)[::-3], 4), ng.dirichlet(alpha[::-3], 4))
+    small = np.linspace(0.0, 0.09, 40)
+    same(mg.dirichlet(ma.asarray(small)[::-1], (5, 2)), ng.dirichlet(small[::-1], (5, 2)))
+    assert mg.bit_generator.state == ng.bit_generator.state
+
+
+@pytest.mark.parametrize(("alpha", "exc", "msg"), [
+    ([1.0, -1.0], ValueError, "alpha < 0"), ([0.05, -1e-300], ValueError, "alpha < 0"),
+    (1.0, TypeError, "has no len"), ([[1.0, 2.0]], ValueError, "too deep|dimension"),
+    (np.ones((2, 2)), ValueError, "too deep"),
+], ids=repr)
+def test_dirichlet_errors(alpha: Any, exc: type[Exception], msg: str) -> None:
+    mg, ng = pair(2)
+    with pytest.raises(exc, match=msg):
+        ng.dirichlet(alpha)
+    with pytest.raises(exc, match=msg):
+        mg.dirichlet(to_ma(alpha))
+    with pytest.raises(ValueError, match="negative dimensions"):
+        mg.dirichlet([1.0], size=-1)
+    assert mg.bit_generator.state == ng.bit_generator.state
+
+
 # ---- choice and permutations ------------------------------------------------------
 
 
@@ -632,7 +767,17 @@ _CALLS: list[tuple[str, Callable[[Any], tuple[tuple[Any, ...], dict[str, Any]]]]
     ("binomial", lambda d: ((d.draw(st.integers(0, 10**9)), d.draw(st.floats(0, 1))), {})),
     ("poisson", lambda d: ((d.draw(st.floats(0, 1e7)),), {})),
     ("exponential", lambda d: ((d.draw(st.floats(0, 1e3)),), {})),
+    ("lognormal", lambda d: ((d.draw(st.floats(-5, 5)), d.draw(st.floats(0, 3))), {})),
+    ("multinomial", lambda d: ((d.draw(st.integers(0, 10**6)), _pvals(d)), {})),
+    ("dirichlet", lambda d: ((d.draw(st.lists(st.one_of(st.floats(0, 0.12), st.floats(0, 50)), max_size=5)),), {})),
 ]
+
+
+def _pvals(d: Any) -> list[float]:
+    """Probabilities summing to 1 (up to rounding), zeros among them."""
+    w = d.draw(st.lists(st.one_of(st.just(0.0), st.floats(0, 1)), min_size=1, max_size=5))
+    total = sum(w)
+    return [x / total for x in w] if total > 0 else [1.0, *w[1:]]
 
 
 def _int_args(d: Any) -> tuple[tuple[Any, ...], dict[str, Any]]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import pickle
+import re
 from typing import Any
 
 import pytest
@@ -13,6 +14,8 @@ import pytest
 import minarray as ma
 
 np = pytest.importorskip("numpy", reason="NumPy is the oracle of the legacy streams")
+
+from numpy_oracle import randomstate_method  # noqa: E402  (it needs NumPy)
 
 SEEDS: list[Any] = [0, 1, 42, 2**32 - 1, [1, 2, 3], list(range(700))]
 SIZES: list[Any] = [None, 0, 1, 7, 1000, (3, 5), ()]
@@ -53,7 +56,7 @@ def same_state(mr: Any, nr: Any) -> None:
 
 def both(mr: Any, nr: Any, name: str, *args: Any, **kwargs: Any) -> None:
     """Call method `name` on both and compare the draws, then the states."""
-    same(getattr(mr, name)(*args, **kwargs), getattr(nr, name)(*args, **kwargs))
+    same(getattr(mr, name)(*args, **kwargs), randomstate_method(nr, name)(*args, **kwargs))
     same_state(mr, nr)
 
 
@@ -144,6 +147,8 @@ CASES: list[tuple[str, tuple[Any, ...]]] = [
     ("uniform", ([[0.0], [1.0]], [2.0, 3.0, 4.0])),
     ("normal", ()), ("normal", (3.0, 2.0)), ("normal", ([0.0, 10.0], [[1.0], [0.0], [2.0]])),
     ("normal", (1.0, 0.0)),
+    ("lognormal", ()), ("lognormal", (0.5, 2.0)), ("lognormal", (-3.0, 0.0)),
+    ("lognormal", ([0.0, 1.0], [[1.0], [0.0], [2.0]])),
     ("exponential", ()), ("exponential", (3.5,)), ("exponential", ([0.5, 1.0, 0.0],)),
     ("standard_gamma", (0.5,)), ("standard_gamma", (1.0,)), ("standard_gamma", (3.0,)), ("standard_gamma", (0.0,)),
     ("standard_gamma", ([0.1, 1.0, 2.5, 100.0],)),
@@ -178,7 +183,9 @@ def test_distributions(name: str, args: tuple[Any, ...], size: Any) -> None:
 # infinite spans), which must take the general route and raise as NumPy.
 SCALAR_CASES: list[tuple[str, tuple[Any, ...]]] = [
     ("normal", (0, 1)), ("normal", (-2.5, 1e-300)), ("normal", (1.0, 0.0)), ("normal", (0.0, -0.0)),
-    ("normal", (0.0, float("nan"))), ("uniform", (0, 10)), ("uniform", (5, -5)), ("uniform", (0.0, math.inf)),
+    ("normal", (0.0, float("nan"))), ("lognormal", (0, 1)), ("lognormal", (0.0, -0.0)),
+    ("lognormal", (1000.0, 1.0)), ("lognormal", (0.0, float("nan"))), ("lognormal", (0.0, -1.0)),
+    ("uniform", (0, 10)), ("uniform", (5, -5)), ("uniform", (0.0, math.inf)),
     ("exponential", (2,)), ("exponential", (0.0,)), ("exponential", (-0.0,)), ("gamma", (2, 3)),
     ("standard_gamma", (7,)), ("standard_gamma", (0,)), ("beta", (1, 1)), ("beta", (0, 1)),
     ("binomial", (7, 1)), ("binomial", (2**40, 0.5)), ("binomial", (-1, 0.5)), ("binomial", (5, 1.5)),
@@ -486,7 +493,8 @@ def test_multivariate_normal_checks() -> None:
 
 
 @pytest.mark.parametrize(("name", "args"), [
-    ("normal", (0.0, -1.0)), ("normal", (0.0, [1.0, -1.0])), ("exponential", (-1.0,)), ("gamma", (-1.0,)),
+    ("normal", (0.0, -1.0)), ("normal", (0.0, [1.0, -1.0])), ("lognormal", (0.0, -1.0)),
+    ("lognormal", ([0.0], [1.0, -1.0])), ("exponential", (-1.0,)), ("gamma", (-1.0,)),
     ("gamma", (1.0, -2.0)), ("beta", (0.0, 1.0)), ("beta", (1.0, [1.0, -1.0])), ("binomial", (-1, 0.5)),
     ("binomial", (10, 1.5)), ("binomial", (10, float("nan"))), ("binomial", ([10, -1], 0.5)),
     ("poisson", (-1.0,)), ("poisson", (1e19,)), ("poisson", ([1.0, -1.0],)), ("standard_gamma", (-0.5,)),
@@ -516,8 +524,13 @@ def test_module_functions_share_one_global_state() -> None:
                            ("normal", (0.0, 1.0, 2)), ("standard_normal", (3,)), ("choice", (5, 3)),
                            ("permutation", (6,)), ("binomial", (10, 0.5, 3)), ("poisson", (4.0, 3)),
                            ("exponential", (2.0, 3)), ("beta", (0.5, 0.5, 3)), ("gamma", (2.0, 1.0, 3)),
-                           ("standard_exponential", (2,)), ("standard_gamma", (3.0, 2))]:
-            same(getattr(ma.random, name)(*args), getattr(np.random, name)(*args))
+                           ("standard_exponential", (2,)), ("standard_gamma", (3.0, 2)),
+                           ("lognormal", (1.0, 0.5, 3)), ("multinomial", (10, [0.2, 0.3, 0.5], 4)),
+                           ("dirichlet", ([1.0, 2.0, 3.0], 2))]:
+            # (multinomial: NumPy's global RandomState, drawn as NumPy 2.5 draws)
+            want = randomstate_method(np.random.mtrand._rand, name) if name == "multinomial" else \
+                getattr(np.random, name)
+            same(getattr(ma.random, name)(*args), want(*args))
         x, y = ma.arange(10), np.arange(10)
         ma.random.shuffle(x)
         np.random.shuffle(y)
@@ -590,3 +603,108 @@ def test_scalar_draw_entry_point_checks_its_arguments() -> None:
     assert read_only.tolist() == [0.0] * 4
     with pytest.raises(ValueError):
         core.legacy_draw(rs._state, int(ma.random._legacy._BINOMIAL), 3, 0.5, ma.zeros(3))  # float64, not int64
+
+
+# ---- multinomial and dirichlet -------------------------------------------------------------
+
+# (n, pvals): the early stop, zero and one probabilities (each still a
+# legacy binomial draw), pvals summing below 1 (the last takes the rest),
+# one category, none, BTPE's large counts
+MULTINOMIAL_CASES: list[tuple[int, list[float]]] = [
+    (10, [0.2, 0.3, 0.5]), (0, [0.5, 0.5]), (20, [0.0, 0.5, 0.5]), (20, [0.0, 1.0]), (20, [1.0, 0.0, 0.0]),
+    (20, [0.5, 0.0, 0.5]), (7, [0.1, 0.2]), (5, [1.0]), (3, [0.4]), (5, []), (1000, [0.1] * 10),
+    (2**40, [0.3, 0.25, 0.45]), (1, [1 / 6] * 6),
+]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 42, [1, 2, 3]], ids=repr)
+@pytest.mark.parametrize("size", [None, 0, 1, 7, (3, 5), (), (2, 0, 3)], ids=repr)
+@pytest.mark.parametrize(("n", "pvals"), MULTINOMIAL_CASES, ids=[f"{n}-{p[:3]}" for n, p in MULTINOMIAL_CASES])
+def test_multinomial(n: int, pvals: list[float], size: Any, seed: Any) -> None:
+    mr, nr = pair(seed)
+    mr.randn()  # a spare normal in the cache: multinomial draws uniforms only, and keeps it
+    nr.randn()
+    both(mr, nr, "multinomial", n, pvals, size)
+    both(mr, nr, "multinomial", n, pvals, size=size)
+    both(mr, nr, "randn", 3)
+
+
+def test_multinomial_argument_forms() -> None:
+    """pvals as arrays of either library and of float32 (cast to float64
+    before the draws); n as a float (truncated), a bool, a NumPy integer."""
+    mr, nr = pair(9)
+    p32 = np.array([0.25, 0.25, 0.5], dtype=np.float32)
+    both(mr, nr, "multinomial", 12, ma.asarray(p32), 4)
+    both(mr, nr, "multinomial", 12, p32, 4)
+    both(mr, nr, "multinomial", 12, ma.asarray([0.1, 0.9])[::-1], 3)  # a strided view
+    for n in (5.7, True, np.int64(9), ma.asarray(4)):
+        same(mr.multinomial(n, [0.5, 0.5], 3), nr.multinomial(int(n), [0.5, 0.5], 3))
+        same_state(mr, nr)
+
+
+# (n, pvals, size, exception, message)
+MULTINOMIAL_ERRORS: list[tuple[Any, Any, Any, type[Exception], str]] = [
+    (5, 0.5, None, TypeError, "pvals must be a 1-d sequence"),
+    (5, [[0.5, 0.5]], None, ValueError, "too deep|dimension"),
+    (5, [0.5, -0.1, 0.6], None, ValueError, "pvals < 0, pvals > 1 or pvals contains NaNs"),
+    (5, [0.5, float("nan"), 0.5], None, ValueError, "pvals < 0, pvals > 1 or pvals contains NaNs"),
+    (5, [0.5, 1.5], None, ValueError, "pvals < 0, pvals > 1 or pvals contains NaNs"),
+    (5, [0.7, 0.7, 0.1], None, ValueError, re.escape("sum(pvals[:-1]) > 1.0")),
+    (5, [0.5, 0.5 + 1e-11, 0.0], None, ValueError, re.escape("sum(pvals[:-1]) > 1.0")),
+    (5, np.array([0.5, 0.5000001, 0.0], dtype=np.float32), None, ValueError,
+     re.escape("sum(pvals[:-1].astype(np.float64)) > 1.0. The pvals array is cast to 64-bit floating point")),
+    (-1, [0.5, 0.5], None, ValueError, "n < 0"),
+    (-1, [0.5, 0.5], -1, ValueError, "negative dimensions are not allowed"),  # the size first, as NumPy
+    ("5", [0.5, 0.5], None, TypeError, "an integer is required"),
+    ([5, 6], [0.5, 0.5], None, TypeError, "an integer is required"),
+    (2**63, [0.5, 0.5], None, OverflowError, "Python int too large to convert to C long"),
+]
+
+
+@pytest.mark.parametrize(("n", "pvals", "size", "exc", "msg"), MULTINOMIAL_ERRORS,
+                         ids=[f"{e[4][:30]}-{i}" for i, e in enumerate(MULTINOMIAL_ERRORS)])
+def test_multinomial_errors(n: Any, pvals: Any, size: Any, exc: type[Exception], msg: str) -> None:
+    mr, nr = pair(2)
+    with pytest.raises(exc, match=msg):
+        nr.multinomial(n, pvals, size)
+    with pytest.raises(exc, match=msg):
+        mr.multinomial(n, ma.asarray(pvals) if isinstance(pvals, np.ndarray) else pvals, size)
+    same_state(mr, nr)
+
+
+# the alphas of the legacy dirichlet: gammas over their row's sum, for
+# small alphas too (those can underflow to 0/0, NaN, as in NumPy), a NaN
+# alpha (NaN rows: NumPy refuses only alpha <= 0), one alpha, none
+DIRICHLET_CASES: list[list[float]] = [
+    [1.0, 2.0, 3.0], [0.5], [3.0], [0.05, 0.02, 0.01], [1e-3, 1e-3], [100.0, 0.5, 1.0, 7.5], [1.0, float("nan")],
+    [], [float("inf"), 1.0],
+]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 42], ids=repr)
+@pytest.mark.parametrize("size", [None, 0, 1, 7, (3, 5), ()], ids=repr)
+@pytest.mark.parametrize("alpha", DIRICHLET_CASES, ids=repr)
+def test_dirichlet(alpha: list[float], size: Any, seed: Any) -> None:
+    mr, nr = pair(seed)
+    mr.randn()  # a spare normal in the cache: the gammas above 1 use it
+    nr.randn()
+    with np.errstate(invalid="ignore"):
+        both(mr, nr, "dirichlet", alpha, size)
+        both(mr, nr, "dirichlet", ma.asarray(alpha), size=size)
+    both(mr, nr, "randn", 3)
+
+
+@pytest.mark.parametrize(("alpha", "exc", "msg"), [
+    ([1.0, 0.0], ValueError, "alpha <= 0"), ([1.0, -1.0], ValueError, "alpha <= 0"),
+    ([-0.0], ValueError, "alpha <= 0"), (1.0, TypeError, "has no len"),
+    ([[1.0, 2.0]], ValueError, "too deep|dimension"), (np.ones((2, 2)), ValueError, "too deep"),
+], ids=repr)
+def test_dirichlet_errors(alpha: Any, exc: type[Exception], msg: str) -> None:
+    mr, nr = pair(2)
+    with pytest.raises(exc, match=msg):
+        nr.dirichlet(alpha)
+    with pytest.raises(exc, match=msg):
+        mr.dirichlet(ma.asarray(alpha) if isinstance(alpha, np.ndarray) else alpha)
+    with pytest.raises(ValueError, match="negative dimensions"):
+        mr.dirichlet([1.0], size=-1)
+    same_state(mr, nr)

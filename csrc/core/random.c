@@ -687,6 +687,13 @@ void ma_random_normal(ma_pcg64 *g, int64_t n, const double *loc, int64_t loc_ste
   WITH_RNG(g, for (int64_t i = 0; i < n; i++) out[i] = loc[i * loc_step] + scale[i * scale_step] * std_normal(r));
 }
 
+/* random_lognormal: exp(loc + scale * Z). */
+void ma_random_lognormal(ma_pcg64 *g, int64_t n, const double *mean, int64_t mean_step, const double *sigma,
+                         int64_t sigma_step, double *out) {
+  WITH_RNG(g, for (int64_t i = 0; i < n; i++)
+                  out[i] = exp(mean[i * mean_step] + sigma[i * sigma_step] * std_normal(r)));
+}
+
 /* `inverse`: NumPy's method="inv", -log(1 - U). */
 void ma_random_standard_exponential(ma_pcg64 *g, int64_t n, int inverse, double *out) {
   if (inverse)
@@ -829,18 +836,19 @@ void ma_random_beta(ma_pcg64 *g, int64_t n, const double *a, int64_t a_step, con
 
 /* ---- binomial and Poisson --------------------------------------------------------------- */
 
-/* random_binomial: no draw at all for n == 0 or p == 0 (the legacy
- * sampler draws one there), else random_algos.h's binomial_original. */
-static int64_t binomial1(rng_t *rg, int64_t n, double p, binom_t *B) {
-  if ((n == 0) || (p == 0.0f)) return 0;
-  return binomial_original(rg, n, p, B, 0);
-}
-
 void ma_random_binomial(ma_pcg64 *g, int64_t n, const int64_t *trials, int64_t trials_step, const double *p,
                         int64_t p_step, int64_t *out) {
   binom_t B;
   memset(&B, 0, sizeof B);
-  WITH_RNG(g, for (int64_t i = 0; i < n; i++) out[i] = binomial1(r, trials[i * trials_step], p[i * p_step], &B));
+  WITH_RNG(g, for (int64_t i = 0; i < n; i++) out[i] = binomial1(r, trials[i * trials_step], p[i * p_step], &B, 0));
+}
+
+void ma_random_multinomial(ma_pcg64 *g, int64_t rows, const int64_t *trials, int64_t trials_step,
+                           const int64_t *row, int64_t row_step, const double *p, int64_t d, int64_t *out) {
+  binom_t B;
+  memset(&B, 0, sizeof B);
+  WITH_RNG(g, for (int64_t i = 0; i < rows; i++)
+                  multinomial1(r, trials[i * trials_step], p + row[i * row_step] * d, d, out + i * d, &B, 0));
 }
 
 void ma_random_poisson(ma_pcg64 *g, int64_t n, const double *lam, int64_t lam_step, int64_t *out) {

@@ -68,11 +68,13 @@ void ma_random_bounded_bool(ma_pcg64 *g, uint8_t off, uint8_t rng, int64_t n, ui
 void ma_random_bounded_array(ma_pcg64 *g, int bits, int closed, int64_t n, const uint64_t *low,
                              int64_t low_step, const uint64_t *high, int64_t high_step, void *out);
 
-/* The ziggurat distributions and the ones built on them. */
+/* The ziggurat distributions and the ones built on them (lognormal: exp of the normal). */
 void ma_random_standard_normal(ma_pcg64 *g, int64_t n, double *out);
 void ma_random_standard_normal_f(ma_pcg64 *g, int64_t n, float *out);
 void ma_random_normal(ma_pcg64 *g, int64_t n, const double *loc, int64_t loc_step,
                       const double *scale, int64_t scale_step, double *out);
+void ma_random_lognormal(ma_pcg64 *g, int64_t n, const double *mean, int64_t mean_step,
+                         const double *sigma, int64_t sigma_step, double *out);
 void ma_random_standard_exponential(ma_pcg64 *g, int64_t n, int inverse, double *out);
 void ma_random_standard_exponential_f(ma_pcg64 *g, int64_t n, int inverse, float *out);
 void ma_random_exponential(ma_pcg64 *g, int64_t n, const double *scale, int64_t scale_step, double *out);
@@ -84,6 +86,10 @@ void ma_random_beta(ma_pcg64 *g, int64_t n, const double *a, int64_t a_step,
 void ma_random_binomial(ma_pcg64 *g, int64_t n, const int64_t *trials, int64_t trials_step,
                         const double *p, int64_t p_step, int64_t *out);
 void ma_random_poisson(ma_pcg64 *g, int64_t n, const double *lam, int64_t lam_step, int64_t *out);
+/* multinomial: `rows` draws of d counts, row i of out from trials[i *
+ * trials_step] trials over the probabilities p[row[i * row_step] * d, + d). */
+void ma_random_multinomial(ma_pcg64 *g, int64_t rows, const int64_t *trials, int64_t trials_step,
+                           const int64_t *row, int64_t row_step, const double *p, int64_t d, int64_t *out);
 
 /* Permutations.  ma_random_shuffle: Fisher-Yates over n items of
  * `itemsize` bytes, `stride` bytes apart, from the last down to `first`

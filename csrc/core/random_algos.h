@@ -279,6 +279,34 @@ static inline int64_t binomial_original(rng_t *rg, int64_t n, double p, binom_t 
   return n - binomial_btpe(rg, n, q, B, legacy);
 }
 
+/* One binomial draw: the Generator's random_binomial returns 0 for n == 0
+ * or p == 0 without a draw; RandomState's legacy_random_binomial draws
+ * there too (`legacy`, a constant at each call, picks). */
+static inline int64_t binomial1(rng_t *rg, int64_t n, double p, binom_t *B, const int legacy) {
+  if (!legacy && ((n == 0) || (p == 0.0f))) return 0;
+  return binomial_original(rg, n, p, B, legacy);
+}
+
+/* One multinomial draw of n trials over the d probabilities p into out[0,
+ * d) (random_multinomial, and NumPy 2.5's legacy_random_multinomial with
+ * the legacy binomial): a binomial per category but the last, on the
+ * trials the earlier ones left and p[j] over the probability they left,
+ * stopping once no trial is left; the last category takes the rest.
+ * Every entry is written (those after the stop are 0). */
+static inline void multinomial1(rng_t *rg, int64_t n, const double *p, int64_t d, int64_t *out, binom_t *B,
+                                const int legacy) {
+  double remaining_p = 1.0;
+  int64_t dn = n;
+  memset(out, 0, (size_t)d * sizeof *out);
+  for (int64_t j = 0; j < d - 1; j++) {
+    out[j] = binomial1(rg, dn, p[j] / remaining_p, B, legacy);
+    dn = dn - out[j];
+    if (dn <= 0) break;
+    remaining_p -= p[j];
+  }
+  if (dn > 0) out[d - 1] = dn;
+}
+
 /* log Gamma(x) (random_loggam), from Zhang & Jin, "Computation of Special
  * Functions", Wiley 1996: Stirling's series at x + n >= 7, then the
  * recurrence down to x. */

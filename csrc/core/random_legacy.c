@@ -3,8 +3,9 @@
  *
  * Sources: numpy/random/src/legacy/legacy-distributions.c (legacy_gauss,
  * legacy_standard_exponential, legacy_standard_gamma, legacy_beta,
- * legacy_random_binomial), numpy/random/src/distributions/distributions.c
- * (the masked bounded draws, random_poisson, random_interval) and
+ * legacy_lognormal, legacy_random_binomial, legacy_random_multinomial),
+ * numpy/random/src/distributions/distributions.c (the masked bounded
+ * draws, random_poisson, random_interval) and
  * numpy/random/mtrand.pyx, which drives them.  Every expression keeps
  * NumPy's order of operations, and floating-point contraction is off (an
  * FMA rounds once where NumPy's build rounds twice).
@@ -167,6 +168,18 @@ void ma_legacy_poisson(ma_legacy *s, int64_t n, const double *lam, int64_t lam_s
   for (int64_t i = 0; i < n; i++) out[i] = poisson1(s->mt, lam[i * lam_step]);
 }
 
+/* legacy_lognormal: exp of legacy_normal. */
+void ma_legacy_lognormal(ma_legacy *s, int64_t n, const double *mean, int64_t mean_step, const double *sigma,
+                         int64_t sigma_step, double *out) {
+  for (int64_t i = 0; i < n; i++) out[i] = exp(mean[i * mean_step] + sigma[i * sigma_step] * gauss(s));
+}
+
+void ma_legacy_multinomial(ma_legacy *s, int64_t rows, int64_t trials, const double *p, int64_t d, int64_t *out) {
+  binom_t B;
+  memset(&B, 0, sizeof B);
+  for (int64_t i = 0; i < rows; i++) multinomial1(s->mt, trials, p, d, out + i * d, &B, 1);
+}
+
 void ma_legacy_draws(ma_legacy *s, int which, double a, double b, int64_t n, double *out) {
   switch (which) {
     case MA_LEGACY_RANDOM_SAMPLE: ma_legacy_random_sample(s, n, out); break;
@@ -177,6 +190,7 @@ void ma_legacy_draws(ma_legacy *s, int which, double a, double b, int64_t n, dou
     case MA_LEGACY_EXPONENTIAL: ma_legacy_exponential(s, n, &a, 0, out); break;
     case MA_LEGACY_GAMMA: ma_legacy_gamma(s, n, &a, 0, &b, 0, out); break;
     case MA_LEGACY_BETA: ma_legacy_beta(s, n, &a, 0, &b, 0, out); break;
+    case MA_LEGACY_LOGNORMAL: ma_legacy_lognormal(s, n, &a, 0, &b, 0, out); break;
   }
 }
 

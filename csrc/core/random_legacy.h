@@ -51,6 +51,14 @@ void ma_legacy_beta(ma_legacy *s, int64_t n, const double *a, int64_t a_step, co
 void ma_legacy_binomial(ma_legacy *s, int64_t n, const int64_t *trials, int64_t trials_step, const double *p,
                         int64_t p_step, int64_t *out);
 void ma_legacy_poisson(ma_legacy *s, int64_t n, const double *lam, int64_t lam_step, int64_t *out);
+/* lognormal: exp(mean + sigma * Z) with the polar normal. */
+void ma_legacy_lognormal(ma_legacy *s, int64_t n, const double *mean, int64_t mean_step, const double *sigma,
+                         int64_t sigma_step, double *out);
+/* multinomial: `rows` draws of d counts from `trials` trials over p[0, d),
+ * each category's count by the legacy binomial (as NumPy 2.5's
+ * legacy_random_multinomial; NumPy 2.4 used the Generator's binomial,
+ * which skips the draw for no trials or a zero probability). */
+void ma_legacy_multinomial(ma_legacy *s, int64_t rows, int64_t trials, const double *p, int64_t d, int64_t *out);
 
 /* randint: integers in [off, off + rng] by masked rejection (the smallest
  * all-ones mask over rng, draws above rng rejected), one fill per width,
@@ -69,7 +77,7 @@ void ma_legacy_bounded_array(ma_legacy *s, int bits, int closed, int64_t n, cons
  * ma_legacy_draws runs (below), then the integer fills. */
 enum {
   MA_LEGACY_RANDOM_SAMPLE, MA_LEGACY_GAUSS, MA_LEGACY_STANDARD_EXPONENTIAL, MA_LEGACY_UNIFORM,
-  MA_LEGACY_NORMAL, MA_LEGACY_EXPONENTIAL, MA_LEGACY_GAMMA, MA_LEGACY_BETA,
+  MA_LEGACY_NORMAL, MA_LEGACY_EXPONENTIAL, MA_LEGACY_GAMMA, MA_LEGACY_BETA, MA_LEGACY_LOGNORMAL,
   MA_LEGACY_BINOMIAL, MA_LEGACY_POISSON, MA_LEGACY_BOUNDED
 };
 
@@ -81,9 +89,9 @@ int ma_legacy_choice_p(ma_legacy *s, int64_t pop_size, const double *p, int64_t 
 
 /* cdef-end */
 
-/* n draws of the fill `which` (MA_LEGACY_RANDOM_SAMPLE to MA_LEGACY_BETA)
+/* n draws of the fill `which` (MA_LEGACY_RANDOM_SAMPLE to MA_LEGACY_LOGNORMAL)
  * with scalar parameters, the fill's a and b in its order (uniform: low,
- * range; gamma: shape, scale; unused ones ignored), every step 0.
+ * range; gamma: shape, scale; lognormal: mean, sigma; unused ones ignored), every step 0.
  * csrc/py/random_draw.c calls it for size=None and for arrays drawn with
  * scalar parameters, the GIL held for short runs. */
 void ma_legacy_draws(ma_legacy *s, int which, double a, double b, int64_t n, double *out);

@@ -28,9 +28,12 @@ from minarray.random._mtrand import (
     beta,
     binomial,
     choice,
+    dirichlet,
     exponential,
     gamma,
     get_state,
+    lognormal,
+    multinomial,
     multivariate_normal,
     normal,
     permutation,
@@ -54,7 +57,8 @@ from minarray.random._seed_sequence import SeedSequence
 
 __all__ = [
     "MT19937", "PCG64", "PCG64DXSM", "BitGenerator", "Generator", "RandomState", "SeedSequence", "beta",
-    "binomial", "choice", "default_rng", "exponential", "gamma", "get_state", "multivariate_normal", "normal",
-    "permutation", "poisson", "rand", "randint", "randn", "random", "random_sample", "ranf", "sample", "seed",
-    "set_state", "shuffle", "standard_exponential", "standard_gamma", "standard_normal", "uniform",
+    "binomial", "choice", "default_rng", "dirichlet", "exponential", "gamma", "get_state", "lognormal",
+    "multinomial", "multivariate_normal", "normal", "permutation", "poisson", "rand", "randint", "randn", "random",
+    "random_sample", "ranf", "sample", "seed", "set_state", "shuffle", "standard_exponential", "standard_gamma",
+    "standard_normal", "uniform",
 ]

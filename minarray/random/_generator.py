@@ -25,12 +25,14 @@ from typing import Any
 from minarray import _dtypes as _dt
 from minarray import _elementwise as _ew
 from minarray._array_object import NDArray
-from minarray._coerce import asarray, normalize_axis
-from minarray._creation import arange
+from minarray._coerce import asarray, broadcast_shapes, normalize_axis
+from minarray._creation import arange, zeros
 from minarray._elementwise import greater, less
 from minarray._indexing import take
+from minarray._manipulation import broadcast_to
 from minarray._native import ffi, host_pointer, lib
 from minarray._searching import count_nonzero
+from minarray._statistical import cumulative_prod
 from minarray._utility import all as all_
 from minarray._utility import any as any_
 from minarray.random._bit_generators import PCG64, BitGenerator
@@ -39,7 +41,12 @@ from minarray.random._sampling import (
     _EPS64,
     Sampler,
     Shape,
+    _c_long,
     _check,
+    _dirichlet_alpha,
+    _is_scalar,
+    _multinomial_pvals,
+    _normalised_rows,
     _Param,
     _shape_of,
 )
@@ -156,6 +163,11 @@ class Generator(Sampler):
         return self._cont(lib.ma_random_normal, size, [_Param(loc, "loc"), _Param(scale, "scale")],
                           [None, "non_negative"])
 
+    def lognormal(self, mean: Any = 0.0, sigma: Any = 1.0, size: Any = None) -> Any:
+        """Log-normal draws: ``exp(mean + sigma * Z)``."""
+        return self._cont(lib.ma_random_lognormal, size, [_Param(mean, "mean"), _Param(sigma, "sigma")],
+                          [None, "non_negative"])
+
     def standard_exponential(self, size: Any = None, dtype: Any = _dt.float64, method: str = "zig",
                              out: NDArray | None = None) -> Any:
         """Exponential(1) draws: the ziggurat (``method="zig"``) or ``-log(1 - U)`` (``"inv"``)."""
@@ -197,6 +209,104 @@ class Generator(Sampler):
     def poisson(self, lam: Any = 1.0, size: Any = None) -> Any:
         """Poisson(lam) draws: multiplication of uniforms below 10, else PTRS."""
         return self._cont(lib.ma_random_poisson, size, [_Param(lam, "lam")], ["poisson"], dtype=_dt.int64)
+
+    def multinomial(self, n: Any, pvals: Any, size: Any = None) -> NDArray:
+        """Counts of ``n`` trials over the categories of ``pvals``' last
+        axis, int64: per draw, each category but the last takes a binomial
+        of the trials left, with its probability over the probability
+        left, until none are left; the last takes the rest.  ``n`` and the
+        rows of ``pvals`` broadcast together (and with ``size``), the
+        counts along a new last axis."""
+        parr = asarray(pvals, dtype=_dt.float64)
+        d = parr.shape[-1] if parr.ndim >= 1 else 0
+        if d == 0:
+            raise ValueError("pvals must have at least 1 dimension and the last dimension of pvals must be greater "
+                             "than 0.")
+        parr = parr if parr.flags.c_contiguous else parr.copy()
+        _multinomial_pvals(pvals, parr)
+        p_ptr = host_pointer(parr, "double *")
+        if not _is_scalar(n) or parr.ndim > 1:
+            # n and the rows of pvals broadcast: row i of the result draws
+            # n's element i over the pvals row `rows` names there
+            n_arr = asarray(n)
+            if n_arr.dtype != _dt.int64:
+                n_arr = n_arr.astype(_dt.int64)
+            _check(_Param.of_array(n_arr, "n", "int64_t"), "non_negative")
+            rows = arange(parr.size // d, dtype=_dt.int64).reshape(parr.shape[:-1])
+            if size is None:
+                shape = broadcast_shapes(n_arr.shape, rows.shape)
+            else:
+                shape = _shape_of(size)
+                full = broadcast_shapes(n_arr.shape, rows.shape, shape)
+                if full != shape:
+                    raise ValueError(f"Output size {shape} is not compatible with broadcast dimensions of inputs "
+                                     f"{full}.")
+            n_b = asarray(broadcast_to(n_arr, shape), copy=True)
+            rows_b = asarray(broadcast_to(rows, shape), copy=True)
+            out = NDArray._empty((*shape, d), _dt.int64)
+            if out.size:
+                self._call(lib.ma_random_multinomial, math.prod(shape), host_pointer(n_b, "int64_t *"), 1,
+                           host_pointer(rows_b, "int64_t *"), 1, p_ptr, d, host_pointer(out, "int64_t *"))
+            return out
+        out = NDArray._empty((d,) if size is None else (*_shape_of(size), d), _dt.int64)
+        trials = _c_long(n, "n")
+        if trials < 0:
+            raise ValueError("n < 0")
+        if out.size:
+            one = ffi.new("int64_t[2]", [trials, 0])  # n, and the one row of pvals
+            self._call(lib.ma_random_multinomial, out.size // d, one, 0, one + 1, 0, p_ptr, d,
+                       host_pointer(out, "int64_t *"))
+        return out
+
+    def dirichlet(self, alpha: Any, size: Any = None) -> NDArray:
+        """Dirichlet(alpha) draws of shape ``size + (len(alpha),)``, as NumPy
+        draws them: when every alpha is below 0.1, by stick breaking
+        (beta draws, no division, so no 0/0 when every gamma would
+        underflow); else standard gamma draws over their row's sum.  An
+        alpha may be 0 (its entries are 0)."""
+        alpha_arr = _dirichlet_alpha(alpha)
+        k = alpha_arr.shape[0]
+        if k and bool(any_(less(alpha_arr, 0.0))):
+            raise ValueError("alpha < 0")
+        shape = (k,) if size is None else (*_shape_of(size), k)
+        if k and bool(all_(less(alpha_arr, 0.1))):  # NumPy's alpha.max() < 0.1 (False with a NaN)
+            return self._dirichlet_stick_breaking(alpha_arr.tolist(), shape)
+        if math.prod(shape) == 0:
+            return zeros(shape, dtype=_dt.float64)
+        gammas = self._cont(lib.ma_random_gamma, shape, [_Param.of_array(alpha_arr, "alpha", "double"),
+                                                        _Param(1.0, "scale")], [None, None])
+        return _normalised_rows(gammas)
+
+    def _dirichlet_stick_breaking(self, alpha: list[float], shape: Shape) -> NDArray:
+        """dirichlet for small alpha: in each row, entry j is a beta(alpha[j],
+        sum(alpha[j+1:])) draw of the stick left, the last entry what is
+        left at the end.  The draws run in NumPy's order (row by row, j
+        up), so drawing them all at once is the same stream; the products
+        are cumulative ones, left to right as NumPy's loop multiplies."""
+        k = len(alpha)
+        csum = [0.0] * k  # sum(alpha[j:]), added right to left as NumPy adds
+        total = 0.0
+        for j in range(k - 1, -1, -1):
+            total += alpha[j]
+            csum[j] = total
+        out = zeros(shape, dtype=_dt.float64)
+        if not total > 0 or out.size == 0:
+            return out  # every alpha 0: every entry 0
+        # NumPy stops a row after the first j whose remaining alphas are all
+        # 0 (its draw is 1 and leaves nothing), whatever the draws: so each
+        # row draws the same m betas
+        m = next((j + 1 for j in range(k - 1) if csum[j + 1] == 0), k - 1)
+        if m == 0:
+            out[..., k - 1] = 1.0
+            return out
+        a = asarray(alpha[:m], dtype=_dt.float64)
+        b = asarray(csum[1:m + 1], dtype=_dt.float64)
+        v = self._cont(lib.ma_random_beta, (*shape[:-1], m), [_Param.of_array(a, "a", "double"),
+                                                              _Param.of_array(b, "b", "double")], [None, None])
+        left = cumulative_prod(1.0 - v, axis=-1, include_initial=True)  # the stick before each draw, then after all
+        out[..., :m] = left[..., :m] * v
+        out[..., k - 1] = left[..., m]
+        return out
 
     def multivariate_normal(self, mean: Any, cov: Any, size: Any = None, check_valid: str = "warn",
                             tol: float = 1e-8, *, method: str = "svd") -> NDArray:

@@ -34,7 +34,18 @@ from minarray import (
 )
 from minarray._native import core, ffi, host_pointer, lib
 from minarray.random._mt19937 import MT19937
-from minarray.random._sampling import _EPS64, _POISSON_LAM_MAX, Sampler, _check, _Param, _shape_of
+from minarray.random._sampling import (
+    _EPS64,
+    _POISSON_LAM_MAX,
+    Sampler,
+    _c_long,
+    _check,
+    _dirichlet_alpha,
+    _multinomial_pvals,
+    _normalised_rows,
+    _Param,
+    _shape_of,
+)
 
 __all__ = ["RandomState"]
 
@@ -53,6 +64,7 @@ _RANDOM_SAMPLE, _GAUSS, _STANDARD_EXPONENTIAL = (lib.MA_LEGACY_RANDOM_SAMPLE, li
                                                  lib.MA_LEGACY_STANDARD_EXPONENTIAL)
 _UNIFORM, _NORMAL, _EXPONENTIAL, _GAMMA, _BETA = (lib.MA_LEGACY_UNIFORM, lib.MA_LEGACY_NORMAL,
                                                   lib.MA_LEGACY_EXPONENTIAL, lib.MA_LEGACY_GAMMA, lib.MA_LEGACY_BETA)
+_LOGNORMAL = lib.MA_LEGACY_LOGNORMAL
 _BINOMIAL, _POISSON, _BOUNDED = lib.MA_LEGACY_BINOMIAL, lib.MA_LEGACY_POISSON, lib.MA_LEGACY_BOUNDED
 _U64 = (1 << 64) - 1
 
@@ -238,6 +250,13 @@ class RandomState(Sampler):
         return self._cont(lib.ma_legacy_normal, size, [_Param(loc, "loc"), _Param(scale, "scale")],
                           [None, "non_negative"])
 
+    def lognormal(self, mean: Any = 0.0, sigma: Any = 1.0, size: Any = None) -> Any:
+        """Log-normal draws ``exp(mean + sigma * Z)``."""
+        if type(mean) in _REAL and type(sigma) in _REAL and sigma > 0:
+            return self._draws(_LOGNORMAL, mean, sigma, size)
+        return self._cont(lib.ma_legacy_lognormal, size, [_Param(mean, "mean"), _Param(sigma, "sigma")],
+                          [None, "non_negative"])
+
     def standard_exponential(self, size: Any = None) -> Any:
         """Exponential(1) draws, ``-log(1 - U)``."""
         return self._draws(_STANDARD_EXPONENTIAL, 0.0, 0.0, size)
@@ -282,6 +301,47 @@ class RandomState(Sampler):
         if type(lam) in _REAL and 0 <= lam <= _POISSON_LAM_MAX:
             return self._draws(_POISSON, lam, 0.0, size, _dtypes.int64)
         return self._cont(lib.ma_legacy_poisson, size, [_Param(lam, "lam")], ["poisson"], dtype=_dtypes.int64)
+
+    def multinomial(self, n: Any, pvals: Any, size: Any = None) -> Any:
+        """Counts of ``n`` trials over ``len(pvals)`` categories, int64 of
+        shape ``size + (len(pvals),)``: per draw, each category but the
+        last takes a legacy binomial of the trials left, with its
+        probability over the probability left, until none are left; the
+        last takes the rest.  The binomial is RandomState's own, as NumPy
+        2.5 draws (NumPy 2.4 drew the Generator's, which makes no draw for
+        no trials or a zero probability: only there do the two differ)."""
+        trials = _c_long(n, "n")
+        parr = _coerce.asarray(pvals, dtype=_dtypes.float64)
+        if parr.ndim == 0:
+            raise TypeError("pvals must be a 1-d sequence")
+        if parr.ndim > 1:
+            raise ValueError("object too deep for desired array: pvals must be a 1-d sequence")
+        parr = parr if parr.flags.c_contiguous else parr.copy()
+        _multinomial_pvals(pvals, parr)
+        d = parr.shape[0]
+        shape = (d,) if size is None else (*_shape_of(size), d)
+        if trials < 0:
+            raise ValueError("n < 0")
+        out = _array_object.NDArray._empty(shape, _dtypes.int64)
+        if out.size:
+            self._call(lib.ma_legacy_multinomial, out.size // d, trials, host_pointer(parr, "double *"), d,
+                       host_pointer(out, "int64_t *"))
+        return out
+
+    def dirichlet(self, alpha: Any, size: Any = None) -> Any:
+        """Dirichlet(alpha) draws of shape ``size + (len(alpha),)``: each row
+        standard gamma draws, one per alpha, over their sum (NumPy's legacy
+        algorithm; every alpha must be positive)."""
+        alpha_arr = _dirichlet_alpha(alpha)
+        k = alpha_arr.shape[0]
+        if k and bool(_utility.any(alpha_arr <= 0)):
+            raise ValueError("alpha <= 0")
+        shape = (k,) if size is None else (*_shape_of(size), k)
+        if math.prod(shape) == 0:
+            return _creation.zeros(shape, dtype=_dtypes.float64)
+        gammas = self._cont(lib.ma_legacy_gamma, shape, [_Param.of_array(alpha_arr, "alpha", "double"),
+                                                        _Param(1.0, "scale")], [None, None])
+        return _normalised_rows(gammas)
 
     def multivariate_normal(self, mean: Any, cov: Any, size: Any = None, check_valid: str = "warn",
                             tol: float = 1e-8) -> Any:

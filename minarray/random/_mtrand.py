@@ -12,9 +12,10 @@ from __future__ import annotations
 from minarray.random._legacy import RandomState
 
 __all__ = [
-    "beta", "binomial", "choice", "exponential", "gamma", "get_state", "multivariate_normal", "normal",
-    "permutation", "poisson", "rand", "randint", "randn", "random", "random_sample", "ranf", "sample", "seed",
-    "set_state", "shuffle", "standard_exponential", "standard_gamma", "standard_normal", "uniform",
+    "beta", "binomial", "choice", "dirichlet", "exponential", "gamma", "get_state", "lognormal", "multinomial",
+    "multivariate_normal", "normal", "permutation", "poisson", "rand", "randint", "randn", "random",
+    "random_sample", "ranf", "sample", "seed", "set_state", "shuffle", "standard_exponential", "standard_gamma",
+    "standard_normal", "uniform",
 ]
 
 _rand = RandomState()
@@ -32,6 +33,7 @@ randint = _rand.randint
 uniform = _rand.uniform
 standard_normal = _rand.standard_normal
 normal = _rand.normal
+lognormal = _rand.lognormal
 standard_exponential = _rand.standard_exponential
 exponential = _rand.exponential
 standard_gamma = _rand.standard_gamma
@@ -39,6 +41,8 @@ gamma = _rand.gamma
 beta = _rand.beta
 binomial = _rand.binomial
 poisson = _rand.poisson
+multinomial = _rand.multinomial
+dirichlet = _rand.dirichlet
 multivariate_normal = _rand.multivariate_normal
 choice = _rand.choice
 shuffle = _rand.shuffle

@@ -20,10 +20,13 @@ from minarray import _elementwise as ew
 from minarray._array_object import NDArray
 from minarray._coerce import asarray, broadcast_shapes
 from minarray._creation import _shape as _creation_shape
+from minarray._errstate import errstate
 from minarray._manipulation import broadcast_to
-from minarray._native import ffi, host_pointer
+from minarray._native import ffi, host_pointer, lib
+from minarray._statistical import cumulative_sum
 from minarray._statistical import max as max_
 from minarray._statistical import min as min_
+from minarray._statistical import sum as sum_
 from minarray._utility import all as all_
 from minarray._utility import any as any_
 
@@ -126,6 +129,67 @@ def _as_int64(x: Any, name: str) -> int:
     if not -(2**63) <= v < 2**63:
         raise OverflowError(f"{name} does not fit in int64")
     return v
+
+
+def _c_long(x: Any, name: str) -> int:
+    """An integer argument as NumPy's Cython code converts it to a C long:
+    an int or anything with ``__index__``, else ``int(x)`` of anything with
+    ``__int__`` (a float truncates); never a string."""
+    try:
+        v = operator.index(x)
+    except TypeError:
+        if isinstance(x, (str, bytes)) or not hasattr(x, "__int__"):
+            raise TypeError(f"an integer is required for {name}, not {type(x).__name__}") from None
+        v = int(x)
+    if not -(2**63) <= v < 2**63:
+        raise OverflowError(f"Python int too large to convert to C long ({name})")
+    return v
+
+
+# ---- multinomial and dirichlet: the parts RandomState and Generator share -----
+
+
+def _multinomial_pvals(pvals: Any, parr: NDArray) -> None:
+    """multinomial's checks of its probabilities ``parr`` (``pvals`` as C-contiguous
+    float64, categories along the last axis), as NumPy's: each in [0, 1],
+    and in every row the Kahan sum of all but the last at most 1 + 1e-12."""
+    _check(_Param.of_array(parr, "pvals", "double"), "bounded_0_1")
+    d = parr.shape[-1]
+    if parr.size == 0:
+        return
+    ptr = host_pointer(parr, "double *")
+    for offset in range(0, parr.size, d):
+        if lib.ma_random_kahan_sum(ptr + offset, d - 1) > 1.0 + 1e-12:
+            last = "[:-1]" if parr.ndim == 1 else "[...,:-1]"
+            # float16/32 probabilities that sum to 1 in their own type may
+            # not in float64: the message says so, as NumPy's does
+            if str(getattr(pvals, "dtype", "")) in ("float16", "float32") and \
+                    float(sum_(asarray(pvals))) < 1.0001:
+                raise ValueError(f"sum(pvals{last}.astype(np.float64)) > 1.0. The pvals array is cast to 64-bit "
+                                 "floating point prior to checking the sum. Precision changes when casting may "
+                                 "cause problems even if the sum of the original pvals is valid.")
+            raise ValueError(f"sum(pvals{last}) > 1.0")
+
+
+def _dirichlet_alpha(alpha: Any) -> NDArray:
+    """dirichlet's ``alpha`` as NumPy reads it: ``len(alpha)`` first (a
+    TypeError for a scalar), then a C-contiguous 1-d float64 array."""
+    len(alpha)
+    arr = asarray(alpha, dtype=_dt.float64)
+    if arr.ndim != 1:
+        raise ValueError(f"object {'too deep' if arr.ndim > 1 else 'of too small depth'} for desired array: "
+                         "alpha must be a 1-d sequence")
+    return arr if arr.flags.c_contiguous else arr.copy()
+
+
+def _normalised_rows(g: NDArray) -> NDArray:
+    """Each row (last axis) of gamma draws times 1 / its sum: dirichlet's
+    normalisation, the sum accumulated left to right (a cumulative sum's
+    last value) as NumPy's loop adds, so the result is NumPy's bit for bit.
+    A row of zeros gives NaNs, as in NumPy, without a warning."""
+    total = cumulative_sum(g, axis=-1)[..., -1:]
+    with errstate(all="ignore"):
+        return g * (1.0 / total)
 
 
 # ---- constraints, as NumPy's check_constraint / check_array_constraint ------
