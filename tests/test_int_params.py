@@ -39,6 +39,13 @@ def A(m: Any) -> Any:
     return m.asarray(np.arange(24.0).reshape(2, 3, 4))
 
 
+def _resized(m: Any, v: Any) -> Any:
+    """A fresh array of 0..23 resized in place to (v, 12)."""
+    a = m.arange(24.0)
+    a.resize(v, 12)
+    return a
+
+
 def M(m: Any) -> Any:
     """A 3x3 invertible float64 matrix."""
     return m.asarray(np.array([[2.0, 1.0, 0.0], [1.0, 3.0, 1.0], [0.0, 1.0, 4.0]]))
@@ -303,6 +310,7 @@ SWEEP: dict[str, tuple[Call, int]] = {
     "NDArray.repeat.repeats": ((lambda m, v: V(m).repeat(v)), 2),
     "NDArray.repeat.axis": ((lambda m, v: A(m).repeat(2, axis=v)), 1),
     "NDArray.reshape.shape": ((lambda m, v: A(m).reshape(v, 12)), 2),
+    "NDArray.resize.new_shape": ((lambda m, v: _resized(m, v)), 2),
     "NDArray.round.decimals": ((lambda m, v: (V(m) / 7).round(v)), 2),
     "NDArray.squeeze.axis": ((lambda m, v: V(m).reshape(1, 8, 1).squeeze(axis=v)), 2),
     "NDArray.swapaxes.axis1": ((lambda m, v: A(m).swapaxes(v, 0)), 1),

@@ -1081,8 +1081,9 @@ static PyObject *py_ndarray_resize(PyObject *self, PyObject *const *args, Py_ssi
   MA_NARGS(3, "ndarray_resize");
   PyObject *x = args[0];
   int64_t dims[MA_MAXDIMS];
-  ma_array *a = ma_ndarray_array(x); /* a device array's error */
+  ma_array *a = ma_ndarray_array(x);
   if (!a) {
+    if (!PyErr_Occurred() && ma_ndarray_meta(x)) ma_handle_get(MA_ND(x)->h); /* a device array: the guard's error */
     if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "ndarray_resize expects an NDArray");
     return NULL;
   }
