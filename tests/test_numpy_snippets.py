@@ -38,9 +38,6 @@ DIFFERS = {
 }
 
 PENDING = {
-    "deeper/legacy-multinomial": "the legacy random API has no multinomial yet",
-    "deeper/legacy-lognormal": "the legacy random API has no lognormal yet",
-    "deeper/rng-dirichlet": "Generator has no dirichlet yet",
 }
 
 
