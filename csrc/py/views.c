@@ -3,7 +3,9 @@
  * permute_dims, reshape, and broadcast_shapes are done here alone, for
  * every argument they can be given, errors included (worded as NumPy's;
  * AxisError is the Python class itself): the Python layer only spells
- * unusual arguments (a list of axes, order='F') before the call.
+ * unusual arguments (a list of axes, order='F') before the call.  So are
+ * the two changes an array makes to itself, x.shape = s (a reshape's
+ * view taken in place) and x.resize(s).
  *
  * Indexing parses every key here, once (parse_key, into the index_key of
  * index_key.h), and builds the answer on one route: a view for a key
