@@ -103,6 +103,18 @@ class matrix(NDArray):
                 return shape
         return (1, 1) if not shape else (1, shape[0])
 
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """The length of each axis (two, for a matrix)."""
+        return self._shape
+
+    @shape.setter
+    def shape(self, value: Any) -> None:
+        # NumPy finalizes the view an assignment makes: a matrix stays 2-d
+        core.ndarray_set_shape(self, value)
+        if self.ndim != 2:
+            core.ndarray_set_shape(self, self._finalized_shape(self._shape))
+
     def __getitem__(self, key: Any) -> Any:
         out = _plain(self)[key]
         if not isinstance(out, NDArray) or type(out) is _dt.scalar_class:

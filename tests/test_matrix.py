@@ -116,3 +116,18 @@ def test_copy_and_views_share_memory_as_numpy() -> None:
 def test_iteration_gives_rows() -> None:
     rows = list(ma.matrix([[1, 2], [3, 4]]))
     assert all(type(r) is ma.matrix and r.shape == (1, 2) for r in rows)
+
+
+@pytest.mark.parametrize("shape", [(1, 4), (4, 1), (4,), (4, 1, 1), (2, 2, 1), (1, 1, 4), ()], ids=str)
+def test_assigning_a_shape_keeps_a_matrix_2d(shape: tuple[int, ...]) -> None:
+    """NumPy finalizes the view a shape assignment makes: a 1-d shape
+    becomes a row, longer ones lose their axes of length 1."""
+    got, want = _pair([[1, 2], [3, 4]])
+    outcomes = []
+    for m in (got, want):
+        try:
+            m.shape = shape
+            outcomes.append(("ok", m.shape, np.asarray(m).tolist()))
+        except ValueError:
+            outcomes.append(("ValueError", None, None))
+    assert outcomes[0] == outcomes[1]
