@@ -451,6 +451,23 @@ class NDArray(core.NDArrayBase):
             return _manip.reshape_fortran(self, shape[0] if len(shape) == 1 else shape, order, copy)
         return _reshape_view(self, shape, copy)  # one C call, errors included (csrc/py/views.c)
 
+    def byteswap(self, inplace: bool = False) -> NDArray:
+        """The elements with their bytes in reverse order (each part's, for
+        complex), as NumPy's ``byteswap``: values read from data of the
+        other byte order.  A new array, or with ``inplace=True`` this array,
+        changed."""
+        item = self._dtype.itemsize
+        part = item // 2 if self._dtype.kind == "c" else item
+        if part == 1:
+            return self if inplace else self.copy()
+        flat = self.copy().reshape((-1,))
+        u8 = flat.view(_dt.uint8).reshape((flat.size * item // part, part))
+        swapped = u8[:, ::-1].copy().reshape((-1,)).view(self._dtype).reshape(self._shape)
+        if not inplace:
+            return core.scalar_result(swapped) if type(self).__name__ == "Scalar" else swapped
+        self[...] = swapped
+        return self
+
     def resize(self, *new_shape: Any, refcheck: bool = True) -> None:
         """Change this array's shape and size in place, as NumPy's
         ``ndarray.resize``: its elements in C order, cut short or followed

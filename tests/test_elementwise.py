@@ -1098,3 +1098,49 @@ def test_comparison_with_none_as_numpy(shape: tuple[int, ...], dtype: str) -> No
         x < None  # noqa: B015
     # a scalar leaves None to Python, as NumPy's scalars do: a Python bool
     assert (ma.float64(1.0) == None) is False and (ma.int64(1) != None) is True  # noqa: E711
+
+
+INT_DTYPES = ["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]
+
+
+@pytest.mark.parametrize("dtype", [*INT_DTYPES, "bool"])
+def test_bitwise_count_as_numpy(dtype: str) -> None:
+    """NumPy 2's bitwise_count: the 1-bits of |x|, uint8, the smallest
+    signed value included (its absolute value wraps)."""
+    if dtype == "bool":
+        values = np.array([True, False])
+    else:
+        info = np.iinfo(dtype)
+        rng = np.random.default_rng(7)
+        edges = np.array([0, 1, 3, 7, 127, info.min, info.max, info.min + 1], dtype=dtype)
+        values = np.concatenate([edges, rng.integers(info.min, info.max, 200, dtype=dtype, endpoint=True)])
+    got, want = ma.bitwise_count(ma.asarray(values)), np.bitwise_count(values)
+    assert got.dtype == ma.uint8 and np.asarray(got).tolist() == want.tolist()
+    assert repr(ma.bitwise_count(ma.asarray(values)[0])) == repr(np.bitwise_count(values[0]))
+
+
+def test_bitwise_count_refuses_floats_and_is_a_ufunc() -> None:
+    with pytest.raises(TypeError):
+        ma.bitwise_count(ma.asarray([1.0]))
+    # the same input dtypes (NumPy names int64 twice, 'l' and 'q'), each to uint8
+    assert isinstance(ma.bitwise_count, ma.ufunc)
+    assert {np.dtype(t[0]) for t in ma.bitwise_count.types} == {
+        np.dtype(t[0]) for t in np.bitwise_count.types if t != "O->O"}
+    assert all(t.endswith("->B") for t in ma.bitwise_count.types)
+    assert repr(ma.bitwise_count(255)) == repr(np.bitwise_count(255))
+
+
+@pytest.mark.parametrize("dtype", [*INT_DTYPES, "float16", "float32", "float64", "complex64", "complex128",
+                                   "bool"])
+def test_byteswap_as_numpy(dtype: str) -> None:
+    """byteswap reverses each element's bytes (each part's, for complex),
+    into a copy or, with inplace=True, into the array itself."""
+    a = (np.arange(6) * 37 + 1).astype(dtype).reshape(2, 3)
+    for src in (a, a[:, ::2], a.T, np.asarray(a[0, 0])):
+        got, want = ma.asarray(src).byteswap(), src.byteswap()
+        assert got.dtype == want.dtype and got.shape == want.shape
+        assert np.asarray(got).tobytes() == want.tobytes()
+    x = ma.asarray(a.copy())
+    assert x.byteswap(inplace=True) is x and np.asarray(x).tobytes() == a.byteswap().tobytes()
+    if dtype == "float64":
+        assert repr(ma.float64(1.0).byteswap()) == repr(np.float64(1.0).byteswap())
