@@ -114,6 +114,62 @@ class Flags:
                 f"  WRITEBACKIFCOPY : {self.writebackifcopy}\n")
 
 
+class CtypesView:
+    """``x.ctypes``: the address, shape and strides (in bytes) of an
+    array's memory as ctypes objects, for C functions called through
+    ctypes.  Holds the array: a pointer taken from it stays valid while
+    this object (or the array) lives; ``data_as`` ties the pointer it
+    returns to the array too, as NumPy's does."""
+
+    __slots__ = ("_a",)
+
+    def __init__(self, a: NDArray) -> None:
+        self._a = a
+
+    @property
+    def data(self) -> int:
+        """The address of element 0 (a device array's raises)."""
+        return int(core.host_ptr(self._a._h))
+
+    def data_as(self, obj: Any) -> Any:
+        """The address cast to ctypes type ``obj`` (a pointer type)."""
+        import ctypes  # only for code that calls C through ctypes
+
+        ptr = ctypes.cast(self.data, obj)
+        ptr._arr = self._a  # the array lives as long as the pointer
+        return ptr
+
+    def shape_as(self, obj: Any) -> Any:
+        """The shape as a ctypes array of ``obj``."""
+        return (obj * self._a.ndim)(*self._a.shape)
+
+    def strides_as(self, obj: Any) -> Any:
+        """The strides in bytes as a ctypes array of ``obj``."""
+        item = self._a.itemsize
+        return (obj * self._a.ndim)(*(s * item for s in self._a._strides))
+
+    @property
+    def shape(self) -> Any:
+        """The shape as a ctypes array of ``c_ssize_t`` (NumPy's ``c_intp``)."""
+        import ctypes
+
+        return self.shape_as(ctypes.c_ssize_t)
+
+    @property
+    def strides(self) -> Any:
+        """The strides in bytes as a ctypes array of ``c_ssize_t``."""
+        import ctypes
+
+        return self.strides_as(ctypes.c_ssize_t)
+
+    @property
+    def _as_parameter_(self) -> Any:
+        """What ctypes passes when the object itself is an argument: the address."""
+        import ctypes
+
+        return ctypes.c_void_p(self.data)
+
+
 def _may_write(a: NDArray) -> bool:
     """NumPy's rule for turning write permission back on: the memory's
     owner must allow writes.  Following the bases to the array that owns
@@ -450,6 +506,32 @@ class NDArray(core.NDArrayBase):
 
             return _manip.reshape_fortran(self, shape[0] if len(shape) == 1 else shape, order, copy)
         return _reshape_view(self, shape, copy)  # one C call, errors included (csrc/py/views.c)
+
+    def setflags(self, write: bool | None = None, align: bool | None = None, uic: bool | None = None) -> None:
+        """NumPy's ``setflags``: ``write`` sets ``flags.writeable`` (turning
+        it back on only where the memory's owner allows it, ValueError
+        otherwise).  minarray's memory is always aligned, so ``align``
+        changes nothing; no array is a copy to write back (``uic=True``
+        raises ValueError, as NumPy's does)."""
+        if uic:
+            raise ValueError("cannot set WRITEBACKIFCOPY flag to True")
+        if write is not None:
+            self.flags.writeable = bool(write)
+
+    @property
+    def data(self) -> memoryview:
+        """The array's memory as a ``memoryview`` (the buffer protocol),
+        as NumPy's ``ndarray.data``."""
+        core.host_ptr(self._h)  # a device array: the device error, not the buffer protocol's
+        return memoryview(self)
+
+    @property
+    def ctypes(self) -> CtypesView:
+        """The array's memory for ctypes calls, as NumPy's
+        ``ndarray.ctypes``: ``.data`` (the address), ``.shape``,
+        ``.strides``, ``data_as(ctypes.POINTER(...))``; it holds the array,
+        so the memory lives while it does."""
+        return CtypesView(self)
 
     def byteswap(self, inplace: bool = False) -> NDArray:
         """The elements with their bytes in reverse order (each part's, for

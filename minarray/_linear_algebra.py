@@ -44,8 +44,8 @@ from minarray._native import core
 from minarray._statistical import sum as _sum
 
 __all__ = [
-    "matmul", "tensordot", "vecdot", "outer", "dot", "vdot", "inner", "kron", "cross", "convolve", "einsum",
-    "einsum_path", "matrix_transpose", "correlate",
+    "matmul", "tensordot", "vecdot", "matvec", "vecmat", "outer", "dot", "vdot", "inner", "kron", "cross",
+    "convolve", "einsum", "einsum_path", "matrix_transpose", "correlate",
 ]
 
 
@@ -218,6 +218,34 @@ def tensordot(x1: Any, x2: Any, /, axes: int | tuple[Sequence[int], Sequence[int
     b2 = b2.reshape((k, n_))
     out_shape = tuple(a.shape[i] for i in free1) + tuple(b.shape[j] for j in free2)
     return _run(a2, b2, out_shape, dt, kt, name="dot")  # NumPy's tensordot calls dot
+
+
+def matvec(x1: Any, x2: Any, /, *, out: NDArray | None = None) -> NDArray:
+    """Matrix-vector products over stacks (NumPy 2.2's ``matvec``, the
+    gufunc ``(m,n),(n)->(m)``): each matrix of ``x1`` times the matching
+    vector of ``x2``, the batch dimensions broadcast."""
+    a, b = as_operand(x1, "matvec"), as_operand(x2, "matvec")
+    if a.ndim < 2 or b.ndim < 1:
+        raise ValueError(f"matvec: Input operand {0 if a.ndim < 2 else 1} does not have enough dimensions "
+                         f"(has {a.ndim if a.ndim < 2 else b.ndim}, gufunc core with signature (m,n),(n)->(m) "
+                         f"requires {2 if a.ndim < 2 else 1})")
+    r = _matmul(a, b[..., None], "matvec")[..., 0]
+    return r if out is None else write_out(out, r, "matvec", "same_kind")
+
+
+def vecmat(x1: Any, x2: Any, /, *, out: NDArray | None = None) -> NDArray:
+    """Vector-matrix products over stacks (NumPy 2.2's ``vecmat``, the
+    gufunc ``(n),(n,m)->(m)``): the conjugate of each vector of ``x1``
+    times the matching matrix of ``x2``, the batch dimensions broadcast."""
+    a, b = as_operand(x1, "vecmat"), as_operand(x2, "vecmat")
+    if a.ndim < 1 or b.ndim < 2:
+        raise ValueError(f"vecmat: Input operand {0 if a.ndim < 1 else 1} does not have enough dimensions "
+                         f"(has {a.ndim if a.ndim < 1 else b.ndim}, gufunc core with signature (n),(n,m)->(m) "
+                         f"requires {1 if a.ndim < 1 else 2})")
+    if a.dtype.kind == "c":
+        a = conj(a)
+    r = _matmul(a[..., None, :], b, "vecmat")[..., 0, :]
+    return r if out is None else write_out(out, r, "vecmat", "same_kind")
 
 
 def vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> NDArray:

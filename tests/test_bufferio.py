@@ -586,3 +586,32 @@ def test_fromstring_binary_mode_refused_as_numpy() -> None:
 def test_fromstring_unreadable_text_refused_as_numpy() -> None:
     raises_as_numpy(lambda m: m.fromstring("1,2,,3", sep=","), "read")
     raises_as_numpy(lambda m: m.fromstring("1, 2, x", dtype=int, sep=","), "read")
+
+
+def test_data_ctypes_and_setflags_as_numpy() -> None:
+    """x.data (a memoryview), x.ctypes (address, shape and strides for
+    ctypes calls) and x.setflags(write=...), as NumPy's."""
+    for lib in (np, ma):
+        x = lib.arange(6, dtype=lib.int64).reshape(2, 3)[:, ::2]
+        assert x.ctypes.data == x.__array_interface__["data"][0]
+        assert x.ctypes.shape[:] == [2, 2] and x.ctypes.strides[:] == [24, 16]
+        assert x.ctypes.data_as(ctypes.POINTER(ctypes.c_int64))[2] == 2
+        assert isinstance(x.ctypes._as_parameter_, ctypes.c_void_p)
+        y = lib.arange(3.0)
+        assert isinstance(y.data, memoryview) and y.data.tolist() == [0.0, 1.0, 2.0] and y.data.format == "d"
+        y.setflags(write=False)
+        assert not y.flags.writeable
+        with pytest.raises(ValueError, match="cannot set WRITEABLE flag to True of this array"):
+            y[1:].setflags(write=True)
+        with pytest.raises(ValueError, match="WRITEBACKIFCOPY"):
+            y.setflags(uic=True)
+        y.setflags(write=True)
+        assert y.flags.writeable
+
+
+def test_a_ctypes_pointer_keeps_the_memory() -> None:
+    before = stats()["live_buffers"]
+    p = ma.arange(1000.0).ctypes.data_as(ctypes.POINTER(ctypes.c_double))
+    assert stats()["live_buffers"] == before + 1 and p[999] == 999.0
+    del p
+    assert stats()["live_buffers"] == before

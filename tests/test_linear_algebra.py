@@ -693,3 +693,36 @@ def test_einsum_takes_the_path_einsum_path_returns_and_contracts_to_a_scalar() -
         assert repr(got).startswith("np.float64(")
         np.testing.assert_allclose(float(got), want, rtol=1e-12)
     assert repr(ma.einsum("ii", ma.eye(3))) == repr(np.einsum("ii", np.eye(3)))
+
+
+@pytest.mark.parametrize(("a_shape", "b_shape"), [((2, 3), (3,)), ((5, 2, 3), (3,)), ((2, 3), (4, 3)),
+                                                  ((1, 2, 3), (4, 1, 3)), ((0, 3), (3,))], ids=str)
+@pytest.mark.parametrize("dtype", ["int64", "float32", "float64", "complex128"])
+def test_matvec_and_vecmat_as_numpy(a_shape: tuple[int, ...], b_shape: tuple[int, ...], dtype: str) -> None:
+    """NumPy 2.2's matvec (m,n),(n)->(m) and vecmat (n),(n,m)->(m), which
+    conjugates its vector; batch dimensions broadcast."""
+    rng = np.random.default_rng(3)
+
+    def values(shape: tuple[int, ...]) -> np.ndarray:
+        v = rng.integers(-3, 4, shape) + (1j * rng.integers(-3, 4, shape) if dtype == "complex128" else 0)
+        return np.asarray(v).astype(dtype)
+
+    m, v = values(a_shape), values(b_shape)
+    got, want = ma.matvec(ma.asarray(m), ma.asarray(v)), np.matvec(m, v)
+    assert got.dtype == want.dtype and got.shape == want.shape
+    np.testing.assert_allclose(np.asarray(got), want, rtol=1e-6)
+    mt = np.swapaxes(m, -1, -2)
+    got, want = ma.vecmat(ma.asarray(v), ma.asarray(mt)), np.vecmat(v, mt)
+    assert got.dtype == want.dtype and got.shape == want.shape
+    np.testing.assert_allclose(np.asarray(got), want, rtol=1e-6)
+
+
+def test_matvec_and_vecmat_errors_and_out() -> None:
+    with pytest.raises(ValueError, match="does not have enough dimensions"):
+        ma.matvec(ma.ones(3), ma.ones(3))
+    with pytest.raises(ValueError, match="does not have enough dimensions"):
+        ma.vecmat(ma.ones(3), ma.ones(3))
+    with pytest.raises(ValueError):
+        ma.matvec(ma.ones((2, 3)), ma.ones(4))
+    out = ma.zeros(2)
+    assert ma.matvec(ma.ones((2, 3)), ma.ones(3), out=out) is out and out.tolist() == [3.0, 3.0]
