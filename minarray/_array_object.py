@@ -1066,6 +1066,31 @@ class NDArray(core.NDArrayBase):
 
         put(self, indices, values, mode)
 
+    def choose(self, choices: Any, out: NDArray | None = None, mode: str = "raise") -> NDArray:
+        """:func:`minarray.choose` with this array as the index array."""
+        from minarray._indexing import choose  # cycle: _indexing imports this module
+
+        return choose(self, choices, out=out, mode=mode)
+
+    def dumps(self) -> bytes:
+        """The array pickled (protocol 2, as NumPy's ``dumps``):
+        ``pickle.loads`` gives it back."""
+        import pickle  # only for this call
+
+        return pickle.dumps(self, protocol=2)
+
+    def dump(self, file: Any) -> None:
+        """Pickle the array to ``file``, a path or an open binary file
+        (NumPy's ``dump``): ``pickle.load`` reads it back."""
+        import os
+        import pickle  # only for this call
+
+        if isinstance(file, (str, os.PathLike)):
+            with open(file, "wb") as f:
+                pickle.dump(self, f, protocol=2)
+        else:
+            pickle.dump(self, file, protocol=2)
+
     def compress(self, condition: Any, axis: int | None = None) -> NDArray:
         """:func:`minarray.compress` of this array."""
         from minarray._indexing import compress  # cycle: _indexing imports this module

@@ -615,3 +615,19 @@ def test_a_ctypes_pointer_keeps_the_memory() -> None:
     assert stats()["live_buffers"] == before + 1 and p[999] == 999.0
     del p
     assert stats()["live_buffers"] == before
+
+
+def test_dumps_dump_and_choose_methods(tmp_path: Any) -> None:
+    a = ma.asarray([[1.5, -2.0], [3.0, 4.25]])
+    assert pickle.loads(a.dumps()).tolist() == a.tolist()
+    buf = io.BytesIO()
+    a.dump(buf)
+    buf.seek(0)
+    assert pickle.load(buf).tolist() == a.tolist()
+    path = tmp_path / "a.pkl"
+    a.dump(path)
+    with open(path, "rb") as f:
+        assert pickle.load(f).tolist() == a.tolist()
+    idx = ma.asarray([0, 1, 1])
+    assert idx.choose([[1, 2, 3], [10, 20, 30]]).tolist() == np.asarray([0, 1, 1]).choose(
+        [[1, 2, 3], [10, 20, 30]]).tolist()

@@ -27,6 +27,7 @@ from __future__ import annotations
 import ast
 import ctypes
 import inspect
+import io
 import json
 import math
 import os
@@ -165,7 +166,8 @@ OVERRIDES: dict[str, Call | Callable[[], Call]] = {
     "ma.row_stack": call([F, F]), "ma.setbufsize": call(8192), "ma.typename": call("d"),
     "ma.piecewise": call(F1, [B1], [lambda x: x * 2.0, -1.0]), "ma.putmask": call(F, B, F1),
     "NDArray.fill": call(F, 1.0), "NDArray.reshape": call(F, (2, 8)), "NDArray.transpose": call(F, 1, 0),
-    "NDArray.resize": call(F, (2, 8)),
+    "NDArray.resize": call(F, (2, 8)), "NDArray.choose": call(S("z"), [F, F]),
+    "NDArray.dump": lambda: call(F, io.BytesIO()),
 }
 
 # Callables not swept, each with the reason; the sweep checks that every
