@@ -10,8 +10,11 @@ NumPy does; internally strides count elements, as DLPack does.
 from __future__ import annotations
 
 import builtins
+import ctypes
 import math
 import operator
+import os
+import pickle
 import warnings
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, SupportsIndex
@@ -133,8 +136,6 @@ class CtypesView:
 
     def data_as(self, obj: Any) -> Any:
         """The address cast to ctypes type ``obj`` (a pointer type)."""
-        import ctypes  # only for code that calls C through ctypes
-
         ptr = ctypes.cast(self.data, obj)
         ptr._arr = self._a  # the array lives as long as the pointer
         return ptr
@@ -151,22 +152,16 @@ class CtypesView:
     @property
     def shape(self) -> Any:
         """The shape as a ctypes array of ``c_ssize_t`` (NumPy's ``c_intp``)."""
-        import ctypes
-
         return self.shape_as(ctypes.c_ssize_t)
 
     @property
     def strides(self) -> Any:
         """The strides in bytes as a ctypes array of ``c_ssize_t``."""
-        import ctypes
-
         return self.strides_as(ctypes.c_ssize_t)
 
     @property
     def _as_parameter_(self) -> Any:
         """What ctypes passes when the object itself is an argument: the address."""
-        import ctypes
-
         return ctypes.c_void_p(self.data)
 
 
@@ -1075,16 +1070,11 @@ class NDArray(core.NDArrayBase):
     def dumps(self) -> bytes:
         """The array pickled (protocol 2, as NumPy's ``dumps``):
         ``pickle.loads`` gives it back."""
-        import pickle  # only for this call
-
         return pickle.dumps(self, protocol=2)
 
     def dump(self, file: Any) -> None:
         """Pickle the array to ``file``, a path or an open binary file
         (NumPy's ``dump``): ``pickle.load`` reads it back."""
-        import os
-        import pickle  # only for this call
-
         if isinstance(file, (str, os.PathLike)):
             with open(file, "wb") as f:
                 pickle.dump(self, f, protocol=2)
