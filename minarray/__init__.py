@@ -238,7 +238,7 @@ __all__ = [
     *_polynomial_all, *_text_io_all,
     *_ufunc_all,
     "dlpack", "linalg", "random", "fft", "exceptions", "AxisError", "ndarray",
-    "testing", "polynomial",  # imported last, below
+    "testing", "polynomial", "ctypeslib",  # imported last, below
     *_bit_packing_all, *_functional_all, *_index_tricks_all, *_iteration_all, *_matrix_all,
     *_window_all,
     "emath", "lib",
@@ -252,8 +252,9 @@ def __dir__() -> list[str]:
 
 
 # Last, as their modules import the chapters above: NumPy's testing
-# assertions and numpy.polynomial (the power basis).  Not loaded on first use through a module __getattr__, as
+# assertions, numpy.polynomial (the power basis) and numpy.ctypeslib.  Not
+# loaded on first use through a module __getattr__, as
 # NumPy's np.testing is: CPython 3.11 does not specialise attribute look-ups
 # on a module that has one, and every ma.<name> would pay for it (about
 # 15 ns a call).
-from minarray import polynomial, testing  # noqa: E402
+from minarray import ctypeslib, polynomial, testing  # noqa: E402
