@@ -135,6 +135,9 @@ int ma_ndarray_tid(PyObject *dtype);
  * spelling), or -1 with its TypeError set: the one wording of a dtype
  * minarray lacks. */
 int ma_ndarray_as_tid(PyObject *obj);
+/* `x.shape = value`, in place where NumPy allows it (views.c): 0, or -1
+ * with the error set. */
+int ma_ndarray_set_shape(PyObject *x, PyObject *value);
 /* A new NDArray over handle `h` with the given base (NULL: None).  Steals
  * `h`, `shape` and `strides`; NULL shape or strides are made from the
  * handle when first read.  On failure everything stolen is released. */

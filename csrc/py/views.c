@@ -1007,38 +1007,35 @@ static int adopt_handle(PyObject *x, PyObject *h) {
   return 0;
 }
 
-/* ndarray_set_shape(x, shape) -> None: `x.shape = shape`, where NumPy
- * allows it: the new shape must lay over x's memory as it lies (a reshape
- * with copy=False), else AttributeError in NumPy's words; a size that
- * does not match is reshape's ValueError. */
-static PyObject *py_ndarray_set_shape(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-  (void)self;
-  MA_NARGS(2, "ndarray_set_shape");
-  PyObject *x = args[0], *value = args[1];
+/* `x.shape = value` (pyapi.h): where NumPy allows it, the new shape must
+ * lay over x's memory as it lies (a reshape with copy=False), else
+ * AttributeError in NumPy's words; a size that does not match is
+ * reshape's ValueError. */
+int ma_ndarray_set_shape(PyObject *x, PyObject *value) {
   ma_array *a = ma_ndarray_meta(x);
   if (!a) {
     PyErr_SetString(PyExc_TypeError, "ndarray_set_shape expects an NDArray");
-    return NULL;
+    return -1;
   }
   if (Py_TYPE(x) == ma_nd.scalar) {
     PyErr_SetString(PyExc_AttributeError, "a scalar's shape is not writable (it is a 0-d value)");
-    return NULL;
+    return -1;
   }
   /* an int or a sequence of them, as NumPy takes it */
   PyObject *t = PyTuple_Check(value) ? Py_NewRef(value)
                 : PyIndex_Check(value) ? PyTuple_Pack(1, value)
                                        : PySequence_Tuple(value);
-  if (!t) return NULL;
+  if (!t) return -1;
   int64_t size = ma_array_size(a), dims[MA_MAXDIMS], strides[MA_MAXDIMS];
   int unknown = -1, nn = reshape_dims(t, size, dims, &unknown);
   Py_DECREF(t);
-  if (nn < 0) return NULL;
+  if (nn < 0) return -1;
   size_t nbytes;
   if (ma_nbytes(nn, dims, (size_t)ma_elsize(a->t.dtype), &nbytes) != 0) {
     PyObject *sh = ma_dims_tuple(nn, dims);
     if (sh) ma_empty_error(sh, 1, (int)ma_elsize(a->t.dtype));
     Py_XDECREF(sh);
-    return NULL;
+    return -1;
   }
   const int64_t *st = strides;
   int same = nn == a->t.ndim;
@@ -1051,10 +1048,18 @@ static PyObject *py_ndarray_set_shape(PyObject *self, PyObject *const *args, Py_
     PyErr_SetString(PyExc_AttributeError,
                     "Incompatible shape for in-place modification. Use `.reshape()` to make a copy with the "
                     "desired shape.");
-    return NULL;
+    return -1;
   }
   PyObject *h = ma_handle_view(a, 0, a->t.dtype, nn, dims, st, 0);
-  if (!h || adopt_handle(x, h) < 0) return NULL;
+  return h ? adopt_handle(x, h) : -1;
+}
+
+/* ndarray_set_shape(x, shape) -> None: ma_ndarray_set_shape, for Python
+ * (a subclass's shape setter). */
+static PyObject *py_ndarray_set_shape(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+  (void)self;
+  MA_NARGS(2, "ndarray_set_shape");
+  if (ma_ndarray_set_shape(args[0], args[1]) < 0) return NULL;
   Py_RETURN_NONE;
 }
 
