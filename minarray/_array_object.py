@@ -301,7 +301,7 @@ class NDArray(core.NDArrayBase):
     def strides(self) -> Shape:
         """Strides in bytes, as NumPy reports them."""
         n = self._dtype.itemsize
-        return tuple(s * n for s in self._strides)
+        return tuple([s * n for s in self._strides])  # (a generator took twice as long)
 
     @property
     def device(self) -> str:
@@ -560,6 +560,8 @@ class NDArray(core.NDArrayBase):
         decreasing stride, a reversed axis still read forwards, NumPy's
         rule): a view when the array is contiguous in that order, else a
         copy (``reshape(-1)`` gives a view in more cases)."""
+        if order == "C" and core.is_contiguous(self._h, False):
+            return _reshape_view(self, (-1,), None)  # the common call: one C call
         from minarray import _manipulation as _manip  # cycle: _manipulation imports this module
 
         if order not in ("C", "F", "A", "K"):
@@ -621,6 +623,8 @@ class NDArray(core.NDArrayBase):
             n = self.size
             if not -n <= flat < n:
                 raise IndexError(f"index {flat} is out of bounds for size {n}")
+            if core.is_contiguous(self._h, False):  # the flat index is the element's: one view
+                return _reshape_view(self, (-1,), None)[flat].item()
             coords = []
             for dim in reversed(self._shape):
                 coords.append(flat % dim)
