@@ -352,3 +352,12 @@ def test_assert_no_warnings() -> None:
     with pytest.raises(AssertionError, match="Got warnings: "):
         with mt.assert_no_warnings():
             warnings.warn("loud", stacklevel=1)
+
+
+def test_nulp_comparison_keeps_python_numbers_weak() -> None:
+    # float16 0 against the Python float 1e-9: NumPy subtracts in float16
+    # (a weak Python number), where the difference rounds to 0
+    for lib, x in ((nt, np.asarray(0.0, dtype=np.float16)), (mt, ma.asarray(0.0, dtype=ma.float16))):
+        lib.assert_array_almost_equal_nulp(x, 1e-9, 0)
+    with pytest.raises(AssertionError, match="not equal to 0 ULP"):
+        mt.assert_array_almost_equal_nulp(ma.asarray(0.0), 1e-9, 0)

@@ -75,7 +75,9 @@ def assert_array_almost_equal_nulp(x: Any, y: Any, nulp: int = 1) -> None:
     """Fail unless ``|x - y| <= nulp * spacing(max(|x|, |y|))`` everywhere:
     a relative comparison whose tolerance follows each element's size."""
     __tracebackhide__ = True
-    xa, ya = _coerce.asarray(x), _coerce.asarray(y)
+    # Python numbers stay weak, as in NumPy's arithmetic here: float16 0
+    # minus 1e-9 is float16's 0, not float64's -1e-9
+    xa, ya = (v if isinstance(v, (NDArray, bool, int, float, complex)) else _coerce.asarray(v) for v in (x, y))
     ax, ay = _elementwise.abs(xa), _elementwise.abs(ya)
     ref = nulp * _elementwise.spacing(_elementwise.where(ax > ay, ax, ay))
     if not bool(_utility.all(_elementwise.abs(xa - ya) <= ref)):
