@@ -371,6 +371,59 @@ static int64_t poisson1(rng_t *rg, double lam) {
   }
 }
 
+/* ---- one-uniform distributions ---------------------------------------------------- */
+
+/* random_laplace, random_gumbel, random_logistic: one uniform each by
+ * inversion, the single value the inversion cannot take (0, or 1 - U ==
+ * 1) redrawn. */
+static inline double laplace1(rng_t *r, double loc, double scale) {
+  for (;;) {
+    double U = next_double(r);
+    if (U >= 0.5) return loc - scale * log(2.0 - U - U);
+    if (U > 0.0) return loc + scale * log(U + U);
+  }
+}
+
+static inline double gumbel1(rng_t *r, double loc, double scale) {
+  for (;;) {
+    double U = 1.0 - next_double(r);
+    if (U < 1.0) return loc - scale * log(-log(U));
+  }
+}
+
+static inline double logistic1(rng_t *r, double loc, double scale) {
+  for (;;) {
+    double U = next_double(r);
+    if (U > 0.0) return loc + scale * log(U / (1.0 - U));
+  }
+}
+
+/* random_triangular: inversion of the triangle's two pieces. */
+static inline double triangular1(rng_t *r, double left, double mode, double right) {
+  double base = right - left;
+  double leftbase = mode - left;
+  double ratio = leftbase / base;
+  double leftprod = leftbase * base;
+  double rightprod = (right - mode) * base;
+  double U = next_double(r);
+  if (U <= ratio) return left + sqrt(U * leftprod);
+  return right - sqrt((1.0 - U) * rightprod);
+}
+
+/* random_geometric_search: the first k whose cumulative probability
+ * passes one uniform (both APIs use it for p >= 1/3). */
+static inline int64_t geometric_search(rng_t *r, double p) {
+  int64_t X = 1;
+  double sum = p, prod = p, q = 1.0 - p;
+  double U = next_double(r);
+  while (U > sum) {
+    prod *= q;
+    sum += prod;
+    X++;
+  }
+  return X;
+}
+
 /* ---- permutations and choice -------------------------------------------------------- */
 
 /* random_interval: a draw in [0, max] by masked rejection, 32-bit draws

@@ -214,6 +214,18 @@ def _check(p: _Param, kind: str) -> None:
                 raise ValueError(f"{name} < 0 or {name} is NaN")
             if not (v <= _POISSON_LAM_MAX):
                 raise ValueError(f"{name} value too large")
+        elif kind == "bounded_gt_0_1":
+            if not v > 0 or not v <= 1:  # NumPy says "contains NaNs" for a scalar too
+                raise ValueError(f"{name} <= 0, {name} > 1 or {name} contains NaNs")
+        elif kind == "bounded_lt_0_1":
+            if not (v >= 0) or not (v < 1):
+                raise ValueError(f"{name} < 0, {name} >= 1 or {name} is NaN")
+        elif kind == "gt_1":
+            if not (v > 1):
+                raise ValueError(f"{name} <= 1 or {name} is NaN")
+        elif kind == "gte_1":
+            if not (v >= 1):
+                raise ValueError(f"{name} < 1 or {name} is NaN")
         return
     a = p.array
     if a.size == 0:
@@ -231,6 +243,18 @@ def _check(p: _Param, kind: str) -> None:
     elif kind == "bounded_0_1":
         if not bool(all_(ew.greater_equal(a, 0))) or not bool(all_(ew.less_equal(a, 1))):
             raise ValueError(f"{name} < 0, {name} > 1 or {name} contains NaNs")
+    elif kind == "bounded_gt_0_1":
+        if not bool(all_(ew.greater(a, 0))) or not bool(all_(ew.less_equal(a, 1))):
+            raise ValueError(f"{name} <= 0, {name} > 1 or {name} contains NaNs")
+    elif kind == "bounded_lt_0_1":
+        if not bool(all_(ew.greater_equal(a, 0))) or not bool(all_(ew.less(a, 1))):
+            raise ValueError(f"{name} < 0, {name} >= 1 or {name} contains NaNs")
+    elif kind == "gt_1":
+        if not bool(all_(ew.greater(a, 1))):
+            raise ValueError(f"{name} <= 1 or {name} contains NaNs")
+    elif kind == "gte_1":
+        if not bool(all_(ew.greater_equal(a, 1))):
+            raise ValueError(f"{name} < 1 or {name} contains NaNs")
     elif kind == "poisson":
         if not bool(all_(ew.less_equal(a, _POISSON_LAM_MAX))):
             raise ValueError(f"{name} value too large")
