@@ -855,6 +855,168 @@ void ma_random_poisson(ma_pcg64 *g, int64_t n, const double *lam, int64_t lam_st
   WITH_RNG(g, for (int64_t i = 0; i < n; i++) out[i] = poisson1(r, lam[i * lam_step]));
 }
 
+/* ---- the other distributions (distributions.c's random_*) ------------------------------ */
+
+static inline double chisquare1(rng_t *r, double df) { return 2.0 * std_gamma(r, df / 2.0); }
+
+static inline double standard_cauchy1(rng_t *r) {
+  double num = std_normal(r);
+  return num / std_normal(r);
+}
+
+static inline double standard_t1(rng_t *r, double df) {
+  double num = std_normal(r);
+  double denom = std_gamma(r, df / 2);
+  return sqrt(df / 2) * num / sqrt(denom);
+}
+
+static inline double f1(rng_t *r, double dfnum, double dfden) {
+  double num = chisquare1(r, dfnum) * dfden;
+  return num / (chisquare1(r, dfden) * dfnum);
+}
+
+static inline double rayleigh1(rng_t *r, double mode) { return mode * sqrt(2.0 * std_exp(r)); }
+static inline double pareto1(rng_t *r, double a) { return expm1(std_exp(r) / a); }
+static inline double power1(rng_t *r, double a) { return pow(-expm1(-std_exp(r)), 1. / a); }
+static inline double weibull1(rng_t *r, double a) { return a == 0.0 ? 0.0 : pow(std_exp(r), 1. / a); }
+
+/* random_noncentral_chisquare: NaN for a NaN nonc before any draw; above
+ * one degree of freedom a chi-square of df - 1 plus a shifted normal
+ * squared, else a Poisson mixture of chi-squares. */
+static double noncentral_chisquare1(rng_t *r, double df, double nonc) {
+  if (isnan(nonc)) return NAN;
+  if (nonc == 0) return chisquare1(r, df);
+  if (1 < df) {
+    const double chi2 = chisquare1(r, df - 1);
+    const double n = std_normal(r) + sqrt(nonc);
+    return chi2 + n * n;
+  }
+  const int64_t i = poisson1(r, nonc / 2.0);
+  return chisquare1(r, df + 2 * (double)i);
+}
+
+static inline double noncentral_f1(rng_t *r, double dfnum, double dfden, double nonc) {
+  double t = noncentral_chisquare1(r, dfnum, nonc) * dfden;
+  return t / (chisquare1(r, dfden) * dfnum);
+}
+
+/* random_wald: Michael, Schucany & Haas, in the form that keeps precision
+ * for a small Y. */
+static inline double wald1(rng_t *r, double mean, double scale) {
+  double Y = std_normal(r);
+  Y = mean * Y * Y;
+  double d = 1 + sqrt(1 + 4 * scale / Y);
+  double X = mean * (1 - 2 / d);
+  double U = next_double(r);
+  if (U <= mean / (mean + X)) return X;
+  return mean * mean / X;
+}
+
+/* random_vonmises: as the legacy one, but a wrapped normal above kappa = 1e6. */
+static double vonmises1(rng_t *r, double mu, double kappa) {
+  const double pi = 3.14159265358979323846;
+  if (isnan(kappa)) return NAN;
+  if (kappa < 1e-8) return pi * (2 * next_double(r) - 1);
+  if (kappa > 1e6) {
+    double result = mu + sqrt(1. / kappa) * std_normal(r);
+    if (result < -pi) result += 2 * pi;
+    if (result > pi) result -= 2 * pi;
+    return result;
+  }
+  return vonmises_bf(r, mu, kappa);
+}
+
+/* random_geometric: the search above 1/3, else inversion of an exponential
+ * (capped at INT64_MAX). */
+static inline int64_t geometric1(rng_t *r, double p) {
+  if (p >= 0.333333333333333333333333) return geometric_search(r, p);
+  double z = ceil(-std_exp(r) / log1p(-p));
+  if (z >= 9.223372036854776e+18) return INT64_MAX;
+  return (int64_t)z;
+}
+
+static inline int64_t negative_binomial1(rng_t *r, double n, double p) {
+  double Y = (1 - p) / p * std_gamma(r, n);
+  return poisson1(r, Y);
+}
+
+/* random_zipf: rejection from a Pareto whose uniform avoids the values
+ * that could only be rejected; 1 for a >= 1025, where b overflows. */
+static int64_t zipf1(rng_t *r, double a) {
+  if (a >= 1025) return 1;
+  double am1 = a - 1.0;
+  double b = pow(2.0, am1);
+  double Umin = pow(9223372036854775807.0, -am1);
+  for (;;) {
+    double U01 = next_double(r);
+    double U = U01 * Umin + (1 - U01);
+    double V = next_double(r);
+    double X = floor(pow(U, -1.0 / am1));
+    if (X > 9223372036854775807.0 || X < 1.0) continue;
+    double T = pow(1.0 + 1.0 / X, am1);
+    if (V * X * (T - 1.0) / (b - 1.0) <= T / b) return (int64_t)X;
+  }
+}
+
+/* random_logseries: Kemp's second algorithm with log1p and expm1. */
+static int64_t logseries1(rng_t *r, double p) {
+  double rr = log1p(-p);
+  for (;;) {
+    double V = next_double(r);
+    if (V >= p) return 1;
+    double U = next_double(r);
+    double q = -expm1(rr * U);
+    if (V <= q * q) {
+      int64_t result = floor_to_i64(1 + log(V) / log(q));
+      if ((result < 1) || (V == 0.0)) continue;
+      return result;
+    }
+    if (V >= q) return 1;
+    return 2;
+  }
+}
+
+/* The fills: element i of each parameter at p[i * step]. */
+#define GEN_FILL0(name, T, draw)                                           \
+  void ma_random_##name(ma_pcg64 *g, int64_t n, T *out) {                  \
+    WITH_RNG(g, for (int64_t i = 0; i < n; i++) out[i] = draw(r));         \
+  }
+#define GEN_FILL1(name, T, draw)                                                        \
+  void ma_random_##name(ma_pcg64 *g, int64_t n, const double *a, int64_t as, T *out) { \
+    WITH_RNG(g, for (int64_t i = 0; i < n; i++) out[i] = draw(r, a[i * as]));           \
+  }
+#define GEN_FILL2(name, T, draw)                                                                         \
+  void ma_random_##name(ma_pcg64 *g, int64_t n, const double *a, int64_t as, const double *b, int64_t bs, \
+                        T *out) {                                                                        \
+    WITH_RNG(g, for (int64_t i = 0; i < n; i++) out[i] = draw(r, a[i * as], b[i * bs]));                 \
+  }
+#define GEN_FILL3(name, T, draw)                                                                         \
+  void ma_random_##name(ma_pcg64 *g, int64_t n, const double *a, int64_t as, const double *b, int64_t bs, \
+                        const double *c, int64_t cs, T *out) {                                           \
+    WITH_RNG(g, for (int64_t i = 0; i < n; i++) out[i] = draw(r, a[i * as], b[i * bs], c[i * cs]));      \
+  }
+
+GEN_FILL0(standard_cauchy, double, standard_cauchy1)
+GEN_FILL1(standard_t, double, standard_t1)
+GEN_FILL1(chisquare, double, chisquare1)
+GEN_FILL2(f, double, f1)
+GEN_FILL2(laplace, double, laplace1)
+GEN_FILL2(logistic, double, logistic1)
+GEN_FILL2(gumbel, double, gumbel1)
+GEN_FILL1(rayleigh, double, rayleigh1)
+GEN_FILL1(pareto, double, pareto1)
+GEN_FILL1(power, double, power1)
+GEN_FILL1(weibull, double, weibull1)
+GEN_FILL2(noncentral_chisquare, double, noncentral_chisquare1)
+GEN_FILL3(noncentral_f, double, noncentral_f1)
+GEN_FILL3(triangular, double, triangular1)
+GEN_FILL2(vonmises, double, vonmises1)
+GEN_FILL2(wald, double, wald1)
+GEN_FILL1(geometric, int64_t, geometric1)
+GEN_FILL2(negative_binomial, int64_t, negative_binomial1)
+GEN_FILL1(zipf, int64_t, zipf1)
+GEN_FILL1(logseries, int64_t, logseries1)
+
 /* ---- permutations and choice ----------------------------------------------------------- */
 
 void ma_random_shuffle(ma_pcg64 *g, int64_t n, int64_t first, int64_t itemsize, int64_t stride, char *data) {

@@ -424,6 +424,39 @@ static inline int64_t geometric_search(rng_t *r, double p) {
   return X;
 }
 
+/* random_vonmises / legacy_vonmises for 1e-8 <= kappa: Best & Fisher's
+ * rejection (s from the Taylor expansion below kappa = 1e-5, where rho
+ * is 0 in doubles), the result folded into [-pi, pi]. */
+static inline double vonmises_bf(rng_t *r, double mu, double kappa) {
+  const double pi = 3.14159265358979323846;
+  double s, U, V, W, Y, Z;
+  if (kappa < 1e-5) {
+    s = (1. / kappa + kappa);
+  } else {
+    double rr = 1 + sqrt(1 + 4 * kappa * kappa);
+    double rho = (rr - sqrt(2 * rr)) / (2 * kappa);
+    s = (1 + rho * rho) / (2 * rho);
+  }
+  for (;;) {
+    U = next_double(r);
+    Z = cos(pi * U);
+    W = (1 + s * Z) / (s + Z);
+    Y = kappa * (s - W);
+    V = next_double(r);
+    /* V == 0 is fine: Y >= 0 accepts and Y < 0 rejects before the log */
+    if ((Y * (2 - Y) - V >= 0) || (log(Y / V) + 1 - Y >= 0)) break;
+  }
+  U = next_double(r);
+  double result = acos(W);
+  if (U < 0.5) result = -result;
+  result += mu;
+  int neg = (result < 0);
+  double mod = fabs(result);
+  mod = (fmod(mod + pi, 2 * pi) - pi);
+  if (neg) mod *= -1;
+  return mod;
+}
+
 /* ---- permutations and choice -------------------------------------------------------- */
 
 /* random_interval: a draw in [0, max] by masked rejection, 32-bit draws

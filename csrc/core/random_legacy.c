@@ -244,39 +244,12 @@ static inline double wald1(ma_legacy *s, double mean, double scale) {
   return mean * mean / X;
 }
 
-/* legacy_vonmises: Best & Fisher's rejection, uniform on the circle for
- * a tiny kappa; the result folded into [-pi, pi). */
+/* legacy_vonmises: uniform on the circle for a tiny kappa, else Best &
+ * Fisher's rejection (random_algos.h), whatever the kappa. */
 static double vonmises1(ma_legacy *s, double mu, double kappa) {
-  const double pi = 3.14159265358979323846;
-  rng_t *r = s->mt;
-  double sv, U, V, W, Y, Z;
   if (isnan(kappa)) return NAN;
-  if (kappa < 1e-8) return pi * (2 * next_double(r) - 1);
-  if (kappa < 1e-5) {
-    sv = (1. / kappa + kappa);
-  } else {
-    double rr = 1 + sqrt(1 + 4 * kappa * kappa);
-    double rho = (rr - sqrt(2 * rr)) / (2 * kappa);
-    sv = (1 + rho * rho) / (2 * rho);
-  }
-  for (;;) {
-    U = next_double(r);
-    Z = cos(pi * U);
-    W = (1 + sv * Z) / (sv + Z);
-    Y = kappa * (sv - W);
-    V = next_double(r);
-    /* V == 0 is fine: Y >= 0 accepts and Y < 0 rejects before the log */
-    if ((Y * (2 - Y) - V >= 0) || (log(Y / V) + 1 - Y >= 0)) break;
-  }
-  U = next_double(r);
-  double result = acos(W);
-  if (U < 0.5) result = -result;
-  result += mu;
-  int neg = (result < 0);
-  double mod = fabs(result);
-  mod = (fmod(mod + pi, 2 * pi) - pi);
-  if (neg) mod *= -1;
-  return mod;
+  if (kappa < 1e-8) return 3.14159265358979323846 * (2 * next_double(s->mt) - 1);
+  return vonmises_bf(s->mt, mu, kappa);
 }
 
 /* legacy_random_geometric: the search above 1/3, else inversion of one uniform. */

@@ -39,6 +39,7 @@ from minarray.random._bit_generators import PCG64, BitGenerator
 from minarray.random._sampling import (
     _EPS32,
     _EPS64,
+    _POISSON_LAM_MAX,
     Sampler,
     Shape,
     _c_long,
@@ -49,6 +50,7 @@ from minarray.random._sampling import (
     _normalised_rows,
     _Param,
     _shape_of,
+    _triangular_params,
 )
 
 __all__ = ["Generator", "default_rng"]
@@ -209,6 +211,110 @@ class Generator(Sampler):
     def poisson(self, lam: Any = 1.0, size: Any = None) -> Any:
         """Poisson(lam) draws: multiplication of uniforms below 10, else PTRS."""
         return self._cont(lib.ma_random_poisson, size, [_Param(lam, "lam")], ["poisson"], dtype=_dt.int64)
+
+    def standard_cauchy(self, size: Any = None) -> Any:
+        """Standard Cauchy draws: the ratio of two ziggurat normals."""
+        return self._cont(lib.ma_random_standard_cauchy, size, [], [])
+
+    def standard_t(self, df: Any, size: Any = None) -> Any:
+        """Student's t draws with ``df`` degrees of freedom (df > 0)."""
+        return self._cont(lib.ma_random_standard_t, size, [_Param(df, "df")], ["positive"])
+
+    def chisquare(self, df: Any, size: Any = None) -> Any:
+        """Chi-square draws, ``2 * standard_gamma(df / 2)`` (df > 0)."""
+        return self._cont(lib.ma_random_chisquare, size, [_Param(df, "df")], ["positive"])
+
+    def f(self, dfnum: Any, dfden: Any, size: Any = None) -> Any:
+        """F draws: a ratio of chi-squares over their degrees of freedom."""
+        return self._cont(lib.ma_random_f, size, [_Param(dfnum, "dfnum"), _Param(dfden, "dfden")],
+                          ["positive", "positive"])
+
+    def noncentral_chisquare(self, df: Any, nonc: Any, size: Any = None) -> Any:
+        """Noncentral chi-square draws (df > 0, nonc >= 0)."""
+        return self._cont(lib.ma_random_noncentral_chisquare, size, [_Param(df, "df"), _Param(nonc, "nonc")],
+                          ["positive", "non_negative"])
+
+    def noncentral_f(self, dfnum: Any, dfden: Any, nonc: Any, size: Any = None) -> Any:
+        """Noncentral F draws: a noncentral chi-square over a chi-square."""
+        return self._cont(lib.ma_random_noncentral_f, size,
+                          [_Param(dfnum, "dfnum"), _Param(dfden, "dfden"), _Param(nonc, "nonc")],
+                          ["positive", "positive", "non_negative"])
+
+    def laplace(self, loc: Any = 0.0, scale: Any = 1.0, size: Any = None) -> Any:
+        """Laplace (double exponential) draws by inversion of one uniform."""
+        return self._cont(lib.ma_random_laplace, size, [_Param(loc, "loc"), _Param(scale, "scale")],
+                          [None, "non_negative"])
+
+    def logistic(self, loc: Any = 0.0, scale: Any = 1.0, size: Any = None) -> Any:
+        """Logistic draws ``loc + scale * log(U / (1 - U))``."""
+        return self._cont(lib.ma_random_logistic, size, [_Param(loc, "loc"), _Param(scale, "scale")],
+                          [None, "non_negative"])
+
+    def gumbel(self, loc: Any = 0.0, scale: Any = 1.0, size: Any = None) -> Any:
+        """Gumbel draws ``loc - scale * log(-log(1 - U))``."""
+        return self._cont(lib.ma_random_gumbel, size, [_Param(loc, "loc"), _Param(scale, "scale")],
+                          [None, "non_negative"])
+
+    def rayleigh(self, scale: Any = 1.0, size: Any = None) -> Any:
+        """Rayleigh draws ``scale * sqrt(2 * E)``."""
+        return self._cont(lib.ma_random_rayleigh, size, [_Param(scale, "scale")], ["non_negative"])
+
+    def pareto(self, a: Any, size: Any = None) -> Any:
+        """Pareto II (Lomax) draws ``expm1(E / a)`` (a > 0)."""
+        return self._cont(lib.ma_random_pareto, size, [_Param(a, "a")], ["positive"])
+
+    def power(self, a: Any, size: Any = None) -> Any:
+        """Power-function draws on [0, 1] with exponent ``a - 1`` (a > 0)."""
+        return self._cont(lib.ma_random_power, size, [_Param(a, "a")], ["positive"])
+
+    def weibull(self, a: Any, size: Any = None) -> Any:
+        """Weibull draws ``E ** (1 / a)`` (a >= 0; 0 gives zeros)."""
+        return self._cont(lib.ma_random_weibull, size, [_Param(a, "a")], ["non_negative"])
+
+    def vonmises(self, mu: Any, kappa: Any, size: Any = None) -> Any:
+        """von Mises draws on [-pi, pi] (kappa >= 0; a wrapped normal above 1e6)."""
+        return self._cont(lib.ma_random_vonmises, size, [_Param(mu, "mu"), _Param(kappa, "kappa")],
+                          [None, "non_negative"])
+
+    def wald(self, mean: Any, scale: Any, size: Any = None) -> Any:
+        """Wald (inverse Gaussian) draws (mean > 0, scale > 0)."""
+        return self._cont(lib.ma_random_wald, size, [_Param(mean, "mean"), _Param(scale, "scale")],
+                          ["positive", "positive"])
+
+    def triangular(self, left: Any, mode: Any, right: Any, size: Any = None) -> Any:
+        """Triangular draws on [left, right] peaking at ``mode``, by inversion."""
+        return self._cont(lib.ma_random_triangular, size, _triangular_params(left, mode, right),
+                          [None, None, None])
+
+    def geometric(self, p: Any, size: Any = None) -> Any:
+        """Geometric draws: trials up to the first success, from 1 (0 < p <= 1)."""
+        return self._cont(lib.ma_random_geometric, size, [_Param(p, "p")], ["bounded_gt_0_1"], dtype=_dt.int64)
+
+    def negative_binomial(self, n: Any, p: Any, size: Any = None) -> Any:
+        """Negative binomial draws, a Poisson of a gamma (n > 0, 0 < p <= 1),
+        refused where the Poisson's mean could pass its limit."""
+        nn, pp = _Param(n, "n"), _Param(p, "p")
+        _check(nn, "positive_not_nan")
+        _check(pp, "bounded_gt_0_1")
+        if nn.array is None and pp.array is None:
+            too_large = (1 - pp.value) / pp.value * (nn.value + 10 * math.sqrt(nn.value)) > _POISSON_LAM_MAX
+        else:
+            # (n > 0 and p > 0 were checked: no division by zero here)
+            na = nn.array if nn.array is not None else asarray(nn.value)
+            pa = pp.array if pp.array is not None else asarray(pp.value)
+            lam = (1 - pa) / pa * (na + 10 * _ew.sqrt(na))
+            too_large = bool(any_(greater(lam, _POISSON_LAM_MAX)))
+        if too_large:
+            raise ValueError("n too large or p too small, see Generator.negative_binomial Notes")
+        return self._cont(lib.ma_random_negative_binomial, size, [nn, pp], [None, None], dtype=_dt.int64)
+
+    def zipf(self, a: Any, size: Any = None) -> Any:
+        """Zipf draws by rejection (a > 1)."""
+        return self._cont(lib.ma_random_zipf, size, [_Param(a, "a")], ["gt_1"], dtype=_dt.int64)
+
+    def logseries(self, p: Any, size: Any = None) -> Any:
+        """Logarithmic series draws (0 <= p < 1)."""
+        return self._cont(lib.ma_random_logseries, size, [_Param(p, "p")], ["bounded_lt_0_1"], dtype=_dt.int64)
 
     def multinomial(self, n: Any, pvals: Any, size: Any = None) -> NDArray:
         """Counts of ``n`` trials over the categories of ``pvals``' last

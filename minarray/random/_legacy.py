@@ -46,6 +46,7 @@ from minarray.random._sampling import (
     _normalised_rows,
     _Param,
     _shape_of,
+    _triangular_params,
 )
 
 __all__ = ["RandomState"]
@@ -375,20 +376,7 @@ class RandomState(Sampler):
 
     def triangular(self, left: Any, mode: Any, right: Any, size: Any = None) -> Any:
         """Triangular draws on [left, right] peaking at ``mode``, by inversion."""
-        params = [_Param(left, "left"), _Param(mode, "mode"), _Param(right, "right")]
-        lo, md, hi = (p.array if p.array is not None else p.value for p in params)
-        if all(p.array is None for p in params):
-            bad_lm, bad_mr, same = lo > md, md > hi, lo == hi
-        else:
-            bad_lm = bool(_utility.any(_elementwise.greater(lo, md)))
-            bad_mr = bool(_utility.any(_elementwise.greater(md, hi)))
-            same = bool(_utility.any(_elementwise.equal(lo, hi)))
-        if bad_lm:
-            raise ValueError("left > mode")
-        if bad_mr:
-            raise ValueError("mode > right")
-        if same:
-            raise ValueError("left == right")
+        params = _triangular_params(left, mode, right)
         return self._cont(lib.ma_legacy_triangular, size, params, [None, None, None])
 
     def geometric(self, p: Any, size: Any = None) -> Any:

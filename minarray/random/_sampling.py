@@ -192,6 +192,25 @@ def _normalised_rows(g: NDArray) -> NDArray:
         return g * (1.0 / total)
 
 
+def _triangular_params(left: Any, mode: Any, right: Any) -> list[_Param]:
+    """triangular's parameters, checked as NumPy checks them (both APIs):
+    left <= mode <= right and left != right, anywhere in arrays."""
+    params = [_Param(left, "left"), _Param(mode, "mode"), _Param(right, "right")]
+    lo, md, hi = (p.array if p.array is not None else p.value for p in params)
+    if all(p.array is None for p in params):
+        bad_lm, bad_mr, same = lo > md, md > hi, lo == hi
+    else:
+        bad_lm, bad_mr, same = (bool(any_(f(x, y))) for f, x, y in
+                                ((ew.greater, lo, md), (ew.greater, md, hi), (ew.equal, lo, hi)))
+    if bad_lm:
+        raise ValueError("left > mode")
+    if bad_mr:
+        raise ValueError("mode > right")
+    if same:
+        raise ValueError("left == right")
+    return params
+
+
 # ---- constraints, as NumPy's check_constraint / check_array_constraint ------
 
 
@@ -214,6 +233,11 @@ def _check(p: _Param, kind: str) -> None:
                 raise ValueError(f"{name} < 0 or {name} is NaN")
             if not (v <= _POISSON_LAM_MAX):
                 raise ValueError(f"{name} value too large")
+        elif kind == "positive_not_nan":
+            if math.isnan(v):
+                raise ValueError(f"{name} must not be NaN")
+            if v <= 0:
+                raise ValueError(f"{name} <= 0")
         elif kind == "bounded_gt_0_1":
             if not v > 0 or not v <= 1:  # NumPy says "contains NaNs" for a scalar too
                 raise ValueError(f"{name} <= 0, {name} > 1 or {name} contains NaNs")
@@ -243,6 +267,11 @@ def _check(p: _Param, kind: str) -> None:
     elif kind == "bounded_0_1":
         if not bool(all_(ew.greater_equal(a, 0))) or not bool(all_(ew.less_equal(a, 1))):
             raise ValueError(f"{name} < 0, {name} > 1 or {name} contains NaNs")
+    elif kind == "positive_not_nan":
+        if bool(any_(ew.isnan(a))):
+            raise ValueError(f"{name} must not be NaN")
+        if bool(any_(ew.less_equal(a, 0))):
+            raise ValueError(f"{name} <= 0")
     elif kind == "bounded_gt_0_1":
         if not bool(all_(ew.greater(a, 0))) or not bool(all_(ew.less_equal(a, 1))):
             raise ValueError(f"{name} <= 0, {name} > 1 or {name} contains NaNs")
