@@ -720,6 +720,11 @@ MORE_CASES: list[tuple[str, tuple[Any, ...]]] = [
     ("zipf", (2.0,)), ("zipf", (1.1,)), ("zipf", (5.0,)), ("zipf", (2000.0,)), ("zipf", ([1.5, 3.0],)),
     ("logseries", (0.7,)), ("logseries", (0.99,)), ("logseries", (0.0,)), ("logseries", (0.2,)),
     ("logseries", ([0.1, 0.5, 0.999],)),
+    ("hypergeometric", (5, 5, 3)), ("hypergeometric", (20, 3, 10)), ("hypergeometric", (3, 20, 10)),
+    ("hypergeometric", (100, 200, 50)), ("hypergeometric", (200, 100, 250)), ("hypergeometric", (0, 5, 5)),
+    ("hypergeometric", (5, 0, 5)), ("hypergeometric", (5, 5, 0)), ("hypergeometric", (10**8, 10**8, 10**5)),
+    ("hypergeometric", (15, 15, 20)), ("hypergeometric", (300, 700, 995)),
+    ("hypergeometric", ([5, 50, 500], [[7], [70]], [3, 30, 300])), ("hypergeometric", (5.5, 5.0, 3.0)),
 ]
 
 
@@ -757,7 +762,23 @@ MORE_ERRORS: list[tuple[str, tuple[Any, ...]]] = [
     ("negative_binomial", ([5.0, 1e300], [0.5])), ("zipf", (1.0,)), ("zipf", (float("nan"),)),
     ("zipf", ([2.0, 0.5],)), ("logseries", (1.0,)), ("logseries", (-0.1,)), ("logseries", (float("nan"),)),
     ("logseries", ([0.5, 1.0],)),
+    ("hypergeometric", (-1, 5, 3)), ("hypergeometric", (5, -1, 3)), ("hypergeometric", (5, 5, -1)),
+    ("hypergeometric", (5, 5, 11)), ("hypergeometric", ([5, -1], 5, 3)), ("hypergeometric", ([5], [5], [-1])),
+    ("hypergeometric", ([5], [5], [11])), ("hypergeometric", (10**9, 1, 1)), ("hypergeometric", ([1, 10**9], 1, 1)),
+    ("hypergeometric", (1, [10**9], 1)),
 ]
+
+
+@pytest.mark.parametrize(("args", "exc", "msg"), [
+    (("5", 5, 3), TypeError, "integer"), ((2**63, 1, 1), OverflowError, "too large"),
+], ids=repr)
+def test_hypergeometric_refuses_what_numpy_refuses(args: tuple[Any, ...], exc: type[Exception], msg: str) -> None:
+    mg, ng = pair(3)
+    with pytest.raises(exc, match=msg):
+        ng.hypergeometric(*args)
+    with pytest.raises(exc, match=msg):
+        mg.hypergeometric(*args)
+    assert mg.bit_generator.state == ng.bit_generator.state
 
 
 @pytest.mark.parametrize(("name", "args"), MORE_ERRORS, ids=[f"{n}{a}" for n, a in MORE_ERRORS])

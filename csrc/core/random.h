@@ -124,6 +124,11 @@ void ma_random_logseries(ma_pcg64 *g, int64_t n, const double *a, int64_t as, in
 void ma_random_negative_binomial(ma_pcg64 *g, int64_t n, const double *a, int64_t as, const double *b,
                                  int64_t bs, int64_t *out);
 
+/* hypergeometric: int64 counts of good, bad and samples (checked by the
+ * caller: each count below 1e9, the sample at most good + bad). */
+void ma_random_hypergeometric(ma_pcg64 *g, int64_t n, const int64_t *good, int64_t good_step, const int64_t *bad,
+                              int64_t bad_step, const int64_t *sample, int64_t sample_step, int64_t *out);
+
 /* Permutations.  ma_random_shuffle: Fisher-Yates over n items of
  * `itemsize` bytes, `stride` bytes apart, from the last down to `first`
  * (NumPy's shuffle, masked draws).  ma_random_shuffle_lanes: the same over

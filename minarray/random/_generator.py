@@ -45,6 +45,7 @@ from minarray.random._sampling import (
     _c_long,
     _check,
     _dirichlet_alpha,
+    _hypergeometric_counts,
     _is_scalar,
     _multinomial_pvals,
     _normalised_rows,
@@ -311,6 +312,13 @@ class Generator(Sampler):
     def zipf(self, a: Any, size: Any = None) -> Any:
         """Zipf draws by rejection (a > 1)."""
         return self._cont(lib.ma_random_zipf, size, [_Param(a, "a")], ["gt_1"], dtype=_dt.int64)
+
+    def hypergeometric(self, ngood: Any, nbad: Any, nsample: Any, size: Any = None) -> Any:
+        """Hypergeometric draws: good items among ``nsample`` taken without
+        replacement from ``ngood`` good and ``nbad`` bad ones (each below
+        1e9): item by item for small samples, else Stadlober's HRUA."""
+        params = _hypergeometric_counts(ngood, nbad, nsample, 10**9)
+        return self._cont(lib.ma_random_hypergeometric, size, params, ["non_negative"] * 3, dtype=_dt.int64)
 
     def logseries(self, p: Any, size: Any = None) -> Any:
         """Logarithmic series draws (0 <= p < 1)."""

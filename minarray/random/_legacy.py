@@ -41,7 +41,7 @@ from minarray.random._sampling import (
     _c_long,
     _check,
     _dirichlet_alpha,
-    _is_scalar,
+    _hypergeometric_counts,
     _multinomial_pvals,
     _normalised_rows,
     _Param,
@@ -402,19 +402,7 @@ class RandomState(Sampler):
         """Hypergeometric draws: good items among ``nsample`` taken without
         replacement from ``ngood`` good and ``nbad`` bad ones (NumPy's
         original algorithms: sequential draws up to 10 samples, else HRUA)."""
-        args = (ngood, nbad, nsample)
-        names = ("ngood", "nbad", "nsample")
-        if all(_is_scalar(x) for x in args):
-            good, bad, sample = (_c_long(x.item() if isinstance(x, _array_object.NDArray) else x, name)
-                                 for x, name in zip(args, names, strict=True))
-            if good + bad < sample:
-                raise ValueError("ngood + nbad < nsample")
-            params = [_Param(v, name, _dtypes.int64) for v, name in zip((good, bad, sample), names, strict=True)]
-        else:
-            g, b, k = (_coerce.asarray(x).astype(_dtypes.int64) for x in args)
-            params = [_Param.of_array(a, name, "int64_t") for a, name in zip((g, b, k), names, strict=True)]
-            if bool(_utility.any(_elementwise.less(_elementwise.add(g, b), k))):
-                raise ValueError("ngood + nbad < nsample")
+        params = _hypergeometric_counts(ngood, nbad, nsample, None)
         return self._cont(lib.ma_legacy_hypergeometric, size, params, ["non_negative", "non_negative", "gte_1"],
                           dtype=_dtypes.int64)
 

@@ -211,6 +211,33 @@ def _triangular_params(left: Any, mode: Any, right: Any) -> list[_Param]:
     return params
 
 
+def _hypergeometric_counts(ngood: Any, nbad: Any, nsample: Any, limit: int | None) -> list[_Param]:
+    """hypergeometric's three counts as int64 parameters, checked in NumPy's
+    order (both APIs): scalars convert as C longs (a float truncates),
+    arrays cast to int64; ngood and nbad below ``limit`` (the Generator's
+    1e9), then ngood + nbad >= nsample.  The sign checks are the caller's."""
+    args = (ngood, nbad, nsample)
+    names = ("ngood", "nbad", "nsample")
+    if all(_is_scalar(x) for x in args):
+        good, bad, sample = (_c_long(x.item() if isinstance(x, NDArray) else x, name)
+                             for x, name in zip(args, names, strict=True))
+        too_big = limit is not None and (good >= limit or bad >= limit)
+        short = good + bad < sample
+        values: list[Any] = [good, bad, sample]
+        params = [_Param(v, name, _dt.int64) for v, name in zip(values, names, strict=True)]
+    else:
+        g, b, k = (asarray(x).astype(_dt.int64) for x in args)
+        too_big = limit is not None and (bool(any_(ew.greater_equal(g, limit))) or
+                                         bool(any_(ew.greater_equal(b, limit))))
+        short = bool(any_(ew.less(ew.add(g, b), k)))
+        params = [_Param.of_array(a, name, "int64_t") for a, name in zip((g, b, k), names, strict=True)]
+    if too_big:
+        raise ValueError(f"both ngood and nbad must be less than {limit}")
+    if short:
+        raise ValueError("ngood + nbad < nsample")
+    return params
+
+
 # ---- constraints, as NumPy's check_constraint / check_array_constraint ------
 
 
