@@ -356,6 +356,8 @@ SWEEP: dict[str, tuple[Call, int]] = {
                           ("power", (2.0,)), ("weibull", (2.0,)), ("vonmises", (0.0, 1.0)), ("wald", (1.0, 1.0)),
                           ("triangular", (0.0, 1.0, 2.0)), ("geometric", (0.3,)), ("negative_binomial", (3.0, 0.5)),
                           ("zipf", (2.0,)), ("logseries", (0.5,)), ("hypergeometric", (5, 5, 3)))},
+    "random.Generator.multivariate_hypergeometric.size": (
+        (lambda m, v: rng(m).multivariate_hypergeometric([3, 2, 5], 4, size=(v, 3))), 2),
     "random.Generator.bytes.length": ((lambda m, v: rng(m).bytes(v)), 2),
     "random.Generator.permutation.axis": ((lambda m, v: rng(m).permutation(A(m), axis=v)), 1),
     "random.Generator.permuted.axis": ((lambda m, v: rng(m).permuted(A(m), axis=v)), 1),

@@ -791,6 +791,39 @@ def test_more_distributions_refuse_as_numpy(name: str, args: tuple[Any, ...]) ->
     assert mg.bit_generator.state == ng.bit_generator.state
 
 
+MVHG_CASES: list[tuple[list[int], int]] = [
+    ([3, 2, 5], 4), ([3, 2, 5], 9), ([3, 2, 5], 10), ([3, 2, 5], 0), ([], 0), ([7], 3), ([0, 0, 4], 2),
+    ([100, 200, 300, 400], 450), ([10**6, 5, 10**5], 60000), ([1] * 50, 20),
+]
+
+
+@pytest.mark.parametrize("method", ["marginals", "count"])
+@pytest.mark.parametrize("size", [None, 1, 6, (2, 3), 0], ids=repr)
+@pytest.mark.parametrize(("colors", "nsample"), MVHG_CASES, ids=[f"{c[:4]}-{k}" for c, k in MVHG_CASES])
+def test_multivariate_hypergeometric(colors: list[int], nsample: int, size: Any, method: str) -> None:
+    if method == "count" and sum(colors) > 10**5:
+        colors = [c // 100 for c in colors]  # 'count' holds one entry per item
+        nsample //= 100
+    for seed in (0, 9):
+        mg, ng = pair(seed)
+        both(mg, ng, "multivariate_hypergeometric", colors, nsample, size=size, method=method)
+        both(mg, ng, "multivariate_hypergeometric", colors, nsample, size=size, method=method)
+
+
+@pytest.mark.parametrize(("args", "kwargs"), [
+    (([3, 2], 2.0), {}), (([3, 2], -1), {}), (([3, 2], 6), {}), (([[3, 2]], 1), {}), (([3.0, 2.0], 1), {}),
+    (([3, -2], 1), {}), (([10**9], 1), {}), (([3, 2], 1), {"method": "x"}), (([2**62, 2**62], 1), {}),
+    ((["a"], 1), {}),
+], ids=repr)
+def test_multivariate_hypergeometric_errors(args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    mg, ng = pair(2)
+    with pytest.raises(ValueError) as want:
+        ng.multivariate_hypergeometric(*args, **kwargs)
+    with pytest.raises(ValueError, match=f"^{re.escape(str(want.value))}$"):
+        mg.multivariate_hypergeometric(*args, **kwargs)
+    assert mg.bit_generator.state == ng.bit_generator.state
+
+
 # ---- threads ---------------------------------------------------------------------------
 
 

@@ -1070,12 +1070,63 @@ static int64_t hypergeometric_hrua(rng_t *r, int64_t good, int64_t bad, int64_t 
   return K;
 }
 
+/* random_hypergeometric: HRUA when the sample is 10 or more from both ends. */
+static inline int64_t hypergeometric1(rng_t *r, int64_t good, int64_t bad, int64_t sample) {
+  if (sample >= 10 && sample <= good + bad - 10) return hypergeometric_hrua(r, good, bad, sample);
+  return hypergeometric_sample(r, good, bad, sample);
+}
+
 void ma_random_hypergeometric(ma_pcg64 *g, int64_t n, const int64_t *good, int64_t good_step, const int64_t *bad,
                               int64_t bad_step, const int64_t *sample, int64_t sample_step, int64_t *out) {
   WITH_RNG(g, for (int64_t i = 0; i < n; i++) {
     int64_t gd = good[i * good_step], bd = bad[i * bad_step], k = sample[i * sample_step];
-    out[i] = (k >= 10 && k <= gd + bd - 10) ? hypergeometric_hrua(r, gd, bd, k) : hypergeometric_sample(r, gd, bd, k);
+    out[i] = hypergeometric1(r, gd, bd, k);
   });
+}
+
+/* multivariate_hypergeometric: `rows` draws of d counts (out zeroed by
+ * the caller) of nsample items without replacement from colors[0, d),
+ * `total` in all, drawing the smaller of the sample and its complement.
+ * method_count: a partial Fisher-Yates shuffle over one entry per item
+ * (random_multivariate_hypergeometric_count; -1 when its memory cannot be
+ * had); else one hypergeometric per color but the last, of the items left
+ * (random_multivariate_hypergeometric_marginals). */
+int ma_random_mv_hypergeometric(ma_pcg64 *g, int method_count, int64_t total, int64_t d, const int64_t *colors,
+                                int64_t nsample, int64_t rows, int64_t *out) {
+  if (total == 0 || nsample == 0 || rows == 0) return 0;
+  int64_t *choices = NULL;
+  if (method_count) {
+    choices = malloc((size_t)total * sizeof *choices);
+    if (choices == NULL) return -1;
+    for (int64_t i = 0, k = 0; i < d; ++i)
+      for (int64_t j = 0; j < colors[i]; ++j) choices[k++] = i;
+  }
+  const int more_than_half = nsample > total / 2;
+  if (more_than_half) nsample = total - nsample;
+  WITH_RNG(g, for (int64_t i = 0; i < rows * d; i += d) {
+    if (method_count) {
+      for (int64_t j = 0; j < nsample; ++j) {
+        int64_t k = j + (int64_t)interval(r, (uint64_t)(total - j - 1));
+        int64_t tmp = choices[k];
+        choices[k] = choices[j];
+        choices[j] = tmp;
+      }
+      for (int64_t j = 0; j < nsample; ++j) out[i + choices[j]] += 1;
+    } else {
+      int64_t left = nsample, remaining = total;
+      for (int64_t j = 0; left > 0 && j + 1 < d; ++j) {
+        remaining -= colors[j];
+        int64_t got = hypergeometric1(r, colors[j], remaining, left);
+        out[i + j] = got;
+        left -= got;
+      }
+      if (left > 0) out[i + d - 1] = left;
+    }
+    if (more_than_half)
+      for (int64_t k = 0; k < d; ++k) out[i + k] = colors[k] - out[i + k];
+  });
+  free(choices);
+  return 0;
 }
 
 /* The fills: element i of each parameter at p[i * step]. */

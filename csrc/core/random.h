@@ -129,6 +129,12 @@ void ma_random_negative_binomial(ma_pcg64 *g, int64_t n, const double *a, int64_
 void ma_random_hypergeometric(ma_pcg64 *g, int64_t n, const int64_t *good, int64_t good_step, const int64_t *bad,
                               int64_t bad_step, const int64_t *sample, int64_t sample_step, int64_t *out);
 
+/* multivariate_hypergeometric: `rows` draws of d counts into out (zeroed),
+ * nsample items from colors[0, d) (total items); method_count 1 for
+ * 'count' (0, or -1 when memory ran out), 0 for 'marginals'. */
+int ma_random_mv_hypergeometric(ma_pcg64 *g, int method_count, int64_t total, int64_t d, const int64_t *colors,
+                                int64_t nsample, int64_t rows, int64_t *out);
+
 /* Permutations.  ma_random_shuffle: Fisher-Yates over n items of
  * `itemsize` bytes, `stride` bytes apart, from the last down to `first`
  * (NumPy's shuffle, masked draws).  ma_random_shuffle_lanes: the same over

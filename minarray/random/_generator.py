@@ -320,6 +320,59 @@ class Generator(Sampler):
         params = _hypergeometric_counts(ngood, nbad, nsample, 10**9)
         return self._cont(lib.ma_random_hypergeometric, size, params, ["non_negative"] * 3, dtype=_dt.int64)
 
+    def multivariate_hypergeometric(self, colors: Any, nsample: Any, size: Any = None,
+                                    method: str = "marginals") -> NDArray:
+        """Counts per color of ``nsample`` items drawn without replacement
+        from ``colors[i]`` items of each color, int64 of shape ``size +
+        (len(colors),)``: by a hypergeometric per color (``"marginals"``,
+        fewer than 1e9 items) or a partial shuffle of every item
+        (``"count"``), as NumPy draws them."""
+        if method not in ("count", "marginals"):
+            raise ValueError('method must be "count" or "marginals".')
+        try:
+            operator.index(nsample)
+        except TypeError:
+            raise ValueError("nsample must be an integer") from None
+        int64_max = 2**63 - 1
+        if nsample < 0:
+            raise ValueError("nsample must be nonnegative.")
+        if nsample > int64_max:
+            raise ValueError(f"nsample must not exceed {int64_max}")
+        nsamp = operator.index(nsample)
+        bad_colors = f"colors must be a one-dimensional sequence of nonnegative integers not exceeding {int64_max}."
+        try:
+            carr = asarray(colors)
+        except (ValueError, TypeError, OverflowError):
+            raise ValueError(bad_colors) from None
+        if carr.ndim != 1 or (carr.size > 0 and carr.dtype.kind not in ("i", "u")):
+            raise ValueError(bad_colors)
+        if carr.size and (bool(any_(less(carr, 0))) or bool(any_(greater(carr, int64_max)))):
+            raise ValueError(bad_colors)
+        carr = asarray(carr.astype(_dt.int64), copy=True)
+        d = carr.shape[0]
+        total = sum(int(v) for v in carr.tolist())
+        if total > int64_max:
+            raise ValueError(f"sum(colors) must not exceed the maximum value of a 64 bit signed integer ({int64_max})")
+        if method == "marginals" and total >= 1000000000:
+            raise ValueError('When method is "marginals", sum(colors) must be less than 1000000000.')
+        max_index = int64_max // 8
+        if method == "count" and total > max_index:
+            raise ValueError(f"When method is 'count', sum(colors) must not exceed {max_index}")
+        if nsamp > total:
+            raise ValueError("nsample > sum(colors)")
+        shape = (d,) if size is None else (*_shape_of(size), d)
+        out = zeros(shape, dtype=_dt.int64)
+        if d == 0 or out.size == 0:
+            return out
+        with self.lock:
+            rc = lib.ma_random_mv_hypergeometric(self._st, 1 if method == "count" else 0, total, d,
+                                                 host_pointer(carr, "int64_t *"), nsamp, out.size // d,
+                                                 host_pointer(out, "int64_t *"))
+        if rc != 0:
+            raise MemoryError(f"Insufficient memory for multivariate_hypergeometric with method='count' and "
+                              f"sum(colors)={total}")
+        return out
+
     def logseries(self, p: Any, size: Any = None) -> Any:
         """Logarithmic series draws (0 <= p < 1)."""
         return self._cont(lib.ma_random_logseries, size, [_Param(p, "p")], ["bounded_lt_0_1"], dtype=_dt.int64)
