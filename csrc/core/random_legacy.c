@@ -182,7 +182,7 @@ void ma_legacy_multinomial(ma_legacy *s, int64_t rows, int64_t trials, const dou
 
 /* ---- the distributions built on those (mtrand.pyx's legacy_* and random_*) ------- */
 
-/* x truncated toward +inf as an int64, INT64_MIN when out of range or NaN:
+/* ceil(x) as an int64, INT64_MIN when out of range or NaN:
  * x86-64's conversion, as floor_to_i64, for the legacy geometric. */
 static inline int64_t ceil_to_i64(double x) {
   double c = ceil(x);
