@@ -157,6 +157,10 @@ OVERRIDES: dict[str, Call | Callable[[], Call]] = {
     "Generator.choice": call(F1, 4, p=S("p", (4,))), "Generator.integers": call(S("z"), I),
     "Generator.dirichlet": call(F1), "RandomState.dirichlet": call(F1),
     "RandomState.multinomial": call(5, S("p", (4,))),
+    "RandomState.triangular": call(0.0, F1, 2.0),  # left < mode < right
+    "Generator.triangular": call(0.0, F1, 2.0),
+    "Generator.multivariate_hypergeometric": call(I1, 2),  # colors must be integers
+    "RandomState.random_integers": call(1, 6, 4),  # scalar bounds only (NumPy's int(high))
     "NDArray.__array_function__": _numpy_hooks("__array_function__"),
     "NDArray.__array_ufunc__": _numpy_hooks("__array_ufunc__"),
     "NDArray.__bool__": call(F0), "NDArray.__complex__": call(F0), "NDArray.__float__": call(F0),

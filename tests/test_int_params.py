@@ -348,6 +348,16 @@ SWEEP: dict[str, tuple[Call, int]] = {
     "random.Generator.choice.axis": ((lambda m, v: rng(m).choice(A(m), 2, axis=v)), 1),
     "random.Generator.multivariate_normal.size": (
         (lambda m, v: rng(m).multivariate_normal([0.0, 0.0], [[1.0, 0.0], [0.0, 1.0]], size=(v, 3))), 2),
+    **{f"random.Generator.{name}.size": ((lambda m, v, name=name, args=args: getattr(rng(m), name)(*args, size=(v, 3))),
+                                          2)
+       for name, args in (("standard_cauchy", ()), ("standard_t", (2.0,)), ("chisquare", (2.0,)),
+                          ("f", (2.0, 3.0)), ("noncentral_chisquare", (2.0, 1.0)), ("noncentral_f", (2.0, 3.0, 1.0)),
+                          ("laplace", ()), ("logistic", ()), ("gumbel", ()), ("rayleigh", ()), ("pareto", (2.0,)),
+                          ("power", (2.0,)), ("weibull", (2.0,)), ("vonmises", (0.0, 1.0)), ("wald", (1.0, 1.0)),
+                          ("triangular", (0.0, 1.0, 2.0)), ("geometric", (0.3,)), ("negative_binomial", (3.0, 0.5)),
+                          ("zipf", (2.0,)), ("logseries", (0.5,)), ("hypergeometric", (5, 5, 3)))},
+    "random.Generator.multivariate_hypergeometric.size": (
+        (lambda m, v: rng(m).multivariate_hypergeometric([3, 2, 5], 4, size=(v, 3))), 2),
     "random.Generator.bytes.length": ((lambda m, v: rng(m).bytes(v)), 2),
     "random.Generator.permutation.axis": ((lambda m, v: rng(m).permutation(A(m), axis=v)), 1),
     "random.Generator.permuted.axis": ((lambda m, v: rng(m).permuted(A(m), axis=v)), 1),
@@ -375,6 +385,7 @@ NOT_INT: dict[str, str] = {
     "random.Generator.binomial.n": "an array-like of trial counts: NumPy truncates floats there",
     "random.Generator.multinomial.n": "an array-like of trial counts: NumPy truncates floats there",
     "random.Generator.gamma.shape": "the distribution's shape parameter, a float",
+    "random.Generator.negative_binomial.n": "the distribution's (real) number of successes, a float",
     "random.Generator.standard_gamma.shape": "the distribution's shape parameter, a float",
     "polyint.k": "the integration constants, any numbers",
     "linalg.tensorsolve.axes": "a sequence of a's axes (each normalised as an axis; NumPy's list.remove "

@@ -687,6 +687,143 @@ def test_error_messages_match_numpy() -> None:
             getattr(mg, method)(*args)
 
 
+# ---- the other distributions --------------------------------------------------------------
+
+# (method, args): scalars at the edges of each algorithm's branches, and
+# arrays that broadcast against each other
+MORE_CASES: list[tuple[str, tuple[Any, ...]]] = [
+    ("standard_cauchy", ()), ("standard_t", (3.5,)), ("standard_t", (0.3,)), ("standard_t", ([0.5, 1.0, 30.0],)),
+    ("chisquare", (2.5,)), ("chisquare", (0.5,)), ("chisquare", ([0.1, 2.0, 2.5, 400.0],)),
+    ("f", (3.0, 5.0)), ("f", (0.5, 0.7)), ("f", ([1.0, 2.0, 30.0], [[1.0], [40.0]])),
+    ("laplace", ()), ("laplace", (1.0, 2.0)), ("laplace", ([0.0, 3.0], [[1.0], [0.0]])),
+    ("logistic", ()), ("logistic", (0.5, 2.0)), ("logistic", ([0.0, 3.0], [[1.0], [0.0]])),
+    ("gumbel", ()), ("gumbel", (0.5, 2.0)), ("gumbel", ([0.0, 3.0], [[1.0], [0.0]])),
+    ("rayleigh", ()), ("rayleigh", (2.0,)), ("rayleigh", ([0.0, 1.0, 5.0],)),
+    ("pareto", (3.0,)), ("pareto", (0.1,)), ("pareto", ([0.5, 2.0, 50.0],)),
+    ("power", (0.5,)), ("power", (5.0,)), ("power", ([0.1, 1.0, 20.0],)),
+    ("weibull", (1.5,)), ("weibull", (0.0,)), ("weibull", ([0.0, 0.5, 3.0],)),
+    ("noncentral_chisquare", (3.0, 2.0)), ("noncentral_chisquare", (0.5, 2.0)),
+    ("noncentral_chisquare", (3.0, 0.0)), ("noncentral_chisquare", (3.0, float("nan"))),
+    ("noncentral_chisquare", ([0.5, 1.0, 2.0, 9.0], [[0.0], [1.5]])),
+    ("noncentral_f", (3.0, 5.0, 1.5)), ("noncentral_f", (0.5, 5.0, 0.0)),
+    ("noncentral_f", ([0.5, 3.0], [2.0, 7.0], [[0.0], [2.0]])),
+    ("triangular", (0.0, 1.0, 3.0)), ("triangular", (0.0, 0.0, 1.0)), ("triangular", (-1.0, 2.0, 2.0)),
+    ("triangular", ([0.0, 1.0], [[1.0], [2.0]], 5.0)),
+    ("vonmises", (0.5, 2.0)), ("vonmises", (0.5, 1e-9)), ("vonmises", (-3.0, 1e-6)), ("vonmises", (3.0, 1e7)),
+    ("vonmises", (-3.1, 1e7)), ("vonmises", (0.0, float("nan"))),
+    ("vonmises", ([0.0, 3.1, -3.1], [[0.0], [1.0], [50.0], [2e6]])),
+    ("wald", (1.0, 2.0)), ("wald", (3.0, 0.1)), ("wald", ([0.5, 2.0], [[1.0], [10.0]])),
+    ("geometric", (0.5,)), ("geometric", (0.1,)), ("geometric", (1.0,)), ("geometric", (1e-300,)),
+    ("geometric", ([0.05, 0.4, 1.0],)),
+    ("negative_binomial", (3.0, 0.4)), ("negative_binomial", (0.5, 0.9)), ("negative_binomial", (10.0, 1.0)),
+    ("negative_binomial", ([1.0, 5.0, 50.0], [[0.1], [0.7]])),
+    ("zipf", (2.0,)), ("zipf", (1.1,)), ("zipf", (5.0,)), ("zipf", (2000.0,)), ("zipf", ([1.5, 3.0],)),
+    ("logseries", (0.7,)), ("logseries", (0.99,)), ("logseries", (0.0,)), ("logseries", (0.2,)),
+    ("logseries", ([0.1, 0.5, 0.999],)),
+    ("hypergeometric", (5, 5, 3)), ("hypergeometric", (20, 3, 10)), ("hypergeometric", (3, 20, 10)),
+    ("hypergeometric", (100, 200, 50)), ("hypergeometric", (200, 100, 250)), ("hypergeometric", (0, 5, 5)),
+    ("hypergeometric", (5, 0, 5)), ("hypergeometric", (5, 5, 0)), ("hypergeometric", (10**8, 10**8, 10**5)),
+    ("hypergeometric", (15, 15, 20)), ("hypergeometric", (300, 700, 995)),
+    ("hypergeometric", ([5, 50, 500], [[7], [70]], [3, 30, 300])), ("hypergeometric", (5.5, 5.0, 3.0)),
+]
+
+
+@pytest.mark.parametrize("kind", BITGENS)
+@pytest.mark.parametrize("size", [None, 7, (2, 3)], ids=repr)
+@pytest.mark.parametrize(("name", "args"), MORE_CASES, ids=[f"{n}{a}" for n, a in MORE_CASES])
+def test_more_distributions(name: str, args: tuple[Any, ...], size: Any, kind: str) -> None:
+    if size is not None and any(isinstance(a, list) for a in args):
+        size = (*((2,) if isinstance(size, tuple) else ()), *np.broadcast_shapes(*(np.shape(a) for a in args)))
+    for seed in (0, 5, 2**70):
+        mg, ng = pair(seed, kind)
+        both(mg, ng, name, *args, size=size)
+        both(mg, ng, name, *args, size=size)
+        both(mg, ng, "standard_normal", 3)
+
+
+MORE_ERRORS: list[tuple[str, tuple[Any, ...]]] = [
+    ("standard_t", (0.0,)), ("standard_t", ([1.0, -1.0],)), ("chisquare", (-1.0,)), ("chisquare", ([0.0],)),
+    ("f", (0.0, 1.0)), ("f", (1.0, [1.0, 0.0])), ("laplace", (0.0, -1.0)), ("laplace", ([0.0], [-1.0])),
+    ("logistic", (0.0, -1.0)), ("gumbel", (0.0, -0.5)), ("gumbel", (0.0, [1.0, -0.5])), ("rayleigh", (-1.0,)),
+    ("rayleigh", ([-1.0],)), ("pareto", (0.0,)), ("pareto", ([1.0, -1.0],)), ("power", (0.0,)),
+    ("power", ([-2.0],)), ("weibull", (-1.0,)), ("weibull", ([1.0, -1.0],)),
+    ("noncentral_chisquare", (0.0, 1.0)), ("noncentral_chisquare", (1.0, -1.0)),
+    ("noncentral_chisquare", ([1.0], [1.0, -1.0])), ("noncentral_f", (0.0, 1.0, 1.0)),
+    ("noncentral_f", (1.0, 0.0, 1.0)), ("noncentral_f", (1.0, 1.0, -1.0)),
+    ("noncentral_f", ([1.0], 1.0, [-1.0])), ("triangular", (1.0, 0.0, 2.0)), ("triangular", (0.0, 3.0, 2.0)),
+    ("triangular", (1.0, 1.0, 1.0)), ("triangular", ([0.0, 2.0], 1.0, 3.0)),
+    ("triangular", ([0.0], [1.0], [0.5])), ("triangular", ([1.0], 1.0, [1.0, 2.0])),
+    ("vonmises", (0.0, -1.0)), ("vonmises", (0.0, [1.0, -1.0])), ("wald", (0.0, 1.0)), ("wald", (1.0, 0.0)),
+    ("wald", ([1.0], [-1.0])), ("geometric", (0.0,)), ("geometric", (1.5,)), ("geometric", (float("nan"),)),
+    ("geometric", ([0.5, 0.0],)), ("negative_binomial", (0.0, 0.5)), ("negative_binomial", (1.0, 1.5)),
+    ("negative_binomial", (1.0, 0.0)), ("negative_binomial", (float("nan"), 0.5)),
+    ("negative_binomial", ([1.0, float("nan")], 0.5)), ("negative_binomial", ([1.0], [0.5, -0.1])),
+    ("negative_binomial", (1e300, 0.5)), ("negative_binomial", (5.0, 1e-300)),
+    ("negative_binomial", ([5.0, 1e300], [0.5])), ("zipf", (1.0,)), ("zipf", (float("nan"),)),
+    ("zipf", ([2.0, 0.5],)), ("logseries", (1.0,)), ("logseries", (-0.1,)), ("logseries", (float("nan"),)),
+    ("logseries", ([0.5, 1.0],)),
+    ("hypergeometric", (-1, 5, 3)), ("hypergeometric", (5, -1, 3)), ("hypergeometric", (5, 5, -1)),
+    ("hypergeometric", (5, 5, 11)), ("hypergeometric", ([5, -1], 5, 3)), ("hypergeometric", ([5], [5], [-1])),
+    ("hypergeometric", ([5], [5], [11])), ("hypergeometric", (10**9, 1, 1)), ("hypergeometric", ([1, 10**9], 1, 1)),
+    ("hypergeometric", (1, [10**9], 1)),
+]
+
+
+@pytest.mark.parametrize(("args", "exc", "msg"), [
+    (("5", 5, 3), TypeError, "integer"), ((2**63, 1, 1), OverflowError, "too large"),
+], ids=repr)
+def test_hypergeometric_refuses_what_numpy_refuses(args: tuple[Any, ...], exc: type[Exception], msg: str) -> None:
+    mg, ng = pair(3)
+    with pytest.raises(exc, match=msg):
+        ng.hypergeometric(*args)
+    with pytest.raises(exc, match=msg):
+        mg.hypergeometric(*args)
+    assert mg.bit_generator.state == ng.bit_generator.state
+
+
+@pytest.mark.parametrize(("name", "args"), MORE_ERRORS, ids=[f"{n}{a}" for n, a in MORE_ERRORS])
+def test_more_distributions_refuse_as_numpy(name: str, args: tuple[Any, ...]) -> None:
+    mg, ng = pair(4)
+    with pytest.raises(ValueError) as want:
+        getattr(ng, name)(*args)
+    with pytest.raises(ValueError, match=f"^{re.escape(str(want.value))}$"):
+        getattr(mg, name)(*args)
+    assert mg.bit_generator.state == ng.bit_generator.state
+
+
+MVHG_CASES: list[tuple[list[int], int]] = [
+    ([3, 2, 5], 4), ([3, 2, 5], 9), ([3, 2, 5], 10), ([3, 2, 5], 0), ([], 0), ([7], 3), ([0, 0, 4], 2),
+    ([100, 200, 300, 400], 450), ([10**6, 5, 10**5], 60000), ([1] * 50, 20),
+]
+
+
+@pytest.mark.parametrize("method", ["marginals", "count"])
+@pytest.mark.parametrize("size", [None, 1, 6, (2, 3), 0], ids=repr)
+@pytest.mark.parametrize(("colors", "nsample"), MVHG_CASES, ids=[f"{c[:4]}-{k}" for c, k in MVHG_CASES])
+def test_multivariate_hypergeometric(colors: list[int], nsample: int, size: Any, method: str) -> None:
+    if method == "count" and sum(colors) > 10**5:
+        colors = [c // 100 for c in colors]  # 'count' holds one entry per item
+        nsample //= 100
+    for seed in (0, 9):
+        mg, ng = pair(seed)
+        both(mg, ng, "multivariate_hypergeometric", colors, nsample, size=size, method=method)
+        both(mg, ng, "multivariate_hypergeometric", colors, nsample, size=size, method=method)
+
+
+@pytest.mark.parametrize(("args", "kwargs"), [
+    (([3, 2], 2.0), {}), (([3, 2], -1), {}), (([3, 2], 6), {}), (([[3, 2]], 1), {}), (([3.0, 2.0], 1), {}),
+    (([3, -2], 1), {}), (([10**9], 1), {}), (([3, 2], 1), {"method": "x"}), (([2**62, 2**62], 1), {}),
+    ((["a"], 1), {}),
+], ids=repr)
+def test_multivariate_hypergeometric_errors(args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+    mg, ng = pair(2)
+    with pytest.raises(ValueError) as want:
+        ng.multivariate_hypergeometric(*args, **kwargs)
+    with pytest.raises(ValueError, match=f"^{re.escape(str(want.value))}$"):
+        mg.multivariate_hypergeometric(*args, **kwargs)
+    assert mg.bit_generator.state == ng.bit_generator.state
+
+
 # ---- threads ---------------------------------------------------------------------------
 
 

@@ -160,6 +160,36 @@ CASES: list[tuple[str, tuple[Any, ...]]] = [
     ("binomial", ([5, 50, 500, 5000], [0.1, 0.5, 0.7, 0.99])), ("binomial", (100, [[0.2], [0.8]])),
     ("poisson", ()), ("poisson", (0.0,)), ("poisson", (3.5,)), ("poisson", (9.99,)), ("poisson", (10.0,)),
     ("poisson", (1234.5,)), ("poisson", ([0.5, 5.0, 50.0, 5e5],)),
+    ("standard_cauchy", ()), ("standard_t", (3.5,)), ("standard_t", (0.3,)), ("standard_t", ([0.5, 1.0, 30.0],)),
+    ("chisquare", (2.5,)), ("chisquare", (0.5,)), ("chisquare", ([0.1, 2.0, 2.5, 400.0],)),
+    ("f", (3.0, 5.0)), ("f", (0.5, 0.7)), ("f", ([1.0, 2.0, 30.0], [[1.0], [40.0]])),
+    ("laplace", ()), ("laplace", (1.0, 2.0)), ("laplace", ([0.0, 3.0], [[1.0], [0.0]])),
+    ("logistic", ()), ("logistic", (0.5, 2.0)), ("logistic", ([0.0, 3.0], [[1.0], [0.0]])),
+    ("gumbel", ()), ("gumbel", (0.5, 2.0)), ("gumbel", ([0.0, 3.0], [[1.0], [0.0]])),
+    ("rayleigh", ()), ("rayleigh", (2.0,)), ("rayleigh", ([0.0, 1.0, 5.0],)),
+    ("pareto", (3.0,)), ("pareto", (0.1,)), ("pareto", ([0.5, 2.0, 50.0],)),
+    ("power", (0.5,)), ("power", (5.0,)), ("power", ([0.1, 1.0, 20.0],)),
+    ("weibull", (1.5,)), ("weibull", (0.0,)), ("weibull", ([0.0, 0.5, 3.0],)),
+    ("noncentral_chisquare", (3.0, 2.0)), ("noncentral_chisquare", (0.5, 2.0)),
+    ("noncentral_chisquare", (3.0, 0.0)), ("noncentral_chisquare", ([0.5, 1.0, 2.0, 9.0], [[0.0], [1.5]])),
+    ("noncentral_f", (3.0, 5.0, 1.5)), ("noncentral_f", (0.5, 5.0, 0.0)),
+    ("noncentral_f", ([0.5, 3.0], [2.0, 7.0], [[0.0], [2.0]])),
+    ("triangular", (0.0, 1.0, 3.0)), ("triangular", (0.0, 0.0, 1.0)), ("triangular", (-1.0, 2.0, 2.0)),
+    ("triangular", ([0.0, 1.0], [[1.0], [2.0]], 5.0)),
+    ("vonmises", (0.5, 2.0)), ("vonmises", (0.5, 1e-9)), ("vonmises", (-3.0, 1e-6)), ("vonmises", (3.0, 1e7)),
+    ("vonmises", ([0.0, 3.1, -3.1], [[0.0], [1.0], [50.0]])),
+    ("wald", (1.0, 2.0)), ("wald", (3.0, 0.1)), ("wald", ([0.5, 2.0], [[1.0], [10.0]])),
+    ("geometric", (0.5,)), ("geometric", (0.1,)), ("geometric", (1.0,)), ("geometric", (1e-9,)),
+    ("geometric", ([0.05, 0.4, 1.0],)),
+    ("negative_binomial", (3.0, 0.4)), ("negative_binomial", (0.5, 0.9)), ("negative_binomial", (10.0, 1.0)),
+    ("negative_binomial", ([1.0, 5.0, 50.0], [[0.1], [0.7]])),
+    ("zipf", (2.0,)), ("zipf", (1.1,)), ("zipf", (5.0,)), ("zipf", ([1.5, 3.0],)),
+    ("logseries", (0.7,)), ("logseries", (0.99,)), ("logseries", (0.0,)), ("logseries", (0.2,)),
+    ("logseries", ([0.1, 0.5, 0.999],)),
+    ("hypergeometric", (5, 5, 3)), ("hypergeometric", (20, 3, 10)), ("hypergeometric", (3, 20, 10)),
+    ("hypergeometric", (100, 200, 50)), ("hypergeometric", (200, 100, 250)), ("hypergeometric", (0, 5, 5)),
+    ("hypergeometric", (5, 0, 5)), ("hypergeometric", (10**6, 10**6, 10**5)),
+    ("hypergeometric", ([5, 50, 500], [[7], [70]], [3, 30, 300])),
 ]
 
 
@@ -499,6 +529,26 @@ def test_multivariate_normal_checks() -> None:
     ("binomial", (10, 1.5)), ("binomial", (10, float("nan"))), ("binomial", ([10, -1], 0.5)),
     ("poisson", (-1.0,)), ("poisson", (1e19,)), ("poisson", ([1.0, -1.0],)), ("standard_gamma", (-0.5,)),
     ("uniform", (0.0, float("inf"))), ("uniform", ([0.0], [float("inf")])),
+    ("standard_t", (0.0,)), ("standard_t", ([1.0, -1.0],)), ("chisquare", (-1.0,)), ("chisquare", ([0.0],)),
+    ("f", (0.0, 1.0)), ("f", (1.0, [1.0, 0.0])), ("laplace", (0.0, -1.0)), ("laplace", ([0.0], [-1.0])),
+    ("logistic", (0.0, -1.0)), ("gumbel", (0.0, -0.5)), ("gumbel", (0.0, [1.0, -0.5])), ("rayleigh", (-1.0,)),
+    ("rayleigh", ([-1.0],)), ("pareto", (0.0,)), ("pareto", ([1.0, -1.0],)), ("power", (0.0,)),
+    ("power", ([-2.0],)), ("weibull", (-1.0,)), ("weibull", ([1.0, -1.0],)),
+    ("noncentral_chisquare", (0.0, 1.0)), ("noncentral_chisquare", (1.0, -1.0)),
+    ("noncentral_chisquare", ([1.0], [1.0, -1.0])), ("noncentral_f", (0.0, 1.0, 1.0)),
+    ("noncentral_f", (1.0, 0.0, 1.0)), ("noncentral_f", (1.0, 1.0, -1.0)),
+    ("noncentral_f", ([1.0], 1.0, [-1.0])), ("triangular", (1.0, 0.0, 2.0)), ("triangular", (0.0, 3.0, 2.0)),
+    ("triangular", (1.0, 1.0, 1.0)), ("triangular", ([0.0, 2.0], 1.0, 3.0)),
+    ("triangular", ([0.0], [1.0], [0.5])), ("triangular", ([1.0], 1.0, [1.0, 2.0])),
+    ("vonmises", (0.0, -1.0)), ("vonmises", (0.0, [1.0, -1.0])), ("wald", (0.0, 1.0)), ("wald", (1.0, 0.0)),
+    ("wald", ([1.0], [-1.0])), ("geometric", (0.0,)), ("geometric", (1.5,)), ("geometric", (float("nan"),)),
+    ("geometric", ([0.5, 0.0],)), ("negative_binomial", (0.0, 0.5)), ("negative_binomial", (1.0, 1.5)),
+    ("negative_binomial", ([1.0], [0.5, -0.1])), ("zipf", (1.0,)), ("zipf", (float("nan"),)),
+    ("zipf", ([2.0, 0.5],)), ("logseries", (1.0,)), ("logseries", (-0.1,)), ("logseries", (float("nan"),)),
+    ("logseries", ([0.5, 1.0],)),
+    ("hypergeometric", (-1, 5, 3)), ("hypergeometric", (5, -1, 3)), ("hypergeometric", (5, 5, 0)),
+    ("hypergeometric", (5, 5, 11)), ("hypergeometric", ([5, -1], 5, 3)), ("hypergeometric", ([5], [5], [0])),
+    ("hypergeometric", ([5], [5], [11])), ("hypergeometric", (0, 0, 0)),
 ], ids=lambda v: repr(v) if not isinstance(v, str) else v)
 def test_parameter_errors_name_the_parameter(name: str, args: tuple[Any, ...]) -> None:
     mr, nr = pair(1)
@@ -508,6 +558,72 @@ def test_parameter_errors_name_the_parameter(name: str, args: tuple[Any, ...]) -
         getattr(mr, name)(*args)
     assert str(got.value) == str(want.value)
     same_state(mr, nr)
+
+
+@pytest.mark.parametrize("args", [(5.5, 5, 3), (5.0, 5.0, 3.0), (True, 2, 1), ([5.5, 9.0], 5, 3)], ids=repr)
+def test_hypergeometric_truncates_float_counts(args: tuple[Any, ...]) -> None:
+    mr, nr = pair(3)
+    both(mr, nr, "hypergeometric", *args)
+    both(mr, nr, "hypergeometric", *args, size=(4, len(args[0]) if isinstance(args[0], list) else 2))
+
+
+@pytest.mark.parametrize(("args", "exc", "msg"), [
+    (("5", 5, 3), TypeError, "integer"), ((2**63, 1, 1), OverflowError, "too large"),
+], ids=repr)
+def test_hypergeometric_refuses_what_numpy_refuses(args: tuple[Any, ...], exc: type[Exception], msg: str) -> None:
+    mr, nr = pair(3)
+    with pytest.raises(exc, match=msg):
+        nr.hypergeometric(*args)
+    with pytest.raises(exc, match=msg):
+        mr.hypergeometric(*args)
+    same_state(mr, nr)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 42, [1, 2, 3]], ids=repr)
+@pytest.mark.parametrize("size", [None, 0, 1, 7, (3, 4)], ids=repr)
+def test_tomaxint(seed: Any, size: Any) -> None:
+    mr, nr = pair(seed)
+    for _ in range(2):
+        both(mr, nr, "tomaxint", size)
+
+
+@pytest.mark.parametrize("length", [0, 1, 3, 4, 5, 17, 1000, -1, -5, 2.9], ids=repr)
+def test_bytes(length: Any) -> None:
+    mr, nr = pair(9)
+    for _ in range(2):
+        got, want = mr.bytes(length), nr.bytes(length)
+        assert type(got) is bytes and got == want
+        same_state(mr, nr)
+
+
+def test_bytes_refuses_a_string() -> None:
+    mr, nr = pair(9)
+    with pytest.raises(TypeError):
+        nr.bytes("3")
+    with pytest.raises(TypeError):
+        mr.bytes("3")
+
+
+@pytest.mark.parametrize(("args", "size"), [((3,), None), ((3, 6), None), ((3, 6), 10), ((3.5,), (2, 3)),
+                                            ((3, 6.7), 5), ((-5, 5), 4), ((0, 2**62), 3)], ids=repr)
+def test_random_integers_is_deprecated_and_closed(args: tuple[Any, ...], size: Any) -> None:
+    mr, nr = pair(4)
+    with pytest.warns(DeprecationWarning, match="This function is deprecated. Please call randint") as wn:
+        want = nr.random_integers(*args, size=size)
+    with pytest.warns(DeprecationWarning, match="This function is deprecated. Please call randint") as wm:
+        got = mr.random_integers(*args, size=size)
+    assert [str(w.message) for w in wm] == [str(w.message) for w in wn]
+    same(got, want.item() if isinstance(want, np.generic) else want)
+    same_state(mr, nr)
+
+
+@pytest.mark.parametrize("args", [(-2,), (5, 2)], ids=repr)
+def test_random_integers_errors(args: tuple[Any, ...]) -> None:
+    mr, nr = pair(4)
+    with pytest.warns(DeprecationWarning), pytest.raises(ValueError, match="low >= high"):
+        nr.random_integers(*args)
+    with pytest.warns(DeprecationWarning), pytest.raises(ValueError, match="low >= high"):
+        mr.random_integers(*args)
 
 
 # ---- the module functions: one global RandomState -------------------------------------------
@@ -526,11 +642,24 @@ def test_module_functions_share_one_global_state() -> None:
                            ("exponential", (2.0, 3)), ("beta", (0.5, 0.5, 3)), ("gamma", (2.0, 1.0, 3)),
                            ("standard_exponential", (2,)), ("standard_gamma", (3.0, 2)),
                            ("lognormal", (1.0, 0.5, 3)), ("multinomial", (10, [0.2, 0.3, 0.5], 4)),
-                           ("dirichlet", ([1.0, 2.0, 3.0], 2))]:
+                           ("dirichlet", ([1.0, 2.0, 3.0], 2)), ("standard_cauchy", (3,)),
+                           ("standard_t", (2.5, 3)), ("chisquare", (2.0, 3)), ("f", (2.0, 3.0, 3)),
+                           ("laplace", (0.0, 1.0, 3)), ("logistic", (0.0, 1.0, 3)), ("gumbel", (0.0, 1.0, 3)),
+                           ("rayleigh", (1.0, 3)), ("pareto", (2.0, 3)), ("power", (2.0, 3)),
+                           ("weibull", (2.0, 3)), ("geometric", (0.3, 3)), ("negative_binomial", (3.0, 0.5, 3)),
+                           ("noncentral_chisquare", (2.0, 1.0, 3)), ("noncentral_f", (2.0, 3.0, 1.0, 3)),
+                           ("triangular", (0.0, 1.0, 2.0, 3)), ("vonmises", (0.0, 1.0, 3)), ("wald", (1.0, 1.0, 3)),
+                           ("zipf", (2.0, 3)), ("hypergeometric", (5, 5, 3, 3)), ("logseries", (0.5, 3)),
+                           ]:
             # (multinomial: NumPy's global RandomState, drawn as NumPy 2.5 draws)
             want = randomstate_method(np.random.mtrand._rand, name) if name == "multinomial" else \
                 getattr(np.random, name)
             same(getattr(ma.random, name)(*args), want(*args))
+        assert ma.random.bytes(7) == np.random.bytes(7)
+        with pytest.warns(DeprecationWarning):
+            got = ma.random.random_integers(1, 6, 3)
+        with pytest.warns(DeprecationWarning):
+            same(got, np.random.random_integers(1, 6, 3))
         x, y = ma.arange(10), np.arange(10)
         ma.random.shuffle(x)
         np.random.shuffle(y)

@@ -855,6 +855,321 @@ void ma_random_poisson(ma_pcg64 *g, int64_t n, const double *lam, int64_t lam_st
   WITH_RNG(g, for (int64_t i = 0; i < n; i++) out[i] = poisson1(r, lam[i * lam_step]));
 }
 
+/* ---- the other distributions (distributions.c's random_*) ------------------------------ */
+
+static inline double chisquare1(rng_t *r, double df) { return 2.0 * std_gamma(r, df / 2.0); }
+
+static inline double standard_cauchy1(rng_t *r) {
+  double num = std_normal(r);
+  return num / std_normal(r);
+}
+
+static inline double standard_t1(rng_t *r, double df) {
+  double num = std_normal(r);
+  double denom = std_gamma(r, df / 2);
+  return sqrt(df / 2) * num / sqrt(denom);
+}
+
+static inline double f1(rng_t *r, double dfnum, double dfden) {
+  double num = chisquare1(r, dfnum) * dfden;
+  return num / (chisquare1(r, dfden) * dfnum);
+}
+
+static inline double rayleigh1(rng_t *r, double mode) { return mode * sqrt(2.0 * std_exp(r)); }
+static inline double pareto1(rng_t *r, double a) { return expm1(std_exp(r) / a); }
+static inline double power1(rng_t *r, double a) { return pow(-expm1(-std_exp(r)), 1. / a); }
+static inline double weibull1(rng_t *r, double a) { return a == 0.0 ? 0.0 : pow(std_exp(r), 1. / a); }
+
+/* random_noncentral_chisquare: NaN for a NaN nonc before any draw; above
+ * one degree of freedom a chi-square of df - 1 plus a shifted normal
+ * squared, else a Poisson mixture of chi-squares. */
+static double noncentral_chisquare1(rng_t *r, double df, double nonc) {
+  if (isnan(nonc)) return NAN;
+  if (nonc == 0) return chisquare1(r, df);
+  if (1 < df) {
+    const double chi2 = chisquare1(r, df - 1);
+    const double n = std_normal(r) + sqrt(nonc);
+    return chi2 + n * n;
+  }
+  const int64_t i = poisson1(r, nonc / 2.0);
+  return chisquare1(r, df + 2 * (double)i);
+}
+
+static inline double noncentral_f1(rng_t *r, double dfnum, double dfden, double nonc) {
+  double t = noncentral_chisquare1(r, dfnum, nonc) * dfden;
+  return t / (chisquare1(r, dfden) * dfnum);
+}
+
+/* random_wald: Michael, Schucany & Haas, in the form that keeps precision
+ * for a small Y. */
+static inline double wald1(rng_t *r, double mean, double scale) {
+  double Y = std_normal(r);
+  Y = mean * Y * Y;
+  double d = 1 + sqrt(1 + 4 * scale / Y);
+  double X = mean * (1 - 2 / d);
+  double U = next_double(r);
+  if (U <= mean / (mean + X)) return X;
+  return mean * mean / X;
+}
+
+/* random_vonmises: as the legacy one, but a wrapped normal above kappa = 1e6. */
+static double vonmises1(rng_t *r, double mu, double kappa) {
+  const double pi = 3.14159265358979323846;
+  if (isnan(kappa)) return NAN;
+  if (kappa < 1e-8) return pi * (2 * next_double(r) - 1);
+  if (kappa > 1e6) {
+    double result = mu + sqrt(1. / kappa) * std_normal(r);
+    if (result < -pi) result += 2 * pi;
+    if (result > pi) result -= 2 * pi;
+    return result;
+  }
+  return vonmises_bf(r, mu, kappa);
+}
+
+/* random_geometric: the search above 1/3, else inversion of an exponential
+ * (capped at INT64_MAX). */
+static inline int64_t geometric1(rng_t *r, double p) {
+  if (p >= 0.333333333333333333333333) return geometric_search(r, p);
+  double z = ceil(-std_exp(r) / log1p(-p));
+  if (z >= 9.223372036854776e+18) return INT64_MAX;
+  return (int64_t)z;
+}
+
+static inline int64_t negative_binomial1(rng_t *r, double n, double p) {
+  double Y = (1 - p) / p * std_gamma(r, n);
+  return poisson1(r, Y);
+}
+
+/* random_zipf: rejection from a Pareto whose uniform avoids the values
+ * that could only be rejected; 1 for a >= 1025, where b overflows. */
+static int64_t zipf1(rng_t *r, double a) {
+  if (a >= 1025) return 1;
+  double am1 = a - 1.0;
+  double b = pow(2.0, am1);
+  double Umin = pow(9223372036854775807.0, -am1);
+  for (;;) {
+    double U01 = next_double(r);
+    double U = U01 * Umin + (1 - U01);
+    double V = next_double(r);
+    double X = floor(pow(U, -1.0 / am1));
+    if (X > 9223372036854775807.0 || X < 1.0) continue;
+    double T = pow(1.0 + 1.0 / X, am1);
+    if (V * X * (T - 1.0) / (b - 1.0) <= T / b) return (int64_t)X;
+  }
+}
+
+/* random_logseries: Kemp's second algorithm with log1p and expm1. */
+static int64_t logseries1(rng_t *r, double p) {
+  double rr = log1p(-p);
+  for (;;) {
+    double V = next_double(r);
+    if (V >= p) return 1;
+    double U = next_double(r);
+    double q = -expm1(rr * U);
+    if (V <= q * q) {
+      int64_t result = floor_to_i64(1 + log(V) / log(q));
+      if ((result < 1) || (V == 0.0)) continue;
+      return result;
+    }
+    if (V >= q) return 1;
+    return 2;
+  }
+}
+
+/* log(k!) for k < 126, correctly rounded (computed to 60 digits as a sum
+ * of logarithms); the Stirling series beyond, as NumPy's logfactorial. */
+static const double logfact_table[126] = {
+    0.0, 0.0, 0.6931471805599453, 1.791759469228055, 3.1780538303479458, 4.787491742782046, 6.579251212010101,
+    8.525161361065415, 10.60460290274525, 12.801827480081469, 15.104412573075516, 17.502307845873887,
+    19.987214495661885, 22.552163853123425, 25.19122118273868, 27.89927138384089, 30.671860106080672,
+    33.50507345013689, 36.39544520803305, 39.339884187199495, 42.335616460753485, 45.38013889847691,
+    48.47118135183523, 51.60667556776438, 54.78472939811232, 58.00360522298052, 61.261701761002, 64.55753862700634,
+    67.88974313718154, 71.25703896716801, 74.65823634883016, 78.0922235533153, 81.55795945611504, 85.05446701758152,
+    88.58082754219768, 92.1361756036871, 95.7196945421432, 99.33061245478743, 102.96819861451381,
+    106.63176026064346, 110.32063971475739, 114.0342117814617, 117.77188139974507, 121.53308151543864,
+    125.3172711493569, 129.12393363912722, 132.95257503561632, 136.80272263732635, 140.67392364823425,
+    144.5657439463449, 148.47776695177302, 152.40959258449735, 156.3608363030788, 160.3311282166309,
+    164.32011226319517, 168.32744544842765, 172.3527971391628, 176.39584840699735, 180.45629141754378,
+    184.53382886144948, 188.6281734236716, 192.7390472878449, 196.86618167289, 201.00931639928152,
+    205.1681994826412, 209.34258675253685, 213.53224149456327, 217.73693411395422, 221.95644181913033,
+    226.1905483237276, 230.43904356577696, 234.70172344281826, 238.97838956183432, 243.2688490029827,
+    247.57291409618688, 251.8904022097232, 256.22113555000954, 260.5649409718632, 264.9216497985528,
+    269.2910976510198, 273.6731242856937, 278.0675734403661, 282.4742926876304, 286.893133295427, 291.3239500942703,
+    295.76660135076065, 300.22094864701415, 304.6868567656687, 309.1641935801469, 313.65282994987905,
+    318.1526396202093, 322.66349912672615, 327.1852877037752, 331.7178871969285, 336.26118197919845,
+    340.815058870799, 345.37940706226686, 349.95411804077025, 354.5390855194408, 359.1342053695754,
+    363.73937555556347, 368.35449607240474, 372.979468885689, 377.61419787391867, 382.25858877306,
+    386.91254912321756, 391.5759882173296, 396.24881705179155, 400.93094827891576, 405.6222961611449,
+    410.32277652693733, 415.03230672824964, 419.7508055995447, 424.4781934182571, 429.21439186665157,
+    433.9593239950148, 438.71291418612117, 443.47508812091894, 448.2457727453846, 453.0248962384961,
+    457.81238798127816, 462.6081785268749, 467.4121995716082, 472.2243839269806, 477.04466549258564,
+    481.87297922988796
+};
+
+static double logfactorial(int64_t k) {
+  const double halfln2pi = 0.9189385332046728;
+  if (k < 126) return logfact_table[k];
+  return ((double)k + 0.5) * log((double)k) - (double)k +
+         (halfln2pi + (1.0 / (double)k) * (1 / 12.0 - 1 / (360.0 * (double)k * (double)k)));
+}
+
+/* hypergeometric_sample: draw the smaller of the sample and its
+ * complement one item at a time (random_interval over what is left),
+ * stopping once only good items remain. */
+static int64_t hypergeometric_sample(rng_t *r, int64_t good, int64_t bad, int64_t sample) {
+  int64_t total = good + bad;
+  int64_t computed_sample = sample > total / 2 ? total - sample : sample;
+  int64_t remaining_total = total, remaining_good = good;
+  while ((computed_sample > 0) && (remaining_good > 0) && (remaining_total > remaining_good)) {
+    --remaining_total; /* interval's bound is inclusive */
+    if ((int64_t)interval(r, (uint64_t)remaining_total) < remaining_good) --remaining_good;
+    --computed_sample;
+  }
+  if (remaining_total == remaining_good) remaining_good -= computed_sample;
+  return sample > total / 2 ? remaining_good : good - remaining_good;
+}
+
+/* hypergeometric_hrua: Stadlober's ratio of uniforms (HRUA, 1989 thesis),
+ * with his variable names, on the smaller of the sample and its complement. */
+static int64_t hypergeometric_hrua(rng_t *r, int64_t good, int64_t bad, int64_t sample) {
+  const double D1 = 1.7155277699214135; /* 2 sqrt(2 / e) */
+  const double D2 = 0.8989161620588988; /* 3 - 2 sqrt(3 / e) */
+  int64_t popsize = good + bad;
+  int64_t computed_sample = sample < popsize - sample ? sample : popsize - sample;
+  int64_t mingoodbad = good < bad ? good : bad;
+  int64_t maxgoodbad = good > bad ? good : bad;
+  double p = ((double)mingoodbad) / (double)popsize;
+  double q = ((double)maxgoodbad) / (double)popsize;
+  double mu = (double)computed_sample * p;
+  double a = mu + 0.5;
+  double var = ((double)(popsize - computed_sample) * (double)computed_sample * p * q / (double)(popsize - 1));
+  double c = sqrt(var + 0.5);
+  double h = D1 * c + D2;
+  int64_t m = (int64_t)floor((double)(computed_sample + 1) * (double)(mingoodbad + 1) / (double)(popsize + 2));
+  double g = (logfactorial(m) + logfactorial(mingoodbad - m) + logfactorial(computed_sample - m) +
+              logfactorial(maxgoodbad - computed_sample + m));
+  double lim = (double)((computed_sample < mingoodbad ? computed_sample : mingoodbad) + 1);
+  double fl = floor(a + 16 * c);
+  double b = lim < fl ? lim : fl;
+  int64_t K;
+  for (;;) {
+    double U = next_double(r);
+    double V = next_double(r);
+    double X = a + h * (V - 0.5) / U;
+    if ((X < 0.0) || (X >= b)) continue; /* fast rejection */
+    K = (int64_t)floor(X);
+    double gp = (logfactorial(K) + logfactorial(mingoodbad - K) + logfactorial(computed_sample - K) +
+                 logfactorial(maxgoodbad - computed_sample + K));
+    double T = g - gp;
+    if ((U * (4.0 - U) - 3.0) <= T) break; /* fast acceptance */
+    if (U * (U - T) >= 1) continue;        /* fast rejection */
+    if (2.0 * log(U) <= T) break;
+  }
+  if (good > bad) K = computed_sample - K;
+  if (computed_sample < sample) K = good - K;
+  return K;
+}
+
+/* random_hypergeometric: HRUA when the sample is 10 or more from both ends. */
+static inline int64_t hypergeometric1(rng_t *r, int64_t good, int64_t bad, int64_t sample) {
+  if (sample >= 10 && sample <= good + bad - 10) return hypergeometric_hrua(r, good, bad, sample);
+  return hypergeometric_sample(r, good, bad, sample);
+}
+
+void ma_random_hypergeometric(ma_pcg64 *g, int64_t n, const int64_t *good, int64_t good_step, const int64_t *bad,
+                              int64_t bad_step, const int64_t *sample, int64_t sample_step, int64_t *out) {
+  WITH_RNG(g, for (int64_t i = 0; i < n; i++) {
+    int64_t gd = good[i * good_step], bd = bad[i * bad_step], k = sample[i * sample_step];
+    out[i] = hypergeometric1(r, gd, bd, k);
+  });
+}
+
+/* multivariate_hypergeometric: `rows` draws of d counts (out zeroed by
+ * the caller) of nsample items without replacement from colors[0, d),
+ * `total` in all, drawing the smaller of the sample and its complement.
+ * method_count: a partial Fisher-Yates shuffle over one entry per item
+ * (random_multivariate_hypergeometric_count; -1 when its memory cannot be
+ * had); else one hypergeometric per color but the last, of the items left
+ * (random_multivariate_hypergeometric_marginals). */
+int ma_random_mv_hypergeometric(ma_pcg64 *g, int method_count, int64_t total, int64_t d, const int64_t *colors,
+                                int64_t nsample, int64_t rows, int64_t *out) {
+  if (total == 0 || nsample == 0 || rows == 0) return 0;
+  int64_t *choices = NULL;
+  if (method_count) {
+    choices = malloc((size_t)total * sizeof *choices);
+    if (choices == NULL) return -1;
+    for (int64_t i = 0, k = 0; i < d; ++i)
+      for (int64_t j = 0; j < colors[i]; ++j) choices[k++] = i;
+  }
+  const int more_than_half = nsample > total / 2;
+  if (more_than_half) nsample = total - nsample;
+  WITH_RNG(g, for (int64_t i = 0; i < rows * d; i += d) {
+    if (method_count) {
+      for (int64_t j = 0; j < nsample; ++j) {
+        int64_t k = j + (int64_t)interval(r, (uint64_t)(total - j - 1));
+        int64_t tmp = choices[k];
+        choices[k] = choices[j];
+        choices[j] = tmp;
+      }
+      for (int64_t j = 0; j < nsample; ++j) out[i + choices[j]] += 1;
+    } else {
+      int64_t left = nsample, remaining = total;
+      for (int64_t j = 0; left > 0 && j + 1 < d; ++j) {
+        remaining -= colors[j];
+        int64_t got = hypergeometric1(r, colors[j], remaining, left);
+        out[i + j] = got;
+        left -= got;
+      }
+      if (left > 0) out[i + d - 1] = left;
+    }
+    if (more_than_half)
+      for (int64_t k = 0; k < d; ++k) out[i + k] = colors[k] - out[i + k];
+  });
+  free(choices);
+  return 0;
+}
+
+/* The fills: element i of each parameter at p[i * step]. */
+#define GEN_FILL0(name, T, draw)                                           \
+  void ma_random_##name(ma_pcg64 *g, int64_t n, T *out) {                  \
+    WITH_RNG(g, for (int64_t i = 0; i < n; i++) out[i] = draw(r));         \
+  }
+#define GEN_FILL1(name, T, draw)                                                        \
+  void ma_random_##name(ma_pcg64 *g, int64_t n, const double *a, int64_t as, T *out) { \
+    WITH_RNG(g, for (int64_t i = 0; i < n; i++) out[i] = draw(r, a[i * as]));           \
+  }
+#define GEN_FILL2(name, T, draw)                                                                         \
+  void ma_random_##name(ma_pcg64 *g, int64_t n, const double *a, int64_t as, const double *b, int64_t bs, \
+                        T *out) {                                                                        \
+    WITH_RNG(g, for (int64_t i = 0; i < n; i++) out[i] = draw(r, a[i * as], b[i * bs]));                 \
+  }
+#define GEN_FILL3(name, T, draw)                                                                         \
+  void ma_random_##name(ma_pcg64 *g, int64_t n, const double *a, int64_t as, const double *b, int64_t bs, \
+                        const double *c, int64_t cs, T *out) {                                           \
+    WITH_RNG(g, for (int64_t i = 0; i < n; i++) out[i] = draw(r, a[i * as], b[i * bs], c[i * cs]));      \
+  }
+
+GEN_FILL0(standard_cauchy, double, standard_cauchy1)
+GEN_FILL1(standard_t, double, standard_t1)
+GEN_FILL1(chisquare, double, chisquare1)
+GEN_FILL2(f, double, f1)
+GEN_FILL2(laplace, double, laplace1)
+GEN_FILL2(logistic, double, logistic1)
+GEN_FILL2(gumbel, double, gumbel1)
+GEN_FILL1(rayleigh, double, rayleigh1)
+GEN_FILL1(pareto, double, pareto1)
+GEN_FILL1(power, double, power1)
+GEN_FILL1(weibull, double, weibull1)
+GEN_FILL2(noncentral_chisquare, double, noncentral_chisquare1)
+GEN_FILL3(noncentral_f, double, noncentral_f1)
+GEN_FILL3(triangular, double, triangular1)
+GEN_FILL2(vonmises, double, vonmises1)
+GEN_FILL2(wald, double, wald1)
+GEN_FILL1(geometric, int64_t, geometric1)
+GEN_FILL2(negative_binomial, int64_t, negative_binomial1)
+GEN_FILL1(zipf, int64_t, zipf1)
+GEN_FILL1(logseries, int64_t, logseries1)
+
 /* ---- permutations and choice ----------------------------------------------------------- */
 
 void ma_random_shuffle(ma_pcg64 *g, int64_t n, int64_t first, int64_t itemsize, int64_t stride, char *data) {

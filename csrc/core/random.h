@@ -91,6 +91,50 @@ void ma_random_poisson(ma_pcg64 *g, int64_t n, const double *lam, int64_t lam_st
 void ma_random_multinomial(ma_pcg64 *g, int64_t rows, const int64_t *trials, int64_t trials_step,
                            const int64_t *row, int64_t row_step, const double *p, int64_t d, int64_t *out);
 
+/* The other distributions of _generator.pyx, each NumPy's Generator
+ * algorithm (the ziggurat normal and exponential where it draws them):
+ * parameters as above, doubles; the last four give int64 draws. */
+void ma_random_standard_cauchy(ma_pcg64 *g, int64_t n, double *out);
+void ma_random_standard_t(ma_pcg64 *g, int64_t n, const double *a, int64_t as, double *out);
+void ma_random_chisquare(ma_pcg64 *g, int64_t n, const double *a, int64_t as, double *out);
+void ma_random_rayleigh(ma_pcg64 *g, int64_t n, const double *a, int64_t as, double *out);
+void ma_random_pareto(ma_pcg64 *g, int64_t n, const double *a, int64_t as, double *out);
+void ma_random_power(ma_pcg64 *g, int64_t n, const double *a, int64_t as, double *out);
+void ma_random_weibull(ma_pcg64 *g, int64_t n, const double *a, int64_t as, double *out);
+void ma_random_f(ma_pcg64 *g, int64_t n, const double *a, int64_t as, const double *b, int64_t bs, double *out);
+void ma_random_laplace(ma_pcg64 *g, int64_t n, const double *a, int64_t as, const double *b, int64_t bs,
+                       double *out);
+void ma_random_logistic(ma_pcg64 *g, int64_t n, const double *a, int64_t as, const double *b, int64_t bs,
+                        double *out);
+void ma_random_gumbel(ma_pcg64 *g, int64_t n, const double *a, int64_t as, const double *b, int64_t bs,
+                      double *out);
+void ma_random_noncentral_chisquare(ma_pcg64 *g, int64_t n, const double *a, int64_t as, const double *b,
+                                    int64_t bs, double *out);
+void ma_random_vonmises(ma_pcg64 *g, int64_t n, const double *a, int64_t as, const double *b, int64_t bs,
+                        double *out);
+void ma_random_wald(ma_pcg64 *g, int64_t n, const double *a, int64_t as, const double *b, int64_t bs,
+                    double *out);
+void ma_random_noncentral_f(ma_pcg64 *g, int64_t n, const double *a, int64_t as, const double *b, int64_t bs,
+                            const double *c, int64_t cs, double *out);
+void ma_random_triangular(ma_pcg64 *g, int64_t n, const double *a, int64_t as, const double *b, int64_t bs,
+                          const double *c, int64_t cs, double *out);
+void ma_random_geometric(ma_pcg64 *g, int64_t n, const double *a, int64_t as, int64_t *out);
+void ma_random_zipf(ma_pcg64 *g, int64_t n, const double *a, int64_t as, int64_t *out);
+void ma_random_logseries(ma_pcg64 *g, int64_t n, const double *a, int64_t as, int64_t *out);
+void ma_random_negative_binomial(ma_pcg64 *g, int64_t n, const double *a, int64_t as, const double *b,
+                                 int64_t bs, int64_t *out);
+
+/* hypergeometric: int64 counts of good, bad and samples (checked by the
+ * caller: each count below 1e9, the sample at most good + bad). */
+void ma_random_hypergeometric(ma_pcg64 *g, int64_t n, const int64_t *good, int64_t good_step, const int64_t *bad,
+                              int64_t bad_step, const int64_t *sample, int64_t sample_step, int64_t *out);
+
+/* multivariate_hypergeometric: `rows` draws of d counts into out (zeroed),
+ * nsample items from colors[0, d) (total items); method_count 1 for
+ * 'count' (0, or -1 when memory ran out), 0 for 'marginals'. */
+int ma_random_mv_hypergeometric(ma_pcg64 *g, int method_count, int64_t total, int64_t d, const int64_t *colors,
+                                int64_t nsample, int64_t rows, int64_t *out);
+
 /* Permutations.  ma_random_shuffle: Fisher-Yates over n items of
  * `itemsize` bytes, `stride` bytes apart, from the last down to `first`
  * (NumPy's shuffle, masked draws).  ma_random_shuffle_lanes: the same over

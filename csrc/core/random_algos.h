@@ -371,6 +371,92 @@ static int64_t poisson1(rng_t *rg, double lam) {
   }
 }
 
+/* ---- one-uniform distributions ---------------------------------------------------- */
+
+/* random_laplace, random_gumbel, random_logistic: one uniform each by
+ * inversion, the single value the inversion cannot take (0, or 1 - U ==
+ * 1) redrawn. */
+static inline double laplace1(rng_t *r, double loc, double scale) {
+  for (;;) {
+    double U = next_double(r);
+    if (U >= 0.5) return loc - scale * log(2.0 - U - U);
+    if (U > 0.0) return loc + scale * log(U + U);
+  }
+}
+
+static inline double gumbel1(rng_t *r, double loc, double scale) {
+  for (;;) {
+    double U = 1.0 - next_double(r);
+    if (U < 1.0) return loc - scale * log(-log(U));
+  }
+}
+
+static inline double logistic1(rng_t *r, double loc, double scale) {
+  for (;;) {
+    double U = next_double(r);
+    if (U > 0.0) return loc + scale * log(U / (1.0 - U));
+  }
+}
+
+/* random_triangular: inversion of the triangle's two pieces. */
+static inline double triangular1(rng_t *r, double left, double mode, double right) {
+  double base = right - left;
+  double leftbase = mode - left;
+  double ratio = leftbase / base;
+  double leftprod = leftbase * base;
+  double rightprod = (right - mode) * base;
+  double U = next_double(r);
+  if (U <= ratio) return left + sqrt(U * leftprod);
+  return right - sqrt((1.0 - U) * rightprod);
+}
+
+/* random_geometric_search: the first k whose cumulative probability
+ * passes one uniform (both APIs use it for p >= 1/3). */
+static inline int64_t geometric_search(rng_t *r, double p) {
+  int64_t X = 1;
+  double sum = p, prod = p, q = 1.0 - p;
+  double U = next_double(r);
+  while (U > sum) {
+    prod *= q;
+    sum += prod;
+    X++;
+  }
+  return X;
+}
+
+/* random_vonmises / legacy_vonmises for 1e-8 <= kappa: Best & Fisher's
+ * rejection (s from the Taylor expansion below kappa = 1e-5, where rho
+ * is 0 in doubles), the result folded into [-pi, pi]. */
+static inline double vonmises_bf(rng_t *r, double mu, double kappa) {
+  const double pi = 3.14159265358979323846;
+  double s, U, V, W, Y, Z;
+  if (kappa < 1e-5) {
+    s = (1. / kappa + kappa);
+  } else {
+    double rr = 1 + sqrt(1 + 4 * kappa * kappa);
+    double rho = (rr - sqrt(2 * rr)) / (2 * kappa);
+    s = (1 + rho * rho) / (2 * rho);
+  }
+  for (;;) {
+    U = next_double(r);
+    Z = cos(pi * U);
+    W = (1 + s * Z) / (s + Z);
+    Y = kappa * (s - W);
+    V = next_double(r);
+    /* V == 0 is fine: Y >= 0 accepts and Y < 0 rejects before the log */
+    if ((Y * (2 - Y) - V >= 0) || (log(Y / V) + 1 - Y >= 0)) break;
+  }
+  U = next_double(r);
+  double result = acos(W);
+  if (U < 0.5) result = -result;
+  result += mu;
+  int neg = (result < 0);
+  double mod = fabs(result);
+  mod = (fmod(mod + pi, 2 * pi) - pi);
+  if (neg) mod *= -1;
+  return mod;
+}
+
 /* ---- permutations and choice -------------------------------------------------------- */
 
 /* random_interval: a draw in [0, max] by masked rejection, 32-bit draws

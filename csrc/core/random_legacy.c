@@ -180,6 +180,234 @@ void ma_legacy_multinomial(ma_legacy *s, int64_t rows, int64_t trials, const dou
   for (int64_t i = 0; i < rows; i++) multinomial1(s->mt, trials, p, d, out + i * d, &B, 1);
 }
 
+/* ---- the distributions built on those (mtrand.pyx's legacy_* and random_*) ------- */
+
+/* ceil(x) as an int64, INT64_MIN when out of range or NaN:
+ * x86-64's conversion, as floor_to_i64, for the legacy geometric. */
+static inline int64_t ceil_to_i64(double x) {
+  double c = ceil(x);
+  if (!(c >= -9223372036854775808.0 && c < 9223372036854775808.0)) return INT64_MIN;
+  return (int64_t)c;
+}
+
+static inline double chisquare1(ma_legacy *s, double df) { return 2.0 * std_gamma(s, df / 2.0); }
+
+static inline double standard_cauchy1(ma_legacy *s) {
+  double num = gauss(s);
+  return num / gauss(s);
+}
+
+static inline double standard_t1(ma_legacy *s, double df) {
+  double num = gauss(s);
+  double denom = std_gamma(s, df / 2);
+  return sqrt(df / 2) * num / sqrt(denom);
+}
+
+static inline double f1(ma_legacy *s, double dfnum, double dfden) {
+  double num = chisquare1(s, dfnum) * dfden;
+  return num / (chisquare1(s, dfden) * dfnum);
+}
+
+static inline double rayleigh1(ma_legacy *s, double mode) { return mode * sqrt(-2.0 * log1p(-next_double(s->mt))); }
+static inline double pareto1(ma_legacy *s, double a) { return exp(std_exp(s) / a) - 1; }
+static inline double power1(ma_legacy *s, double a) { return pow(1 - exp(-std_exp(s)), 1. / a); }
+static inline double weibull1(ma_legacy *s, double a) { return a == 0.0 ? 0.0 : pow(std_exp(s), 1. / a); }
+
+/* legacy_noncentral_chisquare: above one degree of freedom a chi-square
+ * of df - 1 plus a shifted normal squared; else a Poisson mixture of
+ * chi-squares (a NaN nonc still draws, then gives NaN). */
+static double noncentral_chisquare1(ma_legacy *s, double df, double nonc) {
+  if (nonc == 0) return chisquare1(s, df);
+  if (1 < df) {
+    const double chi2 = chisquare1(s, df - 1);
+    const double n = gauss(s) + sqrt(nonc);
+    return chi2 + n * n;
+  }
+  const int64_t i = poisson1(s->mt, nonc / 2.0);
+  double out = chisquare1(s, df + 2 * (double)i);
+  return isnan(nonc) ? NAN : out;
+}
+
+static inline double noncentral_f1(ma_legacy *s, double dfnum, double dfden, double nonc) {
+  double t = noncentral_chisquare1(s, dfnum, nonc) * dfden;
+  return t / (chisquare1(s, dfden) * dfnum);
+}
+
+/* legacy_wald: Michael, Schucany & Haas's transformation of a normal. */
+static inline double wald1(ma_legacy *s, double mean, double scale) {
+  double mu_2l = mean / (2 * scale);
+  double Y = gauss(s);
+  Y = mean * Y * Y;
+  double X = mean + mu_2l * (Y - sqrt(4 * scale * Y + Y * Y));
+  double U = next_double(s->mt);
+  if (U <= mean / (mean + X)) return X;
+  return mean * mean / X;
+}
+
+/* legacy_vonmises: uniform on the circle for a tiny kappa, else Best &
+ * Fisher's rejection (random_algos.h), whatever the kappa. */
+static double vonmises1(ma_legacy *s, double mu, double kappa) {
+  if (isnan(kappa)) return NAN;
+  if (kappa < 1e-8) return 3.14159265358979323846 * (2 * next_double(s->mt) - 1);
+  return vonmises_bf(s->mt, mu, kappa);
+}
+
+/* legacy_random_geometric: the search above 1/3, else inversion of one uniform. */
+static inline int64_t geometric1(ma_legacy *s, double p) {
+  if (p >= 0.333333333333333333333333) return geometric_search(s->mt, p);
+  return ceil_to_i64(log1p(-next_double(s->mt)) / log(1 - p));
+}
+
+/* legacy_negative_binomial: a Poisson of a legacy gamma. */
+static inline int64_t negative_binomial1(ma_legacy *s, double n, double p) {
+  double Y = (1 - p) / p * std_gamma(s, n);
+  return poisson1(s->mt, Y);
+}
+
+/* legacy_random_zipf: rejection from a Pareto, values past int64 rejected. */
+static int64_t zipf1(ma_legacy *s, double a) {
+  rng_t *r = s->mt;
+  double am1 = a - 1.0;
+  double b = pow(2.0, am1);
+  for (;;) {
+    double U = 1.0 - next_double(r);
+    double V = next_double(r);
+    double X = floor(pow(U, -1.0 / am1));
+    if (X > 9223372036854775807.0 || X < 1.0) continue;
+    double T = pow(1.0 + 1.0 / X, am1);
+    if (V * X * (T - 1.0) / (b - 1.0) <= T / b) return (int64_t)X;
+  }
+}
+
+/* legacy_logseries: Kemp's second algorithm. */
+static int64_t logseries1(ma_legacy *s, double p) {
+  rng_t *r = s->mt;
+  double rr = log(1.0 - p);
+  for (;;) {
+    double V = next_double(r);
+    if (V >= p) return 1;
+    double U = next_double(r);
+    double q = 1.0 - exp(rr * U);
+    if (V <= q * q) {
+      int64_t result = floor_to_i64(1 + log(V) / log(q));
+      if ((result < 1) || (V == 0.0)) continue;
+      return result;
+    }
+    if (V >= q) return 1;
+    return 2;
+  }
+}
+
+/* legacy_random_hypergeometric: NumPy's original pair of algorithms, by
+ * sequential draws up to 10 samples, else Stadlober's HRUA ratio of
+ * uniforms (with rv.py's corrections for good > bad and for samples past
+ * half the population).  The Generator has newer ones. */
+static int64_t hypergeometric_hyp(rng_t *r, int64_t good, int64_t bad, int64_t sample) {
+  int64_t d1 = bad + good - sample;
+  double d2 = (double)(bad < good ? bad : good);
+  double y = d2;
+  int64_t k = sample;
+  while (y > 0.0) {
+    double u = next_double(r);
+    y -= (double)(int64_t)floor(u + y / (double)(d1 + k));
+    k--;
+    if (k == 0) break;
+  }
+  int64_t z = (int64_t)(d2 - y);
+  if (good > bad) z = sample - z;
+  return z;
+}
+
+static int64_t hypergeometric_hrua(rng_t *r, int64_t good, int64_t bad, int64_t sample) {
+  const double D1 = 1.7155277699214135; /* 2 sqrt(2 / e) */
+  const double D2 = 0.8989161620588988; /* 3 - 2 sqrt(3 / e) */
+  int64_t mingoodbad = good < bad ? good : bad;
+  int64_t popsize = good + bad;
+  int64_t maxgoodbad = good > bad ? good : bad;
+  int64_t m = sample < popsize - sample ? sample : popsize - sample;
+  double d4 = ((double)mingoodbad) / (double)popsize;
+  double d5 = 1.0 - d4;
+  double d6 = (double)m * d4 + 0.5;
+  double d7 = sqrt((double)(popsize - m) * (double)sample * d4 * d5 / (double)(popsize - 1) + 0.5);
+  double d8 = D1 * d7 + D2;
+  int64_t d9 = (int64_t)floor((double)(m + 1) * (double)(mingoodbad + 1) / (double)(popsize + 2));
+  double d10 = (loggam((double)(d9 + 1)) + loggam((double)(mingoodbad - d9 + 1)) + loggam((double)(m - d9 + 1)) +
+                loggam((double)(maxgoodbad - m + d9 + 1)));
+  double lim = (double)(m < mingoodbad ? m : mingoodbad) + 1.0;
+  double fl = floor(d6 + 16 * d7);
+  double d11 = lim < fl ? lim : fl;
+  int64_t Z;
+  for (;;) {
+    double X = next_double(r);
+    double Y = next_double(r);
+    double W = d6 + d8 * (Y - 0.5) / X;
+    if ((W < 0.0) || (W >= d11)) continue; /* fast rejection */
+    Z = (int64_t)floor(W);
+    double T = d10 - (loggam((double)(Z + 1)) + loggam((double)(mingoodbad - Z + 1)) + loggam((double)(m - Z + 1)) +
+                      loggam((double)(maxgoodbad - m + Z + 1)));
+    if ((X * (4.0 - X) - 3.0) <= T) break; /* fast acceptance */
+    if (X * (X - T) >= 1) continue;        /* fast rejection */
+    if (2.0 * log(X) <= T) break;          /* log(0) is fine: it accepts */
+  }
+  if (good > bad) Z = m - Z;
+  if (m < sample) Z = good - Z;
+  return Z;
+}
+
+void ma_legacy_hypergeometric(ma_legacy *s, int64_t n, const int64_t *good, int64_t good_step, const int64_t *bad,
+                              int64_t bad_step, const int64_t *sample, int64_t sample_step, int64_t *out) {
+  for (int64_t i = 0; i < n; i++) {
+    int64_t g = good[i * good_step], b = bad[i * bad_step], k = sample[i * sample_step];
+    out[i] = k > 10 ? hypergeometric_hrua(s->mt, g, b, k) : k > 0 ? hypergeometric_hyp(s->mt, g, b, k) : 0;
+  }
+}
+
+/* The fills: element i of each parameter at p[i * step]. */
+#define LEGACY_FILL0(name, T, draw)                               \
+  void ma_legacy_##name(ma_legacy *s, int64_t n, T *out) {        \
+    for (int64_t i = 0; i < n; i++) out[i] = draw(s);             \
+  }
+#define LEGACY_FILL1(name, T, draw)                                                          \
+  void ma_legacy_##name(ma_legacy *s, int64_t n, const double *a, int64_t as, T *out) {     \
+    for (int64_t i = 0; i < n; i++) out[i] = draw(s, a[i * as]);                             \
+  }
+#define LEGACY_FILL2(name, T, draw)                                                                           \
+  void ma_legacy_##name(ma_legacy *s, int64_t n, const double *a, int64_t as, const double *b, int64_t bs,   \
+                        T *out) {                                                                             \
+    for (int64_t i = 0; i < n; i++) out[i] = draw(s, a[i * as], b[i * bs]);                                   \
+  }
+#define LEGACY_FILL3(name, T, draw)                                                                           \
+  void ma_legacy_##name(ma_legacy *s, int64_t n, const double *a, int64_t as, const double *b, int64_t bs,   \
+                        const double *c, int64_t cs, T *out) {                                                \
+    for (int64_t i = 0; i < n; i++) out[i] = draw(s, a[i * as], b[i * bs], c[i * cs]);                        \
+  }
+
+static inline double laplace_l(ma_legacy *s, double loc, double scale) { return laplace1(s->mt, loc, scale); }
+static inline double gumbel_l(ma_legacy *s, double loc, double scale) { return gumbel1(s->mt, loc, scale); }
+static inline double logistic_l(ma_legacy *s, double loc, double scale) { return logistic1(s->mt, loc, scale); }
+static inline double triangular_l(ma_legacy *s, double l, double m, double r) { return triangular1(s->mt, l, m, r); }
+
+LEGACY_FILL0(standard_cauchy, double, standard_cauchy1)
+LEGACY_FILL1(standard_t, double, standard_t1)
+LEGACY_FILL1(chisquare, double, chisquare1)
+LEGACY_FILL2(f, double, f1)
+LEGACY_FILL2(laplace, double, laplace_l)
+LEGACY_FILL2(logistic, double, logistic_l)
+LEGACY_FILL2(gumbel, double, gumbel_l)
+LEGACY_FILL1(rayleigh, double, rayleigh1)
+LEGACY_FILL1(pareto, double, pareto1)
+LEGACY_FILL1(power, double, power1)
+LEGACY_FILL1(weibull, double, weibull1)
+LEGACY_FILL2(noncentral_chisquare, double, noncentral_chisquare1)
+LEGACY_FILL3(noncentral_f, double, noncentral_f1)
+LEGACY_FILL3(triangular, double, triangular_l)
+LEGACY_FILL2(vonmises, double, vonmises1)
+LEGACY_FILL2(wald, double, wald1)
+LEGACY_FILL1(geometric, int64_t, geometric1)
+LEGACY_FILL2(negative_binomial, int64_t, negative_binomial1)
+LEGACY_FILL1(zipf, int64_t, zipf1)
+LEGACY_FILL1(logseries, int64_t, logseries1)
+
 void ma_legacy_draws(ma_legacy *s, int which, double a, double b, int64_t n, double *out) {
   switch (which) {
     case MA_LEGACY_RANDOM_SAMPLE: ma_legacy_random_sample(s, n, out); break;

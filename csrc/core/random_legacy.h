@@ -60,6 +60,44 @@ void ma_legacy_lognormal(ma_legacy *s, int64_t n, const double *mean, int64_t me
  * which skips the draw for no trials or a zero probability). */
 void ma_legacy_multinomial(ma_legacy *s, int64_t rows, int64_t trials, const double *p, int64_t d, int64_t *out);
 
+/* The other distributions of mtrand.pyx, each NumPy's legacy algorithm
+ * (laplace, logistic, gumbel, triangular and the geometric search shared
+ * with the Generator, random_algos.h): parameters as above, doubles. */
+void ma_legacy_standard_cauchy(ma_legacy *s, int64_t n, double *out);
+void ma_legacy_standard_t(ma_legacy *s, int64_t n, const double *a, int64_t as, double *out);
+void ma_legacy_chisquare(ma_legacy *s, int64_t n, const double *a, int64_t as, double *out);
+void ma_legacy_rayleigh(ma_legacy *s, int64_t n, const double *a, int64_t as, double *out);
+void ma_legacy_pareto(ma_legacy *s, int64_t n, const double *a, int64_t as, double *out);
+void ma_legacy_power(ma_legacy *s, int64_t n, const double *a, int64_t as, double *out);
+void ma_legacy_weibull(ma_legacy *s, int64_t n, const double *a, int64_t as, double *out);
+void ma_legacy_f(ma_legacy *s, int64_t n, const double *a, int64_t as, const double *b, int64_t bs, double *out);
+void ma_legacy_laplace(ma_legacy *s, int64_t n, const double *a, int64_t as, const double *b, int64_t bs,
+                       double *out);
+void ma_legacy_logistic(ma_legacy *s, int64_t n, const double *a, int64_t as, const double *b, int64_t bs,
+                        double *out);
+void ma_legacy_gumbel(ma_legacy *s, int64_t n, const double *a, int64_t as, const double *b, int64_t bs,
+                      double *out);
+void ma_legacy_noncentral_chisquare(ma_legacy *s, int64_t n, const double *a, int64_t as, const double *b,
+                                    int64_t bs, double *out);
+void ma_legacy_vonmises(ma_legacy *s, int64_t n, const double *a, int64_t as, const double *b, int64_t bs,
+                        double *out);
+void ma_legacy_wald(ma_legacy *s, int64_t n, const double *a, int64_t as, const double *b, int64_t bs,
+                    double *out);
+void ma_legacy_noncentral_f(ma_legacy *s, int64_t n, const double *a, int64_t as, const double *b, int64_t bs,
+                            const double *c, int64_t cs, double *out);
+void ma_legacy_triangular(ma_legacy *s, int64_t n, const double *a, int64_t as, const double *b, int64_t bs,
+                          const double *c, int64_t cs, double *out);
+/* The discrete ones: int64 draws from double parameters. */
+void ma_legacy_geometric(ma_legacy *s, int64_t n, const double *a, int64_t as, int64_t *out);
+void ma_legacy_zipf(ma_legacy *s, int64_t n, const double *a, int64_t as, int64_t *out);
+void ma_legacy_logseries(ma_legacy *s, int64_t n, const double *a, int64_t as, int64_t *out);
+void ma_legacy_negative_binomial(ma_legacy *s, int64_t n, const double *a, int64_t as, const double *b,
+                                 int64_t bs, int64_t *out);
+
+/* hypergeometric: int64 counts of good, bad and samples (checked by the caller). */
+void ma_legacy_hypergeometric(ma_legacy *s, int64_t n, const int64_t *good, int64_t good_step, const int64_t *bad,
+                              int64_t bad_step, const int64_t *sample, int64_t sample_step, int64_t *out);
+
 /* randint: integers in [off, off + rng] by masked rejection (the smallest
  * all-ones mask over rng, draws above rng rejected), one fill per width,
  * the 16-, 8- and 1-bit ones taking their bits from buffered 32-bit draws;

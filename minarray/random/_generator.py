@@ -39,16 +39,19 @@ from minarray.random._bit_generators import PCG64, BitGenerator
 from minarray.random._sampling import (
     _EPS32,
     _EPS64,
+    _POISSON_LAM_MAX,
     Sampler,
     Shape,
     _c_long,
     _check,
     _dirichlet_alpha,
+    _hypergeometric_counts,
     _is_scalar,
     _multinomial_pvals,
     _normalised_rows,
     _Param,
     _shape_of,
+    _triangular_params,
 )
 
 __all__ = ["Generator", "default_rng"]
@@ -209,6 +212,170 @@ class Generator(Sampler):
     def poisson(self, lam: Any = 1.0, size: Any = None) -> Any:
         """Poisson(lam) draws: multiplication of uniforms below 10, else PTRS."""
         return self._cont(lib.ma_random_poisson, size, [_Param(lam, "lam")], ["poisson"], dtype=_dt.int64)
+
+    def standard_cauchy(self, size: Any = None) -> Any:
+        """Standard Cauchy draws: the ratio of two ziggurat normals."""
+        return self._cont(lib.ma_random_standard_cauchy, size, [], [])
+
+    def standard_t(self, df: Any, size: Any = None) -> Any:
+        """Student's t draws with ``df`` degrees of freedom (df > 0)."""
+        return self._cont(lib.ma_random_standard_t, size, [_Param(df, "df")], ["positive"])
+
+    def chisquare(self, df: Any, size: Any = None) -> Any:
+        """Chi-square draws, ``2 * standard_gamma(df / 2)`` (df > 0)."""
+        return self._cont(lib.ma_random_chisquare, size, [_Param(df, "df")], ["positive"])
+
+    def f(self, dfnum: Any, dfden: Any, size: Any = None) -> Any:
+        """F draws: a ratio of chi-squares over their degrees of freedom."""
+        return self._cont(lib.ma_random_f, size, [_Param(dfnum, "dfnum"), _Param(dfden, "dfden")],
+                          ["positive", "positive"])
+
+    def noncentral_chisquare(self, df: Any, nonc: Any, size: Any = None) -> Any:
+        """Noncentral chi-square draws (df > 0, nonc >= 0)."""
+        return self._cont(lib.ma_random_noncentral_chisquare, size, [_Param(df, "df"), _Param(nonc, "nonc")],
+                          ["positive", "non_negative"])
+
+    def noncentral_f(self, dfnum: Any, dfden: Any, nonc: Any, size: Any = None) -> Any:
+        """Noncentral F draws: a noncentral chi-square over a chi-square."""
+        return self._cont(lib.ma_random_noncentral_f, size,
+                          [_Param(dfnum, "dfnum"), _Param(dfden, "dfden"), _Param(nonc, "nonc")],
+                          ["positive", "positive", "non_negative"])
+
+    def laplace(self, loc: Any = 0.0, scale: Any = 1.0, size: Any = None) -> Any:
+        """Laplace (double exponential) draws by inversion of one uniform."""
+        return self._cont(lib.ma_random_laplace, size, [_Param(loc, "loc"), _Param(scale, "scale")],
+                          [None, "non_negative"])
+
+    def logistic(self, loc: Any = 0.0, scale: Any = 1.0, size: Any = None) -> Any:
+        """Logistic draws ``loc + scale * log(U / (1 - U))``."""
+        return self._cont(lib.ma_random_logistic, size, [_Param(loc, "loc"), _Param(scale, "scale")],
+                          [None, "non_negative"])
+
+    def gumbel(self, loc: Any = 0.0, scale: Any = 1.0, size: Any = None) -> Any:
+        """Gumbel draws ``loc - scale * log(-log(1 - U))``."""
+        return self._cont(lib.ma_random_gumbel, size, [_Param(loc, "loc"), _Param(scale, "scale")],
+                          [None, "non_negative"])
+
+    def rayleigh(self, scale: Any = 1.0, size: Any = None) -> Any:
+        """Rayleigh draws ``scale * sqrt(2 * E)``."""
+        return self._cont(lib.ma_random_rayleigh, size, [_Param(scale, "scale")], ["non_negative"])
+
+    def pareto(self, a: Any, size: Any = None) -> Any:
+        """Pareto II (Lomax) draws ``expm1(E / a)`` (a > 0)."""
+        return self._cont(lib.ma_random_pareto, size, [_Param(a, "a")], ["positive"])
+
+    def power(self, a: Any, size: Any = None) -> Any:
+        """Power-function draws on [0, 1] with exponent ``a - 1`` (a > 0)."""
+        return self._cont(lib.ma_random_power, size, [_Param(a, "a")], ["positive"])
+
+    def weibull(self, a: Any, size: Any = None) -> Any:
+        """Weibull draws ``E ** (1 / a)`` (a >= 0; 0 gives zeros)."""
+        return self._cont(lib.ma_random_weibull, size, [_Param(a, "a")], ["non_negative"])
+
+    def vonmises(self, mu: Any, kappa: Any, size: Any = None) -> Any:
+        """von Mises draws on [-pi, pi] (kappa >= 0; a wrapped normal above 1e6)."""
+        return self._cont(lib.ma_random_vonmises, size, [_Param(mu, "mu"), _Param(kappa, "kappa")],
+                          [None, "non_negative"])
+
+    def wald(self, mean: Any, scale: Any, size: Any = None) -> Any:
+        """Wald (inverse Gaussian) draws (mean > 0, scale > 0)."""
+        return self._cont(lib.ma_random_wald, size, [_Param(mean, "mean"), _Param(scale, "scale")],
+                          ["positive", "positive"])
+
+    def triangular(self, left: Any, mode: Any, right: Any, size: Any = None) -> Any:
+        """Triangular draws on [left, right] peaking at ``mode``, by inversion."""
+        return self._cont(lib.ma_random_triangular, size, _triangular_params(left, mode, right),
+                          [None, None, None])
+
+    def geometric(self, p: Any, size: Any = None) -> Any:
+        """Geometric draws: trials up to the first success, from 1 (0 < p <= 1)."""
+        return self._cont(lib.ma_random_geometric, size, [_Param(p, "p")], ["bounded_gt_0_1"], dtype=_dt.int64)
+
+    def negative_binomial(self, n: Any, p: Any, size: Any = None) -> Any:
+        """Negative binomial draws, a Poisson of a gamma (n > 0, 0 < p <= 1),
+        refused where the Poisson's mean could pass its limit."""
+        nn, pp = _Param(n, "n"), _Param(p, "p")
+        _check(nn, "positive_not_nan")
+        _check(pp, "bounded_gt_0_1")
+        if nn.array is None and pp.array is None:
+            too_large = (1 - pp.value) / pp.value * (nn.value + 10 * math.sqrt(nn.value)) > _POISSON_LAM_MAX
+        else:
+            # (n > 0 and p > 0 were checked: no division by zero here)
+            na = nn.array if nn.array is not None else asarray(nn.value)
+            pa = pp.array if pp.array is not None else asarray(pp.value)
+            lam = (1 - pa) / pa * (na + 10 * _ew.sqrt(na))
+            too_large = bool(any_(greater(lam, _POISSON_LAM_MAX)))
+        if too_large:
+            raise ValueError("n too large or p too small, see Generator.negative_binomial Notes")
+        return self._cont(lib.ma_random_negative_binomial, size, [nn, pp], [None, None], dtype=_dt.int64)
+
+    def zipf(self, a: Any, size: Any = None) -> Any:
+        """Zipf draws by rejection (a > 1)."""
+        return self._cont(lib.ma_random_zipf, size, [_Param(a, "a")], ["gt_1"], dtype=_dt.int64)
+
+    def hypergeometric(self, ngood: Any, nbad: Any, nsample: Any, size: Any = None) -> Any:
+        """Hypergeometric draws: good items among ``nsample`` taken without
+        replacement from ``ngood`` good and ``nbad`` bad ones (each below
+        1e9): item by item for small samples, else Stadlober's HRUA."""
+        params = _hypergeometric_counts(ngood, nbad, nsample, 10**9)
+        return self._cont(lib.ma_random_hypergeometric, size, params, ["non_negative"] * 3, dtype=_dt.int64)
+
+    def multivariate_hypergeometric(self, colors: Any, nsample: Any, size: Any = None,
+                                    method: str = "marginals") -> NDArray:
+        """Counts per color of ``nsample`` items drawn without replacement
+        from ``colors[i]`` items of each color, int64 of shape ``size +
+        (len(colors),)``: by a hypergeometric per color (``"marginals"``,
+        fewer than 1e9 items) or a partial shuffle of every item
+        (``"count"``), as NumPy draws them."""
+        if method not in ("count", "marginals"):
+            raise ValueError('method must be "count" or "marginals".')
+        try:
+            operator.index(nsample)
+        except TypeError:
+            raise ValueError("nsample must be an integer") from None
+        int64_max = 2**63 - 1
+        if nsample < 0:
+            raise ValueError("nsample must be nonnegative.")
+        if nsample > int64_max:
+            raise ValueError(f"nsample must not exceed {int64_max}")
+        nsamp = operator.index(nsample)
+        bad_colors = f"colors must be a one-dimensional sequence of nonnegative integers not exceeding {int64_max}."
+        try:
+            carr = asarray(colors)
+        except (ValueError, TypeError, OverflowError):
+            raise ValueError(bad_colors) from None
+        if carr.ndim != 1 or (carr.size > 0 and carr.dtype.kind not in ("i", "u")):
+            raise ValueError(bad_colors)
+        if carr.size and (bool(any_(less(carr, 0))) or bool(any_(greater(carr, int64_max)))):
+            raise ValueError(bad_colors)
+        carr = asarray(carr.astype(_dt.int64), copy=True)
+        d = carr.shape[0]
+        total = sum(int(v) for v in carr.tolist())
+        if total > int64_max:
+            raise ValueError(f"sum(colors) must not exceed the maximum value of a 64 bit signed integer ({int64_max})")
+        if method == "marginals" and total >= 1000000000:
+            raise ValueError('When method is "marginals", sum(colors) must be less than 1000000000.')
+        max_index = int64_max // 8
+        if method == "count" and total > max_index:
+            raise ValueError(f"When method is 'count', sum(colors) must not exceed {max_index}")
+        if nsamp > total:
+            raise ValueError("nsample > sum(colors)")
+        shape = (d,) if size is None else (*_shape_of(size), d)
+        out = zeros(shape, dtype=_dt.int64)
+        if d == 0 or out.size == 0:
+            return out
+        with self.lock:
+            rc = lib.ma_random_mv_hypergeometric(self._st, 1 if method == "count" else 0, total, d,
+                                                 host_pointer(carr, "int64_t *"), nsamp, out.size // d,
+                                                 host_pointer(out, "int64_t *"))
+        if rc != 0:
+            raise MemoryError(f"Insufficient memory for multivariate_hypergeometric with method='count' and "
+                              f"sum(colors)={total}")
+        return out
+
+    def logseries(self, p: Any, size: Any = None) -> Any:
+        """Logarithmic series draws (0 <= p < 1)."""
+        return self._cont(lib.ma_random_logseries, size, [_Param(p, "p")], ["bounded_lt_0_1"], dtype=_dt.int64)
 
     def multinomial(self, n: Any, pvals: Any, size: Any = None) -> NDArray:
         """Counts of ``n`` trials over the categories of ``pvals``' last

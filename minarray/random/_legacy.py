@@ -41,10 +41,12 @@ from minarray.random._sampling import (
     _c_long,
     _check,
     _dirichlet_alpha,
+    _hypergeometric_counts,
     _multinomial_pvals,
     _normalised_rows,
     _Param,
     _shape_of,
+    _triangular_params,
 )
 
 __all__ = ["RandomState"]
@@ -301,6 +303,141 @@ class RandomState(Sampler):
         if type(lam) in _REAL and 0 <= lam <= _POISSON_LAM_MAX:
             return self._draws(_POISSON, lam, 0.0, size, _dtypes.int64)
         return self._cont(lib.ma_legacy_poisson, size, [_Param(lam, "lam")], ["poisson"], dtype=_dtypes.int64)
+
+    def standard_cauchy(self, size: Any = None) -> Any:
+        """Standard Cauchy draws: the ratio of two polar normals."""
+        return self._cont(lib.ma_legacy_standard_cauchy, size, [], [])
+
+    def standard_t(self, df: Any, size: Any = None) -> Any:
+        """Student's t draws with ``df`` degrees of freedom (df > 0): a
+        normal over the root of a legacy gamma."""
+        return self._cont(lib.ma_legacy_standard_t, size, [_Param(df, "df")], ["positive"])
+
+    def chisquare(self, df: Any, size: Any = None) -> Any:
+        """Chi-square draws, ``2 * standard_gamma(df / 2)`` (df > 0)."""
+        return self._cont(lib.ma_legacy_chisquare, size, [_Param(df, "df")], ["positive"])
+
+    def f(self, dfnum: Any, dfden: Any, size: Any = None) -> Any:
+        """F draws: a ratio of chi-squares over their degrees of freedom."""
+        return self._cont(lib.ma_legacy_f, size, [_Param(dfnum, "dfnum"), _Param(dfden, "dfden")],
+                          ["positive", "positive"])
+
+    def noncentral_chisquare(self, df: Any, nonc: Any, size: Any = None) -> Any:
+        """Noncentral chi-square draws (df > 0, nonc >= 0)."""
+        return self._cont(lib.ma_legacy_noncentral_chisquare, size, [_Param(df, "df"), _Param(nonc, "nonc")],
+                          ["positive", "non_negative"])
+
+    def noncentral_f(self, dfnum: Any, dfden: Any, nonc: Any, size: Any = None) -> Any:
+        """Noncentral F draws: a noncentral chi-square over a chi-square."""
+        return self._cont(lib.ma_legacy_noncentral_f, size,
+                          [_Param(dfnum, "dfnum"), _Param(dfden, "dfden"), _Param(nonc, "nonc")],
+                          ["positive", "positive", "non_negative"])
+
+    def laplace(self, loc: Any = 0.0, scale: Any = 1.0, size: Any = None) -> Any:
+        """Laplace (double exponential) draws by inversion of one uniform."""
+        return self._cont(lib.ma_legacy_laplace, size, [_Param(loc, "loc"), _Param(scale, "scale")],
+                          [None, "non_negative"])
+
+    def logistic(self, loc: Any = 0.0, scale: Any = 1.0, size: Any = None) -> Any:
+        """Logistic draws ``loc + scale * log(U / (1 - U))``."""
+        return self._cont(lib.ma_legacy_logistic, size, [_Param(loc, "loc"), _Param(scale, "scale")],
+                          [None, "non_negative"])
+
+    def gumbel(self, loc: Any = 0.0, scale: Any = 1.0, size: Any = None) -> Any:
+        """Gumbel draws ``loc - scale * log(-log(1 - U))``."""
+        return self._cont(lib.ma_legacy_gumbel, size, [_Param(loc, "loc"), _Param(scale, "scale")],
+                          [None, "non_negative"])
+
+    def rayleigh(self, scale: Any = 1.0, size: Any = None) -> Any:
+        """Rayleigh draws ``scale * sqrt(-2 * log1p(-U))``."""
+        return self._cont(lib.ma_legacy_rayleigh, size, [_Param(scale, "scale")], ["non_negative"])
+
+    def pareto(self, a: Any, size: Any = None) -> Any:
+        """Pareto II (Lomax) draws ``exp(E / a) - 1`` (a > 0)."""
+        return self._cont(lib.ma_legacy_pareto, size, [_Param(a, "a")], ["positive"])
+
+    def power(self, a: Any, size: Any = None) -> Any:
+        """Power-function draws on [0, 1] with exponent ``a - 1`` (a > 0)."""
+        return self._cont(lib.ma_legacy_power, size, [_Param(a, "a")], ["positive"])
+
+    def weibull(self, a: Any, size: Any = None) -> Any:
+        """Weibull draws ``E ** (1 / a)`` (a >= 0; 0 gives zeros)."""
+        return self._cont(lib.ma_legacy_weibull, size, [_Param(a, "a")], ["non_negative"])
+
+    def vonmises(self, mu: Any, kappa: Any, size: Any = None) -> Any:
+        """von Mises draws on [-pi, pi] (kappa >= 0)."""
+        return self._cont(lib.ma_legacy_vonmises, size, [_Param(mu, "mu"), _Param(kappa, "kappa")],
+                          [None, "non_negative"])
+
+    def wald(self, mean: Any, scale: Any, size: Any = None) -> Any:
+        """Wald (inverse Gaussian) draws (mean > 0, scale > 0)."""
+        return self._cont(lib.ma_legacy_wald, size, [_Param(mean, "mean"), _Param(scale, "scale")],
+                          ["positive", "positive"])
+
+    def triangular(self, left: Any, mode: Any, right: Any, size: Any = None) -> Any:
+        """Triangular draws on [left, right] peaking at ``mode``, by inversion."""
+        params = _triangular_params(left, mode, right)
+        return self._cont(lib.ma_legacy_triangular, size, params, [None, None, None])
+
+    def geometric(self, p: Any, size: Any = None) -> Any:
+        """Geometric draws: trials up to the first success, from 1 (0 < p <= 1)."""
+        return self._cont(lib.ma_legacy_geometric, size, [_Param(p, "p")], ["bounded_gt_0_1"],
+                          dtype=_dtypes.int64)
+
+    def negative_binomial(self, n: Any, p: Any, size: Any = None) -> Any:
+        """Negative binomial draws: a Poisson of a gamma (n > 0, 0 <= p <= 1)."""
+        return self._cont(lib.ma_legacy_negative_binomial, size, [_Param(n, "n"), _Param(p, "p")],
+                          ["positive", "bounded_0_1"], dtype=_dtypes.int64)
+
+    def zipf(self, a: Any, size: Any = None) -> Any:
+        """Zipf draws by rejection (a > 1)."""
+        return self._cont(lib.ma_legacy_zipf, size, [_Param(a, "a")], ["gt_1"], dtype=_dtypes.int64)
+
+    def logseries(self, p: Any, size: Any = None) -> Any:
+        """Logarithmic series draws (0 <= p < 1)."""
+        return self._cont(lib.ma_legacy_logseries, size, [_Param(p, "p")], ["bounded_lt_0_1"],
+                          dtype=_dtypes.int64)
+
+    def hypergeometric(self, ngood: Any, nbad: Any, nsample: Any, size: Any = None) -> Any:
+        """Hypergeometric draws: good items among ``nsample`` taken without
+        replacement from ``ngood`` good and ``nbad`` bad ones (NumPy's
+        original algorithms: sequential draws up to 10 samples, else HRUA)."""
+        params = _hypergeometric_counts(ngood, nbad, nsample, None)
+        return self._cont(lib.ma_legacy_hypergeometric, size, params, ["non_negative", "non_negative", "gte_1"],
+                          dtype=_dtypes.int64)
+
+    def tomaxint(self, size: Any = None) -> Any:
+        """Integers in [0, 2**63): the top 63 bits of 64-bit draws (each the
+        high word of one 32-bit draw and the low word of the next)."""
+        n = 1 if size is None else math.prod(_shape_of(size))
+        words = self._bounded(0, 1 << 32, 2 * n, _dtypes.uint32, False, "tomaxint").astype(_dtypes.int64)
+        pairs = words.reshape((n, 2))
+        out = _elementwise.bitwise_or(_elementwise.bitwise_left_shift(pairs[:, 0], 31),
+                                      _elementwise.bitwise_right_shift(pairs[:, 1], 1))
+        if size is None:
+            return int(out[0])
+        return out.reshape(_shape_of(size))
+
+    def bytes(self, length: Any) -> bytes:
+        """``length`` random bytes: 32-bit draws, little-endian, cut to length."""
+        n = _c_long(length, "length")
+        words = n - 1
+        words = (abs(words) // 4) * (1 if words >= 0 else -1) + 1  # C's truncating division, as NumPy's
+        raw = self._bounded(0, 1 << 32, words, _dtypes.uint32, False, "bytes")
+        data = b"".join(int(v).to_bytes(4, "little") for v in raw.tolist())
+        return data[:n]
+
+    def random_integers(self, low: Any, high: Any = None, size: Any = None) -> Any:
+        """Integers in [low, high] (``[1, low]`` with one bound); deprecated
+        for ``randint(low, high + 1)``, with NumPy's DeprecationWarning."""
+        if high is None:
+            warnings.warn(f"This function is deprecated. Please call randint(1, {low} + 1) instead",
+                          DeprecationWarning, stacklevel=2)
+            high, low = low, 1
+        else:
+            warnings.warn(f"This function is deprecated. Please call randint({low}, {high} + 1) instead",
+                          DeprecationWarning, stacklevel=2)
+        return self.randint(low, int(high) + 1, size=size, dtype=_dtypes.int64)
 
     def multinomial(self, n: Any, pvals: Any, size: Any = None) -> Any:
         """Counts of ``n`` trials over ``len(pvals)`` categories, int64 of

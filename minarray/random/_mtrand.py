@@ -12,10 +12,13 @@ from __future__ import annotations
 from minarray.random._legacy import RandomState
 
 __all__ = [
-    "beta", "binomial", "choice", "dirichlet", "exponential", "gamma", "get_state", "lognormal", "multinomial",
-    "multivariate_normal", "normal", "permutation", "poisson", "rand", "randint", "randn", "random",
-    "random_sample", "ranf", "sample", "seed", "set_state", "shuffle", "standard_exponential", "standard_gamma",
-    "standard_normal", "uniform",
+    "beta", "binomial", "bytes", "chisquare", "choice", "dirichlet", "exponential", "f", "gamma", "geometric",
+    "get_state", "gumbel", "hypergeometric", "laplace", "logistic", "lognormal", "logseries", "multinomial",
+    "multivariate_normal", "negative_binomial", "noncentral_chisquare", "noncentral_f", "normal", "pareto",
+    "permutation", "poisson", "power", "rand", "randint", "randn", "random", "random_integers", "random_sample",
+    "ranf", "rayleigh", "sample", "seed", "set_state", "shuffle", "standard_cauchy", "standard_exponential",
+    "standard_gamma", "standard_normal", "standard_t", "triangular", "uniform", "vonmises", "wald",
+    "weibull", "zipf",
 ]
 
 _rand = RandomState()
@@ -47,3 +50,26 @@ multivariate_normal = _rand.multivariate_normal
 choice = _rand.choice
 shuffle = _rand.shuffle
 permutation = _rand.permutation
+standard_cauchy = _rand.standard_cauchy
+standard_t = _rand.standard_t
+chisquare = _rand.chisquare
+f = _rand.f
+laplace = _rand.laplace
+logistic = _rand.logistic
+gumbel = _rand.gumbel
+rayleigh = _rand.rayleigh
+pareto = _rand.pareto
+power = _rand.power
+weibull = _rand.weibull
+geometric = _rand.geometric
+negative_binomial = _rand.negative_binomial
+noncentral_chisquare = _rand.noncentral_chisquare
+noncentral_f = _rand.noncentral_f
+triangular = _rand.triangular
+vonmises = _rand.vonmises
+wald = _rand.wald
+zipf = _rand.zipf
+logseries = _rand.logseries
+bytes = _rand.bytes
+random_integers = _rand.random_integers
+hypergeometric = _rand.hypergeometric

@@ -192,6 +192,52 @@ def _normalised_rows(g: NDArray) -> NDArray:
         return g * (1.0 / total)
 
 
+def _triangular_params(left: Any, mode: Any, right: Any) -> list[_Param]:
+    """triangular's parameters, checked as NumPy checks them (both APIs):
+    left <= mode <= right and left != right, anywhere in arrays."""
+    params = [_Param(left, "left"), _Param(mode, "mode"), _Param(right, "right")]
+    lo, md, hi = (p.array if p.array is not None else p.value for p in params)
+    if all(p.array is None for p in params):
+        bad_lm, bad_mr, same = lo > md, md > hi, lo == hi
+    else:
+        bad_lm, bad_mr, same = (bool(any_(f(x, y))) for f, x, y in
+                                ((ew.greater, lo, md), (ew.greater, md, hi), (ew.equal, lo, hi)))
+    if bad_lm:
+        raise ValueError("left > mode")
+    if bad_mr:
+        raise ValueError("mode > right")
+    if same:
+        raise ValueError("left == right")
+    return params
+
+
+def _hypergeometric_counts(ngood: Any, nbad: Any, nsample: Any, limit: int | None) -> list[_Param]:
+    """hypergeometric's three counts as int64 parameters, checked in NumPy's
+    order (both APIs): scalars convert as C longs (a float truncates),
+    arrays cast to int64; ngood and nbad below ``limit`` (the Generator's
+    1e9), then ngood + nbad >= nsample.  The sign checks are the caller's."""
+    args = (ngood, nbad, nsample)
+    names = ("ngood", "nbad", "nsample")
+    if all(_is_scalar(x) for x in args):
+        good, bad, sample = (_c_long(x.item() if isinstance(x, NDArray) else x, name)
+                             for x, name in zip(args, names, strict=True))
+        too_big = limit is not None and (good >= limit or bad >= limit)
+        short = good + bad < sample
+        values: list[Any] = [good, bad, sample]
+        params = [_Param(v, name, _dt.int64) for v, name in zip(values, names, strict=True)]
+    else:
+        g, b, k = (asarray(x).astype(_dt.int64) for x in args)
+        too_big = limit is not None and (bool(any_(ew.greater_equal(g, limit))) or
+                                         bool(any_(ew.greater_equal(b, limit))))
+        short = bool(any_(ew.less(ew.add(g, b), k)))
+        params = [_Param.of_array(a, name, "int64_t") for a, name in zip((g, b, k), names, strict=True)]
+    if too_big:
+        raise ValueError(f"both ngood and nbad must be less than {limit}")
+    if short:
+        raise ValueError("ngood + nbad < nsample")
+    return params
+
+
 # ---- constraints, as NumPy's check_constraint / check_array_constraint ------
 
 
@@ -214,6 +260,23 @@ def _check(p: _Param, kind: str) -> None:
                 raise ValueError(f"{name} < 0 or {name} is NaN")
             if not (v <= _POISSON_LAM_MAX):
                 raise ValueError(f"{name} value too large")
+        elif kind == "positive_not_nan":
+            if math.isnan(v):
+                raise ValueError(f"{name} must not be NaN")
+            if v <= 0:
+                raise ValueError(f"{name} <= 0")
+        elif kind == "bounded_gt_0_1":
+            if not v > 0 or not v <= 1:  # NumPy says "contains NaNs" for a scalar too
+                raise ValueError(f"{name} <= 0, {name} > 1 or {name} contains NaNs")
+        elif kind == "bounded_lt_0_1":
+            if not (v >= 0) or not (v < 1):
+                raise ValueError(f"{name} < 0, {name} >= 1 or {name} is NaN")
+        elif kind == "gt_1":
+            if not (v > 1):
+                raise ValueError(f"{name} <= 1 or {name} is NaN")
+        elif kind == "gte_1":
+            if not (v >= 1):
+                raise ValueError(f"{name} < 1 or {name} is NaN")
         return
     a = p.array
     if a.size == 0:
@@ -231,6 +294,23 @@ def _check(p: _Param, kind: str) -> None:
     elif kind == "bounded_0_1":
         if not bool(all_(ew.greater_equal(a, 0))) or not bool(all_(ew.less_equal(a, 1))):
             raise ValueError(f"{name} < 0, {name} > 1 or {name} contains NaNs")
+    elif kind == "positive_not_nan":
+        if bool(any_(ew.isnan(a))):
+            raise ValueError(f"{name} must not be NaN")
+        if bool(any_(ew.less_equal(a, 0))):
+            raise ValueError(f"{name} <= 0")
+    elif kind == "bounded_gt_0_1":
+        if not bool(all_(ew.greater(a, 0))) or not bool(all_(ew.less_equal(a, 1))):
+            raise ValueError(f"{name} <= 0, {name} > 1 or {name} contains NaNs")
+    elif kind == "bounded_lt_0_1":
+        if not bool(all_(ew.greater_equal(a, 0))) or not bool(all_(ew.less(a, 1))):
+            raise ValueError(f"{name} < 0, {name} >= 1 or {name} contains NaNs")
+    elif kind == "gt_1":
+        if not bool(all_(ew.greater(a, 1))):
+            raise ValueError(f"{name} <= 1 or {name} contains NaNs")
+    elif kind == "gte_1":
+        if not bool(all_(ew.greater_equal(a, 1))):
+            raise ValueError(f"{name} < 1 or {name} contains NaNs")
     elif kind == "poisson":
         if not bool(all_(ew.less_equal(a, _POISSON_LAM_MAX))):
             raise ValueError(f"{name} value too large")
