@@ -229,7 +229,12 @@ class RandomState(Sampler):
                 and -(1 << 63) <= low < high <= (1 << 63):
             v = self._draws(_BOUNDED, low & _U64, high - 1 - low, None)
             return v - (1 << 64) if v >> 63 else v
-        return self._bounded(low, high, size, dtype, False, "randint")
+        drawn = self._bounded(low, high, size, dtype, False, "randint")
+        if size is None and dtype is not int and dtype is not bool and not isinstance(drawn, _array_object.NDArray):
+            # one draw is a Python number only for dtype int or bool, NumPy's
+            # rule; another dtype gives its scalar (randint(5, dtype="l"))
+            return _dtypes.as_dtype(dtype)(drawn)
+        return drawn
 
     # ---- normal, exponential, gamma family ------------------------------------------
 
