@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import builtins
 import ctypes
-import math
 import operator
 import os
 import pickle
@@ -263,9 +262,10 @@ class NDArray(core.NDArrayBase):
         return core.ndarray_view(self, offset, shape, strides, readonly)
 
     # ---- attributes ----------------------------------------------------
-    # dtype, shape, ndim and size are C descriptors of the base type
-    # (csrc/py/ndarray.c), the hottest reads at a third of a property's
-    # cost; named here too, so that the class documents them.
+    # dtype, shape, ndim, size, itemsize, nbytes and strides are C
+    # descriptors of the base type (csrc/py/ndarray.c), the hottest reads
+    # at a third of a property's cost; named here too, so that the class
+    # documents them.
     if TYPE_CHECKING:
         @property
         def dtype(self) -> DType: ...
@@ -281,27 +281,24 @@ class NDArray(core.NDArrayBase):
 
         @property
         def size(self) -> int: ...
+
+        @property
+        def itemsize(self) -> int: ...
+
+        @property
+        def nbytes(self) -> int: ...
+
+        @property
+        def strides(self) -> Shape: ...
     else:
         dtype = core.NDArrayBase.dtype
         shape = core.NDArrayBase.shape
         ndim = core.NDArrayBase.ndim
         size = core.NDArrayBase.size
+        itemsize = core.NDArrayBase.itemsize
+        nbytes = core.NDArrayBase.nbytes
+        strides = core.NDArrayBase.strides
 
-    @property
-    def itemsize(self) -> int:
-        """Bytes per element."""
-        return self._dtype.itemsize
-
-    @property
-    def nbytes(self) -> int:
-        """Bytes the elements occupy (size * itemsize)."""
-        return math.prod(self._shape) * self._dtype.itemsize
-
-    @property
-    def strides(self) -> Shape:
-        """Strides in bytes, as NumPy reports them."""
-        n = self._dtype.itemsize
-        return tuple([s * n for s in self._strides])  # (a generator took twice as long)
 
     @property
     def device(self) -> str:

@@ -631,3 +631,19 @@ def test_dumps_dump_and_choose_methods(tmp_path: Any) -> None:
     idx = ma.asarray([0, 1, 1])
     assert idx.choose([[1, 2, 3], [10, 20, 30]]).tolist() == np.asarray([0, 1, 1]).choose(
         [[1, 2, 3], [10, 20, 30]]).tolist()
+
+
+def test_byte_strides_itemsize_and_nbytes_for_every_dtype() -> None:
+    """The C descriptors give each dtype's itemsize (one byte for the
+    sub-byte types minarray stores one to a byte), strides in bytes and
+    nbytes, views and reversed axes included."""
+    dtypes = {getattr(ma, n) for n in dir(ma) if isinstance(getattr(ma, n), ma.DType)}
+    assert len(dtypes) > 30
+    for d in dtypes:
+        x = ma.zeros((3, 4), dtype=d)[::-1, ::2]
+        assert x.itemsize == d.itemsize
+        assert x.strides == tuple(s * d.itemsize for s in x._strides) == (-4 * d.itemsize, 2 * d.itemsize)
+        assert x.nbytes == x.size * d.itemsize == 6 * d.itemsize
+    n = np.zeros((3, 4), dtype=np.complex64)[::-1, ::2]
+    x = ma.asarray(n)
+    assert (x.strides, x.itemsize, x.nbytes) == (n.strides, n.itemsize, n.nbytes)

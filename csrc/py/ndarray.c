@@ -129,7 +129,32 @@ static PyObject *get_size(PyObject *self, void *unused) {
   return a ? PyLong_FromLongLong(ma_array_size(a)) : NULL;
 }
 
+static PyObject *get_itemsize(PyObject *self, void *unused) {
+  (void)unused;
+  ma_array *a = MA_ND(self)->h ? ma_handle_meta(MA_ND(self)->h) : NULL;
+  return a ? PyLong_FromLongLong(ma_elsize(a->t.dtype)) : NULL;
+}
+
+static PyObject *get_nbytes(PyObject *self, void *unused) {
+  (void)unused;
+  ma_array *a = MA_ND(self)->h ? ma_handle_meta(MA_ND(self)->h) : NULL;
+  return a ? PyLong_FromLongLong(ma_array_size(a) * ma_elsize(a->t.dtype)) : NULL;
+}
+
+/* NumPy's strides: in bytes (the fields hold them in elements) */
+static PyObject *get_byte_strides(PyObject *self, void *unused) {
+  (void)unused;
+  ma_array *a = MA_ND(self)->h ? ma_handle_meta(MA_ND(self)->h) : NULL;
+  if (!a) return NULL;
+  int64_t item = ma_elsize(a->t.dtype), st[MA_MAXDIMS];
+  for (int i = 0; i < a->t.ndim; i++) st[i] = a->t.strides[i] * item;
+  return ma_dims_tuple(a->t.ndim, st);
+}
+
 static PyGetSetDef nd_getset[] = {
+    {"itemsize", get_itemsize, NULL, "Bytes per element.", NULL},
+    {"nbytes", get_nbytes, NULL, "Bytes the elements occupy (size * itemsize).", NULL},
+    {"strides", get_byte_strides, NULL, "Strides in bytes, as NumPy reports them.", NULL},
     {"shape", get_shape, set_shape,
      "The length of each axis.  Assigning it reshapes the array in place, as NumPy allows: only into a shape "
      "that lays over the memory as it lies (else AttributeError; reshape copies when it must).",
