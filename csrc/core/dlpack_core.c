@@ -160,11 +160,14 @@ void ma_dlpack_release_legacy(void *ctx) {
 /* The byte offsets, from the first element, of the lowest element and of the
  * highest one that views of `t` can address: -1 if they overflow.  Sign by
  * sign, not with |stride| (negating INT64_MIN would itself overflow); axes
- * of length 0 have no element to reach. */
+ * of length 0 have no element to reach.  Every stride, on whatever axis,
+ * must also fit in bytes: minarray keeps strides in elements and reports
+ * (and steps by) stride x itemsize, which has to be an int64. */
 static int strided_span(const DLTensor *t, int64_t item, int64_t *lo, int64_t *hi) {
   *lo = *hi = 0;
   for (int i = 0; i < t->ndim; i++) {
     int64_t step;
+    if (__builtin_mul_overflow(t->strides[i], item, &step)) return -1;
     if (t->shape[i] == 0) continue;
     if (__builtin_mul_overflow(t->strides[i], t->shape[i] - 1, &step) ||
         __builtin_add_overflow(step < 0 ? *lo : *hi, step, step < 0 ? lo : hi))

@@ -307,9 +307,13 @@ def span(strides: tuple[int, ...], dims: tuple[int, ...], item: int) -> tuple[in
     """The byte offsets of the lowest and the highest element views can reach
     from the first one (axes of length 0 reach nothing), or None when the C
     code's int64 arithmetic overflows computing them: it adds the negative
-    and the positive steps separately, and each running sum must fit."""
+    and the positive steps separately, and each running sum must fit.  Every
+    stride, on any axis, must fit in int64 bytes too: arrays report (and
+    step by) stride x itemsize."""
     lo = hi = 0
     for st_, d in zip(strides, dims, strict=True):
+        if not -(2**63) <= st_ * item <= INT64_MAX:
+            return None
         if d == 0:
             continue
         step = st_ * (d - 1)
@@ -530,32 +534,39 @@ def _check_describe(s: Spec, cap: Any) -> None:
 
 
 def _check_array(s: Spec, a: ma.NDArray) -> None:
+    # The array may point at memory nobody may read (wild data of an empty
+    # tensor, a device): each assertion compares plain values read first, so
+    # a failing one prints them and never formats (reads) the array.
     shape = tuple(s.shape[:s.ndim]) if s.shape is not None else ()
     item = _itemsize(s.dtype)
     el = tuple(s.strides[:s.ndim]) if s.strides is not None else _c_strides(shape)
-    assert a.shape == shape
-    assert a.dtype.dlpack == s.dtype
+    got_shape, got_strides, got_dtype, got_ptr = a.shape, a.strides, a.dtype.dlpack, a.data_ptr
+    writeable, device = a.flags.writeable, a.__dlpack_device__()
+    assert got_shape == shape
+    assert got_dtype == s.dtype
     readonly = (not s.versioned) or bool(s.flags & 1)
-    assert a.flags.writeable is not readonly
+    assert writeable is not readonly
     # memory the CPU can address is CPU memory to minarray; any other is a
     # device array, carried on its device
-    assert a.__dlpack_device__() == ((1, 0) if s.device[0] in CPU_ACCESSIBLE else s.device)
+    assert device == ((1, 0) if s.device[0] in CPU_ACCESSIBLE else s.device)
     if 0 in shape:
         # nothing of an empty tensor is read, but views compute offsets from
         # its strides: unless they are safe it takes C-contiguous ones
         strides = empty_strides(s, shape)
-        assert strides is not None and a.strides == tuple(x * item for x in strides)
+        assert strides is not None and got_strides == tuple(x * item for x in strides)
         for k in range(len(shape)):
             if shape[k]:
-                assert a[(slice(None),) * k + (shape[k] - 1,)].size == 0
+                size = a[(slice(None),) * k + (shape[k] - 1,)].size
+                assert size == 0
         return
-    assert a.strides == tuple(x * item for x in el)
-    assert a.data_ptr == s.data + s.byte_offset
+    assert got_strides == tuple(x * item for x in el)
+    assert got_ptr == s.data + s.byte_offset
     if s.device[0] != 1:
         return  # pinned or managed memory: described, not read here
     expected = _element_values(s, shape, el)
     if expected is not None:
-        assert _same(a.tolist(), expected), s
+        values = a.tolist()
+        assert _same(values, expected), s
 
 
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow],
@@ -598,6 +609,8 @@ PINNED = {
                                        "data": UINT64 - 16},
     "empty, huge strides": {"shape": (4, 0), "strides": (2**61, -(2**63))},
     "empty, strides kept": {"shape": (3, 0), "strides": (-5, 7)},
+    "empty, a stride overflows in bytes": {"shape": (3, 0), "strides": (1, 2**61)},
+    "length 1, its stride overflows in bytes": {"shape": (1, 3), "strides": (2**62, 1)},
     "empty, NULL data, negative stride": {"shape": (3, 0), "strides": (-5, 7), "data": 0},
     "shape x strides overflow": {"shape": (2**31, 2**31), "strides": (2**32, 1)},
     "strides INT64_MIN": {"strides": (-(2**63), 1)},
