@@ -1208,12 +1208,12 @@ class NDArray(core.NDArrayBase):
         """``x @= y``: the product written back into ``x`` (NumPy's rule: the
         result must have x's shape and cast to its dtype under same_kind)."""
         out: NDArray = _products().matmul(self, other)
+        # the cast first, as NumPy checks it
+        if not _dt.same_kind(out._dtype, self._dtype):
+            raise _dt.ufunc_cast_error("matmul", "output", out._dtype, self._dtype, "same_kind")
         if out._shape != self._shape:
             raise ValueError(f"matmul: in-place product of shape {out._shape} does not fit the array of "
                              f"shape {self._shape}")
-        if not _dt.same_kind(out._dtype, self._dtype):
-            raise TypeError(f"Cannot cast ufunc 'matmul' output from {out._dtype} to {self._dtype} "
-                            "with casting rule 'same_kind'")
         self[...] = out
         return self
 

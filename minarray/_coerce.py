@@ -397,7 +397,6 @@ def write_out(out: Any, result: NDArray, name: str, casting: str = "unsafe", bro
     if not fits:
         raise ValueError(f"{name}: output of shape {dst.shape} cannot hold the result of shape {result.shape}")
     if not _dt.casting_allows(result.dtype, dst.dtype, casting):
-        raise TypeError(f"Cannot cast {name} output from {result.dtype} to {dst.dtype} with casting rule "
-                        f"{casting!r}")
+        raise _dt.ufunc_cast_error(name, "output", result.dtype, dst.dtype, casting)
     core.copyto(dst._h, result._h)
     return out

@@ -396,8 +396,8 @@ def typename(char: str) -> str:
 #: minarray holds (no long double, strings, objects or dates), so that
 #: ``a.dtype.char in ma.typecodes["AllFloat"]`` reads as in NumPy.
 typecodes: dict[str, str] = {
-    "Character": "", "Integer": "bhilqp", "UnsignedInteger": "BHILQP", "Float": "efd", "Complex": "FD",
-    "AllInteger": "bBhHiIlLqQpP", "AllFloat": "efdFD", "Datetime": "", "All": "?bhilqpBHILQPefdFD",
+    "Character": "", "Integer": "bhilqnp", "UnsignedInteger": "BHILQNP", "Float": "efd", "Complex": "FD",
+    "AllInteger": "bBhHiIlLqQnNpP", "AllFloat": "efdFD", "Datetime": "", "All": "?bhilqnpBHILQNPefdFD",
 }
 
 

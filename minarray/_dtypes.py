@@ -221,6 +221,12 @@ class DType:
     hasobject: ClassVar[_builtin_bool] = False
     subdtype: ClassVar[None] = None
     metadata: ClassVar[None] = None
+    flags: ClassVar[int] = 0  # no object references, no fields: none of NumPy's flags apply
+
+    @property
+    def __name__(self) -> _builtin_str:
+        """The scalar type's name, as ``np.float32.__name__`` reads."""
+        return self.name
 
     @property
     def base(self) -> DType:
@@ -268,6 +274,24 @@ class DType:
     def __hash__(self) -> int:
         # as NumPy: equal spellings (float, "f8") need not hash alike
         return hash(self.name)
+
+    # NumPy orders dtypes by safe casting: a <= b when a casts safely to b,
+    # a < b when it does and they differ (int32 < int64 < float64; int8 and
+    # uint8 are unordered).  The other side may be any spelling.
+
+    def __le__(self, other: Any) -> _builtin_bool:
+        return can_cast(self, _lookup(other))
+
+    def __lt__(self, other: Any) -> _builtin_bool:
+        o = _lookup(other)
+        return o is not self and can_cast(self, o)
+
+    def __ge__(self, other: Any) -> _builtin_bool:
+        return can_cast(_lookup(other), self)
+
+    def __gt__(self, other: Any) -> _builtin_bool:
+        o = _lookup(other)
+        return o is not self and can_cast(o, self)
 
     # The dtypes are the scalar types (``ma.float64(3)`` makes a scalar), so
     # NumPy's tests of a scalar's type ask them: ``isinstance(v,
@@ -563,9 +587,10 @@ def _numpy_char(fmt: str) -> str:
 
 # NumPy's one-character codes (``np.dtype('d')``), for the types minarray
 # has, from the buffer formats; the 64-bit integers answer to long long
-# and to intp ('p') too.
+# and to intp ('p', and 'n' since NumPy 2) too.
 _CHARS: Final[dict[str, DType]] = {
     **{_numpy_char(d.format): d for d in ALL if d.format}, "q": int64, "Q": uint64, "p": intp, "P": uintp,
+    "n": intp, "N": uintp,  # NumPy 2's codes for intp and uintp
 }
 
 
@@ -923,6 +948,13 @@ def casting_allows(src: DType, dst: DType, casting: str) -> _builtin_bool:
     if casting == "safe":
         return can_cast(src, dst)
     return src is dst
+
+
+def ufunc_cast_error(ufunc: str, operand: str, src: DType, dst: DType, casting: str) -> TypeError:
+    """NumPy's error for a ufunc cast its ``casting`` rule forbids:
+    ``operand`` is ``"output"`` or ``"input K"``."""
+    return TypeError(f"Cannot cast ufunc '{ufunc}' {operand} from dtype('{src}') to dtype('{dst}') with casting "
+                     f"rule '{casting}'")
 
 
 

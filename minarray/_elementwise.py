@@ -145,8 +145,7 @@ def _widened(op: int, out: NDArray | None, *xs: Any) -> NDArray:
     if out is None:
         return r
     if not _dt.same_kind(r.dtype, out.dtype):
-        raise TypeError(f"Cannot cast {_NAMES[op]} output from {r.dtype} to {out.dtype} with casting rule "
-                        f"'same_kind'")
+        raise _dt.ufunc_cast_error(_NAMES[op], "output", r.dtype, out.dtype, "same_kind")
     out[...] = r
     return out
 

@@ -140,8 +140,7 @@ def _check_casting(casting: Any) -> None:
 def _store(name: str, r: NDArray, out: NDArray, casting: str, where: Any) -> NDArray:
     """Result ``r`` into ``out`` under ``casting``, where ``where`` holds."""
     if not _dt.casting_allows(r.dtype, out.dtype, casting):
-        raise TypeError(f"Cannot cast ufunc '{name}' output from {r.dtype} to {out.dtype} with casting rule "
-                        f"'{casting}'")
+        raise _dt.ufunc_cast_error(name, "output", r.dtype, out.dtype, casting)
     if broadcast_shapes(r.shape, out.shape) != out.shape:
         raise ValueError(f"non-broadcastable output operand with shape {out.shape} doesn't match the broadcast "
                          f"shape {broadcast_shapes(r.shape, out.shape)}")
@@ -229,8 +228,7 @@ def _inputs_as(name: str, xs: list[Any], dt: _dt.DType, casting: str) -> list[An
     for k, x in enumerate(xs):
         src = _dt.scalar_dtype(x, dt) if isinstance(x, _PY_SCALARS) else x.dtype
         if not _dt.casting_allows(src, dt, casting):
-            raise TypeError(f"Cannot cast ufunc '{name}' input {k} from {src} to {dt} with casting rule "
-                            f"'{casting}'")
+            raise _dt.ufunc_cast_error(name, f"input {k}", src, dt, casting)
         cast.append(asarray(x, dtype=dt) if isinstance(x, _PY_SCALARS) else x.astype(dt, copy=False))
     return cast
 
@@ -244,8 +242,7 @@ def _check_inputs(name: str, xs: list[Any], casting: str) -> None:
     loop = _dt.result_type(*xs)
     for k, x in enumerate(xs):
         if isinstance(x, NDArray) and not _dt.casting_allows(x.dtype, loop, casting):
-            raise TypeError(f"Cannot cast ufunc '{name}' input {k} from {x.dtype} to {loop} with casting rule "
-                            f"'{casting}'")
+            raise _dt.ufunc_cast_error(name, f"input {k}", x.dtype, loop, casting)
 
 
 # ---- reduce -------------------------------------------------------------------

@@ -200,6 +200,30 @@ def test_attributes_are_numpys(d: ma.DType) -> None:
     assert d.newbyteorder("=") is d and d.newbyteorder("<") is d and d.newbyteorder("|") is d
 
 
+@pytest.mark.parametrize("d", NP_DTYPES, ids=str)
+def test_scalar_type_name_flags_and_order_are_numpys(d: ma.DType) -> None:
+    """``np.float32.__name__``, ``dtype.flags``, and NumPy's order of dtypes
+    by safe casting (``<``, ``<=``, ``>``, ``>=`` against every other type,
+    given as a dtype or as another spelling)."""
+    nd = np.dtype(d.name)
+    assert d.__name__ == nd.type.__name__ == d.name
+    assert d.flags == nd.flags
+    for o in NP_DTYPES:
+        no = np.dtype(o.name)
+        got = (d < o, d <= o, d > o, d >= o, d < o.name, d >= no)
+        assert got == (nd < no, nd <= no, nd > no, nd >= no, nd < no, nd >= no), (d, o)
+
+
+def test_numpy_2_intp_codes_and_typecodes() -> None:
+    """'n' and 'N' (NumPy 2's intp and uintp codes) name the same dtypes as in
+    NumPy, and ``typecodes`` lists NumPy's codes of the types minarray has."""
+    for code in "nNpP":
+        assert ma.dtype(code).name == np.dtype(code).name
+    held = set("?bBhHiIlLqQnNpPefdFD")
+    for group, codes in ma.typecodes.items():
+        assert codes == "".join(c for c in np.typecodes[group] if c in held), group
+
+
 @pytest.mark.parametrize("d", [ma.bfloat16, *_dt.STORAGE], ids=str)
 def test_attributes_of_ml_dtypes_types(d: ma.DType) -> None:
     """bfloat16 and the storage types report what ml_dtypes registers with

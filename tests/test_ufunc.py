@@ -10,6 +10,7 @@ from __future__ import annotations
 import inspect
 import math
 import pickle
+import re
 import sys
 import warnings
 from typing import Any
@@ -179,12 +180,32 @@ def test_casting_of_out(casting: str, out_dtype: str) -> None:
     got = ma.asarray(want.copy())
     try:
         np.add(x, x, out=want, casting=casting)
-    except TypeError:
-        with pytest.raises(TypeError, match="Cannot cast"):
+    except TypeError as refused:
+        with pytest.raises(TypeError, match=re.escape(str(refused))):  # NumPy's words exactly
             ma.add(ma.asarray(x), ma.asarray(x), out=got, casting=casting)
         return
     ma.add(ma.asarray(x), ma.asarray(x), out=got, casting=casting)
     same(got, want)
+
+
+CAST_REFUSALS = {
+    "ufunc out=": lambda m, a, b: m.add(a, b, out=m.zeros(3, dtype=m.int32)),
+    "in-place operator": lambda m, a, b: a.__iadd__(b),
+    "in-place matmul": lambda m, a, b: a.reshape(1, 3).__imatmul__(b.reshape(3, 1)),
+    "input, casting='no'": lambda m, a, b: m.add(a, b, casting="no"),
+    "dtype=, casting='safe'": lambda m, a, b: m.add(b, b, dtype=m.float32, casting="safe"),
+}
+
+
+@pytest.mark.parametrize("route", CAST_REFUSALS)
+def test_cast_refusals_say_what_numpy_says(route: str) -> None:
+    """Every route to a forbidden ufunc cast raises NumPy's message, word for word."""
+    call = CAST_REFUSALS[route]
+    a, b = np.arange(3, dtype=np.int64), np.linspace(0, 1, 3)
+    with pytest.raises(TypeError) as want:
+        call(np, a.copy(), b)
+    with pytest.raises(TypeError, match=re.escape(str(want.value))):
+        call(ma, ma.asarray(a.copy()), ma.asarray(b))
 
 
 def test_casting_of_inputs_and_bad_rules() -> None:
