@@ -15,8 +15,9 @@ import operator
 import os
 import pickle
 import warnings
-from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any, SupportsIndex
+from collections.abc import Iterator, Mapping
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, ClassVar, SupportsIndex
 
 from minarray import _dtypes as _dt
 from minarray import _subclass
@@ -93,15 +94,44 @@ class Flags:
         """C-contiguous or Fortran-contiguous (NumPy's ``forc``)."""
         return self.c_contiguous or self.f_contiguous
 
+    @property
+    def contiguous(self) -> bool:
+        """NumPy's older name of ``c_contiguous``."""
+        return self.c_contiguous
+
+    @property
+    def fortran(self) -> bool:
+        """NumPy's older name of ``f_contiguous``."""
+        return self.f_contiguous
+
+    @property
+    def behaved(self) -> bool:
+        """Aligned and writeable (NumPy's ``behaved``)."""
+        return self.aligned and self.writeable
+
+    @property
+    def carray(self) -> bool:
+        """Behaved and C-contiguous (NumPy's ``carray``)."""
+        return self.behaved and self.c_contiguous
+
+    @property
+    def farray(self) -> bool:
+        """Behaved, Fortran-contiguous and not C-contiguous (NumPy's ``farray``)."""
+        return self.behaved and self.fnc
+
+    # NumPy's keys: upper case only, each long name and its short form
+    _KEYS: ClassVar[Mapping[str, str]] = MappingProxyType({
+        "C_CONTIGUOUS": "c_contiguous", "C": "c_contiguous", "CONTIGUOUS": "c_contiguous",
+        "F_CONTIGUOUS": "f_contiguous", "F": "f_contiguous", "FORTRAN": "f_contiguous",
+        "WRITEABLE": "writeable", "W": "writeable", "OWNDATA": "owndata", "O": "owndata",
+        "ALIGNED": "aligned", "A": "aligned", "WRITEBACKIFCOPY": "writebackifcopy", "X": "writebackifcopy",
+        "FNC": "fnc", "FORC": "forc", "BEHAVED": "behaved", "B": "behaved", "CARRAY": "carray", "CA": "carray",
+        "FARRAY": "farray", "FA": "farray"})
+
     def __getitem__(self, key: str) -> bool:
-        # NumPy's names and their one-letter forms
-        names = {"C_CONTIGUOUS": "c_contiguous", "F_CONTIGUOUS": "f_contiguous",
-                 "WRITEABLE": "writeable", "OWNDATA": "owndata", "ALIGNED": "aligned",
-                 "C": "c_contiguous", "F": "f_contiguous", "W": "writeable", "O": "owndata", "A": "aligned",
-                 "FNC": "fnc", "FORC": "forc", "WRITEBACKIFCOPY": "writebackifcopy", "X": "writebackifcopy"}
-        if key.upper() not in names:
-            raise KeyError(key)
-        return bool(getattr(self, names[key.upper()]))
+        if key not in self._KEYS:
+            raise KeyError("Unknown flag")
+        return bool(getattr(self, self._KEYS[key]))
 
     def __setitem__(self, key: str, value: bool) -> None:
         # NumPy takes "WRITEABLE" and its one-letter "W"; its other flags

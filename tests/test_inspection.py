@@ -170,10 +170,20 @@ ISFORTRAN = {
 def test_isfortran_and_flags_as_numpy(layout: str) -> None:
     n, a = ISFORTRAN[layout](np), ISFORTRAN[layout](ma)
     assert ma.isfortran(a) is np.isfortran(n)
-    for flag in ("fnc", "forc", "aligned"):
+    for flag in ("fnc", "forc", "aligned", "contiguous", "fortran", "behaved", "carray"):
         assert getattr(a.flags, flag) == getattr(n.flags, flag), flag
-    for key in ("C", "F", "W", "O", "A", "FNC", "FORC", "ALIGNED", "C_CONTIGUOUS"):
+    for key in ("C", "F", "W", "O", "A", "X", "FNC", "FORC", "ALIGNED", "C_CONTIGUOUS", "CONTIGUOUS", "FORTRAN",
+                "BEHAVED", "B", "CARRAY", "CA"):
         assert a.flags[key] == n.flags[key], key
+    # farray as NumPy documents it: NumPy's own getter tests its three bits
+    # with "any of", so it calls a strided array an farray
+    f = n.flags
+    assert a.flags.farray == a.flags["FA"] == (f.aligned and f.writeable and f.f_contiguous and not f.c_contiguous)
+    for key in ("c", "w", "fortran", "NOPE"):  # NumPy's keys are upper case
+        with pytest.raises(KeyError, match="Unknown flag"):
+            n.flags[key]
+        with pytest.raises(KeyError, match="Unknown flag"):
+            a.flags[key]
 
 
 def test_isfortran_needs_an_array_as_numpy() -> None:

@@ -88,7 +88,7 @@ def test_view_attributes() -> None:
 def test_flags() -> None:
     x = ma.zeros((3, 4))
     assert x.flags.c_contiguous and not x.flags.f_contiguous
-    assert x.flags["C_CONTIGUOUS"] and x.flags["writeable"]
+    assert x.flags["C_CONTIGUOUS"] and x.flags["WRITEABLE"]
     assert x.flags.owndata
     t = x.T
     assert t.flags.f_contiguous and not t.flags.c_contiguous and not t.flags.owndata
