@@ -639,25 +639,10 @@ class NDArray(core.NDArrayBase):
         """The elements as nested Python lists of Python scalars (a scalar for 0-d)."""
         return core.tolist(self._h)
 
-    def item(self, *args: Any) -> Any:
-        """One element as a Python scalar: the only one, or the one at a flat index or index
-        tuple."""
-        if args:
-            idx = args[0] if len(args) == 1 else args
-            if isinstance(idx, tuple):
-                return self[idx].item()
-            flat = operator.index(idx)
-            n = self.size
-            if not -n <= flat < n:
-                raise IndexError(f"index {flat} is out of bounds for size {n}")
-            if core.is_contiguous(self._h, False):  # the flat index is the element's: one view
-                return _reshape_view(self, (-1,), None)[flat].item()
-            coords = []
-            for dim in reversed(self._shape):
-                coords.append(flat % dim)
-                flat //= dim
-            return self[tuple(reversed(coords))].item()
-        return core.ndarray_item(self, 0)  # C words NumPy's errors
+    if TYPE_CHECKING:  # NDArrayBase's method (csrc/py/scalars.c), NumPy's rules and errors
+        def item(self, *args: Any) -> Any:
+            """One element as a Python scalar: the only one, or the one at a
+            flat index or index tuple."""
 
     def __len__(self) -> int:
         if not self._shape:

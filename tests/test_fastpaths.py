@@ -109,6 +109,51 @@ def test_scalar_conversions_bfloat16() -> None:
         operator.index(x)
 
 
+ITEM_CALLS = [
+    (), (4,), (-1,), (6,), (-7,), (1, 2), ((1, 2),), ((4,),), (1, -1), (2, 0), (0, -4), (1, 2, 0), ((),),
+    (1.0,), (True,), (np.int8(3),), ("1",), ([1, 2],), (None,), (1, 2.0), (2**62,), (np.array(2),),
+    (np.array([2]),), tuple(range(70)),
+]
+ITEM_ARRAYS = {
+    "2-d": lambda m: m.arange(6).reshape(2, 3),
+    "transposed": lambda m: m.arange(6.0).reshape(2, 3).T,
+    "reversed": lambda m: m.arange(6).reshape(2, 3)[:, ::-1],
+    "strided 3-d slice": lambda m: m.arange(24).reshape(2, 3, 4)[:, 1],
+    "0-d": lambda m: m.asarray(5),
+    "size 1": lambda m: m.ones((1, 1), dtype=m.complex64),
+    "empty": lambda m: m.zeros(0, dtype=m.bool),
+}
+
+
+@pytest.mark.parametrize("layout", ITEM_ARRAYS)
+@pytest.mark.parametrize("args", ITEM_CALLS, ids=repr)
+def test_item_with_indices_is_numpys(layout: str, args: tuple[Any, ...]) -> None:
+    """x.item(*args) against NumPy's: the value and its Python type, or the
+    same error class and words (a flat index, one per axis, a tuple of them,
+    and every refusal)."""
+    def outcome(x: Any) -> tuple[Any, ...]:
+        try:
+            v = x.item(*args)
+        except (TypeError, ValueError, IndexError, OverflowError) as e:
+            return (type(e), str(e) if isinstance(e, (ValueError, IndexError)) else "")
+        return (v, type(v))
+
+    assert outcome(ITEM_ARRAYS[layout](ma)) == outcome(ITEM_ARRAYS[layout](np))
+
+
+def test_item_reads_its_indices_before_the_array() -> None:
+    """An index whose __index__ reshapes the array: the element is found
+    with the shape the array has once every index has been read."""
+    x = ma.arange(6).reshape(2, 3)
+
+    class Reshaping:
+        def __index__(self) -> int:
+            x.shape = (3, 2)
+            return 1
+
+    assert x.item(Reshaping(), 1) == 3  # x[1, 1] of the (3, 2) array; it was 4 at (2, 3)
+
+
 def test_ndarray_item_refuses() -> None:
     with pytest.raises(TypeError, match="expects an NDArray"):
         core.ndarray_item(np.ones(()), 0)

@@ -339,6 +339,10 @@ static PyObject *nd_iter(PyObject *self) {
   return (PyObject *)it;
 }
 
+static PyMethodDef nd_methods[] = {
+    {"item", (PyCFunction)(void (*)(void))ma_ndarray_item_method, METH_FASTCALL, ma_ndarray_item_doc},
+    {NULL, NULL, 0, NULL}};
+
 static PyMappingMethods nd_as_mapping = {.mp_subscript = ma_nd_subscript};
 static PySequenceMethods nd_as_sequence = {.sq_item = nd_item};
 
@@ -354,6 +358,7 @@ PyTypeObject ma_ndarray_base_type = {
     .tp_clear = nd_clear,
     .tp_members = nd_members,
     .tp_getset = nd_getset,
+    .tp_methods = nd_methods,
     .tp_weaklistoffset = offsetof(ma_ndobject, weakrefs),
     .tp_as_buffer = &nd_as_buffer,
     .tp_as_mapping = &nd_as_mapping,

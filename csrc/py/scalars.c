@@ -288,6 +288,83 @@ static PyObject *py_ndarray_item(PyObject *self, PyObject *const *args, Py_ssize
   return ma_load_scalar(ma_type_of(a->t.dtype), (const char *)a->t.data);
 }
 
+/* One index of x.item(): an integer or an object with __index__, not a
+ * bool (NumPy refuses True and False there). */
+static int item_index(PyObject *o, int64_t *out) {
+  if (PyBool_Check(o)) {
+    PyErr_SetString(PyExc_TypeError, "an integer is required");
+    return -1;
+  }
+  PyObject *i = PyNumber_Index(o);
+  if (!i) return -1;
+  long long v = PyLong_AsLongLong(i);
+  Py_DECREF(i);
+  if (v == -1 && PyErr_Occurred()) return -1;
+  *out = (int64_t)v;
+  return 0;
+}
+
+const char ma_ndarray_item_doc[] =
+    "item(*args)\n--\n\n"
+    "One element as a Python scalar: with no argument the only one (the size must be 1); with\n"
+    "one integer the one at that flat index in C order; with one integer per axis (or a tuple\n"
+    "of them) the one at those indices.  Negative indices count from the end.";
+
+/* x.item(*args), as NumPy's ndarray.item decides: a lone tuple is the
+ * indices; no index, the only element; as many indices as axes, one per
+ * axis; one index otherwise, a flat index in C order; any other count is
+ * refused.  The indices are all read (their __index__ may run Python code,
+ * which may reshape the array) before the element is found. */
+PyObject *ma_ndarray_item_method(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+  PyObject *const *idx = args;
+  Py_ssize_t n = nargs;
+  if (n == 1 && PyTuple_Check(args[0])) {
+    n = PyTuple_GET_SIZE(args[0]);
+    idx = &PyTuple_GET_ITEM(args[0], 0);
+  }
+  ma_array *a = ma_handle_get(MA_ND(self)->h); /* a device array: the guard's error */
+  if (!a) return NULL;
+  if (n > 1 && n != a->t.ndim) { /* the count first, as NumPy checks it */
+    PyErr_SetString(PyExc_ValueError, "incorrect number of indices for array");
+    return NULL;
+  }
+  int64_t at[MA_MAXDIMS];
+  for (Py_ssize_t i = 0; i < n; i++)
+    if (item_index(idx[i], &at[i]) < 0) return NULL;
+  if (n && !(a = ma_handle_get(MA_ND(self)->h))) return NULL; /* as it is now that the indices are read */
+  int nd = a->t.ndim;
+  int64_t off = 0; /* in elements */
+  if (n == 0) {
+    if (ma_array_size(a) != 1) {
+      PyErr_SetString(PyExc_ValueError, "can only convert an array of size 1 to a Python scalar");
+      return NULL;
+    }
+  } else if (n == nd) {
+    for (int d = 0; d < nd; d++) {
+      int64_t k = at[d], dim = a->t.shape[d];
+      if (k < -dim || k >= dim)
+        return PyErr_Format(PyExc_IndexError, "index %lld is out of bounds for axis %d with size %lld",
+                            (long long)k, d, (long long)dim);
+      off += (k < 0 ? k + dim : k) * a->t.strides[d];
+    }
+  } else if (n == 1) {
+    int64_t k = at[0], size = ma_array_size(a);
+    if (k < -size || k >= size)
+      return PyErr_Format(PyExc_IndexError, "index %lld is out of bounds for size %lld", (long long)k,
+                          (long long)size);
+    if (k < 0) k += size;
+    for (int d = nd - 1; d >= 0; d--) { /* the C-order coordinates, last axis first */
+      off += (k % a->t.shape[d]) * a->t.strides[d];
+      k /= a->t.shape[d];
+    }
+  } else {
+    PyErr_SetString(PyExc_ValueError, "incorrect number of indices for array");
+    return NULL;
+  }
+  int tid = ma_type_of(a->t.dtype);
+  return ma_load_scalar(tid, (const char *)a->t.data + off * ma_type_size[tid]);
+}
+
 static PyObject *tolist_rec(const ma_array *a, int tid, int dim, const char *p) {
   if (dim == a->t.ndim) return ma_load_scalar(tid, p);
   int64_t n = a->t.shape[dim];
