@@ -644,10 +644,8 @@ class NDArray(core.NDArrayBase):
             """One element as a Python scalar: the only one, or the one at a
             flat index or index tuple."""
 
-    def __len__(self) -> int:
-        if not self._shape:
-            raise TypeError("len() of unsized object (a 0-d array)")
-        return self._shape[0]
+    if TYPE_CHECKING:  # NDArrayBase's sq_length (csrc/py/ndarray.c)
+        def __len__(self) -> int: ...
 
     if TYPE_CHECKING:  # NDArrayBase's iteration (csrc/py/ndarray.c: x[0], x[1]... read one at a time)
         def __iter__(self) -> Iterator[NDArray]: ...

@@ -108,6 +108,8 @@ def asarray(obj: Any, /, dtype: Any = None, order: str | None = None, *, device:
     never does and raises ValueError when a copy would be needed (Array API
     2024.12); ``copy=None`` copies only when needed.
     """
+    if type(obj) is NDArray and dtype is None and order is None and device is None and copy is None:
+        return obj  # the commonest call (a function making sure of its input): nothing to decide
     if order is not None and order != "K":
         return _in_order(asarray(obj, dtype, device=device, copy=copy), order, copy)
     if device is None and (type(obj) in (list, tuple) or (obj is None and dtype is not None)) and copy is not False:

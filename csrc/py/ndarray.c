@@ -343,8 +343,22 @@ static PyMethodDef nd_methods[] = {
     {"item", (PyCFunction)(void (*)(void))ma_ndarray_item_method, METH_FASTCALL, ma_ndarray_item_doc},
     {NULL, NULL, 0, NULL}};
 
+/* len(x): the length of the first axis; a 0-d array has none. */
+static Py_ssize_t nd_length(PyObject *self) {
+  ma_array *a = MA_ND(self)->h ? ma_handle_meta(MA_ND(self)->h) : NULL;
+  if (!a) {
+    if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "len() of an uninitialized array");
+    return -1;
+  }
+  if (a->t.ndim == 0) {
+    PyErr_SetString(PyExc_TypeError, "len() of unsized object (a 0-d array)");
+    return -1;
+  }
+  return (Py_ssize_t)a->t.shape[0];
+}
+
 static PyMappingMethods nd_as_mapping = {.mp_subscript = ma_nd_subscript};
-static PySequenceMethods nd_as_sequence = {.sq_item = nd_item};
+static PySequenceMethods nd_as_sequence = {.sq_length = nd_length, .sq_item = nd_item};
 
 PyTypeObject ma_ndarray_base_type = {
     PyVarObject_HEAD_INIT(NULL, 0)
