@@ -123,24 +123,25 @@ def matmul(x1: Any, x2: Any, /, *, out: NDArray | None = None) -> NDArray:
     # was a tenth of a 16x16 product's time.
     if type(x1) is NDArray and type(x2) is NDArray:
         ash, bsh, dt = x1._shape, x2._shape, x1._dtype
-        if len(ash) == 2 == len(bsh) and ash[1] == bsh[0] and x2._dtype is dt and _KERNEL[dt] is dt:
-            made: NDArray = core.ndarray_empty((ash[0], bsh[1]), dt, False)
+        if 0 < len(ash) < 3 and 0 < len(bsh) < 3 and ash[-1] == bsh[0] and x2._dtype is dt and _KERNEL[dt] is dt:
+            made: NDArray = core.ndarray_empty(ash[:-1] + bsh[1:], dt, False)
             core.matmul(x1._h, x2._h, made._h, False)
-            return made
+            return made if made._shape else core.scalar_result(made)
     return _matmul(x1, x2, "matmul")
 
 
 def _matmul(x1: Any, x2: Any, name: str) -> NDArray:
     """matmul, its floating-point errors reported as NumPy's ``name``'s."""
     if type(x1) is NDArray and type(x2) is NDArray:
-        # Two matrices of one dtype the kernel computes in: no casts, views or
-        # broadcasting, so straight to the kernel (small products were
-        # dominated by the general route's ~3 us of bookkeeping).
+        # Matrices or vectors of one dtype the kernel computes in: no casts,
+        # views or broadcasting, so straight to the kernel, which reads a
+        # vector as a row or a column (small products were dominated by the
+        # general route's ~3 us of bookkeeping).  Two vectors make a scalar.
         ash, bsh, dt = x1._shape, x2._shape, x1._dtype
-        if len(ash) == 2 and len(bsh) == 2 and ash[1] == bsh[0] and x2._dtype is dt and _KERNEL[dt] is dt:
-            made: NDArray = core.ndarray_empty((ash[0], bsh[1]), dt, False)
+        if 0 < len(ash) < 3 and 0 < len(bsh) < 3 and ash[-1] == bsh[0] and x2._dtype is dt and _KERNEL[dt] is dt:
+            made: NDArray = core.ndarray_empty(ash[:-1] + bsh[1:], dt, False)
             core.matmul(x1._h, x2._h, made._h, False, name)
-            return made
+            return made if made._shape else core.scalar_result(made)
     a, b, dt, kt = _operands("matmul", x1, x2)
     if a.ndim == 0 or b.ndim == 0:  # NumPy's words (matmul is its gufunc)
         raise ValueError(f"matmul: Input operand {0 if a.ndim == 0 else 1} does not have enough dimensions "
@@ -315,6 +316,8 @@ def dot(a: Any, b: Any) -> NDArray:
     vectors, the matrix product of matrices, and for N-d arrays the sum
     over the last axis of ``a`` and the second-to-last of ``b`` (the
     last, when ``b`` is 1-d)."""
+    if type(a) is NDArray and type(b) is NDArray and 0 < a.ndim < 3 and 0 < b.ndim < 3 and a._shape[-1] == b._shape[0]:
+        return _matmul(a, b, "dot")  # vectors and matrices that fit: matmul's product, without the checks below
     if (type(a) is not NDArray or type(b) is not NDArray) and (_subclass.instance(a) or _subclass.instance(b)):
         return _subclass.of_inputs(dot, a, b)
     x, y = as_operand(a, "dot"), as_operand(b, "dot")

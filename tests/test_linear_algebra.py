@@ -25,6 +25,7 @@ from numpy_oracle import both, same
 from reduction_helpers import values
 
 import minarray as ma
+from minarray._scalar import Scalar
 
 ALL_DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
               "float16", "bfloat16", "float32", "float64", "complex64", "complex128"]
@@ -146,6 +147,31 @@ def test_matmul_mixed_dtypes_promote(d1: str, d2: str, seed: int) -> None:
     if got.dtype == ma.bool:
         expected = expected != 0
     np.testing.assert_array_equal(to_np(got).astype(expected.dtype), expected)
+
+
+@settings(max_examples=80, deadline=None)
+@given(shapes=matmul_shapes().filter(lambda s: len(s[0]) <= 2 and len(s[1]) <= 2),
+       dtype=st.sampled_from(["int64", "float32", "float64", "complex64", "complex128", "int8"]),
+       la=st.sampled_from(LAYOUTS), lb=st.sampled_from(LAYOUTS), seed=st.integers(0, 2**32 - 1))
+def test_dot_of_vectors_and_matrices_matches_numpy(shapes: Any, dtype: str, la: str, lb: str, seed: int) -> None:
+    """dot's direct route (vectors and matrices straight to the kernel,
+    which reads a vector as a row or a column): NumPy's values, shape and
+    dtype, a scalar for two vectors."""
+    rng = np.random.default_rng(seed)
+    a_np, a = make(rng, shapes[0], dtype, la)
+    b_np, b = make(rng, shapes[1], dtype, lb)
+    got, want = ma.dot(a, b), np.dot(a_np, b_np)
+    check_equal(got, np.asarray(want), getattr(ma, dtype))
+    assert isinstance(got, Scalar) == (np.ndim(want) == 0)  # NumPy gives its scalar for two vectors
+
+
+def test_matmul_kernel_refuses_an_output_that_misfits_vectors() -> None:
+    from minarray._native import core
+
+    x, m = ma.arange(3.0), ma.ones((2, 3))
+    for a, b, out in [(x, x, ma.empty(1)), (m, x, ma.empty(3)), (x, m.T, ma.empty(())), (m, x, ma.empty((2, 1)))]:
+        with pytest.raises(ValueError, match="does not fit the vector product"):
+            core.matmul(a._h, b._h, out._h, False)
 
 
 def test_matmul_vectors_give_0d() -> None:

@@ -28,6 +28,27 @@ static PyObject *py_matmul(PyObject *self, PyObject *const *args, Py_ssize_t nar
   if (!c) return NULL;
   int conj = PyObject_IsTrue(args[3]);
   if (conj < 0) return NULL;
+  /* Vector operands, NumPy's matmul rule: a 1-d first operand is a row
+   * (1, k), a 1-d second one a column (k, 1), and the output lacks the
+   * axis each adds.  The matrices are headers on this stack over the same
+   * memory; the originals hold it for the call. */
+  _Alignas(ma_array) unsigned char row_mem[MA_ARRAY_BYTES(2)], col_mem[MA_ARRAY_BYTES(2)], out_mem[MA_ARRAY_BYTES(2)];
+  int nda = a->t.ndim, ndb = b->t.ndim;
+  if ((nda == 1 && ndb >= 1 && ndb <= 2) || (ndb == 1 && nda == 2)) {
+    int64_t m = nda == 2 ? a->t.shape[0] : 1, k = a->t.shape[nda - 1], n = ndb == 2 ? b->t.shape[1] : 1;
+    int ndc = nda + ndb - 2;
+    if (c->t.ndim != ndc || (nda == 2 && c->t.shape[0] != m) || (ndb == 2 && c->t.shape[ndc - 1] != n)) {
+      PyErr_SetString(PyExc_ValueError, "matmul kernel: the output does not fit the vector product");
+      return NULL;
+    }
+    const int64_t a_shape[2] = {m, k}, a_strides[2] = {nda == 2 ? a->t.strides[0] : 0, a->t.strides[nda - 1]};
+    const int64_t b_shape[2] = {b->t.shape[0], n}, b_strides[2] = {b->t.strides[0], ndb == 2 ? b->t.strides[1] : 0};
+    const int64_t c_shape[2] = {m, n},
+                  c_strides[2] = {nda == 2 ? c->t.strides[0] : 0, ndb == 2 ? c->t.strides[ndc - 1] : 0};
+    a = ma_array_init(row_mem, NULL, a->t.data, a->t.dtype, 2, a_shape, a_strides, a->flags);
+    b = ma_array_init(col_mem, NULL, b->t.data, b->t.dtype, 2, b_shape, b_strides, b->flags);
+    c = ma_array_init(out_mem, NULL, c->t.data, c->t.dtype, 2, c_shape, c_strides, c->flags);
+  }
   int ta = ma_type_of(a->t.dtype);
   if (!ma_matmul_type_ok(ta) || ta != ma_type_of(b->t.dtype) || ta != ma_type_of(c->t.dtype)) {
     PyErr_SetString(PyExc_TypeError,
@@ -70,5 +91,6 @@ bad_batch:
 
 PyMethodDef ma_linalg_methods[] = {
     {"matmul", (PyCFunction)(void (*)(void))py_matmul, METH_FASTCALL,
-     "matmul(a, b, out, conj_a[, operation]): out = conj?(a) @ b over broadcast batches"},
+     "matmul(a, b, out, conj_a[, operation]): out = conj?(a) @ b over broadcast batches; a 1-d a or b "
+     "(not both beside a 3-d or more) is a row or a column, as in NumPy's matmul"},
     {NULL, NULL, 0, NULL}};
