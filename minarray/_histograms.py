@@ -46,9 +46,10 @@ def bincount(x: Any, weights: Any = None, minlength: int = 0) -> NDArray:
     if minlength < 0:
         raise ValueError("'minlength' must not be negative")
     a = a.astype(_dt.int64, copy=False)
-    if a.size and int(_stat.min(a)) < 0:
+    lo, hi = core.bincount_range(a._h) if a.size else (0, -1)  # one pass for both
+    if lo < 0:
         raise ValueError("'list' argument must have no negative elements")
-    n = max(int(_stat.max(a)) + 1 if a.size else 0, minlength)
+    n = max(hi + 1, minlength)
     w = None
     if weights is not None:
         w = as_operand(weights, "bincount").astype(_dt.float64, copy=False)

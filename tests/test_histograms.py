@@ -40,6 +40,24 @@ def test_searching_and_counting_match_numpy() -> None:
     same(got, expected)
 
 
+@pytest.mark.parametrize("case", ["one value", "reversed", "strided", "uint8", "bool", "empty", "largest first"])
+def test_bincount_range_pass_matches_numpy(case: str) -> None:
+    """bincount's one pass for the least and greatest value: bins, counts
+    and the refusal of a negative value as NumPy's, whatever the layout."""
+    v = {"one value": np.array([7]), "reversed": np.arange(9)[::-1], "strided": np.arange(20)[::3],
+         "uint8": np.array([3, 250, 3], dtype=np.uint8), "bool": np.array([True, False, True]),
+         "empty": np.array([], dtype=np.int64), "largest first": np.array([40, 1, 0, 2])}[case]
+    same(ma.bincount(ma.asarray(v)), np.bincount(v))
+    same(ma.bincount(ma.asarray(v), minlength=45), np.bincount(v, minlength=45))
+    if v.dtype == np.int64 and v.size:
+        w = v.copy()
+        w[-1] = -1
+        with pytest.raises(ValueError, match="negative"):
+            np.bincount(w)
+        with pytest.raises(ValueError, match="'list' argument must have no negative elements"):
+            ma.bincount(ma.asarray(w))
+
+
 # ---- sizes past int64 ------------------------------------------------------------------
 
 SIZES_TOO_LARGE = {

@@ -213,8 +213,33 @@ static PyObject *py_bincount(PyObject *self, PyObject *const *args, Py_ssize_t n
   Py_RETURN_NONE;
 }
 
+/* bincount_range(x) -> (min, max) of a non-empty 1-d int64 array, in one
+ * pass: bincount's checks of its input and the number of bins. */
+static PyObject *py_bincount_range(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+  (void)self;
+  MA_NARGS(1, "bincount_range");
+  ma_array *x = ma_handle_get(args[0]);
+  if (!x) return NULL;
+  if (x->t.ndim != 1 || ma_type_of(x->t.dtype) != MA_INT64 || x->t.shape[0] == 0) {
+    PyErr_SetString(PyExc_ValueError, "bincount_range needs a non-empty 1-d int64 array");
+    return NULL;
+  }
+  int64_t n = x->t.shape[0], sx = x->t.strides[0];
+  const int64_t *xp = (const int64_t *)x->t.data;
+  int64_t lo = xp[0], hi = xp[0];
+  Py_BEGIN_ALLOW_THREADS
+  for (int64_t i = 1; i < n; i++) {
+    int64_t v = xp[i * sx];
+    lo = v < lo ? v : lo;
+    hi = v > hi ? v : hi;
+  }
+  Py_END_ALLOW_THREADS
+  return Py_BuildValue("(LL)", (long long)lo, (long long)hi);
+}
+
 #define FC(name, fn, doc) {name, (PyCFunction)(void (*)(void))fn, METH_FASTCALL, doc}
 PyMethodDef ma_manipulation_methods[] = {
+    FC("bincount_range", py_bincount_range, "bincount_range(x) -> (min, max)"),
     FC("repeat", py_repeat, "repeat(src, counts, axis) -> (total, handle)"),
     FC("take_along_axis", py_take_along_axis, "take_along_axis(src, idx, out, axis)"),
     FC("bincount", py_bincount, "bincount(x, weights, out)"),
