@@ -69,12 +69,18 @@ def _in_order(x: NDArray, order: str) -> NDArray:
 def empty(shape: Any, dtype: Any = None, order: str = "C", *, device: Any = None) -> NDArray:
     """A new array of ``shape`` whose contents are whatever the memory held (default dtype
     float64); NumPy's positional order and ``order=``."""
+    if device is None and order == "C":  # the common call, one frame: _new's one C call inlined
+        made: NDArray = core.ndarray_empty(shape, _dt.float64 if dtype is None else dtype, False)
+        return made
     made = _new(shape, dtype, device, False)
     return made if order == "C" else _in_order(made, order)
 
 
 def zeros(shape: Any, dtype: Any = None, order: str = "C", *, device: Any = None) -> NDArray:
     """A new array of ``shape`` filled with zeros (default dtype float64)."""
+    if device is None and order == "C":  # the common call, one frame: _new's one C call inlined
+        made: NDArray = core.ndarray_empty(shape, _dt.float64 if dtype is None else dtype, True)
+        return made
     made = _new(shape, dtype, device, True)
     return made if order == "C" else _in_order(made, order)
 
