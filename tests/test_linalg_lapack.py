@@ -444,6 +444,20 @@ def test_norm(shape: tuple[int, ...], ord: Any, axis: Any, keepdims: bool) -> No
     close(la.norm(ma.asarray(a), ord, axis, keepdims), np.linalg.norm(a, ord, axis, keepdims), "float64", scale=10)
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("layout", ["vector", "matrix", "transposed", "strided 3-d", "empty"])
+def test_norm_of_everything_is_numpys_sqrt_of_dot(dtype: str, layout: str) -> None:
+    """norm(x) with no ord or axis, as NumPy computes it for real arrays
+    (the square root of the flattened array's dot product with itself): its
+    value, its dtype, a scalar."""
+    a = {"vector": lambda: rand((7,), dtype), "matrix": lambda: rand((4, 5), dtype),
+         "transposed": lambda: rand((4, 5), dtype).T, "strided 3-d": lambda: rand((3, 4, 6), dtype)[:, ::2, 1:],
+         "empty": lambda: rand((0, 3), dtype)}[layout]()
+    got, want = la.norm(ma.asarray(a)), np.linalg.norm(a)
+    close(got, want, dtype, scale=4)
+    assert got.dtype == ma.dtype(want.dtype.name) and got.shape == ()
+
+
 def test_norm_of_integers_is_float64() -> None:
     r = la.vector_norm(ma.asarray([3, 4]))
     assert r.dtype == ma.float64 and float(r) == 5.0

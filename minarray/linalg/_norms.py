@@ -17,6 +17,7 @@ from minarray import _statistical as _stat
 from minarray import _subclass
 from minarray._array_object import NDArray
 from minarray._coerce import as_int, as_operand, normalize_axes
+from minarray._linear_algebra import dot
 from minarray._manipulation import permute_dims
 from minarray.linalg._decompositions import lapack_dtype, svdvals
 from minarray.linalg._lapack import REAL
@@ -99,6 +100,12 @@ def norm(x: Any, ord: Any = None, axis: int | tuple[int, ...] | None = None, kee
     a = _floating(x, "norm")
     if axis is None:
         if ord is None:
+            if not keepdims and a.dtype in (_dt.float32, _dt.float64):
+                # NumPy's computation for a real array: the square root of
+                # the flattened array's dot product with itself (one kernel
+                # call, where |x|, x*x and the sum took three)
+                flat = a.reshape((-1,))
+                return _ew.sqrt(dot(flat, flat))
             return vector_norm(a, axis=None, keepdims=keepdims)
         if a.ndim == 1:
             axes: tuple[int, ...] = (0,)
