@@ -227,8 +227,13 @@ def _stride_perm(strides: Shape) -> list[int]:
     return sorted(range(len(strides)), key=lambda i: -abs(strides[i]))
 
 
+_ONE_STRIDE: tuple[Shape, Shape] = ((), (1,))
+
+
 def c_strides(shape: Shape) -> Shape:
     """Element strides of a C-contiguous array of ``shape``."""
+    if len(shape) < 2:  # the results of most reductions and 1-d calls: no loop
+        return _ONE_STRIDE[len(shape)]
     out = [0] * len(shape)
     s = 1
     for i in range(len(shape) - 1, -1, -1):
@@ -270,10 +275,11 @@ class NDArray(core.NDArrayBase):
 
     # ---- construction (internal) ---------------------------------------
     @staticmethod
-    def _new(h: Any, shape: Shape, strides: Shape, base: Any) -> NDArray:
+    def _new(h: Any, shape: Shape | None, strides: Shape | None, base: Any) -> NDArray:
         """An NDArray over handle ``h``, whose shape and strides these tuples
-        state; its dtype is the handle's.  Every NDArray is built by the one
-        C builder (csrc/py/ndarray.c), from here or from C."""
+        state (None: read from the handle when first asked); its dtype is
+        the handle's.  Every NDArray is built by the one C builder
+        (csrc/py/ndarray.c), from here or from C."""
         return core.ndarray_wrap(h, shape, strides, base)
 
     @staticmethod

@@ -87,8 +87,8 @@ def _reduce_axes(op: int, x: NDArray, axes: tuple[int, ...] | None, *, extra: ND
             order = (*[d for d in range(nd) if d not in axes], *axes)
             x = x._view(0, tuple(x._shape[d] for d in order), tuple(x._strides[d] for d in order))
     h = core.reduce(op, x._h, None, nred, None if extra is None else extra._h, divisor, take_sqrt)
-    kshape = x._shape[:nd - nred]
-    return NDArray._new(h, kshape, c_strides(kshape), None)
+    # (its strides, C-contiguous, read from the handle when asked)
+    return NDArray._new(h, x._shape[:nd - nred], None, None)
 
 
 def _finish(out: NDArray, result: DType, x: NDArray, axes: tuple[int, ...] | None, keepdims: bool) -> NDArray:
