@@ -372,10 +372,10 @@ class NDArray(core.NDArrayBase):
         base; the NDArray's own base is the NumPy array)."""
         return self._base
 
-    @property
-    def T(self) -> NDArray:
-        """The array with its axes reversed (a view)."""
-        return _permute_view(self, None)
+    if TYPE_CHECKING:  # NDArrayBase's getter (csrc/py/views.c)
+        @property
+        def T(self) -> NDArray:
+            """The array with its axes reversed (a view)."""
 
     @property
     def mT(self) -> NDArray:

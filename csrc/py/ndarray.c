@@ -155,6 +155,7 @@ static PyGetSetDef nd_getset[] = {
     {"itemsize", get_itemsize, NULL, "Bytes per element.", NULL},
     {"nbytes", get_nbytes, NULL, "Bytes the elements occupy (size * itemsize).", NULL},
     {"strides", get_byte_strides, NULL, "Strides in bytes, as NumPy reports them.", NULL},
+    {"T", ma_ndarray_T, NULL, "The array with its axes reversed (a view).", NULL},
     {"shape", get_shape, set_shape,
      "The length of each axis.  Assigning it reshapes the array in place, as NumPy allows: only into a shape "
      "that lays over the memory as it lies (else AttributeError; reshape copies when it must).",

@@ -194,6 +194,8 @@ int ma_assign_scalar(ma_array *d, PyObject *value);
 int ma_store_scalar(PyObject *v, int tid, char *dst);
 /* The element of ma_type `tid` at `p` as a Python scalar (csrc/py/scalars.c). */
 PyObject *ma_load_scalar(int tid, const char *p);
+/* x.T: NDArrayBase's getter, the axes reversed (csrc/py/views.c). */
+PyObject *ma_ndarray_T(PyObject *self, void *unused);
 /* x.item(*args): NDArrayBase's method (csrc/py/scalars.c). */
 PyObject *ma_ndarray_item_method(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
 extern const char ma_ndarray_item_doc[];

@@ -797,6 +797,11 @@ static PyObject *py_ndarray_permute(PyObject *self, PyObject *const *args, Py_ss
   return permute(args[0], args[1]);
 }
 
+PyObject *ma_ndarray_T(PyObject *self, void *unused) {
+  (void)unused;
+  return permute(self, Py_None);
+}
+
 /* ndarray_transpose(x, args) -> x.transpose(*args): the axes themselves,
  * or one tuple or list of them; () and (None,) reverse the axes. */
 static PyObject *py_ndarray_transpose(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
