@@ -761,15 +761,20 @@ def squeeze(x: NDArray, /, axis: int | tuple[int, ...] | None = None) -> NDArray
     """A view of ``x`` without the length-1 axes in ``axis`` (all of them when None); ValueError
     for an axis whose length is not 1."""
     x = as_operand(x, "squeeze")
-    if axis is None:
-        axes = tuple(i for i, n in enumerate(x.shape) if n == 1)
-    else:
+    axes: tuple[int, ...] = ()
+    if axis is not None:
         axes = normalize_axes(axis, x.ndim)
         for a in axes:
-            if x.shape[a] != 1:
+            if x._shape[a] != 1:
                 raise ValueError("cannot select an axis to squeeze out which has size not equal to one")  # NumPy's
-    keep = [i for i in range(x.ndim) if i not in axes]
-    return x._view(0, tuple(x.shape[i] for i in keep), tuple(x._strides[i] for i in keep))
+    # one plain loop (a comprehension costs a frame: three took 0.7 us)
+    shape: list[int] = []
+    strides: list[int] = []
+    for i, (n, st) in enumerate(zip(x._shape, x._strides, strict=True)):
+        if not (n == 1 if axis is None else i in axes):
+            shape.append(n)
+            strides.append(st)
+    return x._view(0, tuple(shape), tuple(strides))
 
 
 def flip(x: NDArray, /, axis: int | tuple[int, ...] | None = None) -> NDArray:
