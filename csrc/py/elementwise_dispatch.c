@@ -679,7 +679,8 @@ static PyObject *ew_dispatch(int opi, PyObject *const *xs, int n, PyObject *out,
     if (to < 0 || !ma_same_kind[sig->out][to]) {
       PyObject *from = key_name(sig->out), *into = to < 0 ? NULL : key_name(to);
       if (from && into)
-        PyErr_Format(PyExc_TypeError, "Cannot cast ufunc '%s' output from dtype('%U') to dtype('%U') with casting rule 'same_kind'",
+        PyErr_Format(PyExc_TypeError,
+                     "Cannot cast ufunc '%s' output from dtype('%U') to dtype('%U') with casting rule 'same_kind'",
                      op->name, from, into);
       Py_XDECREF(from);
       Py_XDECREF(into);

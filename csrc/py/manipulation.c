@@ -214,7 +214,9 @@ static PyObject *py_bincount(PyObject *self, PyObject *const *args, Py_ssize_t n
 }
 
 /* bincount_range(x) -> (min, max) of a non-empty 1-d int64 array, in one
- * pass: bincount's checks of its input and the number of bins. */
+ * pass: bincount's checks of its input and the number of bins.  (Another
+ * thread may write x meanwhile: bincount's count checks every value it
+ * reads against the bins again.) */
 static PyObject *py_bincount_range(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
   (void)self;
   MA_NARGS(1, "bincount_range");

@@ -322,6 +322,10 @@ PyObject *ma_ndarray_item_method(PyObject *self, PyObject *const *args, Py_ssize
     n = PyTuple_GET_SIZE(args[0]);
     idx = &PyTuple_GET_ITEM(args[0], 0);
   }
+  if (!MA_ND(self)->h) {
+    PyErr_SetString(PyExc_TypeError, "item() of an uninitialized array");
+    return NULL;
+  }
   ma_array *a = ma_handle_get(MA_ND(self)->h); /* a device array: the guard's error */
   if (!a) return NULL;
   if (n > 1 && n != a->t.ndim) { /* the count first, as NumPy checks it */
